@@ -1,0 +1,1 @@
+//! Data generators for the benches.

@@ -1,0 +1,163 @@
+//! Pure per-night availability: a property, a range of nights, its local
+//! today and its calendar give one record per night (CONTRACT.md section 4).
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use crate::calendar::{CalendarEntry, EntryKind};
+use crate::ids::Slug;
+use crate::property::{Cents, Property};
+use crate::stay::Stay;
+
+/// Availability of a property over a range of nights.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Availability {
+    /// The property's slug.
+    pub property: Slug,
+    /// First night.
+    pub from: NaiveDate,
+    /// Day after the last night.
+    pub to: NaiveDate,
+    /// `USD`.
+    pub currency: String,
+    /// One record per night, in order.
+    pub nights: Vec<Night>,
+}
+
+/// One night's record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Night {
+    /// The night.
+    pub date: NaiveDate,
+    /// True iff `status` is `available`.
+    pub available: bool,
+    /// The night's rate before discounts, fees and taxes.
+    pub price: Cents,
+    /// Shortest stay starting on this night.
+    pub min_nights: u32,
+    /// Why the night is or is not free.
+    pub status: NightStatus,
+}
+
+/// The state of one night. Where several apply, the first listed wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NightStatus {
+    /// Before the property's local today.
+    Past,
+    /// A confirmed stay.
+    Booked,
+    /// A pending request.
+    Held,
+    /// An imported or manual block.
+    Blocked,
+    /// Free.
+    Available,
+}
+
+impl From<EntryKind> for NightStatus {
+    fn from(kind: EntryKind) -> Self {
+        match kind {
+            EntryKind::Held => NightStatus::Held,
+            EntryKind::Booked => NightStatus::Booked,
+            EntryKind::Blocked => NightStatus::Blocked,
+        }
+    }
+}
+
+/// The per-night records of `range` at `property`.
+///
+/// ```
+/// use rental_core::{availability, demo, Stay};
+///
+/// let d = |s: &str| s.parse().unwrap();
+/// let range = Stay::new(d("2026-12-01"), d("2026-12-31"))?;
+/// let a = availability::nights(&demo::sea_view(), range, d("2026-11-22"), &[]);
+/// assert_eq!(a.nights.len(), 30);
+/// assert!(a.nights.iter().all(|n| n.available));
+/// # Ok::<(), rental_core::StayError>(())
+/// ```
+pub fn nights(property: &Property, range: Stay, today: NaiveDate, calendar: &[CalendarEntry]) -> Availability {
+    let mut statuses = vec![NightStatus::Available; range.nights() as usize];
+    for entry in calendar {
+        for date in entry.stay.dates().filter(|d| range.contains(*d)) {
+            let slot = &mut statuses[(date - range.check_in()).num_days() as usize];
+            *slot = (*slot).min(entry.kind.into());
+        }
+    }
+    let nights = range
+        .dates()
+        .zip(statuses)
+        .map(|(date, status)| {
+            let status = if date < today { NightStatus::Past } else { status };
+            let rate = property.rate_on(date);
+            Night {
+                date,
+                available: status == NightStatus::Available,
+                price: rate.price,
+                min_nights: rate.min_nights,
+                status,
+            }
+        })
+        .collect();
+    Availability {
+        property: property.slug.clone(),
+        from: range.check_in(),
+        to: range.check_out(),
+        currency: property.currency.clone(),
+        nights,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo;
+
+    fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    fn entry(a: &str, b: &str, kind: EntryKind) -> CalendarEntry {
+        let stay = Stay::new(d(a), d(b)).unwrap();
+        CalendarEntry { holder: format!("{a}{kind:?}"), stay, kind, guest_name: String::new(), guests: 0 }
+    }
+
+    #[test]
+    fn each_night_says_why_it_is_or_is_not_free() {
+        use NightStatus::*;
+        let calendar = [
+            entry("2026-11-20", "2026-11-23", EntryKind::Booked),
+            entry("2026-11-24", "2026-11-25", EntryKind::Held),
+            entry("2026-11-25", "2026-11-26", EntryKind::Blocked),
+            entry("2026-11-26", "2026-11-27", EntryKind::Blocked),
+            entry("2026-11-26", "2026-11-27", EntryKind::Booked), // an imported conflict
+        ];
+        let range = Stay::new(d("2026-11-21"), d("2026-11-28")).unwrap();
+        let a = nights(&demo::sea_view(), range, d("2026-11-22"), &calendar);
+        let got: Vec<(NightStatus, bool)> = a.nights.iter().map(|n| (n.status, n.available)).collect();
+        assert_eq!(
+            got,
+            [
+                (Past, false),
+                (Booked, false),
+                (Available, true),
+                (Held, false),
+                (Blocked, false),
+                (Booked, false),
+                (Available, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn each_night_carries_its_price_and_minimum() {
+        let range = Stay::new(d("2026-05-31"), d("2026-06-02")).unwrap();
+        let a = nights(&demo::sea_view(), range, d("2026-01-01"), &[]);
+        assert_eq!((a.nights[0].price, a.nights[0].min_nights), (15_000, 2)); // a Sunday in May
+        assert_eq!((a.nights[1].price, a.nights[1].min_nights), (22_000, 3)); // Summer begins
+        assert_eq!(serde_json::to_value(a.nights[1]).unwrap()["status"], "available");
+    }
+}

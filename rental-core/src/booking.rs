@@ -1,0 +1,309 @@
+//! A booking and its states: who stays, when, what it costs, where it came
+//! from and what happened to it. The transitions live in `lifecycle`.
+
+use std::fmt;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{BookingCode, Slug, Source};
+use crate::property::Cents;
+use crate::stay::Stay;
+
+/// A booking (CONTRACT.md section 6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Booking {
+    /// `BK-7QX2MF`.
+    pub code: BookingCode,
+    /// The property's slug.
+    pub property: Slug,
+    /// The property's display name when the booking was made.
+    pub property_name: String,
+    /// The guest's name.
+    pub guest_name: String,
+    /// The guest's e-mail address; empty for channel imports.
+    pub guest_email: String,
+    /// Number of guests.
+    pub guests: u32,
+    /// Arrival and departure.
+    #[serde(flatten)]
+    pub stay: Stay,
+    /// Number of nights (derived from the stay, shown for convenience).
+    pub nights: u32,
+    /// Where the booking is in its lifecycle.
+    pub status: Status,
+    /// Where its payment is.
+    pub payment_status: PaymentStatus,
+    /// The quoted total in cents.
+    pub total: Cents,
+    /// `USD`.
+    pub currency: String,
+    /// Where the booking came from.
+    pub source: Source,
+    /// Notes added over time, oldest first.
+    pub notes: Vec<Note>,
+    /// When it was made.
+    #[serde(with = "crate::timestamp")]
+    pub created_at: DateTime<Utc>,
+    /// When it last changed.
+    #[serde(with = "crate::timestamp")]
+    pub updated_at: DateTime<Utc>,
+    /// Who cancelled it, once cancelled.
+    pub cancelled_by: Option<CancelledBy>,
+    /// Why, when a reason was given.
+    pub cancel_reason: Option<String>,
+    /// For bookings imported from a channel: the feed and event that own it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<ExternalRef>,
+}
+
+impl Booking {
+    /// The first night.
+    pub fn check_in(&self) -> NaiveDate {
+        self.stay.check_in()
+    }
+
+    /// The departure day.
+    pub fn check_out(&self) -> NaiveDate {
+        self.stay.check_out()
+    }
+
+    /// True while the booking holds its nights (pending or confirmed).
+    pub fn is_active(&self) -> bool {
+        self.status != Status::Cancelled
+    }
+
+    /// True when a channel feed owns the booking: only the feed may confirm or cancel it.
+    pub fn is_channel_owned(&self) -> bool {
+        self.external.is_some()
+    }
+}
+
+/// The channel feed event a booking was imported from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExternalRef {
+    /// The feed's name.
+    pub feed: Source,
+    /// The event's `UID` in that feed.
+    pub uid: String,
+}
+
+/// A note on a booking.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    /// What was noted.
+    pub text: String,
+    /// When.
+    #[serde(with = "crate::timestamp")]
+    pub at: DateTime<Utc>,
+}
+
+/// A booking's status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// A request awaiting the host's approval; holds its nights.
+    Pending,
+    /// Approved; books its nights.
+    Confirmed,
+    /// Cancelled; its nights are free.
+    Cancelled,
+}
+
+/// Where a booking's payment is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PaymentStatus {
+    /// Nothing taken yet.
+    Unpaid,
+    /// The guest's card hold succeeded.
+    Authorized,
+    /// Captured on confirmation.
+    Paid,
+    /// Given back on cancellation.
+    Refunded,
+    /// The checkout link lapsed unpaid.
+    Expired,
+    /// Paid on the channel the booking came from.
+    External,
+}
+
+/// Who cancelled a booking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CancelledBy {
+    /// The host.
+    Host,
+    /// The guest.
+    Guest,
+    /// The service, when a checkout link lapsed.
+    System,
+    /// The channel feed it came from dropped it.
+    Channel,
+}
+
+macro_rules! display_as_serde_name {
+    ($($t:ty),*) => {$(
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let json = serde_json::to_value(self).map_err(|_| fmt::Error)?;
+                f.write_str(json.as_str().unwrap_or_default())
+            }
+        }
+    )*};
+}
+display_as_serde_name!(Status, PaymentStatus, CancelledBy);
+
+impl std::str::FromStr for Status {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "pending" => Ok(Status::Pending),
+            "confirmed" => Ok(Status::Confirmed),
+            "cancelled" => Ok(Status::Cancelled),
+            other => Err(format!("{other:?} is not a status (pending, confirmed, cancelled)")),
+        }
+    }
+}
+
+/// A request to create a booking: the fields of SPEC.md section 4 plus `notes` and `source`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NewBooking {
+    /// The property's slug.
+    pub property: String,
+    /// Arrival date.
+    pub check_in: NaiveDate,
+    /// Departure date.
+    pub check_out: NaiveDate,
+    /// The guest's name.
+    pub guest_name: String,
+    /// The guest's e-mail address.
+    pub guest_email: String,
+    /// Number of guests.
+    pub guests: u32,
+    /// A first note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+    /// Where the request came from; `api` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+}
+
+/// A request to price a stay.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteRequest {
+    /// The property's slug.
+    pub property: String,
+    /// Arrival date.
+    pub check_in: NaiveDate,
+    /// Departure date.
+    pub check_out: NaiveDate,
+    /// Number of guests; 1 when absent.
+    #[serde(default = "one_guest")]
+    pub guests: u32,
+}
+
+fn one_guest() -> u32 {
+    1
+}
+
+/// Which bookings a listing returns, and from where (CONTRACT.md section 6).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BookingQuery {
+    /// Only these statuses; all when empty.
+    pub statuses: Vec<Status>,
+    /// Only this property.
+    pub property: Option<Slug>,
+    /// Only this source.
+    pub source: Option<Source>,
+    /// Only stays with a night on or after this date.
+    pub from: Option<NaiveDate>,
+    /// Only stays with a night before this date.
+    pub to: Option<NaiveDate>,
+    /// Only bookings changed at or after this instant.
+    pub updated_since: Option<DateTime<Utc>>,
+    /// Start after this position (from a previous page's `next`).
+    pub after: Option<Cursor>,
+    /// Page size; see [`BookingQuery::MAX_LIMIT`].
+    pub limit: usize,
+}
+
+impl BookingQuery {
+    /// The page size when none is asked for.
+    pub const DEFAULT_LIMIT: usize = 50;
+    /// The largest page size.
+    pub const MAX_LIMIT: usize = 200;
+
+    /// True when `b` passes every filter (the position is not checked here).
+    pub fn matches(&self, b: &Booking) -> bool {
+        (self.statuses.is_empty() || self.statuses.contains(&b.status))
+            && self.property.as_ref().is_none_or(|p| *p == b.property)
+            && self.source.as_ref().is_none_or(|s| *s == b.source)
+            && self.from.is_none_or(|from| b.check_out() > from)
+            && self.to.is_none_or(|to| b.check_in() < to)
+            && self.updated_since.is_none_or(|t| b.updated_at >= t)
+    }
+}
+
+/// A position in the listing order (`checkIn`, then `code`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Cursor {
+    /// The last listed booking's check-in.
+    pub check_in: NaiveDate,
+    /// The last listed booking's code.
+    pub code: BookingCode,
+}
+
+impl Cursor {
+    /// The position just after `b`.
+    pub fn after(b: &Booking) -> Self {
+        Cursor { check_in: b.check_in(), code: b.code.clone() }
+    }
+
+    /// The opaque text form handed to clients.
+    pub fn encode(&self) -> String {
+        hex::encode(format!("{}/{}", self.check_in, self.code))
+    }
+
+    /// Reads a text form made by [`Cursor::encode`].
+    pub fn decode(s: &str) -> Option<Self> {
+        let text = String::from_utf8(hex::decode(s).ok()?).ok()?;
+        let (date, code) = text.split_once('/')?;
+        Some(Cursor { check_in: date.parse().ok()?, code: BookingCode::from(code) })
+    }
+}
+
+/// One page of a listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// The bookings of this page, in order.
+    pub data: Vec<Booking>,
+    /// Where the next page starts; `None` on the last page.
+    pub next: Option<Cursor>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_reject_garbage() {
+        let c = Cursor { check_in: "2026-12-20".parse().unwrap(), code: BookingCode::from("BK-7QX2MF") };
+        assert_eq!(Cursor::decode(&c.encode()), Some(c));
+        for bad in ["", "zz", "00", &hex::encode("2026-13-01/BK")] {
+            assert_eq!(Cursor::decode(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn statuses_show_and_parse_as_their_json_names() {
+        assert_eq!(Status::Pending.to_string(), "pending");
+        assert_eq!(PaymentStatus::External.to_string(), "external");
+        assert_eq!("confirmed".parse::<Status>(), Ok(Status::Confirmed));
+        assert!("done".parse::<Status>().is_err());
+    }
+}

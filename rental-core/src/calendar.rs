@@ -1,0 +1,127 @@
+//! What holds a property's nights: active bookings and blocks, reduced to the
+//! compact entries that availability, quotes and the summary read.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::booking::{Booking, Status};
+use crate::ids::{Slug, Source};
+use crate::stay::Stay;
+
+/// One stay or block on a property's calendar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CalendarEntry {
+    /// The booking code or block id.
+    pub holder: String,
+    /// The nights held.
+    pub stay: Stay,
+    /// What holds them.
+    pub kind: EntryKind,
+    /// The guest's name; empty for blocks.
+    pub guest_name: String,
+    /// Number of guests; 0 for blocks.
+    pub guests: u32,
+}
+
+/// What holds a calendar entry's nights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum EntryKind {
+    /// A pending booking.
+    Held,
+    /// A confirmed booking.
+    Booked,
+    /// A block: nights closed without a booking.
+    Blocked,
+}
+
+impl CalendarEntry {
+    /// The entry of an active booking; `None` for a cancelled one, which holds nothing.
+    pub fn of_booking(b: &Booking) -> Option<Self> {
+        let kind = match b.status {
+            Status::Pending => EntryKind::Held,
+            Status::Confirmed => EntryKind::Booked,
+            Status::Cancelled => return None,
+        };
+        Some(CalendarEntry {
+            holder: b.code.to_string(),
+            stay: b.stay,
+            kind,
+            guest_name: b.guest_name.clone(),
+            guests: b.guests,
+        })
+    }
+
+    /// The entry of a block.
+    pub fn of_block(b: &Block) -> Self {
+        CalendarEntry {
+            holder: b.id.clone(),
+            stay: b.stay,
+            kind: EntryKind::Blocked,
+            guest_name: String::new(),
+            guests: 0,
+        }
+    }
+}
+
+/// The nights of `stay` that some entry already holds, in order, each once.
+pub fn taken_nights(entries: &[CalendarEntry], stay: Stay) -> Vec<NaiveDate> {
+    let mut taken: Vec<NaiveDate> = entries
+        .iter()
+        .filter(|e| e.stay.overlaps(stay.check_in(), stay.check_out()))
+        .flat_map(|e| e.stay.dates().filter(|d| stay.contains(*d)))
+        .collect();
+    taken.sort_unstable();
+    taken.dedup();
+    taken
+}
+
+/// Nights closed without a booking: a manual block, or a channel's block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Block {
+    /// `blk_` + 12 characters.
+    pub id: String,
+    /// The property's slug.
+    pub property: Slug,
+    /// The nights closed.
+    #[serde(flatten)]
+    pub stay: Stay,
+    /// Why, for the host.
+    pub note: String,
+    /// `None` for a manual block; the feed's name for an imported one.
+    pub feed: Option<Source>,
+    /// The feed event's `UID`, for an imported block.
+    pub uid: Option<String>,
+    /// When it was made.
+    #[serde(with = "crate::timestamp")]
+    pub created_at: DateTime<Utc>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    fn entry(a: &str, b: &str) -> CalendarEntry {
+        let stay = Stay::new(d(a), d(b)).unwrap();
+        CalendarEntry { holder: a.into(), stay, kind: EntryKind::Booked, guest_name: String::new(), guests: 1 }
+    }
+
+    #[test]
+    fn taken_nights_are_the_shared_nights_in_order_once() {
+        let entries =
+            [entry("2026-12-24", "2026-12-26"), entry("2026-12-25", "2026-12-28"), entry("2026-12-01", "2026-12-20")];
+        let stay = Stay::new(d("2026-12-20"), d("2026-12-27")).unwrap();
+        assert_eq!(taken_nights(&entries, stay), [d("2026-12-24"), d("2026-12-25"), d("2026-12-26")]);
+    }
+
+    #[test]
+    fn back_to_back_stays_take_nothing_from_each_other() {
+        let entries = [entry("2026-12-10", "2026-12-20"), entry("2026-12-27", "2026-12-30")];
+        let stay = Stay::new(d("2026-12-20"), d("2026-12-27")).unwrap();
+        assert!(taken_nights(&entries, stay).is_empty());
+    }
+}

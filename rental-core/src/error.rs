@@ -1,0 +1,120 @@
+//! The one error type of the library. Each variant maps to exactly one
+//! problem `code` of CONTRACT.md section 1, so servers and CLIs can match on it.
+
+use chrono::NaiveDate;
+
+use crate::booking::Status;
+use crate::store::StoreError;
+
+/// What went wrong in a call into the library.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Well-formed input that breaks a rule (dates, guests, stay length, a field's format).
+    #[error("validation failed: {}", summary(.0))]
+    Validation(Vec<FieldError>),
+    /// The thing asked for does not exist (or, for a property, is not active).
+    #[error("{0} not found")]
+    NotFound(NotFound),
+    /// The stay overlaps nights that are already held, booked or blocked.
+    #[error("dates unavailable: {}", dates_list(.dates))]
+    DatesUnavailable {
+        /// The nights that are taken, in order.
+        dates: Vec<NaiveDate>,
+    },
+    /// The action is not allowed from the booking's current state.
+    #[error("cannot {action} a booking that is {from}{}", if *.channel_owned { " and owned by its channel" } else { "" })]
+    InvalidTransition {
+        /// The booking's status when the action was asked for.
+        from: Status,
+        /// The action's name (`confirm`, `cancel`, ...).
+        action: &'static str,
+        /// True when the booking was imported from a channel, which alone may change it.
+        channel_owned: bool,
+    },
+    /// The same idempotency key was used before with a different request.
+    #[error("idempotency key was already used with a different request")]
+    IdempotencyKeyReused,
+    /// The storage layer failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl Error {
+    /// The stable, machine-readable problem code of CONTRACT.md section 1.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Validation(_) => "validation_failed",
+            Error::NotFound(_) => "not_found",
+            Error::DatesUnavailable { .. } => "dates_unavailable",
+            Error::InvalidTransition { .. } => "invalid_transition",
+            Error::IdempotencyKeyReused => "idempotency_key_reused",
+            Error::Store(StoreError::Locked) => "unavailable",
+            Error::Store(_) => "internal",
+        }
+    }
+
+    /// A validation error about a single field.
+    pub fn invalid(field: &str, code: &'static str, message: impl Into<String>) -> Self {
+        Error::Validation(vec![FieldError::new(field, code, message)])
+    }
+}
+
+/// One field at fault in a [`Error::Validation`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FieldError {
+    /// The field's name as it appears in JSON (`checkIn`, `guests`, ...).
+    pub field: String,
+    /// A stable code: `required`, `invalid_date`, `min_nights`, `max_guests`, ...
+    pub code: &'static str,
+    /// A sentence for people.
+    pub message: String,
+}
+
+impl FieldError {
+    /// A field error.
+    pub fn new(field: &str, code: &'static str, message: impl Into<String>) -> Self {
+        FieldError { field: field.to_owned(), code, message: message.into() }
+    }
+}
+
+/// What kind of thing was not found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NotFound {
+    /// A property, by slug.
+    Property(String),
+    /// A booking, by code.
+    Booking(String),
+    /// An API key, by id or name.
+    Key(String),
+    /// A webhook, by id.
+    Webhook(String),
+    /// A block, by id.
+    Block(String),
+}
+
+impl std::fmt::Display for NotFound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotFound::Property(s) => write!(f, "property {s:?}"),
+            NotFound::Booking(s) => write!(f, "booking {s:?}"),
+            NotFound::Key(s) => write!(f, "api key {s:?}"),
+            NotFound::Webhook(s) => write!(f, "webhook {s:?}"),
+            NotFound::Block(s) => write!(f, "block {s:?}"),
+        }
+    }
+}
+
+fn summary(errors: &[FieldError]) -> String {
+    let parts: Vec<String> = errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect();
+    parts.join("; ")
+}
+
+fn dates_list(dates: &[NaiveDate]) -> String {
+    let parts: Vec<String> = dates.iter().map(ToString::to_string).collect();
+    parts.join(", ")
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

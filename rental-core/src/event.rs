@@ -1,0 +1,152 @@
+//! Events: what a change caused, as data. Use cases write them to the outbox
+//! in the same transaction as the change; payloads follow SPEC.md section 6.
+
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::booking::Booking;
+
+/// The name of an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EventName {
+    /// A new booking or request, from any source.
+    #[serde(rename = "booking.created")]
+    BookingCreated,
+    /// The host confirmed; payment captured.
+    #[serde(rename = "booking.confirmed")]
+    BookingConfirmed,
+    /// Cancelled by host, guest, channel or the system.
+    #[serde(rename = "booking.cancelled")]
+    BookingCancelled,
+    /// Status or details changed.
+    #[serde(rename = "booking.updated")]
+    BookingUpdated,
+    /// The guest's card hold succeeded.
+    #[serde(rename = "booking.payment_authorized")]
+    PaymentAuthorized,
+    /// An unpaid checkout link lapsed.
+    #[serde(rename = "booking.payment_expired")]
+    PaymentExpired,
+    /// A pull of channel calendars finished.
+    #[serde(rename = "calendar.synced")]
+    CalendarSynced,
+}
+
+impl EventName {
+    /// Every event, in the order SPEC.md lists them.
+    pub const ALL: [EventName; 7] = [
+        EventName::BookingCreated,
+        EventName::BookingConfirmed,
+        EventName::BookingCancelled,
+        EventName::BookingUpdated,
+        EventName::PaymentAuthorized,
+        EventName::PaymentExpired,
+        EventName::CalendarSynced,
+    ];
+
+    /// `booking.created` and so on.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventName::BookingCreated => "booking.created",
+            EventName::BookingConfirmed => "booking.confirmed",
+            EventName::BookingCancelled => "booking.cancelled",
+            EventName::BookingUpdated => "booking.updated",
+            EventName::PaymentAuthorized => "booking.payment_authorized",
+            EventName::PaymentExpired => "booking.payment_expired",
+            EventName::CalendarSynced => "calendar.synced",
+        }
+    }
+}
+
+impl fmt::Display for EventName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for EventName {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        EventName::ALL.into_iter().find(|e| e.as_str() == s).ok_or_else(|| format!("{s:?} is not an event name"))
+    }
+}
+
+/// Something that happened, with its payload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Which event.
+    pub event: EventName,
+    /// When it happened.
+    #[serde(with = "crate::timestamp")]
+    pub timestamp: DateTime<Utc>,
+    /// The payload (SPEC.md section 6, CONTRACT.md section 9).
+    pub data: Value,
+}
+
+impl Event {
+    /// The exact JSON body a webhook receives: `{"data", "event", "timestamp"}`.
+    pub fn body(&self) -> String {
+        // Serialising plain JSON values cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// `booking.created`: the envelope plus `guests`, `total` and `source`.
+    pub fn created(b: &Booking, at: DateTime<Utc>) -> Self {
+        let mut data = envelope(b);
+        data.insert("guests".into(), json!(b.guests));
+        data.insert("total".into(), json!(b.total));
+        data.insert("source".into(), json!(b.source));
+        Event { event: EventName::BookingCreated, timestamp: at, data: Value::Object(data) }
+    }
+
+    /// `booking.cancelled`: the envelope plus `cancelledBy` and `cancelReason`.
+    pub fn cancelled(b: &Booking, at: DateTime<Utc>) -> Self {
+        let mut data = envelope(b);
+        data.insert("cancelledBy".into(), json!(b.cancelled_by));
+        data.insert("cancelReason".into(), json!(b.cancel_reason));
+        Event { event: EventName::BookingCancelled, timestamp: at, data: Value::Object(data) }
+    }
+
+    /// `booking.updated`: the envelope plus `changes`, the names of the fields that changed.
+    pub fn updated(b: &Booking, changes: &[&str], at: DateTime<Utc>) -> Self {
+        let mut data = envelope(b);
+        data.insert("changes".into(), json!(changes));
+        Event { event: EventName::BookingUpdated, timestamp: at, data: Value::Object(data) }
+    }
+
+    /// An event whose payload is the booking envelope as is
+    /// (`booking.confirmed` and the payment events).
+    pub fn plain(event: EventName, b: &Booking, at: DateTime<Utc>) -> Self {
+        Event { event, timestamp: at, data: Value::Object(envelope(b)) }
+    }
+}
+
+/// The fields every booking event carries (SPEC.md section 6).
+fn envelope(b: &Booking) -> Map<String, Value> {
+    let value = json!({
+        "code": b.code,
+        "property": b.property,
+        "propertyName": b.property_name,
+        "guestName": b.guest_name,
+        "checkIn": b.check_in(),
+        "checkOut": b.check_out(),
+        "status": b.status,
+        "paymentStatus": b.payment_status,
+    });
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// An event as kept in the outbox, numbered in the order it was written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutboxEvent {
+    /// Position in the outbox, from 1, increasing.
+    pub seq: u64,
+    /// The event.
+    pub event: Event,
+}

@@ -1,0 +1,177 @@
+//! Identifiers that are checked once at the edge: property slugs, booking
+//! codes and sources. Past the edge, a value of these types is valid.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::{Entropy, random_string};
+
+/// A property's URL-safe identifier: 1 to 64 of `a-z`, `0-9` and `-`, not starting or ending with `-`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Slug(String);
+
+impl Slug {
+    /// Checks `s` and wraps it.
+    pub fn parse(s: &str) -> Result<Self, IdError> {
+        let ok_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+        let ok = (1..=64).contains(&s.len()) && s.chars().all(ok_char) && !s.starts_with('-') && !s.ends_with('-');
+        if ok { Ok(Slug(s.to_owned())) } else { Err(IdError::Slug(s.to_owned())) }
+    }
+
+    /// The slug as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A booking's code, `<PREFIX>-<6 characters>` (CONTRACT.md section 6).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct BookingCode(String);
+
+/// The characters of a booking code's random part: no 0/O, 1/I/L confusion.
+pub const CODE_ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+
+impl BookingCode {
+    /// A new random code with `prefix` (already checked by [`check_prefix`]).
+    pub(crate) fn generate(prefix: &str, entropy: &dyn Entropy) -> Self {
+        BookingCode(format!("{prefix}-{}", random_string(entropy, CODE_ALPHABET, 6)))
+    }
+
+    /// The code as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Checks a booking code prefix: 1 to 8 characters of `A-Z` and `0-9`.
+pub fn check_prefix(prefix: &str) -> Result<(), IdError> {
+    let ok = (1..=8).contains(&prefix.len()) && prefix.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+    if ok { Ok(()) } else { Err(IdError::Prefix(prefix.to_owned())) }
+}
+
+/// Where a booking came from: `api`, `admin`, `cli`, `agent`, or a channel feed's name.
+/// 1 to 32 of `a-z`, `0-9`, `-` and `_`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Source(String);
+
+impl Source {
+    /// Checks `s` and wraps it.
+    pub fn parse(s: &str) -> Result<Self, IdError> {
+        let ok_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_';
+        if (1..=32).contains(&s.len()) && s.chars().all(ok_char) {
+            Ok(Source(s.to_owned()))
+        } else {
+            Err(IdError::Source(s.to_owned()))
+        }
+    }
+
+    /// Bookings made through the HTTP API.
+    pub fn api() -> Self {
+        Source("api".to_owned())
+    }
+
+    /// Bookings made with the `rental` command.
+    pub fn cli() -> Self {
+        Source("cli".to_owned())
+    }
+
+    /// The source as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Why a text is not a valid identifier.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IdError {
+    /// Not a valid property slug.
+    #[error("{0:?} is not a valid slug (1-64 of a-z, 0-9 and -)")]
+    Slug(String),
+    /// Not a valid booking source.
+    #[error("{0:?} is not a valid source (1-32 of a-z, 0-9, - and _)")]
+    Source(String),
+    /// Not a valid booking code prefix.
+    #[error("{0:?} is not a valid code prefix (1-8 of A-Z and 0-9)")]
+    Prefix(String),
+}
+
+macro_rules! text_id {
+    ($t:ident) => {
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+        impl From<$t> for String {
+            fn from(v: $t) -> String {
+                v.0
+            }
+        }
+        impl AsRef<str> for $t {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+text_id!(Slug);
+text_id!(BookingCode);
+text_id!(Source);
+
+impl TryFrom<String> for Slug {
+    type Error = IdError;
+    fn try_from(s: String) -> Result<Self, IdError> {
+        Slug::parse(&s)
+    }
+}
+
+impl TryFrom<String> for Source {
+    type Error = IdError;
+    fn try_from(s: String) -> Result<Self, IdError> {
+        Source::parse(&s)
+    }
+}
+
+impl From<&str> for BookingCode {
+    fn from(s: &str) -> Self {
+        BookingCode(s.to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::OsEntropy;
+
+    #[test]
+    fn slugs_are_lowercase_words_joined_by_hyphens() {
+        for ok in ["sea-view", "a", "cabin-42"] {
+            assert!(Slug::parse(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "Sea-View", "sea view", "-sea", "sea-", "sea/view", &"x".repeat(65)] {
+            assert!(Slug::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn booking_codes_have_the_prefix_and_six_unambiguous_characters() {
+        let code = BookingCode::generate("BK", &OsEntropy);
+        let (prefix, rest) = code.as_str().split_once('-').unwrap();
+        assert_eq!(prefix, "BK");
+        assert_eq!(rest.len(), 6);
+        assert!(rest.bytes().all(|b| CODE_ALPHABET.contains(&b)));
+    }
+
+    #[test]
+    fn prefixes_and_sources_are_checked() {
+        assert!(check_prefix("BK").is_ok());
+        assert!(check_prefix("bk").is_err());
+        assert!(check_prefix("").is_err());
+        assert!(Source::parse("airbnb").is_ok());
+        assert!(Source::parse("Airbnb").is_err());
+    }
+}

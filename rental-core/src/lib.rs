@@ -1,0 +1,90 @@
+//! `rental-core`: a short-term rental booking engine you can embed.
+//!
+//! It prices stays with seasonal rates, fees, discounts and taxes; reports
+//! per-night availability; takes bookings through their lifecycle; summarises
+//! occupancy for home automation in each property's own time zone; signs
+//! webhook bodies; and keeps everything in an embedded, durable store.
+//!
+//! The parts:
+//!
+//! - **Pure domain** ([`pricing`], [`availability`], [`lifecycle`],
+//!   [`occupancy`], [`webhook`]): plain functions over plain data, no store,
+//!   no clock, no I/O.
+//! - **Store** ([`store`]): the narrow [`Store`] trait, with [`RedbStore`]
+//!   (durable, the default) and [`MemoryStore`].
+//! - **Use cases** ([`Rental`]): each one store transaction. Creating a
+//!   booking checks availability and inserts in the same write transaction, so
+//!   two overlapping requests can never both win. Every change writes the
+//!   [`Event`]s it causes to an outbox in that same transaction.
+//!
+//! # Example
+//!
+//! ```
+//! use rental_core::{demo, MemoryStore, NewBooking, QuoteRequest, Rental};
+//!
+//! let rental = Rental::new(MemoryStore::new());
+//! rental.import_properties(&demo::properties())?;
+//!
+//! let quote = rental.quote(&QuoteRequest {
+//!     property: "sea-view".into(),
+//!     check_in: "2030-12-20".parse().unwrap(),
+//!     check_out: "2030-12-27".parse().unwrap(),
+//!     guests: 3,
+//! })?;
+//! assert!(quote.available);
+//!
+//! let request = NewBooking {
+//!     property: "sea-view".into(),
+//!     check_in: quote.check_in,
+//!     check_out: quote.check_out,
+//!     guest_name: "Ada Lovelace".into(),
+//!     guest_email: "ada@example.com".into(),
+//!     guests: 3,
+//!     notes: None,
+//!     source: None,
+//! };
+//! let booking = rental.create_booking(&request, None)?.booking;
+//! assert_eq!(booking.total, quote.total);
+//!
+//! // The same nights cannot be taken twice.
+//! let again = rental.create_booking(&request, None);
+//! assert!(matches!(again, Err(rental_core::Error::DatesUnavailable { .. })));
+//! # Ok::<(), rental_core::Error>(())
+//! ```
+//!
+//! For a durable store, open a [`RedbStore`] on a data directory instead:
+//! `Rental::new(RedbStore::open_dir("./rental-data")?)`.
+
+#![deny(missing_docs)]
+
+pub mod availability;
+pub mod booking;
+pub mod calendar;
+pub mod clock;
+pub mod demo;
+pub mod error;
+pub mod event;
+pub mod ids;
+pub mod keys;
+pub mod lifecycle;
+pub mod occupancy;
+pub mod pricing;
+pub mod property;
+mod service;
+pub mod stay;
+pub mod store;
+pub mod timestamp;
+pub mod webhook;
+
+pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::{Error, FieldError, NotFound, Result};
+pub use event::{Event, EventName};
+pub use ids::{BookingCode, Slug, Source};
+pub use lifecycle::Action;
+pub use property::{Cents, Property};
+pub use service::{Created, NewKey, Rental, Settings};
+pub use stay::{Stay, StayError};
+#[cfg(feature = "redb")]
+pub use store::RedbStore;
+pub use store::{MemoryStore, Store, StoreError};

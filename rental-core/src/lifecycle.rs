@@ -1,0 +1,371 @@
+//! The booking state machine (CONTRACT.md section 6): one exhaustive match
+//! over (status, action) that returns the new booking and the events it causes.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::booking::{Booking, CancelledBy, Note, PaymentStatus, Status};
+use crate::error::Error;
+use crate::event::{Event, EventName};
+
+/// The longest note or cancel reason, in bytes.
+pub const MAX_NOTE_LEN: usize = 2_000;
+/// The most notes one booking keeps.
+pub const MAX_NOTES: usize = 100;
+
+/// What a host, guest or payment integration asks of a booking (the PATCH body).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Action {
+    /// Approve a pending request; payment is captured.
+    Confirm,
+    /// Cancel; the nights are released.
+    Cancel {
+        /// Who asks: `host` (default) or `guest`.
+        #[serde(default)]
+        by: Party,
+        /// Why, for the record.
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    /// Append a note.
+    Annotate {
+        /// The note.
+        note: String,
+    },
+    /// The guest's card hold succeeded.
+    Authorize,
+}
+
+impl Action {
+    /// The action's name as the API spells it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::Confirm => "confirm",
+            Action::Cancel { .. } => "cancel",
+            Action::Annotate { .. } => "annotate",
+            Action::Authorize => "authorize",
+        }
+    }
+}
+
+/// Who may cancel through the API.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Party {
+    /// The host.
+    #[default]
+    Host,
+    /// The guest.
+    Guest,
+}
+
+/// The result of applying an action.
+#[expect(clippy::large_enum_variant, reason = "short-lived return value; boxing would only add an allocation")]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The booking had already made this transition: nothing changes, no event.
+    Unchanged,
+    /// The booking changed.
+    Changed {
+        /// The booking after the change.
+        booking: Booking,
+        /// What the change caused, in order.
+        events: Vec<Event>,
+    },
+}
+
+/// Applies `action` to `b` at `now`; `today` is the property's local date.
+pub fn apply(b: &Booking, action: &Action, now: DateTime<Utc>, today: NaiveDate) -> Result<Outcome, Error> {
+    let refuse =
+        || Error::InvalidTransition { from: b.status, action: action.name(), channel_owned: b.is_channel_owned() };
+    if b.is_channel_owned() && matches!(action, Action::Confirm | Action::Cancel { .. }) {
+        return Err(refuse());
+    }
+    let stay_ended = today >= b.check_out();
+    match (b.status, action) {
+        (Status::Pending, Action::Confirm) => Ok(confirm(b, now)),
+        (Status::Confirmed, Action::Confirm) | (Status::Cancelled, Action::Cancel { .. }) => Ok(Outcome::Unchanged),
+        (Status::Cancelled, Action::Confirm) | (Status::Confirmed | Status::Cancelled, Action::Authorize) => {
+            Err(refuse())
+        }
+        (Status::Confirmed, Action::Cancel { .. }) if stay_ended => Err(refuse()),
+        (Status::Pending | Status::Confirmed, Action::Cancel { by, reason }) => {
+            let by = match by {
+                Party::Host => CancelledBy::Host,
+                Party::Guest => CancelledBy::Guest,
+            };
+            Ok(cancel(b, by, reason.clone(), now, None))
+        }
+        (_, Action::Annotate { note }) => annotate(b, note, now),
+        (Status::Pending, Action::Authorize) => match b.payment_status {
+            PaymentStatus::Unpaid => Ok(authorize(b, now)),
+            PaymentStatus::Authorized => Ok(Outcome::Unchanged),
+            _ => Err(refuse()),
+        },
+    }
+}
+
+/// The checkout expiry: a pending, unpaid booking created `ttl` or longer ago
+/// is cancelled by the system with payment `expired`. `None` when not due.
+pub fn expire(b: &Booking, now: DateTime<Utc>, ttl: chrono::TimeDelta) -> Option<Outcome> {
+    let due = b.status == Status::Pending && b.payment_status == PaymentStatus::Unpaid && b.created_at + ttl <= now;
+    if !due || b.is_channel_owned() {
+        return None;
+    }
+    Some(cancel(b, CancelledBy::System, Some("checkout link expired".to_owned()), now, Some(PaymentStatus::Expired)))
+}
+
+/// Cancels `b` on behalf of the channel that owns it (its feed dropped the event).
+pub fn cancel_by_channel(b: &Booking, now: DateTime<Utc>) -> Outcome {
+    if b.status == Status::Cancelled {
+        return Outcome::Unchanged;
+    }
+    cancel(b, CancelledBy::Channel, None, now, None)
+}
+
+fn confirm(b: &Booking, now: DateTime<Utc>) -> Outcome {
+    let mut next = b.clone();
+    next.status = Status::Confirmed;
+    next.payment_status = PaymentStatus::Paid;
+    next.updated_at = now;
+    let events =
+        vec![Event::plain(EventName::BookingConfirmed, &next, now), Event::updated(&next, &changed(b, &next), now)];
+    Outcome::Changed { booking: next, events }
+}
+
+fn cancel(
+    b: &Booking,
+    by: CancelledBy,
+    reason: Option<String>,
+    now: DateTime<Utc>,
+    expired: Option<PaymentStatus>,
+) -> Outcome {
+    let mut next = b.clone();
+    next.status = Status::Cancelled;
+    next.payment_status = expired.unwrap_or(match b.payment_status {
+        PaymentStatus::Paid => PaymentStatus::Refunded,
+        PaymentStatus::Authorized => PaymentStatus::Unpaid,
+        other => other,
+    });
+    next.cancelled_by = Some(by);
+    next.cancel_reason = reason.map(|r| truncate(r.trim(), MAX_NOTE_LEN)).filter(|r| !r.is_empty());
+    next.updated_at = now;
+    let mut events = Vec::with_capacity(3);
+    if expired.is_some() {
+        events.push(Event::plain(EventName::PaymentExpired, &next, now));
+    }
+    events.push(Event::cancelled(&next, now));
+    events.push(Event::updated(&next, &changed(b, &next), now));
+    Outcome::Changed { booking: next, events }
+}
+
+fn annotate(b: &Booking, note: &str, now: DateTime<Utc>) -> Result<Outcome, Error> {
+    let note = note.trim();
+    if note.is_empty() || note.len() > MAX_NOTE_LEN {
+        return Err(Error::invalid("note", "invalid", format!("must be 1 to {MAX_NOTE_LEN} bytes")));
+    }
+    if b.notes.len() >= MAX_NOTES {
+        return Err(Error::invalid("note", "too_many", format!("a booking keeps at most {MAX_NOTES} notes")));
+    }
+    let mut next = b.clone();
+    next.notes.push(Note { text: note.to_owned(), at: now });
+    next.updated_at = now;
+    let events = vec![Event::updated(&next, &["notes"], now)];
+    Ok(Outcome::Changed { booking: next, events })
+}
+
+fn authorize(b: &Booking, now: DateTime<Utc>) -> Outcome {
+    let mut next = b.clone();
+    next.payment_status = PaymentStatus::Authorized;
+    next.updated_at = now;
+    let events =
+        vec![Event::plain(EventName::PaymentAuthorized, &next, now), Event::updated(&next, &["paymentStatus"], now)];
+    Outcome::Changed { booking: next, events }
+}
+
+/// The JSON names of the lifecycle fields that differ between `a` and `b`.
+fn changed(a: &Booking, b: &Booking) -> Vec<&'static str> {
+    let fields = [
+        ("status", a.status != b.status),
+        ("paymentStatus", a.payment_status != b.payment_status),
+        ("cancelledBy", a.cancelled_by != b.cancelled_by),
+        ("cancelReason", a.cancel_reason != b.cancel_reason),
+    ];
+    fields.into_iter().filter(|(_, differs)| *differs).map(|(name, _)| name).collect()
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    let mut end = s.len().min(max);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::booking::ExternalRef;
+    use crate::demo;
+    use crate::ids::Source;
+
+    fn now() -> DateTime<Utc> {
+        "2026-11-22T07:39:21.123Z".parse().unwrap()
+    }
+
+    fn today() -> NaiveDate {
+        "2026-11-22".parse().unwrap()
+    }
+
+    fn booking(status: Status, payment: PaymentStatus) -> Booking {
+        let mut b = demo::booking("BK-TEST22", "2026-12-20", "2026-12-27");
+        b.status = status;
+        b.payment_status = payment;
+        b
+    }
+
+    fn names(outcome: &Outcome) -> Vec<&'static str> {
+        match outcome {
+            Outcome::Unchanged => vec![],
+            Outcome::Changed { events, .. } => events.iter().map(|e| e.event.as_str()).collect(),
+        }
+    }
+
+    fn after(outcome: Outcome) -> Booking {
+        match outcome {
+            Outcome::Changed { booking, .. } => booking,
+            Outcome::Unchanged => panic!("expected a change"),
+        }
+    }
+
+    fn cancel_by(by: Party) -> Action {
+        Action::Cancel { by, reason: Some("plans changed".into()) }
+    }
+
+    type Expected = Result<(Status, PaymentStatus, &'static [&'static str]), ()>;
+
+    #[test]
+    fn the_transition_table_of_the_contract() {
+        use PaymentStatus::*;
+        use Status::*;
+        let annotate = Action::Annotate { note: "late arrival".into() };
+        #[rustfmt::skip]
+        let cases: Vec<(Status, PaymentStatus, Action, Expected)> = vec![
+            (Pending, Unpaid, Action::Confirm, Ok((Confirmed, Paid, &["booking.confirmed", "booking.updated"]))),
+            (Pending, Authorized, Action::Confirm, Ok((Confirmed, Paid, &["booking.confirmed", "booking.updated"]))),
+            (Confirmed, Paid, Action::Confirm, Ok((Confirmed, Paid, &[]))),
+            (Cancelled, Unpaid, Action::Confirm, Err(())),
+            (Pending, Unpaid, cancel_by(Party::Guest), Ok((Cancelled, Unpaid, &["booking.cancelled", "booking.updated"]))),
+            (Pending, Authorized, cancel_by(Party::Host), Ok((Cancelled, Unpaid, &["booking.cancelled", "booking.updated"]))),
+            (Confirmed, Paid, cancel_by(Party::Host), Ok((Cancelled, Refunded, &["booking.cancelled", "booking.updated"]))),
+            (Cancelled, Refunded, cancel_by(Party::Host), Ok((Cancelled, Refunded, &[]))),
+            (Pending, Unpaid, annotate.clone(), Ok((Pending, Unpaid, &["booking.updated"]))),
+            (Cancelled, Refunded, annotate, Ok((Cancelled, Refunded, &["booking.updated"]))),
+            (Pending, Unpaid, Action::Authorize, Ok((Pending, Authorized, &["booking.payment_authorized", "booking.updated"]))),
+            (Pending, Authorized, Action::Authorize, Ok((Pending, Authorized, &[]))),
+            (Confirmed, Paid, Action::Authorize, Err(())),
+            (Cancelled, Unpaid, Action::Authorize, Err(())),
+        ];
+        for (status, payment, action, want) in cases {
+            let b = booking(status, payment);
+            let got = apply(&b, &action, now(), today());
+            match (got, want) {
+                (Ok(outcome), Ok((s, p, events))) => {
+                    assert_eq!(names(&outcome), events, "{status:?} {action:?}");
+                    let next = if let Outcome::Changed { booking, .. } = outcome { booking } else { b.clone() };
+                    assert_eq!((next.status, next.payment_status), (s, p), "{status:?} {action:?}");
+                }
+                (Err(Error::InvalidTransition { .. }), Err(())) => {}
+                (got, want) => panic!("{status:?} {action:?}: got {got:?}, want {want:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_confirmed_stay_that_has_ended_cannot_be_cancelled() {
+        let b = booking(Status::Confirmed, PaymentStatus::Paid);
+        let after_stay: NaiveDate = "2026-12-27".parse().unwrap();
+        let got = apply(&b, &cancel_by(Party::Host), now(), after_stay);
+        assert!(matches!(got, Err(Error::InvalidTransition { from: Status::Confirmed, action: "cancel", .. })));
+        let last_night: NaiveDate = "2026-12-26".parse().unwrap();
+        assert!(apply(&b, &cancel_by(Party::Host), now(), last_night).is_ok());
+    }
+
+    #[test]
+    fn cancelling_records_who_and_why_and_says_what_changed() {
+        let b = booking(Status::Confirmed, PaymentStatus::Paid);
+        let Outcome::Changed { booking, events } = apply(&b, &cancel_by(Party::Guest), now(), today()).unwrap() else {
+            panic!("no change")
+        };
+        assert_eq!(booking.cancelled_by, Some(CancelledBy::Guest));
+        assert_eq!(booking.cancel_reason.as_deref(), Some("plans changed"));
+        assert_eq!(events[0].data["cancelledBy"], "guest");
+        assert_eq!(events[0].data["cancelReason"], "plans changed");
+        assert_eq!(
+            events[1].data["changes"],
+            serde_json::json!(["status", "paymentStatus", "cancelledBy", "cancelReason"])
+        );
+    }
+
+    #[test]
+    fn channel_bookings_cannot_be_confirmed_or_cancelled_through_the_api_but_can_be_annotated() {
+        let mut b = booking(Status::Confirmed, PaymentStatus::External);
+        b.external = Some(ExternalRef { feed: Source::parse("airbnb").unwrap(), uid: "x@airbnb.com".into() });
+        for action in [Action::Confirm, cancel_by(Party::Host)] {
+            let got = apply(&b, &action, now(), today());
+            assert!(matches!(got, Err(Error::InvalidTransition { channel_owned: true, .. })), "{action:?}");
+        }
+        assert!(apply(&b, &Action::Annotate { note: "towels".into() }, now(), today()).is_ok());
+        assert_eq!(after(cancel_by_channel(&b, now())).cancelled_by, Some(CancelledBy::Channel));
+    }
+
+    #[test]
+    fn empty_or_huge_notes_are_refused() {
+        let b = booking(Status::Pending, PaymentStatus::Unpaid);
+        for note in ["", "   ", &"x".repeat(MAX_NOTE_LEN + 1)] {
+            let got = apply(&b, &Action::Annotate { note: note.into() }, now(), today());
+            assert!(matches!(got, Err(Error::Validation(_))));
+        }
+    }
+
+    #[test]
+    fn an_unpaid_request_expires_after_the_ttl_with_three_events() {
+        let ttl = chrono::TimeDelta::hours(24);
+        let mut b = booking(Status::Pending, PaymentStatus::Unpaid);
+        b.created_at = now() - ttl;
+        let outcome = expire(&b, now(), ttl).expect("due");
+        assert_eq!(names(&outcome), ["booking.payment_expired", "booking.cancelled", "booking.updated"]);
+        let b2 = after(outcome);
+        assert_eq!(
+            (b2.status, b2.payment_status, b2.cancelled_by),
+            (Status::Cancelled, PaymentStatus::Expired, Some(CancelledBy::System))
+        );
+
+        b.created_at = now() - ttl + chrono::TimeDelta::seconds(1);
+        assert!(expire(&b, now(), ttl).is_none(), "not yet due");
+        b.created_at = now() - ttl;
+        b.payment_status = PaymentStatus::Authorized;
+        assert!(expire(&b, now(), ttl).is_none(), "an authorized hold does not lapse");
+    }
+
+    #[test]
+    fn actions_read_from_the_patch_body() {
+        let cases = [
+            (r#"{"action":"confirm"}"#, Action::Confirm),
+            (
+                r#"{"action":"cancel","by":"guest","reason":"ill"}"#,
+                Action::Cancel { by: Party::Guest, reason: Some("ill".into()) },
+            ),
+            (r#"{"action":"cancel"}"#, Action::Cancel { by: Party::Host, reason: None }),
+            (r#"{"action":"annotate","note":"hi"}"#, Action::Annotate { note: "hi".into() }),
+            (r#"{"action":"authorize"}"#, Action::Authorize),
+        ];
+        for (json, want) in cases {
+            assert_eq!(serde_json::from_str::<Action>(json).unwrap(), want, "{json}");
+        }
+        for bad in ["{}", r#"{"action":"refund"}"#, r#"{"action":"cancel","by":"system"}"#] {
+            assert!(serde_json::from_str::<Action>(bad).is_err(), "{bad}");
+        }
+    }
+}

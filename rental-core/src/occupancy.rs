@@ -1,0 +1,286 @@
+//! The occupancy summary for home automation (SPEC.md section 2, CONTRACT.md
+//! section 7): who is in, who arrives and leaves today, each in its own zone.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use chrono_tz::Tz;
+use serde::Serialize;
+
+use crate::calendar::{CalendarEntry, EntryKind};
+use crate::ids::Slug;
+use crate::property::Property;
+
+/// The summary of every active property.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// Today in the service's default time zone.
+    pub date: NaiveDate,
+    /// When the summary was made.
+    #[serde(with = "crate::timestamp")]
+    pub generated_at: DateTime<Utc>,
+    /// Counts over all properties.
+    pub totals: Totals,
+    /// One per active property, by slug.
+    pub properties: Vec<PropertySummary>,
+}
+
+/// Counts over all properties.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Totals {
+    /// Number of properties.
+    pub properties: usize,
+    /// Properties with a confirmed guest tonight.
+    pub occupied_tonight: usize,
+    /// Stays arriving today (pending or confirmed).
+    pub check_ins_today: usize,
+    /// Stays leaving today (pending or confirmed).
+    pub check_outs_today: usize,
+    /// Bookings now pending.
+    pub pending_bookings: usize,
+}
+
+/// One property's day.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PropertySummary {
+    /// The property's slug.
+    pub slug: Slug,
+    /// Its name.
+    pub name: String,
+    /// Today in the property's own time zone.
+    pub date: NaiveDate,
+    /// A confirmed stay holds tonight.
+    pub occupied: bool,
+    /// A pending or confirmed stay arrives today.
+    pub check_in_today: bool,
+    /// A pending or confirmed stay leaves today.
+    pub check_out_today: bool,
+    /// The confirmed stay holding tonight.
+    pub current_booking: Option<CurrentBooking>,
+    /// The earliest pending or confirmed stay from today on, other than the current one.
+    pub next_arrival: Option<NextArrival>,
+    /// `3:00 PM` style.
+    pub check_in_time: String,
+    /// `11:00 AM` style.
+    pub check_out_time: String,
+    /// The door code.
+    pub door_code: String,
+    /// The Wi-Fi network name.
+    pub wifi_ssid: String,
+}
+
+/// The stay holding tonight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CurrentBooking {
+    /// Booking code.
+    pub code: String,
+    /// Guest's name.
+    pub guest_name: String,
+    /// Number of guests.
+    pub guests: u32,
+    /// Arrival.
+    pub check_in: NaiveDate,
+    /// Departure.
+    pub check_out: NaiveDate,
+}
+
+/// The next stay to arrive.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NextArrival {
+    /// Booking code.
+    pub code: String,
+    /// Guest's name.
+    pub guest_name: String,
+    /// Arrival.
+    pub check_in: NaiveDate,
+    /// `pending` or `confirmed`.
+    pub status: &'static str,
+}
+
+/// What the summary needs of one property: the property, the calendar entries
+/// that have not ended before its today, and how many of its bookings are pending.
+#[derive(Debug, Clone, Copy)]
+pub struct PropertyDay<'a> {
+    /// The property.
+    pub property: &'a Property,
+    /// Its calendar entries with `check_out >= today` (more do no harm).
+    pub calendar: &'a [CalendarEntry],
+    /// Its bookings now pending, whatever their dates.
+    pub pending: usize,
+}
+
+/// The local date at `now` in `tz`.
+pub fn today_in(tz: Tz, now: DateTime<Utc>) -> NaiveDate {
+    now.with_timezone(&tz).date_naive()
+}
+
+/// Summarises `days` at `now`; the top-level date is today in `default_tz`.
+pub fn summarize(now: DateTime<Utc>, default_tz: Tz, days: &[PropertyDay<'_>]) -> Summary {
+    let properties: Vec<PropertySummary> = days.iter().map(|day| summarize_one(now, day)).collect();
+    let count = |f: fn(&PropertySummary) -> bool| properties.iter().filter(|p| f(p)).count();
+    let stays = |f: fn(&CalendarEntry, NaiveDate) -> bool| -> usize {
+        days.iter()
+            .zip(&properties)
+            .map(|(day, p)| day.calendar.iter().filter(|e| e.kind != EntryKind::Blocked && f(e, p.date)).count())
+            .sum()
+    };
+    let totals = Totals {
+        properties: properties.len(),
+        occupied_tonight: count(|p| p.occupied),
+        check_ins_today: stays(|e, today| e.stay.check_in() == today),
+        check_outs_today: stays(|e, today| e.stay.check_out() == today),
+        pending_bookings: days.iter().map(|d| d.pending).sum(),
+    };
+    Summary { date: today_in(default_tz, now), generated_at: now, totals, properties }
+}
+
+fn summarize_one(now: DateTime<Utc>, day: &PropertyDay<'_>) -> PropertySummary {
+    let p = day.property;
+    let today = today_in(p.timezone, now);
+    let stays = || day.calendar.iter().filter(|e| e.kind != EntryKind::Blocked);
+    let current = stays().find(|e| e.kind == EntryKind::Booked && e.stay.contains(today));
+    let next = stays()
+        .filter(|e| e.stay.check_in() >= today && Some(e.holder.as_str()) != current.map(|c| c.holder.as_str()))
+        .min_by_key(|e| (e.stay.check_in(), e.holder.as_str()));
+    PropertySummary {
+        slug: p.slug.clone(),
+        name: p.name.clone(),
+        date: today,
+        occupied: current.is_some(),
+        check_in_today: stays().any(|e| e.stay.check_in() == today),
+        check_out_today: stays().any(|e| e.stay.check_out() == today),
+        current_booking: current.map(|e| CurrentBooking {
+            code: e.holder.clone(),
+            guest_name: e.guest_name.clone(),
+            guests: e.guests,
+            check_in: e.stay.check_in(),
+            check_out: e.stay.check_out(),
+        }),
+        next_arrival: next.map(|e| NextArrival {
+            code: e.holder.clone(),
+            guest_name: e.guest_name.clone(),
+            check_in: e.stay.check_in(),
+            status: if e.kind == EntryKind::Booked { "confirmed" } else { "pending" },
+        }),
+        check_in_time: p.check_in_time.to_12h(),
+        check_out_time: p.check_out_time.to_12h(),
+        door_code: p.door_code.clone(),
+        wifi_ssid: p.wifi_ssid.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo;
+    use crate::stay::Stay;
+
+    fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    fn entry(code: &str, a: &str, b: &str, kind: EntryKind) -> CalendarEntry {
+        let stay = Stay::new(d(a), d(b)).unwrap();
+        CalendarEntry { holder: code.into(), stay, kind, guest_name: format!("guest of {code}"), guests: 2 }
+    }
+
+    fn at(s: &str) -> DateTime<Utc> {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn occupied_counts_only_confirmed_stays_but_arrivals_include_requests() {
+        let p = demo::sea_view(); // Europe/Lisbon
+        let calendar = [
+            entry("BK-OUT", "2026-11-18", "2026-11-22", EntryKind::Booked),
+            entry("BK-IN", "2026-11-22", "2026-11-25", EntryKind::Held),
+            entry("BK-NEXT", "2026-11-28", "2026-11-30", EntryKind::Booked),
+            entry("blk_1", "2026-11-22", "2026-11-23", EntryKind::Blocked),
+        ];
+        let day = PropertyDay { property: &p, calendar: &calendar, pending: 1 };
+        let s = summarize(at("2026-11-22T12:00:00Z"), chrono_tz::UTC, &[day]);
+        let ps = &s.properties[0];
+        assert!(!ps.occupied, "a pending request does not occupy");
+        assert!(ps.check_in_today && ps.check_out_today);
+        assert_eq!(ps.current_booking, None);
+        assert_eq!(ps.next_arrival.as_ref().map(|n| (n.code.as_str(), n.status)), Some(("BK-IN", "pending")));
+        assert_eq!((ps.check_in_time.as_str(), ps.check_out_time.as_str()), ("3:00 PM", "11:00 AM"));
+        assert_eq!(
+            s.totals,
+            Totals { properties: 1, occupied_tonight: 0, check_ins_today: 1, check_outs_today: 1, pending_bookings: 1 }
+        );
+    }
+
+    #[test]
+    fn the_current_stay_is_not_also_the_next_arrival() {
+        let p = demo::sea_view();
+        let calendar = [
+            entry("BK-NOW", "2026-11-22", "2026-11-25", EntryKind::Booked),
+            entry("BK-LATER", "2026-12-01", "2026-12-03", EntryKind::Held),
+        ];
+        let day = PropertyDay { property: &p, calendar: &calendar, pending: 1 };
+        let s = summarize(at("2026-11-22T12:00:00Z"), chrono_tz::UTC, &[day]);
+        let ps = &s.properties[0];
+        assert_eq!(ps.current_booking.as_ref().map(|c| c.code.as_str()), Some("BK-NOW"));
+        assert_eq!(ps.next_arrival.as_ref().map(|n| n.code.as_str()), Some("BK-LATER"));
+        assert_eq!(s.totals.occupied_tonight, 1);
+    }
+
+    #[test]
+    fn each_property_is_judged_on_its_own_today() {
+        // 2026-11-22T12:30Z is 01:30 on the 23rd in Auckland and 04:30 on the 22nd in Los Angeles.
+        let now = at("2026-11-22T12:30:00Z");
+        let mut akl = demo::sea_view();
+        akl.timezone = chrono_tz::Pacific::Auckland;
+        let mut lax = demo::sea_view();
+        lax.timezone = chrono_tz::America::Los_Angeles;
+        let calendar = [entry("BK-23", "2026-11-23", "2026-11-25", EntryKind::Booked)];
+        let days = [
+            PropertyDay { property: &akl, calendar: &calendar, pending: 0 },
+            PropertyDay { property: &lax, calendar: &calendar, pending: 0 },
+        ];
+        let s = summarize(now, chrono_tz::UTC, &days);
+        assert_eq!(s.date, d("2026-11-22"));
+        assert_eq!(
+            (s.properties[0].date, s.properties[0].occupied, s.properties[0].check_in_today),
+            (d("2026-11-23"), true, true)
+        );
+        assert_eq!(
+            (s.properties[1].date, s.properties[1].occupied, s.properties[1].check_in_today),
+            (d("2026-11-22"), false, false)
+        );
+    }
+
+    #[test]
+    fn the_summary_serialises_with_the_spec_field_names() {
+        let p = demo::sea_view();
+        let s = summarize(
+            at("2026-11-22T07:39:21.123Z"),
+            chrono_tz::UTC,
+            &[PropertyDay { property: &p, calendar: &[], pending: 0 }],
+        );
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["generatedAt"], "2026-11-22T07:39:21.123Z");
+        assert_eq!(json["totals"]["occupiedTonight"], 0);
+        let ps = &json["properties"][0];
+        for field in [
+            "slug",
+            "name",
+            "occupied",
+            "checkInToday",
+            "checkOutToday",
+            "currentBooking",
+            "nextArrival",
+            "checkInTime",
+            "checkOutTime",
+            "doorCode",
+            "wifiSsid",
+        ] {
+            assert!(ps.get(field).is_some(), "{field} missing");
+        }
+        assert!(ps["currentBooking"].is_null());
+    }
+}

@@ -1,0 +1,303 @@
+//! Pure pricing: a property and a stay give nightly prices, discounts, fees,
+//! taxes and the stay-rule problems of a quote (CONTRACT.md section 5).
+
+use chrono::NaiveDate;
+use serde::Serialize;
+
+use crate::calendar::{CalendarEntry, taken_nights};
+use crate::ids::Slug;
+use crate::property::{Cents, Property};
+use crate::stay::Stay;
+
+/// The price of a stay and whether it can be booked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Quote {
+    /// The property's slug.
+    pub property: Slug,
+    /// Arrival.
+    pub check_in: NaiveDate,
+    /// Departure.
+    pub check_out: NaiveDate,
+    /// Number of guests priced.
+    pub guests: u32,
+    /// Number of nights.
+    pub nights: u32,
+    /// True iff `problems` is empty.
+    pub available: bool,
+    /// `USD`.
+    pub currency: String,
+    /// Each night's rate before discounts, fees and taxes.
+    pub nightly: Vec<NightPrice>,
+    /// Sum of `nightly`.
+    pub accommodation: Cents,
+    /// Weekly or monthly discount on accommodation.
+    pub discount: Cents,
+    /// Per guest above the base, per night.
+    pub extra_guest_fee: Cents,
+    /// Once per stay.
+    pub cleaning_fee: Cents,
+    /// On everything above, less the discount.
+    pub taxes: Cents,
+    /// `accommodation - discount + extraGuestFee + cleaningFee + taxes`.
+    pub total: Cents,
+    /// Why the stay cannot be booked as asked; empty when it can.
+    pub problems: Vec<Problem>,
+}
+
+/// One night's price.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct NightPrice {
+    /// The night.
+    pub date: NaiveDate,
+    /// Its rate in cents.
+    pub price: Cents,
+}
+
+/// A reason a well-formed stay cannot be booked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum Problem {
+    /// Some nights are held, booked or blocked.
+    DatesUnavailable {
+        /// Those nights.
+        dates: Vec<NaiveDate>,
+    },
+    /// Shorter than the first night's minimum.
+    MinNights {
+        /// The minimum.
+        limit: u32,
+    },
+    /// Longer than the first night's maximum.
+    MaxNights {
+        /// The maximum.
+        limit: u32,
+    },
+    /// More guests than the property allows.
+    MaxGuests {
+        /// The maximum.
+        limit: u32,
+    },
+    /// The stay starts before the property's local today.
+    PastDates {
+        /// The property's local today.
+        today: NaiveDate,
+    },
+}
+
+impl Problem {
+    /// The problem's code (`min_nights`, ...).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Problem::DatesUnavailable { .. } => "dates_unavailable",
+            Problem::MinNights { .. } => "min_nights",
+            Problem::MaxNights { .. } => "max_nights",
+            Problem::MaxGuests { .. } => "max_guests",
+            Problem::PastDates { .. } => "past_dates",
+        }
+    }
+
+    /// A sentence for people.
+    pub fn message(&self) -> String {
+        match self {
+            Problem::DatesUnavailable { dates } => {
+                format!("{} night(s) already taken", dates.len())
+            }
+            Problem::MinNights { limit } => {
+                format!("stays starting then are at least {limit} nights")
+            }
+            Problem::MaxNights { limit } => {
+                format!("stays starting then are at most {limit} nights")
+            }
+            Problem::MaxGuests { limit } => format!("at most {limit} guests"),
+            Problem::PastDates { today } => format!("check-in is before today ({today})"),
+        }
+    }
+}
+
+/// Prices `stay` for `guests` at `property`, whose local today is `today`,
+/// given the entries already on its calendar.
+///
+/// ```
+/// use rental_core::{demo, pricing, Stay};
+///
+/// let d = |s: &str| s.parse().unwrap();
+/// let stay = Stay::new(d("2026-12-20"), d("2026-12-27"))?;
+/// let quote = pricing::quote(&demo::sea_view(), stay, 3, d("2026-11-22"), &[]);
+/// assert_eq!(quote.total, 134_288);
+/// assert!(quote.available);
+/// # Ok::<(), rental_core::StayError>(())
+/// ```
+pub fn quote(property: &Property, stay: Stay, guests: u32, today: NaiveDate, calendar: &[CalendarEntry]) -> Quote {
+    let nightly: Vec<NightPrice> =
+        stay.dates().map(|date| NightPrice { date, price: property.rate_on(date).price }).collect();
+    let nights = stay.nights();
+    let accommodation: Cents = nightly.iter().map(|n| n.price).sum();
+    let discount = discount(property, nights, accommodation);
+    let extra_guests = i64::from(guests.saturating_sub(property.base_guests));
+    let extra_guest_fee = property.extra_guest_fee * extra_guests * i64::from(nights);
+    let cleaning_fee = property.cleaning_fee;
+    let taxes = basis_points(accommodation - discount + extra_guest_fee + cleaning_fee, property.tax_rate);
+    let problems = problems(property, stay, guests, today, calendar);
+    Quote {
+        property: property.slug.clone(),
+        check_in: stay.check_in(),
+        check_out: stay.check_out(),
+        guests,
+        nights,
+        available: problems.is_empty(),
+        currency: property.currency.clone(),
+        nightly,
+        accommodation,
+        discount,
+        extra_guest_fee,
+        cleaning_fee,
+        taxes,
+        total: accommodation - discount + extra_guest_fee + cleaning_fee + taxes,
+        problems,
+    }
+}
+
+/// Monthly (28+ nights) or else weekly (7+ nights) discount on `accommodation`.
+fn discount(property: &Property, nights: u32, accommodation: Cents) -> Cents {
+    let rate = match nights {
+        28.. => property.monthly_discount,
+        7.. => property.weekly_discount,
+        _ => 0,
+    };
+    basis_points(accommodation, rate)
+}
+
+/// `amount * bp / 10000`, rounded half away from zero.
+pub fn basis_points(amount: Cents, bp: u32) -> Cents {
+    let scaled = i128::from(amount) * i128::from(bp);
+    let (q, r) = (scaled / 10_000, scaled % 10_000);
+    let rounded = if r.abs() * 2 >= 10_000 { q + scaled.signum() } else { q };
+    // Amounts are bounded by property validation, so this always fits.
+    Cents::try_from(rounded).unwrap_or(Cents::MAX)
+}
+
+/// Every stay rule the stay breaks, in a fixed order.
+fn problems(
+    property: &Property,
+    stay: Stay,
+    guests: u32,
+    today: NaiveDate,
+    calendar: &[CalendarEntry],
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let taken = taken_nights(calendar, stay);
+    if !taken.is_empty() {
+        problems.push(Problem::DatesUnavailable { dates: taken });
+    }
+    let first = property.rate_on(stay.check_in());
+    if stay.nights() < first.min_nights {
+        problems.push(Problem::MinNights { limit: first.min_nights });
+    }
+    if stay.nights() > first.max_nights {
+        problems.push(Problem::MaxNights { limit: first.max_nights });
+    }
+    if guests > property.max_guests {
+        problems.push(Problem::MaxGuests { limit: property.max_guests });
+    }
+    if stay.check_in() < today {
+        problems.push(Problem::PastDates { today });
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calendar::EntryKind;
+    use crate::demo;
+
+    fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    fn stay(a: &str, b: &str) -> Stay {
+        Stay::new(d(a), d(b)).unwrap()
+    }
+
+    const TODAY: &str = "2026-11-22";
+
+    #[test]
+    fn the_contract_example_comes_out_to_the_cent() {
+        let q = quote(&demo::sea_view(), stay("2026-12-20", "2026-12-27"), 3, d(TODAY), &[]);
+        assert_eq!(q.nights, 7);
+        assert_eq!(q.nightly[0], NightPrice { date: d("2026-12-20"), price: 15_000 });
+        assert_eq!(
+            (q.accommodation, q.discount, q.extra_guest_fee, q.cleaning_fee, q.taxes, q.total),
+            (111_000, 11_100, 14_000, 6_000, 14_388, 134_288)
+        );
+        assert!(q.available);
+    }
+
+    #[test]
+    fn discounts_are_weekly_from_7_nights_and_monthly_from_28() {
+        let p = demo::sea_view(); // weekly 10 %, monthly 20 %
+        let cases = [
+            ("2027-01-04", "2027-01-10", 0),
+            ("2027-01-04", "2027-01-11", 1000),
+            ("2027-01-04", "2027-01-31", 1000),
+            ("2027-01-04", "2027-02-01", 2000),
+        ];
+        for (a, b, bp) in cases {
+            let q = quote(&p, stay(a, b), 2, d(TODAY), &[]);
+            assert_eq!(q.discount, basis_points(q.accommodation, bp), "{a}..{b}");
+        }
+    }
+
+    #[test]
+    fn rounding_is_half_away_from_zero_once_per_line() {
+        let cases = [
+            (5, 1000, 1),
+            (4, 1000, 0),
+            (15, 1000, 2),
+            (14, 1000, 1),
+            (-5, 1000, -1),
+            (119_900, 1200, 14_388),
+            (0, 1200, 0),
+        ];
+        for (amount, bp, want) in cases {
+            assert_eq!(basis_points(amount, bp), want, "{amount} * {bp}bp");
+        }
+    }
+
+    #[test]
+    fn each_broken_rule_is_a_problem_and_the_quote_is_still_priced() {
+        let p = demo::sea_view(); // min 2 (Summer 3), max 28, 4 guests
+        let cases: [(&str, &str, u32, &[&str]); 6] = [
+            ("2026-12-20", "2026-12-21", 2, &["min_nights"]),
+            ("2026-06-01", "2026-06-03", 2, &["min_nights"]), // Summer's minimum is 3
+            ("2027-01-01", "2027-02-01", 2, &["max_nights"]),
+            ("2026-12-20", "2026-12-23", 5, &["max_guests"]),
+            ("2026-04-30", "2026-05-03", 2, &["past_dates"]),
+            ("2026-05-01", "2026-05-03", 2, &[]), // arriving today is fine
+        ];
+        let today = d("2026-05-01");
+        for (a, b, guests, want) in cases {
+            let q = quote(&p, stay(a, b), guests, today, &[]);
+            let codes: Vec<&str> = q.problems.iter().map(Problem::code).collect();
+            assert_eq!(codes, want, "{a}..{b} x{guests}");
+            assert_eq!(q.available, want.is_empty());
+            assert!(q.total > 0);
+        }
+    }
+
+    #[test]
+    fn taken_nights_are_listed_in_the_problem() {
+        let taken = CalendarEntry {
+            holder: "BK-AAAAAA".into(),
+            stay: stay("2026-12-24", "2026-12-25"),
+            kind: EntryKind::Held,
+            guest_name: "X".into(),
+            guests: 1,
+        };
+        let q = quote(&demo::sea_view(), stay("2026-12-20", "2026-12-27"), 2, d(TODAY), &[taken]);
+        assert_eq!(q.problems, [Problem::DatesUnavailable { dates: vec![d("2026-12-24")] }]);
+        let json = serde_json::to_value(&q.problems).unwrap();
+        assert_eq!(json, serde_json::json!([{"code": "dates_unavailable", "dates": ["2026-12-24"]}]));
+    }
+}

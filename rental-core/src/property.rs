@@ -1,0 +1,405 @@
+//! A rental property: its rates, seasons, fees, stay rules and private
+//! arrival details, and the per-night rate lookup that pricing builds on.
+
+use std::fmt;
+
+use chrono::{Datelike, NaiveDate, NaiveTime, Timelike, Weekday};
+use chrono_tz::Tz;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::error::{Error, FieldError};
+use crate::ids::{Slug, Source};
+use crate::stay::MAX_NIGHTS;
+
+/// Money in US cents.
+pub type Cents = i64;
+
+/// The largest nightly rate or fee accepted: $1,000,000.00. It keeps every
+/// total of a [`MAX_NIGHTS`] stay far from overflowing.
+pub const MAX_AMOUNT: Cents = 100_000_000;
+
+/// The most guests a property may allow.
+pub const MAX_GUESTS: u32 = 100;
+
+/// A bookable property, as imported (CONTRACT.md section 3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Property {
+    /// URL-safe identifier.
+    pub slug: Slug,
+    /// Display name.
+    pub name: String,
+    /// The IANA time zone the property's days are counted in.
+    pub timezone: Tz,
+    /// Currency code of every amount; `USD`.
+    #[serde(default = "usd")]
+    pub currency: String,
+    /// Most guests allowed.
+    pub max_guests: u32,
+    /// Guests included in the nightly rate.
+    #[serde(default = "one")]
+    pub base_guests: u32,
+    /// Per guest above `base_guests`, per night.
+    #[serde(default)]
+    pub extra_guest_fee: Cents,
+    /// Rate of a weeknight outside any season.
+    pub nightly_rate: Cents,
+    /// Rate of a Friday or Saturday night outside any season; absent means the nightly rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weekend_rate: Option<Cents>,
+    /// Once per stay.
+    #[serde(default)]
+    pub cleaning_fee: Cents,
+    /// Basis points (1200 = 12 %).
+    #[serde(default)]
+    pub tax_rate: u32,
+    /// Shortest stay outside seasons that set their own.
+    #[serde(default = "one")]
+    pub min_nights: u32,
+    /// Longest stay.
+    #[serde(default = "max_nights")]
+    pub max_nights: u32,
+    /// Basis points off accommodation for stays of 7 to 27 nights.
+    #[serde(default)]
+    pub weekly_discount: u32,
+    /// Basis points off accommodation for stays of 28 nights or more.
+    #[serde(default)]
+    pub monthly_discount: u32,
+    /// Local time of arrival.
+    #[serde(default = "three_pm")]
+    pub check_in_time: ClockTime,
+    /// Local time of departure.
+    #[serde(default = "eleven_am")]
+    pub check_out_time: ClockTime,
+    /// Seasons with their own rates.
+    #[serde(default)]
+    pub seasonal_rates: Vec<SeasonalRate>,
+    /// Listed and bookable.
+    #[serde(default = "yes")]
+    pub active: bool,
+    /// Private: the door code given to arriving guests.
+    #[serde(default)]
+    pub door_code: String,
+    /// Private: the Wi-Fi network name.
+    #[serde(default)]
+    pub wifi_ssid: String,
+    /// Private: channel calendars to import.
+    #[serde(default)]
+    pub ical_feeds: Vec<IcalFeed>,
+}
+
+/// A season: nights `start_date..=end_date` with their own rates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SeasonalRate {
+    /// Display name (`Summer`).
+    pub name: String,
+    /// First night of the season.
+    pub start_date: NaiveDate,
+    /// Last night of the season (inclusive).
+    pub end_date: NaiveDate,
+    /// Weeknight rate in the season.
+    pub nightly_rate: Cents,
+    /// Friday and Saturday rate in the season; absent means the season's nightly rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weekend_rate: Option<Cents>,
+    /// Shortest stay starting in the season; absent means the property's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_nights: Option<u32>,
+    /// Longest stay starting in the season; absent means the property's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_nights: Option<u32>,
+}
+
+/// A channel calendar to import.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct IcalFeed {
+    /// The channel's name; imported bookings get it as their source.
+    pub name: Source,
+    /// Where the feed is fetched from.
+    pub url: String,
+}
+
+/// What one night costs and which stay rules a stay starting on it follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NightRate {
+    /// The night's rate before discounts, fees and taxes.
+    pub price: Cents,
+    /// Shortest stay starting on this night.
+    pub min_nights: u32,
+    /// Longest stay starting on this night.
+    pub max_nights: u32,
+}
+
+impl Property {
+    /// The rate and stay rules of `night`: the season that covers it (the one
+    /// starting latest, where seasons overlap), else the property's own.
+    pub fn rate_on(&self, night: NaiveDate) -> NightRate {
+        let weekend = matches!(night.weekday(), Weekday::Fri | Weekday::Sat);
+        let season = self
+            .seasonal_rates
+            .iter()
+            .filter(|s| s.start_date <= night && night <= s.end_date)
+            .max_by_key(|s| s.start_date);
+        match season {
+            Some(s) => NightRate {
+                price: if weekend { s.weekend_rate.unwrap_or(s.nightly_rate) } else { s.nightly_rate },
+                min_nights: s.min_nights.unwrap_or(self.min_nights),
+                max_nights: s.max_nights.unwrap_or(self.max_nights),
+            },
+            None => NightRate {
+                price: if weekend { self.weekend_rate.unwrap_or(self.nightly_rate) } else { self.nightly_rate },
+                min_nights: self.min_nights,
+                max_nights: self.max_nights,
+            },
+        }
+    }
+
+    /// The public view: everything but the door code, Wi-Fi name, feeds and the active flag.
+    pub fn public(&self) -> PublicProperty<'_> {
+        PublicProperty(self)
+    }
+
+    /// Checks every rule of a property; all faults are reported together.
+    pub fn validate(&self) -> Result<(), Error> {
+        let mut errors = Vec::new();
+        let mut check = |ok: bool, field: &str, message: &str| {
+            if !ok {
+                errors.push(FieldError::new(field, "invalid", message));
+            }
+        };
+        check(!self.name.trim().is_empty() && self.name.len() <= 200, "name", "must be 1 to 200 characters");
+        check(self.currency == "USD", "currency", "must be USD");
+        check((1..=MAX_GUESTS).contains(&self.max_guests), "maxGuests", "must be 1 to 100");
+        check((1..=self.max_guests).contains(&self.base_guests), "baseGuests", "must be 1 to maxGuests");
+        for (field, amount) in self.amounts() {
+            check((0..=MAX_AMOUNT).contains(&amount), field, "must be 0 to 100000000 cents");
+        }
+        check(self.tax_rate <= 10_000, "taxRate", "must be 0 to 10000 basis points");
+        check(self.weekly_discount <= 10_000, "weeklyDiscount", "must be 0 to 10000 basis points");
+        check(self.monthly_discount <= 10_000, "monthlyDiscount", "must be 0 to 10000 basis points");
+        check((1..=MAX_NIGHTS).contains(&self.min_nights), "minNights", "must be 1 to 366");
+        check((self.min_nights..=MAX_NIGHTS).contains(&self.max_nights), "maxNights", "must be minNights to 366");
+        for s in &self.seasonal_rates {
+            check(!s.name.trim().is_empty(), "seasonalRates.name", "must not be empty");
+            check(s.start_date <= s.end_date, "seasonalRates.endDate", "must not be before startDate");
+            let nights = [s.min_nights, s.max_nights].into_iter().flatten();
+            check(
+                nights.into_iter().all(|n| (1..=MAX_NIGHTS).contains(&n)),
+                "seasonalRates.minNights",
+                "must be 1 to 366",
+            );
+        }
+        let mut names: Vec<&str> = self.ical_feeds.iter().map(|f| f.name.as_str()).collect();
+        names.sort_unstable();
+        check(names.windows(2).all(|w| w[0] != w[1]), "icalFeeds.name", "feed names must be unique");
+        let urls_ok = self.ical_feeds.iter().all(|f| f.url.starts_with("http://") || f.url.starts_with("https://"));
+        check(urls_ok, "icalFeeds.url", "must be an http or https URL");
+        if errors.is_empty() { Ok(()) } else { Err(Error::Validation(errors)) }
+    }
+
+    fn amounts(&self) -> Vec<(&'static str, Cents)> {
+        let mut all = vec![
+            ("nightlyRate", self.nightly_rate),
+            ("weekendRate", self.weekend_rate.unwrap_or(0)),
+            ("extraGuestFee", self.extra_guest_fee),
+            ("cleaningFee", self.cleaning_fee),
+        ];
+        for s in &self.seasonal_rates {
+            all.push(("seasonalRates.nightlyRate", s.nightly_rate));
+            all.push(("seasonalRates.weekendRate", s.weekend_rate.unwrap_or(0)));
+        }
+        all
+    }
+}
+
+/// A property as the API shows it (CONTRACT.md section 3): no private fields.
+#[derive(Debug, Clone, Copy)]
+pub struct PublicProperty<'a>(&'a Property);
+
+impl Serialize for PublicProperty<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct View<'a> {
+            slug: &'a Slug,
+            name: &'a str,
+            timezone: &'a Tz,
+            currency: &'a str,
+            max_guests: u32,
+            base_guests: u32,
+            extra_guest_fee: Cents,
+            nightly_rate: Cents,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            weekend_rate: Option<Cents>,
+            cleaning_fee: Cents,
+            tax_rate: u32,
+            min_nights: u32,
+            max_nights: u32,
+            weekly_discount: u32,
+            monthly_discount: u32,
+            check_in_time: ClockTime,
+            check_out_time: ClockTime,
+            seasonal_rates: &'a [SeasonalRate],
+        }
+        let p = self.0;
+        View {
+            slug: &p.slug,
+            name: &p.name,
+            timezone: &p.timezone,
+            currency: &p.currency,
+            max_guests: p.max_guests,
+            base_guests: p.base_guests,
+            extra_guest_fee: p.extra_guest_fee,
+            nightly_rate: p.nightly_rate,
+            weekend_rate: p.weekend_rate,
+            cleaning_fee: p.cleaning_fee,
+            tax_rate: p.tax_rate,
+            min_nights: p.min_nights,
+            max_nights: p.max_nights,
+            weekly_discount: p.weekly_discount,
+            monthly_discount: p.monthly_discount,
+            check_in_time: p.check_in_time,
+            check_out_time: p.check_out_time,
+            seasonal_rates: &p.seasonal_rates,
+        }
+        .serialize(serializer)
+    }
+}
+
+/// A local time of day, written `15:00` in JSON and `3:00 PM` for people.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ClockTime(pub NaiveTime);
+
+impl ClockTime {
+    /// `3:00 PM` style, as the occupancy summary shows it.
+    pub fn to_12h(self) -> String {
+        let (pm, hour) = self.0.hour12();
+        format!("{hour}:{:02} {}", self.0.minute(), if pm { "PM" } else { "AM" })
+    }
+}
+
+impl fmt::Display for ClockTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:02}:{:02}", self.0.hour(), self.0.minute())
+    }
+}
+
+impl Serialize for ClockTime {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for ClockTime {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(deserializer)?;
+        NaiveTime::parse_from_str(&s, "%H:%M")
+            .map(ClockTime)
+            .map_err(|_| serde::de::Error::custom(format!("{s:?} is not a time like 15:00")))
+    }
+}
+
+fn usd() -> String {
+    "USD".to_owned()
+}
+fn one() -> u32 {
+    1
+}
+fn max_nights() -> u32 {
+    MAX_NIGHTS
+}
+fn yes() -> bool {
+    true
+}
+fn three_pm() -> ClockTime {
+    ClockTime(NaiveTime::from_hms_opt(15, 0, 0).unwrap_or_default())
+}
+fn eleven_am() -> ClockTime {
+    ClockTime(NaiveTime::from_hms_opt(11, 0, 0).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo;
+
+    fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn the_rate_of_a_night_follows_weekday_and_season() {
+        let p = demo::sea_view();
+        let cases = [
+            ("2026-12-21", 15_000, 2), // Monday, no season
+            ("2026-12-25", 18_000, 2), // Friday, no season
+            ("2026-12-26", 18_000, 2), // Saturday
+            ("2026-12-27", 15_000, 2), // Sunday is a weeknight
+            ("2026-06-01", 22_000, 3), // Monday in Summer
+            ("2026-06-05", 25_000, 3), // Friday in Summer
+            ("2026-08-31", 22_000, 3), // last night of Summer is inclusive
+            ("2026-09-01", 15_000, 2), // Tuesday after Summer
+        ];
+        for (night, price, min) in cases {
+            let r = p.rate_on(d(night));
+            assert_eq!((r.price, r.min_nights), (price, min), "{night}");
+        }
+    }
+
+    #[test]
+    fn where_seasons_overlap_the_later_start_wins_and_weekend_defaults_to_the_season_rate() {
+        let mut p = demo::sea_view();
+        p.seasonal_rates.push(SeasonalRate {
+            name: "August peak".into(),
+            start_date: d("2026-08-01"),
+            end_date: d("2026-08-15"),
+            nightly_rate: 30_000,
+            weekend_rate: None,
+            min_nights: None,
+            max_nights: None,
+        });
+        assert_eq!(p.rate_on(d("2026-08-07")).price, 30_000, "a Friday in the peak");
+        assert_eq!(p.rate_on(d("2026-08-07")).min_nights, 2, "the peak sets no minimum: the property's");
+        assert_eq!(p.rate_on(d("2026-08-16")).price, 22_000, "after the peak, Summer again");
+    }
+
+    #[test]
+    fn times_read_as_24h_and_show_as_12h() {
+        let t: ClockTime = serde_json::from_str("\"15:00\"").unwrap();
+        assert_eq!(t.to_12h(), "3:00 PM");
+        assert_eq!(serde_json::to_string(&t).unwrap(), "\"15:00\"");
+        let cases = [("00:05", "12:05 AM"), ("11:00", "11:00 AM"), ("12:30", "12:30 PM"), ("23:59", "11:59 PM")];
+        for (raw, want) in cases {
+            let t: ClockTime = serde_json::from_str(&format!("\"{raw}\"")).unwrap();
+            assert_eq!(t.to_12h(), want);
+        }
+        assert!(serde_json::from_str::<ClockTime>("\"3pm\"").is_err());
+    }
+
+    #[test]
+    fn the_public_view_hides_door_code_wifi_and_feeds() {
+        let json = serde_json::to_value(demo::sea_view().public()).unwrap();
+        for private in ["doorCode", "wifiSsid", "icalFeeds", "active"] {
+            assert!(json.get(private).is_none(), "{private} leaked");
+        }
+        assert_eq!(json["slug"], "sea-view");
+        assert_eq!(json["seasonalRates"][0]["name"], "Summer");
+    }
+
+    #[test]
+    fn validation_reports_every_fault() {
+        let mut p = demo::sea_view();
+        p.name = String::new();
+        p.max_guests = 0;
+        p.nightly_rate = -1;
+        p.max_nights = 1;
+        let Err(Error::Validation(errors)) = p.validate() else { panic!("accepted a broken property") };
+        let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+        for f in ["name", "maxGuests", "nightlyRate", "maxNights"] {
+            assert!(fields.contains(&f), "{f} not reported in {fields:?}");
+        }
+        assert!(demo::sea_view().validate().is_ok());
+    }
+}

@@ -1,0 +1,175 @@
+//! Administration use cases: API keys, webhook registrations and manual
+//! blocks. Keys are shown once; only their hash is stored.
+
+use chrono::TimeDelta;
+
+use super::{Rental, active_property};
+use crate::calendar::Block;
+use crate::error::{Error, NotFound, Result};
+use crate::event::OutboxEvent;
+use crate::keys::{self, ApiKey, Scope};
+use crate::stay::Stay;
+use crate::store::{ReadTx, Store, WriteTx};
+use crate::webhook::{Subscription, Webhook};
+
+/// `lastUsedAt` is written at most this often per key, so reads stay reads.
+pub const LAST_USED_GRANULARITY: TimeDelta = TimeDelta::minutes(1);
+
+/// A key just made: the record and its secret, which is never shown again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewKey {
+    /// The stored record.
+    pub key: ApiKey,
+    /// `rk_...`: give it to the client now.
+    pub secret: String,
+}
+
+impl<S: Store> Rental<S> {
+    /// Makes a key with `scopes` (at least one).
+    pub fn create_key(&self, name: &str, scopes: &[Scope]) -> Result<NewKey> {
+        let name = name.trim();
+        if name.is_empty() || name.len() > 100 {
+            return Err(Error::invalid("name", "invalid", "must be 1 to 100 characters"));
+        }
+        if scopes.is_empty() {
+            return Err(Error::invalid("scopes", "required", "give read, write or both"));
+        }
+        let mut scopes = scopes.to_vec();
+        scopes.sort_unstable();
+        scopes.dedup();
+        let secret = keys::new_secret(self.entropy.as_ref());
+        let key = ApiKey {
+            id: keys::new_id("key_", self.entropy.as_ref()),
+            name: name.to_owned(),
+            scopes,
+            created_at: self.now(),
+            last_used_at: None,
+            revoked_at: None,
+        };
+        let mut tx = self.store.write()?;
+        tx.insert_key(&key, &keys::hash_secret(&secret))?;
+        tx.commit()?;
+        Ok(NewKey { key, secret })
+    }
+
+    /// Every key, by id.
+    pub fn keys(&self) -> Result<Vec<ApiKey>> {
+        Ok(self.store.read()?.keys()?)
+    }
+
+    /// Revokes the key with this id, or else the one unrevoked key with this name.
+    pub fn revoke_key(&self, id_or_name: &str) -> Result<ApiKey> {
+        let mut tx = self.store.write()?;
+        let found = match tx.key(id_or_name)? {
+            Some(key) => Some(key),
+            None => tx.keys()?.into_iter().find(|k| k.name == id_or_name && k.revoked_at.is_none()),
+        };
+        let mut key = found.ok_or_else(|| Error::NotFound(NotFound::Key(id_or_name.to_owned())))?;
+        if key.revoked_at.is_none() {
+            key.revoked_at = Some(self.now());
+            tx.update_key(&key)?;
+            tx.commit()?;
+        }
+        Ok(key)
+    }
+
+    /// The unrevoked key whose secret is `secret`, with its last use noted;
+    /// `None` for a malformed, unknown or revoked secret.
+    pub fn authenticate(&self, secret: &str) -> Result<Option<ApiKey>> {
+        if !keys::looks_like_secret(secret) {
+            return Ok(None);
+        }
+        let hash = keys::hash_secret(secret);
+        let Some(key) = self.store.read()?.key_by_hash(&hash)? else {
+            return Ok(None);
+        };
+        if key.revoked_at.is_some() {
+            return Ok(None);
+        }
+        let now = self.now();
+        if key.last_used_at.is_some_and(|t| now - t < LAST_USED_GRANULARITY) {
+            return Ok(Some(key));
+        }
+        let mut tx = self.store.write()?;
+        let Some(mut key) = tx.key(&key.id)?.filter(|k| k.revoked_at.is_none()) else {
+            return Ok(None);
+        };
+        key.last_used_at = Some(now);
+        tx.update_key(&key)?;
+        tx.commit()?;
+        Ok(Some(key))
+    }
+
+    /// Registers a webhook; a secret is generated when none is given.
+    pub fn add_webhook(&self, url: &str, events: Subscription, secret: Option<String>) -> Result<Webhook> {
+        if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2_000 {
+            return Err(Error::invalid("url", "invalid_url", "must be an http or https URL"));
+        }
+        let secret = secret.unwrap_or_else(|| format!("whsec_{}", keys::new_id("", self.entropy.as_ref()).repeat(2)));
+        if secret.len() < 8 {
+            return Err(Error::invalid("secret", "invalid", "must be at least 8 characters"));
+        }
+        let webhook = Webhook {
+            id: keys::new_id("wh_", self.entropy.as_ref()),
+            url: url.to_owned(),
+            secret,
+            events,
+            active: true,
+            created_at: self.now(),
+        };
+        let mut tx = self.store.write()?;
+        tx.put_webhook(&webhook)?;
+        tx.commit()?;
+        Ok(webhook)
+    }
+
+    /// Every webhook, by id.
+    pub fn webhooks(&self) -> Result<Vec<Webhook>> {
+        Ok(self.store.read()?.webhooks()?)
+    }
+
+    /// Removes a webhook.
+    pub fn remove_webhook(&self, id: &str) -> Result<()> {
+        let mut tx = self.store.write()?;
+        if !tx.remove_webhook(id)? {
+            return Err(Error::NotFound(NotFound::Webhook(id.to_owned())));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Closes nights of an active property without a booking. Blocks may
+    /// overlap bookings and each other: they only take nights off sale.
+    pub fn add_block(&self, slug: &str, stay: Stay, note: &str) -> Result<Block> {
+        let now = self.now();
+        let mut tx = self.store.write()?;
+        let property = active_property(&tx, slug)?;
+        let block = Block {
+            id: keys::new_id("blk_", self.entropy.as_ref()),
+            property: property.slug,
+            stay,
+            note: note.trim().to_owned(),
+            feed: None,
+            uid: None,
+            created_at: now,
+        };
+        tx.put_block(&block)?;
+        tx.commit()?;
+        Ok(block)
+    }
+
+    /// Reopens the nights of a block.
+    pub fn remove_block(&self, id: &str) -> Result<()> {
+        let mut tx = self.store.write()?;
+        if !tx.remove_block(id)? {
+            return Err(Error::NotFound(NotFound::Block(id.to_owned())));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Up to `limit` outbox events after `seq`, for a dispatcher.
+    pub fn events_after(&self, seq: u64, limit: usize) -> Result<Vec<OutboxEvent>> {
+        Ok(self.store.read()?.events_after(seq, limit)?)
+    }
+}

@@ -1,0 +1,274 @@
+//! Booking use cases: create (check and insert in one write transaction),
+//! look up, list, act on, and expire unpaid requests.
+
+use chrono::TimeDelta;
+use sha2::{Digest, Sha256};
+
+use super::{Rental, active_property, check_guests, range_error};
+use crate::booking::{Booking, BookingQuery, Cursor, NewBooking, PaymentStatus, Status};
+use crate::error::{Error, FieldError, NotFound, Result};
+use crate::event::Event;
+use crate::ids::{BookingCode, Source};
+use crate::lifecycle::{self, Action, Outcome};
+use crate::occupancy::today_in;
+use crate::pricing::{self, Problem};
+use crate::stay::Stay;
+use crate::store::{IdempotencyRecord, ReadTx, Store, WriteTx};
+
+/// How long an idempotency key is remembered.
+pub const IDEMPOTENCY_WINDOW: TimeDelta = TimeDelta::hours(24);
+/// The longest idempotency key.
+pub const MAX_IDEMPOTENCY_KEY_LEN: usize = 255;
+
+/// What [`Rental::create_booking`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Created {
+    /// The booking (the first request's, on a replay).
+    pub booking: Booking,
+    /// True when the idempotency key had been seen with the same request: nothing was created.
+    pub replayed: bool,
+}
+
+impl<S: Store> Rental<S> {
+    /// Creates a pending, unpaid booking that holds its nights, and emits
+    /// `booking.created`. Availability is checked and the booking inserted in
+    /// one write transaction, so two overlapping requests can never both win.
+    ///
+    /// With an `idempotency_key`, a repeat of the same request within 24 hours
+    /// returns the first booking and creates nothing.
+    pub fn create_booking(&self, req: &NewBooking, idempotency_key: Option<&str>) -> Result<Created> {
+        let stay = check_new_booking(req)?;
+        let fingerprint =
+            idempotency_key.map(|key| check_idempotency_key(key).map(|()| fingerprint(req))).transpose()?;
+        let now = self.now();
+        let mut tx = self.store.write()?;
+        if let (Some(key), Some(fingerprint)) = (idempotency_key, &fingerprint)
+            && let Some(booking) = replay(&tx, key, fingerprint, now)?
+        {
+            return Ok(Created { booking, replayed: true });
+        }
+        let property = active_property(&tx, &req.property)?;
+        let calendar = tx.calendar(&req.property, stay.check_in(), stay.check_out())?;
+        let quote = pricing::quote(&property, stay, req.guests, today_in(property.timezone, now), &calendar);
+        refuse_problems(&quote.problems)?;
+        let code = self.unused_code(&tx)?;
+        let booking = Booking {
+            code: code.clone(),
+            property: property.slug.clone(),
+            property_name: property.name.clone(),
+            guest_name: req.guest_name.trim().to_owned(),
+            guest_email: req.guest_email.trim().to_owned(),
+            guests: req.guests,
+            stay,
+            nights: stay.nights(),
+            status: Status::Pending,
+            payment_status: PaymentStatus::Unpaid,
+            total: quote.total,
+            currency: property.currency.clone(),
+            source: req.source.clone().unwrap_or_else(Source::api),
+            notes: req
+                .notes
+                .iter()
+                .map(|n| n.trim())
+                .filter(|n| !n.is_empty())
+                .map(|text| crate::booking::Note { text: text.to_owned(), at: now })
+                .collect(),
+            created_at: now,
+            updated_at: now,
+            cancelled_by: None,
+            cancel_reason: None,
+            external: None,
+        };
+        tx.put_booking(&booking)?;
+        tx.append_events(&[Event::created(&booking, now)])?;
+        if let (Some(key), Some(fingerprint)) = (idempotency_key, fingerprint) {
+            tx.put_idempotency(&IdempotencyRecord { key: key.to_owned(), fingerprint, code, created_at: now })?;
+        }
+        tx.commit()?;
+        Ok(Created { booking, replayed: false })
+    }
+
+    /// A booking by code.
+    pub fn booking(&self, code: &str) -> Result<Booking> {
+        self.store.read()?.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))
+    }
+
+    /// One page of bookings matching `query`, ordered by check-in then code.
+    pub fn bookings(&self, query: &BookingQuery) -> Result<crate::booking::Page> {
+        if !(1..=BookingQuery::MAX_LIMIT).contains(&query.limit) {
+            return Err(Error::invalid("limit", "invalid", format!("must be 1 to {}", BookingQuery::MAX_LIMIT)));
+        }
+        let mut data = self.store.read()?.bookings(query)?;
+        let next = if data.len() > query.limit {
+            data.truncate(query.limit);
+            data.last().map(Cursor::after)
+        } else {
+            None
+        };
+        Ok(crate::booking::Page { data, next })
+    }
+
+    /// Confirms, cancels, annotates or authorizes a booking (CONTRACT.md section 6).
+    /// A transition already made is a no-op that emits nothing.
+    pub fn update_booking(&self, code: &str, action: &Action) -> Result<Booking> {
+        let now = self.now();
+        let mut tx = self.store.write()?;
+        let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
+        let tz = tx.property(booking.property.as_str())?.map_or(chrono_tz::UTC, |p| p.timezone);
+        match lifecycle::apply(&booking, action, now, today_in(tz, now))? {
+            Outcome::Unchanged => Ok(booking),
+            Outcome::Changed { booking, events } => {
+                tx.put_booking(&booking)?;
+                tx.append_events(&events)?;
+                tx.commit()?;
+                Ok(booking)
+            }
+        }
+    }
+
+    /// Cancels every pending, unpaid booking older than the checkout TTL
+    /// (payment `expired`, nights released), in one transaction. Returns them.
+    pub fn expire_due(&self) -> Result<Vec<Booking>> {
+        let Some(ttl) = self.settings.checkout_ttl else {
+            return Ok(Vec::new());
+        };
+        let now = self.now();
+        let mut tx = self.store.write()?;
+        let mut expired = Vec::new();
+        for code in tx.pending_codes()? {
+            let Some(booking) = tx.booking(code.as_str())? else {
+                continue;
+            };
+            if let Some(Outcome::Changed { booking, events }) = lifecycle::expire(&booking, now, ttl) {
+                tx.put_booking(&booking)?;
+                tx.append_events(&events)?;
+                expired.push(booking);
+            }
+        }
+        if !expired.is_empty() {
+            tx.commit()?;
+        }
+        Ok(expired)
+    }
+
+    fn unused_code(&self, tx: &impl ReadTx) -> Result<BookingCode> {
+        loop {
+            let code = BookingCode::generate(&self.settings.code_prefix, self.entropy.as_ref());
+            if tx.booking(code.as_str())?.is_none() {
+                return Ok(code);
+            }
+        }
+    }
+}
+
+/// Checks the fields of a request that need no store; all faults together.
+fn check_new_booking(req: &NewBooking) -> Result<Stay> {
+    let mut errors = Vec::new();
+    let stay = Stay::new(req.check_in, req.check_out);
+    if let Err(e) = stay
+        && let Error::Validation(mut e) = range_error(e, "checkOut")
+    {
+        errors.append(&mut e);
+    }
+    if let Err(Error::Validation(mut e)) = check_guests(req.guests) {
+        errors.append(&mut e);
+    }
+    let name = req.guest_name.trim();
+    if name.is_empty() || name.len() > 200 {
+        errors.push(FieldError::new("guestName", "invalid", "must be 1 to 200 characters"));
+    }
+    if !looks_like_email(req.guest_email.trim()) {
+        errors.push(FieldError::new("guestEmail", "invalid_email", "must be an e-mail address"));
+    }
+    if req.notes.as_ref().is_some_and(|n| n.len() > lifecycle::MAX_NOTE_LEN) {
+        errors.push(FieldError::new("notes", "invalid", format!("at most {} bytes", lifecycle::MAX_NOTE_LEN)));
+    }
+    match stay {
+        Ok(stay) if errors.is_empty() => Ok(stay),
+        _ => Err(Error::Validation(errors)),
+    }
+}
+
+/// One `@` with text on both sides, a dot in the domain, no spaces, at most 254 bytes.
+fn looks_like_email(s: &str) -> bool {
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
+    s.len() <= 254
+        && !local.is_empty()
+        && !domain.contains('@')
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+fn check_idempotency_key(key: &str) -> Result<()> {
+    let ok = (1..=MAX_IDEMPOTENCY_KEY_LEN).contains(&key.len()) && key.bytes().all(|b| b.is_ascii_graphic());
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::invalid("Idempotency-Key", "invalid", "must be 1 to 255 visible ASCII characters"))
+    }
+}
+
+fn fingerprint(req: &NewBooking) -> String {
+    hex::encode(Sha256::digest(serde_json::to_vec(req).unwrap_or_default()))
+}
+
+/// The first booking of a repeated idempotency key, if the key is known and fresh.
+fn replay(
+    tx: &impl ReadTx,
+    key: &str,
+    fingerprint: &str,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<Option<Booking>> {
+    let Some(record) = tx.idempotency(key)? else {
+        return Ok(None);
+    };
+    if record.created_at + IDEMPOTENCY_WINDOW <= now {
+        return Ok(None);
+    }
+    if record.fingerprint != fingerprint {
+        return Err(Error::IdempotencyKeyReused);
+    }
+    Ok(tx.booking(record.code.as_str())?)
+}
+
+/// Stay-rule problems are a 422; taken nights (only when nothing else is wrong) a 409.
+fn refuse_problems(problems: &[Problem]) -> Result<()> {
+    let errors: Vec<FieldError> = problems
+        .iter()
+        .filter_map(|p| {
+            let field = match p {
+                Problem::DatesUnavailable { .. } => return None,
+                Problem::MinNights { .. } | Problem::MaxNights { .. } => "checkOut",
+                Problem::MaxGuests { .. } => "guests",
+                Problem::PastDates { .. } => "checkIn",
+            };
+            Some(FieldError::new(field, p.code(), p.message()))
+        })
+        .collect();
+    if !errors.is_empty() {
+        return Err(Error::Validation(errors));
+    }
+    match problems.iter().find_map(|p| if let Problem::DatesUnavailable { dates } = p { Some(dates) } else { None }) {
+        Some(dates) => Err(Error::DatesUnavailable { dates: dates.clone() }),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn email_addresses_are_checked_for_shape_only() {
+        for ok in ["ada@example.com", "a.b+c@mail.example.co.uk"] {
+            assert!(looks_like_email(ok), "{ok}");
+        }
+        for bad in ["", "ada", "ada@", "@example.com", "ada@example", "a da@example.com", "a@b@c.com", "ada@.com"] {
+            assert!(!looks_like_email(bad), "{bad}");
+        }
+    }
+}

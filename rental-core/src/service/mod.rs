@@ -1,0 +1,240 @@
+//! `Rental<S: Store>`: the use cases. Each one opens one store transaction,
+//! calls the pure core, writes the result and its events, and commits.
+
+mod admin;
+
+mod bookings;
+
+pub use self::admin::NewKey;
+pub use self::bookings::Created;
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Days, NaiveDate, TimeDelta, Utc};
+use chrono_tz::Tz;
+
+use crate::availability::{self, Availability};
+use crate::booking::QuoteRequest;
+use crate::clock::{Clock, Entropy, OsEntropy, SystemClock};
+use crate::error::{Error, FieldError, NotFound, Result};
+use crate::ids::check_prefix;
+use crate::occupancy::{self, PropertyDay, Summary, today_in};
+use crate::pricing::{self, Quote};
+use crate::property::{MAX_GUESTS, Property};
+use crate::stay::{MAX_NIGHTS, Stay, StayError};
+use crate::store::{ReadTx, Store, WriteTx};
+
+/// Settings of a [`Rental`] (CONTRACT.md section 11).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// Prefix of booking codes (`BK`).
+    pub code_prefix: String,
+    /// The zone of the summary's top-level date.
+    pub timezone: Tz,
+    /// How long a pending, unpaid booking waits for payment; `None` never expires.
+    pub checkout_ttl: Option<TimeDelta>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { code_prefix: "BK".to_owned(), timezone: chrono_tz::UTC, checkout_ttl: Some(TimeDelta::hours(24)) }
+    }
+}
+
+/// The booking engine over a store.
+///
+/// ```
+/// use rental_core::{demo, MemoryStore, NewBooking, Rental};
+///
+/// let rental = Rental::new(MemoryStore::new());
+/// rental.import_properties(&demo::properties())?;
+/// let booking = rental.create_booking(&NewBooking {
+///     property: "sea-view".into(),
+///     check_in: "2030-12-20".parse().unwrap(),
+///     check_out: "2030-12-27".parse().unwrap(),
+///     guest_name: "Ada Lovelace".into(),
+///     guest_email: "ada@example.com".into(),
+///     guests: 3,
+///     notes: None,
+///     source: None,
+/// }, None)?.booking;
+/// assert_eq!(booking.status.to_string(), "pending");
+/// # Ok::<(), rental_core::Error>(())
+/// ```
+pub struct Rental<S> {
+    store: S,
+    clock: Arc<dyn Clock>,
+    entropy: Arc<dyn Entropy>,
+    settings: Settings,
+}
+
+impl<S> std::fmt::Debug for Rental<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rental").field("settings", &self.settings).finish_non_exhaustive()
+    }
+}
+
+impl<S: Store> Rental<S> {
+    /// An engine with the system clock, OS randomness and default settings.
+    pub fn new(store: S) -> Self {
+        Rental { store, clock: Arc::new(SystemClock), entropy: Arc::new(OsEntropy), settings: Settings::default() }
+    }
+
+    /// Uses `clock` for "now".
+    #[must_use]
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Uses `entropy` for codes, secrets and ids.
+    #[must_use]
+    pub fn with_entropy(mut self, entropy: Arc<dyn Entropy>) -> Self {
+        self.entropy = entropy;
+        self
+    }
+
+    /// Uses `settings`, after checking the code prefix.
+    pub fn with_settings(mut self, settings: Settings) -> Result<Self> {
+        check_prefix(&settings.code_prefix).map_err(|e| Error::invalid("codePrefix", "invalid", e.to_string()))?;
+        self.settings = settings;
+        Ok(self)
+    }
+
+    /// The store underneath.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// The settings in force.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Now, by the engine's clock.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
+    }
+
+    /// Inserts or replaces properties by slug, all or none: every property is
+    /// checked first, and one bad property writes nothing. Returns how many were new.
+    pub fn import_properties(&self, properties: &[Property]) -> Result<usize> {
+        for (i, p) in properties.iter().enumerate() {
+            p.validate().map_err(|e| at_index(e, i))?;
+        }
+        let mut tx = self.store.write()?;
+        let mut created = 0;
+        for p in properties {
+            created += usize::from(tx.property(p.slug.as_str())?.is_none());
+            tx.put_property(p)?;
+        }
+        tx.commit()?;
+        Ok(created)
+    }
+
+    /// Active properties, by slug.
+    pub fn properties(&self) -> Result<Vec<Property>> {
+        active_properties(&self.store.read()?)
+    }
+
+    /// Every property, active or not, by slug.
+    pub fn all_properties(&self) -> Result<Vec<Property>> {
+        Ok(self.store.read()?.properties()?)
+    }
+
+    /// An active property.
+    pub fn property(&self, slug: &str) -> Result<Property> {
+        active_property(&self.store.read()?, slug)
+    }
+
+    /// Per-night availability of `slug` from `from` (default: its local today)
+    /// to `to` (exclusive; default: `from` + 30 days), at most 366 nights.
+    pub fn availability(&self, slug: &str, from: Option<NaiveDate>, to: Option<NaiveDate>) -> Result<Availability> {
+        let tx = self.store.read()?;
+        let property = active_property(&tx, slug)?;
+        let today = today_in(property.timezone, self.now());
+        let from = from.unwrap_or(today);
+        let to = match to {
+            Some(to) => to,
+            None => from
+                .checked_add_days(Days::new(30))
+                .ok_or_else(|| Error::invalid("from", "invalid_date", "out of range"))?,
+        };
+        let range = Stay::new(from, to).map_err(|e| range_error(e, "to"))?;
+        let calendar = tx.calendar(slug, from, to)?;
+        Ok(availability::nights(&property, range, today, &calendar))
+    }
+
+    /// Prices a stay. A stay that breaks a rule is still priced, with `problems`.
+    pub fn quote(&self, req: &QuoteRequest) -> Result<Quote> {
+        let stay = Stay::new(req.check_in, req.check_out).map_err(|e| range_error(e, "checkOut"))?;
+        check_guests(req.guests)?;
+        let tx = self.store.read()?;
+        let property = active_property(&tx, &req.property)?;
+        let calendar = tx.calendar(&req.property, stay.check_in(), stay.check_out())?;
+        let today = today_in(property.timezone, self.now());
+        Ok(pricing::quote(&property, stay, req.guests, today, &calendar))
+    }
+
+    /// The occupancy summary of every active property, each judged on its own today.
+    pub fn summary(&self) -> Result<Summary> {
+        let now = self.now();
+        let tx = self.store.read()?;
+        let properties = active_properties(&tx)?;
+        let mut calendars = Vec::with_capacity(properties.len());
+        let mut pending = Vec::with_capacity(properties.len());
+        for p in &properties {
+            let today = today_in(p.timezone, now);
+            calendars.push(tx.calendar(p.slug.as_str(), today.pred_opt().unwrap_or(today), NaiveDate::MAX)?);
+            pending.push(tx.pending_count(p.slug.as_str())?);
+        }
+        let days: Vec<PropertyDay<'_>> = properties
+            .iter()
+            .zip(&calendars)
+            .zip(pending)
+            .map(|((property, calendar), pending)| PropertyDay { property, calendar, pending })
+            .collect();
+        Ok(occupancy::summarize(now, self.settings.timezone, &days))
+    }
+}
+
+/// Every active property, by slug.
+fn active_properties(tx: &impl ReadTx) -> Result<Vec<Property>> {
+    let mut all = tx.properties()?;
+    all.retain(|p| p.active);
+    Ok(all)
+}
+
+/// The property `slug` if it exists and is active.
+fn active_property(tx: &impl ReadTx, slug: &str) -> Result<Property> {
+    match tx.property(slug)? {
+        Some(p) if p.active => Ok(p),
+        _ => Err(Error::NotFound(NotFound::Property(slug.to_owned()))),
+    }
+}
+
+fn check_guests(guests: u32) -> Result<()> {
+    if (1..=MAX_GUESTS).contains(&guests) {
+        Ok(())
+    } else {
+        Err(Error::invalid("guests", "invalid", format!("must be 1 to {MAX_GUESTS}")))
+    }
+}
+
+fn range_error(e: StayError, field: &str) -> Error {
+    let message = match e {
+        StayError::NotAfter => e.to_string(),
+        StayError::TooLong => format!("at most {MAX_NIGHTS} nights"),
+    };
+    Error::invalid(field, "invalid_range", message)
+}
+
+/// Names the position of a property in an import in its field errors.
+fn at_index(e: Error, i: usize) -> Error {
+    match e {
+        Error::Validation(errors) => Error::Validation(
+            errors.into_iter().map(|f| FieldError { field: format!("[{i}].{}", f.field), ..f }).collect(),
+        ),
+        other => other,
+    }
+}

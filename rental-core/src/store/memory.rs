@@ -1,0 +1,232 @@
+//! An in-memory store: copy-on-write snapshots behind a lock. Serializable
+//! like redb (one writer at a time), but nothing survives the process.
+
+use std::borrow::Borrow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+
+use chrono::{Days, NaiveDate};
+
+use super::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx};
+use crate::booking::{Booking, BookingQuery, Cursor, Status};
+use crate::calendar::{Block, CalendarEntry};
+use crate::event::{Event, OutboxEvent};
+use crate::ids::BookingCode;
+use crate::keys::ApiKey;
+use crate::property::Property;
+use crate::stay::MAX_NIGHTS;
+use crate::webhook::Webhook;
+
+/// A store that keeps everything in memory.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    current: RwLock<Arc<Data>>,
+    writer: Mutex<()>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// Everything the store holds, with the same indexes as the redb tables.
+#[derive(Debug, Clone, Default)]
+pub struct Data {
+    properties: BTreeMap<String, Property>,
+    bookings: BTreeMap<String, Booking>,
+    order: BTreeSet<(NaiveDate, String)>,
+    calendar: BTreeMap<(String, NaiveDate, String), CalendarEntry>,
+    pending: BTreeSet<(String, String)>,
+    blocks: BTreeMap<String, Block>,
+    keys: BTreeMap<String, ApiKey>,
+    key_hashes: BTreeMap<String, String>,
+    webhooks: BTreeMap<String, Webhook>,
+    outbox: BTreeMap<u64, Event>,
+    idempotency: BTreeMap<String, IdempotencyRecord>,
+}
+
+/// A transaction over [`MemoryStore`]: a shared snapshot to read, or a private copy to write.
+#[derive(Debug)]
+pub struct MemoryTx<'a, D> {
+    data: D,
+    writer: Option<(MutexGuard<'a, ()>, &'a MemoryStore)>,
+}
+
+impl Store for MemoryStore {
+    type Read<'a> = MemoryTx<'a, Arc<Data>>;
+    type Write<'a> = MemoryTx<'a, Data>;
+
+    fn read(&self) -> StoreResult<Self::Read<'_>> {
+        let data = Arc::clone(&self.current.read().unwrap_or_else(PoisonError::into_inner));
+        Ok(MemoryTx { data, writer: None })
+    }
+
+    fn write(&self) -> StoreResult<Self::Write<'_>> {
+        let guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let data = Data::clone(&self.current.read().unwrap_or_else(PoisonError::into_inner));
+        Ok(MemoryTx { data, writer: Some((guard, self)) })
+    }
+}
+
+impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
+    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
+        Ok(self.data().properties.get(slug).cloned())
+    }
+
+    fn properties(&self) -> StoreResult<Vec<Property>> {
+        Ok(self.data().properties.values().cloned().collect())
+    }
+
+    fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
+        Ok(self.data().bookings.get(code).cloned())
+    }
+
+    fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>> {
+        let data = self.data();
+        let start = query.after.as_ref().map(|c: &Cursor| (c.check_in, c.code.to_string()));
+        let positions = data.order.iter().filter(|pos| start.as_ref().is_none_or(|s| *pos > s));
+        Ok(positions
+            .filter_map(|(_, code)| data.bookings.get(code))
+            .filter(|b| query.matches(b))
+            .take(query.limit + 1)
+            .cloned()
+            .collect())
+    }
+
+    fn pending_codes(&self) -> StoreResult<Vec<BookingCode>> {
+        Ok(self.data().pending.iter().map(|(_, code)| BookingCode::from(code.as_str())).collect())
+    }
+
+    fn pending_count(&self, slug: &str) -> StoreResult<usize> {
+        Ok(self.data().pending.iter().filter(|(s, _)| s == slug).count())
+    }
+
+    fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
+        let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN);
+        let range = (slug.to_owned(), earliest, String::new())..(slug.to_owned(), to, String::new());
+        let entries = self.data().calendar.range(range).map(|(_, e)| e);
+        Ok(entries.filter(|e| e.stay.overlaps(from, to)).cloned().collect())
+    }
+
+    fn block(&self, id: &str) -> StoreResult<Option<Block>> {
+        Ok(self.data().blocks.get(id).cloned())
+    }
+
+    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>> {
+        Ok(self.data().keys.get(id).cloned())
+    }
+
+    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
+        let data = self.data();
+        Ok(data.key_hashes.get(hash).and_then(|id| data.keys.get(id)).cloned())
+    }
+
+    fn keys(&self) -> StoreResult<Vec<ApiKey>> {
+        Ok(self.data().keys.values().cloned().collect())
+    }
+
+    fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
+        Ok(self.data().webhooks.values().cloned().collect())
+    }
+
+    fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
+        let events = self.data().outbox.range(seq + 1..).take(limit);
+        Ok(events.map(|(&seq, event)| OutboxEvent { seq, event: event.clone() }).collect())
+    }
+
+    fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
+        Ok(self.data().idempotency.get(key).cloned())
+    }
+}
+
+impl<D: Borrow<Data>> MemoryTx<'_, D> {
+    fn data(&self) -> &Data {
+        self.data.borrow()
+    }
+}
+
+impl WriteTx for MemoryTx<'_, Data> {
+    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
+        self.data.properties.insert(property.slug.to_string(), property.clone());
+        Ok(())
+    }
+
+    fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        let data = &mut self.data;
+        let code = booking.code.to_string();
+        if let Some(old) = data.bookings.get(&code) {
+            let slug = old.property.to_string();
+            data.order.remove(&(old.check_in(), code.clone()));
+            data.calendar.remove(&(slug.clone(), old.check_in(), code.clone()));
+            data.pending.remove(&(slug, code.clone()));
+        }
+        let slug = booking.property.to_string();
+        data.order.insert((booking.check_in(), code.clone()));
+        if let Some(entry) = CalendarEntry::of_booking(booking) {
+            data.calendar.insert((slug.clone(), booking.check_in(), code.clone()), entry);
+        }
+        if booking.status == Status::Pending {
+            data.pending.insert((slug, code.clone()));
+        }
+        data.bookings.insert(code, booking.clone());
+        Ok(())
+    }
+
+    fn put_block(&mut self, block: &Block) -> StoreResult<()> {
+        self.remove_block(&block.id)?;
+        let key = (block.property.to_string(), block.stay.check_in(), block.id.clone());
+        self.data.calendar.insert(key, CalendarEntry::of_block(block));
+        self.data.blocks.insert(block.id.clone(), block.clone());
+        Ok(())
+    }
+
+    fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
+        let Some(old) = self.data.blocks.remove(id) else {
+            return Ok(false);
+        };
+        self.data.calendar.remove(&(old.property.to_string(), old.stay.check_in(), old.id));
+        Ok(true)
+    }
+
+    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
+        self.data.key_hashes.insert(hash.to_owned(), key.id.clone());
+        self.update_key(key)
+    }
+
+    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
+        self.data.keys.insert(key.id.clone(), key.clone());
+        Ok(())
+    }
+
+    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()> {
+        self.data.webhooks.insert(webhook.id.clone(), webhook.clone());
+        Ok(())
+    }
+
+    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
+        Ok(self.data.webhooks.remove(id).is_some())
+    }
+
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
+        let mut seq = self.data.outbox.last_key_value().map_or(0, |(&seq, _)| seq);
+        for event in events {
+            seq += 1;
+            self.data.outbox.insert(seq, event.clone());
+        }
+        Ok(())
+    }
+
+    fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        self.data.idempotency.insert(record.key.clone(), record.clone());
+        Ok(())
+    }
+
+    fn commit(self) -> StoreResult<()> {
+        if let Some((_guard, store)) = self.writer {
+            *store.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(self.data);
+        }
+        Ok(())
+    }
+}

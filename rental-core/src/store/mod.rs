@@ -1,0 +1,134 @@
+//! The `Store` trait: narrow, synchronous, in the domain's terms. A use case
+//! opens one transaction, reads and writes through it, and commits once.
+//!
+//! Two implementations: [`RedbStore`] (durable, the default) and
+//! [`MemoryStore`] (for tests and throwaway use). A write transaction that is
+//! dropped without [`WriteTx::commit`] changes nothing.
+
+mod memory;
+#[cfg(feature = "redb")]
+mod redb;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+
+pub use self::memory::MemoryStore;
+#[cfg(feature = "redb")]
+pub use self::redb::RedbStore;
+use crate::booking::{Booking, BookingQuery};
+use crate::calendar::{Block, CalendarEntry};
+use crate::event::{Event, OutboxEvent};
+use crate::ids::BookingCode;
+use crate::keys::ApiKey;
+use crate::property::Property;
+use crate::webhook::Webhook;
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The data directory is in use by another process, normally a running server.
+    #[error("the data directory is in use by a running server")]
+    Locked,
+    /// Stored data could not be read back.
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    /// The backend failed (I/O, a full disk, ...).
+    #[error("storage failed: {0}")]
+    Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// The store's result type.
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// A place to keep properties, bookings, blocks, keys, webhooks, the event
+/// outbox and idempotency records, with serializable transactions.
+pub trait Store: Send + Sync {
+    /// A consistent snapshot to read from.
+    type Read<'a>: ReadTx
+    where
+        Self: 'a;
+    /// The one write transaction; others wait for it.
+    type Write<'a>: WriteTx
+    where
+        Self: 'a;
+
+    /// Opens a read snapshot.
+    fn read(&self) -> StoreResult<Self::Read<'_>>;
+    /// Opens the write transaction, waiting while another is open.
+    fn write(&self) -> StoreResult<Self::Write<'_>>;
+}
+
+/// What a transaction can read.
+pub trait ReadTx {
+    /// A property by slug, active or not.
+    fn property(&self, slug: &str) -> StoreResult<Option<Property>>;
+    /// Every property, by slug.
+    fn properties(&self) -> StoreResult<Vec<Property>>;
+    /// A booking by code.
+    fn booking(&self, code: &str) -> StoreResult<Option<Booking>>;
+    /// Up to `query.limit + 1` bookings matching `query`, ordered by
+    /// check-in then code, starting after `query.after`.
+    fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>>;
+    /// Codes of every pending booking, of any property.
+    fn pending_codes(&self) -> StoreResult<Vec<BookingCode>>;
+    /// How many bookings of the property are pending.
+    fn pending_count(&self, slug: &str) -> StoreResult<usize>;
+    /// The property's calendar entries that share a night with `from..to`.
+    fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>>;
+    /// A block by id.
+    fn block(&self, id: &str) -> StoreResult<Option<Block>>;
+    /// An API key by id.
+    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>>;
+    /// An API key by the hash of its secret.
+    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>>;
+    /// Every API key, by id.
+    fn keys(&self) -> StoreResult<Vec<ApiKey>>;
+    /// Every webhook, by id.
+    fn webhooks(&self) -> StoreResult<Vec<Webhook>>;
+    /// Up to `limit` outbox events numbered above `seq`, in order.
+    fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>>;
+    /// The record of an idempotency key.
+    fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
+}
+
+/// What the write transaction can change, on top of reading.
+pub trait WriteTx: ReadTx {
+    /// Inserts or replaces a property.
+    fn put_property(&mut self, property: &Property) -> StoreResult<()>;
+    /// Inserts or replaces a booking, keeping its calendar entry in step.
+    fn put_booking(&mut self, booking: &Booking) -> StoreResult<()>;
+    /// Inserts or replaces a block, keeping its calendar entry in step.
+    fn put_block(&mut self, block: &Block) -> StoreResult<()>;
+    /// Removes a block; false when there was none.
+    fn remove_block(&mut self, id: &str) -> StoreResult<bool>;
+    /// Inserts a new key, findable by `hash`.
+    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()>;
+    /// Replaces an existing key's record (revocation, last use).
+    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()>;
+    /// Inserts or replaces a webhook.
+    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()>;
+    /// Removes a webhook; false when there was none.
+    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool>;
+    /// Appends events to the outbox, numbering them after the last one.
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<()>;
+    /// Records an idempotency key.
+    fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
+    /// Makes every change of the transaction durable and visible, at once.
+    fn commit(self) -> StoreResult<()>;
+}
+
+/// What a booking creation with an `Idempotency-Key` left behind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdempotencyRecord {
+    /// The key as sent.
+    pub key: String,
+    /// Hex SHA-256 of the request it came with.
+    pub fingerprint: String,
+    /// The booking the first request created.
+    pub code: BookingCode,
+    /// When; records older than a day are ignored.
+    #[serde(with = "crate::timestamp")]
+    pub created_at: DateTime<Utc>,
+}

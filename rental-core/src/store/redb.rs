@@ -1,0 +1,429 @@
+//! The durable store on redb: one file, one writer at a time, every commit
+//! persisted before it returns. Table layout: docs/DESIGN.md, "Storage".
+
+use std::path::Path;
+
+use chrono::{Datelike, Days, NaiveDate};
+use redb::{Database, Key, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition, Value, WriteTransaction};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx};
+use crate::booking::{Booking, BookingQuery, Status};
+use crate::calendar::{Block, CalendarEntry, EntryKind};
+use crate::event::{Event, OutboxEvent};
+use crate::ids::BookingCode;
+use crate::keys::ApiKey;
+use crate::property::Property;
+use crate::stay::{MAX_NIGHTS, Stay};
+use crate::webhook::Webhook;
+
+/// The version of the table layout below; bumped with a migration when it changes.
+const SCHEMA_VERSION: &str = "1";
+
+const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
+const PROPERTIES: TableDefinition<&str, &[u8]> = TableDefinition::new("properties");
+const BOOKINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("bookings");
+/// (check-in day, code): the listing order.
+const BOOKING_ORDER: TableDefinition<(u32, &str), ()> = TableDefinition::new("booking_order");
+/// (slug, check-in day, holder).
+type CalendarKey<'a> = (&'a str, u32, &'a str);
+/// (check-out day, kind, guests, guest name).
+type CalendarValue<'a> = (u32, u8, u32, &'a str);
+const CALENDAR: TableDefinition<CalendarKey, CalendarValue> = TableDefinition::new("calendar");
+/// (slug, code) of every pending booking.
+const PENDING: TableDefinition<(&str, &str), ()> = TableDefinition::new("pending");
+const BLOCKS: TableDefinition<&str, &[u8]> = TableDefinition::new("blocks");
+const KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("keys");
+/// SHA-256 of a key's secret -> key id.
+const KEY_HASHES: TableDefinition<&str, &str> = TableDefinition::new("key_hashes");
+const WEBHOOKS: TableDefinition<&str, &[u8]> = TableDefinition::new("webhooks");
+const OUTBOX: TableDefinition<u64, &[u8]> = TableDefinition::new("outbox");
+const IDEMPOTENCY: TableDefinition<&str, &[u8]> = TableDefinition::new("idempotency");
+
+/// The file name inside a data directory.
+pub const FILE_NAME: &str = "rental.redb";
+
+/// A store in one redb file. Only one process may hold the file at a time.
+#[derive(Debug)]
+pub struct RedbStore {
+    db: Database,
+}
+
+impl RedbStore {
+    /// Opens (or creates) the store at `path`.
+    ///
+    /// Fails with [`StoreError::Locked`] while another process, such as a
+    /// running server, holds the file.
+    pub fn open(path: impl AsRef<Path>) -> StoreResult<Self> {
+        let db = Database::create(path).map_err(|e| match e {
+            redb::DatabaseError::DatabaseAlreadyOpen => StoreError::Locked,
+            other => backend(other),
+        })?;
+        let store = RedbStore { db };
+        store.create_tables()?;
+        Ok(store)
+    }
+
+    /// Opens (or creates) the store in the data directory `dir`, creating the directory.
+    pub fn open_dir(dir: impl AsRef<Path>) -> StoreResult<Self> {
+        std::fs::create_dir_all(dir.as_ref()).map_err(backend)?;
+        Self::open(dir.as_ref().join(FILE_NAME))
+    }
+
+    fn create_tables(&self) -> StoreResult<()> {
+        let tx = self.db.begin_write().map_err(backend)?;
+        {
+            let mut meta = tx.open_table(META).map_err(backend)?;
+            let version = meta.get("schema_version").map_err(backend)?.map(|v| v.value().to_owned());
+            match version.as_deref() {
+                None => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
+                Some(SCHEMA_VERSION) => {}
+                Some(other) => {
+                    return Err(StoreError::Corrupt(format!("unknown schema version {other}")));
+                }
+            }
+        }
+        tx.open_table(PROPERTIES).map_err(backend)?;
+        tx.open_table(BOOKINGS).map_err(backend)?;
+        tx.open_table(BOOKING_ORDER).map_err(backend)?;
+        tx.open_table(CALENDAR).map_err(backend)?;
+        tx.open_table(PENDING).map_err(backend)?;
+        tx.open_table(BLOCKS).map_err(backend)?;
+        tx.open_table(KEYS).map_err(backend)?;
+        tx.open_table(KEY_HASHES).map_err(backend)?;
+        tx.open_table(WEBHOOKS).map_err(backend)?;
+        tx.open_table(OUTBOX).map_err(backend)?;
+        tx.open_table(IDEMPOTENCY).map_err(backend)?;
+        tx.commit().map_err(backend)
+    }
+}
+
+/// A transaction over [`RedbStore`]: a read snapshot or the write transaction.
+#[derive(Debug)]
+pub struct RedbTx<T>(T);
+
+impl Store for RedbStore {
+    type Read<'a> = RedbTx<ReadTransaction>;
+    type Write<'a> = RedbTx<WriteTransaction>;
+
+    fn read(&self) -> StoreResult<Self::Read<'_>> {
+        Ok(RedbTx(self.db.begin_read().map_err(backend)?))
+    }
+
+    fn write(&self) -> StoreResult<Self::Write<'_>> {
+        Ok(RedbTx(self.db.begin_write().map_err(backend)?))
+    }
+}
+
+/// Opening a table to read, the same way for both kinds of transaction.
+pub trait Tables {
+    /// The table handle.
+    type Table<'t, K: Key + 'static, V: Value + 'static>: ReadableTable<K, V>
+    where
+        Self: 't;
+    /// Opens a table.
+    fn open<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> StoreResult<Self::Table<'_, K, V>>;
+}
+
+impl Tables for ReadTransaction {
+    type Table<'t, K: Key + 'static, V: Value + 'static> = redb::ReadOnlyTable<K, V>;
+    fn open<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> StoreResult<Self::Table<'_, K, V>> {
+        self.open_table(def).map_err(backend)
+    }
+}
+
+impl Tables for WriteTransaction {
+    type Table<'t, K: Key + 'static, V: Value + 'static> = redb::Table<'t, K, V>;
+    fn open<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> StoreResult<Self::Table<'_, K, V>> {
+        self.open_table(def).map_err(backend)
+    }
+}
+
+impl<T: Tables> RedbTx<T> {
+    fn get_json<D: DeserializeOwned>(&self, def: TableDefinition<&str, &[u8]>, key: &str) -> StoreResult<Option<D>> {
+        let table = self.0.open(def)?;
+        let value = table.get(key).map_err(backend)?;
+        value.map(|v| decode(v.value())).transpose()
+    }
+
+    fn all_json<D: DeserializeOwned>(&self, def: TableDefinition<&str, &[u8]>) -> StoreResult<Vec<D>> {
+        let table = self.0.open(def)?;
+        let mut out = Vec::new();
+        for row in table.iter().map_err(backend)? {
+            let (_, v) = row.map_err(backend)?;
+            out.push(decode(v.value())?);
+        }
+        Ok(out)
+    }
+}
+
+impl<T: Tables> ReadTx for RedbTx<T> {
+    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
+        self.get_json(PROPERTIES, slug)
+    }
+
+    fn properties(&self) -> StoreResult<Vec<Property>> {
+        self.all_json(PROPERTIES)
+    }
+
+    fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
+        self.get_json(BOOKINGS, code)
+    }
+
+    fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>> {
+        let order = self.0.open(BOOKING_ORDER)?;
+        let bookings = self.0.open(BOOKINGS)?;
+        let start = query.after.as_ref().map_or((0, ""), |c| (day(c.check_in), c.code.as_str()));
+        let mut out = Vec::new();
+        for row in order.range(start..).map_err(backend)? {
+            let (pos, _) = row.map_err(backend)?;
+            let pos = pos.value();
+            if query.after.is_some() && pos == start {
+                continue;
+            }
+            let Some(raw) = bookings.get(pos.1).map_err(backend)? else {
+                continue;
+            };
+            let booking: Booking = decode(raw.value())?;
+            if query.matches(&booking) {
+                out.push(booking);
+                if out.len() > query.limit {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn pending_codes(&self) -> StoreResult<Vec<BookingCode>> {
+        let table = self.0.open(PENDING)?;
+        let mut out = Vec::new();
+        for row in table.iter().map_err(backend)? {
+            let (key, _) = row.map_err(backend)?;
+            out.push(BookingCode::from(key.value().1));
+        }
+        Ok(out)
+    }
+
+    fn pending_count(&self, slug: &str) -> StoreResult<usize> {
+        let table = self.0.open(PENDING)?;
+        Ok(table
+            .range((slug, "")..)
+            .map_err(backend)?
+            .take_while(|row| row.as_ref().is_ok_and(|(k, _)| k.value().0 == slug))
+            .count())
+    }
+
+    fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
+        let table = self.0.open(CALENDAR)?;
+        let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).map_or(0, day);
+        let mut out = Vec::new();
+        for row in table.range((slug, earliest, "")..(slug, day(to), "")).map_err(backend)? {
+            let (key, value) = row.map_err(backend)?;
+            let entry = entry(key.value(), value.value())?;
+            if entry.stay.overlaps(from, to) {
+                out.push(entry);
+            }
+        }
+        Ok(out)
+    }
+
+    fn block(&self, id: &str) -> StoreResult<Option<Block>> {
+        self.get_json(BLOCKS, id)
+    }
+
+    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>> {
+        self.get_json(KEYS, id)
+    }
+
+    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
+        let id = {
+            let table = self.0.open(KEY_HASHES)?;
+            let found = table.get(hash).map_err(backend)?;
+            found.map(|v| v.value().to_owned())
+        };
+        id.map_or(Ok(None), |id| self.key(&id))
+    }
+
+    fn keys(&self) -> StoreResult<Vec<ApiKey>> {
+        self.all_json(KEYS)
+    }
+
+    fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
+        self.all_json(WEBHOOKS)
+    }
+
+    fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
+        let table = self.0.open(OUTBOX)?;
+        let mut out = Vec::new();
+        for row in table.range(seq + 1..).map_err(backend)?.take(limit) {
+            let (seq, raw) = row.map_err(backend)?;
+            out.push(OutboxEvent { seq: seq.value(), event: decode(raw.value())? });
+        }
+        Ok(out)
+    }
+
+    fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
+        self.get_json(IDEMPOTENCY, key)
+    }
+}
+
+impl RedbTx<WriteTransaction> {
+    fn put_json(&self, def: TableDefinition<&str, &[u8]>, key: &str, value: &impl Serialize) -> StoreResult<()> {
+        let bytes = encode(value)?;
+        self.0.open_table(def).map_err(backend)?.insert(key, bytes.as_slice()).map_err(backend)?;
+        Ok(())
+    }
+
+    fn remove(&self, def: TableDefinition<&str, &[u8]>, key: &str) -> StoreResult<bool> {
+        let removed = self.0.open_table(def).map_err(backend)?.remove(key).map_err(backend)?.is_some();
+        Ok(removed)
+    }
+
+    fn put_entry(&self, slug: &str, e: &CalendarEntry) -> StoreResult<()> {
+        let mut table = self.0.open_table(CALENDAR).map_err(backend)?;
+        let value = (day(e.stay.check_out()), kind_code(e.kind), e.guests, e.guest_name.as_str());
+        table.insert((slug, day(e.stay.check_in()), e.holder.as_str()), value).map_err(backend)?;
+        Ok(())
+    }
+
+    fn remove_entry(&self, slug: &str, check_in: NaiveDate, holder: &str) -> StoreResult<()> {
+        self.0.open_table(CALENDAR).map_err(backend)?.remove((slug, day(check_in), holder)).map_err(backend)?;
+        Ok(())
+    }
+
+    fn unindex_booking(&self, old: &Booking) -> StoreResult<()> {
+        let (slug, code) = (old.property.as_str(), old.code.as_str());
+        self.0.open_table(BOOKING_ORDER).map_err(backend)?.remove((day(old.check_in()), code)).map_err(backend)?;
+        self.0.open_table(PENDING).map_err(backend)?.remove((slug, code)).map_err(backend)?;
+        self.remove_entry(slug, old.check_in(), code)
+    }
+}
+
+impl WriteTx for RedbTx<WriteTransaction> {
+    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
+        self.put_json(PROPERTIES, property.slug.as_str(), property)
+    }
+
+    fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        if let Some(old) = self.booking(booking.code.as_str())? {
+            self.unindex_booking(&old)?;
+        }
+        let (slug, code) = (booking.property.as_str(), booking.code.as_str());
+        self.put_json(BOOKINGS, code, booking)?;
+        self.0
+            .open_table(BOOKING_ORDER)
+            .map_err(backend)?
+            .insert((day(booking.check_in()), code), ())
+            .map_err(backend)?;
+        if booking.status == Status::Pending {
+            self.0.open_table(PENDING).map_err(backend)?.insert((slug, code), ()).map_err(backend)?;
+        }
+        match CalendarEntry::of_booking(booking) {
+            Some(entry) => self.put_entry(slug, &entry),
+            None => Ok(()),
+        }
+    }
+
+    fn put_block(&mut self, block: &Block) -> StoreResult<()> {
+        self.remove_block(&block.id)?;
+        self.put_json(BLOCKS, &block.id, block)?;
+        self.put_entry(block.property.as_str(), &CalendarEntry::of_block(block))
+    }
+
+    fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
+        let Some(old) = self.block(id)? else {
+            return Ok(false);
+        };
+        self.remove_entry(old.property.as_str(), old.stay.check_in(), id)?;
+        self.remove(BLOCKS, id)
+    }
+
+    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
+        self.0.open_table(KEY_HASHES).map_err(backend)?.insert(hash, key.id.as_str()).map_err(backend)?;
+        self.update_key(key)
+    }
+
+    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
+        self.put_json(KEYS, &key.id, key)
+    }
+
+    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()> {
+        self.put_json(WEBHOOKS, &webhook.id, webhook)
+    }
+
+    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
+        self.remove(WEBHOOKS, id)
+    }
+
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
+        let mut table = self.0.open_table(OUTBOX).map_err(backend)?;
+        let mut seq = table.last().map_err(backend)?.map_or(0, |(k, _)| k.value());
+        for event in events {
+            seq += 1;
+            table.insert(seq, encode(event)?.as_slice()).map_err(backend)?;
+        }
+        Ok(())
+    }
+
+    fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        self.put_json(IDEMPOTENCY, &record.key, record)
+    }
+
+    fn commit(self) -> StoreResult<()> {
+        self.0.commit().map_err(backend)
+    }
+}
+
+/// Days since 0001-01-01: dates as ordered keys.
+fn day(date: NaiveDate) -> u32 {
+    date.num_days_from_ce() as u32
+}
+
+fn date(day: u32) -> StoreResult<NaiveDate> {
+    NaiveDate::from_num_days_from_ce_opt(day as i32).ok_or_else(|| StoreError::Corrupt(format!("bad day number {day}")))
+}
+
+fn kind_code(kind: EntryKind) -> u8 {
+    match kind {
+        EntryKind::Held => 0,
+        EntryKind::Booked => 1,
+        EntryKind::Blocked => 2,
+    }
+}
+
+fn entry(
+    (_, check_in, holder): CalendarKey,
+    (check_out, kind, guests, name): CalendarValue,
+) -> StoreResult<CalendarEntry> {
+    let kind = match kind {
+        0 => EntryKind::Held,
+        1 => EntryKind::Booked,
+        2 => EntryKind::Blocked,
+        other => return Err(StoreError::Corrupt(format!("bad calendar kind {other}"))),
+    };
+    let stay = Stay::new(date(check_in)?, date(check_out)?).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    Ok(CalendarEntry { holder: holder.to_owned(), stay, kind, guest_name: name.to_owned(), guests })
+}
+
+fn encode(value: &impl Serialize) -> StoreResult<Vec<u8>> {
+    serde_json::to_vec(value).map_err(|e| StoreError::Backend(Box::new(e)))
+}
+
+fn decode<D: DeserializeOwned>(bytes: &[u8]) -> StoreResult<D> {
+    serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+fn backend(e: impl Into<redb::Error>) -> StoreError {
+    StoreError::Backend(Box::new(e.into()))
+}
