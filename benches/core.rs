@@ -1,2 +1,264 @@
-//! placeholder until the benches land
-fn main() {}
+//! The foundation's performance figures, each pure and through `Rental` on redb:
+//! a 7-night quote, a 365-night availability, the occupancy summary of 1,000
+//! properties, and durable booking creations against the raw redb commit rate.
+//!
+//! Run: `cargo bench -p rental-benches`. Targets and results: docs/PERFORMANCE.md.
+//! `cargo test --benches -p rental-benches` runs each bench once, on a small fleet.
+
+use std::cell::OnceCell;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use chrono::NaiveDate;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use redb::{Database, TableDefinition};
+use rental_benches as data;
+use rental_core::calendar::CalendarEntry;
+use rental_core::occupancy::{self, PropertyDay, today_in};
+use rental_core::store::{ReadTx, Store};
+use rental_core::{Property, QuoteRequest, RedbStore, Rental, availability, pricing};
+use tempfile::TempDir;
+
+/// True under `cargo test --benches` (criterion's test mode: each bench runs once),
+/// where the data sets shrink so the run stays quick.
+fn quick() -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    !args.iter().any(|a| a == "--bench") || args.iter().any(|a| a == "--test")
+}
+
+/// One seasonal property with a year of bookings and blocks, in redb.
+struct Year {
+    _dir: TempDir,
+    rental: Rental<RedbStore>,
+    property: Property,
+    today: NaiveDate,
+}
+
+fn year() -> Year {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let rental = data::open_rental(dir.path());
+    let property = data::seasonal_property();
+    rental.import_properties(std::slice::from_ref(&property)).expect("import");
+    let today = today_in(property.timezone, data::now());
+    data::load_calendar(&rental, property.slug.as_str(), &data::year_calendar(today));
+    Year { _dir: dir, rental, property, today }
+}
+
+/// What the store hands the pure functions: the entries sharing a night with `from..to`.
+fn stored_calendar(rental: &Rental<RedbStore>, slug: &str, from: NaiveDate, to: NaiveDate) -> Vec<CalendarEntry> {
+    rental.store().read().and_then(|tx| tx.calendar(slug, from, to)).expect("read the calendar")
+}
+
+fn quote(c: &mut Criterion) {
+    let y = year();
+    let stay = data::quote_stay(y.today);
+    let slug = y.property.slug.as_str();
+    let calendar = stored_calendar(&y.rental, slug, stay.check_in(), stay.check_out());
+    let req =
+        QuoteRequest { property: slug.to_owned(), check_in: stay.check_in(), check_out: stay.check_out(), guests: 3 };
+    let pure = pricing::quote(&y.property, stay, 3, y.today, &calendar);
+    assert!(pure.available, "the bench quotes a free week");
+    assert_eq!(y.rental.quote(&req).expect("quote"), pure, "pure and redb quotes agree");
+
+    let mut g = c.benchmark_group("quote_7_nights");
+    g.bench_function("pure", |b| {
+        b.iter(|| pricing::quote(black_box(&y.property), black_box(stay), 3, y.today, black_box(&calendar)));
+    });
+    g.bench_function("redb", |b| b.iter(|| y.rental.quote(black_box(&req)).expect("quote")));
+    g.finish();
+}
+
+fn availability(c: &mut Criterion) {
+    let y = year();
+    let slug = y.property.slug.as_str();
+    let range = data::stay_at(y.today, 0, 365);
+    let (from, to) = (range.check_in(), range.check_out());
+    let calendar = stored_calendar(&y.rental, slug, from, to);
+    let pure = availability::nights(&y.property, range, y.today, &calendar);
+    assert_eq!(pure.nights.len(), 365);
+    assert_eq!(y.rental.availability(slug, Some(from), Some(to)).expect("availability"), pure);
+
+    let mut g = c.benchmark_group("availability_365_nights");
+    g.bench_function("pure", |b| {
+        b.iter(|| availability::nights(black_box(&y.property), black_box(range), y.today, black_box(&calendar)));
+    });
+    g.bench_function("redb", |b| {
+        b.iter(|| y.rental.availability(black_box(slug), Some(from), Some(to)).expect("availability"));
+    });
+    g.finish();
+}
+
+/// The occupancy fleet in redb, and the pure function's input read back from it
+/// exactly as `Rental::summary` reads it.
+struct Fleet {
+    _dir: TempDir,
+    rental: Rental<RedbStore>,
+    properties: Vec<Property>,
+    calendars: Vec<Vec<CalendarEntry>>,
+    pending: Vec<usize>,
+}
+
+fn fleet(size: usize) -> Fleet {
+    let started = Instant::now();
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let rental = data::open_rental(dir.path());
+    data::load_fleet(&rental, size);
+    let tx = rental.store().read().expect("read");
+    let properties = rental.properties().expect("properties");
+    let mut calendars = Vec::new();
+    let mut pending = Vec::new();
+    for p in &properties {
+        let today = today_in(p.timezone, data::now());
+        let slug = p.slug.as_str();
+        calendars.push(tx.calendar(slug, today.pred_opt().unwrap_or(today), NaiveDate::MAX).expect("calendar"));
+        pending.push(tx.pending_count(slug).expect("pending"));
+    }
+    drop(tx);
+    eprintln!("occupancy fleet: {size} properties, {} stays, loaded in {:.1?}", size * 10, started.elapsed());
+    Fleet { _dir: dir, rental, properties, calendars, pending }
+}
+
+impl Fleet {
+    fn days(&self) -> Vec<PropertyDay<'_>> {
+        (self.properties.iter().zip(&self.calendars).zip(&self.pending))
+            .map(|((property, calendar), &pending)| PropertyDay { property, calendar, pending })
+            .collect()
+    }
+}
+
+fn occupancy(c: &mut Criterion) {
+    let size = if quick() { 20 } else { 1_000 };
+    let cell = OnceCell::new();
+    let fleet = || {
+        cell.get_or_init(|| {
+            let f = fleet(size);
+            let pure = occupancy::summarize(data::now(), chrono_tz::UTC, &f.days());
+            assert_eq!(pure.totals.properties, size);
+            assert_eq!(f.rental.summary().expect("summary"), pure, "pure and redb summaries agree");
+            f
+        })
+    };
+    let mut g = c.benchmark_group(format!("occupancy_summary_{size}_properties"));
+    g.bench_function("pure", |b| {
+        let days = fleet().days();
+        b.iter(|| occupancy::summarize(data::now(), chrono_tz::UTC, black_box(&days)));
+    });
+    g.bench_function("redb", |b| {
+        let rental = &fleet().rental;
+        b.iter(|| rental.summary().expect("summary"));
+    });
+    g.finish();
+}
+
+const RAW: TableDefinition<u64, &[u8]> = TableDefinition::new("raw");
+
+/// A plain redb database (default, `Immediate` durability) taking one ~500-byte
+/// insert per write transaction.
+struct RawDb {
+    _dir: TempDir,
+    db: Database,
+    next: u64,
+}
+
+impl RawDb {
+    fn open() -> Self {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let db = Database::create(dir.path().join("raw.redb")).expect("create redb");
+        RawDb { _dir: dir, db, next: 0 }
+    }
+
+    fn commit_one(&mut self) {
+        let value = [0x5a_u8; 500];
+        let tx = self.db.begin_write().expect("begin");
+        tx.open_table(RAW).expect("table").insert(self.next, value.as_slice()).expect("insert");
+        tx.commit().expect("commit");
+        self.next += 1;
+    }
+
+    fn run(&mut self, n: u64) -> Duration {
+        let start = Instant::now();
+        for _ in 0..n {
+            self.commit_one();
+        }
+        start.elapsed()
+    }
+}
+
+/// An engine over a fleet of properties, taking bookings that never collide.
+struct Bookings {
+    _dir: TempDir,
+    rental: Rental<RedbStore>,
+    slugs: Vec<String>,
+    today: NaiveDate,
+    next: u64,
+}
+
+impl Bookings {
+    const PROPERTIES: u64 = 500;
+
+    fn open() -> Self {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let rental = data::open_rental(dir.path());
+        let fleet: Vec<Property> = (0..Self::PROPERTIES as usize).map(data::fleet_property).collect();
+        rental.import_properties(&fleet).expect("import");
+        let slugs = fleet.iter().map(|p| p.slug.to_string()).collect();
+        Bookings { _dir: dir, rental, slugs, today: data::now().date_naive(), next: 0 }
+    }
+
+    fn run(&mut self, n: u64) -> Duration {
+        let requests: Vec<_> = (self.next..self.next + n)
+            .map(|k| {
+                let (p, stay) = data::booking_slot(k, Self::PROPERTIES, self.today);
+                data::request(&self.slugs[p], stay)
+            })
+            .collect();
+        self.next += n;
+        let start = Instant::now();
+        for req in &requests {
+            self.rental.create_booking(req, None).expect("create a booking");
+        }
+        start.elapsed()
+    }
+}
+
+#[expect(clippy::cast_precision_loss, reason = "counts far below 2^52")]
+fn per_second(n: u64, took: Duration) -> f64 {
+    n as f64 / took.as_secs_f64()
+}
+
+fn booking_rate(c: &mut Criterion) {
+    let mut raw = RawDb::open();
+    let mut bookings = Bookings::open();
+    eprintln!("redb files in {}", std::env::temp_dir().display());
+
+    let mut g = c.benchmark_group("durable_commits");
+    g.throughput(Throughput::Elements(1)).sample_size(20).measurement_time(Duration::from_secs(5));
+    g.bench_function("raw_redb_commit", |b| b.iter_custom(|n| raw.run(n)));
+    g.bench_function("create_booking", |b| b.iter_custom(|n| bookings.run(n)));
+    g.finish();
+
+    // The ratio, from alternating batches so both sides see the same machine load.
+    let (rounds, batch) = if quick() { (1, 5) } else { (10, 200) };
+    let (mut raw_time, mut booking_time) = (Duration::ZERO, Duration::ZERO);
+    for _ in 0..rounds {
+        raw_time += raw.run(batch);
+        booking_time += bookings.run(batch);
+    }
+    let n = rounds * batch;
+    let (raw_rate, booking_rate) = (per_second(n, raw_time), per_second(n, booking_time));
+    eprintln!(
+        "durable commits, {n} of each in alternating batches of {batch}: raw redb {raw_rate:.0}/s, \
+         create_booking {booking_rate:.0}/s, ratio {:.1} % (target >= 80 %)",
+        100.0 * booking_rate / raw_rate
+    );
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(30)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = quote, availability, occupancy, booking_rate
+}
+criterion_main!(benches);
