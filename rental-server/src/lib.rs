@@ -1,1 +1,207 @@
-//! placeholder
+//! `rental-server`: the reference HTTP server of `rental-core`, on hyper 1
+//! and tokio. It parses, calls one library use case, and renders.
+//!
+//! - [`serve`] takes an already bound listener and a shutdown future, so
+//!   `main` binds and passes `ctrl_c()`, and tests bind `127.0.0.1:0`.
+//! - [`routes`] maps paths to endpoints; [`handlers`] holds one function per
+//!   endpoint; [`problem`] is the one place errors become statuses and codes.
+//! - Every response carries `X-Request-Id`; every request is logged once.
+//! - Store calls run on tokio's blocking pool, never on the runtime's workers.
+
+#![deny(missing_docs)]
+
+pub mod handlers;
+pub mod openapi;
+pub mod problem;
+pub mod ratelimit;
+pub mod request;
+pub mod routes;
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http::{HeaderValue, Request, Response, StatusCode, header};
+use http_body_util::Full;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
+use rental_core::keys::{ApiKey, Scope};
+use rental_core::{Rental, Store};
+use tokio::net::TcpListener;
+use tracing::Instrument;
+
+use crate::handlers::Reply;
+use crate::problem::Problem;
+use crate::ratelimit::{Limiter, RateLimit};
+use crate::request::Query;
+use crate::routes::Route;
+
+/// How long in-flight requests get to finish after shutdown begins.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+
+/// What the server needs besides the engine.
+#[derive(Debug, Clone, Default)]
+pub struct ServerConfig {
+    /// Per-key request rate; `None` for no limit.
+    pub rate_limit: Option<RateLimit>,
+}
+
+/// Everything a request handler can reach.
+#[derive(Debug)]
+pub struct AppState<S> {
+    rental: Arc<Rental<S>>,
+    limiter: Limiter,
+    draining: AtomicBool,
+    next_request: AtomicU64,
+}
+
+impl<S: Store + 'static> AppState<S> {
+    /// The state of a server over `rental`.
+    pub fn new(rental: Arc<Rental<S>>, config: &ServerConfig) -> Arc<Self> {
+        Arc::new(AppState {
+            rental,
+            limiter: Limiter::new(config.rate_limit),
+            draining: AtomicBool::new(false),
+            next_request: AtomicU64::new(1),
+        })
+    }
+
+    /// The engine.
+    pub fn rental(&self) -> &Arc<Rental<S>> {
+        &self.rental
+    }
+}
+
+/// Serves HTTP/1 on `listener` until `shutdown` completes, then stops
+/// accepting, lets requests in flight finish (up to [`SHUTDOWN_GRACE`]), and returns.
+pub async fn serve<S: Store + 'static>(
+    listener: TcpListener,
+    state: Arc<AppState<S>>,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let graceful = GracefulShutdown::new();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let (stream, peer) = match accepted {
+                    Ok(conn) => conn,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "accept failed");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let state = Arc::clone(&state);
+                let service = service_fn(move |req| handle(Arc::clone(&state), req));
+                let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
+                let conn = graceful.watch(conn);
+                tokio::spawn(async move {
+                    if let Err(e) = conn.await {
+                        tracing::debug!(%peer, error = %e, "connection ended with an error");
+                    }
+                });
+            }
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    state.draining.store(true, Ordering::SeqCst);
+    tracing::info!("shutting down: finishing requests in flight");
+    if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await.is_err() {
+        tracing::warn!("requests still running after {SHUTDOWN_GRACE:?}; stopping anyway");
+    }
+    Ok(())
+}
+
+/// One request, start to finish: id, log line, auth, rate limit, route.
+async fn handle<S: Store + 'static>(
+    state: Arc<AppState<S>>,
+    req: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
+    let started = Instant::now();
+    let request_id = request_id(&state, &req);
+    let (method, path) = (req.method().clone(), req.uri().path().to_owned());
+    let span = tracing::info_span!("request", id = %request_id, %method, %path);
+    let mut response = async {
+        if state.draining.load(Ordering::SeqCst) {
+            return Problem::unavailable("the server is shutting down").into_response();
+        }
+        dispatch(&state, req).await.unwrap_or_else(Problem::into_response)
+    }
+    .instrument(span)
+    .await;
+    if let Ok(id) = HeaderValue::from_str(&request_id) {
+        response.headers_mut().insert("x-request-id", id);
+    }
+    let status = response.status().as_u16();
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    tracing::info!(target: "rental::access", id = %request_id, %method, %path, status, ms = format!("{ms:.2}"), "request");
+    Ok(response)
+}
+
+/// The client's `X-Request-Id` when it is sensible, else a new one.
+fn request_id<S>(state: &AppState<S>, req: &Request<Incoming>) -> String {
+    let given = req.headers().get("x-request-id").and_then(|v| v.to_str().ok());
+    match given {
+        Some(id) if (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic()) => id.to_owned(),
+        _ => format!("req_{:x}_{:06}", std::process::id(), state.next_request.fetch_add(1, Ordering::Relaxed)),
+    }
+}
+
+async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Incoming>) -> Reply {
+    let route = routes::resolve(req.method(), req.uri().path())?;
+    if let Some(scope) = route.scope() {
+        let key = authenticate(state, req.headers(), scope).await?;
+        state.limiter.check(&key.id, Instant::now()).map_err(|wait| {
+            Problem::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", "too many requests for this key; slow down")
+                .with_header(header::RETRY_AFTER, wait.to_string())
+        })?;
+    }
+    let (parts, body) = req.into_parts();
+    let query = Query::of(&parts.uri)?;
+    let rental = &state.rental;
+    match route {
+        Route::OpenApi => Ok(openapi::response()),
+        Route::ListProperties => handlers::list_properties(rental).await,
+        Route::GetProperty(slug) => handlers::get_property(rental, slug).await,
+        Route::Availability(slug) => handlers::availability(rental, slug, &query).await,
+        Route::Quote => handlers::quote(rental, &request::body(&parts.headers, body).await?).await,
+        Route::ListBookings => handlers::list_bookings(rental, &query).await,
+        Route::CreateBooking => {
+            let bytes = request::body(&parts.headers, body).await?;
+            handlers::create_booking(rental, &parts.headers, &bytes).await
+        }
+        Route::GetBooking(code) => handlers::get_booking(rental, code).await,
+        Route::PatchBooking(code) => {
+            handlers::patch_booking(rental, code, &request::body(&parts.headers, body).await?).await
+        }
+        Route::Summary => handlers::summary(rental).await,
+        Route::Sync => handlers::sync(rental),
+    }
+}
+
+/// The key of the request if it is valid and has `scope`: 401 or 403 otherwise.
+/// Runs before the body is read.
+async fn authenticate<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    headers: &http::HeaderMap,
+    scope: Scope,
+) -> Result<ApiKey, Problem> {
+    let Some(secret) = request::bearer(headers).map(str::to_owned) else {
+        return Err(Problem::unauthorized("send an API key as Authorization: Bearer <key>"));
+    };
+    let key = handlers::blocking(&state.rental, move |r| r.authenticate(&secret)).await?;
+    let key = key.ok_or_else(|| Problem::unauthorized("the API key is unknown or revoked"))?;
+    if key.allows(scope) {
+        Ok(key)
+    } else {
+        Err(Problem::new(StatusCode::FORBIDDEN, "insufficient_scope", format!("this key lacks the {scope} scope")))
+    }
+}

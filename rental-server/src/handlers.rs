@@ -1,0 +1,188 @@
+//! One function per endpoint: parse, call one library use case off the
+//! async runtime, render. Shapes follow CONTRACT.md sections 3 to 8.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use chrono::{DateTime, NaiveDate, Utc};
+use http::{HeaderMap, HeaderValue, Response, StatusCode, header};
+use http_body_util::Full;
+use rental_core::booking::Cursor;
+use rental_core::{Action, BookingQuery, NewBooking, QuoteRequest, Rental, Slug, Source, Status, Store};
+use serde::Serialize;
+use serde_json::json;
+
+use crate::problem::Problem;
+use crate::request::{self, Query};
+
+/// A finished response.
+pub type Reply = Result<Response<Full<Bytes>>, Problem>;
+
+/// Runs a library call on the blocking pool, so store I/O never stalls the runtime.
+pub async fn blocking<S, T, F>(rental: &Arc<Rental<S>>, f: F) -> Result<T, Problem>
+where
+    S: Store + 'static,
+    T: Send + 'static,
+    F: FnOnce(&Rental<S>) -> rental_core::Result<T> + Send + 'static,
+{
+    let rental = Arc::clone(rental);
+    match tokio::task::spawn_blocking(move || f(&rental)).await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(e)) => {
+            if matches!(e, rental_core::Error::Store(_)) {
+                tracing::error!(error = %e, "store failure");
+            }
+            Err(Problem::from(e))
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "a blocking task failed");
+            Err(Problem::internal())
+        }
+    }
+}
+
+/// A JSON response.
+pub fn json(status: StatusCode, value: &impl Serialize) -> Response<Full<Bytes>> {
+    let bytes = serde_json::to_vec(value).unwrap_or_default();
+    let mut response = Response::new(Full::new(Bytes::from(bytes)));
+    *response.status_mut() = status;
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+/// `GET /api/v1/properties`.
+pub async fn list_properties<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
+    let properties = blocking(rental, Rental::properties).await?;
+    let data: Vec<_> = properties.iter().map(rental_core::Property::public).collect();
+    Ok(json(StatusCode::OK, &json!({ "data": data })))
+}
+
+/// `GET /api/v1/properties/{slug}`.
+pub async fn get_property<S: Store + 'static>(rental: &Arc<Rental<S>>, slug: String) -> Reply {
+    let property = blocking(rental, move |r| r.property(&slug)).await?;
+    Ok(json(StatusCode::OK, &property.public()))
+}
+
+/// `GET /api/v1/properties/{slug}/availability?from=&to=`.
+pub async fn availability<S: Store + 'static>(rental: &Arc<Rental<S>>, slug: String, query: &Query) -> Reply {
+    let from = query.parse::<NaiveDate>("from", "a date like 2026-12-01")?;
+    let to = query.parse::<NaiveDate>("to", "a date like 2026-12-31")?;
+    let availability = blocking(rental, move |r| r.availability(&slug, from, to)).await?;
+    Ok(json(StatusCode::OK, &availability))
+}
+
+/// `POST /api/v1/quotes`.
+pub async fn quote<S: Store + 'static>(rental: &Arc<Rental<S>>, body: &[u8]) -> Reply {
+    let req: QuoteRequest = request::json(body)?;
+    let quote = blocking(rental, move |r| r.quote(&req)).await?;
+    Ok(json(StatusCode::OK, &quote))
+}
+
+/// `GET /api/v1/bookings` with its filters and cursor.
+pub async fn list_bookings<S: Store + 'static>(rental: &Arc<Rental<S>>, query: &Query) -> Reply {
+    let q = booking_query(query)?;
+    let page = blocking(rental, move |r| r.bookings(&q)).await?;
+    let next = page.next.as_ref().map(Cursor::encode);
+    Ok(json(StatusCode::OK, &json!({ "data": page.data, "nextCursor": next })))
+}
+
+fn booking_query(query: &Query) -> Result<BookingQuery, Problem> {
+    let statuses = match query.get("status") {
+        None => Vec::new(),
+        Some(list) => list
+            .split(',')
+            .map(|s| s.trim().parse::<Status>().map_err(|e| Problem::invalid_parameter("status", e)))
+            .collect::<Result<_, _>>()?,
+    };
+    let limit = query.parse::<usize>("limit", "a number from 1 to 200")?.unwrap_or(BookingQuery::DEFAULT_LIMIT);
+    if !(1..=BookingQuery::MAX_LIMIT).contains(&limit) {
+        return Err(Problem::invalid_parameter(
+            "limit",
+            format!("{limit} is not from 1 to {}", BookingQuery::MAX_LIMIT),
+        ));
+    }
+    let after = query
+        .get("cursor")
+        .map(|c| Cursor::decode(c).ok_or_else(|| Problem::invalid_parameter("cursor", "not a cursor from nextCursor")))
+        .transpose()?;
+    let property = query
+        .get("property")
+        .map(Slug::parse)
+        .transpose()
+        .map_err(|e| Problem::invalid_parameter("property", e.to_string()))?;
+    let source = query
+        .get("source")
+        .map(Source::parse)
+        .transpose()
+        .map_err(|e| Problem::invalid_parameter("source", e.to_string()))?;
+    let updated_since = query
+        .get("updatedSince")
+        .map(|t| {
+            DateTime::parse_from_rfc3339(t)
+                .map(|t| t.with_timezone(&Utc))
+                .map_err(|_| Problem::invalid_parameter("updatedSince", format!("{t:?} is not an RFC 3339 timestamp")))
+        })
+        .transpose()?;
+    Ok(BookingQuery {
+        statuses,
+        property,
+        source,
+        from: query.parse::<NaiveDate>("from", "a date like 2026-12-01")?,
+        to: query.parse::<NaiveDate>("to", "a date like 2026-12-31")?,
+        updated_since,
+        after,
+        limit,
+    })
+}
+
+/// `POST /api/v1/bookings`, with `Idempotency-Key` replays.
+pub async fn create_booking<S: Store + 'static>(rental: &Arc<Rental<S>>, headers: &HeaderMap, body: &[u8]) -> Reply {
+    let key = match headers.get("idempotency-key") {
+        None => None,
+        Some(v) => Some(v.to_str().map(str::to_owned).map_err(|_| {
+            Problem::from(rental_core::Error::invalid("Idempotency-Key", "invalid", "must be visible ASCII"))
+        })?),
+    };
+    let req: NewBooking = request::json(body)?;
+    let created = blocking(rental, move |r| r.create_booking(&req, key.as_deref())).await?;
+    let mut response = json(StatusCode::CREATED, &created.booking);
+    let location = format!("/api/v1/bookings/{}", created.booking.code);
+    if let Ok(location) = HeaderValue::from_str(&location) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    if created.replayed {
+        response.headers_mut().insert("idempotent-replayed", HeaderValue::from_static("true"));
+    }
+    Ok(response)
+}
+
+/// `GET /api/v1/bookings/{code}`.
+pub async fn get_booking<S: Store + 'static>(rental: &Arc<Rental<S>>, code: String) -> Reply {
+    let booking = blocking(rental, move |r| r.booking(&code)).await?;
+    Ok(json(StatusCode::OK, &booking))
+}
+
+/// `PATCH /api/v1/bookings/{code}` with one action.
+pub async fn patch_booking<S: Store + 'static>(rental: &Arc<Rental<S>>, code: String, body: &[u8]) -> Reply {
+    let action: Action = request::json(body)?;
+    let booking = blocking(rental, move |r| r.update_booking(&code, &action)).await?;
+    Ok(json(StatusCode::OK, &booking))
+}
+
+/// `GET /api/v1/ha/summary`.
+pub async fn summary<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
+    let summary = blocking(rental, Rental::summary).await?;
+    Ok(json(StatusCode::OK, &summary))
+}
+
+/// `POST /api/v1/sync/ical`: channel calendar import is not built yet, so
+/// there is nothing to pull and the result is empty.
+pub fn sync<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
+    let now = rental.now();
+    let at = rental_core::timestamp::format(&now);
+    let result = json!({
+        "startedAt": at, "finishedAt": at, "feeds": 0, "succeeded": 0, "failed": 0,
+        "created": 0, "updated": 0, "cancelled": 0, "conflicts": 0, "results": [],
+    });
+    Ok(json(StatusCode::OK, &result))
+}

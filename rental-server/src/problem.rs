@@ -1,0 +1,154 @@
+//! Errors as RFC 9457 problem details (CONTRACT.md section 1), and the one
+//! place where a library error becomes an HTTP status and a `code`.
+
+use bytes::Bytes;
+use http::{HeaderValue, Response, StatusCode, header};
+use http_body_util::Full;
+use rental_core::{Error, FieldError, StoreError};
+use serde::Serialize;
+
+/// An error response: a status, a stable `code`, a sentence, and the fields at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// The stable machine-readable code.
+    pub code: &'static str,
+    /// A sentence for people; never internals.
+    pub detail: String,
+    /// The fields at fault, for validation errors.
+    pub errors: Vec<FieldError>,
+    /// Extra headers: `WWW-Authenticate`, `Allow`, `Retry-After`.
+    pub headers: Vec<(header::HeaderName, String)>,
+}
+
+impl Problem {
+    /// A problem with no field errors and no extra headers.
+    pub fn new(status: StatusCode, code: &'static str, detail: impl Into<String>) -> Self {
+        Problem { status, code, detail: detail.into(), errors: Vec::new(), headers: Vec::new() }
+    }
+
+    /// Adds a header.
+    #[must_use]
+    pub fn with_header(mut self, name: header::HeaderName, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
+    }
+
+    /// 400 `invalid_parameter` about one query parameter.
+    pub fn invalid_parameter(name: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        Problem {
+            errors: vec![FieldError::new(name, "invalid_parameter", message.clone())],
+            ..Problem::new(StatusCode::BAD_REQUEST, "invalid_parameter", format!("query parameter {name}: {message}"))
+        }
+    }
+
+    /// 404 `not_found`.
+    pub fn not_found(detail: impl Into<String>) -> Self {
+        Problem::new(StatusCode::NOT_FOUND, "not_found", detail)
+    }
+
+    /// 401 `unauthorized`, with the challenge.
+    pub fn unauthorized(detail: &str) -> Self {
+        Problem::new(StatusCode::UNAUTHORIZED, "unauthorized", detail)
+            .with_header(header::WWW_AUTHENTICATE, r#"Bearer realm="rental""#)
+    }
+
+    /// 500 `internal`: says nothing of the cause, which is logged with the request id.
+    pub fn internal() -> Self {
+        Problem::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "an unexpected error occurred; it has been logged")
+    }
+
+    /// 503 `unavailable` with `Retry-After`.
+    pub fn unavailable(detail: &str) -> Self {
+        Problem::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", detail).with_header(header::RETRY_AFTER, "5")
+    }
+
+    /// The response, `application/problem+json`.
+    pub fn into_response(self) -> Response<Full<Bytes>> {
+        #[derive(Serialize)]
+        struct Body<'a> {
+            r#type: &'static str,
+            title: &'a str,
+            status: u16,
+            code: &'a str,
+            detail: &'a str,
+            #[serde(skip_serializing_if = "<[FieldError]>::is_empty")]
+            errors: &'a [FieldError],
+        }
+        let body = Body {
+            r#type: "about:blank",
+            title: self.status.canonical_reason().unwrap_or("Error"),
+            status: self.status.as_u16(),
+            code: self.code,
+            detail: &self.detail,
+            errors: &self.errors,
+        };
+        let bytes = serde_json::to_vec(&body).unwrap_or_default();
+        let mut response = Response::new(Full::new(Bytes::from(bytes)));
+        *response.status_mut() = self.status;
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+        for (name, value) in self.headers {
+            if let Ok(value) = HeaderValue::from_str(&value) {
+                headers.insert(name, value);
+            }
+        }
+        response
+    }
+}
+
+impl From<Error> for Problem {
+    fn from(e: Error) -> Self {
+        let status = match &e {
+            Error::Validation(_) | Error::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
+            Error::NotFound(_) => StatusCode::NOT_FOUND,
+            Error::DatesUnavailable { .. } | Error::InvalidTransition { .. } => StatusCode::CONFLICT,
+            Error::Store(StoreError::Locked) => return Problem::unavailable("storage is unavailable"),
+            _ => return Problem::internal(),
+        };
+        let errors = match &e {
+            Error::Validation(errors) => errors.clone(),
+            _ => Vec::new(),
+        };
+        Problem { errors, ..Problem::new(status, e.code(), e.to_string()) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rental_core::NotFound;
+
+    #[test]
+    fn library_errors_map_to_one_status_and_code_each() {
+        let cases: Vec<(Error, u16, &str)> = vec![
+            (Error::invalid("guests", "invalid", "must be 1 to 100"), 422, "validation_failed"),
+            (Error::NotFound(NotFound::Booking("BK-X".into())), 404, "not_found"),
+            (Error::DatesUnavailable { dates: vec![] }, 409, "dates_unavailable"),
+            (
+                Error::InvalidTransition {
+                    from: rental_core::Status::Cancelled,
+                    action: "confirm",
+                    channel_owned: false,
+                },
+                409,
+                "invalid_transition",
+            ),
+            (Error::IdempotencyKeyReused, 422, "idempotency_key_reused"),
+            (Error::Store(StoreError::Locked), 503, "unavailable"),
+            (Error::Store(StoreError::Corrupt("table x at /var/lib".into())), 500, "internal"),
+        ];
+        for (error, status, code) in cases {
+            let p = Problem::from(error);
+            assert_eq!((p.status.as_u16(), p.code), (status, code));
+        }
+    }
+
+    #[test]
+    fn an_internal_error_says_nothing_of_its_cause() {
+        let p = Problem::from(Error::Store(StoreError::Corrupt("redb page 17 at /srv/data".into())));
+        assert!(!p.detail.contains("redb") && !p.detail.contains("/srv"));
+    }
+}

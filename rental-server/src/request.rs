@@ -1,0 +1,179 @@
+//! Reading a request: the bearer key, the query string and the JSON body,
+//! each bounded and each failing as a [`Problem`] with its documented code.
+
+use bytes::Bytes;
+use http::{HeaderMap, StatusCode, header};
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use serde::de::DeserializeOwned;
+
+use crate::problem::Problem;
+
+/// The largest request body accepted.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// The bearer token of the `Authorization` header, if there is one.
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// Reads the whole body, refusing more than [`MAX_BODY_BYTES`] (413) and any
+/// content type but JSON (415).
+pub async fn body(headers: &HeaderMap, body: Incoming) -> Result<Bytes, Problem> {
+    let too_large = || {
+        Problem::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            format!("bodies are at most {MAX_BODY_BYTES} bytes"),
+        )
+    };
+    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
+        return Err(too_large());
+    }
+    let is_json = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|ct| {
+        let media = ct.split(';').next().unwrap_or_default().trim();
+        media.eq_ignore_ascii_case("application/json")
+    });
+    let bytes = match Limited::new(body, MAX_BODY_BYTES).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
+        Err(_) => {
+            return Err(Problem::new(StatusCode::BAD_REQUEST, "invalid_json", "the request body could not be read"));
+        }
+    };
+    if !is_json && !bytes.is_empty() {
+        return Err(Problem::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "send the body as Content-Type: application/json",
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Decodes a JSON object into `T`: not JSON or not an object is 400
+/// `invalid_json`; well-formed JSON of the wrong shape is 422 `validation_failed`.
+pub fn json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
+    let invalid = |detail: String| Problem::new(StatusCode::BAD_REQUEST, "invalid_json", detail);
+    let value: serde_json::Value = match serde_json::from_slice(bytes) {
+        Ok(v) => v,
+        Err(_) if bytes.iter().all(u8::is_ascii_whitespace) => {
+            return Err(invalid("a JSON object body is required".into()));
+        }
+        Err(e) => return Err(invalid(format!("the body is not valid JSON: {e}"))),
+    };
+    if !value.is_object() {
+        return Err(invalid("the body must be a JSON object".into()));
+    }
+    serde_json::from_value(value).map_err(|e| {
+        let message = e.to_string();
+        let errors = field_of(&message)
+            .map(|field| vec![rental_core::FieldError::new(&field, "invalid", message.clone())])
+            .unwrap_or_default();
+        Problem {
+            errors,
+            ..Problem::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "validation_failed",
+                format!("the body is not valid: {message}"),
+            )
+        }
+    })
+}
+
+/// The field a serde message names, as in "missing field `guestName`".
+fn field_of(message: &str) -> Option<String> {
+    let start = message.find('`')? + 1;
+    let len = message[start..].find('`')?;
+    let field = &message[start..start + len];
+    field.chars().all(|c| c.is_ascii_alphanumeric()).then(|| field.to_owned())
+}
+
+/// The query string as decoded `(name, value)` pairs.
+pub fn query(uri: &http::Uri) -> Result<Vec<(String, String)>, Problem> {
+    let Some(q) = uri.query() else { return Ok(Vec::new()) };
+    q.split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let name = percent_decode(name).ok_or_else(|| Problem::invalid_parameter(name, "bad percent-encoding"))?;
+            let value =
+                percent_decode(value).ok_or_else(|| Problem::invalid_parameter(&name, "bad percent-encoding"))?;
+            Ok((name, value))
+        })
+        .collect()
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut bytes = s.bytes();
+    while let Some(b) = bytes.next() {
+        match b {
+            b'%' => {
+                let hi = char::from(bytes.next()?).to_digit(16)?;
+                let lo = char::from(bytes.next()?).to_digit(16)?;
+                out.push((hi * 16 + lo) as u8);
+            }
+            b'+' => out.push(b' '),
+            b => out.push(b),
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Typed access to query parameters, each failing as 400 `invalid_parameter`.
+#[derive(Debug)]
+pub struct Query(Vec<(String, String)>);
+
+impl Query {
+    /// Parses the query string of `uri`.
+    pub fn of(uri: &http::Uri) -> Result<Self, Problem> {
+        query(uri).map(Query)
+    }
+
+    /// The last value of `name`, if given and not empty.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.iter().rev().find(|(n, v)| n == name && !v.is_empty()).map(|(_, v)| v.as_str())
+    }
+
+    /// `name` parsed as `T`, if given.
+    pub fn parse<T: std::str::FromStr>(&self, name: &str, expected: &str) -> Result<Option<T>, Problem> {
+        self.get(name)
+            .map(|v| v.parse().map_err(|_| Problem::invalid_parameter(name, format!("{v:?} is not {expected}"))))
+            .transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_values_are_percent_decoded() {
+        let uri: http::Uri = "/x?status=pending%2Cconfirmed&name=Ada+L&empty=&flag".parse().unwrap();
+        let q = Query::of(&uri).unwrap();
+        assert_eq!(q.get("status"), Some("pending,confirmed"));
+        assert_eq!(q.get("name"), Some("Ada L"));
+        assert_eq!(q.get("empty"), None);
+        assert!(Query::of(&"/x?a=%zz".parse().unwrap()).is_err());
+    }
+
+    #[test]
+    fn json_failures_are_400_for_syntax_and_422_for_shape() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct T {
+            n: u32,
+        }
+        let cases: [(&[u8], u16); 6] =
+            [(b"{", 400), (b"", 400), (b"[1]", 400), (b"{\"n\": -1}", 422), (b"{}", 422), (b"{\"n\": \"x\"}", 422)];
+        for (body, status) in cases {
+            let got = json::<T>(body).unwrap_err();
+            assert_eq!(got.status.as_u16(), status, "{}", String::from_utf8_lossy(body));
+        }
+        assert_eq!(json::<T>(b"{}").unwrap_err().errors[0].field, "n");
+    }
+}
