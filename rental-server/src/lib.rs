@@ -7,10 +7,12 @@
 //!   endpoint; [`problem`] is the one place errors become statuses and codes.
 //! - Every response carries `X-Request-Id`; every request is logged once.
 //! - Store calls run on tokio's blocking pool, never on the runtime's workers.
+//! - [`jobs`] runs the checkout expiry and listens for SIGINT/SIGTERM.
 
 #![deny(missing_docs)]
 
 pub mod handlers;
+pub mod jobs;
 pub mod openapi;
 pub mod problem;
 pub mod ratelimit;
@@ -86,6 +88,8 @@ pub async fn serve<S: Store + 'static>(
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let graceful = GracefulShutdown::new();
+    let (stop_jobs, jobs_stop) = tokio::sync::watch::channel(false);
+    let expiry = tokio::spawn(jobs::expire_checkouts(Arc::clone(&state.rental), jobs_stop));
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
@@ -116,6 +120,10 @@ pub async fn serve<S: Store + 'static>(
     tracing::info!("shutting down: finishing requests in flight");
     if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await.is_err() {
         tracing::warn!("requests still running after {SHUTDOWN_GRACE:?}; stopping anyway");
+    }
+    let _ = stop_jobs.send(true);
+    if let Err(e) = expiry.await {
+        tracing::error!(error = %e, "the expiry job failed");
     }
     Ok(())
 }
