@@ -1,1 +1,62 @@
-fn main() {}
+//! `rental`: the command-line tool of the rental booking engine. It reads the
+//! configuration, opens the local store, runs one command and exits 0, 1 or 2.
+
+mod cli;
+mod commands;
+mod config;
+mod duration;
+mod engine;
+mod error;
+mod output;
+mod property_file;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::Cli;
+use crate::commands::Printed;
+use crate::config::Config;
+use crate::error::CliError;
+
+fn main() -> ExitCode {
+    // clap prints its own usage errors and exits 2 (0 for --help and --version).
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(printed) => print(&printed),
+        Err(e) => {
+            eprintln!("error: {}", one_line(&e.to_string()));
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<Printed, CliError> {
+    let config = Config::load(&cli.flags(), &|name| std::env::var(name).ok())?;
+    let engine = engine::open(&config)?;
+    commands::run(&cli.command, &engine)
+}
+
+/// Writes the data to stdout and the note to stderr. A reader that went away
+/// (`rental bookings list | head`) is not an error.
+fn print(printed: &Printed) -> ExitCode {
+    let mut stdout = io::stdout().lock();
+    match stdout.write_all(printed.data.as_bytes()).and_then(|()| stdout.flush()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write the output: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(note) = &printed.note {
+        eprintln!("{note}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// Errors are one line on stderr, whatever the message held.
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,453 @@
+//! The configuration (CONTRACT.md section 11): `rental.toml`, overridden by
+//! `RENTAL_*` environment variables, overridden by command-line flags.
+
+use std::fmt;
+use std::io;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use chrono::TimeDelta;
+use rental_core::Settings;
+use serde::Deserialize;
+
+use crate::duration;
+
+/// The file read when `--config` is not given, if it exists.
+pub const DEFAULT_FILE: &str = "rental.toml";
+
+/// Every setting, resolved and checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Where the server listens (`listen`).
+    pub listen: SocketAddr,
+    /// The directory holding the store (`dataDir`).
+    pub data_dir: PathBuf,
+    /// The public URL of the server, without a trailing slash (`baseUrl`).
+    pub base_url: String,
+    /// `timezone`, `codePrefix` and `checkoutTtl`, in the form the library takes them.
+    pub settings: Settings,
+    /// How often channel calendars are pulled; `None` when `0` (`syncInterval`).
+    pub sync_interval: Option<Duration>,
+    /// The waits between webhook delivery attempts (`webhookRetries`).
+    pub webhook_retries: Vec<Duration>,
+    /// Whether feeds and webhooks may target private addresses (`allowPrivateTargets`).
+    pub allow_private_targets: bool,
+}
+
+/// What the command line says about the configuration.
+#[derive(Debug, Clone, Default)]
+pub struct Flags {
+    /// `--config FILE`.
+    pub config: Option<PathBuf>,
+    /// `--data-dir DIR`.
+    pub data_dir: Option<PathBuf>,
+}
+
+/// Why the configuration could not be loaded.
+#[derive(Debug)]
+pub enum ConfigError {
+    /// The config file could not be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// The config file is not TOML of the expected shape.
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with the line and column.
+        message: String,
+    },
+    /// A setting has a value that cannot be used.
+    Invalid {
+        /// Where the value came from: `rental.toml: checkoutTtl`, `RENTAL_TIMEZONE`.
+        from: String,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Read { path, error } => write!(f, "cannot read config file {}: {error}", path.display()),
+            ConfigError::Parse { path, message } => write!(f, "config file {}: {message}", path.display()),
+            ConfigError::Invalid { from, message } => write!(f, "{from}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The settings other than `dataDir`, which is a path and needs no parsing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Listen,
+    BaseUrl,
+    Timezone,
+    CodePrefix,
+    SyncInterval,
+    CheckoutTtl,
+    WebhookRetries,
+    AllowPrivateTargets,
+}
+
+impl Key {
+    const ALL: [Key; 8] = [
+        Key::Listen,
+        Key::BaseUrl,
+        Key::Timezone,
+        Key::CodePrefix,
+        Key::SyncInterval,
+        Key::CheckoutTtl,
+        Key::WebhookRetries,
+        Key::AllowPrivateTargets,
+    ];
+
+    fn file_name(self) -> &'static str {
+        match self {
+            Key::Listen => "listen",
+            Key::BaseUrl => "baseUrl",
+            Key::Timezone => "timezone",
+            Key::CodePrefix => "codePrefix",
+            Key::SyncInterval => "syncInterval",
+            Key::CheckoutTtl => "checkoutTtl",
+            Key::WebhookRetries => "webhookRetries",
+            Key::AllowPrivateTargets => "allowPrivateTargets",
+        }
+    }
+
+    fn env_name(self) -> &'static str {
+        match self {
+            Key::Listen => "RENTAL_LISTEN",
+            Key::BaseUrl => "RENTAL_BASE_URL",
+            Key::Timezone => "RENTAL_TIMEZONE",
+            Key::CodePrefix => "RENTAL_CODE_PREFIX",
+            Key::SyncInterval => "RENTAL_SYNC_INTERVAL",
+            Key::CheckoutTtl => "RENTAL_CHECKOUT_TTL",
+            Key::WebhookRetries => "RENTAL_WEBHOOK_RETRIES",
+            Key::AllowPrivateTargets => "RENTAL_ALLOW_PRIVATE_TARGETS",
+        }
+    }
+}
+
+const DATA_DIR_ENV: &str = "RENTAL_DATA_DIR";
+
+/// A setting's text and where it came from, for error messages.
+#[derive(Debug, Clone)]
+struct Given {
+    text: String,
+    from: String,
+}
+
+/// The settings as given, each layer overwriting the one below.
+#[derive(Debug, Default)]
+struct Layers {
+    values: Vec<(Key, Given)>,
+    data_dir: Option<PathBuf>,
+}
+
+impl Layers {
+    fn set(&mut self, key: Key, text: String, from: String) {
+        self.values.retain(|(k, _)| *k != key);
+        self.values.push((key, Given { text, from }));
+    }
+
+    fn get(&self, key: Key) -> Option<&Given> {
+        self.values.iter().find(|(k, _)| *k == key).map(|(_, g)| g)
+    }
+}
+
+/// `rental.toml` as written: camelCase keys, nothing unknown.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct FileConfig {
+    listen: Option<String>,
+    data_dir: Option<PathBuf>,
+    base_url: Option<String>,
+    timezone: Option<String>,
+    code_prefix: Option<String>,
+    sync_interval: Option<toml::Value>,
+    checkout_ttl: Option<toml::Value>,
+    webhook_retries: Option<toml::Value>,
+    allow_private_targets: Option<bool>,
+}
+
+impl Config {
+    /// Reads the config file (`--config`, else `./rental.toml` if it exists),
+    /// then the environment (through `env`), then the flags.
+    pub fn load(flags: &Flags, env: &dyn Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let file = match &flags.config {
+            Some(path) => Some(read_file(path)?),
+            None => Some(Path::new(DEFAULT_FILE)).filter(|p| p.is_file()).map(read_file).transpose()?,
+        };
+        let file = file.as_ref().map(|(path, text)| (path.as_path(), text.as_str()));
+        Config::from_sources(file, env, flags)
+    }
+
+    /// Resolves the settings from a config file's text, the environment and the flags.
+    fn from_sources(
+        file: Option<(&Path, &str)>,
+        env: &dyn Fn(&str) -> Option<String>,
+        flags: &Flags,
+    ) -> Result<Config, ConfigError> {
+        let mut layers = Layers::default();
+        if let Some((path, text)) = file {
+            apply_file(&mut layers, path, text)?;
+        }
+        apply_env(&mut layers, env);
+        if let Some(dir) = &flags.data_dir {
+            layers.data_dir = Some(dir.clone());
+        }
+        resolve(&layers)
+    }
+}
+
+fn read_file(path: &Path) -> Result<(PathBuf, String), ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read { path: path.to_owned(), error })?;
+    Ok((path.to_owned(), text))
+}
+
+fn apply_file(layers: &mut Layers, path: &Path, text: &str) -> Result<(), ConfigError> {
+    let parse_error = |message: String| ConfigError::Parse { path: path.to_owned(), message };
+    let file: FileConfig = toml::from_str(text).map_err(|e| parse_error(toml_message(text, &e)))?;
+    let from = |key: Key| format!("{}: {}", path.display(), key.file_name());
+    let texts = [
+        (Key::Listen, file.listen),
+        (Key::BaseUrl, file.base_url),
+        (Key::Timezone, file.timezone),
+        (Key::CodePrefix, file.code_prefix),
+        (Key::SyncInterval, file.sync_interval.map(|v| value_text(&v, &from(Key::SyncInterval))).transpose()?),
+        (Key::CheckoutTtl, file.checkout_ttl.map(|v| value_text(&v, &from(Key::CheckoutTtl))).transpose()?),
+        (Key::WebhookRetries, file.webhook_retries.map(|v| value_text(&v, &from(Key::WebhookRetries))).transpose()?),
+        (Key::AllowPrivateTargets, file.allow_private_targets.map(|b| b.to_string())),
+    ];
+    for (key, text) in texts {
+        if let Some(text) = text {
+            layers.set(key, text, from(key));
+        }
+    }
+    if let Some(dir) = file.data_dir {
+        // A relative data directory is relative to the file that names it.
+        layers.data_dir = Some(path.parent().map_or_else(|| dir.clone(), |parent| parent.join(&dir)));
+    }
+    Ok(())
+}
+
+/// A duration or list of durations in the file: `"30m"`, `0`, or `["10s", "1m"]`.
+fn value_text(value: &toml::Value, from: &str) -> Result<String, ConfigError> {
+    let invalid = || ConfigError::Invalid { from: from.to_owned(), message: format!("{value} is not a duration") };
+    match value {
+        toml::Value::String(s) => Ok(s.clone()),
+        toml::Value::Integer(0) => Ok("0".to_owned()),
+        toml::Value::Array(items) => {
+            let texts: Option<Vec<&str>> = items.iter().map(toml::Value::as_str).collect();
+            texts.map(|t| t.join(",")).ok_or_else(invalid)
+        }
+        _ => Err(invalid()),
+    }
+}
+
+fn apply_env(layers: &mut Layers, env: &dyn Fn(&str) -> Option<String>) {
+    let set = |name: &str| env(name).filter(|v| !v.trim().is_empty());
+    for key in Key::ALL {
+        if let Some(text) = set(key.env_name()) {
+            layers.set(key, text, key.env_name().to_owned());
+        }
+    }
+    if let Some(dir) = set(DATA_DIR_ENV) {
+        layers.data_dir = Some(PathBuf::from(dir));
+    }
+}
+
+fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
+    let listen: SocketAddr = setting(layers, Key::Listen, "127.0.0.1:8080", |s| {
+        s.trim().parse().map_err(|_| format!("{s:?} is not an address like 127.0.0.1:8080"))
+    })?;
+    let base_url = setting(layers, Key::BaseUrl, &format!("http://{listen}"), parse_base_url)?;
+    Ok(Config {
+        listen,
+        data_dir: layers.data_dir.clone().unwrap_or_else(|| PathBuf::from("./rental-data")),
+        base_url,
+        settings: settings(layers)?,
+        sync_interval: setting(layers, Key::SyncInterval, "30m", parse_duration)?,
+        webhook_retries: setting(layers, Key::WebhookRetries, "10s,1m,5m,30m,2h,6h,12h,24h", |s| {
+            duration::parse_list(s).map_err(|e| e.to_string())
+        })?,
+        allow_private_targets: setting(layers, Key::AllowPrivateTargets, "false", parse_bool)?,
+    })
+}
+
+/// `timezone`, `codePrefix` and `checkoutTtl` as the library's [`Settings`].
+fn settings(layers: &Layers) -> Result<Settings, ConfigError> {
+    // The zone is read through serde so that this crate needs no time zone
+    // crate of its own: its type is named only by `Settings::timezone`.
+    let timezone = setting(layers, Key::Timezone, "UTC", |s| {
+        Deserialize::deserialize(serde::de::value::StrDeserializer::<serde::de::value::Error>::new(s.trim()))
+            .map_err(|_| format!("{s:?} is not an IANA time zone like Europe/Lisbon"))
+    })?;
+    let code_prefix = setting(layers, Key::CodePrefix, "BK", |s| {
+        rental_core::ids::check_prefix(s).map(|()| s.to_owned()).map_err(|e| e.to_string())
+    })?;
+    let checkout_ttl = setting(layers, Key::CheckoutTtl, "24h", parse_duration)?
+        .map(|d| TimeDelta::from_std(d).map_err(|_| "is too long".to_owned()))
+        .transpose()
+        .map_err(|message| invalid(layers, Key::CheckoutTtl, message))?;
+    Ok(Settings { code_prefix, timezone, checkout_ttl })
+}
+
+/// The setting's value, or its default (written as text, like the contract's table).
+fn setting<T>(
+    layers: &Layers,
+    key: Key,
+    default: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<T, ConfigError> {
+    match layers.get(key) {
+        Some(given) => parse(&given.text).map_err(|message| invalid(layers, key, message)),
+        None => parse(default).map_err(|message| ConfigError::Invalid { from: "default".to_owned(), message }),
+    }
+}
+
+fn invalid(layers: &Layers, key: Key, message: String) -> ConfigError {
+    let from = layers.get(key).map_or_else(|| key.file_name().to_owned(), |g| g.from.clone());
+    ConfigError::Invalid { from, message }
+}
+
+/// A duration where `0` turns the setting off.
+fn parse_duration(s: &str) -> Result<Option<Duration>, String> {
+    let d = duration::parse(s).map_err(|e| e.to_string())?;
+    Ok(Some(d).filter(|d| !d.is_zero()))
+}
+
+fn parse_base_url(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if (s.starts_with("http://") || s.starts_with("https://")) && !s.contains(char::is_whitespace) {
+        Ok(s.trim_end_matches('/').to_owned())
+    } else {
+        Err(format!("{s:?} is not an http or https URL"))
+    }
+}
+
+fn parse_bool(s: &str) -> Result<bool, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" => Ok(true),
+        "false" | "0" | "no" => Ok(false),
+        _ => Err(format!("{s:?} is not true or false")),
+    }
+}
+
+/// A TOML error on one line: the message and where it is.
+pub fn toml_message(text: &str, error: &toml::de::Error) -> String {
+    let message = error.message().trim().replace('\n', " ");
+    match error.span() {
+        Some(span) => {
+            let (line, column) = line_and_column(text, span.start);
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message,
+    }
+}
+
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(file: Option<&str>, env: &[(&str, &str)], flags: &Flags) -> Result<Config, ConfigError> {
+        let env: Vec<(String, String)> = env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        let lookup = move |name: &str| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+        Config::from_sources(file.map(|text| (Path::new("conf/rental.toml"), text)), &lookup, flags)
+    }
+
+    fn error(file: Option<&str>, env: &[(&str, &str)]) -> String {
+        load(file, env, &Flags::default()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn defaults_are_those_of_the_contract() {
+        let c = load(None, &[], &Flags::default()).unwrap();
+        assert_eq!(c.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.data_dir, PathBuf::from("./rental-data"));
+        assert_eq!(c.base_url, "http://127.0.0.1:8080");
+        assert_eq!(c.settings, Settings::default());
+        assert_eq!(c.sync_interval, Some(Duration::from_secs(1_800)));
+        assert_eq!(c.webhook_retries.len(), 8);
+        assert_eq!(c.webhook_retries[7], Duration::from_secs(86_400));
+        assert!(!c.allow_private_targets);
+    }
+
+    #[test]
+    fn the_file_sets_every_key() {
+        let file = r#"
+            listen = "0.0.0.0:9000"
+            dataDir = "data"
+            timezone = "Europe/Lisbon"
+            codePrefix = "SV"
+            syncInterval = "5m"
+            checkoutTtl = 0
+            webhookRetries = ["1s", "2s"]
+            allowPrivateTargets = true
+        "#;
+        let c = load(Some(file), &[], &Flags::default()).unwrap();
+        assert_eq!(c.listen.to_string(), "0.0.0.0:9000");
+        assert_eq!(c.base_url, "http://0.0.0.0:9000");
+        assert_eq!(c.data_dir, PathBuf::from("conf/data"), "relative to the file");
+        assert_eq!(c.settings.timezone.to_string(), "Europe/Lisbon");
+        assert_eq!(c.settings.code_prefix, "SV");
+        assert_eq!(c.settings.checkout_ttl, None);
+        assert_eq!(c.sync_interval, Some(Duration::from_secs(300)));
+        assert_eq!(c.webhook_retries, vec![Duration::from_secs(1), Duration::from_secs(2)]);
+        assert!(c.allow_private_targets);
+    }
+
+    #[test]
+    fn the_environment_overrides_the_file_and_flags_override_both() {
+        let file = "dataDir = \"file-dir\"\ncheckoutTtl = \"1h\"\ntimezone = \"Europe/Lisbon\"";
+        let env = [("RENTAL_DATA_DIR", "env-dir"), ("RENTAL_CHECKOUT_TTL", "90s"), ("RENTAL_TIMEZONE", "")];
+        let flags = Flags { config: None, data_dir: Some(PathBuf::from("flag-dir")) };
+        let c = load(Some(file), &env, &flags).unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("flag-dir"));
+        assert_eq!(c.settings.checkout_ttl, Some(TimeDelta::seconds(90)));
+        assert_eq!(c.settings.timezone.to_string(), "Europe/Lisbon", "an empty variable is unset");
+        let c = load(Some(file), &env, &Flags::default()).unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("env-dir"));
+    }
+
+    #[test]
+    fn bad_values_name_where_they_came_from() {
+        let cases = [
+            (Some("checkoutTtl = \"soon\""), vec![], r#"conf/rental.toml: checkoutTtl: "soon" is not a duration"#),
+            (None, vec![("RENTAL_TIMEZONE", "Mars/Olympus")], r#"RENTAL_TIMEZONE: "Mars/Olympus" is not an IANA"#),
+            (None, vec![("RENTAL_CODE_PREFIX", "bk")], r#"RENTAL_CODE_PREFIX: "bk" is not a valid code prefix"#),
+            (None, vec![("RENTAL_LISTEN", "localhost")], r#"RENTAL_LISTEN: "localhost" is not an address"#),
+            (None, vec![("RENTAL_BASE_URL", "ftp://x")], r#"RENTAL_BASE_URL: "ftp://x" is not an http"#),
+            (None, vec![("RENTAL_ALLOW_PRIVATE_TARGETS", "maybe")], r#"RENTAL_ALLOW_PRIVATE_TARGETS: "maybe" is not"#),
+            (None, vec![("RENTAL_WEBHOOK_RETRIES", "10s,x")], r#"RENTAL_WEBHOOK_RETRIES: "x" is not a duration"#),
+            (Some("syncInterval = 5"), vec![], "conf/rental.toml: syncInterval: 5 is not a duration"),
+        ];
+        for (file, env, want) in cases {
+            let got = error(file, &env);
+            assert!(got.starts_with(want), "{got}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_with_their_line() {
+        let got = error(Some("timezone = \"UTC\"\ncheckout_ttl = \"1h\"\n"), &[]);
+        assert!(
+            got.starts_with("config file conf/rental.toml: line 2, column 1: unknown field `checkout_ttl`"),
+            "{got}"
+        );
+        assert!(!got.contains('\n'), "{got}");
+    }
+}

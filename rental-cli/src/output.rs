@@ -1,0 +1,167 @@
+//! Output for people (aligned tables, money as `$1,234.56`, dates with their
+//! weekday) and for programs (the library's JSON, as serde writes it).
+
+use chrono::{DateTime, NaiveDate, Utc};
+use rental_core::Cents;
+use serde::Serialize;
+
+/// `$1,234.56`; `-$111.00` below zero.
+pub fn money(cents: Cents) -> String {
+    let sign = if cents < 0 { "-" } else { "" };
+    let cents = cents.unsigned_abs();
+    let dollars = (cents / 100).to_string();
+    let mut grouped = String::with_capacity(dollars.len() + dollars.len() / 3);
+    for (i, digit) in dollars.chars().enumerate() {
+        if i > 0 && (dollars.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("{sign}${grouped}.{:02}", cents % 100)
+}
+
+/// `Sun 2026-12-20`.
+pub fn day(date: NaiveDate) -> String {
+    date.format("%a %Y-%m-%d").to_string()
+}
+
+/// `2026-11-22 07:39 UTC`.
+pub fn when(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+/// An optional timestamp; `-` when absent.
+pub fn when_or_dash(t: Option<DateTime<Utc>>) -> String {
+    t.map_or_else(|| "-".to_owned(), when)
+}
+
+/// `value` as indented JSON, with a final newline.
+pub fn json(value: &impl Serialize) -> String {
+    // Serializing the library's own types into a String cannot fail: they
+    // have string keys and no fallible `Serialize` impls.
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// How a column lines up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Align {
+    /// Text.
+    Left,
+    /// Numbers and money.
+    Right,
+}
+
+/// A table with a title row, columns separated by two spaces.
+#[derive(Debug)]
+pub struct Table {
+    columns: Vec<(&'static str, Align)>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these column titles.
+    pub fn new(columns: &[(&'static str, Align)]) -> Self {
+        Table { columns: columns.to_vec(), rows: Vec::new() }
+    }
+
+    /// Adds a row: one cell per column.
+    pub fn row(&mut self, cells: Vec<String>) {
+        debug_assert_eq!(cells.len(), self.columns.len());
+        self.rows.push(cells);
+    }
+
+    /// The table as text, a newline after each row.
+    pub fn render(&self) -> String {
+        let titles: Vec<String> = self.columns.iter().map(|(t, _)| (*t).to_owned()).collect();
+        let widths: Vec<usize> = (0..self.columns.len())
+            .map(|i| self.rows.iter().chain([&titles]).map(|r| r[i].chars().count()).max().unwrap_or(0))
+            .collect();
+        let mut out = String::new();
+        for row in [&titles].into_iter().chain(&self.rows) {
+            out.push_str(self.line(row, &widths).trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    fn line(&self, row: &[String], widths: &[usize]) -> String {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .zip(&self.columns)
+            .map(|((cell, &width), (_, align))| match align {
+                Align::Left => format!("{cell:<width$}"),
+                Align::Right => format!("{cell:>width$}"),
+            })
+            .collect();
+        cells.join("  ")
+    }
+}
+
+/// Label-value lines, the labels padded to one width.
+pub fn fields(pairs: &[(&str, String)]) -> String {
+    let width = pairs.iter().map(|(label, _)| label.chars().count()).max().unwrap_or(0) + 1;
+    let lines: Vec<String> = pairs
+        .iter()
+        .map(|(label, value)| format!("{:<width$} {value}\n", format!("{label}:"), width = width))
+        .collect();
+    lines.concat()
+}
+
+/// Label-amount lines: labels to the left, amounts lined up on the right.
+pub fn ledger(lines: &[(String, String)]) -> String {
+    let label_width = lines.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
+    let amount_width = lines.iter().map(|(_, a)| a.chars().count()).max().unwrap_or(0);
+    let lines: Vec<String> =
+        lines.iter().map(|(label, amount)| format!("  {label:<label_width$}  {amount:>amount_width$}\n")).collect();
+    lines.concat()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_is_dollars_with_thousands_separators() {
+        let cases = [
+            (0, "$0.00"),
+            (5, "$0.05"),
+            (134_288, "$1,342.88"),
+            (-11_100, "-$111.00"),
+            (100_000, "$1,000.00"),
+            (99_999, "$999.99"),
+            (12_345_678_900, "$123,456,789.00"),
+            (i64::MIN, "-$92,233,720,368,547,758.08"),
+        ];
+        for (cents, want) in cases {
+            assert_eq!(money(cents), want, "{cents}");
+        }
+    }
+
+    #[test]
+    fn dates_show_their_weekday() {
+        assert_eq!(day("2026-12-20".parse().unwrap()), "Sun 2026-12-20");
+        assert_eq!(when("2026-11-22T07:39:21.123Z".parse().unwrap()), "2026-11-22 07:39 UTC");
+    }
+
+    #[test]
+    fn tables_align_text_left_and_numbers_right() {
+        let mut t = Table::new(&[("SLUG", Align::Left), ("RATE", Align::Right)]);
+        t.row(vec!["sea-view".into(), "$150.00".into()]);
+        t.row(vec!["loft".into(), "$1,120.00".into()]);
+        assert_eq!(t.render(), "SLUG           RATE\nsea-view    $150.00\nloft      $1,120.00\n");
+    }
+
+    #[test]
+    fn ledger_lines_put_amounts_in_a_column() {
+        let lines = [("Taxes".to_owned(), "$143.88".to_owned()), ("Total".to_owned(), "$1,342.88".to_owned())];
+        assert_eq!(ledger(&lines), "  Taxes    $143.88\n  Total  $1,342.88\n");
+    }
+
+    #[test]
+    fn fields_line_up_their_values() {
+        assert_eq!(fields(&[("Code", "BK-1".into()), ("Status", "pending".into())]), "Code:   BK-1\nStatus: pending\n");
+    }
+}
