@@ -1,1 +1,15 @@
-//! placeholder until the suite lands
+//! Black-box tests of `rental-core`, through its public API only.
+//!
+//! - `suite`: every rule of CONTRACT.md sections 4 to 7, run against both stores.
+//! - `bad_input`: refused requests write nothing.
+//! - `timezones`: each property's "today" is its own.
+//! - `concurrency`: racing writers, exactly one winner.
+//! - `durability`: what a redb store keeps across closing and reopening.
+//! - `properties`: property-based checks of the invariants.
+
+mod bad_input;
+mod concurrency;
+mod durability;
+mod properties;
+mod suite;
+mod timezones;

@@ -1,0 +1,110 @@
+//! Racing writers (CONTRACT.md section 6): two concurrent requests for
+//! overlapping nights, exactly one wins. Many threads share one engine.
+
+use std::sync::{Arc, Barrier};
+use std::thread;
+
+use chrono::{Days, NaiveDate};
+use rental_core::availability::NightStatus;
+use rental_core::{Created, Error, MemoryStore, NewBooking, Rental, Store};
+use rental_tests::{d, fixed_clock, list_all, new_booking, open_redb, rental_with_demo};
+
+const THREADS: usize = 8;
+
+/// Runs `request(i)` on `THREADS` threads released together; results by thread.
+fn race<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    request: impl Fn(usize) -> (NewBooking, Option<String>) + Send + Sync + 'static,
+) -> Vec<Result<Created, Error>> {
+    let barrier = Arc::new(Barrier::new(THREADS));
+    let request = Arc::new(request);
+    let handles: Vec<_> = (0..THREADS)
+        .map(|i| {
+            let (rental, barrier, request) = (Arc::clone(rental), Arc::clone(&barrier), Arc::clone(&request));
+            thread::spawn(move || {
+                let (body, key) = request(i);
+                barrier.wait();
+                rental.create_booking(&body, key.as_deref())
+            })
+        })
+        .collect();
+    handles.into_iter().map(|h| h.join().expect("a racing thread panicked")).collect()
+}
+
+/// Thread `i` asks for a stay of 2 to 5 nights that always includes the nights `base+2` and `base+3`.
+fn overlapping(base: NaiveDate, i: usize) -> NewBooking {
+    let check_in = base + Days::new((i % 3) as u64);
+    let check_out = base + Days::new(4 + (i % 2) as u64);
+    NewBooking {
+        check_in,
+        check_out,
+        guest_name: format!("Guest {i}"),
+        ..new_booking("sea-view", "2027-01-01", "2027-01-03", 2)
+    }
+}
+
+fn exactly_one_of_eight_overlapping_requests_wins<S: Store + 'static>(rental: &Arc<Rental<S>>) {
+    for round in 0..4u64 {
+        let base = d("2027-01-04") + Days::new(10 * round);
+        let results = race(rental, move |i| (overlapping(base, i), None));
+        let winners: Vec<&Created> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+        assert_eq!(winners.len(), 1, "round {round}: {results:?}");
+        let losers = results.iter().filter(|r| matches!(r, Err(Error::DatesUnavailable { .. }))).count();
+        assert_eq!(losers, THREADS - 1, "round {round}: {results:?}");
+
+        let won = &winners[0].booking;
+        let nights = rental.availability("sea-view", Some(base), Some(base + Days::new(6))).unwrap().nights;
+        for n in nights {
+            let want = if won.stay.contains(n.date) { NightStatus::Held } else { NightStatus::Available };
+            assert_eq!(n.status, want, "round {round}, night {}", n.date);
+        }
+    }
+    let all = list_all(rental, rental_core::BookingQuery { limit: 50, ..Default::default() });
+    assert_eq!(all.len(), 4, "one booking per round");
+    assert_eq!(rental.events_after(0, 1000).unwrap().len(), 4, "one booking.created per round");
+}
+
+#[test]
+fn exactly_one_of_eight_threads_racing_for_the_same_nights_wins_on_redb() {
+    let dir = tempfile::tempdir().unwrap();
+    let rental = Arc::new(rental_with_demo(open_redb(dir.path()), fixed_clock()));
+    exactly_one_of_eight_overlapping_requests_wins(&rental);
+}
+
+#[test]
+fn exactly_one_of_eight_threads_racing_for_the_same_nights_wins_in_memory() {
+    let rental = Arc::new(rental_with_demo(MemoryStore::new(), fixed_clock()));
+    exactly_one_of_eight_overlapping_requests_wins(&rental);
+}
+
+#[test]
+fn eight_threads_booking_different_nights_all_win_on_redb() {
+    let dir = tempfile::tempdir().unwrap();
+    let rental = Arc::new(rental_with_demo(open_redb(dir.path()), fixed_clock()));
+    let results = race(&rental, |i| {
+        let check_in = d("2027-01-04") + Days::new(3 * i as u64);
+        (
+            NewBooking {
+                check_in,
+                check_out: check_in + Days::new(3),
+                ..new_booking("sea-view", "2027-01-01", "2027-01-03", 2)
+            },
+            None,
+        )
+    });
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let nights = rental.availability("sea-view", Some(d("2027-01-04")), Some(d("2027-01-28"))).unwrap().nights;
+    assert!(nights.iter().all(|n| n.status == NightStatus::Held), "24 nights, all held");
+}
+
+#[test]
+fn eight_threads_repeating_one_idempotent_request_create_one_booking_on_redb() {
+    let dir = tempfile::tempdir().unwrap();
+    let rental = Arc::new(rental_with_demo(open_redb(dir.path()), fixed_clock()));
+    let results =
+        race(&rental, |_| (new_booking("sea-view", "2027-01-04", "2027-01-08", 2), Some("order-7".to_owned())));
+    let created: Vec<&Created> = results.iter().map(|r| r.as_ref().expect("every repeat succeeds")).collect();
+    assert_eq!(created.iter().filter(|c| !c.replayed).count(), 1);
+    assert!(created.iter().all(|c| c.booking.code == created[0].booking.code), "one code for all");
+    assert_eq!(rental.events_after(0, 1000).unwrap().len(), 1);
+}
