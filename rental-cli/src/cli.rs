@@ -41,19 +41,34 @@ Examples:
   KEY=$(rental keys create --name website --scope read)
   rental bookings list --status pending";
 
+const PROPERTY_HELP: &str = "Examples:
+  rental property import examples/demo-properties.toml
+  rental property list";
+
+const KEYS_HELP: &str = "Examples:
+  KEY=$(rental keys create --name website --scope read)
+  rental keys list
+  rental keys revoke website";
+
+const BOOKINGS_HELP: &str = "Examples:
+  rental bookings list --status pending
+  rental bookings show BK-7QX2MF
+  rental bookings confirm BK-7QX2MF
+  rental bookings cancel BK-7QX2MF --by guest --reason \"change of plans\"";
+
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Import and list properties
-    #[command(subcommand)]
+    #[command(subcommand, after_help = PROPERTY_HELP)]
     Property(PropertyCommand),
     /// Create, list and revoke API keys
-    #[command(subcommand)]
+    #[command(subcommand, after_help = KEYS_HELP)]
     Keys(KeysCommand),
     /// Price a stay
     Quote(QuoteArgs),
     /// List, show, confirm and cancel bookings
-    #[command(subcommand)]
+    #[command(subcommand, after_help = BOOKINGS_HELP)]
     Bookings(BookingsCommand),
 }
 
@@ -78,10 +93,8 @@ mod tests {
     #[test]
     fn every_command_shows_an_example_in_its_help() {
         fn walk(cmd: &clap::Command, path: &str) {
-            if cmd.get_subcommands().next().is_none() {
-                let help = cmd.get_after_help().map(ToString::to_string).unwrap_or_default();
-                assert!(help.contains("rental "), "{path} has no example");
-            }
+            let help = cmd.get_after_help().map(ToString::to_string).unwrap_or_default();
+            assert!(help.contains("\n  rental ") || help.contains("\n  KEY=$(rental "), "{path} has no example");
             for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
                 walk(sub, &format!("{path} {}", sub.get_name()));
             }

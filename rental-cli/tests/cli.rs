@@ -1,0 +1,382 @@
+//! Drives the real `rental` binary against a temporary data directory:
+//! output, JSON, exit codes, configuration and the busy-store message.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use chrono::{Days, Utc};
+use rental_core::{Booking, NewBooking, Property, RedbStore, Rental, demo};
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// A working directory with its own data directory.
+struct Sandbox {
+    dir: TempDir,
+}
+
+/// What one run of the binary did.
+#[derive(Debug)]
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn ok(self) -> Self {
+        assert_eq!(self.code, 0, "failed: {self:?}");
+        self
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout))
+    }
+
+    /// Asserts the exit code and that stderr is exactly one `error: ...` line; returns it.
+    fn fails(&self, code: i32) -> &str {
+        assert_eq!(self.code, code, "{self:?}");
+        assert!(self.stderr.starts_with("error: "), "{self:?}");
+        assert_eq!(self.stderr.trim_end().lines().count(), 1, "{self:?}");
+        self.stderr.trim_end()
+    }
+}
+
+impl Sandbox {
+    fn new() -> Self {
+        Sandbox { dir: tempfile::tempdir().unwrap() }
+    }
+
+    fn data_dir(&self) -> PathBuf {
+        self.dir.path().join("rental-data")
+    }
+
+    /// Runs `rental ARGS` in the sandbox, on its data directory (the default
+    /// `./rental-data`), with no `RENTAL_*` variables but those in `env`.
+    fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rental"));
+        cmd.args(args).current_dir(self.dir.path());
+        for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("RENTAL_")) {
+            cmd.env_remove(name);
+        }
+        cmd.envs(env.iter().copied());
+        let out = cmd.output().unwrap();
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+        }
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        self.run_with(args, &[])
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// The demo properties and three pending sea-view stays, 30, 40 and 50
+    /// days from now, made through the library (which then lets go of the store).
+    fn with_bookings(&self) -> Vec<Booking> {
+        let rental = Rental::new(RedbStore::open_dir(self.data_dir()).unwrap());
+        rental.import_properties(&demo::properties()).unwrap();
+        [(30, 7), (40, 7), (50, 4)]
+            .into_iter()
+            .map(|(from, nights)| rental.create_booking(&stay(from, nights), None).unwrap().booking)
+            .collect()
+    }
+}
+
+fn stay(from_now: u64, nights: u64) -> NewBooking {
+    let check_in = Utc::now().date_naive() + Days::new(from_now);
+    NewBooking {
+        property: "sea-view".into(),
+        check_in,
+        check_out: check_in + Days::new(nights),
+        guest_name: "Ada Lovelace".into(),
+        guest_email: "ada@example.com".into(),
+        guests: 3,
+        notes: Some("late arrival".into()),
+        source: None,
+    }
+}
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(name).display().to_string()
+}
+
+fn by_slug(mut properties: Vec<Property>) -> Vec<Property> {
+    properties.sort_by(|a, b| a.slug.cmp(&b.slug));
+    properties
+}
+
+fn codes(page: &Value) -> Vec<String> {
+    page["data"].as_array().unwrap().iter().map(|b| b["code"].as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn the_example_files_import_as_the_demo_properties() {
+    let s = Sandbox::new();
+    let toml = s.run(&["property", "import", &example("demo-properties.toml")]).ok();
+    assert_eq!(toml.stdout, "imported 3 properties: 3 created, 0 updated\n");
+    let json = s.run(&["property", "import", &example("demo-properties.json"), "--json"]).ok();
+    assert_eq!(json.json(), serde_json::json!({"created": 0, "updated": 3}));
+
+    let listed: Vec<Property> = serde_json::from_str(&s.run(&["property", "list", "--json"]).ok().stdout).unwrap();
+    assert_eq!(listed, by_slug(demo::properties()));
+    let table = s.run(&["property", "list"]).ok().stdout;
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 4, "{table}");
+    assert!(lines[0].starts_with("SLUG") && lines[0].contains("NIGHTLY RATE"), "{table}");
+    assert!(lines[3].starts_with("sea-view") && lines[3].contains("Europe/Lisbon") && lines[3].contains("$150.00"));
+}
+
+#[test]
+fn a_single_json_object_imports_and_a_second_import_updates_it() {
+    let s = Sandbox::new();
+    let mut loft = demo::harbour_loft();
+    let file = s.write("loft.json", &serde_json::to_string(&loft).unwrap());
+    assert_eq!(
+        s.run(&["property", "import", file.to_str().unwrap()]).ok().stdout,
+        "imported 1 property: 1 created, 0 updated\n"
+    );
+    loft.active = false;
+    let file = s.write("loft.json", &serde_json::to_string(&loft).unwrap());
+    s.run(&["property", "import", file.to_str().unwrap()]).ok();
+    let table = s.run(&["property", "list"]).ok().stdout;
+    assert!(table.lines().nth(1).unwrap().contains(" no "), "{table}");
+}
+
+#[test]
+fn a_file_with_one_bad_property_imports_nothing() {
+    let s = Sandbox::new();
+    let mut bad = demo::properties();
+    bad[2].max_guests = 0;
+    let file = s.write("bad.json", &serde_json::to_string(&bad).unwrap());
+    let err = s.run(&["property", "import", file.to_str().unwrap()]);
+    assert!(err.fails(1).contains("[2].maxGuests"), "{err:?}");
+    let garbled = s.write("garbled.toml", "[[property]]\nslug = \"x\"\nrooms = 3\n");
+    let err = s.run(&["property", "import", garbled.to_str().unwrap()]);
+    assert!(err.fails(1).contains("unknown field `rooms`"), "{err:?}");
+    let missing = s.run(&["property", "import", "no-such-file.json"]);
+    assert!(missing.fails(1).contains("no-such-file.json: cannot read"), "{missing:?}");
+    assert_eq!(s.run(&["property", "list", "--json"]).ok().json(), serde_json::json!([]));
+}
+
+#[test]
+fn a_quote_reads_as_a_breakdown_or_as_the_api_json() {
+    let s = Sandbox::new();
+    s.run(&["property", "import", &example("demo-properties.json")]).ok();
+    let args =
+        ["quote", "--property", "sea-view", "--check-in", "2026-12-20", "--check-out", "2026-12-27", "--guests", "3"];
+    let human = s.run(&args).ok().stdout;
+    for want in
+        ["Sea View Cottage (sea-view)", "Sun 2026-12-20 to Sun 2026-12-27: 7 nights, 3 guests", "Fri 2026-12-25"]
+    {
+        assert!(human.contains(want), "{want} missing from\n{human}");
+    }
+    let line = |label: &str| human.lines().find(|l| l.trim_start().starts_with(label)).unwrap().to_owned();
+    assert!(line("Accommodation").ends_with("$1,110.00"), "{human}");
+    assert!(line("Discount").ends_with("-$111.00"), "{human}");
+    assert!(line("Extra guest fee").ends_with("$140.00"), "{human}");
+    assert!(line("Taxes").ends_with("$143.88"), "{human}");
+    assert!(line("Total").ends_with("$1,342.88"), "{human}");
+
+    let json = s.run(&[&args[..], &["--json"]].concat()).ok().json();
+    assert_eq!(json["total"], 134_288);
+    assert_eq!(json["accommodation"], 111_000);
+    assert_eq!(json["nightly"].as_array().unwrap().len(), 7);
+    assert_eq!(json["nightly"][5], serde_json::json!({"date": "2026-12-25", "price": 18000}));
+}
+
+#[test]
+fn a_quote_for_taken_nights_lists_its_problems_and_still_succeeds() {
+    let s = Sandbox::new();
+    let first = &s.with_bookings()[0];
+    let (check_in, check_out) = (first.check_in().to_string(), first.check_out().to_string());
+    let args = ["quote", "--property", "sea-view", "--check-in", &check_in, "--check-out", &check_out, "--guests", "9"];
+    let human = s.run(&args).ok().stdout;
+    assert!(human.contains("Not available:"), "{human}");
+    assert!(human.contains("dates_unavailable: already taken: "), "{human}");
+    assert!(human.contains("max_guests: at most 4 guests"), "{human}");
+    let json = s.run(&[&args[..], &["--json"]].concat()).ok().json();
+    assert_eq!(json["available"], false);
+    assert_eq!(json["problems"][0]["dates"].as_array().unwrap().len(), 7);
+}
+
+#[test]
+fn keys_are_created_listed_and_revoked() {
+    let s = Sandbox::new();
+    let secret = s.run(&["keys", "create", "--name", "website", "--scope", "read"]).ok().stdout;
+    let secret = secret.strip_suffix('\n').unwrap();
+    assert!(secret.starts_with("rk_") && secret.len() == 35, "{secret:?}");
+    assert!(secret[3..].chars().all(|c| c.is_ascii_alphanumeric()), "{secret:?}");
+
+    let created = s.run(&["keys", "create", "--name", "channel", "--scope", "read,write", "--json"]).ok().json();
+    let id = created["id"].as_str().unwrap().to_owned();
+    assert!(id.starts_with("key_") && created["key"].as_str().unwrap().starts_with("rk_"), "{created}");
+    assert_eq!(created["name"], "channel");
+    assert_eq!(created["scopes"], serde_json::json!(["read", "write"]));
+    assert!(created["createdAt"].as_str().unwrap().ends_with('Z'), "{created}");
+    assert_eq!(created.as_object().unwrap().len(), 5, "{created}");
+
+    let table = s.run(&["keys", "list"]).ok().stdout;
+    assert!(table.starts_with("ID") && table.contains("LAST USED") && table.contains("read,write"), "{table}");
+    assert!(!table.contains("rk_"), "a secret leaked into the list: {table}");
+
+    assert!(s.run(&["keys", "revoke", "website"]).ok().stdout.starts_with("revoked key_"));
+    assert_eq!(s.run(&["keys", "revoke", &id, "--json"]).ok().json()["name"], "channel");
+    let keys = s.run(&["keys", "list", "--json"]).ok().json();
+    assert!(keys.as_array().unwrap().iter().all(|k| k["revokedAt"].is_string()), "{keys}");
+    let unknown = s.run(&["keys", "revoke", "website"]);
+    assert_eq!(unknown.fails(1), r#"error: api key "website" not found"#);
+}
+
+#[test]
+fn bookings_are_listed_in_check_in_order_and_filtered_and_paged() {
+    let s = Sandbox::new();
+    let made = s.with_bookings();
+    let all: Vec<String> = made.iter().map(|b| b.code.to_string()).collect();
+
+    let table = s.run(&["bookings", "list"]).ok().stdout;
+    let rows: Vec<&str> = table.lines().collect();
+    assert_eq!(rows.len(), 4, "{table}");
+    assert!(rows[0].starts_with("CODE") && rows[0].contains("CHECK-IN"), "{table}");
+    for (row, code) in rows[1..].iter().zip(&all) {
+        assert!(row.starts_with(code.as_str()) && row.contains("pending") && row.contains("Ada Lovelace"), "{table}");
+    }
+    let total = dollars(made[0].total);
+    assert!(rows[1].contains(&total), "{total} not in {table}");
+
+    let page = s.run(&["bookings", "list", "--limit", "2", "--json"]).ok();
+    let page = page.json();
+    assert_eq!(codes(&page), all[..2]);
+    let cursor = page["nextCursor"].as_str().unwrap();
+    let rest = s.run(&["bookings", "list", "--limit", "2", "--cursor", cursor, "--json"]).ok().json();
+    assert_eq!(codes(&rest), all[2..]);
+    assert!(rest["nextCursor"].is_null());
+    let paged = s.run(&["bookings", "list", "--limit", "2"]).ok();
+    assert!(paged.stderr.contains(&format!("--cursor {cursor}")), "{paged:?}");
+
+    let from = made[1].check_in().to_string();
+    let late = s.run(&["bookings", "list", "--from", &from, "--status", "pending,confirmed", "--json"]).ok().json();
+    assert_eq!(codes(&late), all[1..]);
+    let none = s.run(&["bookings", "list", "--status", "cancelled", "--source", "airbnb", "--json"]).ok().json();
+    assert_eq!(none, serde_json::json!({"data": [], "nextCursor": null}));
+}
+
+/// `$1,342.88` from cents, written out independently of the binary's formatter.
+fn dollars(cents: i64) -> String {
+    let dollars = cents / 100;
+    let grouped =
+        if dollars >= 1000 { format!("{},{:03}", dollars / 1000, dollars % 1000) } else { dollars.to_string() };
+    format!("${grouped}.{:02}", cents % 100)
+}
+
+#[test]
+fn a_booking_is_shown_confirmed_and_cancelled() {
+    let s = Sandbox::new();
+    let code = s.with_bookings()[0].code.to_string();
+
+    let shown = s.run(&["bookings", "show", &code]).ok().stdout;
+    for want in ["Code:".to_owned(), code.clone(), "Sea View Cottage (sea-view)".into(), "ada@example.com".into()] {
+        assert!(shown.contains(&want), "{want} missing from\n{shown}");
+    }
+    assert!(shown.contains("Note:") && shown.contains("late arrival"), "{shown}");
+    let json = s.run(&["bookings", "show", &code.to_lowercase(), "--json"]).ok().json();
+    assert_eq!((json["code"].as_str(), json["status"].as_str()), (Some(code.as_str()), Some("pending")));
+
+    let confirmed = s.run(&["bookings", "confirm", &code]).ok().stdout;
+    assert_eq!(confirmed, format!("{code}: confirmed, payment paid\n"));
+    assert_eq!(s.run(&["bookings", "confirm", &code]).ok().stdout, confirmed, "a repeat is a no-op");
+
+    let args = ["bookings", "cancel", &code, "--by", "guest", "--reason", "flight cancelled", "--json"];
+    let cancelled = s.run(&args).ok().json();
+    assert_eq!(cancelled["status"], "cancelled");
+    assert_eq!(cancelled["paymentStatus"], "refunded");
+    assert_eq!(cancelled["cancelledBy"], "guest");
+    assert_eq!(cancelled["cancelReason"], "flight cancelled");
+
+    let refused = s.run(&["bookings", "confirm", &code]);
+    assert_eq!(refused.fails(1), "error: cannot confirm a booking that is cancelled");
+    let missing = s.run(&["bookings", "show", "BK-NOPE22"]);
+    assert_eq!(missing.fails(1), r#"error: booking "BK-NOPE22" not found"#);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let s = Sandbox::new();
+    let cases: [&[&str]; 8] = [
+        &[],
+        &["frobnicate"],
+        &["bookings", "list", "--limit", "0"],
+        &["bookings", "list", "--cursor", "not-a-cursor"],
+        &["bookings", "cancel", "BK-AAAAAA", "--by", "system"],
+        &["quote", "--property", "sea-view", "--check-in", "20/12/2026", "--check-out", "2026-12-27"],
+        &["keys", "create", "--name", "x"],
+        &["keys", "create", "--name", "x", "--scope", "admin"],
+    ];
+    for args in cases {
+        let run = s.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        assert!(run.stdout.is_empty(), "{args:?}: {run:?}");
+    }
+}
+
+#[test]
+fn help_shows_examples_and_exits_0() {
+    let s = Sandbox::new();
+    for args in
+        [&["--help"][..], &["quote", "--help"], &["bookings", "cancel", "--help"], &["property", "import", "--help"]]
+    {
+        let run = s.run(args).ok();
+        assert!(run.stdout.contains("Example"), "{args:?}: {}", run.stdout);
+    }
+    assert!(s.run(&["property", "import", "--help"]).ok().stdout.contains("[[property]]"));
+}
+
+#[test]
+fn configuration_comes_from_the_file_then_the_environment_then_flags() {
+    let s = Sandbox::new();
+    s.write("rental.toml", "dataDir = \"from-file\"\n");
+    s.run(&["property", "import", &example("demo-properties.json")]).ok();
+    assert!(s.dir.path().join("from-file").is_dir(), "./rental.toml is read when present");
+
+    s.run_with(&["keys", "create", "--name", "k", "--scope", "read"], &[("RENTAL_DATA_DIR", "from-env")]).ok();
+    assert!(s.dir.path().join("from-env").is_dir());
+    s.run_with(&["keys", "list", "--data-dir", "from-flag"], &[("RENTAL_DATA_DIR", "from-env")]).ok();
+    assert!(s.dir.path().join("from-flag").is_dir());
+
+    let other = s.write("other.toml", "timezone = \"UTC\"\nlisten = \"127.0.0.1:9\"\ncheckout_ttl = \"1h\"\n");
+    let bad_file = s.run(&["--config", other.to_str().unwrap(), "keys", "list"]);
+    assert!(bad_file.fails(2).contains("line 3, column 1: unknown field `checkout_ttl`"), "{bad_file:?}");
+    let bad_env = s.run_with(&["keys", "list"], &[("RENTAL_CHECKOUT_TTL", "a while")]);
+    assert!(bad_env.fails(2).contains("RENTAL_CHECKOUT_TTL"), "{bad_env:?}");
+    let missing = s.run(&["--config", "nowhere.toml", "keys", "list"]);
+    assert!(missing.fails(2).contains("cannot read config file nowhere.toml"), "{missing:?}");
+}
+
+#[test]
+fn a_store_held_by_a_server_is_reported_in_one_line_that_names_url() {
+    let s = Sandbox::new();
+    let _held = RedbStore::open_dir(s.data_dir()).unwrap();
+    let run = s.run(&["bookings", "list"]);
+    let line = run.fails(1);
+    assert!(line.contains("in use by a running server") && line.contains("--url"), "{line}");
+    assert!(line.contains("rental-data"), "names the directory: {line}");
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn lapsed_checkouts_are_expired_before_a_command_runs() {
+    let s = Sandbox::new();
+    let code = s.with_bookings()[0].code.to_string();
+    let pending = s.run(&["bookings", "show", &code, "--json"]).ok().json();
+    assert_eq!(pending["status"], "pending", "the default checkoutTtl is 24h");
+    std::thread::sleep(std::time::Duration::from_millis(1_100));
+    let booking = s.run_with(&["bookings", "show", &code, "--json"], &[("RENTAL_CHECKOUT_TTL", "1s")]).ok().json();
+    assert_eq!((booking["status"].as_str(), booking["paymentStatus"].as_str()), (Some("cancelled"), Some("expired")));
+    assert_eq!(booking["cancelledBy"], "system");
+}
