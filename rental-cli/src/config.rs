@@ -212,17 +212,18 @@ fn read_file(path: &Path) -> Result<(PathBuf, String), ConfigError> {
 }
 
 fn apply_file(layers: &mut Layers, path: &Path, text: &str) -> Result<(), ConfigError> {
-    let parse_error = |message: String| ConfigError::Parse { path: path.to_owned(), message };
-    let file: FileConfig = toml::from_str(text).map_err(|e| parse_error(toml_message(text, &e)))?;
+    let file: FileConfig = toml::from_str(text)
+        .map_err(|e| ConfigError::Parse { path: path.to_owned(), message: toml_message(text, &e) })?;
     let from = |key: Key| format!("{}: {}", path.display(), key.file_name());
+    let duration = |key: Key, value: Option<toml::Value>| value.map(|v| value_text(&v, &from(key))).transpose();
     let texts = [
         (Key::Listen, file.listen),
         (Key::BaseUrl, file.base_url),
         (Key::Timezone, file.timezone),
         (Key::CodePrefix, file.code_prefix),
-        (Key::SyncInterval, file.sync_interval.map(|v| value_text(&v, &from(Key::SyncInterval))).transpose()?),
-        (Key::CheckoutTtl, file.checkout_ttl.map(|v| value_text(&v, &from(Key::CheckoutTtl))).transpose()?),
-        (Key::WebhookRetries, file.webhook_retries.map(|v| value_text(&v, &from(Key::WebhookRetries))).transpose()?),
+        (Key::SyncInterval, duration(Key::SyncInterval, file.sync_interval)?),
+        (Key::CheckoutTtl, duration(Key::CheckoutTtl, file.checkout_ttl)?),
+        (Key::WebhookRetries, duration(Key::WebhookRetries, file.webhook_retries)?),
         (Key::AllowPrivateTargets, file.allow_private_targets.map(|b| b.to_string())),
     ];
     for (key, text) in texts {
