@@ -178,24 +178,34 @@ pub fn list_all<S: Store>(rental: &Rental<S>, mut query: BookingQuery) -> Vec<Bo
 /// ```text
 /// fn free_nights_are_available<S: Store>(h: &Harness<S>) { /* ... */ }
 /// store_suite!(free_nights_are_available);
-/// // or name the stores: store_suite!(stores: [memory => Harness::memory], tests: [free_nights_are_available]);
+/// // or name the stores, with attributes for every test of one store:
+/// store_suite!(stores: [memory => Harness::memory, #[ignore = "why"] redb => Harness::redb],
+///              tests: [free_nights_are_available]);
 /// ```
 #[macro_export]
 macro_rules! store_suite {
-    (stores: [$store:ident => $open:path $(, $rest:ident => $rest_open:path)* $(,)?], tests: $tests:tt) => {
-        $crate::store_suite!(@one $store, $open, $tests);
-        $crate::store_suite!(stores: [$($rest => $rest_open),*], tests: $tests);
+    (
+        stores: [$(#[$attr:meta])* $store:ident => $open:path
+                 $(, $(#[$rest_attr:meta])* $rest:ident => $rest_open:path)* $(,)?],
+        tests: $tests:tt
+    ) => {
+        mod $store {
+            $crate::store_suite!(@tests [$(#[$attr])*] $open, $tests);
+        }
+        $crate::store_suite!(stores: [$($(#[$rest_attr])* $rest => $rest_open),*], tests: $tests);
     };
     (stores: [], tests: $tests:tt) => {};
-    (@one $store:ident, $open:path, [$($test:ident),* $(,)?]) => {
-        mod $store {
-            $(
-                #[test]
-                fn $test() {
-                    let harness = $open();
-                    super::$test(&harness);
-                }
-            )*
+    (@tests $attrs:tt $open:path, []) => {};
+    (@tests $attrs:tt $open:path, [$test:ident $(, $rest:ident)* $(,)?]) => {
+        $crate::store_suite!(@test $attrs $open, $test);
+        $crate::store_suite!(@tests $attrs $open, [$($rest),*]);
+    };
+    (@test [$(#[$attr:meta])*] $open:path, $test:ident) => {
+        $(#[$attr])*
+        #[test]
+        fn $test() {
+            let harness = $open();
+            super::$test(&harness);
         }
     };
     ($($test:ident),* $(,)?) => {

@@ -9,6 +9,8 @@ mod idempotency;
 mod keys;
 mod lifecycle;
 mod listing;
+mod outbox;
+mod precision;
 mod quotes;
 mod summary;
 
