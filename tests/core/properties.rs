@@ -211,7 +211,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     #[test]
     fn active_stays_never_overlap_whatever_the_operations_on_redb(ops in prop::collection::vec(op(), 1..30)) {
