@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     match rental.create_booking(&request, None) {
         Err(rental_core::Error::DatesUnavailable { dates }) => {
-            println!("a second booking is refused: {} nights taken", dates.len())
+            println!("a second booking is refused: {} nights taken", dates.len());
         }
         other => println!("unexpected: {other:?}"),
     }

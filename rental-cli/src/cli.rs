@@ -9,6 +9,7 @@ use crate::commands::bookings::BookingsCommand;
 use crate::commands::keys::KeysCommand;
 use crate::commands::property::PropertyCommand;
 use crate::commands::quote::QuoteArgs;
+use crate::commands::serve::ServeArgs;
 use crate::config::Flags;
 
 /// Manage a short-term rental booking engine: properties, API keys, quotes and bookings.
@@ -28,7 +29,7 @@ pub struct Cli {
 
 const MAIN_HELP: &str = "Settings come from rental.toml (camelCase keys: listen, dataDir, baseUrl,
 timezone, codePrefix, syncInterval, checkoutTtl, webhookRetries,
-allowPrivateTargets), overridden by RENTAL_* environment variables
+allowPrivateTargets, rateLimit), overridden by RENTAL_* environment variables
 (RENTAL_DATA_DIR, RENTAL_TIMEZONE, RENTAL_CODE_PREFIX, RENTAL_CHECKOUT_TTL, ...),
 overridden by flags. Durations are written 90s, 30m, 24h; 0 turns one off.
 
@@ -36,6 +37,7 @@ Data goes to stdout (a table, or the API's JSON with --json); errors go to
 stderr. Exit codes: 0 success, 1 the operation failed, 2 usage error.
 
 Examples:
+  rental serve --demo
   rental property import examples/demo-properties.json
   rental quote --property sea-view --check-in 2026-12-20 --check-out 2026-12-27 --guests 3
   KEY=$(rental keys create --name website --scope read)
@@ -59,6 +61,8 @@ const BOOKINGS_HELP: &str = "Examples:
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run the HTTP server
+    Serve(ServeArgs),
     /// Import and list properties
     #[command(subcommand, after_help = PROPERTY_HELP)]
     Property(PropertyCommand),
@@ -75,7 +79,11 @@ pub enum Command {
 impl Cli {
     /// The flags that take part in the configuration.
     pub fn flags(&self) -> Flags {
-        Flags { config: self.config.clone(), data_dir: self.data_dir.clone() }
+        let listen = match &self.command {
+            Command::Serve(args) => args.listen.clone(),
+            _ => None,
+        };
+        Flags { config: self.config.clone(), data_dir: self.data_dir.clone(), listen }
     }
 }
 

@@ -33,6 +33,8 @@ pub struct Config {
     pub webhook_retries: Vec<Duration>,
     /// Whether feeds and webhooks may target private addresses (`allowPrivateTargets`).
     pub allow_private_targets: bool,
+    /// API requests per second allowed per key; `None` when `0` (`rateLimit`).
+    pub rate_limit: Option<u32>,
 }
 
 /// What the command line says about the configuration.
@@ -42,6 +44,8 @@ pub struct Flags {
     pub config: Option<PathBuf>,
     /// `--data-dir DIR`.
     pub data_dir: Option<PathBuf>,
+    /// `--listen ADDR` (of `serve`).
+    pub listen: Option<String>,
 }
 
 /// Why the configuration could not be loaded.
@@ -93,10 +97,11 @@ enum Key {
     CheckoutTtl,
     WebhookRetries,
     AllowPrivateTargets,
+    RateLimit,
 }
 
 impl Key {
-    const ALL: [Key; 8] = [
+    const ALL: [Key; 9] = [
         Key::Listen,
         Key::BaseUrl,
         Key::Timezone,
@@ -105,6 +110,7 @@ impl Key {
         Key::CheckoutTtl,
         Key::WebhookRetries,
         Key::AllowPrivateTargets,
+        Key::RateLimit,
     ];
 
     fn file_name(self) -> &'static str {
@@ -117,6 +123,7 @@ impl Key {
             Key::CheckoutTtl => "checkoutTtl",
             Key::WebhookRetries => "webhookRetries",
             Key::AllowPrivateTargets => "allowPrivateTargets",
+            Key::RateLimit => "rateLimit",
         }
     }
 
@@ -130,6 +137,7 @@ impl Key {
             Key::CheckoutTtl => "RENTAL_CHECKOUT_TTL",
             Key::WebhookRetries => "RENTAL_WEBHOOK_RETRIES",
             Key::AllowPrivateTargets => "RENTAL_ALLOW_PRIVATE_TARGETS",
+            Key::RateLimit => "RENTAL_RATE_LIMIT",
         }
     }
 }
@@ -174,6 +182,7 @@ struct FileConfig {
     checkout_ttl: Option<toml::Value>,
     webhook_retries: Option<toml::Value>,
     allow_private_targets: Option<bool>,
+    rate_limit: Option<u32>,
 }
 
 impl Config {
@@ -202,6 +211,9 @@ impl Config {
         if let Some(dir) = &flags.data_dir {
             layers.data_dir = Some(dir.clone());
         }
+        if let Some(listen) = &flags.listen {
+            layers.set(Key::Listen, listen.clone(), "--listen".to_owned());
+        }
         resolve(&layers)
     }
 }
@@ -225,6 +237,7 @@ fn apply_file(layers: &mut Layers, path: &Path, text: &str) -> Result<(), Config
         (Key::CheckoutTtl, duration(Key::CheckoutTtl, file.checkout_ttl)?),
         (Key::WebhookRetries, duration(Key::WebhookRetries, file.webhook_retries)?),
         (Key::AllowPrivateTargets, file.allow_private_targets.map(|b| b.to_string())),
+        (Key::RateLimit, file.rate_limit.map(|n| n.to_string())),
     ];
     for (key, text) in texts {
         if let Some(text) = text {
@@ -279,6 +292,7 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
             duration::parse_list(s).map_err(|e| e.to_string())
         })?,
         allow_private_targets: setting(layers, Key::AllowPrivateTargets, "false", parse_bool)?,
+        rate_limit: setting(layers, Key::RateLimit, "100", parse_rate)?,
     })
 }
 
@@ -333,6 +347,13 @@ fn parse_base_url(s: &str) -> Result<String, String> {
     }
 }
 
+/// Requests per second, where `0` turns limiting off.
+fn parse_rate(s: &str) -> Result<Option<u32>, String> {
+    let n: u32 =
+        s.trim().parse().map_err(|_| format!("{s:?} is not a whole number of requests per second (0 for no limit)"))?;
+    Ok(Some(n).filter(|n| *n > 0))
+}
+
 fn parse_bool(s: &str) -> Result<bool, String> {
     match s.trim().to_ascii_lowercase().as_str() {
         "true" | "1" | "yes" => Ok(true),
@@ -385,6 +406,16 @@ mod tests {
         assert_eq!(c.webhook_retries.len(), 8);
         assert_eq!(c.webhook_retries[7], Duration::from_secs(86_400));
         assert!(!c.allow_private_targets);
+        assert_eq!(c.rate_limit, Some(100));
+    }
+
+    #[test]
+    fn the_listen_flag_and_rate_limit_override_the_file() {
+        let flags = Flags { listen: Some("127.0.0.1:0".into()), ..Flags::default() };
+        let c = load(Some("listen = \"0.0.0.0:9000\"\nrateLimit = 0"), &[], &flags).unwrap();
+        assert_eq!(c.listen.to_string(), "127.0.0.1:0");
+        assert_eq!(c.rate_limit, None);
+        assert!(error(None, &[("RENTAL_RATE_LIMIT", "fast")]).contains("RENTAL_RATE_LIMIT"));
     }
 
     #[test]
@@ -415,7 +446,7 @@ mod tests {
     fn the_environment_overrides_the_file_and_flags_override_both() {
         let file = "dataDir = \"file-dir\"\ncheckoutTtl = \"1h\"\ntimezone = \"Europe/Lisbon\"";
         let env = [("RENTAL_DATA_DIR", "env-dir"), ("RENTAL_CHECKOUT_TTL", "90s"), ("RENTAL_TIMEZONE", "")];
-        let flags = Flags { config: None, data_dir: Some(PathBuf::from("flag-dir")) };
+        let flags = Flags { config: None, data_dir: Some(PathBuf::from("flag-dir")), listen: None };
         let c = load(Some(file), &env, &flags).unwrap();
         assert_eq!(c.data_dir, PathBuf::from("flag-dir"));
         assert_eq!(c.settings.checkout_ttl, Some(TimeDelta::seconds(90)));

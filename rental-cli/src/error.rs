@@ -20,6 +20,8 @@ pub enum CliError {
     },
     /// The library refused the operation or failed.
     Core(rental_core::Error),
+    /// The server could not start or stopped with an error.
+    Serve(String),
     /// An input file could not be read or understood.
     Input {
         /// The file.
@@ -34,7 +36,7 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Config(_) => 2,
-            CliError::Busy { .. } | CliError::Core(_) | CliError::Input { .. } => 1,
+            CliError::Busy { .. } | CliError::Core(_) | CliError::Input { .. } | CliError::Serve(_) => 1,
         }
     }
 }
@@ -49,6 +51,7 @@ impl fmt::Display for CliError {
                 data_dir.display()
             ),
             CliError::Core(e) => write!(f, "{e}"),
+            CliError::Serve(message) => write!(f, "{message}"),
             CliError::Input { path, message } => write!(f, "{}: {message}", path.display()),
         }
     }

@@ -34,6 +34,9 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> Result<Printed, CliError> {
     let config = Config::load(&cli.flags(), &|name| std::env::var(name).ok())?;
+    if let cli::Command::Serve(args) = &cli.command {
+        return commands::serve::run(args, &config);
+    }
     let engine = engine::open(&config)?;
     commands::run(&cli.command, &engine)
 }

@@ -277,13 +277,25 @@ impl Cursor {
     }
 }
 
-/// One page of a listing.
+/// One page of a listing; serialises as the API's `{"data": [...], "nextCursor": "..." | null}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Page {
     /// The bookings of this page, in order.
     pub data: Vec<Booking>,
     /// Where the next page starts; `None` on the last page.
     pub next: Option<Cursor>,
+}
+
+impl Serialize for Page {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Json<'a> {
+            data: &'a [Booking],
+            next_cursor: Option<String>,
+        }
+        Json { data: &self.data, next_cursor: self.next.as_ref().map(Cursor::encode) }.serialize(serializer)
+    }
 }
 
 #[cfg(test)]

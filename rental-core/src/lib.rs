@@ -77,6 +77,7 @@ pub mod timestamp;
 pub mod webhook;
 
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
+pub use chrono_tz::Tz;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::{Error, FieldError, NotFound, Result};
 pub use event::{Event, EventName};

@@ -60,6 +60,17 @@ pub enum Party {
     Guest,
 }
 
+impl std::str::FromStr for Party {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "host" => Ok(Party::Host),
+            "guest" => Ok(Party::Guest),
+            other => Err(format!("{other:?} is not host or guest")),
+        }
+    }
+}
+
 /// The result of applying an action.
 #[expect(clippy::large_enum_variant, reason = "short-lived return value; boxing would only add an allocation")]
 #[derive(Debug, Clone, PartialEq)]

@@ -82,8 +82,7 @@ pub async fn quote<S: Store + 'static>(rental: &Arc<Rental<S>>, body: &[u8]) -> 
 pub async fn list_bookings<S: Store + 'static>(rental: &Arc<Rental<S>>, query: &Query) -> Reply {
     let q = booking_query(query)?;
     let page = blocking(rental, move |r| r.bookings(&q)).await?;
-    let next = page.next.as_ref().map(Cursor::encode);
-    Ok(json(StatusCode::OK, &json!({ "data": page.data, "nextCursor": next })))
+    Ok(json(StatusCode::OK, &page))
 }
 
 fn booking_query(query: &Query) -> Result<BookingQuery, Problem> {

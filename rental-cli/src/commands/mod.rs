@@ -5,6 +5,7 @@ pub mod bookings;
 pub mod keys;
 pub mod property;
 pub mod quote;
+pub mod serve;
 
 use chrono::NaiveDate;
 
@@ -34,6 +35,7 @@ pub fn run(command: &Command, engine: &Engine) -> Result<Printed, CliError> {
         Command::Keys(c) => keys::run(c, engine).map(Printed::from),
         Command::Quote(args) => quote::run(args, engine).map(Printed::from),
         Command::Bookings(c) => bookings::run(c, engine),
+        Command::Serve(_) => unreachable!("serve runs a server, not a command on an open engine; main dispatches it"),
     }
 }
 

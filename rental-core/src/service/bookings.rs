@@ -35,7 +35,8 @@ impl<S: Store> Rental<S> {
     /// one write transaction, so two overlapping requests can never both win.
     ///
     /// With an `idempotency_key`, a repeat of the same request within 24 hours
-    /// returns the first booking and creates nothing.
+    /// returns the first response again (the booking as it was created) and
+    /// creates nothing.
     pub fn create_booking(&self, req: &NewBooking, idempotency_key: Option<&str>) -> Result<Created> {
         let stay = check_new_booking(req)?;
         let fingerprint =
@@ -82,7 +83,14 @@ impl<S: Store> Rental<S> {
         tx.put_booking(&booking)?;
         tx.append_events(&[Event::created(&booking, now)])?;
         if let (Some(key), Some(fingerprint)) = (idempotency_key, fingerprint) {
-            tx.put_idempotency(&IdempotencyRecord { key: key.to_owned(), fingerprint, code, created_at: now })?;
+            let record = IdempotencyRecord {
+                key: key.to_owned(),
+                fingerprint,
+                code,
+                response: booking.clone(),
+                created_at: now,
+            };
+            tx.put_idempotency(&record)?;
         }
         tx.commit()?;
         Ok(Created { booking, replayed: false })
@@ -216,23 +224,21 @@ fn fingerprint(req: &NewBooking) -> String {
     hex::encode(Sha256::digest(serde_json::to_vec(req).unwrap_or_default()))
 }
 
-/// The first booking of a repeated idempotency key, if the key is known and fresh.
+/// The first response of a repeated idempotency key, if the key is known and fresh.
 fn replay(
     tx: &impl ReadTx,
     key: &str,
     fingerprint: &str,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<Option<Booking>> {
-    let Some(record) = tx.idempotency(key)? else {
-        return Ok(None);
-    };
+    let Some(record) = tx.idempotency(key)? else { return Ok(None) };
     if record.created_at + IDEMPOTENCY_WINDOW <= now {
         return Ok(None);
     }
     if record.fingerprint != fingerprint {
         return Err(Error::IdempotencyKeyReused);
     }
-    Ok(tx.booking(record.code.as_str())?)
+    Ok(Some(record.response))
 }
 
 /// Stay-rule problems are a 422; taken nights (only when nothing else is wrong) a 409.

@@ -10,7 +10,7 @@ pub use self::bookings::Created;
 
 use std::sync::Arc;
 
-use chrono::{DateTime, Days, NaiveDate, TimeDelta, Utc};
+use chrono::{DateTime, Days, DurationRound, NaiveDate, TimeDelta, Utc};
 use chrono_tz::Tz;
 
 use crate::availability::{self, Availability};
@@ -111,9 +111,12 @@ impl<S: Store> Rental<S> {
         &self.settings
     }
 
-    /// Now, by the engine's clock.
+    /// Now, by the engine's clock, to the millisecond: the precision every
+    /// stored and rendered timestamp has, so what a call returns equals what
+    /// a later read gives back.
     pub fn now(&self) -> DateTime<Utc> {
-        self.clock.now()
+        let now = self.clock.now();
+        now.duration_trunc(TimeDelta::milliseconds(1)).unwrap_or(now)
     }
 
     /// Inserts or replaces properties by slug, all or none: every property is
@@ -121,6 +124,9 @@ impl<S: Store> Rental<S> {
     pub fn import_properties(&self, properties: &[Property]) -> Result<usize> {
         for (i, p) in properties.iter().enumerate() {
             p.validate().map_err(|e| at_index(e, i))?;
+            if properties[..i].iter().any(|earlier| earlier.slug == p.slug) {
+                return Err(Error::invalid(&format!("[{i}].slug"), "duplicate", format!("{} appears twice", p.slug)));
+            }
         }
         let mut tx = self.store.write()?;
         let mut created = 0;

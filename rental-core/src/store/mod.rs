@@ -128,6 +128,8 @@ pub struct IdempotencyRecord {
     pub fingerprint: String,
     /// The booking the first request created.
     pub code: BookingCode,
+    /// The booking as the first request answered it, which a replay answers again.
+    pub response: Booking,
     /// When; records older than a day are ignored.
     #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,

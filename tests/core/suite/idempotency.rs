@@ -14,7 +14,18 @@ store_suite!(
     after_a_day_the_key_may_carry_a_different_body,
     the_same_body_under_another_key_is_a_new_request,
     a_malformed_key_is_refused,
+    a_replay_after_a_change_answers_the_first_response_again,
 );
+
+fn a_replay_after_a_change_answers_the_first_response_again<S: Store>(h: &Harness<S>) {
+    let request = new_booking("sea-view", "2026-12-20", "2026-12-27", 3);
+    let first = h.create_booking(&request, Some("order-42")).unwrap().booking;
+    h.update_booking(first.code.as_str(), &rental_core::Action::Confirm).unwrap();
+    let again = h.create_booking(&request, Some("order-42")).unwrap();
+    assert!(again.replayed);
+    assert_eq!(again.booking, first, "the response of the first request, pending and unpaid");
+    assert_eq!(again.booking.status, Status::Pending);
+}
 
 fn a_repeat_with_the_same_key_and_body_replays_the_first_booking<S: Store>(h: &Harness<S>) {
     let request = new_booking("sea-view", "2026-12-20", "2026-12-27", 3);

@@ -1,9 +1,7 @@
 //! What a booking call returns is what a later read gives back, on both stores,
 //! even when the clock has sub-millisecond precision (the system clock does).
-//!
-//! `RedbStore` keeps timestamps as the API writes them (RFC 3339 with
-//! milliseconds) while `MemoryStore` and the values the calls return keep
-//! nanoseconds, so on redb these fail; see the `ignore` reason.
+//! `Rental::now()` is kept to the millisecond, the precision at which the
+//! redb store (and the API) write timestamps.
 
 use rental_core::{Action, BookingQuery, Store};
 use rental_tests::{Harness, list_all, store_suite};
@@ -11,8 +9,6 @@ use rental_tests::{Harness, list_all, store_suite};
 store_suite!(
     stores: [
         memory => rental_tests::Harness::memory,
-        #[ignore = "bug: RedbStore truncates createdAt/updatedAt to milliseconds (JSON via rental_core::timestamp) \
-                    while Rental returns and MemoryStore keeps nanoseconds; Rental::now() should truncate to ms"]
         redb => rental_tests::Harness::redb,
     ],
     tests: [

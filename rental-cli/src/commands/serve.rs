@@ -1,0 +1,103 @@
+//! `rental serve [--demo] [--listen ADDR]`: runs the HTTP server on the local
+//! store until SIGINT or SIGTERM; `--demo` seeds an empty store and prints a key.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use clap::Args;
+use rental_core::keys::Scope;
+use rental_server::ratelimit::RateLimit;
+use rental_server::{AppState, ServerConfig};
+
+use crate::commands::Printed;
+use crate::config::Config;
+use crate::engine::{self, Engine};
+use crate::error::CliError;
+
+/// Arguments of `rental serve`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  rental serve --demo
+  rental serve --listen 0.0.0.0:8080 --data-dir /var/lib/rental
+  RUST_LOG=debug rental serve
+
+Logs go to stderr (RUST_LOG sets the level; default info). SIGINT or SIGTERM
+stops accepting, lets requests in flight finish, and exits.")]
+pub struct ServeArgs {
+    /// On an empty store, load three sample properties and a few bookings; then print a new read+write key
+    #[arg(long)]
+    pub demo: bool,
+    /// Listen on ADDR (default: 127.0.0.1:8080)
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<String>,
+}
+
+/// The name of the key `--demo` makes; an older one is revoked at each start.
+const DEMO_KEY: &str = "demo";
+
+/// Runs the server until a shutdown signal.
+pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
+    init_logging();
+    let engine = engine::open(config)?;
+    let demo_key = if args.demo { Some(prepare_demo(&engine)?) } else { None };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Serve(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(config.listen)
+            .await
+            .map_err(|e| CliError::Serve(format!("cannot listen on {}: {e}", config.listen)))?;
+        let addr = listener.local_addr().map_err(|e| CliError::Serve(e.to_string()))?;
+        println!("{}", banner(&base_url(config, addr), demo_key.as_deref()));
+        let server_config = ServerConfig {
+            rate_limit: config.rate_limit.map(|r| RateLimit { per_second: f64::from(r), burst: f64::from(r) * 2.0 }),
+        };
+        let state = AppState::new(Arc::new(engine), &server_config);
+        tracing::info!(%addr, data_dir = %config.data_dir.display(), "listening");
+        rental_server::serve(listener, state, rental_server::jobs::shutdown_signal())
+            .await
+            .map_err(|e| CliError::Serve(e.to_string()))?;
+        tracing::info!("stopped");
+        Ok(Printed::default())
+    })
+}
+
+/// Seeds an empty store and makes a fresh demo key (revoking the previous one).
+fn prepare_demo(engine: &Engine) -> Result<String, CliError> {
+    if rental_core::demo::seed(engine)? {
+        tracing::info!("loaded the demo properties and bookings");
+    }
+    for key in engine.keys()?.into_iter().filter(|k| k.name == DEMO_KEY && k.revoked_at.is_none()) {
+        engine.revoke_key(&key.id)?;
+    }
+    Ok(engine.create_key(DEMO_KEY, &[Scope::Read, Scope::Write])?.secret)
+}
+
+/// The configured base URL, or the bound address when the port was chosen by the system.
+fn base_url(config: &Config, addr: SocketAddr) -> String {
+    if config.base_url == format!("http://{}", config.listen) {
+        format!("http://{addr}")
+    } else {
+        config.base_url.clone()
+    }
+}
+
+fn banner(base_url: &str, key: Option<&str>) -> String {
+    let listening = format!("rental is listening on {base_url}  (API description: {base_url}/api/openapi.json)");
+    let demo = key.map(|key| {
+        format!(
+            "\n\nDemo API key (read+write), shown once:\n  {key}\n\nTry:\n  \
+             curl -H 'Authorization: Bearer {key}' {base_url}/api/v1/properties\n  \
+             curl -H 'Authorization: Bearer {key}' {base_url}/api/v1/ha/summary"
+        )
+    });
+    format!("{listening}{}\n\nStop with Ctrl-C.", demo.unwrap_or_default())
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).try_init();
+}
