@@ -174,9 +174,13 @@ pub async fn summary<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
     Ok(json(StatusCode::OK, &summary))
 }
 
-/// `POST /api/v1/sync/ical`: channel calendar import is not built yet, so
-/// there is nothing to pull and the result is empty.
-pub fn sync<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
+/// `POST /api/v1/sync/ical[?property=slug]`: channel calendar import is not
+/// built yet, so there is nothing to pull and the result is empty. An unknown
+/// or inactive property is still a 404.
+pub async fn sync<S: Store + 'static>(rental: &Arc<Rental<S>>, query: &Query) -> Reply {
+    if let Some(slug) = query.get("property").map(str::to_owned) {
+        blocking(rental, move |r| r.property(&slug)).await?;
+    }
     let now = rental.now();
     let at = rental_core::timestamp::format(&now);
     let result = json!({

@@ -191,7 +191,7 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Inc
             handlers::patch_booking(rental, code, &request::body(&parts.headers, body).await?).await
         }
         Route::Summary => handlers::summary(rental).await,
-        Route::Sync => handlers::sync(rental),
+        Route::Sync => handlers::sync(rental, &query).await,
     }
 }
 

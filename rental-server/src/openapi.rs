@@ -372,12 +372,13 @@ fn sync_ical() -> Value {
         "description": "Pulls every configured channel iCal feed (or only those of `property`), waits for \
             them, and answers with the counts of the pull; `calendar.synced` is emitted with the same \
             object. No body is needed. Until channel calendar import lands, there are no feeds to pull \
-            and the result is empty (`feeds: 0`, no `results`). Needs the `write` scope.",
+            and the result is empty (`feeds: 0`, no `results`); an unknown or inactive `property` is \
+            still a 404. Needs the `write` scope.",
         "security": scope("write"),
         "parameters": [param("SyncProperty"), param("RequestId")],
         "responses": responses(
             ("200", json_response("The result of the pull.", schema("SyncResult"), Some(sync_example()))),
-            &[AUTHENTICATED],
+            &[AUTHENTICATED, &[("400", "InvalidParameter"), ("404", "NotFound")]],
         ),
     })
 }
