@@ -139,6 +139,7 @@ fn occupancy(c: &mut Criterion) {
         })
     };
     let mut g = c.benchmark_group(format!("occupancy_summary_{size}_properties"));
+    g.sample_size(20).measurement_time(Duration::from_secs(5));
     g.bench_function("pure", |b| {
         let days = fleet().days();
         b.iter(|| occupancy::summarize(data::now(), chrono_tz::UTC, black_box(&days)));
