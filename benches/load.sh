@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# HTTP load harness (the API issue): requests/s and p99 latency of GET
+# availability (30 nights), POST quote, GET summary and POST bookings
+# (durable), beside a minimal hyper server answering a fixed 200-byte JSON
+# (the ceiling), in one run, at 64 connections. Release builds; wrk from
+# Debian's packages. Usage: benches/load.sh [seconds per endpoint, default 10]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=${1:-10}
+CONNECTIONS=64
+THREADS=2
+export LOAD_DIR=$PWD/benches/load
+
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+cargo build --release -q -p rental-cli
+cargo build --release -q -p rental-server --example ceiling
+RENTAL=$PWD/target/release/rental
+CEILING=$PWD/target/release/examples/ceiling
+
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() { for p in "${PIDS[@]:-}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "no server on $1" >&2; exit 1; }
+
+# A server on data directory $1 with the demo data plus $2 generated properties; sets PORT and RENTAL_KEY.
+start_server() {
+  local dir=$1 extra=$2
+  python3 - "$extra" > "$WORK/load-properties.json" <<'PY'
+import json, sys
+n = int(sys.argv[1])
+print(json.dumps([{"slug": f"load-{i}", "name": f"Load {i}", "timezone": "UTC", "maxGuests": 4,
+                   "nightlyRate": 10000, "minNights": 1, "maxNights": 30} for i in range(1, n + 1)]))
+PY
+  RENTAL_DATA_DIR=$dir "$RENTAL" property import examples/demo-properties.json >/dev/null
+  [ "$extra" -gt 0 ] && RENTAL_DATA_DIR=$dir "$RENTAL" property import "$WORK/load-properties.json" >/dev/null
+  RENTAL_KEY=$(RENTAL_DATA_DIR=$dir "$RENTAL" keys create --name load --scope read,write)
+  export RENTAL_KEY
+  PORT=$(free_port)
+  RENTAL_DATA_DIR=$dir RENTAL_RATE_LIMIT=0 RUST_LOG=warn "$RENTAL" serve --listen "127.0.0.1:$PORT" >/dev/null 2>"$WORK/server-$PORT.log" &
+  PIDS+=($!)
+  wait_port "$PORT"
+}
+
+run() { # name url script
+  local out
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "$LOAD_DIR/$3" "$2" | grep '^RESULT')
+  printf '%-28s %s\n' "$1" "${out#RESULT }"
+}
+
+FROM=$(date -u -d '+60 days' +%F); TO=$(date -u -d '+90 days' +%F)
+export QUOTE_IN=$(date -u -d '+60 days' +%F) QUOTE_OUT=$(date -u -d '+67 days' +%F) BASE_YEAR=$(( $(date -u +%Y) + 1 ))
+export LOAD_PROPERTIES=200
+
+echo "machine: $(nproc) cores, $(uname -r); wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_EACH}s; data on $(df -T "$WORK" | awk 'NR==2 {print $2}')"
+
+export RENTAL_KEY=none  # the ceiling ignores it
+CPORT=$(free_port)
+"$CEILING" "127.0.0.1:$CPORT" 2>/dev/null &
+PIDS+=($!)
+wait_port "$CPORT"
+run "ceiling (fixed 200 B JSON)" "http://127.0.0.1:$CPORT/" auth.lua
+kill "${PIDS[-1]}"
+
+start_server "$WORK/reads" 0
+BASE="http://127.0.0.1:$PORT"
+run "GET availability (30 nights)" "$BASE/api/v1/properties/sea-view/availability?from=$FROM&to=$TO" auth.lua
+run "POST quote (7 nights)" "$BASE/api/v1/quotes" quote.lua
+run "GET summary (3 properties)" "$BASE/api/v1/ha/summary" auth.lua
+
+start_server "$WORK/writes" "$LOAD_PROPERTIES"
+run "POST bookings (durable)" "http://127.0.0.1:$PORT/api/v1/bookings" booking.lua
