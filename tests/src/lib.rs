@@ -7,9 +7,13 @@
 //!
 //! [`store_suite!`] turns a list of functions generic over the store into one
 //! `#[test]` per store, so the same suite checks `MemoryStore` and `RedbStore`.
+//!
+//! [`http`] serves such an engine through the real HTTP server, for the API tests.
 
 // Fixtures are test code: a setup step that fails should stop the test at once.
 #![allow(clippy::missing_panics_doc)]
+
+pub mod http;
 
 use std::ops::Deref;
 use std::path::Path;

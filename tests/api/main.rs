@@ -1,0 +1,20 @@
+//! Black-box tests of the HTTP API (CONTRACT.md sections 1 to 7), each
+//! against its own in-process server from `rental_tests::http`.
+//!
+//! - `properties`, `availability`, `quotes`, `bookings`, `patch`, `summary`:
+//!   every endpoint, its shapes and its refusals.
+//! - `auth`: keys and scopes; `errors`: every problem code, and that refused
+//!   requests change nothing.
+//! - `concurrency`: racing creations over HTTP; `restart`: what a redb store
+//!   keeps across a restart, and a graceful shutdown.
+
+mod auth;
+mod availability;
+mod bookings;
+mod concurrency;
+mod errors;
+mod patch;
+mod properties;
+mod quotes;
+mod restart;
+mod summary;
