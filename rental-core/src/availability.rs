@@ -16,8 +16,10 @@ pub struct Availability {
     /// The property's slug.
     pub property: Slug,
     /// First night.
+    #[serde(serialize_with = "crate::date_json::serialize")]
     pub from: NaiveDate,
     /// Day after the last night.
+    #[serde(serialize_with = "crate::date_json::serialize")]
     pub to: NaiveDate,
     /// `USD`.
     pub currency: String,
@@ -30,6 +32,7 @@ pub struct Availability {
 #[serde(rename_all = "camelCase")]
 pub struct Night {
     /// The night.
+    #[serde(serialize_with = "crate::date_json::serialize")]
     pub date: NaiveDate,
     /// True iff `status` is `available`.
     pub available: bool,

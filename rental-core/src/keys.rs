@@ -77,7 +77,12 @@ pub(crate) fn new_id(prefix: &str, entropy: &dyn Entropy) -> String {
 
 /// The hex SHA-256 of a secret, as stored and looked up.
 pub fn hash_secret(secret: &str) -> String {
-    hex::encode(Sha256::digest(secret.as_bytes()))
+    hex::encode(digest(secret))
+}
+
+/// The SHA-256 of a secret, as the in-memory key cache looks it up.
+pub(crate) fn digest(secret: &str) -> [u8; 32] {
+    Sha256::digest(secret.as_bytes()).into()
 }
 
 /// True when `s` has the shape of a key secret (so malformed bearer values are refused without a lookup).

@@ -61,6 +61,7 @@ pub mod availability;
 pub mod booking;
 pub mod calendar;
 pub mod clock;
+mod date_json;
 pub mod demo;
 pub mod error;
 pub mod event;

@@ -14,6 +14,7 @@ use crate::property::Property;
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     /// Today in the service's default time zone.
+    #[serde(serialize_with = "crate::date_json::serialize")]
     pub date: NaiveDate,
     /// When the summary was made.
     #[serde(with = "crate::timestamp")]
@@ -49,6 +50,7 @@ pub struct PropertySummary {
     /// Its name.
     pub name: String,
     /// Today in the property's own time zone.
+    #[serde(serialize_with = "crate::date_json::serialize")]
     pub date: NaiveDate,
     /// A confirmed stay holds tonight.
     pub occupied: bool,
@@ -81,8 +83,10 @@ pub struct CurrentBooking {
     /// Number of guests.
     pub guests: u32,
     /// Arrival.
+    #[serde(serialize_with = "crate::date_json::serialize")]
     pub check_in: NaiveDate,
     /// Departure.
+    #[serde(serialize_with = "crate::date_json::serialize")]
     pub check_out: NaiveDate,
 }
 
@@ -95,6 +99,7 @@ pub struct NextArrival {
     /// Guest's name.
     pub guest_name: String,
     /// Arrival.
+    #[serde(serialize_with = "crate::date_json::serialize")]
     pub check_in: NaiveDate,
     /// `pending` or `confirmed`.
     pub status: &'static str,

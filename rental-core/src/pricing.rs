@@ -16,8 +16,10 @@ pub struct Quote {
     /// The property's slug.
     pub property: Slug,
     /// Arrival.
+    #[serde(serialize_with = "crate::date_json::serialize")]
     pub check_in: NaiveDate,
     /// Departure.
+    #[serde(serialize_with = "crate::date_json::serialize")]
     pub check_out: NaiveDate,
     /// Number of guests priced.
     pub guests: u32,
@@ -49,6 +51,7 @@ pub struct Quote {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct NightPrice {
     /// The night.
+    #[serde(serialize_with = "crate::date_json::serialize")]
     pub date: NaiveDate,
     /// Its rate in cents.
     pub price: Cents,

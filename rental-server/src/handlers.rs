@@ -27,13 +27,7 @@ where
 {
     let rental = Arc::clone(rental);
     match tokio::task::spawn_blocking(move || f(&rental)).await {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(e)) => {
-            if matches!(e, rental_core::Error::Store(_)) {
-                tracing::error!(error = %e, "store failure");
-            }
-            Err(Problem::from(e))
-        }
+        Ok(result) => result.map_err(problem),
         Err(e) => {
             tracing::error!(error = %e, "a blocking task failed");
             Err(Problem::internal())
@@ -41,9 +35,31 @@ where
     }
 }
 
+/// Runs a read use case: inline when the engine answers reads from memory
+/// (no store transaction to wait on), else on the blocking pool.
+pub async fn read<S, T, F>(rental: &Arc<Rental<S>>, f: F) -> Result<T, Problem>
+where
+    S: Store + 'static,
+    T: Send + 'static,
+    F: FnOnce(&Rental<S>) -> rental_core::Result<T> + Send + 'static,
+{
+    if rental.reads_from_memory() { f(rental).map_err(problem) } else { blocking(rental, f).await }
+}
+
+/// The problem of a library error; store failures are logged, as their response says nothing.
+fn problem(e: rental_core::Error) -> Problem {
+    if matches!(e, rental_core::Error::Store(_)) {
+        tracing::error!(error = %e, "store failure");
+    }
+    Problem::from(e)
+}
+
 /// A JSON response.
 pub fn json(status: StatusCode, value: &impl Serialize) -> Response<Full<Bytes>> {
-    let bytes = serde_json::to_vec(value).unwrap_or_default();
+    let mut bytes = Vec::with_capacity(4096);
+    if serde_json::to_writer(&mut bytes, value).is_err() {
+        return Problem::internal().into_response();
+    }
     let mut response = Response::new(Full::new(Bytes::from(bytes)));
     *response.status_mut() = status;
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -52,14 +68,14 @@ pub fn json(status: StatusCode, value: &impl Serialize) -> Response<Full<Bytes>>
 
 /// `GET /api/v1/properties`.
 pub async fn list_properties<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
-    let properties = blocking(rental, Rental::properties).await?;
+    let properties = read(rental, Rental::properties).await?;
     let data: Vec<_> = properties.iter().map(rental_core::Property::public).collect();
     Ok(json(StatusCode::OK, &json!({ "data": data })))
 }
 
 /// `GET /api/v1/properties/{slug}`.
 pub async fn get_property<S: Store + 'static>(rental: &Arc<Rental<S>>, slug: String) -> Reply {
-    let property = blocking(rental, move |r| r.property(&slug)).await?;
+    let property = read(rental, move |r| r.property(&slug)).await?;
     Ok(json(StatusCode::OK, &property.public()))
 }
 
@@ -67,14 +83,14 @@ pub async fn get_property<S: Store + 'static>(rental: &Arc<Rental<S>>, slug: Str
 pub async fn availability<S: Store + 'static>(rental: &Arc<Rental<S>>, slug: String, query: &Query) -> Reply {
     let from = query.parse::<NaiveDate>("from", "a date like 2026-12-01")?;
     let to = query.parse::<NaiveDate>("to", "a date like 2026-12-31")?;
-    let availability = blocking(rental, move |r| r.availability(&slug, from, to)).await?;
+    let availability = read(rental, move |r| r.availability(&slug, from, to)).await?;
     Ok(json(StatusCode::OK, &availability))
 }
 
 /// `POST /api/v1/quotes`.
 pub async fn quote<S: Store + 'static>(rental: &Arc<Rental<S>>, body: &[u8]) -> Reply {
     let req: QuoteRequest = request::json(body)?;
-    let quote = blocking(rental, move |r| r.quote(&req)).await?;
+    let quote = read(rental, move |r| r.quote(&req)).await?;
     Ok(json(StatusCode::OK, &quote))
 }
 
@@ -170,7 +186,7 @@ pub async fn patch_booking<S: Store + 'static>(rental: &Arc<Rental<S>>, code: St
 
 /// `GET /api/v1/ha/summary`.
 pub async fn summary<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
-    let summary = blocking(rental, Rental::summary).await?;
+    let summary = read(rental, Rental::summary).await?;
     Ok(json(StatusCode::OK, &summary))
 }
 
@@ -179,7 +195,7 @@ pub async fn summary<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
 /// or inactive property is still a 404.
 pub async fn sync<S: Store + 'static>(rental: &Arc<Rental<S>>, query: &Query) -> Reply {
     if let Some(slug) = query.get("property").map(str::to_owned) {
-        blocking(rental, move |r| r.property(&slug)).await?;
+        read(rental, move |r| r.property(&slug)).await?;
     }
     let now = rental.now();
     let at = rental_core::timestamp::format(&now);

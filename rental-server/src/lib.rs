@@ -205,7 +205,10 @@ async fn authenticate<S: Store + 'static>(
     let Some(secret) = request::bearer(headers).map(str::to_owned) else {
         return Err(Problem::unauthorized("send an API key as Authorization: Bearer <key>"));
     };
-    let key = handlers::blocking(&state.rental, move |r| r.authenticate(&secret)).await?;
+    let key = match state.rental.authenticate_from_memory(&secret) {
+        Some(key) => Some(key),
+        None => handlers::blocking(&state.rental, move |r| r.authenticate(&secret)).await?,
+    };
     let key = key.ok_or_else(|| Problem::unauthorized("the API key is unknown or revoked"))?;
     if key.allows(scope) {
         Ok(key)

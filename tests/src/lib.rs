@@ -97,6 +97,14 @@ impl Harness<RedbStore> {
     }
 }
 
+impl Harness<RedbStore> {
+    /// On a [`RedbStore`] with the read cache on: reads come from memory.
+    pub fn redb_cached() -> Self {
+        let harness = Harness::redb();
+        Harness { rental: harness.rental.with_read_cache().expect("the cache loads"), ..harness }
+    }
+}
+
 impl<S: Store> Harness<S> {
     /// Moves the clock to `instant`.
     pub fn set_now(&self, instant: &str) {
@@ -214,7 +222,11 @@ macro_rules! store_suite {
     };
     ($($test:ident),* $(,)?) => {
         $crate::store_suite!(
-            stores: [memory => $crate::Harness::memory, redb => $crate::Harness::redb],
+            stores: [
+                memory => $crate::Harness::memory,
+                redb => $crate::Harness::redb,
+                redb_cached => $crate::Harness::redb_cached,
+            ],
             tests: [$($test),*]
         );
     };

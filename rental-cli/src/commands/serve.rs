@@ -53,7 +53,8 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
         let server_config = ServerConfig {
             rate_limit: config.rate_limit.map(|r| RateLimit { per_second: f64::from(r), burst: f64::from(r) * 2.0 }),
         };
-        let state = AppState::new(Arc::new(engine), &server_config);
+        // The server is the store's only writer (redb locks the file), so reads may come from memory.
+        let state = AppState::new(Arc::new(engine.with_read_cache()?), &server_config);
         tracing::info!(%addr, data_dir = %config.data_dir.display(), "listening");
         rental_server::serve(listener, state, rental_server::jobs::shutdown_signal())
             .await

@@ -3,6 +3,7 @@
 
 use chrono::TimeDelta;
 
+use super::read_model::FromStore;
 use super::{Rental, active_property};
 use crate::calendar::Block;
 use crate::error::{Error, NotFound, Result};
@@ -59,6 +60,7 @@ impl<S: Store> Rental<S> {
 
     /// Revokes the key with this id, or else the one unrevoked key with this name.
     pub fn revoke_key(&self, id_or_name: &str) -> Result<ApiKey> {
+        let _writing = self.lock_writes();
         let mut tx = self.store.write()?;
         let found = match tx.key(id_or_name)? {
             Some(key) => Some(key),
@@ -69,6 +71,9 @@ impl<S: Store> Rental<S> {
             key.revoked_at = Some(self.now());
             tx.update_key(&key)?;
             tx.commit()?;
+            if let Some(cache) = &self.cache {
+                cache.forget_keys();
+            }
         }
         Ok(key)
     }
@@ -76,6 +81,9 @@ impl<S: Store> Rental<S> {
     /// The unrevoked key whose secret is `secret`, with its last use noted;
     /// `None` for a malformed, unknown or revoked secret.
     pub fn authenticate(&self, secret: &str) -> Result<Option<ApiKey>> {
+        if let Some(key) = self.authenticate_from_memory(secret) {
+            return Ok(Some(key));
+        }
         if !keys::looks_like_secret(secret) {
             return Ok(None);
         }
@@ -88,8 +96,10 @@ impl<S: Store> Rental<S> {
         }
         let now = self.now();
         if key.last_used_at.is_some_and(|t| now - t < LAST_USED_GRANULARITY) {
+            self.remember_key(secret, &key);
             return Ok(Some(key));
         }
+        let _writing = self.lock_writes();
         let mut tx = self.store.write()?;
         let Some(mut key) = tx.key(&key.id)?.filter(|k| k.revoked_at.is_none()) else {
             return Ok(None);
@@ -97,7 +107,24 @@ impl<S: Store> Rental<S> {
         key.last_used_at = Some(now);
         tx.update_key(&key)?;
         tx.commit()?;
+        self.remember_key(secret, &key);
         Ok(Some(key))
+    }
+
+    /// The key of `secret` when memory alone can answer: a key this `Rental`
+    /// authenticated within the last minute and has not seen revoked (only
+    /// with [`Rental::with_read_cache`]). `None` means "ask [`Rental::authenticate`]",
+    /// not "unknown".
+    pub fn authenticate_from_memory(&self, secret: &str) -> Option<ApiKey> {
+        let key = self.cache.as_ref()?.key(&keys::digest(secret))?;
+        let fresh = key.last_used_at.is_some_and(|t| self.now() - t < LAST_USED_GRANULARITY);
+        fresh.then_some(key)
+    }
+
+    fn remember_key(&self, secret: &str, key: &ApiKey) {
+        if let Some(cache) = &self.cache {
+            cache.remember_key(keys::digest(secret), key.clone());
+        }
     }
 
     /// Registers a webhook; a secret is generated when none is given.
@@ -142,8 +169,9 @@ impl<S: Store> Rental<S> {
     /// overlap bookings and each other: they only take nights off sale.
     pub fn add_block(&self, slug: &str, stay: Stay, note: &str) -> Result<Block> {
         let now = self.now();
+        let writing = self.lock_writes();
         let mut tx = self.store.write()?;
-        let property = active_property(&tx, slug)?;
+        let property = active_property(&FromStore(&tx), slug)?.into_owned();
         let block = Block {
             id: keys::new_id("blk_", self.entropy.as_ref()),
             property: property.slug,
@@ -155,16 +183,18 @@ impl<S: Store> Rental<S> {
         };
         tx.put_block(&block)?;
         tx.commit()?;
+        self.refresh(&[block.property.to_string()], writing);
         Ok(block)
     }
 
     /// Reopens the nights of a block.
     pub fn remove_block(&self, id: &str) -> Result<()> {
+        let writing = self.lock_writes();
         let mut tx = self.store.write()?;
-        if !tx.remove_block(id)? {
-            return Err(Error::NotFound(NotFound::Block(id.to_owned())));
-        }
+        let block = tx.block(id)?.ok_or_else(|| Error::NotFound(NotFound::Block(id.to_owned())))?;
+        tx.remove_block(id)?;
         tx.commit()?;
+        self.refresh(&[block.property.to_string()], writing);
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 use chrono::TimeDelta;
 use sha2::{Digest, Sha256};
 
+use super::read_model::FromStore;
 use super::{Rental, active_property, check_guests, range_error};
 use crate::booking::{Booking, BookingQuery, Cursor, NewBooking, PaymentStatus, Status};
 use crate::error::{Error, FieldError, NotFound, Result};
@@ -42,13 +43,14 @@ impl<S: Store> Rental<S> {
         let fingerprint =
             idempotency_key.map(|key| check_idempotency_key(key).map(|()| fingerprint(req))).transpose()?;
         let now = self.now();
+        let writing = self.lock_writes();
         let mut tx = self.store.write()?;
         if let (Some(key), Some(fingerprint)) = (idempotency_key, &fingerprint)
             && let Some(booking) = replay(&tx, key, fingerprint, now)?
         {
             return Ok(Created { booking, replayed: true });
         }
-        let property = active_property(&tx, &req.property)?;
+        let property = active_property(&FromStore(&tx), &req.property)?.into_owned();
         let calendar = tx.calendar(&req.property, stay.check_in(), stay.check_out())?;
         let quote = pricing::quote(&property, stay, req.guests, today_in(property.timezone, now), &calendar);
         refuse_problems(&quote.problems)?;
@@ -93,6 +95,7 @@ impl<S: Store> Rental<S> {
             tx.put_idempotency(&record)?;
         }
         tx.commit()?;
+        self.refresh(&[booking.property.to_string()], writing);
         Ok(Created { booking, replayed: false })
     }
 
@@ -120,6 +123,7 @@ impl<S: Store> Rental<S> {
     /// A transition already made is a no-op that emits nothing.
     pub fn update_booking(&self, code: &str, action: &Action) -> Result<Booking> {
         let now = self.now();
+        let writing = self.lock_writes();
         let mut tx = self.store.write()?;
         let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
         let tz = tx.property(booking.property.as_str())?.map_or(chrono_tz::UTC, |p| p.timezone);
@@ -129,6 +133,7 @@ impl<S: Store> Rental<S> {
                 tx.put_booking(&booking)?;
                 tx.append_events(&events)?;
                 tx.commit()?;
+                self.refresh(&[booking.property.to_string()], writing);
                 Ok(booking)
             }
         }
@@ -141,6 +146,7 @@ impl<S: Store> Rental<S> {
             return Ok(Vec::new());
         };
         let now = self.now();
+        let writing = self.lock_writes();
         let mut tx = self.store.write()?;
         let mut expired = Vec::new();
         for code in tx.pending_codes()? {
@@ -155,6 +161,8 @@ impl<S: Store> Rental<S> {
         }
         if !expired.is_empty() {
             tx.commit()?;
+            let slugs: Vec<String> = expired.iter().map(|b| b.property.to_string()).collect();
+            self.refresh(&slugs, writing);
         }
         Ok(expired)
     }

@@ -2,13 +2,13 @@
 //! calls the pure core, writes the result and its events, and commits.
 
 mod admin;
-
 mod bookings;
+mod read_model;
 
 pub use self::admin::NewKey;
 pub use self::bookings::Created;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use chrono::{DateTime, Days, DurationRound, NaiveDate, TimeDelta, Utc};
 use chrono_tz::Tz;
@@ -23,6 +23,8 @@ use crate::pricing::{self, Quote};
 use crate::property::{MAX_GUESTS, Property};
 use crate::stay::{MAX_NIGHTS, Stay, StayError};
 use crate::store::{ReadTx, Store, WriteTx};
+
+use self::read_model::{Cache, FromStore, ReadModel};
 
 /// Settings of a [`Rental`] (CONTRACT.md section 11).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +68,10 @@ pub struct Rental<S> {
     clock: Arc<dyn Clock>,
     entropy: Arc<dyn Entropy>,
     settings: Settings,
+    cache: Option<Cache>,
+    /// Held by every write use case from its transaction to its cache refresh,
+    /// so refreshes happen in commit order.
+    writes: Mutex<()>,
 }
 
 impl<S> std::fmt::Debug for Rental<S> {
@@ -77,7 +83,32 @@ impl<S> std::fmt::Debug for Rental<S> {
 impl<S: Store> Rental<S> {
     /// An engine with the system clock, OS randomness and default settings.
     pub fn new(store: S) -> Self {
-        Rental { store, clock: Arc::new(SystemClock), entropy: Arc::new(OsEntropy), settings: Settings::default() }
+        Rental {
+            store,
+            clock: Arc::new(SystemClock),
+            entropy: Arc::new(OsEntropy),
+            settings: Settings::default(),
+            cache: None,
+            writes: Mutex::new(()),
+        }
+    }
+
+    /// Keeps every property and its calendar (and the keys already seen) in
+    /// memory, refreshed after each write made through this `Rental`, so
+    /// properties, availability, quotes, the summary and repeat
+    /// authentications need no store transaction.
+    ///
+    /// Use it only when this `Rental` is its store's only writer: always so
+    /// for a [`RedbStore`](crate::RedbStore), which locks its file. A store
+    /// shared by several processes must not be cached.
+    pub fn with_read_cache(mut self) -> Result<Self> {
+        self.cache = Some(Cache::load(&self.store.read()?)?);
+        Ok(self)
+    }
+
+    /// True when reads are answered from memory (see [`Rental::with_read_cache`]).
+    pub fn reads_from_memory(&self) -> bool {
+        self.cache.as_ref().is_some_and(|c| c.snapshot().is_some())
     }
 
     /// Uses `clock` for "now".
@@ -128,6 +159,7 @@ impl<S: Store> Rental<S> {
                 return Err(Error::invalid(&format!("[{i}].slug"), "duplicate", format!("{} appears twice", p.slug)));
             }
         }
+        let writing = self.lock_writes();
         let mut tx = self.store.write()?;
         let mut created = 0;
         for p in properties {
@@ -135,29 +167,42 @@ impl<S: Store> Rental<S> {
             tx.put_property(p)?;
         }
         tx.commit()?;
+        let slugs: Vec<String> = properties.iter().map(|p| p.slug.to_string()).collect();
+        self.refresh(&slugs, writing);
         Ok(created)
     }
 
     /// Active properties, by slug.
     pub fn properties(&self) -> Result<Vec<Property>> {
-        active_properties(&self.store.read()?)
+        self.read_with(|model| {
+            Ok(model.properties()?.into_iter().filter(|p| p.active).map(std::borrow::Cow::into_owned).collect())
+        })
     }
 
     /// Every property, active or not, by slug.
     pub fn all_properties(&self) -> Result<Vec<Property>> {
-        Ok(self.store.read()?.properties()?)
+        self.read_with(|model| Ok(model.properties()?.into_iter().map(std::borrow::Cow::into_owned).collect()))
     }
 
     /// An active property.
     pub fn property(&self, slug: &str) -> Result<Property> {
-        active_property(&self.store.read()?, slug)
+        self.read_with(|model| active_property(model, slug).map(std::borrow::Cow::into_owned))
     }
 
     /// Per-night availability of `slug` from `from` (default: its local today)
     /// to `to` (exclusive; default: `from` + 30 days), at most 366 nights.
     pub fn availability(&self, slug: &str, from: Option<NaiveDate>, to: Option<NaiveDate>) -> Result<Availability> {
-        let tx = self.store.read()?;
-        let property = active_property(&tx, slug)?;
+        self.read_with(|model| self.availability_in(model, slug, from, to))
+    }
+
+    fn availability_in(
+        &self,
+        model: &dyn ReadModel,
+        slug: &str,
+        from: Option<NaiveDate>,
+        to: Option<NaiveDate>,
+    ) -> Result<Availability> {
+        let property = active_property(model, slug)?;
         let today = today_in(property.timezone, self.now());
         let from = from.unwrap_or(today);
         let to = match to {
@@ -167,7 +212,7 @@ impl<S: Store> Rental<S> {
                 .ok_or_else(|| Error::invalid("from", "invalid_date", "out of range"))?,
         };
         let range = Stay::new(from, to).map_err(|e| range_error(e, "to"))?;
-        let calendar = tx.calendar(slug, from, to)?;
+        let calendar = model.calendar(slug, from, to)?;
         Ok(availability::nights(&property, range, today, &calendar))
     }
 
@@ -175,24 +220,29 @@ impl<S: Store> Rental<S> {
     pub fn quote(&self, req: &QuoteRequest) -> Result<Quote> {
         let stay = Stay::new(req.check_in, req.check_out).map_err(|e| range_error(e, "checkOut"))?;
         check_guests(req.guests)?;
-        let tx = self.store.read()?;
-        let property = active_property(&tx, &req.property)?;
-        let calendar = tx.calendar(&req.property, stay.check_in(), stay.check_out())?;
-        let today = today_in(property.timezone, self.now());
-        Ok(pricing::quote(&property, stay, req.guests, today, &calendar))
+        self.read_with(|model| {
+            let property = active_property(model, &req.property)?;
+            let calendar = model.calendar(&req.property, stay.check_in(), stay.check_out())?;
+            let today = today_in(property.timezone, self.now());
+            Ok(pricing::quote(&property, stay, req.guests, today, &calendar))
+        })
     }
 
     /// The occupancy summary of every active property, each judged on its own today.
     pub fn summary(&self) -> Result<Summary> {
+        self.read_with(|model| self.summary_in(model))
+    }
+
+    fn summary_in(&self, model: &dyn ReadModel) -> Result<Summary> {
         let now = self.now();
-        let tx = self.store.read()?;
-        let properties = active_properties(&tx)?;
+        let mut properties = model.properties()?;
+        properties.retain(|p| p.active);
         let mut calendars = Vec::with_capacity(properties.len());
         let mut pending = Vec::with_capacity(properties.len());
         for p in &properties {
             let today = today_in(p.timezone, now);
-            calendars.push(tx.calendar(p.slug.as_str(), today.pred_opt().unwrap_or(today), NaiveDate::MAX)?);
-            pending.push(tx.pending_count(p.slug.as_str())?);
+            calendars.push(model.calendar(p.slug.as_str(), today.pred_opt().unwrap_or(today), NaiveDate::MAX)?);
+            pending.push(model.pending_count(p.slug.as_str())?);
         }
         let days: Vec<PropertyDay<'_>> = properties
             .iter()
@@ -202,18 +252,33 @@ impl<S: Store> Rental<S> {
             .collect();
         Ok(occupancy::summarize(now, self.settings.timezone, &days))
     }
-}
 
-/// Every active property, by slug.
-fn active_properties(tx: &impl ReadTx) -> Result<Vec<Property>> {
-    let mut all = tx.properties()?;
-    all.retain(|p| p.active);
-    Ok(all)
+    /// Runs a read on the in-memory snapshot when there is one, else on a store transaction.
+    fn read_with<R>(&self, f: impl FnOnce(&dyn ReadModel) -> Result<R>) -> Result<R> {
+        if let Some(snapshot) = self.cache.as_ref().and_then(Cache::snapshot) {
+            return f(snapshot.as_ref());
+        }
+        f(&FromStore(&self.store.read()?))
+    }
+
+    /// Taken by every write use case before its transaction.
+    fn lock_writes(&self) -> MutexGuard<'_, ()> {
+        self.writes.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// After a commit: reads the changed properties into the snapshot, then
+    /// lets the next write in.
+    fn refresh(&self, slugs: &[String], writing: MutexGuard<'_, ()>) {
+        if let Some(cache) = &self.cache {
+            cache.refresh(self.store.read(), slugs);
+        }
+        drop(writing);
+    }
 }
 
 /// The property `slug` if it exists and is active.
-fn active_property(tx: &impl ReadTx, slug: &str) -> Result<Property> {
-    match tx.property(slug)? {
+fn active_property<'m>(model: &'m dyn ReadModel, slug: &str) -> Result<std::borrow::Cow<'m, Property>> {
+    match model.property(slug)? {
         Some(p) if p.active => Ok(p),
         _ => Err(Error::NotFound(NotFound::Property(slug.to_owned()))),
     }

@@ -10,6 +10,7 @@ store_suite!(
     stores: [
         memory => rental_tests::Harness::memory,
         redb => rental_tests::Harness::redb,
+        redb_cached => rental_tests::Harness::redb_cached,
     ],
     tests: [
         a_created_booking_reads_back_exactly_as_returned,
