@@ -68,13 +68,11 @@ pub fn json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
     if !value.is_object() {
         return Err(invalid("the body must be a JSON object".into()));
     }
-    serde_json::from_value(value).map_err(|e| {
-        let message = e.to_string();
-        let errors = field_of(&message)
-            .map(|field| vec![rental_core::FieldError::new(&field, "invalid", message.clone())])
-            .unwrap_or_default();
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let field_error = field_error(&e);
+        let message = e.into_inner().to_string();
         Problem {
-            errors,
+            errors: field_error.into_iter().collect(),
             ..Problem::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "validation_failed",
@@ -84,12 +82,27 @@ pub fn json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
     })
 }
 
-/// The field a serde message names, as in "missing field `guestName`".
-fn field_of(message: &str) -> Option<String> {
-    let start = message.find('`')? + 1;
-    let len = message[start..].find('`')?;
-    let field = &message[start..start + len];
-    field.chars().all(|c| c.is_ascii_alphanumeric()).then(|| field.to_owned())
+/// The field at fault in a decoding error, named as the client wrote it.
+///
+/// The path tracker knows where decoding stopped; a missing field is named
+/// only in serde's message ("missing field `guestName`"), and a bad action
+/// tag sits on `action`.
+fn field_error(e: &serde_path_to_error::Error<serde_json::Error>) -> Option<rental_core::FieldError> {
+    let message = e.inner().to_string();
+    let path = e.path().to_string();
+    let (field, code) = if let Some(missing) = message.strip_prefix("missing field `") {
+        let name = missing.split('`').next().unwrap_or_default();
+        let parent = if path == "." { String::new() } else { format!("{path}.") };
+        (format!("{parent}{name}"), "required")
+    } else if path != "." {
+        let is_date = path.ends_with("checkIn") || path.ends_with("checkOut");
+        (path, if is_date { "invalid_date" } else { "invalid" })
+    } else if message.contains("variant") || message.contains("tag") {
+        ("action".to_owned(), "invalid")
+    } else {
+        return None;
+    };
+    Some(rental_core::FieldError::new(&field, code, message))
 }
 
 /// The query string as decoded `(name, value)` pairs.
