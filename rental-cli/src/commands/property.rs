@@ -4,7 +4,6 @@
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use rental_core::Property;
 use serde::Serialize;
 
 use crate::engine::Engine;
@@ -97,12 +96,6 @@ pub fn run(command: &PropertyCommand, engine: &Engine) -> Result<String, CliErro
 
 fn import(engine: &Engine, file: &Path, json: bool) -> Result<String, CliError> {
     let properties = property_file::read(file)?;
-    if let Some(slug) = repeated_slug(&properties) {
-        return Err(CliError::Input {
-            path: file.to_owned(),
-            message: format!("slug {slug:?} appears more than once"),
-        });
-    }
     let created = engine.import_properties(&properties)?;
     let result = Imported { created, updated: properties.len() - created };
     if json {
@@ -110,12 +103,6 @@ fn import(engine: &Engine, file: &Path, json: bool) -> Result<String, CliError> 
     }
     let noun = if properties.len() == 1 { "property" } else { "properties" };
     Ok(format!("imported {} {noun}: {} created, {} updated\n", properties.len(), result.created, result.updated))
-}
-
-fn repeated_slug(properties: &[Property]) -> Option<&str> {
-    let mut slugs: Vec<&str> = properties.iter().map(|p| p.slug.as_str()).collect();
-    slugs.sort_unstable();
-    slugs.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
 }
 
 fn list(engine: &Engine, json: bool) -> Result<String, CliError> {
