@@ -183,6 +183,26 @@ impl RawDb {
         }
         start.elapsed()
     }
+
+    /// `n` commits from `clients` threads at once (redb takes one writer at a time).
+    fn run_concurrent(&mut self, n: u64, clients: u64) -> Duration {
+        let (db, first) = (&self.db, self.next);
+        let start = Instant::now();
+        std::thread::scope(|scope| {
+            for c in 0..clients {
+                scope.spawn(move || {
+                    let value = [0x5a_u8; 500];
+                    for k in (first + c..first + n).step_by(clients as usize) {
+                        let tx = db.begin_write().expect("begin");
+                        tx.open_table(RAW).expect("table").insert(k, value.as_slice()).expect("insert");
+                        tx.commit().expect("commit");
+                    }
+                });
+            }
+        });
+        self.next += n;
+        start.elapsed()
+    }
 }
 
 /// An engine over a fleet of properties, taking bookings that never collide.
@@ -206,18 +226,40 @@ impl Bookings {
         Bookings { _dir: dir, rental, slugs, today: data::now().date_naive(), next: 0 }
     }
 
-    fn run(&mut self, n: u64) -> Duration {
-        let requests: Vec<_> = (self.next..self.next + n)
+    fn requests(&mut self, n: u64) -> Vec<rental_core::NewBooking> {
+        let requests = (self.next..self.next + n)
             .map(|k| {
                 let (p, stay) = data::booking_slot(k, Self::PROPERTIES, self.today);
                 data::request(&self.slugs[p], stay)
             })
             .collect();
         self.next += n;
+        requests
+    }
+
+    fn run(&mut self, n: u64) -> Duration {
+        let requests = self.requests(n);
         let start = Instant::now();
         for req in &requests {
             self.rental.create_booking(req, None).expect("create a booking");
         }
+        start.elapsed()
+    }
+
+    /// `n` creations from `clients` threads at once, as a server's requests arrive.
+    fn run_concurrent(&mut self, n: u64, clients: u64) -> Duration {
+        let requests = self.requests(n);
+        let rental = &self.rental;
+        let start = Instant::now();
+        std::thread::scope(|scope| {
+            for chunk in requests.chunks(requests.len().div_ceil(clients as usize).max(1)) {
+                scope.spawn(move || {
+                    for req in chunk {
+                        rental.create_booking(req, None).expect("create a booking");
+                    }
+                });
+            }
+        });
         start.elapsed()
     }
 }
@@ -236,6 +278,8 @@ fn booking_rate(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1)).sample_size(20).measurement_time(Duration::from_secs(5));
     g.bench_function("raw_redb_commit", |b| b.iter_custom(|n| raw.run(n)));
     g.bench_function("create_booking", |b| b.iter_custom(|n| bookings.run(n)));
+    g.bench_function("raw_redb_commit_8_writers", |b| b.iter_custom(|n| raw.run_concurrent(n, CLIENTS)));
+    g.bench_function("create_booking_8_clients", |b| b.iter_custom(|n| bookings.run_concurrent(n, CLIENTS)));
     g.finish();
 
     // The ratio, from alternating batches so both sides see the same machine load.
@@ -248,11 +292,26 @@ fn booking_rate(c: &mut Criterion) {
     let n = rounds * batch;
     let (raw_rate, booking_rate) = (per_second(n, raw_time), per_second(n, booking_time));
     eprintln!(
-        "durable commits, {n} of each in alternating batches of {batch}: raw redb {raw_rate:.0}/s, \
+        "durable commits, one client, {n} of each in alternating batches of {batch}: raw redb {raw_rate:.0}/s, \
          create_booking {booking_rate:.0}/s, ratio {:.1} % (target >= 80 %)",
         100.0 * booking_rate / raw_rate
     );
+
+    let (mut raw_time, mut booking_time) = (Duration::ZERO, Duration::ZERO);
+    for _ in 0..rounds {
+        raw_time += raw.run_concurrent(batch, CLIENTS);
+        booking_time += bookings.run_concurrent(batch, CLIENTS);
+    }
+    let (raw_rate, booking_rate) = (per_second(n, raw_time), per_second(n, booking_time));
+    eprintln!(
+        "durable commits, {CLIENTS} clients at once, {n} of each: raw redb {raw_rate:.0}/s, \
+         create_booking {booking_rate:.0}/s (group commit), ratio {:.1} % (target >= 80 %)",
+        100.0 * booking_rate / raw_rate
+    );
 }
+
+/// Concurrent clients of the concurrent durable-commit figures.
+const CLIENTS: u64 = 8;
 
 criterion_group! {
     name = benches;

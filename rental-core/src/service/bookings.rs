@@ -1,7 +1,7 @@
 //! Booking use cases: create (check and insert in one write transaction),
 //! look up, list, act on, and expire unpaid requests.
 
-use chrono::TimeDelta;
+use chrono::{DateTime, TimeDelta, Utc};
 use sha2::{Digest, Sha256};
 
 use super::read_model::FromStore;
@@ -14,7 +14,28 @@ use crate::lifecycle::{self, Action, Outcome};
 use crate::occupancy::today_in;
 use crate::pricing::{self, Problem};
 use crate::stay::Stay;
-use crate::store::{IdempotencyRecord, ReadTx, Store, WriteTx};
+use crate::store::{IdempotencyRecord, ReadTx, Store, StoreError, WriteTx};
+
+/// The most creations one group commit takes.
+const MAX_GROUP: usize = 64;
+
+/// A creation waiting for its group: the request, checked as far as it can be without the store.
+#[derive(Debug)]
+pub(super) struct NewBookingJob {
+    req: NewBooking,
+    stay: Stay,
+    key: Option<String>,
+    fingerprint: Option<String>,
+}
+
+/// The same store failure again, for each job of a failed group.
+fn copy_of(e: &StoreError) -> StoreError {
+    match e {
+        StoreError::Locked => StoreError::Locked,
+        StoreError::Corrupt(s) => StoreError::Corrupt(s.clone()),
+        other => StoreError::Backend(other.to_string().into()),
+    }
+}
 
 /// How long an idempotency key is remembered.
 pub const IDEMPOTENCY_WINDOW: TimeDelta = TimeDelta::hours(24);
@@ -38,23 +59,61 @@ impl<S: Store> Rental<S> {
     /// With an `idempotency_key`, a repeat of the same request within 24 hours
     /// returns the first response again (the booking as it was created) and
     /// creates nothing.
+    ///
+    /// Concurrent creations share durable commits (group commit): each is
+    /// still checked against every booking before it, and none returns
+    /// before the commit that holds it is on disk.
     pub fn create_booking(&self, req: &NewBooking, idempotency_key: Option<&str>) -> Result<Created> {
         let stay = check_new_booking(req)?;
         let fingerprint =
             idempotency_key.map(|key| check_idempotency_key(key).map(|()| fingerprint(req))).transpose()?;
+        let job = NewBookingJob { req: req.clone(), stay, key: idempotency_key.map(str::to_owned), fingerprint };
+        let failed = || Err(Error::Store(StoreError::Backend("booking creation failed unexpectedly".into())));
+        self.creations.run(job, MAX_GROUP, |jobs| self.create_group(&jobs), failed)
+    }
+
+    /// Creates a group of bookings in one write transaction and one commit.
+    fn create_group(&self, jobs: &[NewBookingJob]) -> Vec<Result<Created>> {
         let now = self.now();
         let writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        if let (Some(key), Some(fingerprint)) = (idempotency_key, &fingerprint)
-            && let Some(booking) = replay(&tx, key, fingerprint, now)?
+        let mut tx = match self.store.write() {
+            Ok(tx) => tx,
+            Err(e) => return jobs.iter().map(|_| Err(Error::Store(copy_of(&e)))).collect(),
+        };
+        let mut results = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            match self.create_in(&mut tx, job, now) {
+                // A failed write leaves the transaction unusable: the whole group fails, nothing is kept.
+                Err(Error::Store(e)) => return jobs.iter().map(|_| Err(Error::Store(copy_of(&e)))).collect(),
+                result => results.push(result),
+            }
+        }
+        let created: Vec<String> =
+            results.iter().flatten().filter(|c| !c.replayed).map(|c| c.booking.property.to_string()).collect();
+        if created.is_empty() {
+            return results;
+        }
+        if let Err(e) = tx.commit() {
+            let failed = |r: Result<Created>| if r.is_ok() { Err(Error::Store(copy_of(&e))) } else { r };
+            return results.into_iter().map(failed).collect();
+        }
+        self.refresh(&created, writing);
+        results
+    }
+
+    /// One creation inside the group's transaction: replay, or check and insert.
+    fn create_in(&self, tx: &mut S::Write<'_>, job: &NewBookingJob, now: DateTime<Utc>) -> Result<Created> {
+        let (req, stay) = (&job.req, job.stay);
+        if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint)
+            && let Some(booking) = replay(tx, key, fingerprint, now)?
         {
             return Ok(Created { booking, replayed: true });
         }
-        let property = active_property(&FromStore(&tx), &req.property)?.into_owned();
+        let property = active_property(&FromStore(&*tx), &req.property)?.into_owned();
         let calendar = tx.calendar(&req.property, stay.check_in(), stay.check_out())?;
         let quote = pricing::quote(&property, stay, req.guests, today_in(property.timezone, now), &calendar);
         refuse_problems(&quote.problems)?;
-        let code = self.unused_code(&tx)?;
+        let code = self.unused_code(&*tx)?;
         let booking = Booking {
             code: code.clone(),
             property: property.slug.clone(),
@@ -84,18 +143,16 @@ impl<S: Store> Rental<S> {
         };
         tx.put_booking(&booking)?;
         tx.append_events(&[Event::created(&booking, now)])?;
-        if let (Some(key), Some(fingerprint)) = (idempotency_key, fingerprint) {
+        if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint) {
             let record = IdempotencyRecord {
-                key: key.to_owned(),
-                fingerprint,
+                key: key.clone(),
+                fingerprint: fingerprint.clone(),
                 code,
                 response: booking.clone(),
                 created_at: now,
             };
             tx.put_idempotency(&record)?;
         }
-        tx.commit()?;
-        self.refresh(&[booking.property.to_string()], writing);
         Ok(Created { booking, replayed: false })
     }
 

@@ -3,6 +3,7 @@
 
 mod admin;
 mod bookings;
+mod group_commit;
 mod read_model;
 
 pub use self::admin::NewKey;
@@ -24,6 +25,8 @@ use crate::property::{MAX_GUESTS, Property};
 use crate::stay::{MAX_NIGHTS, Stay, StayError};
 use crate::store::{ReadTx, Store, WriteTx};
 
+use self::bookings::NewBookingJob;
+use self::group_commit::GroupCommit;
 use self::read_model::{Cache, FromStore, ReadModel};
 
 /// Settings of a [`Rental`] (CONTRACT.md section 11).
@@ -72,6 +75,8 @@ pub struct Rental<S> {
     /// Held by every write use case from its transaction to its cache refresh,
     /// so refreshes happen in commit order.
     writes: Mutex<()>,
+    /// Booking creations waiting to share a commit.
+    creations: GroupCommit<NewBookingJob, Result<Created>>,
 }
 
 impl<S> std::fmt::Debug for Rental<S> {
@@ -90,6 +95,7 @@ impl<S: Store> Rental<S> {
             settings: Settings::default(),
             cache: None,
             writes: Mutex::new(()),
+            creations: GroupCommit::default(),
         }
     }
 
