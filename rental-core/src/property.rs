@@ -273,6 +273,14 @@ impl Serialize for PublicProperty<'_> {
 pub struct ClockTime(pub NaiveTime);
 
 impl ClockTime {
+    /// Reads `HH:MM` (24-hour, two digits each).
+    pub fn parse(s: &str) -> Option<Self> {
+        let (h, m) = s.split_once(':')?;
+        let two_digits =
+            |t: &str| (t.len() == 2 && t.bytes().all(|b| b.is_ascii_digit())).then(|| t.parse::<u32>().ok())?;
+        NaiveTime::from_hms_opt(two_digits(h)?, two_digits(m)?, 0).map(ClockTime)
+    }
+
     /// `3:00 PM` style, as the occupancy summary shows it.
     pub fn to_12h(self) -> String {
         let (pm, hour) = self.0.hour12();
@@ -294,10 +302,8 @@ impl Serialize for ClockTime {
 
 impl<'de> Deserialize<'de> for ClockTime {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(deserializer)?;
-        NaiveTime::parse_from_str(&s, "%H:%M")
-            .map(ClockTime)
-            .map_err(|_| serde::de::Error::custom(format!("{s:?} is not a time like 15:00")))
+        let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        ClockTime::parse(&s).ok_or_else(|| serde::de::Error::custom(format!("{s:?} is not a time like 15:00")))
     }
 }
 
@@ -375,7 +381,9 @@ mod tests {
             let t: ClockTime = serde_json::from_str(&format!("\"{raw}\"")).unwrap();
             assert_eq!(t.to_12h(), want);
         }
-        assert!(serde_json::from_str::<ClockTime>("\"3pm\"").is_err());
+        for bad in ["3pm", "7:00", "24:00", "07:60", "0700", "07:00:00", ""] {
+            assert!(serde_json::from_str::<ClockTime>(&format!("\"{bad}\"")).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -243,13 +243,17 @@ impl<S: Store> Rental<S> {
         let now = self.now();
         let mut properties = model.properties()?;
         properties.retain(|p| p.active);
-        let mut calendars = Vec::with_capacity(properties.len());
-        let mut pending = Vec::with_capacity(properties.len());
-        for p in &properties {
-            let today = today_in(p.timezone, now);
-            calendars.push(model.calendar(p.slug.as_str(), today.pred_opt().unwrap_or(today), NaiveDate::MAX)?);
-            pending.push(model.pending_count(p.slug.as_str())?);
-        }
+        let starts: Vec<(&str, NaiveDate)> = properties
+            .iter()
+            .map(|p| {
+                let today = today_in(p.timezone, now);
+                // From yesterday on, so that stays leaving today are seen.
+                (p.slug.as_str(), today.pred_opt().unwrap_or(today))
+            })
+            .collect();
+        let calendars = model.calendars_from(&starts)?;
+        let slugs: Vec<&str> = starts.iter().map(|(slug, _)| *slug).collect();
+        let pending = model.pending_counts(&slugs)?;
         let days: Vec<PropertyDay<'_>> = properties
             .iter()
             .zip(&calendars)

@@ -23,8 +23,10 @@ pub(super) trait ReadModel {
     fn properties(&self) -> Result<Vec<Cow<'_, Property>>>;
     /// At least the property's entries that share a night with `from..to` (more do no harm).
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> Result<Cow<'_, [CalendarEntry]>>;
-    /// How many of the property's bookings are pending.
-    fn pending_count(&self, slug: &str) -> Result<usize>;
+    /// For each `(slug, from)`, at least that property's entries holding a night on or after `from`.
+    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> Result<Vec<Cow<'_, [CalendarEntry]>>>;
+    /// How many of each property's bookings are pending.
+    fn pending_counts(&self, slugs: &[&str]) -> Result<Vec<usize>>;
 }
 
 /// A store transaction as a read model.
@@ -43,8 +45,12 @@ impl<T: ReadTx> ReadModel for FromStore<'_, T> {
         Ok(Cow::Owned(self.0.calendar(slug, from, to)?))
     }
 
-    fn pending_count(&self, slug: &str) -> Result<usize> {
-        Ok(self.0.pending_count(slug)?)
+    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> Result<Vec<Cow<'_, [CalendarEntry]>>> {
+        Ok(self.0.calendars_from(starts)?.into_iter().map(Cow::Owned).collect())
+    }
+
+    fn pending_counts(&self, slugs: &[&str]) -> Result<Vec<usize>> {
+        Ok(self.0.pending_counts(slugs)?)
     }
 }
 
@@ -107,8 +113,12 @@ impl ReadModel for Snapshot {
         Ok(Cow::Borrowed(&state.calendar[start..end.max(start)]))
     }
 
-    fn pending_count(&self, slug: &str) -> Result<usize> {
-        Ok(self.properties.get(slug).map_or(0, |s| s.pending))
+    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> Result<Vec<Cow<'_, [CalendarEntry]>>> {
+        starts.iter().map(|(slug, from)| self.calendar(slug, *from, NaiveDate::MAX)).collect()
+    }
+
+    fn pending_counts(&self, slugs: &[&str]) -> Result<Vec<usize>> {
+        Ok(slugs.iter().map(|slug| self.properties.get(*slug).map_or(0, |s| s.pending)).collect())
     }
 }
 

@@ -76,6 +76,15 @@ pub trait ReadTx {
     fn pending_count(&self, slug: &str) -> StoreResult<usize>;
     /// The property's calendar entries that share a night with `from..to`.
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>>;
+    /// For each `(slug, from)`, the entries of that property still holding a night on or after `from`.
+    /// One call for many properties, so a store can read them in one pass.
+    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> StoreResult<Vec<Vec<CalendarEntry>>> {
+        starts.iter().map(|(slug, from)| self.calendar(slug, *from, NaiveDate::MAX)).collect()
+    }
+    /// How many bookings of each property are pending, in the order of `slugs`.
+    fn pending_counts(&self, slugs: &[&str]) -> StoreResult<Vec<usize>> {
+        slugs.iter().map(|slug| self.pending_count(slug)).collect()
+    }
     /// A block by id.
     fn block(&self, id: &str) -> StoreResult<Option<Block>>;
     /// An API key by id.

@@ -216,26 +216,21 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
-        let table = self.0.open(PENDING)?;
-        Ok(table
-            .range((slug, "")..)
-            .map_err(backend)?
-            .take_while(|row| row.as_ref().is_ok_and(|(k, _)| k.value().0 == slug))
-            .count())
+        count_pending(&self.0.open(PENDING)?, slug)
     }
 
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
+        entries_from(&self.0.open(CALENDAR)?, slug, from, to)
+    }
+
+    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> StoreResult<Vec<Vec<CalendarEntry>>> {
         let table = self.0.open(CALENDAR)?;
-        let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).map_or(0, day);
-        let mut out = Vec::new();
-        for row in table.range((slug, earliest, "")..(slug, day(to), "")).map_err(backend)? {
-            let (key, value) = row.map_err(backend)?;
-            let entry = entry(key.value(), value.value())?;
-            if entry.stay.overlaps(from, to) {
-                out.push(entry);
-            }
-        }
-        Ok(out)
+        starts.iter().map(|(slug, from)| entries_from(&table, slug, *from, NaiveDate::MAX)).collect()
+    }
+
+    fn pending_counts(&self, slugs: &[&str]) -> StoreResult<Vec<usize>> {
+        let table = self.0.open(PENDING)?;
+        slugs.iter().map(|slug| count_pending(&table, slug)).collect()
     }
 
     fn block(&self, id: &str) -> StoreResult<Option<Block>> {
@@ -383,6 +378,31 @@ impl WriteTx for RedbTx<WriteTransaction> {
     fn commit(self) -> StoreResult<()> {
         self.0.commit().map_err(backend)
     }
+}
+
+/// The entries of `slug` in an open calendar table that share a night with `from..to`.
+fn entries_from(
+    table: &impl ReadableTable<CalendarKey<'static>, CalendarValue<'static>>,
+    slug: &str,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> StoreResult<Vec<CalendarEntry>> {
+    let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).map_or(0, day);
+    let mut out = Vec::new();
+    for row in table.range((slug, earliest, "")..(slug, day(to), "")).map_err(backend)? {
+        let (key, value) = row.map_err(backend)?;
+        let entry = entry(key.value(), value.value())?;
+        if entry.stay.overlaps(from, to) {
+            out.push(entry);
+        }
+    }
+    Ok(out)
+}
+
+/// The pending bookings of `slug` in an open pending table.
+fn count_pending(table: &impl ReadableTable<(&'static str, &'static str), ()>, slug: &str) -> StoreResult<usize> {
+    let rows = table.range((slug, "")..).map_err(backend)?;
+    Ok(rows.take_while(|row| row.as_ref().is_ok_and(|(k, _)| k.value().0 == slug)).count())
 }
 
 /// Days since 0001-01-01: dates as ordered keys.
