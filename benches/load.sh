@@ -44,7 +44,7 @@ PY
   wait_port "$PORT"
 }
 
-run() { # name url script
+run() { # name url script (RENTAL_KEY from the environment)
   local out
   out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "$LOAD_DIR/$3" "$2" | grep '^RESULT')
   printf '%-28s %s\n' "$1" "${out#RESULT }"
@@ -56,19 +56,32 @@ export LOAD_PROPERTIES=200
 
 echo "machine: $(nproc) cores, $(uname -r); wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_EACH}s; data on $(df -T "$WORK" | awk 'NR==2 {print $2}')"
 
-export RENTAL_KEY=none  # the ceiling ignores it
 CPORT=$(free_port)
 "$CEILING" "127.0.0.1:$CPORT" 2>/dev/null &
 PIDS+=($!)
 wait_port "$CPORT"
-run "ceiling (fixed 200 B JSON)" "http://127.0.0.1:$CPORT/" auth.lua
-kill "${PIDS[-1]}"
+CEILING_URL="http://127.0.0.1:$CPORT/"
 
 start_server "$WORK/reads" 0
 BASE="http://127.0.0.1:$PORT"
-run "GET availability (30 nights)" "$BASE/api/v1/properties/sea-view/availability?from=$FROM&to=$TO" auth.lua
-run "POST quote (7 nights)" "$BASE/api/v1/quotes" quote.lua
-run "GET summary (3 properties)" "$BASE/api/v1/ha/summary" auth.lua
+READ_KEY=$RENTAL_KEY
+
+# Each read runs right after a ceiling run, so both see the same machine; the
+# ratio is against that ceiling run. The machine's speed drifts by tens of
+# per cent from minute to minute, so pairs are fairer than one ceiling figure.
+ceiling_rps() { RENTAL_KEY=none wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" -s "$LOAD_DIR/auth.lua" "$CEILING_URL" | sed -n 's/^RESULT rps=\([0-9]*\).*/\1/p'; }
+paired() { # name url script
+  local ceiling out rps
+  ceiling=$(ceiling_rps)
+  out=$(RENTAL_KEY=$READ_KEY wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "$LOAD_DIR/$3" "$2" | grep '^RESULT')
+  rps=$(echo "$out" | sed -n 's/^RESULT rps=\([0-9]*\).*/\1/p')
+  printf '%-28s %s ceiling_rps=%s ratio=%s%%\n' "$1" "${out#RESULT }" "$ceiling" "$(( 100 * rps / ceiling ))"
+}
+
+run "ceiling (fixed 200 B JSON)" "$CEILING_URL" auth.lua
+paired "GET availability (30 nights)" "$BASE/api/v1/properties/sea-view/availability?from=$FROM&to=$TO" auth.lua
+paired "POST quote (7 nights)" "$BASE/api/v1/quotes" quote.lua
+paired "GET summary (3 properties)" "$BASE/api/v1/ha/summary" auth.lua
 
 start_server "$WORK/writes" "$LOAD_PROPERTIES"
 run "POST bookings (durable)" "http://127.0.0.1:$PORT/api/v1/bookings" booking.lua

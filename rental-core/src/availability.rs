@@ -5,6 +5,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::calendar::{CalendarEntry, EntryKind};
+use crate::date_json::ymd;
 use crate::ids::Slug;
 use crate::property::{Cents, Property};
 use crate::stay::Stay;
@@ -67,6 +68,88 @@ impl From<EntryKind> for NightStatus {
             EntryKind::Booked => NightStatus::Booked,
             EntryKind::Blocked => NightStatus::Blocked,
         }
+    }
+}
+
+impl Availability {
+    /// The JSON body, byte for byte what `serde_json::to_vec` writes, written
+    /// directly: an answer carries up to 366 nights, and escaping every key
+    /// of every night through serde is most of its cost.
+    pub fn to_json(&self) -> Vec<u8> {
+        let (Some(from), Some(to)) = (ymd(self.from), ymd(self.to)) else {
+            return serde_json::to_vec(self).unwrap_or_default();
+        };
+        let mut out = Vec::with_capacity(96 + 90 * self.nights.len());
+        out.extend_from_slice(b"{\"property\":");
+        push_json_str(&mut out, self.property.as_str());
+        out.extend_from_slice(b",\"from\":\"");
+        out.extend_from_slice(&from);
+        out.extend_from_slice(b"\",\"to\":\"");
+        out.extend_from_slice(&to);
+        out.extend_from_slice(b"\",\"currency\":");
+        push_json_str(&mut out, &self.currency);
+        out.extend_from_slice(b",\"nights\":[");
+        for (i, night) in self.nights.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let Some(date) = ymd(night.date) else { return serde_json::to_vec(self).unwrap_or_default() };
+            out.extend_from_slice(b"{\"date\":\"");
+            out.extend_from_slice(&date);
+            out.extend_from_slice(if night.available { b"\",\"available\":true" } else { b"\",\"available\":false" });
+            out.extend_from_slice(b",\"price\":");
+            push_int(&mut out, night.price);
+            out.extend_from_slice(b",\"minNights\":");
+            push_int(&mut out, i64::from(night.min_nights));
+            out.extend_from_slice(b",\"status\":\"");
+            out.extend_from_slice(night.status.as_str().as_bytes());
+            out.extend_from_slice(b"\"}");
+        }
+        out.extend_from_slice(b"]}");
+        out
+    }
+}
+
+impl NightStatus {
+    /// The status as JSON names it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NightStatus::Past => "past",
+            NightStatus::Booked => "booked",
+            NightStatus::Held => "held",
+            NightStatus::Blocked => "blocked",
+            NightStatus::Available => "available",
+        }
+    }
+}
+
+/// A JSON integer.
+fn push_int(out: &mut Vec<u8>, n: i64) {
+    if n < 0 {
+        out.push(b'-');
+    }
+    let mut digits = [0u8; 20];
+    let mut rest = n.unsigned_abs();
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[start..]);
+}
+
+/// A JSON string, escaped by `serde_json` when it needs it (these are short, and rarely do).
+fn push_json_str(out: &mut Vec<u8>, s: &str) {
+    if s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b' ') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(serde_json::to_string(s).unwrap_or_default().as_bytes());
     }
 }
 
@@ -153,6 +236,20 @@ mod tests {
                 (Available, true)
             ]
         );
+    }
+
+    #[test]
+    fn the_direct_json_is_what_serde_writes() {
+        let calendar =
+            [entry("2026-11-24", "2026-11-25", EntryKind::Held), entry("2026-11-25", "2026-11-28", EntryKind::Booked)];
+        let range = Stay::new(d("2026-11-20"), d("2027-11-20")).unwrap();
+        let a = nights(&demo::sea_view(), range, d("2026-11-22"), &calendar);
+        assert_eq!(String::from_utf8(a.to_json()).unwrap(), serde_json::to_string(&a).unwrap());
+        let mut odd = a.clone();
+        odd.currency = "U\"SD".into();
+        odd.nights.truncate(1);
+        odd.nights[0].price = -5;
+        assert_eq!(String::from_utf8(odd.to_json()).unwrap(), serde_json::to_string(&odd).unwrap());
     }
 
     #[test]

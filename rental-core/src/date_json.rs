@@ -7,15 +7,20 @@ use serde::Serializer;
 /// Serialises `date` as `"YYYY-MM-DD"`.
 #[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's serialize_with hands over a reference")]
 pub(crate) fn serialize<S: Serializer>(date: &NaiveDate, serializer: S) -> Result<S::Ok, S::Error> {
-    let Ok(year) = u16::try_from(date.year()) else { return serializer.collect_str(date) };
-    if year > 9999 {
-        return serializer.collect_str(date);
+    match ymd(*date) {
+        Some(buf) => serializer.serialize_str(std::str::from_utf8(&buf).unwrap_or_default()),
+        None => serializer.collect_str(date),
     }
+}
+
+/// `YYYY-MM-DD` as bytes, for years 0 to 9999 (others need chrono's `+10000-01-01` form).
+pub(crate) fn ymd(date: NaiveDate) -> Option<[u8; 10]> {
+    let year = u16::try_from(date.year()).ok().filter(|y| *y <= 9999)?;
     let mut buf = *b"0000-00-00";
     write_digits(&mut buf[0..4], u32::from(year));
     write_digits(&mut buf[5..7], date.month());
     write_digits(&mut buf[8..10], date.day());
-    serializer.serialize_str(std::str::from_utf8(&buf).unwrap_or_default())
+    Some(buf)
 }
 
 fn write_digits(out: &mut [u8], mut n: u32) {

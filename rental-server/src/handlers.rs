@@ -60,6 +60,11 @@ pub fn json(status: StatusCode, value: &impl Serialize) -> Response<Full<Bytes>>
     if serde_json::to_writer(&mut bytes, value).is_err() {
         return Problem::internal().into_response();
     }
+    json_bytes(status, bytes)
+}
+
+/// A response of JSON already written.
+pub fn json_bytes(status: StatusCode, bytes: Vec<u8>) -> Response<Full<Bytes>> {
     let mut response = Response::new(Full::new(Bytes::from(bytes)));
     *response.status_mut() = status;
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -84,7 +89,7 @@ pub async fn availability<S: Store + 'static>(rental: &Arc<Rental<S>>, slug: Str
     let from = query.parse::<NaiveDate>("from", "a date like 2026-12-01")?;
     let to = query.parse::<NaiveDate>("to", "a date like 2026-12-31")?;
     let availability = read(rental, move |r| r.availability(&slug, from, to)).await?;
-    Ok(json(StatusCode::OK, &availability))
+    Ok(json_bytes(StatusCode::OK, availability.to_json()))
 }
 
 /// `POST /api/v1/quotes`.

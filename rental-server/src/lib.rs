@@ -44,6 +44,9 @@ use crate::ratelimit::{Limiter, RateLimit};
 use crate::request::Query;
 use crate::routes::Route;
 
+/// The request id header, given by the client or made here.
+const X_REQUEST_ID: http::HeaderName = http::HeaderName::from_static("x-request-id");
+
 /// How long in-flight requests get to finish after shutdown begins.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
@@ -146,7 +149,7 @@ async fn handle<S: Store + 'static>(
     .instrument(span)
     .await;
     if let Ok(id) = HeaderValue::from_str(&request_id) {
-        response.headers_mut().insert("x-request-id", id);
+        response.headers_mut().insert(X_REQUEST_ID, id);
     }
     let status = response.status().as_u16();
     let ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -156,7 +159,7 @@ async fn handle<S: Store + 'static>(
 
 /// The client's `X-Request-Id` when it is sensible, else a new one.
 fn request_id<S>(state: &AppState<S>, req: &Request<Incoming>) -> String {
-    let given = req.headers().get("x-request-id").and_then(|v| v.to_str().ok());
+    let given = req.headers().get(X_REQUEST_ID).and_then(|v| v.to_str().ok());
     match given {
         Some(id) if (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic()) => id.to_owned(),
         _ => format!("req_{:x}_{:06}", std::process::id(), state.next_request.fetch_add(1, Ordering::Relaxed)),
@@ -201,13 +204,15 @@ async fn authenticate<S: Store + 'static>(
     state: &Arc<AppState<S>>,
     headers: &http::HeaderMap,
     scope: Scope,
-) -> Result<ApiKey, Problem> {
-    let Some(secret) = request::bearer(headers).map(str::to_owned) else {
+) -> Result<Arc<ApiKey>, Problem> {
+    let Some(secret) = request::bearer(headers) else {
         return Err(Problem::unauthorized("send an API key as Authorization: Bearer <key>"));
     };
-    let key = match state.rental.authenticate_from_memory(&secret) {
-        Some(key) => Some(key),
-        None => handlers::blocking(&state.rental, move |r| r.authenticate(&secret)).await?,
+    let key = if let Some(key) = state.rental.authenticate_from_memory(secret) {
+        Some(key)
+    } else {
+        let secret = secret.to_owned();
+        handlers::blocking(&state.rental, move |r| r.authenticate(&secret)).await?.map(Arc::new)
     };
     let key = key.ok_or_else(|| Problem::unauthorized("the API key is unknown or revoked"))?;
     if key.allows(scope) {

@@ -58,17 +58,21 @@ pub async fn body(headers: &HeaderMap, body: Incoming) -> Result<Bytes, Problem>
 /// `invalid_json`; well-formed JSON of the wrong shape is 422 `validation_failed`.
 pub fn json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
     let invalid = |detail: String| Problem::new(StatusCode::BAD_REQUEST, "invalid_json", detail);
-    let value: serde_json::Value = match serde_json::from_slice(bytes) {
-        Ok(v) => v,
-        Err(_) if bytes.iter().all(u8::is_ascii_whitespace) => {
-            return Err(invalid("a JSON object body is required".into()));
-        }
-        Err(e) => return Err(invalid(format!("the body is not valid JSON: {e}"))),
-    };
-    if !value.is_object() {
-        return Err(invalid("the body must be a JSON object".into()));
+    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => return Err(invalid("a JSON object body is required".into())),
+        Some(b'{') => {}
+        Some(_) => return Err(invalid("the body must be a JSON object".into())),
     }
-    serde_path_to_error::deserialize(value).map_err(|e| {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let decoded = serde_path_to_error::deserialize(&mut deserializer);
+    if let (Ok(_), Err(trailing)) = (&decoded, deserializer.end()) {
+        return Err(invalid(format!("the body is not valid JSON: {trailing}")));
+    }
+    decoded.map_err(|e| {
+        // A shape error may come before a syntax error further on: bad JSON is 400 whatever else is wrong.
+        if let Err(syntax) = serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+            return invalid(format!("the body is not valid JSON: {syntax}"));
+        }
         let field_error = field_error(&e);
         let message = e.into_inner().to_string();
         Problem {
@@ -181,11 +185,20 @@ mod tests {
         struct T {
             n: u32,
         }
-        let cases: [(&[u8], u16); 6] =
-            [(b"{", 400), (b"", 400), (b"[1]", 400), (b"{\"n\": -1}", 422), (b"{}", 422), (b"{\"n\": \"x\"}", 422)];
+        let cases: [(&[u8], u16); 9] = [
+            (b"{", 400),
+            (b"", 400),
+            (b"[1]", 400),
+            (b"{\"n\": 1} trailing", 400),
+            (b"{\"n\": \"x\", ", 400), // a shape error before a syntax error is still bad JSON
+            (b"{\"n\": -1}", 422),
+            (b"{}", 422),
+            (b"{\"n\": \"x\"}", 422),
+            (b" {\"n\": 3} ", 200),
+        ];
         for (body, status) in cases {
-            let got = json::<T>(body).unwrap_err();
-            assert_eq!(got.status.as_u16(), status, "{}", String::from_utf8_lossy(body));
+            let got = json::<T>(body).map_or_else(|p| p.status.as_u16(), |_| 200);
+            assert_eq!(got, status, "{}", String::from_utf8_lossy(body));
         }
         assert_eq!(json::<T>(b"{}").unwrap_err().errors[0].field, "n");
     }

@@ -62,32 +62,62 @@ impl Route {
 
 /// The route for `method` and `path`.
 pub fn resolve(method: &Method, path: &str) -> Result<Route, Problem> {
-    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    let owned = |s: &&str| (*s).to_owned();
-    let candidates: Vec<(Method, Route)> = match segments.as_slice() {
-        ["api", "openapi.json"] => vec![(Method::GET, Route::OpenApi)],
-        ["api", "v1", "properties"] => vec![(Method::GET, Route::ListProperties)],
-        ["api", "v1", "properties", slug] if !slug.is_empty() => vec![(Method::GET, Route::GetProperty(owned(slug)))],
-        ["api", "v1", "properties", slug, "availability"] => vec![(Method::GET, Route::Availability(owned(slug)))],
-        ["api", "v1", "quotes"] => vec![(Method::POST, Route::Quote)],
-        ["api", "v1", "bookings"] => vec![(Method::GET, Route::ListBookings), (Method::POST, Route::CreateBooking)],
-        ["api", "v1", "bookings", code] if !code.is_empty() => {
-            vec![(Method::GET, Route::GetBooking(owned(code))), (Method::PATCH, Route::PatchBooking(owned(code)))]
-        }
-        ["api", "v1", "ha", "summary"] => vec![(Method::GET, Route::Summary)],
-        ["api", "v1", "sync", "ical"] => vec![(Method::POST, Route::Sync)],
-        _ => return Err(Problem::not_found(format!("no such endpoint: {path}"))),
-    };
-    let allow: Vec<&str> = candidates.iter().map(|(m, _)| m.as_str()).collect();
-    let allow = allow.join(", ");
-    candidates.into_iter().find(|(m, _)| m == method).map(|(_, route)| route).ok_or_else(|| {
-        Problem::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
-            format!("{method} is not allowed here; use {allow}"),
-        )
-        .with_header(header::ALLOW, allow)
+    let mut parts = path.strip_prefix('/').unwrap_or(path).split('/');
+    let mut segments = [""; 6];
+    let mut count = 0;
+    for part in parts.by_ref().take(segments.len()) {
+        segments[count] = part;
+        count += 1;
+    }
+    if parts.next().is_some() {
+        return Err(not_found(path));
+    }
+    let segments = &segments[..count];
+    match route(method, segments) {
+        Some(route) => Ok(route),
+        None => Err(refusal(method, segments, path)),
+    }
+}
+
+/// The endpoint at `segments` for `method`, if there is one.
+fn route(method: &Method, segments: &[&str]) -> Option<Route> {
+    let owned = |s: &str| s.to_owned();
+    Some(match (method.as_str(), segments) {
+        ("GET", ["api", "openapi.json"]) => Route::OpenApi,
+        ("GET", ["api", "v1", "properties"]) => Route::ListProperties,
+        ("GET", ["api", "v1", "properties", slug]) if !slug.is_empty() => Route::GetProperty(owned(slug)),
+        ("GET", ["api", "v1", "properties", slug, "availability"]) => Route::Availability(owned(slug)),
+        ("POST", ["api", "v1", "quotes"]) => Route::Quote,
+        ("GET", ["api", "v1", "bookings"]) => Route::ListBookings,
+        ("POST", ["api", "v1", "bookings"]) => Route::CreateBooking,
+        ("GET", ["api", "v1", "bookings", code]) if !code.is_empty() => Route::GetBooking(owned(code)),
+        ("PATCH", ["api", "v1", "bookings", code]) if !code.is_empty() => Route::PatchBooking(owned(code)),
+        ("GET", ["api", "v1", "ha", "summary"]) => Route::Summary,
+        ("POST", ["api", "v1", "sync", "ical"]) => Route::Sync,
+        _ => return None,
     })
+}
+
+/// 405 with `Allow` when the path exists for other methods, else 404.
+fn refusal(method: &Method, segments: &[&str], path: &str) -> Problem {
+    let allowed: Vec<&str> = ["GET", "POST", "PATCH"]
+        .into_iter()
+        .filter(|m| m.parse::<Method>().ok().and_then(|m| route(&m, segments)).is_some())
+        .collect();
+    if allowed.is_empty() {
+        return not_found(path);
+    }
+    let allow = allowed.join(", ");
+    Problem::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{method} is not allowed here; use {allow}"),
+    )
+    .with_header(header::ALLOW, allow)
+}
+
+fn not_found(path: &str) -> Problem {
+    Problem::not_found(format!("no such endpoint: {path}"))
 }
 
 #[cfg(test)]

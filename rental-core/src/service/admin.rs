@@ -82,7 +82,7 @@ impl<S: Store> Rental<S> {
     /// `None` for a malformed, unknown or revoked secret.
     pub fn authenticate(&self, secret: &str) -> Result<Option<ApiKey>> {
         if let Some(key) = self.authenticate_from_memory(secret) {
-            return Ok(Some(key));
+            return Ok(Some(ApiKey::clone(&key)));
         }
         if !keys::looks_like_secret(secret) {
             return Ok(None);
@@ -115,7 +115,7 @@ impl<S: Store> Rental<S> {
     /// authenticated within the last minute and has not seen revoked (only
     /// with [`Rental::with_read_cache`]). `None` means "ask [`Rental::authenticate`]",
     /// not "unknown".
-    pub fn authenticate_from_memory(&self, secret: &str) -> Option<ApiKey> {
+    pub fn authenticate_from_memory(&self, secret: &str) -> Option<std::sync::Arc<ApiKey>> {
         let key = self.cache.as_ref()?.key(&keys::digest(secret))?;
         let fresh = key.last_used_at.is_some_and(|t| self.now() - t < LAST_USED_GRANULARITY);
         fresh.then_some(key)

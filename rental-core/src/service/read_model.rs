@@ -126,7 +126,7 @@ impl ReadModel for Snapshot {
 #[derive(Debug, Default)]
 pub(super) struct Cache {
     snapshot: RwLock<Option<Arc<Snapshot>>>,
-    keys: RwLock<HashMap<[u8; 32], ApiKey>>,
+    keys: RwLock<HashMap<[u8; 32], Arc<ApiKey>>>,
 }
 
 impl Cache {
@@ -154,13 +154,13 @@ impl Cache {
     }
 
     /// A key seen before under this secret digest.
-    pub(super) fn key(&self, digest: &[u8; 32]) -> Option<ApiKey> {
+    pub(super) fn key(&self, digest: &[u8; 32]) -> Option<Arc<ApiKey>> {
         self.keys.read().unwrap_or_else(PoisonError::into_inner).get(digest).cloned()
     }
 
     /// Remembers the key of a secret digest.
     pub(super) fn remember_key(&self, digest: [u8; 32], key: ApiKey) {
-        self.keys.write().unwrap_or_else(PoisonError::into_inner).insert(digest, key);
+        self.keys.write().unwrap_or_else(PoisonError::into_inner).insert(digest, Arc::new(key));
     }
 
     /// Forgets every key, after one changed.
