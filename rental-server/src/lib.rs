@@ -6,7 +6,8 @@
 //! - [`routes`] maps paths to endpoints; [`handlers`] holds one function per
 //!   endpoint; [`problem`] is the one place errors become statuses and codes.
 //! - Every response carries `X-Request-Id`; every request is logged once.
-//! - Store calls run on tokio's blocking pool, never on the runtime's workers.
+//! - Store calls run on tokio's blocking pool, never on the runtime's workers;
+//!   reads the engine answers from memory (`Rental::with_read_cache`) run inline.
 //! - [`jobs`] runs the checkout expiry and listens for SIGINT/SIGTERM.
 
 #![deny(missing_docs)]
