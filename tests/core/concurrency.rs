@@ -72,6 +72,15 @@ fn exactly_one_of_eight_threads_racing_for_the_same_nights_wins_on_redb() {
 }
 
 #[test]
+fn exactly_one_of_eight_threads_racing_for_the_same_nights_wins_with_reads_from_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let rental = rental_with_demo(open_redb(dir.path()), fixed_clock()).with_read_cache().unwrap();
+    let rental = Arc::new(rental);
+    exactly_one_of_eight_overlapping_requests_wins(&rental);
+    assert!(rental.reads_from_memory(), "availability above came from the in-memory snapshot");
+}
+
+#[test]
 fn exactly_one_of_eight_threads_racing_for_the_same_nights_wins_in_memory() {
     let rental = Arc::new(rental_with_demo(MemoryStore::new(), fixed_clock()));
     exactly_one_of_eight_overlapping_requests_wins(&rental);

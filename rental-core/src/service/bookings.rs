@@ -28,15 +28,6 @@ pub(super) struct NewBookingJob {
     fingerprint: Option<String>,
 }
 
-/// The same store failure again, for each job of a failed group.
-fn copy_of(e: &StoreError) -> StoreError {
-    match e {
-        StoreError::Locked => StoreError::Locked,
-        StoreError::Corrupt(s) => StoreError::Corrupt(s.clone()),
-        other => StoreError::Backend(other.to_string().into()),
-    }
-}
-
 /// How long an idempotency key is remembered.
 pub const IDEMPOTENCY_WINDOW: TimeDelta = TimeDelta::hours(24);
 /// The longest idempotency key.
@@ -304,6 +295,15 @@ fn replay(
         return Err(Error::IdempotencyKeyReused);
     }
     Ok(Some(record.response))
+}
+
+/// The same store failure again, for each job of a failed group.
+fn copy_of(e: &StoreError) -> StoreError {
+    match e {
+        StoreError::Locked => StoreError::Locked,
+        StoreError::Corrupt(s) => StoreError::Corrupt(s.clone()),
+        other => StoreError::Backend(other.to_string().into()),
+    }
 }
 
 /// Stay-rule problems are a 422; taken nights (only when nothing else is wrong) a 409.

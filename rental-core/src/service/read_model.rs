@@ -78,6 +78,9 @@ impl Snapshot {
     /// A copy with the properties `slugs` read again from `tx`.
     fn refreshed(&self, tx: &impl ReadTx, slugs: &[String]) -> StoreResult<Self> {
         let mut properties = self.properties.clone();
+        let mut slugs: Vec<&String> = slugs.iter().collect();
+        slugs.sort_unstable();
+        slugs.dedup();
         for slug in slugs {
             match tx.property(slug)? {
                 Some(property) => {
