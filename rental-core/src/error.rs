@@ -92,6 +92,8 @@ pub enum NotFound {
     Webhook(String),
     /// A block, by id.
     Block(String),
+    /// A webhook delivery, by id.
+    Delivery(String),
 }
 
 impl std::fmt::Display for NotFound {
@@ -102,6 +104,7 @@ impl std::fmt::Display for NotFound {
             NotFound::Key(s) => write!(f, "api key {s:?}"),
             NotFound::Webhook(s) => write!(f, "webhook {s:?}"),
             NotFound::Block(s) => write!(f, "block {s:?}"),
+            NotFound::Delivery(s) => write!(f, "delivery {s:?}"),
         }
     }
 }

@@ -62,6 +62,7 @@ pub mod booking;
 pub mod calendar;
 pub mod clock;
 mod date_json;
+pub mod delivery;
 pub mod demo;
 pub mod error;
 pub mod event;
@@ -85,7 +86,7 @@ pub use event::{Event, EventName};
 pub use ids::{BookingCode, Slug, Source};
 pub use lifecycle::Action;
 pub use property::{Cents, Property};
-pub use service::{Created, NewKey, Rental, Settings};
+pub use service::{Created, DueDelivery, NewKey, Rental, Settings};
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;

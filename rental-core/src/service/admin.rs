@@ -161,6 +161,7 @@ impl<S: Store> Rental<S> {
         if !tx.remove_webhook(id)? {
             return Err(Error::NotFound(NotFound::Webhook(id.to_owned())));
         }
+        super::deliveries::abandon_pending(&mut tx, id)?;
         tx.commit()?;
         Ok(())
     }

@@ -3,11 +3,13 @@
 
 mod admin;
 mod bookings;
+mod deliveries;
 mod group_commit;
 mod read_model;
 
 pub use self::admin::NewKey;
 pub use self::bookings::Created;
+pub use self::deliveries::DueDelivery;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 

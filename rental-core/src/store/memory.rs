@@ -5,11 +5,12 @@ use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
-use chrono::{Days, NaiveDate};
+use chrono::{DateTime, Days, NaiveDate, Utc};
 
-use super::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx};
+use super::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx, due_key};
 use crate::booking::{Booking, BookingQuery, Cursor, Status};
 use crate::calendar::{Block, CalendarEntry};
+use crate::delivery::Delivery;
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
@@ -45,6 +46,8 @@ pub struct Data {
     webhooks: BTreeMap<String, Webhook>,
     outbox: BTreeMap<u64, Event>,
     idempotency: BTreeMap<String, IdempotencyRecord>,
+    deliveries: BTreeMap<String, Delivery>,
+    due: BTreeSet<(u64, String)>,
 }
 
 /// A transaction over [`MemoryStore`]: a shared snapshot to read, or a private copy to write.
@@ -139,6 +142,22 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
         Ok(self.data().idempotency.get(key).cloned())
     }
+
+    fn delivery(&self, id: &str) -> StoreResult<Option<Delivery>> {
+        Ok(self.data().deliveries.get(id).cloned())
+    }
+
+    fn due_deliveries(&self, now: DateTime<Utc>, limit: usize) -> StoreResult<Vec<Delivery>> {
+        let now = u64::try_from(now.timestamp_millis()).unwrap_or(0);
+        let data = self.data();
+        let due = data.due.iter().take_while(|(at, _)| *at <= now).take(limit);
+        Ok(due.filter_map(|(_, id)| data.deliveries.get(id)).cloned().collect())
+    }
+
+    fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
+        let data = self.data();
+        Ok(data.due.iter().filter_map(|(_, id)| data.deliveries.get(id)).cloned().collect())
+    }
 }
 
 impl<D: Borrow<Data>> MemoryTx<'_, D> {
@@ -209,12 +228,25 @@ impl WriteTx for MemoryTx<'_, Data> {
         Ok(self.data.webhooks.remove(id).is_some())
     }
 
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>> {
         let mut seq = self.data.outbox.last_key_value().map_or(0, |(&seq, _)| seq);
+        let mut numbers = Vec::with_capacity(events.len());
         for event in events {
             seq += 1;
             self.data.outbox.insert(seq, event.clone());
+            numbers.push(seq);
         }
+        Ok(numbers)
+    }
+
+    fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
+        if let Some(old) = self.data.deliveries.get(&delivery.id).and_then(due_key) {
+            self.data.due.remove(&(old, delivery.id.clone()));
+        }
+        if let Some(at) = due_key(delivery) {
+            self.data.due.insert((at, delivery.id.clone()));
+        }
+        self.data.deliveries.insert(delivery.id.clone(), delivery.clone());
         Ok(())
     }
 

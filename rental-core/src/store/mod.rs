@@ -17,6 +17,7 @@ pub use self::memory::MemoryStore;
 pub use self::redb::RedbStore;
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
+use crate::delivery::{Delivery, DeliveryStatus};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
@@ -97,6 +98,16 @@ pub trait ReadTx {
     fn webhooks(&self) -> StoreResult<Vec<Webhook>>;
     /// Up to `limit` outbox events numbered above `seq`, in order.
     fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>>;
+    /// The outbox event numbered `seq`.
+    fn event(&self, seq: u64) -> StoreResult<Option<Event>> {
+        Ok(self.events_after(seq.saturating_sub(1), 1)?.into_iter().find(|e| e.seq == seq).map(|e| e.event))
+    }
+    /// A delivery by id.
+    fn delivery(&self, id: &str) -> StoreResult<Option<Delivery>>;
+    /// Up to `limit` pending deliveries due at or before `now`, the earliest first.
+    fn due_deliveries(&self, now: DateTime<Utc>, limit: usize) -> StoreResult<Vec<Delivery>>;
+    /// Every pending delivery, due or not, the earliest first.
+    fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>>;
     /// The record of an idempotency key.
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
 }
@@ -119,8 +130,10 @@ pub trait WriteTx: ReadTx {
     fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()>;
     /// Removes a webhook; false when there was none.
     fn remove_webhook(&mut self, id: &str) -> StoreResult<bool>;
-    /// Appends events to the outbox, numbering them after the last one.
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<()>;
+    /// Appends events to the outbox, numbering them after the last one; returns their numbers.
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>>;
+    /// Inserts or replaces a delivery, keeping the due index in step.
+    fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()>;
     /// Records an idempotency key.
     fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
     /// Makes every change of the transaction durable and visible, at once.
@@ -142,4 +155,12 @@ pub struct IdempotencyRecord {
     /// When; records older than a day are ignored.
     #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+}
+
+/// The due-index position of a pending delivery: its next attempt, in milliseconds since 1970.
+pub(crate) fn due_key(delivery: &Delivery) -> Option<u64> {
+    match (delivery.status, delivery.next_attempt_at) {
+        (DeliveryStatus::Pending, Some(at)) => Some(u64::try_from(at.timestamp_millis()).unwrap_or(0)),
+        _ => None,
+    }
 }

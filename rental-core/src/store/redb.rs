@@ -3,14 +3,15 @@
 
 use std::path::Path;
 
-use chrono::{Datelike, Days, NaiveDate};
+use chrono::{DateTime, Datelike, Days, NaiveDate, Utc};
 use redb::{Database, Key, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition, Value, WriteTransaction};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx};
+use super::{IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key};
 use crate::booking::{Booking, BookingQuery, Status};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
+use crate::delivery::Delivery;
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
@@ -40,6 +41,9 @@ const KEY_HASHES: TableDefinition<&str, &str> = TableDefinition::new("key_hashes
 const WEBHOOKS: TableDefinition<&str, &[u8]> = TableDefinition::new("webhooks");
 const OUTBOX: TableDefinition<u64, &[u8]> = TableDefinition::new("outbox");
 const IDEMPOTENCY: TableDefinition<&str, &[u8]> = TableDefinition::new("idempotency");
+const DELIVERIES: TableDefinition<&str, &[u8]> = TableDefinition::new("deliveries");
+/// (next attempt in ms since 1970, delivery id) of every pending delivery.
+const DELIVERY_DUE: TableDefinition<(u64, &str), ()> = TableDefinition::new("delivery_due");
 
 /// The file name inside a data directory.
 pub const FILE_NAME: &str = "rental.redb";
@@ -95,6 +99,8 @@ impl RedbStore {
         tx.open_table(WEBHOOKS).map_err(backend)?;
         tx.open_table(OUTBOX).map_err(backend)?;
         tx.open_table(IDEMPOTENCY).map_err(backend)?;
+        tx.open_table(DELIVERIES).map_err(backend)?;
+        tx.open_table(DELIVERY_DUE).map_err(backend)?;
         tx.commit().map_err(backend)
     }
 }
@@ -271,6 +277,44 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
         self.get_json(IDEMPOTENCY, key)
     }
+
+    fn event(&self, seq: u64) -> StoreResult<Option<Event>> {
+        let table = self.0.open(OUTBOX)?;
+        let raw = table.get(seq).map_err(backend)?;
+        raw.map(|v| decode(v.value())).transpose()
+    }
+
+    fn delivery(&self, id: &str) -> StoreResult<Option<Delivery>> {
+        self.get_json(DELIVERIES, id)
+    }
+
+    fn due_deliveries(&self, now: DateTime<Utc>, limit: usize) -> StoreResult<Vec<Delivery>> {
+        let now = u64::try_from(now.timestamp_millis()).unwrap_or(0);
+        self.deliveries_due_before(now, limit)
+    }
+
+    fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
+        self.deliveries_due_before(u64::MAX, usize::MAX)
+    }
+}
+
+impl<T: Tables> RedbTx<T> {
+    fn deliveries_due_before(&self, until_ms: u64, limit: usize) -> StoreResult<Vec<Delivery>> {
+        let due = self.0.open(DELIVERY_DUE)?;
+        let deliveries = self.0.open(DELIVERIES)?;
+        let mut out = Vec::new();
+        for row in due.range((0, "")..).map_err(backend)? {
+            let (key, _) = row.map_err(backend)?;
+            let (at, id) = key.value();
+            if at > until_ms || out.len() >= limit {
+                break;
+            }
+            if let Some(raw) = deliveries.get(id).map_err(backend)? {
+                out.push(decode(raw.value())?);
+            }
+        }
+        Ok(out)
+    }
 }
 
 impl RedbTx<WriteTransaction> {
@@ -361,14 +405,29 @@ impl WriteTx for RedbTx<WriteTransaction> {
         self.remove(WEBHOOKS, id)
     }
 
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>> {
         let mut table = self.0.open_table(OUTBOX).map_err(backend)?;
         let mut seq = table.last().map_err(backend)?.map_or(0, |(k, _)| k.value());
+        let mut numbers = Vec::with_capacity(events.len());
         for event in events {
             seq += 1;
             table.insert(seq, encode(event)?.as_slice()).map_err(backend)?;
+            numbers.push(seq);
         }
-        Ok(())
+        Ok(numbers)
+    }
+
+    fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
+        let old = self.delivery(&delivery.id)?.as_ref().and_then(due_key);
+        let mut due = self.0.open_table(DELIVERY_DUE).map_err(backend)?;
+        if let Some(old) = old {
+            due.remove((old, delivery.id.as_str())).map_err(backend)?;
+        }
+        if let Some(at) = due_key(delivery) {
+            due.insert((at, delivery.id.as_str()), ()).map_err(backend)?;
+        }
+        drop(due);
+        self.put_json(DELIVERIES, &delivery.id, delivery)
     }
 
     fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {

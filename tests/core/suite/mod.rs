@@ -4,6 +4,7 @@
 mod availability;
 mod bookings;
 mod catalog;
+mod deliveries;
 mod expiry;
 mod idempotency;
 mod keys;

@@ -1,0 +1,90 @@
+//! Webhook delivery use cases: fanning events out to subscribed webhooks in
+//! the transaction that writes them, and recording each delivery attempt.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+use super::Rental;
+use crate::delivery::{self, Attempt, Delivery};
+use crate::error::{Error, NotFound, Result};
+use crate::event::Event;
+use crate::keys;
+use crate::store::{ReadTx, Store, WriteTx};
+
+/// A delivery to attempt now, with what sending it needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DueDelivery {
+    /// The delivery (its id is the `X-SVC-Delivery` header).
+    pub delivery: Delivery,
+    /// Where to send it.
+    pub url: String,
+    /// The webhook's signing secret.
+    pub secret: String,
+    /// The exact body to send and sign.
+    pub body: String,
+}
+
+impl<S: Store> Rental<S> {
+    /// Writes `events` to the outbox and a pending delivery for each active
+    /// webhook subscribed to each, inside the caller's transaction.
+    pub(super) fn emit(&self, tx: &mut S::Write<'_>, events: &[Event], now: DateTime<Utc>) -> Result<()> {
+        let numbers = tx.append_events(events)?;
+        let webhooks: Vec<_> = tx.webhooks()?.into_iter().filter(|w| w.active).collect();
+        for (seq, event) in numbers.into_iter().zip(events) {
+            for webhook in webhooks.iter().filter(|w| w.events.includes(event.event)) {
+                let id = keys::new_id("dlv_", self.entropy.as_ref());
+                tx.put_delivery(&Delivery::new(id, webhook.id.clone(), seq, event.event, now))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Up to `limit` deliveries due now, earliest first, each with its webhook's
+    /// address and secret and the exact body to send.
+    pub fn due_deliveries(&self, limit: usize) -> Result<Vec<DueDelivery>> {
+        let tx = self.store.read()?;
+        let mut due = Vec::new();
+        for delivery in tx.due_deliveries(self.now(), limit)? {
+            let webhook = tx.webhooks()?.into_iter().find(|w| w.id == delivery.webhook_id);
+            let event = tx.event(delivery.event_seq)?;
+            if let (Some(webhook), Some(event)) = (webhook, event) {
+                due.push(DueDelivery { url: webhook.url, secret: webhook.secret, body: event.body(), delivery });
+            }
+        }
+        Ok(due)
+    }
+
+    /// Records an attempt at `delivery_id` (see [`delivery::record`]); a `410 Gone`
+    /// deactivates the webhook and gives up its other pending deliveries.
+    pub fn record_attempt(&self, delivery_id: &str, attempt: Attempt, retries: &[Duration]) -> Result<Delivery> {
+        let _writing = self.lock_writes();
+        let mut tx = self.store.write()?;
+        let current =
+            tx.delivery(delivery_id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(delivery_id.into())))?;
+        let recorded = delivery::record(&current, attempt, retries);
+        tx.put_delivery(&recorded.delivery)?;
+        if recorded.deactivate_webhook
+            && let Some(mut webhook) = tx.webhooks()?.into_iter().find(|w| w.id == current.webhook_id)
+        {
+            webhook.active = false;
+            tx.put_webhook(&webhook)?;
+            abandon_pending(&mut tx, &webhook.id)?;
+        }
+        tx.commit()?;
+        Ok(recorded.delivery)
+    }
+
+    /// A delivery by id.
+    pub fn delivery(&self, id: &str) -> Result<Delivery> {
+        self.store.read()?.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.to_owned())))
+    }
+}
+
+/// Gives up every pending delivery of a webhook that will not receive them.
+pub(super) fn abandon_pending(tx: &mut impl WriteTx, webhook_id: &str) -> Result<()> {
+    for pending in tx.pending_deliveries()?.into_iter().filter(|d| d.webhook_id == webhook_id) {
+        tx.put_delivery(&delivery::abandon(&pending))?;
+    }
+    Ok(())
+}
