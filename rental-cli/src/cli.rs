@@ -10,9 +10,10 @@ use crate::commands::keys::KeysCommand;
 use crate::commands::property::PropertyCommand;
 use crate::commands::quote::QuoteArgs;
 use crate::commands::serve::ServeArgs;
+use crate::commands::webhook::WebhookCommand;
 use crate::config::Flags;
 
-/// Manage a short-term rental booking engine: properties, API keys, quotes and bookings.
+/// Manage a short-term rental booking engine: properties, API keys, webhooks, quotes and bookings.
 #[derive(Debug, Parser)]
 #[command(name = "rental", version, after_help = MAIN_HELP)]
 pub struct Cli {
@@ -41,6 +42,7 @@ Examples:
   rental property import examples/demo-properties.json
   rental quote --property sea-view --check-in 2026-12-20 --check-out 2026-12-27 --guests 3
   KEY=$(rental keys create --name website --scope read)
+  rental webhook add --url https://example.com/hooks/rental --events booking.created,booking.cancelled
   rental bookings list --status pending";
 
 const PROPERTY_HELP: &str = "Examples:
@@ -51,6 +53,12 @@ const KEYS_HELP: &str = "Examples:
   KEY=$(rental keys create --name website --scope read)
   rental keys list
   rental keys revoke website";
+
+const WEBHOOK_HELP: &str = "Examples:
+  rental webhook add --url https://example.com/hooks/rental
+  rental webhook list
+  rental webhook remove wh_3kTq9VbX1mZp
+  rental webhook verify --secret \"$SECRET\" --signature \"$SIGNATURE\" body.json";
 
 const BOOKINGS_HELP: &str = "Examples:
   rental bookings list --status pending
@@ -69,6 +77,9 @@ pub enum Command {
     /// Create, list and revoke API keys
     #[command(subcommand, after_help = KEYS_HELP)]
     Keys(KeysCommand),
+    /// Register, list and remove webhooks; verify a delivery's signature
+    #[command(subcommand, after_help = WEBHOOK_HELP)]
+    Webhook(WebhookCommand),
     /// Price a stay
     Quote(QuoteArgs),
     /// List, show, confirm and cancel bookings

@@ -29,6 +29,8 @@ pub enum CliError {
         /// What is wrong with it, on one line.
         message: String,
     },
+    /// `rental webhook verify`: the signature does not match the body under the secret.
+    InvalidSignature,
 }
 
 impl CliError {
@@ -36,7 +38,11 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Config(_) => 2,
-            CliError::Busy { .. } | CliError::Core(_) | CliError::Input { .. } | CliError::Serve(_) => 1,
+            CliError::Busy { .. }
+            | CliError::Core(_)
+            | CliError::Input { .. }
+            | CliError::Serve(_)
+            | CliError::InvalidSignature => 1,
         }
     }
 }
@@ -53,6 +59,9 @@ impl fmt::Display for CliError {
             CliError::Core(e) => write!(f, "{e}"),
             CliError::Serve(message) => write!(f, "{message}"),
             CliError::Input { path, message } => write!(f, "{}: {message}", path.display()),
+            CliError::InvalidSignature => {
+                f.write_str("invalid: the signature does not match this body under this secret")
+            }
         }
     }
 }

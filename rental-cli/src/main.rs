@@ -17,6 +17,7 @@ use clap::Parser;
 
 use crate::cli::Cli;
 use crate::commands::Printed;
+use crate::commands::webhook::WebhookCommand;
 use crate::config::Config;
 use crate::error::CliError;
 
@@ -33,6 +34,11 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<Printed, CliError> {
+    // Verifying a signature needs neither the configuration nor the store,
+    // so it works while a server holds the store.
+    if let cli::Command::Webhook(WebhookCommand::Verify(args)) = &cli.command {
+        return commands::webhook::verify(args);
+    }
     let config = Config::load(&cli.flags(), &|name| std::env::var(name).ok())?;
     if let cli::Command::Serve(args) = &cli.command {
         return commands::serve::run(args, &config);

@@ -1,10 +1,12 @@
 //! Drives the real `rental` binary against a temporary data directory:
 //! output, JSON, exit codes, configuration and the busy-store message.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
 
 use chrono::{Days, Utc};
+use rental_core::webhook::sign;
 use rental_core::{Booking, NewBooking, Property, RedbStore, Rental, demo};
 use serde_json::Value;
 use tempfile::TempDir;
@@ -53,22 +55,34 @@ impl Sandbox {
     /// Runs `rental ARGS` in the sandbox, on its data directory (the default
     /// `./rental-data`), with no `RENTAL_*` variables but those in `env`.
     fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
+        finished(self.command(args, env).output().unwrap())
+    }
+
+    fn run(&self, args: &[&str]) -> Run {
+        self.run_with(args, &[])
+    }
+
+    /// Runs `rental ARGS` with `input` on its stdin.
+    fn run_fed(&self, args: &[&str], input: &[u8]) -> Run {
+        let mut child = self
+            .command(args, &[])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        finished(child.wait_with_output().unwrap())
+    }
+
+    fn command(&self, args: &[&str], env: &[(&str, &str)]) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_rental"));
         cmd.args(args).current_dir(self.dir.path());
         for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("RENTAL_")) {
             cmd.env_remove(name);
         }
         cmd.envs(env.iter().copied());
-        let out = cmd.output().unwrap();
-        Run {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8(out.stdout).unwrap(),
-            stderr: String::from_utf8(out.stderr).unwrap(),
-        }
-    }
-
-    fn run(&self, args: &[&str]) -> Run {
-        self.run_with(args, &[])
+        cmd
     }
 
     fn write(&self, name: &str, text: &str) -> PathBuf {
@@ -86,6 +100,14 @@ impl Sandbox {
             .into_iter()
             .map(|(from, nights)| rental.create_booking(&stay(from, nights), None).unwrap().booking)
             .collect()
+    }
+}
+
+fn finished(out: Output) -> Run {
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
     }
 }
 
@@ -235,6 +257,122 @@ fn keys_are_created_listed_and_revoked() {
 }
 
 #[test]
+fn webhooks_are_added_listed_and_removed_and_a_secret_is_shown_only_when_added() {
+    let s = Sandbox::new();
+    let added = s.run(&["webhook", "add", "--url", "https://example.com/hooks/all"]).ok();
+    let field = |label: &str| {
+        let line = added.stdout.lines().find(|l| l.starts_with(label)).unwrap_or_else(|| panic!("{added:?}"));
+        line[label.len()..].trim().to_owned()
+    };
+    let (first, secret) = (field("Id:"), field("Secret:"));
+    assert!(first.starts_with("wh_") && secret.starts_with("whsec_"), "{added:?}");
+    assert_eq!(field("Events:"), "*", "all events by default");
+    assert!(added.stderr.contains("shown only this once"), "{added:?}");
+
+    let args =
+        ["webhook", "add", "--url", "https://example.com/hooks/some", "--events", "booking.created,calendar.synced"];
+    let created = s.run(&[&args[..], &["--secret", "my-own-secret", "--json"]].concat()).ok().json();
+    let keys: Vec<&str> = created.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys.len(), 6, "{created}");
+    for key in ["id", "url", "events", "secret", "active", "createdAt"] {
+        assert!(keys.contains(&key), "{key} missing from {created}");
+    }
+    assert_eq!(created["secret"], "my-own-secret");
+    assert_eq!(created["events"], serde_json::json!(["booking.created", "calendar.synced"]));
+    assert_eq!(created["active"], true);
+    let second = created["id"].as_str().unwrap().to_owned();
+
+    let table = s.run(&["webhook", "list"]).ok().stdout;
+    let rows: Vec<&str> = table.lines().collect();
+    assert_eq!(rows.len(), 3, "{table}");
+    assert!(rows[0].starts_with("ID") && rows[0].contains("EVENTS") && rows[0].contains("CREATED"), "{table}");
+    assert!(table.contains("booking.created,calendar.synced") && table.contains("https://example.com/hooks/all"));
+    let listed = s.run(&["webhook", "list", "--json"]).ok();
+    for text in [&table, &listed.stdout] {
+        assert!(!text.contains(&secret) && !text.contains("my-own-secret"), "a secret leaked: {text}");
+    }
+    let listed = listed.json();
+    assert!(listed.as_array().unwrap().iter().all(|w| w.as_object().unwrap().len() == 5 && w["secret"].is_null()));
+
+    assert_eq!(s.run(&["webhook", "remove", &first]).ok().stdout, format!("removed {first}\n"));
+    let left = s.run(&["webhook", "list", "--json"]).ok().json();
+    assert_eq!(left.as_array().unwrap().len(), 1);
+    assert_eq!(left[0]["id"], second.as_str());
+    let again = s.run(&["webhook", "remove", &first]);
+    assert_eq!(again.fails(1), format!("error: webhook {first:?} not found"));
+}
+
+#[test]
+fn an_unknown_event_is_a_usage_error_that_names_the_events() {
+    let s = Sandbox::new();
+    let run =
+        s.run(&["webhook", "add", "--url", "https://example.com/hooks", "--events", "booking.created,booking.nope"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stdout.is_empty(), "{run:?}");
+    assert!(run.stderr.contains(r#""booking.nope" is not an event name"#), "{run:?}");
+    assert!(run.stderr.contains("booking.payment_authorized") && run.stderr.contains("* for all"), "{run:?}");
+    assert_eq!(s.run(&["webhook", "list", "--json"]).ok().json(), serde_json::json!([]));
+}
+
+#[test]
+fn a_webhook_with_a_bad_url_or_short_secret_is_refused() {
+    let s = Sandbox::new();
+    let ftp = s.run(&["webhook", "add", "--url", "ftp://example.com/hooks"]);
+    assert!(ftp.fails(1).contains("url: must be an http or https URL"), "{ftp:?}");
+    let short = s.run(&["webhook", "add", "--url", "https://example.com/hooks", "--secret", "short"]);
+    assert!(short.fails(1).contains("secret: must be at least 8 characters"), "{short:?}");
+}
+
+/// A delivery body as the server sends it, with bytes a text round trip would change.
+const BODY: &[u8] =
+    b"{\"data\":{\"code\":\"BK-7QX2MF\",\"guestName\":\"Jos\xc3\xa9\"},\"event\":\"booking.created\"}\r\n";
+
+#[test]
+fn a_signed_body_is_valid_from_a_file_or_from_stdin() {
+    let s = Sandbox::new();
+    let signature = sign(b"whsec_test", BODY);
+    let file = s.dir.path().join("body.json");
+    std::fs::write(&file, BODY).unwrap();
+    let args = ["webhook", "verify", "--secret", "whsec_test", "--signature", &signature];
+
+    let from_file = s.run(&[&args[..], &[file.to_str().unwrap()]].concat()).ok();
+    assert_eq!((from_file.stdout.as_str(), from_file.stderr.as_str()), ("valid\n", ""));
+    assert_eq!(s.run_fed(&args, BODY).ok().stdout, "valid\n");
+    assert_eq!(s.run_fed(&[&args[..], &["-"]].concat(), BODY).ok().stdout, "valid\n");
+    let empty = ["webhook", "verify", "--secret", "whsec_test", "--signature", &sign(b"whsec_test", b"")];
+    assert_eq!(s.run_fed(&empty, b"").ok().stdout, "valid\n");
+}
+
+#[test]
+fn a_tampered_body_or_a_wrong_secret_is_invalid() {
+    let s = Sandbox::new();
+    let signature = sign(b"whsec_test", BODY);
+    let trimmed = &BODY[..BODY.len() - 2];
+    let cases: [(&str, &[u8]); 3] = [
+        ("whsec_test", trimmed),                 // the line end dropped
+        ("whsec_test", &[BODY, b"\n"].concat()), // a newline added
+        ("whsec_other", BODY),                   // the wrong secret
+    ];
+    for (secret, body) in cases {
+        let run = s.run_fed(&["webhook", "verify", "--secret", secret, "--signature", &signature], body);
+        assert!(run.fails(1).starts_with("error: invalid"), "{run:?}");
+        assert!(run.stdout.is_empty(), "{run:?}");
+    }
+    let missing = s.run(&["webhook", "verify", "--secret", "whsec_test", "--signature", &signature, "nowhere.json"]);
+    assert!(missing.fails(1).contains("nowhere.json: cannot read"), "{missing:?}");
+}
+
+#[test]
+fn verify_works_while_a_server_holds_the_store() {
+    let s = Sandbox::new();
+    let _held = RedbStore::open_dir(s.data_dir()).unwrap();
+    s.write("rental.toml", "timezone = \"Nowhere/Land\"\n");
+    let args = ["webhook", "verify", "--secret", "whsec_test", "--signature", &sign(b"whsec_test", BODY)];
+    assert_eq!(s.run_fed(&args, BODY).ok().stdout, "valid\n");
+    assert!(s.run(&["webhook", "list"]).fails(2).contains("config:"), "other commands still read the configuration");
+}
+
+#[test]
 fn bookings_are_listed_in_check_in_order_and_filtered_and_paged() {
     let s = Sandbox::new();
     let made = s.with_bookings();
@@ -308,7 +446,7 @@ fn a_booking_is_shown_confirmed_and_cancelled() {
 #[test]
 fn usage_errors_exit_2() {
     let s = Sandbox::new();
-    let cases: [&[&str]; 8] = [
+    let cases: [&[&str]; 11] = [
         &[],
         &["frobnicate"],
         &["bookings", "list", "--limit", "0"],
@@ -317,6 +455,9 @@ fn usage_errors_exit_2() {
         &["quote", "--property", "sea-view", "--check-in", "20/12/2026", "--check-out", "2026-12-27"],
         &["keys", "create", "--name", "x"],
         &["keys", "create", "--name", "x", "--scope", "admin"],
+        &["webhook", "add", "--events", "*"],
+        &["webhook", "verify", "--secret", "whsec_x", "--signature", "5bdcc146bf60754e6a04"],
+        &["webhook", "verify", "--signature", &sign(b"k", b"{}")],
     ];
     for args in cases {
         let run = s.run(args);
@@ -328,9 +469,14 @@ fn usage_errors_exit_2() {
 #[test]
 fn help_shows_examples_and_exits_0() {
     let s = Sandbox::new();
-    for args in
-        [&["--help"][..], &["quote", "--help"], &["bookings", "cancel", "--help"], &["property", "import", "--help"]]
-    {
+    for args in [
+        &["--help"][..],
+        &["quote", "--help"],
+        &["bookings", "cancel", "--help"],
+        &["property", "import", "--help"],
+        &["webhook", "--help"],
+        &["webhook", "verify", "--help"],
+    ] {
         let run = s.run(args).ok();
         assert!(run.stdout.contains("Example"), "{args:?}: {}", run.stdout);
     }

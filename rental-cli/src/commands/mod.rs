@@ -6,6 +6,7 @@ pub mod keys;
 pub mod property;
 pub mod quote;
 pub mod serve;
+pub mod webhook;
 
 use chrono::NaiveDate;
 
@@ -35,6 +36,7 @@ pub fn run(command: &Command, engine: &Engine) -> Result<Printed, CliError> {
         Command::Keys(c) => keys::run(c, engine).map(Printed::from),
         Command::Quote(args) => quote::run(args, engine).map(Printed::from),
         Command::Bookings(c) => bookings::run(c, engine),
+        Command::Webhook(c) => webhook::run(c, engine),
         Command::Serve(_) => unreachable!("serve runs a server, not a command on an open engine; main dispatches it"),
     }
 }
