@@ -6,6 +6,7 @@ use chrono::TimeDelta;
 use super::read_model::FromStore;
 use super::{Rental, active_property};
 use crate::calendar::Block;
+use crate::clock::{BASE62, random_string};
 use crate::error::{Error, NotFound, Result};
 use crate::event::OutboxEvent;
 use crate::keys::{self, ApiKey, Scope};
@@ -132,7 +133,7 @@ impl<S: Store> Rental<S> {
         if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2_000 {
             return Err(Error::invalid("url", "invalid_url", "must be an http or https URL"));
         }
-        let secret = secret.unwrap_or_else(|| format!("whsec_{}", keys::new_id("", self.entropy.as_ref()).repeat(2)));
+        let secret = secret.unwrap_or_else(|| format!("whsec_{}", random_string(self.entropy.as_ref(), BASE62, 32)));
         if secret.len() < 8 {
             return Err(Error::invalid("secret", "invalid", "must be at least 8 characters"));
         }

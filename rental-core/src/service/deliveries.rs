@@ -75,6 +75,17 @@ impl<S: Store> Rental<S> {
         Ok(recorded.delivery)
     }
 
+    /// Emits `calendar.synced` with the result of a pull of channel calendars as its data.
+    pub fn calendar_synced(&self, result: serde_json::Value) -> Result<()> {
+        let now = self.now();
+        let _writing = self.lock_writes();
+        let mut tx = self.store.write()?;
+        let event = Event { event: crate::event::EventName::CalendarSynced, timestamp: now, data: result };
+        self.emit(&mut tx, &[event], now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// A delivery by id.
     pub fn delivery(&self, id: &str) -> Result<Delivery> {
         self.store.read()?.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.to_owned())))

@@ -47,7 +47,7 @@ pub struct Data {
     outbox: BTreeMap<u64, Event>,
     idempotency: BTreeMap<String, IdempotencyRecord>,
     deliveries: BTreeMap<String, Delivery>,
-    due: BTreeSet<(u64, String)>,
+    due: BTreeSet<(u64, u64, String)>,
 }
 
 /// A transaction over [`MemoryStore`]: a shared snapshot to read, or a private copy to write.
@@ -150,13 +150,13 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
     fn due_deliveries(&self, now: DateTime<Utc>, limit: usize) -> StoreResult<Vec<Delivery>> {
         let now = u64::try_from(now.timestamp_millis()).unwrap_or(0);
         let data = self.data();
-        let due = data.due.iter().take_while(|(at, _)| *at <= now).take(limit);
-        Ok(due.filter_map(|(_, id)| data.deliveries.get(id)).cloned().collect())
+        let due = data.due.iter().take_while(|(at, _, _)| *at <= now).take(limit);
+        Ok(due.filter_map(|(_, _, id)| data.deliveries.get(id)).cloned().collect())
     }
 
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
         let data = self.data();
-        Ok(data.due.iter().filter_map(|(_, id)| data.deliveries.get(id)).cloned().collect())
+        Ok(data.due.iter().filter_map(|(_, _, id)| data.deliveries.get(id)).cloned().collect())
     }
 }
 
@@ -240,11 +240,11 @@ impl WriteTx for MemoryTx<'_, Data> {
     }
 
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
-        if let Some(old) = self.data.deliveries.get(&delivery.id).and_then(due_key) {
-            self.data.due.remove(&(old, delivery.id.clone()));
+        if let Some((at, seq)) = self.data.deliveries.get(&delivery.id).and_then(due_key) {
+            self.data.due.remove(&(at, seq, delivery.id.clone()));
         }
-        if let Some(at) = due_key(delivery) {
-            self.data.due.insert((at, delivery.id.clone()));
+        if let Some((at, seq)) = due_key(delivery) {
+            self.data.due.insert((at, seq, delivery.id.clone()));
         }
         self.data.deliveries.insert(delivery.id.clone(), delivery.clone());
         Ok(())

@@ -157,10 +157,13 @@ pub struct IdempotencyRecord {
     pub created_at: DateTime<Utc>,
 }
 
-/// The due-index position of a pending delivery: its next attempt, in milliseconds since 1970.
-pub(crate) fn due_key(delivery: &Delivery) -> Option<u64> {
+/// The due-index position of a pending delivery: its next attempt (milliseconds
+/// since 1970), then its event's number, so that deliveries due together go in event order.
+pub(crate) fn due_key(delivery: &Delivery) -> Option<(u64, u64)> {
     match (delivery.status, delivery.next_attempt_at) {
-        (DeliveryStatus::Pending, Some(at)) => Some(u64::try_from(at.timestamp_millis()).unwrap_or(0)),
+        (DeliveryStatus::Pending, Some(at)) => {
+            Some((u64::try_from(at.timestamp_millis()).unwrap_or(0), delivery.event_seq))
+        }
         _ => None,
     }
 }

@@ -42,8 +42,8 @@ const WEBHOOKS: TableDefinition<&str, &[u8]> = TableDefinition::new("webhooks");
 const OUTBOX: TableDefinition<u64, &[u8]> = TableDefinition::new("outbox");
 const IDEMPOTENCY: TableDefinition<&str, &[u8]> = TableDefinition::new("idempotency");
 const DELIVERIES: TableDefinition<&str, &[u8]> = TableDefinition::new("deliveries");
-/// (next attempt in ms since 1970, delivery id) of every pending delivery.
-const DELIVERY_DUE: TableDefinition<(u64, &str), ()> = TableDefinition::new("delivery_due");
+/// (next attempt in ms since 1970, event number, delivery id) of every pending delivery.
+const DELIVERY_DUE: TableDefinition<(u64, u64, &str), ()> = TableDefinition::new("delivery_due");
 
 /// The file name inside a data directory.
 pub const FILE_NAME: &str = "rental.redb";
@@ -303,9 +303,9 @@ impl<T: Tables> RedbTx<T> {
         let due = self.0.open(DELIVERY_DUE)?;
         let deliveries = self.0.open(DELIVERIES)?;
         let mut out = Vec::new();
-        for row in due.range((0, "")..).map_err(backend)? {
+        for row in due.range((0, 0, "")..).map_err(backend)? {
             let (key, _) = row.map_err(backend)?;
-            let (at, id) = key.value();
+            let (at, _, id) = key.value();
             if at > until_ms || out.len() >= limit {
                 break;
             }
@@ -420,11 +420,11 @@ impl WriteTx for RedbTx<WriteTransaction> {
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
         let old = self.delivery(&delivery.id)?.as_ref().and_then(due_key);
         let mut due = self.0.open_table(DELIVERY_DUE).map_err(backend)?;
-        if let Some(old) = old {
-            due.remove((old, delivery.id.as_str())).map_err(backend)?;
+        if let Some((at, seq)) = old {
+            due.remove((at, seq, delivery.id.as_str())).map_err(backend)?;
         }
-        if let Some(at) = due_key(delivery) {
-            due.insert((at, delivery.id.as_str()), ()).map_err(backend)?;
+        if let Some((at, seq)) = due_key(delivery) {
+            due.insert((at, seq, delivery.id.as_str()), ()).map_err(backend)?;
         }
         drop(due);
         self.put_json(DELIVERIES, &delivery.id, delivery)
