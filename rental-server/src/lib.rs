@@ -15,6 +15,7 @@
 pub mod handlers;
 pub mod jobs;
 pub mod openapi;
+pub mod outbound;
 pub mod problem;
 pub mod ratelimit;
 pub mod request;
