@@ -196,8 +196,9 @@ pub async fn summary<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
 }
 
 /// `POST /api/v1/sync/ical[?property=slug]`: channel calendar import is not
-/// built yet, so there is nothing to pull and the result is empty. An unknown
-/// or inactive property is still a 404.
+/// built yet, so there is nothing to pull and the result is empty; the pull
+/// still completes, and `calendar.synced` says so. An unknown or inactive
+/// property is a 404.
 pub async fn sync<S: Store + 'static>(rental: &Arc<Rental<S>>, query: &Query) -> Reply {
     if let Some(slug) = query.get("property").map(str::to_owned) {
         read(rental, move |r| r.property(&slug)).await?;
@@ -208,5 +209,7 @@ pub async fn sync<S: Store + 'static>(rental: &Arc<Rental<S>>, query: &Query) ->
         "startedAt": at, "finishedAt": at, "feeds": 0, "succeeded": 0, "failed": 0,
         "created": 0, "updated": 0, "cancelled": 0, "conflicts": 0, "results": [],
     });
+    let data = result.clone();
+    blocking(rental, move |r| r.calendar_synced(data)).await?;
     Ok(json(StatusCode::OK, &result))
 }

@@ -12,6 +12,7 @@
 
 #![deny(missing_docs)]
 
+pub mod dispatcher;
 pub mod handlers;
 pub mod jobs;
 pub mod openapi;
@@ -57,12 +58,24 @@ pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 pub struct ServerConfig {
     /// Per-key request rate; `None` for no limit.
     pub rate_limit: Option<RateLimit>,
+    /// Webhook deliveries; `None` runs no dispatcher.
+    pub webhooks: Option<WebhookConfig>,
+}
+
+/// How the server delivers webhooks.
+#[derive(Debug, Clone, Default)]
+pub struct WebhookConfig {
+    /// Retries, timeout and concurrency.
+    pub dispatch: dispatcher::DispatchConfig,
+    /// The outbound client's rules (private targets, User-Agent).
+    pub outbound: outbound::OutboundConfig,
 }
 
 /// Everything a request handler can reach.
 #[derive(Debug)]
 pub struct AppState<S> {
     rental: Arc<Rental<S>>,
+    webhooks: Option<WebhookConfig>,
     limiter: Limiter,
     draining: AtomicBool,
     next_request: AtomicU64,
@@ -73,6 +86,7 @@ impl<S: Store + 'static> AppState<S> {
     pub fn new(rental: Arc<Rental<S>>, config: &ServerConfig) -> Arc<Self> {
         Arc::new(AppState {
             rental,
+            webhooks: config.webhooks.clone(),
             limiter: Limiter::new(config.rate_limit),
             draining: AtomicBool::new(false),
             next_request: AtomicU64::new(1),
@@ -94,7 +108,16 @@ pub async fn serve<S: Store + 'static>(
 ) -> std::io::Result<()> {
     let graceful = GracefulShutdown::new();
     let (stop_jobs, jobs_stop) = tokio::sync::watch::channel(false);
-    let expiry = tokio::spawn(jobs::expire_checkouts(Arc::clone(&state.rental), jobs_stop));
+    let expiry = tokio::spawn(jobs::expire_checkouts(Arc::clone(&state.rental), jobs_stop.clone()));
+    let dispatcher = match &state.webhooks {
+        Some(webhooks) => {
+            let outbound = outbound::Outbound::new(webhooks.outbound.clone())
+                .map_err(|e| std::io::Error::other(format!("cannot build the outbound HTTP client: {e}")))?;
+            let dispatch = dispatcher::run(Arc::clone(&state.rental), outbound, webhooks.dispatch.clone(), jobs_stop);
+            Some(tokio::spawn(dispatch))
+        }
+        None => None,
+    };
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
@@ -129,6 +152,12 @@ pub async fn serve<S: Store + 'static>(
     let _ = stop_jobs.send(true);
     if let Err(e) = expiry.await {
         tracing::error!(error = %e, "the expiry job failed");
+    }
+    if let Some(Err(e)) = match dispatcher {
+        Some(task) => Some(task.await),
+        None => None,
+    } {
+        tracing::error!(error = %e, "the webhook dispatcher failed");
     }
     Ok(())
 }

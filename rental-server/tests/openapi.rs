@@ -176,7 +176,10 @@ fn what_the_server_answers_matches_the_document() {
     check.summary_and_sync();
     check.auth_and_methods();
 
-    let limited = Server::start(ServerConfig { rate_limit: Some(RateLimit { per_second: 0.001, burst: 1.0 }) });
+    let limited = Server::start(ServerConfig {
+        rate_limit: Some(RateLimit { per_second: 0.001, burst: 1.0 }),
+        ..ServerConfig::default()
+    });
     let mut check = Checker { doc: &doc, server: &limited, cases: check.cases };
     check.call(200, "GET", "/api/v1/properties", "/api/v1/properties", &[], None);
     check.call(429, "GET", "/api/v1/properties", "/api/v1/properties", &[], None);

@@ -311,7 +311,8 @@ async fn conflicts_and_a_reused_idempotency_key_change_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_key_over_its_rate_gets_429_with_retry_after() {
-    let config = ServerConfig { rate_limit: Some(RateLimit { per_second: 1.0, burst: 2.0 }) };
+    let config =
+        ServerConfig { rate_limit: Some(RateLimit { per_second: 1.0, burst: 2.0 }), ..ServerConfig::default() };
     let s = TestServer::with_config(&config).await;
     s.get("/api/v1/properties", &s.read_key).await.expect(200);
     s.get("/api/v1/properties", &s.read_key).await.expect(200);

@@ -6,8 +6,10 @@ use std::sync::Arc;
 
 use clap::Args;
 use rental_core::keys::Scope;
+use rental_server::dispatcher::DispatchConfig;
+use rental_server::outbound::OutboundConfig;
 use rental_server::ratelimit::RateLimit;
-use rental_server::{AppState, ServerConfig};
+use rental_server::{AppState, ServerConfig, WebhookConfig};
 
 use crate::commands::Printed;
 use crate::config::Config;
@@ -50,9 +52,7 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
             .map_err(|e| CliError::Serve(format!("cannot listen on {}: {e}", config.listen)))?;
         let addr = listener.local_addr().map_err(|e| CliError::Serve(e.to_string()))?;
         println!("{}", banner(&base_url(config, addr), demo_key.as_deref()));
-        let server_config = ServerConfig {
-            rate_limit: config.rate_limit.map(|r| RateLimit { per_second: f64::from(r), burst: f64::from(r) * 2.0 }),
-        };
+        let server_config = server_config(config);
         // The server is the store's only writer (redb locks the file), so reads may come from memory.
         let state = AppState::new(Arc::new(engine.with_read_cache()?), &server_config);
         tracing::info!(%addr, data_dir = %config.data_dir.display(), "listening");
@@ -62,6 +62,18 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
         tracing::info!("stopped");
         Ok(Printed::default())
     })
+}
+
+/// What the server takes from the configuration: the rate limit and how webhooks are delivered.
+fn server_config(config: &Config) -> ServerConfig {
+    let webhooks = WebhookConfig {
+        dispatch: DispatchConfig { retries: config.webhook_retries.clone(), ..DispatchConfig::default() },
+        outbound: OutboundConfig { allow_private_targets: config.allow_private_targets, ..OutboundConfig::default() },
+    };
+    ServerConfig {
+        rate_limit: config.rate_limit.map(|r| RateLimit { per_second: f64::from(r), burst: f64::from(r) * 2.0 }),
+        webhooks: Some(webhooks),
+    }
 }
 
 /// Seeds an empty store and makes a fresh demo key (revoking the previous one).

@@ -1,0 +1,167 @@
+//! The webhook dispatcher: sends each due delivery, signed, and records the
+//! attempt. It never holds a write transaction while it waits on the network.
+//!
+//! Deliveries are written by the library in the same transaction as their
+//! event, so the store is the queue: after a crash or restart the dispatcher
+//! simply finds them due again. Delivery is at least once: receivers dedupe
+//! by `X-SVC-Delivery`, which is the same on every retry of a delivery.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
+use rental_core::delivery::Attempt;
+use rental_core::webhook::sign;
+use rental_core::{DueDelivery, Rental, Store};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use crate::outbound::Outbound;
+
+/// How deliveries are made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DispatchConfig {
+    /// The waits before each retry (`webhookRetries`).
+    pub retries: Vec<Duration>,
+    /// How long one attempt may take, answer included (10 s).
+    pub timeout: Duration,
+    /// How often the store is asked for due deliveries.
+    pub poll: Duration,
+    /// How many webhooks may be sent to at once (one attempt each).
+    pub max_in_flight: usize,
+}
+
+impl Default for DispatchConfig {
+    fn default() -> Self {
+        DispatchConfig {
+            retries: rental_core::delivery::DEFAULT_RETRIES.to_vec(),
+            timeout: Duration::from_secs(10),
+            poll: Duration::from_millis(200),
+            max_in_flight: 16,
+        }
+    }
+}
+
+/// The most of a receiver's answer that is read (and then dropped).
+const MAX_ANSWER: usize = 1024 * 1024;
+
+/// Delivers due deliveries until `stop` changes, then lets attempts in flight finish.
+///
+/// Each webhook gets at most one worker at a time, which sends that webhook's
+/// due deliveries one after the other in event order; a failed attempt ends
+/// the worker's run, and what it had left is picked up again by a later poll.
+pub async fn run<S: Store + 'static>(
+    rental: Arc<Rental<S>>,
+    outbound: Outbound,
+    config: DispatchConfig,
+    mut stop: watch::Receiver<bool>,
+) {
+    let config = Arc::new(config);
+    let busy: Arc<Mutex<HashSet<String>>> = Arc::default();
+    let mut workers = JoinSet::new();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(config.poll) => {}
+            _ = stop.changed() => break,
+        }
+        while workers.try_join_next().is_some() {}
+        if workers.len() >= config.max_in_flight {
+            continue;
+        }
+        for (webhook, deliveries) in by_webhook(due_now(&rental, DUE_PER_POLL).await) {
+            if workers.len() >= config.max_in_flight || !claim(&busy, &webhook) {
+                continue;
+            }
+            let (rental, outbound, config, busy) =
+                (Arc::clone(&rental), outbound.clone(), Arc::clone(&config), Arc::clone(&busy));
+            workers.spawn(async move {
+                for due in deliveries {
+                    if !attempt(&rental, &outbound, &config, due).await {
+                        break;
+                    }
+                }
+                busy.lock().unwrap_or_else(PoisonError::into_inner).remove(&webhook);
+            });
+        }
+    }
+    while workers.join_next().await.is_some() {}
+}
+
+/// How many due deliveries one poll reads.
+const DUE_PER_POLL: usize = 500;
+
+/// Due deliveries grouped by webhook, each group in the order the store gave (due time, then event).
+fn by_webhook(due: Vec<DueDelivery>) -> Vec<(String, Vec<DueDelivery>)> {
+    let mut groups: Vec<(String, Vec<DueDelivery>)> = Vec::new();
+    for d in due {
+        match groups.iter_mut().find(|(webhook, _)| *webhook == d.delivery.webhook_id) {
+            Some((_, list)) => list.push(d),
+            None => groups.push((d.delivery.webhook_id.clone(), vec![d])),
+        }
+    }
+    groups
+}
+
+async fn due_now<S: Store + 'static>(rental: &Arc<Rental<S>>, limit: usize) -> Vec<DueDelivery> {
+    let rental = Arc::clone(rental);
+    match tokio::task::spawn_blocking(move || rental.due_deliveries(limit)).await {
+        Ok(Ok(due)) => due,
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, "cannot read due webhook deliveries");
+            Vec::new()
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "the due-deliveries task failed");
+            Vec::new()
+        }
+    }
+}
+
+/// Marks a webhook as having a worker; false when it already has one.
+fn claim(busy: &Mutex<HashSet<String>>, webhook: &str) -> bool {
+    busy.lock().unwrap_or_else(PoisonError::into_inner).insert(webhook.to_owned())
+}
+
+/// One attempt: sign, send, then record what happened in a short write.
+/// True when the receiver took it (2xx).
+async fn attempt<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    outbound: &Outbound,
+    config: &DispatchConfig,
+    due: DueDelivery,
+) -> bool {
+    let body = Bytes::from(due.body);
+    let headers = headers(&due.delivery, &due.secret, &body);
+    let at = rental.now();
+    let started = Instant::now();
+    let result = outbound.post(&due.url, &headers, body, config.timeout, MAX_ANSWER).await;
+    let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let attempt = match result {
+        Ok(reply) => Attempt { at, status: Some(reply.status.as_u16()), latency_ms, error: None },
+        Err(e) => Attempt { at, status: None, latency_ms, error: Some(e.to_string()) },
+    };
+    let delivered = attempt.status.is_some_and(|s| (200..300).contains(&s));
+    let (id, event) = (due.delivery.id, due.delivery.event);
+    tracing::info!(delivery = %id, %event, url = %due.url, status = ?attempt.status, error = ?attempt.error, latency_ms, "webhook attempt");
+    let rental = Arc::clone(rental);
+    let retries = config.retries.clone();
+    match tokio::task::spawn_blocking(move || rental.record_attempt(&id, attempt, &retries)).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => tracing::error!(error = %e, "cannot record a webhook attempt"),
+        Err(e) => tracing::error!(error = %e, "the record-attempt task failed"),
+    }
+    delivered
+}
+
+/// The headers of CONTRACT.md section 9, the signature over the exact body bytes.
+fn headers(delivery: &rental_core::delivery::Delivery, secret: &str, body: &[u8]) -> Vec<(HeaderName, HeaderValue)> {
+    let value = |s: &str| HeaderValue::from_str(s).unwrap_or_else(|_| HeaderValue::from_static("invalid"));
+    vec![
+        (CONTENT_TYPE, HeaderValue::from_static("application/json")),
+        (HeaderName::from_static("x-svc-event"), HeaderValue::from_static(delivery.event.as_str())),
+        (HeaderName::from_static("x-svc-delivery"), value(&delivery.id)),
+        (HeaderName::from_static("x-svc-signature"), value(&sign(secret.as_bytes(), body))),
+    ]
+}
