@@ -10,6 +10,8 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use chrono::{DateTime, Utc};
+
 use bytes::Bytes;
 use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
 use rental_core::delivery::Attempt;
@@ -50,8 +52,9 @@ const MAX_ANSWER: usize = 1024 * 1024;
 /// Delivers due deliveries until `stop` changes, then lets attempts in flight finish.
 ///
 /// Each webhook gets at most one worker at a time, which sends that webhook's
-/// due deliveries one after the other in event order; a failed attempt ends
-/// the worker's run, and what it had left is picked up again by a later poll.
+/// due deliveries one after the other in event order and then records all
+/// its attempts in one write; a failed attempt ends the worker's run, and
+/// what it had left is picked up again by a later poll.
 pub async fn run<S: Store + 'static>(
     rental: Arc<Rental<S>>,
     outbound: Outbound,
@@ -77,11 +80,16 @@ pub async fn run<S: Store + 'static>(
             let (rental, outbound, config, busy) =
                 (Arc::clone(&rental), outbound.clone(), Arc::clone(&config), Arc::clone(&busy));
             workers.spawn(async move {
+                let mut made = Vec::with_capacity(deliveries.len());
                 for due in deliveries {
-                    if !attempt(&rental, &outbound, &config, due).await {
+                    let (id, attempt) = attempt(&outbound, &config, due, rental.now()).await;
+                    let delivered = attempt.status.is_some_and(|s| (200..300).contains(&s));
+                    made.push((id, attempt));
+                    if !delivered {
                         break;
                     }
                 }
+                record(&rental, made, &config.retries).await;
                 busy.lock().unwrap_or_else(PoisonError::into_inner).remove(&webhook);
             });
         }
@@ -124,17 +132,15 @@ fn claim(busy: &Mutex<HashSet<String>>, webhook: &str) -> bool {
     busy.lock().unwrap_or_else(PoisonError::into_inner).insert(webhook.to_owned())
 }
 
-/// One attempt: sign, send, then record what happened in a short write.
-/// True when the receiver took it (2xx).
-async fn attempt<S: Store + 'static>(
-    rental: &Arc<Rental<S>>,
+/// One attempt: sign and send; what happened, to be recorded.
+async fn attempt(
     outbound: &Outbound,
     config: &DispatchConfig,
     due: DueDelivery,
-) -> bool {
+    at: DateTime<Utc>,
+) -> (String, Attempt) {
     let body = Bytes::from(due.body);
     let headers = headers(&due.delivery, &due.secret, &body);
-    let at = rental.now();
     let started = Instant::now();
     let result = outbound.post(&due.url, &headers, body, config.timeout, MAX_ANSWER).await;
     let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -142,17 +148,20 @@ async fn attempt<S: Store + 'static>(
         Ok(reply) => Attempt { at, status: Some(reply.status.as_u16()), latency_ms, error: None },
         Err(e) => Attempt { at, status: None, latency_ms, error: Some(e.to_string()) },
     };
-    let delivered = attempt.status.is_some_and(|s| (200..300).contains(&s));
     let (id, event) = (due.delivery.id, due.delivery.event);
     tracing::info!(delivery = %id, %event, url = %due.url, status = ?attempt.status, error = ?attempt.error, latency_ms, "webhook attempt");
-    let rental = Arc::clone(rental);
-    let retries = config.retries.clone();
-    match tokio::task::spawn_blocking(move || rental.record_attempt(&id, attempt, &retries)).await {
+    (id, attempt)
+}
+
+/// Records a worker's attempts in one short write, after the network is done with.
+/// Until then the webhook stays claimed, so nothing is sent twice in between.
+async fn record<S: Store + 'static>(rental: &Arc<Rental<S>>, made: Vec<(String, Attempt)>, retries: &[Duration]) {
+    let (rental, retries) = (Arc::clone(rental), retries.to_vec());
+    match tokio::task::spawn_blocking(move || rental.record_attempts(made, &retries)).await {
         Ok(Ok(_)) => {}
-        Ok(Err(e)) => tracing::error!(error = %e, "cannot record a webhook attempt"),
-        Err(e) => tracing::error!(error = %e, "the record-attempt task failed"),
+        Ok(Err(e)) => tracing::error!(error = %e, "cannot record webhook attempts"),
+        Err(e) => tracing::error!(error = %e, "the record-attempts task failed"),
     }
-    delivered
 }
 
 /// The headers of CONTRACT.md section 9, the signature over the exact body bytes.

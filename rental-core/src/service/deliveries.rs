@@ -58,21 +58,30 @@ impl<S: Store> Rental<S> {
     /// Records an attempt at `delivery_id` (see [`delivery::record`]); a `410 Gone`
     /// deactivates the webhook and gives up its other pending deliveries.
     pub fn record_attempt(&self, delivery_id: &str, attempt: Attempt, retries: &[Duration]) -> Result<Delivery> {
+        let mut recorded = self.record_attempts(vec![(delivery_id.to_owned(), attempt)], retries)?;
+        recorded.pop().ok_or_else(|| Error::NotFound(NotFound::Delivery(delivery_id.into())))
+    }
+
+    /// Records several attempts in one transaction (a dispatcher's batch), in order.
+    pub fn record_attempts(&self, attempts: Vec<(String, Attempt)>, retries: &[Duration]) -> Result<Vec<Delivery>> {
         let _writing = self.lock_writes();
         let mut tx = self.store.write()?;
-        let current =
-            tx.delivery(delivery_id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(delivery_id.into())))?;
-        let recorded = delivery::record(&current, attempt, retries);
-        tx.put_delivery(&recorded.delivery)?;
-        if recorded.deactivate_webhook
-            && let Some(mut webhook) = tx.webhooks()?.into_iter().find(|w| w.id == current.webhook_id)
-        {
-            webhook.active = false;
-            tx.put_webhook(&webhook)?;
-            abandon_pending(&mut tx, &webhook.id)?;
+        let mut out = Vec::with_capacity(attempts.len());
+        for (id, attempt) in attempts {
+            let current = tx.delivery(&id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.clone())))?;
+            let recorded = delivery::record(&current, attempt, retries);
+            tx.put_delivery(&recorded.delivery)?;
+            if recorded.deactivate_webhook
+                && let Some(mut webhook) = tx.webhooks()?.into_iter().find(|w| w.id == current.webhook_id)
+            {
+                webhook.active = false;
+                tx.put_webhook(&webhook)?;
+                abandon_pending(&mut tx, &webhook.id)?;
+            }
+            out.push(recorded.delivery);
         }
         tx.commit()?;
-        Ok(recorded.delivery)
+        Ok(out)
     }
 
     /// Emits `calendar.synced` with the result of a pull of channel calendars as its data.
