@@ -1,4 +1,4 @@
-//! Black-box tests of the HTTP API (CONTRACT.md sections 1 to 7), each
+//! Black-box tests of the HTTP API (CONTRACT.md sections 1 to 9), each
 //! against its own in-process server from `rental_tests::http`.
 //!
 //! - `properties`, `availability`, `quotes`, `bookings`, `patch`, `summary`:
@@ -7,6 +7,8 @@
 //!   requests change nothing.
 //! - `concurrency`: racing creations over HTTP; `restart`: what a redb store
 //!   keeps across a restart, and a graceful shutdown.
+//! - `webhooks`: signed deliveries of every event to a recording receiver,
+//!   subscriptions, retries, 410, redirects, a hanging receiver, checkout expiry.
 
 mod auth;
 mod availability;
@@ -18,3 +20,4 @@ mod properties;
 mod quotes;
 mod restart;
 mod summary;
+mod webhooks;

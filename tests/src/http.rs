@@ -27,7 +27,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use rental_core::keys::Scope;
 use rental_core::store::StoreResult;
-use rental_core::{ManualClock, MemoryStore, RedbStore, Rental, Store, StoreError};
+use rental_core::{ManualClock, MemoryStore, RedbStore, Rental, Settings, Store, StoreError};
 use rental_server::{AppState, ServerConfig};
 use serde_json::Value;
 use tempfile::TempDir;
@@ -216,6 +216,13 @@ impl TestServer<RedbStore> {
     pub async fn redb_in(dir: &Path) -> Self {
         Self::with_store(open_redb(dir), &ServerConfig::default()).await
     }
+
+    /// On a redb file in a temporary directory, removed when the server is dropped, with `config`.
+    pub async fn redb_with_config(config: &ServerConfig) -> Self {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let server = Self::with_store(open_redb(dir.path()), config).await;
+        TestServer { _dir: Some(dir), ..server }
+    }
 }
 
 impl<S: Store + 'static> TestServer<S> {
@@ -224,6 +231,14 @@ impl<S: Store + 'static> TestServer<S> {
         let clock = fixed_clock();
         let rental = Arc::new(rental_with_demo(store, clock.clone()));
         Self::serve(rental, clock, config).await
+    }
+
+    /// On `store`, with the demo properties, a clock at [`NOW`](crate::NOW), the
+    /// engine's `settings` (a short `checkout_ttl`, say) and `config`.
+    pub async fn with_settings(store: S, settings: Settings, config: &ServerConfig) -> Self {
+        let clock = fixed_clock();
+        let rental = rental_with_demo(store, clock.clone()).with_settings(settings).expect("the settings are valid");
+        Self::serve(Arc::new(rental), clock, config).await
     }
 
     /// Serves `rental` (whose clock is `clock`) with three new keys.

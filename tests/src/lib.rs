@@ -14,6 +14,7 @@
 #![allow(clippy::missing_panics_doc)]
 
 pub mod http;
+pub mod receiver;
 
 use std::ops::Deref;
 use std::path::Path;

@@ -1,0 +1,232 @@
+//! Webhook deliveries survive a crash of the real `rental serve`: events
+//! written while the receiver is down are in the store's outbox, and a
+//! server started again on the same data directory delivers every one.
+//!
+//! Plain std only (threads and `TcpStream`), so the test needs no async
+//! dependencies: a tiny HTTP/1.1 client for the API and a tiny receiver.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use chrono::{Days, Utc};
+use rental_core::webhook::verify;
+use serde_json::{Value, json};
+
+const SECRET: &str = "whsec_restart_test_secret";
+
+/// Ten retries a second apart: a delivery keeps being tried while the test runs.
+const RETRIES: &str = "1s,1s,1s,1s,1s,1s,1s,1s,1s,1s";
+
+/// `rental ARGS` in `dir` (whose `./rental-data` is the store), with no `RENTAL_*` variables but `env`.
+fn rental(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rental"));
+    cmd.args(args).current_dir(dir);
+    for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("RENTAL_")) {
+        cmd.env_remove(name);
+    }
+    cmd.envs(env.iter().copied());
+    cmd
+}
+
+/// Runs a command that must succeed; returns its stdout.
+fn run_ok(dir: &Path, args: &[&str]) -> String {
+    let out = rental(dir, args, &[]).output().expect("the binary runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "rental {args:?} failed: {stdout}{stderr}");
+    stdout.into_owned()
+}
+
+/// A loopback port that was free a moment ago.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a loopback port").port()
+}
+
+/// A running `rental serve`, killed (SIGKILL on Unix) and reaped when dropped.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+    log: PathBuf,
+}
+
+impl Server {
+    /// Starts `rental serve` in `dir` on a free port, with loopback webhooks and quick retries,
+    /// and waits (up to 15 s) until it accepts connections.
+    fn start(dir: &Path, run: u32) -> Self {
+        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().expect("an address");
+        let log = dir.join(format!("serve-{run}.log"));
+        let env = [("RENTAL_ALLOW_PRIVATE_TARGETS", "true"), ("RENTAL_WEBHOOK_RETRIES", RETRIES)];
+        let child = rental(dir, &["serve", "--listen", &addr.to_string()], &env)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("a log file"))
+            .spawn()
+            .expect("rental serve starts");
+        let mut server = Server { child, addr, log };
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+            let exited = server.child.try_wait().expect("the child can be polled");
+            assert!(exited.is_none(), "rental serve exited with {exited:?}: {}", server.log());
+            assert!(Instant::now() < deadline, "rental serve does not listen on {addr}: {}", server.log());
+            thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// SIGKILL: no graceful shutdown, nothing flushed that was not already committed.
+    fn crash(mut self) {
+        self.child.kill().expect("the server can be killed");
+        self.child.wait().expect("the server is reaped");
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `POST path` with a JSON body over a fresh connection; the status and the body.
+fn post(addr: SocketAddr, path: &str, key: &str, body: &Value) -> (u16, Value) {
+    let body = body.to_string();
+    let mut stream = TcpStream::connect(addr).expect("the server accepts");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("the request is sent");
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).expect("the response is read");
+    let response = String::from_utf8_lossy(&response);
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("not HTTP: {response}"));
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status: {head}"));
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// One request the receiver got: lowercase header names, the raw body.
+#[derive(Debug, Clone)]
+struct Received {
+    headers: BTreeMap<String, String>,
+    body: Vec<u8>,
+}
+
+impl Received {
+    fn header(&self, name: &str) -> &str {
+        self.headers.get(name).map_or("", String::as_str)
+    }
+}
+
+/// A receiver on `port` answering 200 to every request; what it got is in the returned list.
+fn receive_on(port: u16) -> Arc<Mutex<Vec<Received>>> {
+    let listener = TcpListener::bind(("127.0.0.1", port)).expect("the receiver's port is still free");
+    let received: Arc<Mutex<Vec<Received>>> = Arc::default();
+    let list = Arc::clone(&received);
+    thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let list = Arc::clone(&list);
+            thread::spawn(move || {
+                if let Some(request) = read_request(stream) {
+                    list.lock().unwrap_or_else(PoisonError::into_inner).push(request);
+                }
+            });
+        }
+    });
+    received
+}
+
+/// Reads one request (head and a `Content-Length` body) and answers 200.
+fn read_request(mut stream: TcpStream) -> Option<Received> {
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    let mut data = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        if let Some(at) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+        let n = stream.read(&mut chunk).ok().filter(|n| *n > 0)?;
+        data.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8_lossy(&data[..head_end]).into_owned();
+    let headers: BTreeMap<String, String> = head
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .collect();
+    let length: usize = headers.get("content-length")?.parse().ok()?;
+    while data.len() < head_end + length {
+        let n = stream.read(&mut chunk).ok().filter(|n| *n > 0)?;
+        data.extend_from_slice(&chunk[..n]);
+    }
+    stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").ok()?;
+    Some(Received { headers, body: data[head_end..head_end + length].to_vec() })
+}
+
+#[test]
+fn deliveries_pending_when_the_server_is_killed_are_made_after_it_starts_again() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let dir = dir.path();
+    let properties = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/demo-properties.json");
+    run_ok(dir, &["property", "import", properties]);
+    let key = run_ok(dir, &["keys", "create", "--name", "restart-test", "--scope", "read,write"]).trim().to_owned();
+    let receiver_port = free_port();
+    let url = format!("http://127.0.0.1:{receiver_port}/hooks");
+    run_ok(dir, &["webhook", "add", "--url", &url, "--events", "*", "--secret", SECRET]);
+
+    let server = Server::start(dir, 1);
+    let mut codes = BTreeSet::new();
+    for i in 0..5u64 {
+        let check_in = Utc::now().date_naive() + Days::new(60 + 5 * i);
+        let body = json!({
+            "property": "sea-view", "checkIn": check_in.to_string(), "checkOut": (check_in + Days::new(3)).to_string(),
+            "guestName": "Ada Lovelace", "guestEmail": "ada@example.com", "guests": 2,
+        });
+        let (status, booking) = post(server.addr, "/api/v1/bookings", &key, &body);
+        assert_eq!(status, 201, "{booking}: {}", server.log());
+        codes.insert(booking["code"].as_str().expect("a code").to_owned());
+    }
+    // Long enough for the dispatcher to find the receiver down at least once.
+    thread::sleep(Duration::from_millis(600));
+    server.crash();
+
+    let received = receive_on(receiver_port);
+    let server = Server::start(dir, 2);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let distinct = loop {
+        let got = received.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        let distinct: BTreeMap<String, Received> =
+            got.into_iter().map(|r| (r.header("x-svc-delivery").to_owned(), r)).collect();
+        if distinct.len() >= codes.len() {
+            break distinct;
+        }
+        assert!(Instant::now() < deadline, "{} of 5 deliveries within 15 s: {}", distinct.len(), server.log());
+        thread::sleep(Duration::from_millis(50));
+    };
+    // A moment for any delivery beyond the five to show up.
+    thread::sleep(Duration::from_millis(300));
+    let all = received.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    assert!(all.iter().all(|r| distinct.contains_key(r.header("x-svc-delivery"))), "only the five deliveries");
+    assert_eq!(distinct.len(), 5, "{:?}", distinct.keys());
+    let mut delivered = BTreeSet::new();
+    for (id, r) in &distinct {
+        assert!(!id.is_empty(), "X-SVC-Delivery is present");
+        assert!(verify(SECRET.as_bytes(), &r.body, r.header("x-svc-signature")), "bad signature: {r:?}");
+        let body: Value = serde_json::from_slice(&r.body).expect("a JSON body");
+        assert_eq!((body["event"].as_str(), r.header("x-svc-event")), (Some("booking.created"), "booking.created"));
+        delivered.insert(body["data"]["code"].as_str().expect("a code").to_owned());
+    }
+    assert_eq!(delivered, codes, "every booking's booking.created arrived");
+    server.crash();
+}
