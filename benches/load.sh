@@ -25,9 +25,10 @@ trap cleanup EXIT
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "no server on $1" >&2; exit 1; }
 
-# A server on data directory $1 with the demo data plus $2 generated properties; sets PORT and RENTAL_KEY.
+# A server on data directory $1 with the demo data plus $2 generated properties and
+# $3 webhooks (default 0) posting to the ceiling server; sets PORT, RENTAL_KEY and LOG.
 start_server() {
-  local dir=$1 extra=$2
+  local dir=$1 extra=$2 webhooks=${3:-0}
   python3 - "$extra" > "$WORK/load-properties.json" <<'PY'
 import json, sys
 n = int(sys.argv[1])
@@ -38,8 +39,13 @@ PY
   [ "$extra" -gt 0 ] && RENTAL_DATA_DIR=$dir "$RENTAL" property import "$WORK/load-properties.json" >/dev/null
   RENTAL_KEY=$(RENTAL_DATA_DIR=$dir "$RENTAL" keys create --name load --scope read,write)
   export RENTAL_KEY
+  for i in $(seq 1 "$webhooks"); do
+    RENTAL_DATA_DIR=$dir "$RENTAL" webhook add --url "http://127.0.0.1:$CPORT/hook-$i" >/dev/null 2>&1
+  done
   PORT=$(free_port)
-  RENTAL_DATA_DIR=$dir RENTAL_RATE_LIMIT=0 RUST_LOG=warn "$RENTAL" serve --listen "127.0.0.1:$PORT" >/dev/null 2>"$WORK/server-$PORT.log" &
+  LOG=$WORK/server-$PORT.log
+  RENTAL_DATA_DIR=$dir RENTAL_RATE_LIMIT=0 RENTAL_ALLOW_PRIVATE_TARGETS=true RUST_LOG=warn,rental_server::dispatcher=info \
+    "$RENTAL" serve --listen "127.0.0.1:$PORT" >/dev/null 2>"$LOG" &
   PIDS+=($!)
   wait_port "$PORT"
 }
@@ -85,3 +91,28 @@ paired "GET summary (3 properties)" "$BASE/api/v1/ha/summary" auth.lua
 
 start_server "$WORK/writes" "$LOAD_PROPERTIES"
 run "POST bookings (durable)" "http://127.0.0.1:$PORT/api/v1/bookings" booking.lua
+
+# The same with 5 webhooks subscribed to every event, delivered to the ceiling
+# server (it answers 200 to anything), then how fast the deliveries drained.
+start_server "$WORK/webhooks" "$LOAD_PROPERTIES" 5
+run "POST bookings, 5 webhooks" "http://127.0.0.1:$PORT/api/v1/bookings" booking.lua
+last=-1
+while true; do
+  sleep 2
+  now=$(grep -c 'webhook attempt' "$LOG" || true)
+  [ "$now" = "$last" ] && break
+  last=$now
+done
+python3 - "$LOG" <<'PY'
+import re, sys
+from datetime import datetime
+times, ok = [], 0
+for line in open(sys.argv[1]):
+    if "webhook attempt" not in line:
+        continue
+    times.append(datetime.fromisoformat(line.split()[0].replace("Z", "+00:00")))
+    ok += "status=Some(200)" in line
+span = (times[-1] - times[0]).total_seconds() if len(times) > 1 else 0
+rate = ok / span if span else 0
+print(f"{'webhook deliveries':28} delivered={ok} attempts={len(times)} over={span:.1f}s rate={rate:.0f}/s")
+PY

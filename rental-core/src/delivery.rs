@@ -89,13 +89,17 @@ pub struct Recorded {
 }
 
 /// Records `attempt`: a 2xx delivers; `410 Gone` fails it and deactivates the
-/// webhook; anything else is retried after `retries[n - 1]` (n = attempts so
-/// far) until the schedule runs out, and then fails.
+/// webhook; anything else is retried `retries[n - 1]` after the attempt ended
+/// (n = attempts so far) until the schedule runs out, and then fails. A
+/// delivery given up while its attempt was on the network keeps its status.
 pub fn record(delivery: &Delivery, attempt: Attempt, retries: &[Duration]) -> Recorded {
     let mut next = delivery.clone();
-    let at = attempt.at;
+    let at = attempt.at + TimeDelta::milliseconds(i64::try_from(attempt.latency_ms).unwrap_or(i64::MAX));
     let status = attempt.status;
     next.attempts.push(attempt);
+    if delivery.status != DeliveryStatus::Pending {
+        return Recorded { delivery: next, deactivate_webhook: false };
+    }
     let gone = status == Some(410);
     let retry_after = retries.get(next.attempts.len() - 1).and_then(|d| TimeDelta::from_std(*d).ok());
     (next.status, next.next_attempt_at) = match (status, retry_after) {
@@ -120,7 +124,7 @@ mod tests {
     }
 
     fn attempt(when: &str, status: Option<u16>) -> Attempt {
-        Attempt { at: at(when), status, latency_ms: 12, error: status.is_none().then(|| "timed out".to_owned()) }
+        Attempt { at: at(when), status, latency_ms: 0, error: status.is_none().then(|| "timed out".to_owned()) }
     }
 
     fn pending() -> Delivery {
@@ -147,17 +151,37 @@ mod tests {
     }
 
     #[test]
+    fn a_retry_waits_from_the_end_of_the_attempt() {
+        let slow = Attempt {
+            at: at("2026-11-22T10:00:00Z"),
+            status: None,
+            latency_ms: 10_000,
+            error: Some("timed out".into()),
+        };
+        let r = record(&pending(), slow, &DEFAULT_RETRIES);
+        assert_eq!(r.delivery.next_attempt_at, Some(at("2026-11-22T10:00:20Z")));
+    }
+
+    #[test]
+    fn an_attempt_on_a_delivery_given_up_meanwhile_is_kept_but_changes_nothing_else() {
+        let given_up = abandon(&pending());
+        let r = record(&given_up, attempt("2026-11-22T10:00:00Z", Some(500)), &DEFAULT_RETRIES);
+        assert_eq!((r.delivery.status, r.delivery.next_attempt_at), (DeliveryStatus::Failed, None));
+        assert_eq!(r.delivery.attempts.len(), 1);
+    }
+
+    #[test]
     fn retries_follow_the_schedule_and_then_give_up() {
         let mut d = pending();
         let mut now = at("2026-11-22T10:00:00Z");
         for wait in DEFAULT_RETRIES {
-            d = record(&d, Attempt { at: now, status: Some(500), latency_ms: 3, error: None }, &DEFAULT_RETRIES)
+            d = record(&d, Attempt { at: now, status: Some(500), latency_ms: 0, error: None }, &DEFAULT_RETRIES)
                 .delivery;
             assert_eq!(d.status, DeliveryStatus::Pending);
             now += TimeDelta::from_std(wait).unwrap();
             assert_eq!(d.next_attempt_at, Some(now));
         }
-        d = record(&d, Attempt { at: now, status: Some(500), latency_ms: 3, error: None }, &DEFAULT_RETRIES).delivery;
+        d = record(&d, Attempt { at: now, status: Some(500), latency_ms: 0, error: None }, &DEFAULT_RETRIES).delivery;
         assert_eq!((d.status, d.next_attempt_at, d.attempts.len()), (DeliveryStatus::Failed, None, 9));
     }
 }

@@ -1,9 +1,10 @@
 //! The webhook dispatcher: sends each due delivery, signed, and records the
 //! attempt. It never holds a write transaction while it waits on the network.
 //!
-//! Deliveries are written by the library in the same transaction as their
-//! event, so the store is the queue: after a crash or restart the dispatcher
-//! simply finds them due again. Delivery is at least once: receivers dedupe
+//! Events are written to the outbox in the same transaction as their change;
+//! each poll fans new ones out into deliveries (a position kept in the
+//! store) and sends what is due. The store is the queue: after a crash or
+//! restart the dispatcher finds everything not yet delivered due again. Delivery is at least once: receivers dedupe
 //! by `X-SVC-Delivery`, which is the same on every retry of a delivery.
 
 use std::collections::HashSet;
@@ -70,6 +71,7 @@ pub async fn run<S: Store + 'static>(
             _ = stop.changed() => break,
         }
         while workers.try_join_next().is_some() {}
+        fan_out(&rental).await;
         if workers.len() >= config.max_in_flight {
             continue;
         }
@@ -98,7 +100,9 @@ pub async fn run<S: Store + 'static>(
 }
 
 /// How many due deliveries one poll reads.
-const DUE_PER_POLL: usize = 500;
+const DUE_PER_POLL: usize = 2_000;
+/// How many outbox events one poll fans out.
+const FAN_OUT_PER_POLL: usize = 2_000;
 
 /// Due deliveries grouped by webhook, each group in the order the store gave (due time, then event).
 fn by_webhook(due: Vec<DueDelivery>) -> Vec<(String, Vec<DueDelivery>)> {
@@ -110,6 +114,16 @@ fn by_webhook(due: Vec<DueDelivery>) -> Vec<(String, Vec<DueDelivery>)> {
         }
     }
     groups
+}
+
+/// Turns new outbox events into deliveries (one short write for all of them).
+async fn fan_out<S: Store + 'static>(rental: &Arc<Rental<S>>) {
+    let rental = Arc::clone(rental);
+    match tokio::task::spawn_blocking(move || rental.fan_out(FAN_OUT_PER_POLL)).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => tracing::error!(error = %e, "cannot fan events out to webhooks"),
+        Err(e) => tracing::error!(error = %e, "the fan-out task failed"),
+    }
 }
 
 async fn due_now<S: Store + 'static>(rental: &Arc<Rental<S>>, limit: usize) -> Vec<DueDelivery> {

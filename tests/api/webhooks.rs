@@ -354,7 +354,6 @@ async fn a_removed_webhook_gets_no_more_retries() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "bug: record_attempt turns a delivery given up by remove_webhook back into pending (retry scheduled)"]
 async fn an_attempt_in_flight_when_its_webhook_is_removed_does_not_make_the_delivery_pending_again() {
     let s = TestServer::with_config(&config()).await;
     follow_real_time(&s.clock);

@@ -133,7 +133,7 @@ impl<S: Store> Rental<S> {
             external: None,
         };
         tx.put_booking(&booking)?;
-        self.emit(tx, &[Event::created(&booking, now)], now)?;
+        tx.append_events(&[Event::created(&booking, now)])?;
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint) {
             let record = IdempotencyRecord {
                 key: key.clone(),
@@ -179,7 +179,7 @@ impl<S: Store> Rental<S> {
             Outcome::Unchanged => Ok(booking),
             Outcome::Changed { booking, events } => {
                 tx.put_booking(&booking)?;
-                self.emit(&mut tx, &events, now)?;
+                tx.append_events(&events)?;
                 tx.commit()?;
                 self.refresh(&[booking.property.to_string()], writing);
                 Ok(booking)
@@ -203,7 +203,7 @@ impl<S: Store> Rental<S> {
             };
             if let Some(Outcome::Changed { booking, events }) = lifecycle::expire(&booking, now, ttl) {
                 tx.put_booking(&booking)?;
-                self.emit(&mut tx, &events, now)?;
+                tx.append_events(&events)?;
                 expired.push(booking);
             }
         }

@@ -1,9 +1,7 @@
-//! Webhook delivery use cases: fanning events out to subscribed webhooks in
-//! the transaction that writes them, and recording each delivery attempt.
+//! Webhook delivery use cases: fanning outbox events out to the webhooks
+//! subscribed to them, and recording each delivery attempt.
 
 use std::time::Duration;
-
-use chrono::{DateTime, Utc};
 
 use super::Rental;
 use crate::delivery::{self, Attempt, Delivery};
@@ -26,18 +24,27 @@ pub struct DueDelivery {
 }
 
 impl<S: Store> Rental<S> {
-    /// Writes `events` to the outbox and a pending delivery for each active
-    /// webhook subscribed to each, inside the caller's transaction.
-    pub(super) fn emit(&self, tx: &mut S::Write<'_>, events: &[Event], now: DateTime<Utc>) -> Result<()> {
-        let numbers = tx.append_events(events)?;
+    /// Turns up to `limit` outbox events not yet fanned out into a pending
+    /// delivery for each active webhook subscribed to each, in one
+    /// transaction, and moves the fan-out position past them. Returns how
+    /// many events it took. The dispatcher calls this, so a booking's own
+    /// transaction writes only its event, whatever the number of webhooks.
+    pub fn fan_out(&self, limit: usize) -> Result<usize> {
+        let now = self.now();
+        let _writing = self.lock_writes();
+        let mut tx = self.store.write()?;
+        let events = tx.events_after(tx.fanned_out()?, limit)?;
+        let Some(last) = events.last().map(|e| e.seq) else { return Ok(0) };
         let webhooks: Vec<_> = tx.webhooks()?.into_iter().filter(|w| w.active).collect();
-        for (seq, event) in numbers.into_iter().zip(events) {
-            for webhook in webhooks.iter().filter(|w| w.events.includes(event.event)) {
+        for e in &events {
+            for webhook in webhooks.iter().filter(|w| w.events.includes(e.event.event)) {
                 let id = keys::new_id("dlv_", self.entropy.as_ref());
-                tx.put_delivery(&Delivery::new(id, webhook.id.clone(), seq, event.event, now))?;
+                tx.put_delivery(&Delivery::new(id, webhook.id.clone(), e.seq, e.event.event, now))?;
             }
         }
-        Ok(())
+        tx.set_fanned_out(last)?;
+        tx.commit()?;
+        Ok(events.len())
     }
 
     /// Up to `limit` deliveries due now, earliest first, each with its webhook's
@@ -90,7 +97,7 @@ impl<S: Store> Rental<S> {
         let _writing = self.lock_writes();
         let mut tx = self.store.write()?;
         let event = Event { event: crate::event::EventName::CalendarSynced, timestamp: now, data: result };
-        self.emit(&mut tx, &[event], now)?;
+        tx.append_events(&[event])?;
         tx.commit()?;
         Ok(())
     }

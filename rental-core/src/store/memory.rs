@@ -47,6 +47,7 @@ pub struct Data {
     outbox: BTreeMap<u64, Event>,
     idempotency: BTreeMap<String, IdempotencyRecord>,
     deliveries: BTreeMap<String, Delivery>,
+    fanned_out: u64,
     due: BTreeSet<(u64, u64, String)>,
 }
 
@@ -154,6 +155,10 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(due.filter_map(|(_, _, id)| data.deliveries.get(id)).cloned().collect())
     }
 
+    fn fanned_out(&self) -> StoreResult<u64> {
+        Ok(self.data().fanned_out)
+    }
+
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
         let data = self.data();
         Ok(data.due.iter().filter_map(|(_, _, id)| data.deliveries.get(id)).cloned().collect())
@@ -237,6 +242,11 @@ impl WriteTx for MemoryTx<'_, Data> {
             numbers.push(seq);
         }
         Ok(numbers)
+    }
+
+    fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()> {
+        self.data.fanned_out = seq;
+        Ok(())
     }
 
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {

@@ -108,6 +108,8 @@ pub trait ReadTx {
     fn due_deliveries(&self, now: DateTime<Utc>, limit: usize) -> StoreResult<Vec<Delivery>>;
     /// Every pending delivery, due or not, the earliest first.
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>>;
+    /// How far the outbox has been fanned out to webhooks: the last event number done (0: none).
+    fn fanned_out(&self) -> StoreResult<u64>;
     /// The record of an idempotency key.
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
 }
@@ -134,6 +136,8 @@ pub trait WriteTx: ReadTx {
     fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>>;
     /// Inserts or replaces a delivery, keeping the due index in step.
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()>;
+    /// Records how far the outbox has been fanned out.
+    fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()>;
     /// Records an idempotency key.
     fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
     /// Makes every change of the transaction durable and visible, at once.

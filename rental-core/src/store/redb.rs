@@ -23,6 +23,8 @@ use crate::webhook::Webhook;
 const SCHEMA_VERSION: &str = "1";
 
 const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
+/// The `meta` key of the last outbox event fanned out to webhooks.
+const FANNED_OUT: &str = "outbox_fanned_out";
 const PROPERTIES: TableDefinition<&str, &[u8]> = TableDefinition::new("properties");
 const BOOKINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("bookings");
 /// (check-in day, code): the listing order.
@@ -296,6 +298,12 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
         self.deliveries_due_before(u64::MAX, usize::MAX)
     }
+
+    fn fanned_out(&self) -> StoreResult<u64> {
+        let meta = self.0.open(META)?;
+        let value = meta.get(FANNED_OUT).map_err(backend)?;
+        value.map_or(Ok(0), |v| v.value().parse().map_err(|_| StoreError::Corrupt("bad fan-out position".into())))
+    }
 }
 
 impl<T: Tables> RedbTx<T> {
@@ -415,6 +423,12 @@ impl WriteTx for RedbTx<WriteTransaction> {
             numbers.push(seq);
         }
         Ok(numbers)
+    }
+
+    fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()> {
+        let mut meta = self.0.open_table(META).map_err(backend)?;
+        meta.insert(FANNED_OUT, seq.to_string().as_str()).map_err(backend)?;
+        Ok(())
     }
 
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
