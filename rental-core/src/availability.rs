@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::calendar::{CalendarEntry, EntryKind};
 use crate::date_json::ymd;
 use crate::ids::Slug;
+use crate::json_out::{push_int, push_json_str};
 use crate::property::{Cents, Property};
 use crate::stay::Stay;
 
@@ -72,9 +73,8 @@ impl From<EntryKind> for NightStatus {
 }
 
 impl Availability {
-    /// The JSON body, byte for byte what `serde_json::to_vec` writes, written
-    /// directly: an answer carries up to 366 nights, and escaping every key
-    /// of every night through serde is most of its cost.
+    /// The JSON body, byte for byte what `serde_json::to_vec` writes (a test
+    /// checks it), written directly: an answer carries up to 366 nights.
     pub fn to_json(&self) -> Vec<u8> {
         let (Some(from), Some(to)) = (ymd(self.from), ymd(self.to)) else {
             return serde_json::to_vec(self).unwrap_or_default();
@@ -120,36 +120,6 @@ impl NightStatus {
             NightStatus::Blocked => "blocked",
             NightStatus::Available => "available",
         }
-    }
-}
-
-/// A JSON integer.
-fn push_int(out: &mut Vec<u8>, n: i64) {
-    if n < 0 {
-        out.push(b'-');
-    }
-    let mut digits = [0u8; 20];
-    let mut rest = n.unsigned_abs();
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[start..]);
-}
-
-/// A JSON string, escaped by `serde_json` when it needs it (these are short, and rarely do).
-fn push_json_str(out: &mut Vec<u8>, s: &str) {
-    if s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b' ') {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
-    } else {
-        out.extend_from_slice(serde_json::to_string(s).unwrap_or_default().as_bytes());
     }
 }
 

@@ -67,6 +67,7 @@ pub mod demo;
 pub mod error;
 pub mod event;
 pub mod ids;
+mod json_out;
 pub mod keys;
 pub mod lifecycle;
 pub mod occupancy;

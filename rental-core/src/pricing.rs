@@ -5,7 +5,9 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::calendar::{CalendarEntry, taken_nights};
+use crate::date_json::ymd;
 use crate::ids::Slug;
+use crate::json_out::{push_int, push_json_str};
 use crate::property::{Cents, Property};
 use crate::stay::Stay;
 
@@ -45,6 +47,55 @@ pub struct Quote {
     pub total: Cents,
     /// Why the stay cannot be booked as asked; empty when it can.
     pub problems: Vec<Problem>,
+}
+
+impl Quote {
+    /// The JSON body, byte for byte what `serde_json::to_vec` writes (a test
+    /// checks it), written directly; `problems` go through serde.
+    pub fn to_json(&self) -> Vec<u8> {
+        let (Some(check_in), Some(check_out)) = (ymd(self.check_in), ymd(self.check_out)) else {
+            return serde_json::to_vec(self).unwrap_or_default();
+        };
+        let mut out = Vec::with_capacity(384 + 40 * self.nightly.len());
+        out.extend_from_slice(b"{\"property\":");
+        push_json_str(&mut out, self.property.as_str());
+        out.extend_from_slice(b",\"checkIn\":\"");
+        out.extend_from_slice(&check_in);
+        out.extend_from_slice(b"\",\"checkOut\":\"");
+        out.extend_from_slice(&check_out);
+        out.extend_from_slice(b"\",\"guests\":");
+        push_int(&mut out, i64::from(self.guests));
+        out.extend_from_slice(b",\"nights\":");
+        push_int(&mut out, i64::from(self.nights));
+        out.extend_from_slice(if self.available { b",\"available\":true" } else { b",\"available\":false" });
+        out.extend_from_slice(b",\"currency\":");
+        push_json_str(&mut out, &self.currency);
+        out.extend_from_slice(b",\"nightly\":[");
+        for (i, night) in self.nightly.iter().enumerate() {
+            let Some(date) = ymd(night.date) else { return serde_json::to_vec(self).unwrap_or_default() };
+            out.extend_from_slice(if i == 0 { b"{\"date\":\"" } else { b",{\"date\":\"" });
+            out.extend_from_slice(&date);
+            out.extend_from_slice(b"\",\"price\":");
+            push_int(&mut out, night.price);
+            out.push(b'}');
+        }
+        let lines = [
+            ("],\"accommodation\":", self.accommodation),
+            (",\"discount\":", self.discount),
+            (",\"extraGuestFee\":", self.extra_guest_fee),
+            (",\"cleaningFee\":", self.cleaning_fee),
+            (",\"taxes\":", self.taxes),
+            (",\"total\":", self.total),
+        ];
+        for (key, value) in lines {
+            out.extend_from_slice(key.as_bytes());
+            push_int(&mut out, value);
+        }
+        out.extend_from_slice(b",\"problems\":");
+        out.extend_from_slice(&serde_json::to_vec(&self.problems).unwrap_or_else(|_| b"[]".to_vec()));
+        out.push(b'}');
+        out
+    }
 }
 
 /// One night's price.
@@ -286,6 +337,23 @@ mod tests {
             assert_eq!(codes, want, "{a}..{b} x{guests}");
             assert_eq!(q.available, want.is_empty());
             assert!(q.total > 0);
+        }
+    }
+
+    #[test]
+    fn the_direct_json_is_what_serde_writes() {
+        let taken = CalendarEntry {
+            holder: "BK-AAAAAA".into(),
+            stay: stay("2026-12-24", "2026-12-25"),
+            kind: EntryKind::Held,
+            guest_name: "X".into(),
+            guests: 1,
+        };
+        for (a, b, guests, calendar) in
+            [("2026-12-20", "2026-12-27", 3, vec![]), ("2026-11-20", "2026-12-25", 9, vec![taken])]
+        {
+            let q = quote(&demo::sea_view(), stay(a, b), guests, d(TODAY), &calendar);
+            assert_eq!(String::from_utf8(q.to_json()).unwrap(), serde_json::to_string(&q).unwrap(), "{a}..{b}");
         }
     }
 

@@ -96,7 +96,7 @@ pub async fn availability<S: Store + 'static>(rental: &Arc<Rental<S>>, slug: Str
 pub async fn quote<S: Store + 'static>(rental: &Arc<Rental<S>>, body: &[u8]) -> Reply {
     let req: QuoteRequest = request::json(body)?;
     let quote = read(rental, move |r| r.quote(&req)).await?;
-    Ok(json(StatusCode::OK, &quote))
+    Ok(json_bytes(StatusCode::OK, quote.to_json()))
 }
 
 /// `GET /api/v1/bookings` with its filters and cursor.
