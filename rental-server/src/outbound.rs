@@ -10,28 +10,36 @@
 //! provider passed explicitly, never picked by crate features), and speaks HTTP/1.1 over it with
 //! `hyper::client::conn::http1`. hyper-util's pooled legacy client and hyper-rustls's connector
 //! were not used: they own the connect step (a `Service<Uri>` that resolves on its own) and hide
-//! which step failed, while here every step maps to one [`OutboundError`] variant. The cost is one
-//! connection per request, which is fine for webhook and iCal volumes.
+//! which step failed, while here every step maps to one [`OutboundError`] variant. Instead, a small
+//! pool of its own (`Pool`, below) keeps idle keep-alive connections, so a webhook worker
+//! delivering to the same receiver does not open a new connection (and TLS session) per delivery.
 //!
 //! Every call runs under one overall timeout (DNS, connect, TLS, request, body, redirects), reads
 //! at most `max_body` bytes (more is an error, never a silent truncation), and sends the configured
 //! `User-Agent`. Redirects are followed only by [`Outbound::get`], up to the number the caller gives,
 //! and each hop is resolved and checked again.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
-use std::sync::Arc;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http::header::{
-    AUTHORIZATION, CONTENT_LENGTH, COOKIE, HOST, LOCATION, PROXY_AUTHORIZATION, TRANSFER_ENCODING, USER_AGENT,
+    AUTHORIZATION, CONNECTION, CONTENT_LENGTH, COOKIE, HOST, LOCATION, PROXY_AUTHORIZATION, TRANSFER_ENCODING,
+    USER_AGENT,
 };
-use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Response, StatusCode, Uri};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Response, StatusCode, Uri, Version};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::Incoming;
+use hyper::client::conn::http1::SendRequest;
 use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::task::JoinHandle;
 use tokio_rustls::TlsConnector;
@@ -57,7 +65,8 @@ impl Default for OutboundConfig {
     }
 }
 
-/// The outbound HTTP client. Build it once and clone it freely: clones share one TLS config.
+/// The outbound HTTP client. Build it once and clone it freely: clones share one TLS config and
+/// one pool of idle connections.
 #[derive(Clone)]
 pub struct Outbound {
     inner: Arc<Inner>,
@@ -67,6 +76,7 @@ struct Inner {
     tls: TlsConnector,
     allow_private_targets: bool,
     user_agent: HeaderValue,
+    pool: Pool,
 }
 
 impl fmt::Debug for Outbound {
@@ -189,6 +199,7 @@ impl Outbound {
             tls: TlsConnector::from(Arc::new(tls)),
             allow_private_targets: config.allow_private_targets,
             user_agent,
+            pool: Pool::default(),
         };
         Ok(Outbound { inner: Arc::new(inner) })
     }
@@ -236,11 +247,13 @@ impl Outbound {
         let mut cross_origin = false;
         let mut redirects = 0u8;
         loop {
-            let (response, connection) = self.send(&target, call, cross_origin).await?;
+            let (response, conn) = self.send(&target, call, cross_origin).await?;
             let Some(location) = redirect_to(&response, call.max_redirects)? else {
                 let (parts, body) = response.into_parts();
                 let body = read_body(body, &parts.headers, call.max_body).await?;
-                drop(connection);
+                if reusable(&parts) {
+                    self.inner.pool.put(PoolKey::of(&target), conn);
+                }
                 return Ok((parts, body));
             };
             if redirects >= call.max_redirects {
@@ -255,29 +268,49 @@ impl Outbound {
         }
     }
 
-    /// One request to one target: check, connect, handshake, send; the response head comes back
-    /// with the task that drives the connection (keep it until the body is read).
+    /// One request to one target, on an idle pooled connection if there is a ready one, else on a
+    /// new one (check, connect, handshake). The response head comes back with the connection (keep
+    /// it until the body is read). A reused connection that fails before any response byte arrived
+    /// (the server closed it while idle) is retried once on a new connection; any later failure is
+    /// returned, so a POST is never sent twice to a server that may have seen it.
     async fn send(
         &self,
         target: &Target,
         call: &Call<'_>,
         cross_origin: bool,
-    ) -> Result<(Response<Incoming>, Connection), OutboundError> {
+    ) -> Result<(Response<Incoming>, Conn), OutboundError> {
+        if let Some(mut conn) = self.inner.pool.take(&PoolKey::of(target)).await {
+            let read_before = conn.bytes_read();
+            match conn.sender.try_send_request(self.request(target, call, cross_origin)?).await {
+                Ok(response) => return Ok((response, conn)),
+                Err(e) if e.message().is_none() && conn.bytes_read() != read_before => {
+                    return Err(OutboundError::Http(e.into_error()));
+                }
+                Err(e) => tracing::debug!(error = %e.error(), "reused outbound connection failed unanswered, retrying"),
+            }
+        }
         let addrs = self.resolve(target).await?;
         let request = self.request(target, call, cross_origin)?;
+        let mut conn = self.open(target, &addrs).await?;
+        let response = conn.sender.send_request(request).await.map_err(OutboundError::Http)?;
+        Ok((response, conn))
+    }
+
+    /// A new connection to one of `addrs` (checked by [`Outbound::resolve`]): connect, TLS, handshake.
+    async fn open(&self, target: &Target, addrs: &[SocketAddr]) -> Result<Conn, OutboundError> {
         if !target.https {
-            return exchange(TokioIo::new(connect(&addrs).await?), request).await;
+            return Conn::handshake(connect(addrs).await?).await;
         }
         let name = ServerName::try_from(target.host.clone())
             .map_err(|_| invalid("the host is not a valid tls server name"))?;
-        let tcp = connect(&addrs).await?;
+        let tcp = connect(addrs).await?;
         let tls = self
             .inner
             .tls
             .connect(name, tcp)
             .await
             .map_err(|error| OutboundError::Tls { host: target.host.clone(), error })?;
-        exchange(TokioIo::new(tls), request).await
+        Conn::handshake(tls).await
     }
 
     /// The target's addresses, every one checked; an IP literal is not looked up.
@@ -458,18 +491,185 @@ async fn connect(addrs: &[SocketAddr]) -> Result<TcpStream, OutboundError> {
     Err(last.unwrap_or(invalid("the url has no host")))
 }
 
-async fn exchange<T>(io: T, request: Request<Full<Bytes>>) -> Result<(Response<Incoming>, Connection), OutboundError>
-where
-    T: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
-{
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(io).await.map_err(OutboundError::Http)?;
-    let connection = Connection(tokio::spawn(async move {
-        if let Err(e) = connection.await {
-            tracing::debug!(error = %e, "outbound connection ended with an error");
+/// One HTTP/1 connection: the handle to send requests on, the task that drives it, and how many
+/// response bytes it has read so far (to tell whether a failed request got any answer).
+struct Conn {
+    sender: SendRequest<Full<Bytes>>,
+    _driver: Connection,
+    bytes_read: Arc<AtomicUsize>,
+}
+
+impl Conn {
+    async fn handshake<T>(io: T) -> Result<Conn, OutboundError>
+    where
+        T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let bytes_read = Arc::new(AtomicUsize::new(0));
+        let io = TokioIo::new(Counted { io, bytes_read: Arc::clone(&bytes_read) });
+        let (sender, connection) = hyper::client::conn::http1::handshake(io).await.map_err(OutboundError::Http)?;
+        let driver = Connection(tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!(error = %e, "outbound connection ended with an error");
+            }
+        }));
+        Ok(Conn { sender, _driver: driver, bytes_read })
+    }
+
+    fn bytes_read(&self) -> usize {
+        self.bytes_read.load(Ordering::Relaxed)
+    }
+}
+
+/// A stream that counts the bytes read from it (after TLS: response bytes, not records).
+struct Counted<T> {
+    io: T,
+    bytes_read: Arc<AtomicUsize>,
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for Counted<T> {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut this.io).poll_read(cx, buf);
+        this.bytes_read.fetch_add(buf.filled().len() - before, Ordering::Relaxed);
+        polled
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for Counted<T> {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The connection pool.
+
+/// Idle connections kept at most this long (checked when one is taken or put back).
+const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// At most this many idle connections per key.
+const IDLE_PER_KEY: usize = 4;
+/// At most this many idle connections in all.
+const IDLE_TOTAL: usize = 64;
+
+/// Idle keep-alive connections, keyed by scheme, host and port.
+///
+/// Why reuse is safe with the address rules: a connection only enters the pool after it was made
+/// to an address that [`Outbound::resolve`] checked (by this same client, so under the same
+/// `allow_private_targets`), and the socket cannot move to another address afterwards. The key
+/// holds everything that chose that address and the TLS identity: the scheme (TLS or not), the
+/// host exactly as resolved and verified (ASCII-lowercased: DNS names and certificates ignore
+/// case) and the port. A request is only ever sent on a connection whose key equals its own, so
+/// it reaches an address that was checked for its host. A host that now resolves elsewhere (DNS
+/// rebinding included) gains nothing: new connections still resolve, check and connect afresh,
+/// and a pooled one keeps talking to the address that was checked. Idle connections expire after
+/// [`IDLE_TIMEOUT`], so a changed DNS answer is followed within that time.
+#[derive(Default)]
+struct Pool {
+    idle: Mutex<HashMap<PoolKey, Vec<Idle>>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct PoolKey {
+    https: bool,
+    host: String,
+    port: u16,
+}
+
+impl PoolKey {
+    fn of(target: &Target) -> PoolKey {
+        PoolKey { https: target.https, host: target.host.to_ascii_lowercase(), port: target.port }
+    }
+}
+
+struct Idle {
+    conn: Conn,
+    since: Instant,
+}
+
+impl Idle {
+    fn usable(&self) -> bool {
+        self.since.elapsed() < IDLE_TIMEOUT && !self.conn.sender.is_closed()
+    }
+}
+
+impl Pool {
+    /// The most recently used idle connection for `key` that is still open and ready for a request.
+    async fn take(&self, key: &PoolKey) -> Option<Conn> {
+        loop {
+            let mut conn = self.pop(key)?;
+            if conn.sender.ready().await.is_ok() {
+                return Some(conn);
+            }
         }
-    }));
-    let response = sender.send_request(request).await.map_err(OutboundError::Http)?;
-    Ok((response, connection))
+    }
+
+    fn pop(&self, key: &PoolKey) -> Option<Conn> {
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        let list = idle.get_mut(key)?;
+        let mut found = None;
+        while let Some(entry) = list.pop() {
+            if entry.usable() {
+                found = Some(entry.conn);
+                break;
+            }
+        }
+        if list.is_empty() {
+            idle.remove(key);
+        }
+        found
+    }
+
+    /// Keeps `conn` for the next request to `key`, unless the pool is full (then it is closed).
+    fn put(&self, key: PoolKey, conn: Conn) {
+        if conn.sender.is_closed() {
+            return;
+        }
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut total: usize = idle.values().map(Vec::len).sum();
+        if total >= IDLE_TOTAL {
+            idle.retain(|_, list| {
+                list.retain(Idle::usable);
+                !list.is_empty()
+            });
+            total = idle.values().map(Vec::len).sum();
+        }
+        let list = idle.entry(key).or_default();
+        list.retain(Idle::usable);
+        if total < IDLE_TOTAL && list.len() < IDLE_PER_KEY {
+            list.push(Idle { conn, since: Instant::now() });
+        }
+    }
+}
+
+/// Whether the connection may carry another request after this response (read in full).
+fn reusable(parts: &http::response::Parts) -> bool {
+    let close = parts
+        .headers
+        .get_all(CONNECTION)
+        .iter()
+        .any(|value| value.to_str().is_ok_and(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case("close"))));
+    parts.version == Version::HTTP_11 && !close
 }
 
 /// The whole body, or [`OutboundError::BodyTooLarge`] as soon as it is known to exceed `max`.

@@ -1,15 +1,15 @@
 //! The outbound client against local servers on 127.0.0.1: address refusal, bodies, bounds,
-//! redirects and TLS failures. No test reaches the network.
+//! redirects, TLS failures and keep-alive connection reuse. No test reaches the network.
 
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use http::header::{CONTENT_TYPE, LOCATION, USER_AGENT};
+use http::header::{CONNECTION, CONTENT_TYPE, LOCATION, USER_AGENT};
 use http::{HeaderName, HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
@@ -50,10 +50,22 @@ where
     F: Fn(Request<Incoming>) -> Fut + Clone + Send + Sync + 'static,
     Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
 {
+    serve_counted(handler).await.0
+}
+
+/// [`serve`], also counting the connections it accepts.
+async fn serve_counted<F, Fut>(handler: F) -> (SocketAddr, Arc<AtomicUsize>)
+where
+    F: Fn(Request<Incoming>) -> Fut + Clone + Send + Sync + 'static,
+    Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
+{
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&accepted);
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::SeqCst);
             let handler = handler.clone();
             let service = service_fn(move |req| {
                 let reply = handler(req);
@@ -62,7 +74,7 @@ where
             tokio::spawn(http1::Builder::new().serve_connection(TokioIo::new(stream), service));
         }
     });
-    addr
+    (addr, accepted)
 }
 
 /// A raw TCP server on 127.0.0.1 that runs `answer` on each connection.
@@ -342,4 +354,137 @@ fn clients_build_with_the_default_config_and_reject_a_bad_user_agent() {
     let bad = Outbound::new(OutboundConfig { allow_private_targets: false, user_agent: "line\nbreak".into() });
     assert!(matches!(bad, Err(OutboundError::Config { .. })));
     let _shared = outbound.clone();
+}
+
+/// The body of one raw HTTP/1.1 request with a `Content-Length`, or `None` at end of stream.
+async fn read_request(stream: &mut TcpStream) -> Option<Vec<u8>> {
+    let mut data = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        if let Some(end) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&data[..end]).to_ascii_lowercase();
+            let length: usize = head
+                .lines()
+                .find_map(|line| line.strip_prefix("content-length:"))
+                .map_or(0, |v| v.trim().parse().unwrap());
+            while data.len() < end + 4 + length {
+                let n = stream.read(&mut chunk).await.ok().filter(|&n| n > 0)?;
+                data.extend_from_slice(&chunk[..n]);
+            }
+            return Some(data[end + 4..end + 4 + length].to_vec());
+        }
+        let n = stream.read(&mut chunk).await.ok().filter(|&n| n > 0)?;
+        data.extend_from_slice(&chunk[..n]);
+    }
+}
+
+const OK_REPLY: &[u8] = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+
+#[tokio::test]
+async fn sequential_posts_to_one_keep_alive_server_share_one_connection() {
+    let (addr, accepted) = serve_counted(|_req: Request<Incoming>| async { response(StatusCode::OK, "ok") }).await;
+    let outbound = client(true);
+    let url = format!("http://{addr}/hook");
+    for i in 0..10 {
+        let reply = outbound.post(&url, &[], Bytes::from(format!("{{\"n\":{i}}}")), SECOND, KIB_64).await.unwrap();
+        assert_eq!((reply.status, reply.body.as_ref()), (StatusCode::OK, &b"ok"[..]));
+    }
+    assert_eq!(accepted.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn posts_to_two_ports_use_one_connection_each() {
+    let (first, first_accepted) =
+        serve_counted(|_req: Request<Incoming>| async { response(StatusCode::OK, "1") }).await;
+    let (second, second_accepted) =
+        serve_counted(|_req: Request<Incoming>| async { response(StatusCode::OK, "2") }).await;
+    let outbound = client(true);
+    for _ in 0..3 {
+        for (addr, expected) in [(first, "1"), (second, "2")] {
+            let reply = outbound.post(&format!("http://{addr}/"), &[], Bytes::new(), SECOND, KIB_64).await.unwrap();
+            assert_eq!(reply.body.as_ref(), expected.as_bytes());
+        }
+    }
+    let accepted = first_accepted.load(Ordering::SeqCst) + second_accepted.load(Ordering::SeqCst);
+    assert_eq!(accepted, 2);
+}
+
+#[tokio::test]
+async fn a_server_that_says_connection_close_gets_a_new_connection_each_time() {
+    let (addr, accepted) = serve_counted(|_req: Request<Incoming>| async {
+        let mut reply = response(StatusCode::OK, "bye");
+        reply.headers_mut().insert(CONNECTION, HeaderValue::from_static("close"));
+        reply
+    })
+    .await;
+    let outbound = client(true);
+    for _ in 0..5 {
+        let reply = outbound.post(&format!("http://{addr}/"), &[], Bytes::new(), SECOND, KIB_64).await.unwrap();
+        assert_eq!(reply.body.as_ref(), b"bye");
+    }
+    assert_eq!(accepted.load(Ordering::SeqCst), 5);
+}
+
+/// Posts three bodies to a raw server whose connections each answer one request and then close
+/// (at once, or after reading the next request without answering it); every post must succeed and
+/// the server must have answered each body exactly once.
+async fn posts_survive_a_server_closing_idle_connections(drop_the_next_request_unanswered: bool) {
+    let answered = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&answered);
+    let addr = raw_server(move |mut stream: TcpStream| {
+        let seen = Arc::clone(&seen);
+        async move {
+            let Some(body) = read_request(&mut stream).await else { return };
+            stream.write_all(OK_REPLY).await.unwrap();
+            seen.lock().unwrap().push(body);
+            if drop_the_next_request_unanswered {
+                // The client reuses this connection: read its request, then close without a byte.
+                let _ = read_request(&mut stream).await;
+            }
+            drop(stream);
+        }
+    })
+    .await;
+    let outbound = client(true);
+    let url = format!("http://{addr}/hook");
+    let bodies = ["{\"n\":1}", "{\"n\":2}", "{\"n\":3}"];
+    for body in bodies {
+        let reply = outbound.post(&url, &[], Bytes::from(body), SECOND, KIB_64).await.unwrap();
+        assert_eq!(reply.body.as_ref(), b"ok");
+    }
+    let answered = answered.lock().unwrap().clone();
+    assert_eq!(answered, bodies.map(|b| b.as_bytes().to_vec()));
+}
+
+#[tokio::test]
+async fn a_pooled_connection_closed_while_idle_is_replaced() {
+    posts_survive_a_server_closing_idle_connections(false).await;
+}
+
+#[tokio::test]
+async fn a_reused_connection_closed_before_any_answer_is_retried_once() {
+    posts_survive_a_server_closing_idle_connections(true).await;
+}
+
+#[tokio::test]
+async fn a_reused_connection_that_fails_mid_answer_is_not_retried() {
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&accepted);
+    let addr = raw_server(move |mut stream: TcpStream| {
+        let count = Arc::clone(&count);
+        async move {
+            count.fetch_add(1, Ordering::SeqCst);
+            let Some(_) = read_request(&mut stream).await else { return };
+            stream.write_all(OK_REPLY).await.unwrap();
+            let Some(_) = read_request(&mut stream).await else { return };
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Len").await;
+        }
+    })
+    .await;
+    let outbound = client(true);
+    let url = format!("http://{addr}/");
+    outbound.post(&url, &[], Bytes::from_static(b"1"), SECOND, KIB_64).await.unwrap();
+    let second = outbound.post(&url, &[], Bytes::from_static(b"2"), SECOND, KIB_64).await;
+    assert!(matches!(second, Err(OutboundError::Http(_))), "{second:?}");
+    assert_eq!(accepted.load(Ordering::SeqCst), 1);
 }
