@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::calendar::{CalendarEntry, EntryKind};
 use crate::ids::Slug;
+use crate::json_out::{push_date, push_int, push_json_str};
 use crate::property::Property;
 
 /// The summary of every active property.
@@ -103,6 +104,109 @@ pub struct NextArrival {
     pub check_in: NaiveDate,
     /// `pending` or `confirmed`.
     pub status: &'static str,
+}
+
+impl Summary {
+    /// The JSON body, byte for byte what `serde_json::to_vec` writes (a test
+    /// checks it), written directly: Home Assistant polls it.
+    pub fn to_json(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(256 + 512 * self.properties.len());
+        if self.write_json(&mut out).is_none() {
+            return serde_json::to_vec(self).unwrap_or_default();
+        }
+        out
+    }
+
+    fn write_json(&self, out: &mut Vec<u8>) -> Option<()> {
+        out.extend_from_slice(b"{\"date\":");
+        push_date(out, self.date).then_some(())?;
+        out.extend_from_slice(b",\"generatedAt\":");
+        push_json_str(out, &crate::timestamp::format(&self.generated_at));
+        let t = &self.totals;
+        let totals = [
+            (",\"totals\":{\"properties\":", t.properties),
+            (",\"occupiedTonight\":", t.occupied_tonight),
+            (",\"checkInsToday\":", t.check_ins_today),
+            (",\"checkOutsToday\":", t.check_outs_today),
+            (",\"pendingBookings\":", t.pending_bookings),
+        ];
+        for (key, n) in totals {
+            out.extend_from_slice(key.as_bytes());
+            push_int(out, i64::try_from(n).ok()?);
+        }
+        out.extend_from_slice(b"},\"properties\":[");
+        for (i, p) in self.properties.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            p.write_json(out)?;
+        }
+        out.extend_from_slice(b"]}");
+        Some(())
+    }
+}
+
+impl PropertySummary {
+    fn write_json(&self, out: &mut Vec<u8>) -> Option<()> {
+        out.extend_from_slice(b"{\"slug\":");
+        push_json_str(out, self.slug.as_str());
+        out.extend_from_slice(b",\"name\":");
+        push_json_str(out, &self.name);
+        out.extend_from_slice(b",\"date\":");
+        push_date(out, self.date).then_some(())?;
+        push_bool(out, ",\"occupied\":", self.occupied);
+        push_bool(out, ",\"checkInToday\":", self.check_in_today);
+        push_bool(out, ",\"checkOutToday\":", self.check_out_today);
+        out.extend_from_slice(b",\"currentBooking\":");
+        match &self.current_booking {
+            None => out.extend_from_slice(b"null"),
+            Some(c) => {
+                out.extend_from_slice(b"{\"code\":");
+                push_json_str(out, &c.code);
+                out.extend_from_slice(b",\"guestName\":");
+                push_json_str(out, &c.guest_name);
+                out.extend_from_slice(b",\"guests\":");
+                push_int(out, i64::from(c.guests));
+                out.extend_from_slice(b",\"checkIn\":");
+                push_date(out, c.check_in).then_some(())?;
+                out.extend_from_slice(b",\"checkOut\":");
+                push_date(out, c.check_out).then_some(())?;
+                out.push(b'}');
+            }
+        }
+        out.extend_from_slice(b",\"nextArrival\":");
+        match &self.next_arrival {
+            None => out.extend_from_slice(b"null"),
+            Some(n) => {
+                out.extend_from_slice(b"{\"code\":");
+                push_json_str(out, &n.code);
+                out.extend_from_slice(b",\"guestName\":");
+                push_json_str(out, &n.guest_name);
+                out.extend_from_slice(b",\"checkIn\":");
+                push_date(out, n.check_in).then_some(())?;
+                out.extend_from_slice(b",\"status\":");
+                push_json_str(out, n.status);
+                out.push(b'}');
+            }
+        }
+        let texts = [
+            (",\"checkInTime\":", &self.check_in_time),
+            (",\"checkOutTime\":", &self.check_out_time),
+            (",\"doorCode\":", &self.door_code),
+            (",\"wifiSsid\":", &self.wifi_ssid),
+        ];
+        for (key, text) in texts {
+            out.extend_from_slice(key.as_bytes());
+            push_json_str(out, text);
+        }
+        out.push(b'}');
+        Some(())
+    }
+}
+
+fn push_bool(out: &mut Vec<u8>, key: &str, value: bool) {
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(if value { b"true" } else { b"false" });
 }
 
 /// What the summary needs of one property: the property, the calendar entries
@@ -257,6 +361,22 @@ mod tests {
             (s.properties[1].date, s.properties[1].occupied, s.properties[1].check_in_today),
             (d("2026-11-22"), false, false)
         );
+    }
+
+    #[test]
+    fn the_direct_json_is_what_serde_writes() {
+        let mut p = demo::sea_view();
+        p.name = "Zoë's \"Sea\" View".into();
+        let calendar = [
+            entry("BK-NOW", "2026-11-22", "2026-11-25", EntryKind::Booked),
+            entry("BK-LATER", "2026-12-01", "2026-12-03", EntryKind::Held),
+        ];
+        let days = [
+            PropertyDay { property: &p, calendar: &calendar, pending: 1 },
+            PropertyDay { property: &demo::harbour_loft(), calendar: &[], pending: 0 },
+        ];
+        let s = summarize(at("2026-11-22T12:00:00.123Z"), chrono_tz::UTC, &days);
+        assert_eq!(String::from_utf8(s.to_json()).unwrap(), serde_json::to_string(&s).unwrap());
     }
 
     #[test]

@@ -192,7 +192,7 @@ pub async fn patch_booking<S: Store + 'static>(rental: &Arc<Rental<S>>, code: St
 /// `GET /api/v1/ha/summary`.
 pub async fn summary<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
     let summary = read(rental, Rental::summary).await?;
-    Ok(json(StatusCode::OK, &summary))
+    Ok(json_bytes(StatusCode::OK, summary.to_json()))
 }
 
 /// `POST /api/v1/sync/ical[?property=slug]`: channel calendar import is not
