@@ -51,12 +51,14 @@ impl<S: Store> Rental<S> {
     /// address and secret and the exact body to send.
     pub fn due_deliveries(&self, limit: usize) -> Result<Vec<DueDelivery>> {
         let tx = self.store.read()?;
+        let webhooks = tx.webhooks()?;
         let mut due = Vec::new();
         for delivery in tx.due_deliveries(self.now(), limit)? {
-            let webhook = tx.webhooks()?.into_iter().find(|w| w.id == delivery.webhook_id);
+            let webhook = webhooks.iter().find(|w| w.id == delivery.webhook_id);
             let event = tx.event(delivery.event_seq)?;
             if let (Some(webhook), Some(event)) = (webhook, event) {
-                due.push(DueDelivery { url: webhook.url, secret: webhook.secret, body: event.body(), delivery });
+                let (url, secret) = (webhook.url.clone(), webhook.secret.clone());
+                due.push(DueDelivery { url, secret, body: event.body(), delivery });
             }
         }
         Ok(due)
