@@ -194,6 +194,11 @@ impl<S: Store> Rental<S> {
             return Ok(Vec::new());
         };
         let now = self.now();
+        // The server asks every second: look in a read snapshot first, so the
+        // writer is taken only when something has fallen due.
+        if !self.any_expiry_due(now, ttl)? {
+            return Ok(Vec::new());
+        }
         let writing = self.lock_writes();
         let mut tx = self.store.write()?;
         let mut expired = Vec::new();
@@ -213,6 +218,16 @@ impl<S: Store> Rental<S> {
             self.refresh(&slugs, writing);
         }
         Ok(expired)
+    }
+
+    fn any_expiry_due(&self, now: DateTime<Utc>, ttl: TimeDelta) -> Result<bool> {
+        let tx = self.store.read()?;
+        for code in tx.pending_codes()? {
+            if tx.booking(code.as_str())?.is_some_and(|b| lifecycle::expire(&b, now, ttl).is_some()) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     fn unused_code(&self, tx: &impl ReadTx) -> Result<BookingCode> {
