@@ -66,6 +66,7 @@ pub mod delivery;
 pub mod demo;
 pub mod error;
 pub mod event;
+pub mod ical;
 pub mod ids;
 mod json_out;
 pub mod keys;
