@@ -60,6 +60,7 @@
 pub mod availability;
 pub mod booking;
 pub mod calendar;
+pub mod channel;
 pub mod clock;
 mod date_json;
 pub mod delivery;

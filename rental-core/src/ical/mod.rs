@@ -5,6 +5,8 @@
 //! and strict about meaning: a body that is not a complete `VCALENDAR` is an
 //! error, so a damaged download never cancels anything.
 
+pub mod export;
+
 use chrono::NaiveDate;
 
 /// One calendar event of a feed, reduced to what an importer needs.
