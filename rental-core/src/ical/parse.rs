@@ -332,3 +332,323 @@ fn shifted_end(event: &Event, start: &Timed) -> End {
         other => other.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A calendar around `events`, each a list of content lines, CRLF-terminated.
+    fn calendar(events: &[&[&str]]) -> Vec<u8> {
+        let mut out = String::from("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n");
+        for event in events {
+            out.push_str("BEGIN:VEVENT\r\n");
+            for line in *event {
+                out.push_str(line);
+                out.push_str("\r\n");
+            }
+            out.push_str("END:VEVENT\r\n");
+        }
+        out.push_str("END:VCALENDAR\r\n");
+        out.into_bytes()
+    }
+
+    fn read(events: &[&[&str]], zone: Tz) -> Feed {
+        parse_feed(&calendar(events), zone).expect("a calendar")
+    }
+
+    /// `uid start..end` per event.
+    fn lines(feed: &Feed) -> Vec<String> {
+        feed.events.iter().map(|e| format!("{} {}..{}", e.uid, e.start, e.end)).collect()
+    }
+
+    #[test]
+    fn html_and_truncated_bodies_are_refused() {
+        let html = b"<!DOCTYPE html>\n<html><head><title>Airbnb</title></head><body>Log in</body></html>";
+        assert!(matches!(parse_feed(html, Tz::UTC), Err(FeedError::NotACalendar(_))));
+        let full = calendar(&[&["UID:a", "DTSTART;VALUE=DATE:20260101"]]);
+        let cut = &full[..full.len() - 10];
+        assert!(matches!(parse_feed(cut, Tz::UTC), Err(FeedError::NotACalendar(_))));
+        assert_eq!(parse_feed(b"", Tz::UTC), Err(FeedError::Empty));
+        assert_eq!(parse_feed(b"  \r\n", Tz::UTC), Err(FeedError::Empty));
+    }
+
+    #[test]
+    fn lowercase_names_and_mixed_case_values_are_read() {
+        let body = b"begin:vcalendar\nbegin:vevent\nuid:a\ndtstart;value=date:20260101\ndtend;Value=Date:20260103\n\
+                     summary:Reserved\nend:vevent\nend:vcalendar\n";
+        let feed = parse_feed(body, Tz::UTC).expect("a calendar");
+        assert_eq!(lines(&feed), ["a 2026-01-01..2026-01-03"]);
+        assert_eq!(feed.events[0].summary, "Reserved");
+    }
+
+    #[test]
+    fn cancelled_events_are_left_out_and_transp_is_ignored() {
+        let feed = read(
+            &[
+                &["UID:a", "DTSTART;VALUE=DATE:20260101", "STATUS:CANCELLED"],
+                &["UID:b", "DTSTART;VALUE=DATE:20260105", "TRANSP:TRANSPARENT"],
+            ],
+            Tz::UTC,
+        );
+        assert_eq!(lines(&feed), ["b 2026-01-05..2026-01-06"]);
+    }
+
+    #[test]
+    fn quoted_and_windows_tzids() {
+        let feed = read(
+            &[
+                &[
+                    "UID:a",
+                    r#"DTSTART;TZID="Europe/Paris":20260110T003000"#,
+                    "DTEND;TZID=\"Europe/Paris\":20260112T100000",
+                ],
+                &[
+                    "UID:b",
+                    "DTSTART;TZID=W. Europe Standard Time:20260120T003000",
+                    "DTEND;TZID=W. Europe Standard Time:20260121T100000",
+                ],
+            ],
+            Tz::Europe__London,
+        );
+        // 00:30 in Paris or Berlin is still the previous evening in London.
+        assert_eq!(lines(&feed), ["a 2026-01-09..2026-01-12", "b 2026-01-19..2026-01-21"]);
+    }
+
+    #[test]
+    fn an_unknown_tzid_is_read_in_the_property_zone_with_a_warning() {
+        let feed = read(
+            &[&["UID:a", "DTSTART;TZID=Atlantis:20260110T160000", "DTEND;TZID=Atlantis:20260112T100000"]],
+            Tz::UTC,
+        );
+        assert_eq!(lines(&feed), ["a 2026-01-10..2026-01-12"]);
+        assert_eq!(feed.warnings.len(), 1, "{:?}", feed.warnings);
+    }
+
+    #[test]
+    fn a_vtimezone_with_an_unknown_name_is_evaluated() {
+        let body = "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:Customized Time Zone\r\nBEGIN:STANDARD\r\n\
+                    DTSTART:16010101T030000\r\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r\nTZOFFSETFROM:+0200\r\n\
+                    TZOFFSETTO:+0100\r\nEND:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:16010101T020000\r\n\
+                    RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n\
+                    END:DAYLIGHT\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:a\r\n\
+                    DTSTART;TZID=Customized Time Zone:20260710T013000\r\n\
+                    DTEND;TZID=Customized Time Zone:20260712T013000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+        let feed = parse_feed(body.as_bytes(), Tz::UTC).expect("a calendar");
+        // +02:00 in July: 01:30 local is 23:30 UTC the day before.
+        assert_eq!(lines(&feed), ["a 2026-07-09..2026-07-11"]);
+        assert_eq!(feed.warnings, Vec::<String>::new());
+    }
+
+    #[test]
+    fn timed_events_take_their_local_dates_and_at_least_one_night() {
+        let feed = read(
+            &[
+                &["UID:a", "DTSTART:20261130T100000Z", "DTEND:20261130T110000Z"],
+                &["UID:b", "DTSTART:20261201T150000Z", "DTEND;VALUE=DATE:20261203"],
+                &["UID:c", "DTSTART:20261210T150000Z"],
+            ],
+            Tz::Europe__Lisbon,
+        );
+        assert_eq!(lines(&feed), ["a 2026-11-30..2026-12-01", "b 2026-12-01..2026-12-03", "c 2026-12-10..2026-12-11"]);
+        assert_eq!(feed.warnings, Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_dst_gap_start_still_falls_on_its_day() {
+        let feed = read(&[&["UID:a", "DTSTART;TZID=Europe/Paris:20260329T023000", "DURATION:PT1H"]], Tz::Europe__Paris);
+        assert_eq!(lines(&feed), ["a 2026-03-29..2026-03-30"]);
+    }
+
+    #[test]
+    fn durations_on_dates_and_date_times() {
+        let feed = read(
+            &[
+                &["UID:a", "DTSTART;VALUE=DATE:20261201", "DURATION:P3D"],
+                &["UID:b", "DTSTART;VALUE=DATE:20261210", "DURATION:P1W"],
+                &["UID:c", "DTSTART:20261228T150000Z", "DURATION:P2DT20H"],
+                &["UID:d", "DTSTART;VALUE=DATE:20270101", "DURATION:soon"],
+            ],
+            Tz::UTC,
+        );
+        assert_eq!(
+            lines(&feed),
+            [
+                "a 2026-12-01..2026-12-04",
+                "b 2026-12-10..2026-12-17",
+                "c 2026-12-28..2026-12-31",
+                "d 2027-01-01..2027-01-02"
+            ]
+        );
+        assert_eq!(feed.warnings.len(), 1, "the unreadable DURATION is reported: {:?}", feed.warnings);
+    }
+
+    #[test]
+    fn zero_length_and_inverted_date_ranges_block_the_first_night() {
+        let feed = read(
+            &[
+                &["UID:a", "DTSTART;VALUE=DATE:20260601", "DTEND;VALUE=DATE:20260601"],
+                &["UID:b", "DTSTART;VALUE=DATE:20260610", "DTEND;VALUE=DATE:20260201"],
+            ],
+            Tz::UTC,
+        );
+        assert_eq!(lines(&feed), ["a 2026-06-01..2026-06-02", "b 2026-06-10..2026-06-11"]);
+        assert_eq!(feed.warnings.len(), 2);
+    }
+
+    #[test]
+    fn rrule_occurrences_have_their_own_keys_and_lengths() {
+        let feed = read(
+            &[&["UID:r", "DTSTART;VALUE=DATE:20261214", "DTEND;VALUE=DATE:20261216", "RRULE:FREQ=WEEKLY;COUNT=3"]],
+            Tz::UTC,
+        );
+        assert_eq!(
+            lines(&feed),
+            [
+                "r/2026-12-14 2026-12-14..2026-12-16",
+                "r/2026-12-21 2026-12-21..2026-12-23",
+                "r/2026-12-28 2026-12-28..2026-12-30"
+            ]
+        );
+    }
+
+    #[test]
+    fn rrule_until_and_monthly_ordinals() {
+        let feed =
+            read(&[&["UID:m", "DTSTART;VALUE=DATE:20260105", "RRULE:FREQ=MONTHLY;BYDAY=1MO;UNTIL=20260401"]], Tz::UTC);
+        assert_eq!(
+            lines(&feed),
+            [
+                "m/2026-01-05 2026-01-05..2026-01-06",
+                "m/2026-02-02 2026-02-02..2026-02-03",
+                "m/2026-03-02 2026-03-02..2026-03-03"
+            ]
+        );
+    }
+
+    #[test]
+    fn exdate_and_rdate_edit_the_set() {
+        let feed = read(
+            &[&[
+                "UID:x",
+                "DTSTART;TZID=Europe/Paris:20260601T160000",
+                "DTEND;TZID=Europe/Paris:20260602T100000",
+                "RRULE:FREQ=DAILY;COUNT=3",
+                "EXDATE;TZID=Europe/Paris:20260602T160000",
+                "RDATE;TZID=Europe/Paris:20260610T160000",
+            ]],
+            Tz::Europe__Paris,
+        );
+        assert_eq!(
+            lines(&feed),
+            [
+                "x/2026-06-01 2026-06-01..2026-06-02",
+                "x/2026-06-03 2026-06-03..2026-06-04",
+                "x/2026-06-10 2026-06-10..2026-06-11"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_recurrence_id_event_replaces_its_occurrence() {
+        let feed = read(
+            &[
+                &["UID:w", "DTSTART;VALUE=DATE:20260105", "RRULE:FREQ=WEEKLY;COUNT=3", "SUMMARY:Cleaning"],
+                &[
+                    "UID:w",
+                    "RECURRENCE-ID;VALUE=DATE:20260112",
+                    "DTSTART;VALUE=DATE:20260114",
+                    "DTEND;VALUE=DATE:20260116",
+                    "SUMMARY:Moved",
+                ],
+                &["UID:w", "RECURRENCE-ID;VALUE=DATE:20260119", "DTSTART;VALUE=DATE:20260119", "STATUS:CANCELLED"],
+            ],
+            Tz::UTC,
+        );
+        assert_eq!(lines(&feed), ["w/2026-01-05 2026-01-05..2026-01-06", "w/2026-01-12 2026-01-14..2026-01-16"]);
+        assert_eq!(feed.events[1].summary, "Moved");
+    }
+
+    #[test]
+    fn duplicates_keep_the_highest_sequence_then_the_latest_dtstamp() {
+        let feed = read(
+            &[
+                &[
+                    "UID:s",
+                    "SEQUENCE:2",
+                    "DTSTAMP:20260101T000000Z",
+                    "DTSTART;VALUE=DATE:20260301",
+                    "DTEND;VALUE=DATE:20260305",
+                ],
+                &[
+                    "UID:s",
+                    "SEQUENCE:1",
+                    "DTSTAMP:20260201T000000Z",
+                    "DTSTART;VALUE=DATE:20260310",
+                    "DTEND;VALUE=DATE:20260315",
+                ],
+                &["UID:t", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20260401", "DTEND;VALUE=DATE:20260403"],
+                &["UID:t", "DTSTAMP:20260102T000000Z", "DTSTART;VALUE=DATE:20260410", "DTEND;VALUE=DATE:20260412"],
+                &["UID:c", "SEQUENCE:3", "DTSTART;VALUE=DATE:20260501", "STATUS:CANCELLED"],
+                &["UID:c", "SEQUENCE:2", "DTSTART;VALUE=DATE:20260501"],
+            ],
+            Tz::UTC,
+        );
+        assert_eq!(lines(&feed), ["s 2026-03-01..2026-03-05", "t 2026-04-10..2026-04-12"]);
+    }
+
+    #[test]
+    fn full_ties_keep_every_copy_under_numbered_keys() {
+        let feed = read(
+            &[
+                &["UID:d", "DTSTART;VALUE=DATE:20260301", "DTEND;VALUE=DATE:20260303"],
+                &["UID:d", "DTSTART;VALUE=DATE:20260310", "DTEND;VALUE=DATE:20260312"],
+                &["UID:d", "DTSTART;VALUE=DATE:20260320", "DTEND;VALUE=DATE:20260322"],
+            ],
+            Tz::UTC,
+        );
+        assert_eq!(
+            lines(&feed),
+            ["d 2026-03-01..2026-03-03", "d#2 2026-03-10..2026-03-12", "d#3 2026-03-20..2026-03-22"]
+        );
+    }
+
+    #[test]
+    fn identical_events_without_uid_get_distinct_keys() {
+        let same: &[&str] = &["DTSTART;VALUE=DATE:20260301", "DTEND;VALUE=DATE:20260303", "SUMMARY:Blocked"];
+        let feed = read(&[same, same], Tz::UTC);
+        let keys: Vec<&str> = feed.events.iter().map(|e| e.uid.as_str()).collect();
+        assert_eq!(keys.len(), 2);
+        assert_ne!(keys[0], keys[1]);
+        assert!(keys.iter().all(|k| k.starts_with("nouid-")));
+    }
+
+    #[test]
+    fn unreadable_events_are_counted_and_the_rest_still_counts() {
+        let feed = read(
+            &[&["UID:bad", "DTSTART:2026-03-01"], &["UID:good", "DTSTART;VALUE=DATE:20260301"], &["UID:nostart"]],
+            Tz::UTC,
+        );
+        assert_eq!(lines(&feed), ["good 2026-03-01..2026-03-02"]);
+        assert_eq!(feed.invalid, 2);
+    }
+
+    #[test]
+    fn escaped_text_in_summaries() {
+        let feed = read(&[&["UID:a", "DTSTART;VALUE=DATE:20260301", r"SUMMARY:Smith\, J.\; 2 adults\nlate"]], Tz::UTC);
+        assert_eq!(feed.events[0].summary, "Smith, J.; 2 adults\nlate");
+    }
+
+    #[test]
+    fn floating_times_follow_x_wr_timezone() {
+        let body = "BEGIN:VCALENDAR\nX-WR-TIMEZONE:America/New_York\nBEGIN:VEVENT\nUID:a\n\
+                    DTSTART:20260301T220000\nDTEND:20260303T100000\nEND:VEVENT\nEND:VCALENDAR\n";
+        let feed = parse_feed(body.as_bytes(), Tz::Europe__Paris).expect("a calendar");
+        assert_eq!(lines(&feed), ["a 2026-03-02..2026-03-03"]);
+    }
+
+    #[test]
+    fn an_open_ended_daily_rule_is_bounded() {
+        let feed = read(&[&["UID:f", "DTSTART;VALUE=DATE:20260101", "RRULE:FREQ=DAILY"]], Tz::UTC);
+        assert_eq!(feed.events.len(), recur::MAX_OCCURRENCES);
+    }
+}
