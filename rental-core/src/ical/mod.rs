@@ -9,6 +9,18 @@ pub mod export;
 
 use chrono::NaiveDate;
 
+mod component;
+mod content;
+mod event;
+mod lines;
+mod parse;
+mod recur;
+mod value;
+mod windows_zones;
+mod zone;
+
+pub use parse::parse_feed;
+
 /// One calendar event of a feed, reduced to what an importer needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FeedEvent {
