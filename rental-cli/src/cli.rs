@@ -10,6 +10,7 @@ use crate::commands::keys::KeysCommand;
 use crate::commands::property::PropertyCommand;
 use crate::commands::quote::QuoteArgs;
 use crate::commands::serve::ServeArgs;
+use crate::commands::sync::SyncArgs;
 use crate::commands::webhook::WebhookCommand;
 use crate::config::Flags;
 
@@ -85,6 +86,8 @@ pub enum Command {
     /// List, show, confirm and cancel bookings
     #[command(subcommand, after_help = BOOKINGS_HELP)]
     Bookings(BookingsCommand),
+    /// Pull the channel calendars (iCal feeds) now
+    Sync(SyncArgs),
 }
 
 impl Cli {

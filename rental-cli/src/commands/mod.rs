@@ -6,6 +6,7 @@ pub mod keys;
 pub mod property;
 pub mod quote;
 pub mod serve;
+pub mod sync;
 pub mod webhook;
 
 use chrono::NaiveDate;
@@ -37,7 +38,9 @@ pub fn run(command: &Command, engine: &Engine) -> Result<Printed, CliError> {
         Command::Quote(args) => quote::run(args, engine).map(Printed::from),
         Command::Bookings(c) => bookings::run(c, engine),
         Command::Webhook(c) => webhook::run(c, engine),
-        Command::Serve(_) => unreachable!("serve runs a server, not a command on an open engine; main dispatches it"),
+        Command::Serve(_) | Command::Sync(_) => {
+            unreachable!("serve and sync run async work on their own engine; main dispatches them")
+        }
     }
 }
 

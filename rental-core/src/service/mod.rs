@@ -3,12 +3,15 @@
 
 mod admin;
 mod bookings;
+mod calendar_feed;
+mod channels;
 mod deliveries;
 mod group_commit;
 mod read_model;
 
 pub use self::admin::NewKey;
 pub use self::bookings::Created;
+pub use self::channels::{FeedPull, Fetched};
 pub use self::deliveries::DueDelivery;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
