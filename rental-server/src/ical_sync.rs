@@ -28,12 +28,20 @@ pub const CONCURRENT_PULLS: usize = 8;
 const MAX_REDIRECTS: u8 = 5;
 
 /// How the server pulls channel calendars.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct IcalConfig {
     /// The outbound client's rules (private targets, User-Agent).
     pub outbound: OutboundConfig,
     /// Pull each feed when its last pull is older than this; `None` pulls only on request.
     pub interval: Option<Duration>,
+    /// The longest one pull may take ([`FEED_TIMEOUT`]).
+    pub timeout: Duration,
+}
+
+impl Default for IcalConfig {
+    fn default() -> Self {
+        IcalConfig { outbound: OutboundConfig::default(), interval: None, timeout: FEED_TIMEOUT }
+    }
 }
 
 /// A feed's property slug and name.
@@ -44,15 +52,17 @@ type FeedKey = (String, String);
 pub struct Syncer<S> {
     rental: Arc<Rental<S>>,
     outbound: Result<Outbound, String>,
+    timeout: Duration,
     /// One lock per (property, feed): held for the whole pull of that feed.
     pulling: Mutex<HashMap<FeedKey, Arc<AsyncMutex<()>>>>,
 }
 
 impl<S: Store + 'static> Syncer<S> {
-    /// A syncer over `rental` whose outbound client follows `config`.
-    pub fn new(rental: Arc<Rental<S>>, config: &OutboundConfig) -> Self {
-        let outbound = Outbound::new(config.clone()).map_err(|e| format!("the outbound HTTP client failed: {e}"));
-        Syncer { rental, outbound, pulling: Mutex::new(HashMap::new()) }
+    /// A syncer over `rental` that pulls as `config` says.
+    pub fn new(rental: Arc<Rental<S>>, config: &IcalConfig) -> Self {
+        let outbound =
+            Outbound::new(config.outbound.clone()).map_err(|e| format!("the outbound HTTP client failed: {e}"));
+        Syncer { rental, outbound, timeout: config.timeout, pulling: Mutex::new(HashMap::new()) }
     }
 
     /// Pulls every feed (or those of `property`) now, waits for all of them, records
@@ -151,7 +161,7 @@ impl<S: Store + 'static> Syncer<S> {
                 headers.push((name, value));
             }
         }
-        match outbound.get(&pull.url, &headers, FEED_TIMEOUT, MAX_FEED_BYTES, MAX_REDIRECTS).await {
+        match outbound.get(&pull.url, &headers, self.timeout, MAX_FEED_BYTES, MAX_REDIRECTS).await {
             Ok(reply) if reply.status == StatusCode::NOT_MODIFIED => Fetched::NotModified,
             Ok(reply) if reply.status.is_success() => {
                 let text = |name| reply.headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);

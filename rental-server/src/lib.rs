@@ -90,7 +90,7 @@ impl<S: Store + 'static> AppState<S> {
     /// The state of a server over `rental`.
     pub fn new(rental: Arc<Rental<S>>, config: &ServerConfig) -> Arc<Self> {
         Arc::new(AppState {
-            syncer: Arc::new(ical_sync::Syncer::new(Arc::clone(&rental), &config.ical.outbound)),
+            syncer: Arc::new(ical_sync::Syncer::new(Arc::clone(&rental), &config.ical)),
             sync_interval: config.ical.interval,
             rental,
             webhooks: config.webhooks.clone(),

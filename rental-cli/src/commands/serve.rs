@@ -76,7 +76,7 @@ fn server_config(config: &Config) -> ServerConfig {
     ServerConfig {
         rate_limit: config.rate_limit.map(|r| RateLimit { per_second: f64::from(r), burst: f64::from(r) * 2.0 }),
         webhooks: Some(webhooks),
-        ical: IcalConfig { outbound, interval: config.sync_interval },
+        ical: IcalConfig { outbound, interval: config.sync_interval, ..IcalConfig::default() },
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use clap::Args;
 use rental_core::channel::{FeedResult, SyncReport};
-use rental_server::ical_sync::Syncer;
+use rental_server::ical_sync::{IcalConfig, Syncer};
 use rental_server::outbound::OutboundConfig;
 
 use crate::commands::Printed;
@@ -39,7 +39,7 @@ pub struct SyncArgs {
 pub fn run(args: &SyncArgs, config: &Config) -> Result<Printed, CliError> {
     let engine = Arc::new(engine::open(config)?);
     let outbound = OutboundConfig { allow_private_targets: config.allow_private_targets, ..OutboundConfig::default() };
-    let syncer = Arc::new(Syncer::new(engine, &outbound));
+    let syncer = Arc::new(Syncer::new(engine, &IcalConfig { outbound, ..IcalConfig::default() }));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
