@@ -190,11 +190,12 @@ impl<S: Store + 'static> Syncer<S> {
     }
 }
 
-/// The first scheduled check comes this soon after a start, so a fresh store is filled quickly.
-const FIRST_CHECK: Duration = Duration::from_secs(5);
-/// Then feeds are checked about this often (plus up to [`JITTER`]).
+/// The first scheduled check comes this soon after a start (plus up to 2 s), so a fresh
+/// store is filled quickly.
+const FIRST_CHECK: Duration = Duration::from_secs(1);
+/// Then feeds are checked about this often (plus up to 15 s), so servers started together
+/// do not pull together.
 pub const CHECK_EVERY: Duration = Duration::from_secs(60);
-const JITTER: Duration = Duration::from_secs(15);
 
 /// Pulls due feeds about once a minute until `stop` changes (CONTRACT.md section 8).
 pub async fn schedule<S: Store + 'static>(
@@ -202,7 +203,7 @@ pub async fn schedule<S: Store + 'static>(
     interval: Duration,
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
-    let mut wait = FIRST_CHECK + jitter();
+    let mut wait = FIRST_CHECK + jitter(Duration::from_secs(2));
     loop {
         tokio::select! {
             () = tokio::time::sleep(wait) => {}
@@ -220,12 +221,12 @@ pub async fn schedule<S: Store + 'static>(
             Ok(None) => {}
             Err(e) => tracing::error!(error = %e, "scheduled feed sync failed"),
         }
-        wait = CHECK_EVERY + jitter();
+        wait = CHECK_EVERY + jitter(Duration::from_secs(15));
     }
 }
 
-/// Up to [`JITTER`], so servers started together do not pull together.
-fn jitter() -> Duration {
+/// A pseudo-random part of `up_to`, from the clock's nanoseconds.
+fn jitter(up_to: Duration) -> Duration {
     let nanos = Utc::now().timestamp_subsec_nanos();
-    JITTER.mul_f64(f64::from(nanos % 1000) / 1000.0)
+    up_to.mul_f64(f64::from(nanos % 1000) / 1000.0)
 }

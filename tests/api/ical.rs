@@ -363,3 +363,35 @@ async fn our_calendar_reads_in_python_and_round_trips_through_our_import() {
         nights(&taken(&s, "harbour-loft", "2026-11-30", "2026-12-31").await),
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_pulls_feeds_by_itself_soon_after_a_start_then_every_interval() {
+    let channel = FeedServer::start().await;
+    channel.set("/airbnb.ics", Feed::Calendar(calendar(FIRST)));
+    let ical = IcalConfig {
+        outbound: OutboundConfig { allow_private_targets: true, ..OutboundConfig::default() },
+        interval: Some(Duration::from_secs(30 * 60)),
+        ..IcalConfig::default()
+    };
+    let store = MemoryStore::new();
+    let clock = rental_tests::fixed_clock();
+    let rental = rental_tests::rental_with_demo(store, clock.clone());
+    let mut property = rental.property("sea-view").unwrap();
+    property.ical_feeds = vec![IcalFeed {
+        name: Source::parse("airbnb").unwrap(),
+        url: channel.url("/airbnb.ics"),
+        reservation_patterns: vec![],
+    }];
+    rental.import_properties(&[property]).unwrap();
+    let s =
+        TestServer::serve(std::sync::Arc::new(rental), clock, &ServerConfig { ical, ..ServerConfig::default() }).await;
+
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while bookings_from(&s, "airbnb").await.len() < 2 {
+        assert!(std::time::Instant::now() < deadline, "no scheduled pull within 10 s of the start");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(channel.hits("/airbnb.ics"), 1, "pulled once, not again before the interval");
+    let states = s.rental.feed_states().unwrap();
+    assert_eq!(states[0].last_result.as_ref().map(|r| r.ok), Some(true));
+}
