@@ -50,12 +50,10 @@ pub fn run(args: &SyncArgs, config: &Config) -> Result<Printed, CliError> {
 
 /// What `rental sync` prints for `report`, in either mode.
 pub fn printed(report: &SyncReport, json: bool) -> Printed {
-    if json {
-        return Printed::from(output::json(report));
-    }
+    let data = if json { output::json(report) } else { render(report) };
     let note = (report.failed > 0)
         .then(|| format!("{} of {} feeds failed; they changed nothing", report.failed, report.feeds));
-    Printed { data: render(report), note }
+    Printed { data, note }
 }
 
 /// One line per finished feed on stderr, so a long sync shows where it is.
