@@ -24,7 +24,7 @@ use tokio_rustls::TlsConnector;
 use tokio_rustls::rustls::pki_types::ServerName;
 use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 
-/// How long one request may take, from connecting to the last byte of the answer.
+/// How long one request may take by default, from connecting to the last byte of the answer.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The largest answer read: a full page of bookings or a year of availability is far below it.
@@ -63,6 +63,8 @@ pub struct Remote {
     base_path: String,
     /// `Bearer <key>`.
     authorization: HeaderValue,
+    /// How long one call may take.
+    timeout: Duration,
 }
 
 impl fmt::Debug for Remote {
@@ -146,6 +148,7 @@ impl Remote {
             port,
             base_path: uri.path().trim_end_matches('/').to_owned(),
             authorization,
+            timeout: TIMEOUT,
         })
     }
 
@@ -188,9 +191,9 @@ impl Remote {
     /// One request and its JSON answer, within [`TIMEOUT`].
     async fn send(&self, method: Method, path: &str, body: Option<Bytes>) -> Result<Value, RemoteError> {
         let request = self.request(method, path, body)?;
-        let (status, bytes) = tokio::time::timeout(TIMEOUT, self.exchange(request))
+        let (status, bytes) = tokio::time::timeout(self.timeout, self.exchange(request))
             .await
-            .map_err(|_| self.unreachable(format!("no answer within {} s", TIMEOUT.as_secs())))??;
+            .map_err(|_| self.unreachable(format!("no answer within {:?}", self.timeout)))??;
         answer(status, &bytes)
     }
 
@@ -340,6 +343,18 @@ mod tests {
         assert_eq!(bare.to_string(), "the server answered 502 Bad Gateway");
         assert_eq!(answer(StatusCode::OK, br#"{"a":1}"#).unwrap(), serde_json::json!({"a": 1}));
         assert!(matches!(answer(StatusCode::OK, b"nope"), Err(RemoteError::BadResponse(_))));
+    }
+
+    #[tokio::test]
+    async fn a_server_that_accepts_but_never_answers_times_out() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let held = tokio::spawn(async move { listener.accept().await });
+        let mut remote = Remote::from_args(&url, Some("rk_x")).unwrap();
+        remote.timeout = Duration::from_millis(200);
+        let err = remote.get("/api/v1/properties").await.unwrap_err();
+        assert_eq!(err.to_string(), format!("cannot reach the server at {url}: no answer within 200ms"));
+        held.abort();
     }
 
     #[test]
