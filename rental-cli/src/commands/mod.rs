@@ -53,7 +53,9 @@ pub fn run_remote(command: &Command, remote: Remote) -> Result<Printed, CliError
         Command::Quote(args) => quote::run_remote(args, &remote).map(Printed::from),
         Command::Bookings(args) => bookings::run_remote(&args.command, &remote),
         Command::Mcp(_) => mcp::run_remote(remote),
-        other => Err(CliError::Usage(format!("--url does not apply to `rental {other:?}`"))),
+        Command::Serve(_) | Command::Property(_) | Command::Keys(_) | Command::Webhook(_) | Command::Completions(_) => {
+            unreachable!("only the commands with Command::remote_args take --url; main dispatches by it")
+        }
     }
 }
 
