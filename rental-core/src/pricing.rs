@@ -354,6 +354,8 @@ mod tests {
         {
             let q = quote(&demo::sea_view(), stay(a, b), guests, d(TODAY), &calendar);
             assert_eq!(String::from_utf8(q.to_json()).unwrap(), serde_json::to_string(&q).unwrap(), "{a}..{b}");
+            // A client of the API (the CLI's remote mode) reads the body back into the same quote.
+            assert_eq!(serde_json::from_slice::<Quote>(&q.to_json()).unwrap(), q, "{a}..{b}");
         }
     }
 
