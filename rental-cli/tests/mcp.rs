@@ -185,3 +185,40 @@ fn rental_mcp_works_on_the_local_store_and_its_bookings_have_source_agent() {
     assert_eq!(page.data.len(), 1);
     assert_eq!(page.data[0].source.as_str(), "agent");
 }
+
+#[test]
+fn on_the_local_store_a_lapsed_request_frees_its_nights_during_the_session() {
+    let (s, _key) = Sandbox::with_key();
+    drop(s.library());
+    let mut child = s
+        .command(&["mcp"], &[("RENTAL_CHECKOUT_TTL", "1s")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, lines) = mpsc::channel();
+    thread::spawn(move || stdout.lines().map_while(Result::ok).try_for_each(|line| tx.send(line)));
+    send(
+        &mut stdin,
+        &[json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}})],
+    );
+    answers(&lines, &[1]);
+    let stay = json!({"property": "sea-view", "checkIn": day(80).to_string(), "checkOut": day(84).to_string(),
+        "guests": 2, "guestName": "Grace Hopper", "guestEmail": "grace@example.com"});
+    send(
+        &mut stdin,
+        &[json!({"jsonrpc": "2.0", "method": "notifications/initialized"}), call(2, "create_booking", &stay)],
+    );
+    assert_eq!(answers(&lines, &[2])[0]["result"]["isError"], false);
+
+    thread::sleep(Duration::from_millis(1_200)); // the unpaid request lapses (checkoutTtl 1s)
+    send(&mut stdin, &[call(3, "create_booking", &stay)]);
+    let rebooked = &answers(&lines, &[3])[0];
+    assert_eq!(rebooked["result"]["isError"], false, "the lapsed request no longer holds the nights: {rebooked}");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}

@@ -79,12 +79,16 @@ impl Backend {
 }
 
 /// Runs `f` on the store off the async threads (redb calls block).
+///
+/// This process holds the store for as long as the agent's session lasts and
+/// no server runs to expire lapsed checkouts, so each call expires them first:
+/// an agent never sees nights held by a request that has already lapsed.
 async fn local<F>(engine: &Arc<Engine>, f: F) -> Outcome
 where
     F: FnOnce(&Engine) -> rental_core::Result<String> + Send + 'static,
 {
     let engine = Arc::clone(engine);
-    match tokio::task::spawn_blocking(move || f(&engine)).await {
+    match tokio::task::spawn_blocking(move || engine.expire_due().and_then(|_| f(&engine))).await {
         Ok(result) => result.map_err(|e| e.to_string()),
         Err(e) => {
             tracing::error!(error = %e, "a tool call on the store failed");
