@@ -5,14 +5,17 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::bookings::BookingsCommand;
+use crate::commands::bookings::BookingsArgs;
+use crate::commands::completions::CompletionsArgs;
 use crate::commands::keys::KeysCommand;
+use crate::commands::mcp::McpArgs;
 use crate::commands::property::PropertyCommand;
 use crate::commands::quote::QuoteArgs;
 use crate::commands::serve::ServeArgs;
 use crate::commands::sync::SyncArgs;
 use crate::commands::webhook::WebhookCommand;
 use crate::config::Flags;
+use crate::remote::RemoteArgs;
 
 /// Manage a short-term rental booking engine: properties, API keys, webhooks, quotes and bookings.
 #[derive(Debug, Parser)]
@@ -35,6 +38,10 @@ allowPrivateTargets, rateLimit), overridden by RENTAL_* environment variables
 (RENTAL_DATA_DIR, RENTAL_TIMEZONE, RENTAL_CODE_PREFIX, RENTAL_CHECKOUT_TTL, ...),
 overridden by flags. Durations are written 90s, 30m, 24h; 0 turns one off.
 
+Commands work on the local data directory. While `rental serve` holds it,
+quote, bookings and mcp work through the server's API instead: pass --url
+and --api-key (or set RENTAL_URL and RENTAL_API_KEY).
+
 Data goes to stdout (a table, or the API's JSON with --json); errors go to
 stderr. Exit codes: 0 success, 1 the operation failed, 2 usage error.
 
@@ -44,7 +51,9 @@ Examples:
   rental quote --property sea-view --check-in 2026-12-20 --check-out 2026-12-27 --guests 3
   KEY=$(rental keys create --name website --scope read)
   rental webhook add --url https://example.com/hooks/rental --events booking.created,booking.cancelled
-  rental bookings list --status pending";
+  rental bookings list --status pending
+  rental bookings list --url http://127.0.0.1:8080 --api-key \"$KEY\"
+  rental completions bash > ~/.local/share/bash-completion/completions/rental";
 
 const PROPERTY_HELP: &str = "Examples:
   rental property import examples/demo-properties.toml
@@ -65,7 +74,8 @@ const BOOKINGS_HELP: &str = "Examples:
   rental bookings list --status pending
   rental bookings show BK-7QX2MF
   rental bookings confirm BK-7QX2MF
-  rental bookings cancel BK-7QX2MF --by guest --reason \"change of plans\"";
+  rental bookings cancel BK-7QX2MF --by guest --reason \"change of plans\"
+  RENTAL_URL=http://127.0.0.1:8080 RENTAL_API_KEY=rk_... rental bookings list";
 
 /// The commands.
 #[derive(Debug, Subcommand)]
@@ -84,10 +94,31 @@ pub enum Command {
     /// Price a stay
     Quote(QuoteArgs),
     /// List, show, confirm and cancel bookings
-    #[command(subcommand, after_help = BOOKINGS_HELP)]
-    Bookings(BookingsCommand),
+    #[command(after_help = BOOKINGS_HELP)]
+    Bookings(BookingsArgs),
+    /// Serve the agent tools (Model Context Protocol) over stdio
+    Mcp(McpArgs),
+    /// Print a shell completion script (bash, zsh or fish)
+    Completions(CompletionsArgs),
     /// Pull the channel calendars (iCal feeds) now
     Sync(SyncArgs),
+}
+
+impl Command {
+    /// `--url`/`--api-key` of the commands that can work through a running server's API.
+    pub fn remote_args(&self) -> Option<&RemoteArgs> {
+        match self {
+            Command::Quote(args) => Some(&args.remote),
+            Command::Bookings(args) => Some(&args.remote),
+            Command::Mcp(args) => Some(&args.remote),
+            Command::Sync(args) => Some(&args.remote),
+            Command::Serve(_)
+            | Command::Property(_)
+            | Command::Keys(_)
+            | Command::Webhook(_)
+            | Command::Completions(_) => None,
+        }
+    }
 }
 
 impl Cli {
@@ -116,7 +147,8 @@ mod tests {
     fn every_command_shows_an_example_in_its_help() {
         fn walk(cmd: &clap::Command, path: &str) {
             let help = cmd.get_after_help().map(ToString::to_string).unwrap_or_default();
-            assert!(help.contains("\n  rental ") || help.contains("\n  KEY=$(rental "), "{path} has no example");
+            let example = ["\n  rental ", "\n  KEY=$(rental ", "\n  RENTAL_URL="].iter().any(|e| help.contains(e));
+            assert!(example, "{path} has no example");
             for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
                 walk(sub, &format!("{path} {}", sub.get_name()));
             }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use rental_core::StoreError;
 
 use crate::config::ConfigError;
+use crate::remote::{BadRemote, RemoteError};
 
 /// A failed command.
 #[derive(Debug)]
@@ -31,18 +32,23 @@ pub enum CliError {
     },
     /// `rental webhook verify`: the signature does not match the body under the secret.
     InvalidSignature,
+    /// The invocation is wrong in a way clap cannot see (such as `--url` without a key).
+    Usage(String),
+    /// The server (`--url`) refused the operation or could not be reached.
+    Remote(RemoteError),
 }
 
 impl CliError {
     /// The process exit code for this failure.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Config(_) => 2,
+            CliError::Config(_) | CliError::Usage(_) => 2,
             CliError::Busy { .. }
             | CliError::Core(_)
             | CliError::Input { .. }
             | CliError::Serve(_)
-            | CliError::InvalidSignature => 1,
+            | CliError::InvalidSignature
+            | CliError::Remote(_) => 1,
         }
     }
 }
@@ -62,6 +68,8 @@ impl fmt::Display for CliError {
             CliError::InvalidSignature => {
                 f.write_str("invalid: the signature does not match this body under this secret")
             }
+            CliError::Usage(message) => f.write_str(message),
+            CliError::Remote(e) => write!(f, "{e}"),
         }
     }
 }
@@ -77,6 +85,18 @@ impl From<ConfigError> for CliError {
 impl From<rental_core::Error> for CliError {
     fn from(e: rental_core::Error) -> Self {
         CliError::Core(e)
+    }
+}
+
+impl From<RemoteError> for CliError {
+    fn from(e: RemoteError) -> Self {
+        CliError::Remote(e)
+    }
+}
+
+impl From<BadRemote> for CliError {
+    fn from(e: BadRemote) -> Self {
+        CliError::Usage(e.0)
     }
 }
 
@@ -98,5 +118,13 @@ mod tests {
         assert_eq!((config.exit_code(), busy.exit_code(), missing.exit_code()), (2, 1, 1));
         assert_eq!(missing.to_string(), r#"property "nope" not found"#);
         assert!(busy.to_string().contains("./rental-data is in use by a running server"));
+        let refused = CliError::Remote(RemoteError::Problem {
+            status: 409,
+            code: "dates_unavailable".into(),
+            detail: "2030-12-24 is already booked".into(),
+        });
+        let usage = CliError::from(BadRemote("--url needs an API key".into()));
+        assert_eq!((refused.exit_code(), usage.exit_code()), (1, 2));
+        assert_eq!(refused.to_string(), "2030-12-24 is already booked", "a problem reads as its detail");
     }
 }

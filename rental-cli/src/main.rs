@@ -7,8 +7,10 @@ mod config;
 mod duration;
 mod engine;
 mod error;
+mod mcp;
 mod output;
 mod property_file;
+mod remote;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -20,6 +22,7 @@ use crate::commands::Printed;
 use crate::commands::webhook::WebhookCommand;
 use crate::config::Config;
 use crate::error::CliError;
+use crate::remote::RemoteArgs;
 
 fn main() -> ExitCode {
     // clap prints its own usage errors and exits 2 (0 for --help and --version).
@@ -39,6 +42,14 @@ fn run(cli: &Cli) -> Result<Printed, CliError> {
     if let cli::Command::Webhook(WebhookCommand::Verify(args)) = &cli.command {
         return commands::webhook::verify(args);
     }
+    if let cli::Command::Completions(args) = &cli.command {
+        return Ok(commands::completions::run(args).into());
+    }
+    // With --url (or RENTAL_URL) the command talks to a running server and
+    // the local configuration and store are not touched.
+    if let Some(remote) = cli.command.remote_args().map(RemoteArgs::remote).transpose()?.flatten() {
+        return commands::run_remote(&cli.command, remote);
+    }
     let config = Config::load(&cli.flags(), &|name| std::env::var(name).ok())?;
     match &cli.command {
         cli::Command::Serve(args) => return commands::serve::run(args, &config),
@@ -46,7 +57,7 @@ fn run(cli: &Cli) -> Result<Printed, CliError> {
         _ => {}
     }
     let engine = engine::open(&config)?;
-    commands::run(&cli.command, &engine)
+    commands::run(&cli.command, engine)
 }
 
 /// Writes the data to stdout and the note to stderr. A reader that went away

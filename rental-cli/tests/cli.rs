@@ -446,7 +446,7 @@ fn a_booking_is_shown_confirmed_and_cancelled() {
 #[test]
 fn usage_errors_exit_2() {
     let s = Sandbox::new();
-    let cases: [&[&str]; 11] = [
+    let cases: [&[&str]; 14] = [
         &[],
         &["frobnicate"],
         &["bookings", "list", "--limit", "0"],
@@ -458,6 +458,9 @@ fn usage_errors_exit_2() {
         &["webhook", "add", "--events", "*"],
         &["webhook", "verify", "--secret", "whsec_x", "--signature", "5bdcc146bf60754e6a04"],
         &["webhook", "verify", "--signature", &sign(b"k", b"{}")],
+        &["completions"],
+        &["completions", "tcsh"],
+        &["keys", "list", "--url", "http://127.0.0.1:9"],
     ];
     for args in cases {
         let run = s.run(args);
@@ -476,11 +479,39 @@ fn help_shows_examples_and_exits_0() {
         &["property", "import", "--help"],
         &["webhook", "--help"],
         &["webhook", "verify", "--help"],
+        &["mcp", "--help"],
+        &["completions", "--help"],
+        &["bookings", "list", "--help"],
     ] {
         let run = s.run(args).ok();
         assert!(run.stdout.contains("Example"), "{args:?}: {}", run.stdout);
     }
     assert!(s.run(&["property", "import", "--help"]).ok().stdout.contains("[[property]]"));
+}
+
+#[test]
+fn completions_cover_the_command_tree_for_each_shell() {
+    let s = Sandbox::new();
+    for (shell, marker) in [("bash", "complete -F"), ("zsh", "#compdef rental"), ("fish", "complete -c rental")] {
+        let script = s.run(&["completions", shell]).ok().stdout;
+        assert!(script.contains(marker), "{shell}: {script}");
+        for word in ["bookings", "quote", "mcp", "api-key"] {
+            assert!(script.contains(word), "{shell} completes {word}");
+        }
+    }
+    assert!(!s.data_dir().exists(), "printing completions does not touch the store");
+}
+
+#[test]
+fn the_remote_commands_document_url_and_the_environment() {
+    let s = Sandbox::new();
+    for args in [&["quote", "--help"][..], &["bookings", "show", "--help"], &["mcp", "--help"]] {
+        let help = s.run(args).ok().stdout;
+        assert!(help.contains("--url <URL>") && help.contains("RENTAL_URL"), "{args:?}: {help}");
+        assert!(help.contains("--api-key <KEY>") && help.contains("RENTAL_API_KEY"), "{args:?}: {help}");
+    }
+    let secret = s.run_with(&["quote", "--help"], &[("RENTAL_API_KEY", "rk_secret")]).ok().stdout;
+    assert!(!secret.contains("rk_secret"), "help never shows the key");
 }
 
 #[test]

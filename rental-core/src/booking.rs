@@ -170,21 +170,22 @@ impl std::str::FromStr for Status {
 
 /// A request to create a booking: the fields of SPEC.md section 4 plus `notes` and `source`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NewBooking {
-    /// The property's slug.
+    /// The property's slug, such as `sea-view`.
     pub property: String,
-    /// Arrival date.
+    /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
     pub check_in: NaiveDate,
-    /// Departure date.
+    /// Departure date, `YYYY-MM-DD`: the morning the guests leave, not a night of the stay.
     pub check_out: NaiveDate,
     /// The guest's name.
     pub guest_name: String,
     /// The guest's e-mail address.
     pub guest_email: String,
-    /// Number of guests.
+    /// Number of guests, 1 to the property's `maxGuests`.
     pub guests: u32,
-    /// A first note.
+    /// A first note for the host, such as an arrival time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     /// Where the request came from; `api` when absent.
@@ -194,13 +195,14 @@ pub struct NewBooking {
 
 /// A request to price a stay.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct QuoteRequest {
-    /// The property's slug.
+    /// The property's slug, such as `sea-view`.
     pub property: String,
-    /// Arrival date.
+    /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
     pub check_in: NaiveDate,
-    /// Departure date.
+    /// Departure date, `YYYY-MM-DD`: the morning the guests leave, not a night of the stay.
     pub check_out: NaiveDate,
     /// Number of guests; 1 when absent.
     #[serde(default = "one_guest")]

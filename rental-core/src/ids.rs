@@ -129,6 +129,22 @@ impl TryFrom<String> for Slug {
     }
 }
 
+/// A source is a string of 1 to 32 of `a-z`, `0-9`, `-` and `_`, as [`Source::parse`] checks.
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for Source {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Source".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": "string", "pattern": "^[a-z0-9_-]{1,32}$"})
+    }
+}
+
 impl TryFrom<String> for Source {
     type Error = IdError;
     fn try_from(s: String) -> Result<Self, IdError> {

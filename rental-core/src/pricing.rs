@@ -2,7 +2,7 @@
 //! taxes and the stay-rule problems of a quote (CONTRACT.md section 5).
 
 use chrono::NaiveDate;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::calendar::{CalendarEntry, taken_nights};
 use crate::date_json::ymd;
@@ -12,7 +12,7 @@ use crate::property::{Cents, Property};
 use crate::stay::Stay;
 
 /// The price of a stay and whether it can be booked.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Quote {
     /// The property's slug.
@@ -99,7 +99,7 @@ impl Quote {
 }
 
 /// One night's price.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NightPrice {
     /// The night.
     #[serde(serialize_with = "crate::date_json::serialize")]
@@ -109,7 +109,7 @@ pub struct NightPrice {
 }
 
 /// A reason a well-formed stay cannot be booked.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum Problem {
     /// Some nights are held, booked or blocked.
@@ -354,6 +354,8 @@ mod tests {
         {
             let q = quote(&demo::sea_view(), stay(a, b), guests, d(TODAY), &calendar);
             assert_eq!(String::from_utf8(q.to_json()).unwrap(), serde_json::to_string(&q).unwrap(), "{a}..{b}");
+            // A client of the API (the CLI's remote mode) reads the body back into the same quote.
+            assert_eq!(serde_json::from_slice::<Quote>(&q.to_json()).unwrap(), q, "{a}..{b}");
         }
     }
 

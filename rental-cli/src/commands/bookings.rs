@@ -1,17 +1,30 @@
 //! `rental bookings list|show|confirm|cancel`: find bookings with the API's
-//! filters and take them through their lifecycle as the host.
+//! filters and take them through their lifecycle as the host, on the local
+//! store or through a running server's API (`--url`); the output is the same.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use clap::{Args, Subcommand};
-use rental_core::booking::{Cursor, Page};
+use rental_core::booking::Cursor;
 use rental_core::lifecycle::Party;
 use rental_core::{Action, Booking, BookingQuery, Slug, Source, Status};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::commands::{Printed, parse_date};
 use crate::engine::Engine;
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
+use crate::remote::{self, Remote, RemoteArgs, RemoteError};
+
+/// `rental bookings [--url U --api-key K] ...`.
+#[derive(Debug, Args)]
+pub struct BookingsArgs {
+    /// Where the bookings are: the local data directory, or a running server
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+    /// What to do
+    #[command(subcommand)]
+    pub command: BookingsCommand,
+}
 
 /// `rental bookings ...`.
 #[derive(Debug, Subcommand)]
@@ -92,7 +105,8 @@ command that fetches the next page is printed on stderr.
 Examples:
   rental bookings list
   rental bookings list --status pending,confirmed --property sea-view
-  rental bookings list --from 2026-12-01 --to 2027-01-01 --json";
+  rental bookings list --from 2026-12-01 --to 2027-01-01 --json
+  rental bookings list --url http://127.0.0.1:8080 --api-key \"$KEY\" --status pending";
 
 const SHOW_HELP: &str = "Examples:
   rental bookings show BK-7QX2MF
@@ -111,32 +125,77 @@ Examples:
   rental bookings cancel BK-7QX2MF --by guest --reason \"flight cancelled\"";
 
 /// A page as the API writes it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct PageJson<'a> {
-    data: &'a [Booking],
+struct PageJson {
+    data: Vec<Booking>,
     next_cursor: Option<String>,
 }
 
-/// Runs a `rental bookings` command.
+/// Runs a `rental bookings` command on the local store.
 pub fn run(command: &BookingsCommand, engine: &Engine) -> Result<Printed, CliError> {
     match command {
-        BookingsCommand::List(args) => list(engine, args),
+        BookingsCommand::List(args) => {
+            let page = engine.bookings(&query(args))?;
+            let page = PageJson { data: page.data, next_cursor: page.next.as_ref().map(Cursor::encode) };
+            Ok(list(&page, args.json))
+        }
         BookingsCommand::Show { code, json } => Ok(show(&engine.booking(&normalize(code))?, *json).into()),
-        BookingsCommand::Confirm { code, json } => act(engine, code, &Action::Confirm, *json),
+        BookingsCommand::Confirm { code, json } => {
+            Ok(acted(&engine.update_booking(&normalize(code), &Action::Confirm)?, *json))
+        }
         BookingsCommand::Cancel { code, by, reason, json } => {
-            act(engine, code, &Action::Cancel { by: *by, reason: reason.clone() }, *json)
+            let action = Action::Cancel { by: *by, reason: reason.clone() };
+            Ok(acted(&engine.update_booking(&normalize(code), &action)?, *json))
         }
     }
 }
 
-/// Booking codes are upper case; people type them in any case.
-fn normalize(code: &str) -> String {
-    code.trim().to_ascii_uppercase()
+/// Runs a `rental bookings` command through the API of a running server.
+pub fn run_remote(command: &BookingsCommand, remote: &Remote) -> Result<Printed, CliError> {
+    match command {
+        BookingsCommand::List(args) => Ok(list(&decode(remote.get_json(&list_path(args))?)?, args.json)),
+        BookingsCommand::Show { code, json } => Ok(show(&decode(remote.get_json(&booking_path(code))?)?, *json).into()),
+        BookingsCommand::Confirm { code, json } => {
+            Ok(acted(&decode(remote.patch_json(&booking_path(code), &Action::Confirm)?)?, *json))
+        }
+        BookingsCommand::Cancel { code, by, reason, json } => {
+            let action = Action::Cancel { by: *by, reason: reason.clone() };
+            Ok(acted(&decode(remote.patch_json(&booking_path(code), &action)?)?, *json))
+        }
+    }
 }
 
-fn list(engine: &Engine, args: &ListArgs) -> Result<Printed, CliError> {
-    let page = engine.bookings(&BookingQuery {
+/// `GET /api/v1/bookings` with the filters of `args`.
+fn list_path(args: &ListArgs) -> String {
+    let q = query(args);
+    let statuses: Vec<String> = q.statuses.iter().map(ToString::to_string).collect();
+    remote::with_query(
+        "/api/v1/bookings",
+        &[
+            ("status", (!statuses.is_empty()).then(|| statuses.join(","))),
+            ("property", q.property.map(|p| p.to_string())),
+            ("source", q.source.map(|s| s.to_string())),
+            ("from", q.from.map(|d| d.to_string())),
+            ("to", q.to.map(|d| d.to_string())),
+            ("updatedSince", q.updated_since.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))),
+            ("limit", Some(q.limit.to_string())),
+            ("cursor", q.after.as_ref().map(Cursor::encode)),
+        ],
+    )
+}
+
+fn booking_path(code: &str) -> String {
+    format!("/api/v1/bookings/{}", remote::encode(&normalize(code)))
+}
+
+/// The API's JSON as the library's type.
+fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, CliError> {
+    serde_json::from_value(value).map_err(|e| RemoteError::BadResponse(e.to_string()).into())
+}
+
+fn query(args: &ListArgs) -> BookingQuery {
+    BookingQuery {
         statuses: args.status.clone(),
         property: args.property.clone(),
         source: args.source.clone(),
@@ -145,16 +204,26 @@ fn list(engine: &Engine, args: &ListArgs) -> Result<Printed, CliError> {
         updated_since: args.updated_since,
         after: args.cursor.clone(),
         limit: usize::from(args.limit),
-    })?;
-    let next = page.next.as_ref().map(Cursor::encode);
-    if args.json {
-        return Ok(output::json(&PageJson { data: &page.data, next_cursor: next }).into());
     }
-    let note = next.map(|c| format!("more bookings: rental bookings list --cursor {c} (with the same filters)"));
-    Ok(Printed { data: table(&page), note })
 }
 
-fn table(page: &Page) -> String {
+/// Booking codes are upper case; people type them in any case.
+fn normalize(code: &str) -> String {
+    code.trim().to_ascii_uppercase()
+}
+
+fn list(page: &PageJson, json: bool) -> Printed {
+    if json {
+        return output::json(page).into();
+    }
+    let note = page
+        .next_cursor
+        .as_ref()
+        .map(|c| format!("more bookings: rental bookings list --cursor {c} (with the same filters)"));
+    Printed { data: table(&page.data), note }
+}
+
+fn table(bookings: &[Booking]) -> String {
     let mut table = Table::new(&[
         ("CODE", Align::Left),
         ("PROPERTY", Align::Left),
@@ -168,7 +237,7 @@ fn table(page: &Page) -> String {
         ("TOTAL", Align::Right),
         ("SOURCE", Align::Left),
     ]);
-    for b in &page.data {
+    for b in bookings {
         table.row(vec![
             b.code.to_string(),
             b.property.to_string(),
@@ -217,13 +286,12 @@ fn show(b: &Booking, json: bool) -> String {
     output::fields(&fields)
 }
 
-fn act(engine: &Engine, code: &str, action: &Action, json: bool) -> Result<Printed, CliError> {
-    let b = engine.update_booking(&normalize(code), action)?;
+fn acted(b: &Booking, json: bool) -> Printed {
     if json {
-        return Ok(output::json(&b).into());
+        return output::json(b).into();
     }
     let by = b.cancelled_by.map(|by| format!(" by {by}")).unwrap_or_default();
-    Ok(format!("{}: {}{by}, payment {}\n", b.code, b.status, b.payment_status).into())
+    format!("{}: {}{by}, payment {}\n", b.code, b.status, b.payment_status).into()
 }
 
 fn parse_party(s: &str) -> Result<Party, String> {

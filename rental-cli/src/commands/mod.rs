@@ -2,7 +2,9 @@
 //! of their arguments and what a command hands back to print.
 
 pub mod bookings;
+pub mod completions;
 pub mod keys;
+pub mod mcp;
 pub mod property;
 pub mod quote;
 pub mod serve;
@@ -14,6 +16,7 @@ use chrono::NaiveDate;
 use crate::cli::Command;
 use crate::engine::Engine;
 use crate::error::CliError;
+use crate::remote::Remote;
 
 /// What a command prints: data for stdout and, apart, a note for people on stderr.
 #[derive(Debug, Default)]
@@ -31,15 +34,29 @@ impl From<String> for Printed {
 }
 
 /// Runs `command` on the local engine.
-pub fn run(command: &Command, engine: &Engine) -> Result<Printed, CliError> {
+pub fn run(command: &Command, engine: Engine) -> Result<Printed, CliError> {
     match command {
-        Command::Property(c) => property::run(c, engine).map(Printed::from),
-        Command::Keys(c) => keys::run(c, engine).map(Printed::from),
-        Command::Quote(args) => quote::run(args, engine).map(Printed::from),
-        Command::Bookings(c) => bookings::run(c, engine),
-        Command::Webhook(c) => webhook::run(c, engine),
-        Command::Serve(_) | Command::Sync(_) => {
-            unreachable!("serve and sync run async work on their own engine; main dispatches them")
+        Command::Property(c) => property::run(c, &engine).map(Printed::from),
+        Command::Keys(c) => keys::run(c, &engine).map(Printed::from),
+        Command::Quote(args) => quote::run(args, &engine).map(Printed::from),
+        Command::Bookings(args) => bookings::run(&args.command, &engine),
+        Command::Webhook(c) => webhook::run(c, &engine),
+        Command::Mcp(_) => mcp::run(engine),
+        Command::Serve(_) | Command::Sync(_) | Command::Completions(_) => {
+            unreachable!("serve, sync and completions run on their own; main dispatches them")
+        }
+    }
+}
+
+/// Runs `command` through the API of the running server at `remote`.
+pub fn run_remote(command: &Command, remote: Remote) -> Result<Printed, CliError> {
+    match command {
+        Command::Quote(args) => quote::run_remote(args, &remote).map(Printed::from),
+        Command::Bookings(args) => bookings::run_remote(&args.command, &remote),
+        Command::Mcp(_) => mcp::run_remote(remote),
+        Command::Sync(args) => sync::run_remote(args, &remote),
+        Command::Serve(_) | Command::Property(_) | Command::Keys(_) | Command::Webhook(_) | Command::Completions(_) => {
+            unreachable!("only the commands with Command::remote_args take --url; main dispatches by it")
         }
     }
 }

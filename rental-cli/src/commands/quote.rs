@@ -1,5 +1,6 @@
 //! `rental quote`: prices a stay as the API would, night by night, with the
-//! discount, fees, taxes and the reasons it could not be booked.
+//! discount, fees, taxes and the reasons it could not be booked; on the local
+//! store or through a running server's API (`--url`).
 
 use chrono::NaiveDate;
 use clap::Args;
@@ -10,6 +11,7 @@ use crate::commands::parse_date;
 use crate::engine::Engine;
 use crate::error::CliError;
 use crate::output;
+use crate::remote::{self, Remote, RemoteArgs, RemoteError};
 
 /// `rental quote ...`.
 #[derive(Debug, Args)]
@@ -30,6 +32,9 @@ pub struct QuoteArgs {
     /// Print the quote as the API's JSON (amounts in cents)
     #[arg(long)]
     json: bool,
+    /// Where the property is: the local data directory, or a running server
+    #[command(flatten)]
+    pub remote: RemoteArgs,
 }
 
 const QUOTE_HELP: &str = "A stay that cannot be booked (taken nights, too short, too many guests,
@@ -38,21 +43,39 @@ succeeds either way.
 
 Examples:
   rental quote --property sea-view --check-in 2026-12-20 --check-out 2026-12-27 --guests 3
-  rental quote --property sea-view --check-in 2026-12-20 --check-out 2026-12-27 --json";
+  rental quote --property sea-view --check-in 2026-12-20 --check-out 2026-12-27 --json
+  rental quote --url http://127.0.0.1:8080 --api-key \"$KEY\" --property sea-view --check-in 2026-12-20 --check-out 2026-12-27";
 
-/// Runs `rental quote`.
+/// Runs `rental quote` on the local store.
 pub fn run(args: &QuoteArgs, engine: &Engine) -> Result<String, CliError> {
-    let quote = engine.quote(&QuoteRequest {
-        property: args.property.clone(),
-        check_in: args.check_in,
-        check_out: args.check_out,
-        guests: args.guests,
-    })?;
+    let quote = engine.quote(&request(args))?;
     if args.json {
         return Ok(output::json(&quote));
     }
     let name = engine.property(quote.property.as_str())?.name;
     Ok(render(&quote, &name))
+}
+
+/// Runs `rental quote` through the API of a running server.
+pub fn run_remote(args: &QuoteArgs, remote: &Remote) -> Result<String, CliError> {
+    let bad = |e: serde_json::Error| RemoteError::BadResponse(e.to_string());
+    let quote: Quote = serde_json::from_value(remote.post_json("/api/v1/quotes", &request(args))?).map_err(bad)?;
+    if args.json {
+        return Ok(output::json(&quote));
+    }
+    let path = format!("/api/v1/properties/{}", remote::encode(quote.property.as_str()));
+    let property = remote.get_json(&path)?;
+    let name = property["name"].as_str().unwrap_or(quote.property.as_str()).to_owned();
+    Ok(render(&quote, &name))
+}
+
+fn request(args: &QuoteArgs) -> QuoteRequest {
+    QuoteRequest {
+        property: args.property.clone(),
+        check_in: args.check_in,
+        check_out: args.check_out,
+        guests: args.guests,
+    }
 }
 
 fn render(quote: &Quote, name: &str) -> String {

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 use rental_core::channel::{FeedResult, SyncReport};
@@ -14,6 +15,7 @@ use crate::config::Config;
 use crate::engine;
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
+use crate::remote::{self, Remote, RemoteArgs, RemoteError};
 
 /// Arguments of `rental sync`.
 #[derive(Debug, Args)]
@@ -25,8 +27,11 @@ imported before; it is listed with its error and the command still exits 0.
 Examples:
   rental sync
   rental sync --property sea-view
-  rental sync --json")]
+  rental sync --json
+  rental sync --url http://127.0.0.1:8080 --api-key \"$KEY\"   # through a running server")]
 pub struct SyncArgs {
+    #[command(flatten)]
+    pub remote: RemoteArgs,
     /// Only the feeds of this property
     #[arg(long, value_name = "SLUG")]
     pub property: Option<String>,
@@ -45,6 +50,19 @@ pub fn run(args: &SyncArgs, config: &Config) -> Result<Printed, CliError> {
         .build()
         .map_err(|e| CliError::Serve(format!("cannot start the async runtime: {e}")))?;
     let report = runtime.block_on(syncer.sync(args.property.clone(), progress()))?;
+    Ok(printed(&report, args.json))
+}
+
+/// How long `rental sync --url` waits for the server's report.
+const REMOTE_SYNC_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+
+/// Runs `rental sync` through the API of a running server.
+pub fn run_remote(args: &SyncArgs, remote: &Remote) -> Result<Printed, CliError> {
+    let remote = remote.clone().with_timeout(REMOTE_SYNC_TIMEOUT);
+    let path = remote::with_query("/api/v1/sync/ical", &[("property", args.property.clone())]);
+    eprintln!("pulling the feeds on {} ...", remote.base_url());
+    let answer = remote.post_json(&path, &serde_json::json!({}))?;
+    let report: SyncReport = serde_json::from_value(answer).map_err(|e| RemoteError::BadResponse(e.to_string()))?;
     Ok(printed(&report, args.json))
 }
 

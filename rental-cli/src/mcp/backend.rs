@@ -1,0 +1,107 @@
+//! Where the tools' answers come from: the local store (through
+//! `rental_core::Rental`) or a running server's API (through [`Remote`]).
+//! Either way a tool gets the API's JSON, or the problem's detail.
+
+use std::sync::Arc;
+
+use rental_core::{NewBooking, QuoteRequest};
+use serde_json::{Value, json};
+
+use crate::engine::Engine;
+use crate::mcp::args::AvailabilityRequest;
+use crate::remote::{self, Remote};
+
+/// The API's JSON as text, or the sentence of the problem that refused the call.
+pub type Outcome = Result<String, String>;
+
+/// The store the tools work on.
+#[derive(Debug, Clone)]
+pub enum Backend {
+    /// The local data directory, held by this process while it runs.
+    Local(Arc<Engine>),
+    /// A running server, through its API.
+    Remote(Remote),
+}
+
+impl Backend {
+    /// `GET /api/v1/properties`: `{"data": [Property...]}`.
+    pub async fn list_properties(&self) -> Outcome {
+        match self {
+            Backend::Local(engine) => {
+                local(engine, |r| {
+                    let properties = r.properties()?;
+                    let data: Vec<_> = properties.iter().map(rental_core::Property::public).collect();
+                    Ok(json!({ "data": data }).to_string())
+                })
+                .await
+            }
+            Backend::Remote(remote) => text(remote.get("/api/v1/properties").await),
+        }
+    }
+
+    /// `GET /api/v1/properties/{slug}/availability?from=&to=`.
+    pub async fn availability(&self, req: AvailabilityRequest) -> Outcome {
+        match self {
+            Backend::Local(engine) => {
+                local(engine, move |r| Ok(utf8(r.availability(&req.property, req.from, req.to)?.to_json()))).await
+            }
+            Backend::Remote(remote) => {
+                let path = remote::with_query(
+                    &format!("/api/v1/properties/{}/availability", remote::encode(&req.property)),
+                    &[("from", req.from.map(|d| d.to_string())), ("to", req.to.map(|d| d.to_string()))],
+                );
+                text(remote.get(&path).await)
+            }
+        }
+    }
+
+    /// `POST /api/v1/quotes`.
+    pub async fn quote(&self, req: QuoteRequest) -> Outcome {
+        match self {
+            Backend::Local(engine) => local(engine, move |r| Ok(utf8(r.quote(&req)?.to_json()))).await,
+            Backend::Remote(remote) => text(remote.post("/api/v1/quotes", &req).await),
+        }
+    }
+
+    /// `POST /api/v1/bookings`: the new booking.
+    pub async fn create_booking(&self, req: NewBooking) -> Outcome {
+        match self {
+            Backend::Local(engine) => {
+                local(engine, move |r| {
+                    let created = r.create_booking(&req, None)?;
+                    Ok(serde_json::to_string(&created.booking).unwrap_or_default())
+                })
+                .await
+            }
+            Backend::Remote(remote) => text(remote.post("/api/v1/bookings", &req).await),
+        }
+    }
+}
+
+/// Runs `f` on the store off the async threads (redb calls block).
+///
+/// This process holds the store for as long as the agent's session lasts and
+/// no server runs to expire lapsed checkouts, so each call expires them first:
+/// an agent never sees nights held by a request that has already lapsed.
+async fn local<F>(engine: &Arc<Engine>, f: F) -> Outcome
+where
+    F: FnOnce(&Engine) -> rental_core::Result<String> + Send + 'static,
+{
+    let engine = Arc::clone(engine);
+    match tokio::task::spawn_blocking(move || engine.expire_due().and_then(|_| f(&engine))).await {
+        Ok(result) => result.map_err(|e| e.to_string()),
+        Err(e) => {
+            tracing::error!(error = %e, "a tool call on the store failed");
+            Err("an unexpected error occurred; it has been logged".to_owned())
+        }
+    }
+}
+
+fn text(answer: Result<Value, remote::RemoteError>) -> Outcome {
+    answer.map(|v| v.to_string()).map_err(|e| e.to_string())
+}
+
+/// The library writes its JSON as UTF-8.
+fn utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_default()
+}

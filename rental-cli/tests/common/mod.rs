@@ -1,0 +1,189 @@
+//! What the remote-mode and MCP tests share: a sandbox directory with the
+//! demo properties and a key, the real `rental` binary, and a real
+//! `rental serve` on a free loopback port that holds the sandbox's store.
+
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::io::Write;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use chrono::{Days, NaiveDate, Utc};
+use rental_core::keys::Scope;
+use rental_core::{Booking, NewBooking, RedbStore, Rental, demo};
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// A working directory whose `./rental-data` is the store.
+pub struct Sandbox {
+    pub dir: TempDir,
+}
+
+/// What one run of the binary did.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn ok(self) -> Self {
+        assert_eq!(self.code, 0, "failed: {self:?}");
+        self
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.stdout))
+    }
+
+    /// Asserts the exit code, empty stdout and exactly one `error: ...` line on stderr; returns that line.
+    pub fn fails(&self, code: i32) -> &str {
+        assert_eq!(self.code, code, "{self:?}");
+        assert!(self.stdout.is_empty(), "{self:?}");
+        assert!(self.stderr.starts_with("error: "), "{self:?}");
+        assert_eq!(self.stderr.trim_end().lines().count(), 1, "{self:?}");
+        self.stderr.trim_end()
+    }
+}
+
+/// A night `days` from today (UTC), as the tests book them.
+pub fn day(days: u64) -> NaiveDate {
+    Utc::now().date_naive() + Days::new(days)
+}
+
+impl Sandbox {
+    /// A sandbox with the demo properties and a read+write key; returns it and the key.
+    pub fn with_key() -> (Self, String) {
+        let s = Sandbox { dir: tempfile::tempdir().unwrap() };
+        let key = s.library().create_key("test", &[Scope::Read, Scope::Write]).unwrap().secret;
+        (s, key)
+    }
+
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.path().join("rental-data")
+    }
+
+    /// The library on the sandbox's store (the demo properties imported); drop it before starting a server.
+    pub fn library(&self) -> Rental<RedbStore> {
+        let rental = Rental::new(RedbStore::open_dir(self.data_dir()).unwrap());
+        rental.import_properties(&demo::properties()).unwrap();
+        rental
+    }
+
+    /// Pending sea-view stays of 7, 7 and 4 nights, 30, 40 and 50 days from now, made through the library.
+    pub fn with_bookings(&self) -> Vec<Booking> {
+        let rental = self.library();
+        [(30, 7), (40, 7), (50, 4)]
+            .into_iter()
+            .map(|(from, nights)| rental.create_booking(&stay(from, nights), None).unwrap().booking)
+            .collect()
+    }
+
+    /// `rental ARGS` in the sandbox with no `RENTAL_*` variables but those in `env`.
+    pub fn command(&self, args: &[&str], env: &[(&str, &str)]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rental"));
+        cmd.args(args).current_dir(self.dir.path());
+        for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("RENTAL_")) {
+            cmd.env_remove(name);
+        }
+        cmd.envs(env.iter().copied());
+        cmd
+    }
+
+    pub fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
+        finished(self.command(args, env).stdin(Stdio::null()).output().unwrap())
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        self.run_with(args, &[])
+    }
+
+    /// `rental serve` on the sandbox's store, on a free port.
+    pub fn serve(&self) -> Server {
+        Server::start(self)
+    }
+}
+
+pub fn stay(from_now: u64, nights: u64) -> NewBooking {
+    NewBooking {
+        property: "sea-view".into(),
+        check_in: day(from_now),
+        check_out: day(from_now + nights),
+        guest_name: "Ada Lovelace".into(),
+        guest_email: "ada@example.com".into(),
+        guests: 3,
+        notes: Some("late arrival".into()),
+        source: None,
+    }
+}
+
+pub fn finished(out: Output) -> Run {
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// A running `rental serve`, killed and reaped when dropped.
+pub struct Server {
+    child: Child,
+    pub addr: SocketAddr,
+    log: PathBuf,
+}
+
+impl Server {
+    fn start(sandbox: &Sandbox) -> Self {
+        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap().port();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let log = sandbox.dir.path().join(format!("serve-{port}.log"));
+        let child = sandbox
+            .command(&["serve", "--listen", &addr.to_string()], &[])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("rental serve starts");
+        let mut server = Server { child, addr, log };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+            let exited = server.child.try_wait().unwrap();
+            assert!(exited.is_none(), "rental serve exited with {exited:?}: {}", server.log());
+            assert!(Instant::now() < deadline, "rental serve does not listen on {addr}: {}", server.log());
+            thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Writes `lines` to a child's stdin, one JSON value per line.
+pub fn send(stdin: &mut impl Write, lines: &[Value]) {
+    for line in lines {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    stdin.flush().unwrap();
+}
+
+/// The directory of this crate's test files.
+pub fn tests_dir() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests"))
+}

@@ -1,0 +1,224 @@
+//! `rental mcp` end to end: the official MCP Python SDK drives it against a
+//! real `rental serve` (`--url`), and raw JSON-RPC lines drive it on the
+//! local store. Both need nothing but the binary and, for the first,
+//! `python3 -m pip install mcp` (`.ci/run` installs it).
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use common::{Sandbox, day, finished, send, tests_dir};
+use rental_core::BookingQuery;
+use serde_json::{Value, json};
+
+/// Fails (never skips) when the SDK is missing, saying how to install it.
+fn python_with_mcp() -> &'static str {
+    let probe = Command::new("python3").args(["-c", "import mcp"]).output();
+    match probe {
+        Ok(out) if out.status.success() => "python3",
+        Ok(out) => panic!(
+            "the MCP Python SDK is missing: run `python3 -m pip install mcp` ({})",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ),
+        Err(e) => panic!("python3 is needed for the MCP end-to-end test and cannot run: {e}"),
+    }
+}
+
+#[test]
+fn an_mcp_client_lists_quotes_books_and_gets_a_tool_error_for_taken_dates() {
+    let python = python_with_mcp();
+    let (s, key) = Sandbox::with_key();
+    drop(s.library()); // the demo properties
+    let server = s.serve();
+    let (check_in, check_out) = (day(60).to_string(), day(64).to_string());
+    let script = tests_dir().join("mcp_client.py");
+    let run = finished(
+        Command::new(python)
+            .arg(&script)
+            .args([&check_in, &check_out, "--"])
+            .args([env!("CARGO_BIN_EXE_rental"), "mcp", "--url", &server.url(), "--api-key", &key])
+            .current_dir(s.dir.path())
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(run.code, 0, "the client failed: {run:?}\nserver log: {}", server.log());
+    let out: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {run:?}"));
+
+    assert_eq!(out["serverName"], "rental");
+    let tools = out["tools"].as_object().unwrap();
+    let mut names: Vec<&str> = tools.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["check_availability", "create_booking", "get_quote", "list_properties"]);
+    assert_eq!(tools["get_quote"]["inputSchema"]["required"], json!(["property", "checkIn", "checkOut"]));
+    assert!(tools["create_booking"]["inputSchema"]["properties"].get("source").is_none());
+
+    let slugs: Vec<&str> =
+        out["properties"]["json"]["data"].as_array().unwrap().iter().map(|p| p["slug"].as_str().unwrap()).collect();
+    assert!(slugs.contains(&"sea-view"), "{slugs:?}");
+    let nights = out["availability"]["json"]["nights"].as_array().unwrap();
+    assert_eq!(nights.len(), 4);
+    assert!(nights.iter().all(|n| n["status"] == "available"), "{nights:?}");
+
+    let quote = &out["quote"]["json"];
+    assert_eq!((&quote["available"], &quote["nights"]), (&json!(true), &json!(4)));
+    let booking = &out["booking"];
+    assert_eq!(booking["isError"], false, "{booking}");
+    let booking = &booking["json"];
+    assert_eq!(
+        (&booking["source"], &booking["status"], &booking["paymentStatus"]),
+        (&json!("agent"), &json!("pending"), &json!("unpaid"))
+    );
+    assert_eq!(booking["total"], quote["total"], "the booking costs what the quote said");
+    assert_eq!(booking["checkIn"], check_in.as_str());
+
+    let again = &out["again"];
+    assert_eq!(again["isError"], true, "{again}");
+    let detail = again["text"].as_str().unwrap();
+    assert!(detail.starts_with("dates unavailable: ") && detail.contains(&check_in), "{detail}");
+    assert_eq!(out["badDate"]["isError"], true);
+    assert!(out["badDate"]["text"].as_str().unwrap().contains("checkIn"), "{}", out["badDate"]);
+    assert_eq!(out["unknownProperty"]["text"], r#"property "nowhere" not found"#);
+
+    // The server really holds the booking the agent made.
+    let listed = s
+        .run(&["bookings", "list", "--source", "agent", "--json", "--url", &server.url(), "--api-key", &key])
+        .ok()
+        .json();
+    assert_eq!(listed["data"][0]["code"], booking["code"]);
+}
+
+/// Reads JSON-RPC lines from the child's stdout until every id in `ids` has an answer.
+fn answers(lines: &mpsc::Receiver<String>, ids: &[u64]) -> Vec<Value> {
+    let mut got: Vec<Option<Value>> = vec![None; ids.len()];
+    while got.iter().any(Option::is_none) {
+        let line = lines.recv_timeout(Duration::from_secs(20)).expect("an answer within 20 s");
+        let message: Value =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout is not JSON-RPC ({e}): {line}"));
+        // Answers may come in any order (CRATES.md gotcha 7): match them by id.
+        if let Some(i) = message["id"].as_u64().and_then(|id| ids.iter().position(|&want| want == id)) {
+            got[i] = Some(message);
+        }
+    }
+    got.into_iter().map(Option::unwrap).collect()
+}
+
+fn call(id: u64, tool: &str, arguments: &Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}})
+}
+
+#[test]
+fn rental_mcp_works_on_the_local_store_and_its_bookings_have_source_agent() {
+    let (s, _key) = Sandbox::with_key();
+    drop(s.library());
+    let mut child =
+        s.command(&["mcp"], &[]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, lines) = mpsc::channel();
+    thread::spawn(move || stdout.lines().map_while(Result::ok).try_for_each(|line| tx.send(line)));
+
+    send(
+        &mut stdin,
+        &[json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}})],
+    );
+    let [init] = <[Value; 1]>::try_from(answers(&lines, &[1])).unwrap();
+    assert_eq!(init["result"]["serverInfo"]["name"], "rental", "{init}");
+
+    let stay = json!({"property": "sea-view", "checkIn": day(70).to_string(), "checkOut": day(75).to_string(),
+        "guests": 2, "guestName": "Grace Hopper", "guestEmail": "grace@example.com", "source": "api"});
+    send(
+        &mut stdin,
+        &[
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+            call(3, "create_booking", &stay),
+        ],
+    );
+    let [list, created] = <[Value; 2]>::try_from(answers(&lines, &[2, 3])).unwrap();
+    assert_eq!(list["result"]["tools"].as_array().map(Vec::len), Some(4), "{list}");
+    assert_eq!(created["result"]["isError"], false, "{created}");
+    let booking: Value = serde_json::from_str(created["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        (&booking["source"], &booking["status"]),
+        (&json!("agent"), &json!("pending")),
+        "an agent's source wins"
+    );
+
+    send(
+        &mut stdin,
+        &[
+            call(4, "create_booking", &stay),
+            call(
+                5,
+                "get_quote",
+                &json!({"property": "sea-view", "checkIn": day(70).to_string(), "checkOut": day(75).to_string()}),
+            ),
+            call(
+                6,
+                "check_availability",
+                &json!({"property": "sea-view", "from": day(75).to_string(), "to": day(70).to_string()}),
+            ),
+            call(7, "list_properties", &json!({})),
+        ],
+    );
+    let [again, quote, backwards, properties] = <[Value; 4]>::try_from(answers(&lines, &[4, 5, 6, 7])).unwrap();
+    assert_eq!(again["result"]["isError"], true, "{again}");
+    assert!(again["result"]["content"][0]["text"].as_str().unwrap().starts_with("dates unavailable: "), "{again}");
+    let quote: Value = serde_json::from_str(quote["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!((&quote["available"], &quote["problems"][0]["code"]), (&json!(false), &json!("dates_unavailable")));
+    assert_eq!(backwards["result"]["isError"], true, "a refused range is a tool error, not a crash: {backwards}");
+    assert_eq!(properties["result"]["isError"], false, "{properties}");
+
+    drop(stdin); // the client goes away: the server ends cleanly and lets go of the store
+    let status = child.wait().unwrap();
+    assert!(status.success(), "rental mcp exited with {status}");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+
+    let page = s.library().bookings(&BookingQuery { limit: 10, ..BookingQuery::default() }).unwrap();
+    assert_eq!(page.data.len(), 1);
+    assert_eq!(page.data[0].source.as_str(), "agent");
+}
+
+#[test]
+fn on_the_local_store_a_lapsed_request_frees_its_nights_during_the_session() {
+    let (s, _key) = Sandbox::with_key();
+    drop(s.library());
+    let mut child = s
+        .command(&["mcp"], &[("RENTAL_CHECKOUT_TTL", "1s")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, lines) = mpsc::channel();
+    thread::spawn(move || stdout.lines().map_while(Result::ok).try_for_each(|line| tx.send(line)));
+    send(
+        &mut stdin,
+        &[json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}})],
+    );
+    answers(&lines, &[1]);
+    let stay = json!({"property": "sea-view", "checkIn": day(80).to_string(), "checkOut": day(84).to_string(),
+        "guests": 2, "guestName": "Grace Hopper", "guestEmail": "grace@example.com"});
+    send(
+        &mut stdin,
+        &[json!({"jsonrpc": "2.0", "method": "notifications/initialized"}), call(2, "create_booking", &stay)],
+    );
+    assert_eq!(answers(&lines, &[2])[0]["result"]["isError"], false);
+
+    thread::sleep(Duration::from_millis(1_200)); // the unpaid request lapses (checkoutTtl 1s)
+    send(&mut stdin, &[call(3, "create_booking", &stay)]);
+    let rebooked = &answers(&lines, &[3])[0];
+    assert_eq!(rebooked["result"]["isError"], false, "the lapsed request no longer holds the nights: {rebooked}");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
