@@ -1,6 +1,8 @@
 //! `rental sync` on the local data directory, against a channel feed served
 //! on 127.0.0.1: the table, the progress lines, `--json` and the failures.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::process::{Command, Output};
@@ -123,4 +125,25 @@ fn sync_of_an_unknown_property_fails_in_one_line() {
     let stderr = text(&out.stderr);
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     assert!(stderr.starts_with("error: ") && stderr.contains("nowhere"), "{stderr}");
+}
+
+#[test]
+fn sync_through_a_running_server_prints_the_same_report() {
+    let (s, key) = common::Sandbox::with_key();
+    let mut properties = rental_core::demo::properties();
+    properties[0].ical_feeds =
+        vec![IcalFeed { name: Source::parse("airbnb").unwrap(), url: channel(), reservation_patterns: vec![] }];
+    s.library().import_properties(&properties).unwrap();
+    // No schedule, so the pull below is the first.
+    let server = s.serve_with(&[("RENTAL_ALLOW_PRIVATE_TARGETS", "true"), ("RENTAL_SYNC_INTERVAL", "0")]);
+    let url = server.url();
+
+    let out = s.run(&["sync", "--property", "sea-view", "--url", &url, "--api-key", &key]).ok();
+    let row = out.stdout.lines().find(|l| l.starts_with("sea-view")).unwrap_or_else(|| panic!("{out:?}"));
+    assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["sea-view", "airbnb", "ok", "2", "1", "0", "0", "0"]);
+    let again = s.run(&["sync", "--json", "--url", &url, "--api-key", &key]).ok().json();
+    assert_eq!((&again["feeds"], &again["created"], &again["succeeded"]), (&1.into(), &0.into(), &1.into()));
+
+    let missing = s.run(&["sync", "--property", "nowhere", "--url", &url, "--api-key", &key]);
+    assert_eq!(missing.fails(1), r#"error: property "nowhere" not found"#);
 }

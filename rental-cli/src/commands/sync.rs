@@ -60,7 +60,6 @@ const REMOTE_SYNC_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 pub fn run_remote(args: &SyncArgs, remote: &Remote) -> Result<Printed, CliError> {
     let remote = remote.clone().with_timeout(REMOTE_SYNC_TIMEOUT);
     let path = remote::with_query("/api/v1/sync/ical", &[("property", args.property.clone())]);
-    eprintln!("pulling the feeds on {} ...", remote.base_url());
     let answer = remote.post_json(&path, &serde_json::json!({}))?;
     let report: SyncReport = serde_json::from_value(answer).map_err(|e| RemoteError::BadResponse(e.to_string()))?;
     Ok(printed(&report, args.json))

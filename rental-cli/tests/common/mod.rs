@@ -104,7 +104,12 @@ impl Sandbox {
 
     /// `rental serve` on the sandbox's store, on a free port.
     pub fn serve(&self) -> Server {
-        Server::start(self)
+        Server::start(self, &[])
+    }
+
+    /// A running `rental serve` on the sandbox's store, with these `RENTAL_*` variables.
+    pub fn serve_with(&self, env: &[(&str, &str)]) -> Server {
+        Server::start(self, env)
     }
 }
 
@@ -137,12 +142,12 @@ pub struct Server {
 }
 
 impl Server {
-    fn start(sandbox: &Sandbox) -> Self {
+    fn start(sandbox: &Sandbox, env: &[(&str, &str)]) -> Self {
         let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap().port();
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let log = sandbox.dir.path().join(format!("serve-{port}.log"));
         let child = sandbox
-            .command(&["serve", "--listen", &addr.to_string()], &[])
+            .command(&["serve", "--listen", &addr.to_string()], env)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
