@@ -2,12 +2,14 @@
 //!
 //! - `suite`: every rule of CONTRACT.md sections 4 to 7, run against both stores.
 //! - `bad_input`: refused requests write nothing.
+//! - `channel_fixtures`: every iCal fixture through the whole import.
 //! - `timezones`: each property's "today" is its own.
 //! - `concurrency`: racing writers, exactly one winner.
 //! - `durability`: what a redb store keeps across closing and reopening.
 //! - `properties`: property-based checks of the invariants.
 
 mod bad_input;
+mod channel_fixtures;
 mod concurrency;
 mod durability;
 mod properties;
