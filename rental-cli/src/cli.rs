@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+use crate::commands::admin::AdminCommand;
 use crate::commands::bookings::BookingsCommand;
 use crate::commands::keys::KeysCommand;
 use crate::commands::property::PropertyCommand;
@@ -66,6 +67,9 @@ const BOOKINGS_HELP: &str = "Examples:
   rental bookings confirm BK-7QX2MF
   rental bookings cancel BK-7QX2MF --by guest --reason \"change of plans\"";
 
+const ADMIN_HELP: &str = "Examples:
+  rental admin set-password < password.txt";
+
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -85,6 +89,9 @@ pub enum Command {
     /// List, show, confirm and cancel bookings
     #[command(subcommand, after_help = BOOKINGS_HELP)]
     Bookings(BookingsCommand),
+    /// The admin dashboard: set its password
+    #[command(subcommand, after_help = ADMIN_HELP)]
+    Admin(AdminCommand),
 }
 
 impl Cli {

@@ -1,6 +1,7 @@
 //! The commands, one module each, and what they share: the value parsers
 //! of their arguments and what a command hands back to print.
 
+pub mod admin;
 pub mod bookings;
 pub mod keys;
 pub mod property;
@@ -37,6 +38,7 @@ pub fn run(command: &Command, engine: &Engine) -> Result<Printed, CliError> {
         Command::Quote(args) => quote::run(args, engine).map(Printed::from),
         Command::Bookings(c) => bookings::run(c, engine),
         Command::Webhook(c) => webhook::run(c, engine),
+        Command::Admin(c) => admin::run(c, engine, &mut std::io::stdin().lock()).map(Printed::from),
         Command::Serve(_) => unreachable!("serve runs a server, not a command on an open engine; main dispatches it"),
     }
 }
