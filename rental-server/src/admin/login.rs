@@ -66,7 +66,7 @@ pub async fn submit<S: Store + 'static>(
 ) -> Page {
     let admin = &state.admin;
     if let Err(wait) = admin.throttle.check(peer, Instant::now()) {
-        return too_many(wait.as_secs().max(1));
+        return too_many((wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1));
     }
     let form = Form::read(body).await.unwrap_or_default();
     if !login_token_matches(headers, form.get("_csrf")) {

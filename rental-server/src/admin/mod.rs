@@ -75,9 +75,9 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
     let session = session::cookie_value(&parts.headers).and_then(|id| admin.sessions.get(id, now));
     let method = parts.method.clone();
     if segments == ["login"] {
+        // Shown even to a session: logging in again replaces it with a new one.
         return match method {
             Method::POST => login::submit(state, peer, &parts.headers, body).await,
-            _ if session.is_some() => redirect("/admin"),
             _ => login::page(state, None).await,
         };
     }
