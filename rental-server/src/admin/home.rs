@@ -19,15 +19,13 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
         Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),
     };
     let body = html! {
-        div.grid {
-            section.card #arrivals {
-                h2 { "Arriving today (" (agenda.arrivals.len()) ")" }
-                (stays(&agenda.arrivals, session, "No arrivals today."))
-            }
-            section.card #departures {
-                h2 { "Leaving today (" (agenda.departures.len()) ")" }
-                (stays(&agenda.departures, session, "No departures today."))
-            }
+        section.card #arrivals {
+            h2 { "Arriving today (" (agenda.arrivals.len()) ")" }
+            (stays(&agenda.arrivals, session, "No arrivals today."))
+        }
+        section.card #departures {
+            h2 { "Leaving today (" (agenda.departures.len()) ")" }
+            (stays(&agenda.departures, session, "No departures today."))
         }
         section.card #pending {
             h2 { "Pending requests (" (agenda.pending.len()) ")" }

@@ -67,9 +67,10 @@ button.quiet{background:#fff;color:#2c5282}
 button.danger{background:#fff;color:#b42318;border-color:#b42318}
 .badge{display:inline-block;font-size:.8rem;padding:.05rem .45rem;border-radius:99px;background:#eef1f4}
 .badge.ok{background:#e9f7ea;color:#1a7f37}.badge.bad{background:#fdecec;color:#b42318}.badge.wait{background:#fff4e0;color:#9a6700}
-.grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fit,minmax(300px,1fr))}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .8rem;margin:.3rem 0 .8rem}dt{color:#59636e}dd{margin:0}
-@media (max-width:600px){.bar{padding:.5rem .75rem}main{padding:.75rem}th,td{padding:.4rem .35rem}}
+@media (max-width:600px){.bar{padding:.5rem .75rem}main{padding:.75rem}
+table,tbody,tr,td{display:block;width:100%}thead{display:none}
+tr{border-bottom:1px solid #e6e9ec;padding:.5rem 0}td{border:0;padding:.15rem 0}td:empty{display:none}}
 ";
 
 /// Asks before a form marked `data-confirm` is sent; copies the text of `data-copy`'s target.
