@@ -113,7 +113,7 @@ async fn click(c: &Client, css: &str) -> Result {
     next_page(old).await
 }
 
-/// Clicks the button labelled `label` inside the `scope` XPath; with
+/// Clicks the button labelled `label` inside the `scope` path (an `XPath`); with
 /// `confirm`, checks and accepts the confirmation dialog; waits for the next page.
 async fn click_button(c: &Client, scope: &str, label: &str, confirm: Option<&str>) -> Result {
     let old = c.find(Locator::Css("html")).await?;
