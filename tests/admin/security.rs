@@ -17,7 +17,15 @@ async fn every_admin_route_without_a_session_answers_303_to_the_login_page() {
     let anonymous = Client::new(&s.http);
     let stranger = Client::new(&s.http);
     stranger.set_cookie(SESSION_COOKIE, &"ab".repeat(32));
-    let gets = ["/admin", "/admin/", "/admin/api-keys", "/admin/webhooks", "/admin/properties", "/admin/nope"];
+    let gets = [
+        "/admin",
+        "/admin/",
+        "/admin/api-keys",
+        "/admin/webhooks",
+        "/admin/properties",
+        "/admin/logout",
+        "/admin/nope",
+    ];
     let posts = [
         "/admin/api-keys",
         "/admin/api-keys/key_x/revoke",
@@ -189,6 +197,10 @@ async fn logout_ends_the_session() {
     let s = server().await;
     let client = Client::logged_in(&s.http).await;
     let id = client.cookie(SESSION_COOKIE).unwrap();
+    let page = client.get("/admin/logout").await;
+    page.expect(200);
+    assert!(page.text().contains(r#"action="/admin/logout""#), "a GET only offers the button");
+    client.get("/admin").await.expect(200);
     let r = client.post("/admin/logout", &[]).await;
     assert_eq!((r.status, r.header("location")), (303, Some("/admin/login")));
     assert!(r.header("set-cookie").unwrap().contains("Max-Age=0"));

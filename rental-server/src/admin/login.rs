@@ -88,6 +88,18 @@ pub async fn submit<S: Store + 'static>(
     with_cookie(redirect("/admin"), &session::set_cookie(&id, admin.config.secure_cookie))
 }
 
+/// `GET /admin/logout`: a button that logs out (logging out is a POST, so
+/// another site cannot do it with a link).
+pub fn logout_page(session: &Session) -> Page {
+    let body = html! {
+        div.card {
+            p { "End this session? You will need the password to come back." }
+            (super::page::button_form(session, "/admin/logout", "Log out", "", None))
+        }
+    };
+    shell("Log out", None, Some(session), &body)
+}
+
 /// Ends the session and clears its cookie.
 pub fn logout(admin: &Admin, session: &Session) -> Page {
     admin.sessions.remove(&session.key);

@@ -88,6 +88,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
             ["api-keys"] => keys::page(state.rental(), &session).await,
             ["webhooks"] => webhooks::page(state.rental(), &session).await,
             ["properties"] => properties::page(state.rental(), &session).await,
+            ["logout"] => login::logout_page(&session),
             _ => message(StatusCode::NOT_FOUND, "Not found", "There is no admin page here."),
         };
     }
