@@ -11,6 +11,7 @@ use crate::commands::keys::KeysCommand;
 use crate::commands::property::PropertyCommand;
 use crate::commands::quote::QuoteArgs;
 use crate::commands::serve::ServeArgs;
+use crate::commands::sync::SyncArgs;
 use crate::commands::webhook::WebhookCommand;
 use crate::config::Flags;
 
@@ -89,6 +90,8 @@ pub enum Command {
     /// List, show, confirm and cancel bookings
     #[command(subcommand, after_help = BOOKINGS_HELP)]
     Bookings(BookingsCommand),
+    /// Pull the channel calendars (iCal feeds) now
+    Sync(SyncArgs),
     /// The admin dashboard: set its password
     #[command(subcommand, after_help = ADMIN_HELP)]
     Admin(AdminCommand),

@@ -40,8 +40,10 @@ fn run(cli: &Cli) -> Result<Printed, CliError> {
         return commands::webhook::verify(args);
     }
     let config = Config::load(&cli.flags(), &|name| std::env::var(name).ok())?;
-    if let cli::Command::Serve(args) = &cli.command {
-        return commands::serve::run(args, &config);
+    match &cli.command {
+        cli::Command::Serve(args) => return commands::serve::run(args, &config),
+        cli::Command::Sync(args) => return commands::sync::run(args, &config),
+        _ => {}
     }
     let engine = engine::open(&config)?;
     commands::run(&cli.command, &engine)

@@ -60,6 +60,7 @@
 pub mod availability;
 pub mod booking;
 pub mod calendar;
+pub mod channel;
 pub mod clock;
 mod date_json;
 pub mod delivery;
@@ -88,7 +89,7 @@ pub use event::{Event, EventName};
 pub use ids::{BookingCode, Slug, Source};
 pub use lifecycle::Action;
 pub use property::{Cents, Property};
-pub use service::{Agenda, Created, DueDelivery, NewKey, Rental, Settings};
+pub use service::{Agenda, Created, DueDelivery, FeedPull, Fetched, NewKey, Rental, Settings};
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;

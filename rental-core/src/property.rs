@@ -119,6 +119,10 @@ pub struct IcalFeed {
     pub name: Source,
     /// Where the feed is fetched from.
     pub url: String,
+    /// Summaries that mean a reservation in this feed, besides the channels' own wording
+    /// (`Reserved`, `Booked`...): case-insensitive, `*` matches anything, e.g. `"* (Booking.com)"`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reservation_patterns: Vec<String>,
 }
 
 /// What one night costs and which stay rules a stay starting on it follows.

@@ -12,6 +12,7 @@ use rental_core::{Action, BookingQuery, NewBooking, QuoteRequest, Rental, Slug, 
 use serde::Serialize;
 use serde_json::json;
 
+use crate::ical_sync;
 use crate::problem::Problem;
 use crate::request::{self, Query};
 
@@ -195,21 +196,39 @@ pub async fn summary<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
     Ok(json_bytes(StatusCode::OK, summary.to_json()))
 }
 
-/// `POST /api/v1/sync/ical[?property=slug]`: channel calendar import is not
-/// built yet, so there is nothing to pull and the result is empty; the pull
-/// still completes, and `calendar.synced` says so. An unknown or inactive
-/// property is a 404.
-pub async fn sync<S: Store + 'static>(rental: &Arc<Rental<S>>, query: &Query) -> Reply {
-    if let Some(slug) = query.get("property").map(str::to_owned) {
-        read(rental, move |r| r.property(&slug)).await?;
-    }
-    let now = rental.now();
-    let at = rental_core::timestamp::format(&now);
-    let result = json!({
-        "startedAt": at, "finishedAt": at, "feeds": 0, "succeeded": 0, "failed": 0,
-        "created": 0, "updated": 0, "cancelled": 0, "conflicts": 0, "results": [],
-    });
-    let data = result.clone();
-    blocking(rental, move |r| r.calendar_synced(data)).await?;
-    Ok(json(StatusCode::OK, &result))
+/// `POST /api/v1/sync/ical[?property=slug]`: pulls the feeds now and answers with the
+/// report once every pull ended (failed feeds are in it, the request still succeeds).
+/// An unknown or inactive property is a 404.
+pub async fn sync<S: Store + 'static>(syncer: &Arc<ical_sync::Syncer<S>>, query: &Query) -> Reply {
+    let property = query.get("property").map(str::to_owned);
+    let report = syncer.sync(property, |_| {}).await.map_err(problem)?;
+    Ok(json(StatusCode::OK, &report))
+}
+
+/// `GET /api/v1/calendar/{slug}.ics`: the published calendar, or 304 when `If-None-Match`
+/// names its current `ETag`.
+pub async fn calendar<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    slug: String,
+    query: &Query,
+    headers: &HeaderMap,
+) -> Reply {
+    let exclude = query.get("exclude").map(str::to_owned);
+    let published = blocking(rental, move |r| r.published_calendar(&slug, exclude.as_deref())).await?;
+    let etag = HeaderValue::try_from(published.etag.as_str()).map_err(|_| Problem::internal())?;
+    let known = headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|tag| tag.trim() == "*" || tag.trim().trim_start_matches("W/") == published.etag);
+    let (status, body) =
+        if known { (StatusCode::NOT_MODIFIED, Bytes::new()) } else { (StatusCode::OK, Bytes::from(published.body)) };
+    let mut response = Response::new(Full::new(body));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(header::ETAG, etag);
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/calendar; charset=utf-8"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Ok(response)
 }

@@ -16,6 +16,7 @@
 pub mod admin;
 pub mod dispatcher;
 pub mod handlers;
+pub mod ical_sync;
 pub mod jobs;
 pub mod openapi;
 pub mod outbound;
@@ -62,6 +63,8 @@ pub struct ServerConfig {
     pub rate_limit: Option<RateLimit>,
     /// Webhook deliveries; `None` runs no dispatcher.
     pub webhooks: Option<WebhookConfig>,
+    /// Channel calendar pulls: the client's rules and the schedule.
+    pub ical: ical_sync::IcalConfig,
     /// The admin dashboard's cookie and session settings.
     pub admin: admin::AdminConfig,
 }
@@ -80,6 +83,8 @@ pub struct WebhookConfig {
 pub struct AppState<S> {
     rental: Arc<Rental<S>>,
     webhooks: Option<WebhookConfig>,
+    syncer: Arc<ical_sync::Syncer<S>>,
+    sync_interval: Option<Duration>,
     limiter: Limiter,
     admin: admin::Admin,
     draining: AtomicBool,
@@ -90,6 +95,8 @@ impl<S: Store + 'static> AppState<S> {
     /// The state of a server over `rental`.
     pub fn new(rental: Arc<Rental<S>>, config: &ServerConfig) -> Arc<Self> {
         Arc::new(AppState {
+            syncer: Arc::new(ical_sync::Syncer::new(Arc::clone(&rental), &config.ical)),
+            sync_interval: config.ical.interval,
             rental,
             webhooks: config.webhooks.clone(),
             limiter: Limiter::new(config.rate_limit),
@@ -102,6 +109,11 @@ impl<S: Store + 'static> AppState<S> {
     /// The engine.
     pub fn rental(&self) -> &Arc<Rental<S>> {
         &self.rental
+    }
+
+    /// The channel calendar puller.
+    pub fn syncer(&self) -> &Arc<ical_sync::Syncer<S>> {
+        &self.syncer
     }
 }
 
@@ -124,6 +136,9 @@ pub async fn serve<S: Store + 'static>(
         }
         None => None,
     };
+    let scheduler = state
+        .sync_interval
+        .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stop_jobs.subscribe())));
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
@@ -158,6 +173,12 @@ pub async fn serve<S: Store + 'static>(
     let _ = stop_jobs.send(true);
     if let Err(e) = expiry.await {
         tracing::error!(error = %e, "the expiry job failed");
+    }
+    if let Some(Err(e)) = match scheduler {
+        Some(task) => Some(task.await),
+        None => None,
+    } {
+        tracing::error!(error = %e, "the feed sync schedule failed");
     }
     if let Some(Err(e)) = match dispatcher {
         Some(task) => Some(task.await),
@@ -235,7 +256,8 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Inc
             handlers::patch_booking(rental, code, &request::body(&parts.headers, body).await?).await
         }
         Route::Summary => handlers::summary(rental).await,
-        Route::Sync => handlers::sync(rental, &query).await,
+        Route::Sync => handlers::sync(&state.syncer, &query).await,
+        Route::Calendar(slug) => handlers::calendar(rental, slug, &query, &parts.headers).await,
     }
 }
 

@@ -130,6 +130,7 @@ fn paths() -> Value {
         "/api/v1/bookings/{code}": {"parameters": [param("Code")], "get": get_booking(), "patch": update_booking()},
         "/api/v1/ha/summary": {"get": get_summary()},
         "/api/v1/sync/ical": {"post": sync_ical()},
+        "/api/v1/calendar/{slug}.ics": {"parameters": [param("Slug")], "get": get_calendar()},
     })
 }
 
@@ -371,15 +372,49 @@ fn sync_ical() -> Value {
         "summary": "Pull channel calendars now",
         "description": "Pulls every configured channel iCal feed (or only those of `property`), waits for \
             them, and answers with the counts of the pull; `calendar.synced` is emitted with the same \
-            object. No body is needed. Until channel calendar import lands, there are no feeds to pull \
-            and the result is empty (`feeds: 0`, no `results`); an unknown or inactive `property` is \
-            still a 404. Needs the `write` scope.",
+            object. No body is needed. A feed that fails (network, non-2xx, not a calendar, over 5 MiB, \
+            over 20 s) changes nothing it owns and is reported with `ok: false` and its `error`; the \
+            request still answers 200. An unknown or inactive `property` is a 404. Needs the `write` scope.",
         "security": scope("write"),
         "parameters": [param("SyncProperty"), param("RequestId")],
         "responses": responses(
             ("200", json_response("The result of the pull.", schema("SyncResult"), Some(sync_example()))),
             &[AUTHENTICATED, &[("400", "InvalidParameter"), ("404", "NotFound")]],
         ),
+    })
+}
+
+fn get_calendar() -> Value {
+    json!({
+        "operationId": "getCalendar",
+        "tags": ["Calendars"],
+        "summary": "The property's calendar, for the channels",
+        "description": "An iCalendar (RFC 5545) file for Airbnb, Vrbo, Booking.com or any calendar app: one \
+            all-day event per pending or confirmed stay (`SUMMARY:Reserved`) and per block \
+            (`SUMMARY:Not available`), from 30 days ago on. `DTSTART` is the first night, `DTEND` the day \
+            after the last; each `UID` stays the same when the dates change. No guest data. `exclude=<feed>` \
+            leaves out what was imported from that feed. Send the `ETag` back as `If-None-Match` to get a 304 \
+            while nothing changed. Public: no key needed.",
+        "security": [],
+        "parameters": [
+            {"name": "exclude", "in": "query", "required": false, "schema": {"type": "string"},
+             "description": "A feed name (for example `airbnb`) whose imported stays and blocks are left out."},
+            {"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"},
+             "description": "The `ETag` of a copy you have."},
+            param("RequestId"),
+        ],
+        "responses": {
+            "200": {
+                "description": "The calendar.",
+                "headers": {"ETag": {"schema": {"type": "string"}, "description": "Changes when the calendar does."},
+                            "X-Request-Id": header_ref("XRequestId")},
+                "content": {"text/calendar": {"schema": {"type": "string"}}},
+            },
+            "304": {"description": "Not changed since the `ETag` sent in `If-None-Match`.",
+                    "headers": {"ETag": {"schema": {"type": "string"}}, "X-Request-Id": header_ref("XRequestId")}},
+            "404": {"$ref": "#/components/responses/NotFound"},
+            "503": {"$ref": "#/components/responses/Unavailable"},
+        },
     })
 }
 

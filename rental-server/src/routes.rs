@@ -20,6 +20,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("PATCH", "/api/v1/bookings/{code}"),
     ("GET", "/api/v1/ha/summary"),
     ("POST", "/api/v1/sync/ical"),
+    ("GET", "/api/v1/calendar/{slug}.ics"),
 ];
 
 /// An endpoint with the parameters taken from its path.
@@ -47,13 +48,15 @@ pub enum Route {
     Summary,
     /// `POST /api/v1/sync/ical`.
     Sync,
+    /// `GET /api/v1/calendar/{slug}.ics`: public.
+    Calendar(String),
 }
 
 impl Route {
     /// The scope a key needs; `None` for public routes.
     pub fn scope(&self) -> Option<Scope> {
         match self {
-            Route::OpenApi => None,
+            Route::OpenApi | Route::Calendar(_) => None,
             Route::CreateBooking | Route::PatchBooking(_) | Route::Sync => Some(Scope::Write),
             _ => Some(Scope::Read),
         }
@@ -94,6 +97,10 @@ fn route(method: &Method, segments: &[&str]) -> Option<Route> {
         ("PATCH", ["api", "v1", "bookings", code]) if !code.is_empty() => Route::PatchBooking(owned(code)),
         ("GET", ["api", "v1", "ha", "summary"]) => Route::Summary,
         ("POST", ["api", "v1", "sync", "ical"]) => Route::Sync,
+        ("GET", ["api", "v1", "calendar", file]) => match file.strip_suffix(".ics") {
+            Some(slug) if !slug.is_empty() => Route::Calendar(owned(slug)),
+            _ => return None,
+        },
         _ => return None,
     })
 }

@@ -15,6 +15,7 @@ mod availability;
 mod bookings;
 mod concurrency;
 mod errors;
+mod ical;
 mod patch;
 mod properties;
 mod quotes;

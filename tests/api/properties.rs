@@ -28,7 +28,11 @@ const PUBLIC_FIELDS: [&str; 18] = [
 ];
 
 fn with_a_feed() -> Property {
-    let feed = IcalFeed { name: Source::parse("airbnb").unwrap(), url: "https://example.com/secret-feed.ics".into() };
+    let feed = IcalFeed {
+        name: Source::parse("airbnb").unwrap(),
+        url: "https://example.com/secret-feed.ics".into(),
+        reservation_patterns: vec![],
+    };
     Property { ical_feeds: vec![feed], ..demo::sea_view() }
 }
 

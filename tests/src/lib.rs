@@ -13,6 +13,7 @@
 // Fixtures are test code: a setup step that fails should stop the test at once.
 #![allow(clippy::missing_panics_doc)]
 
+pub mod feeds;
 pub mod http;
 pub mod receiver;
 

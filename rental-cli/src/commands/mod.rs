@@ -7,6 +7,7 @@ pub mod keys;
 pub mod property;
 pub mod quote;
 pub mod serve;
+pub mod sync;
 pub mod webhook;
 
 use chrono::NaiveDate;
@@ -39,7 +40,9 @@ pub fn run(command: &Command, engine: &Engine) -> Result<Printed, CliError> {
         Command::Bookings(c) => bookings::run(c, engine),
         Command::Webhook(c) => webhook::run(c, engine),
         Command::Admin(c) => admin::run(c, engine, &mut std::io::stdin().lock()).map(Printed::from),
-        Command::Serve(_) => unreachable!("serve runs a server, not a command on an open engine; main dispatches it"),
+        Command::Serve(_) | Command::Sync(_) => {
+            unreachable!("serve and sync run async work on their own engine; main dispatches them")
+        }
     }
 }
 

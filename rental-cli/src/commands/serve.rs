@@ -10,6 +10,7 @@ use rental_core::clock::{Entropy, OsEntropy};
 use rental_core::keys::Scope;
 use rental_server::admin::AdminConfig;
 use rental_server::dispatcher::DispatchConfig;
+use rental_server::ical_sync::IcalConfig;
 use rental_server::outbound::OutboundConfig;
 use rental_server::ratelimit::RateLimit;
 use rental_server::{AppState, ServerConfig, WebhookConfig};
@@ -67,15 +68,18 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
     })
 }
 
-/// What the server takes from the configuration: the rate limit and how webhooks are delivered.
+/// What the server takes from the configuration: the rate limit, how webhooks are delivered
+/// and how often channel calendars are pulled.
 fn server_config(config: &Config) -> ServerConfig {
+    let outbound = OutboundConfig { allow_private_targets: config.allow_private_targets, ..OutboundConfig::default() };
     let webhooks = WebhookConfig {
         dispatch: DispatchConfig { retries: config.webhook_retries.clone(), ..DispatchConfig::default() },
-        outbound: OutboundConfig { allow_private_targets: config.allow_private_targets, ..OutboundConfig::default() },
+        outbound: outbound.clone(),
     };
     ServerConfig {
         rate_limit: config.rate_limit.map(|r| RateLimit { per_second: f64::from(r), burst: f64::from(r) * 2.0 }),
         webhooks: Some(webhooks),
+        ical: IcalConfig { outbound, interval: config.sync_interval, ..IcalConfig::default() },
         admin: AdminConfig { secure_cookie: config.base_url.starts_with("https://"), ..AdminConfig::default() },
     }
 }

@@ -5,7 +5,21 @@
 //! and strict about meaning: a body that is not a complete `VCALENDAR` is an
 //! error, so a damaged download never cancels anything.
 
+pub mod export;
+
 use chrono::NaiveDate;
+
+mod component;
+mod content;
+mod event;
+mod lines;
+mod parse;
+mod recur;
+mod value;
+mod windows_zones;
+mod zone;
+
+pub use parse::parse_feed;
 
 /// One calendar event of a feed, reduced to what an importer needs.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -230,7 +230,7 @@ impl<S: Store> Rental<S> {
         Ok(false)
     }
 
-    fn unused_code(&self, tx: &impl ReadTx) -> Result<BookingCode> {
+    pub(super) fn unused_code(&self, tx: &impl ReadTx) -> Result<BookingCode> {
         loop {
             let code = BookingCode::generate(&self.settings.code_prefix, self.entropy.as_ref());
             if tx.booking(code.as_str())?.is_none() {

@@ -6,7 +6,6 @@ use std::time::Duration;
 use super::Rental;
 use crate::delivery::{self, Attempt, Delivery};
 use crate::error::{Error, NotFound, Result};
-use crate::event::Event;
 use crate::keys;
 use crate::store::{ReadTx, Store, WriteTx};
 
@@ -92,17 +91,6 @@ impl<S: Store> Rental<S> {
         }
         tx.commit()?;
         Ok(out)
-    }
-
-    /// Emits `calendar.synced` with the result of a pull of channel calendars as its data.
-    pub fn calendar_synced(&self, result: serde_json::Value) -> Result<()> {
-        let now = self.now();
-        let _writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let event = Event { event: crate::event::EventName::CalendarSynced, timestamp: now, data: result };
-        tx.append_events(&[event])?;
-        tx.commit()?;
-        Ok(())
     }
 
     /// A delivery by id.

@@ -5,6 +5,8 @@ mod admin;
 mod admin_password;
 mod agenda;
 mod bookings;
+mod calendar_feed;
+mod channels;
 mod deliveries;
 mod group_commit;
 mod property_feeds;
@@ -14,6 +16,7 @@ mod webhook_admin;
 pub use self::admin::NewKey;
 pub use self::agenda::Agenda;
 pub use self::bookings::Created;
+pub use self::channels::{FeedPull, Fetched};
 pub use self::deliveries::DueDelivery;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};

@@ -20,7 +20,7 @@ impl<S: Store> Rental<S> {
             if feeds.iter().any(|f| f.name == name) {
                 return Err(Error::invalid("name", "duplicate", format!("a feed named {} exists", name.as_str())));
             }
-            feeds.push(IcalFeed { name, url: url.to_owned() });
+            feeds.push(IcalFeed { name, url: url.to_owned(), reservation_patterns: Vec::new() });
             Ok(())
         })
     }

@@ -7,9 +7,10 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
-use super::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx, due_key};
+use super::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx, due_key, feed_key};
 use crate::booking::{Booking, BookingQuery, Cursor, Status};
 use crate::calendar::{Block, CalendarEntry};
+use crate::channel::FeedState;
 use crate::delivery::Delivery;
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
@@ -50,6 +51,7 @@ pub struct Data {
     fanned_out: u64,
     admin_password: Option<String>,
     due: BTreeSet<(u64, u64, String)>,
+    feeds: BTreeMap<String, FeedState>,
 }
 
 /// A transaction over [`MemoryStore`]: a shared snapshot to read, or a private copy to write.
@@ -160,6 +162,14 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(self.data().fanned_out)
     }
 
+    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
+        Ok(self.data().feeds.get(&feed_key(slug, feed)).cloned())
+    }
+
+    fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
+        Ok(self.data().feeds.values().cloned().collect())
+    }
+
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
         let data = self.data();
         Ok(data.due.iter().filter_map(|(_, _, id)| data.deliveries.get(id)).cloned().collect())
@@ -254,6 +264,11 @@ impl WriteTx for MemoryTx<'_, Data> {
             numbers.push(seq);
         }
         Ok(numbers)
+    }
+
+    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
+        self.data.feeds.insert(feed_key(state.property.as_str(), state.feed.as_str()), state.clone());
+        Ok(())
     }
 
     fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()> {

@@ -17,6 +17,7 @@ pub use self::memory::MemoryStore;
 pub use self::redb::RedbStore;
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
+use crate::channel::FeedState;
 use crate::delivery::{Delivery, DeliveryStatus};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
@@ -112,6 +113,10 @@ pub trait ReadTx {
     fn fanned_out(&self) -> StoreResult<u64>;
     /// The record of an idempotency key.
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
+    /// What a channel feed of a property owns and how its last pull went.
+    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>>;
+    /// Every feed's state, by property then feed.
+    fn feed_states(&self) -> StoreResult<Vec<FeedState>>;
     /// Up to `limit` deliveries to one webhook, the newest event first.
     fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>>;
     /// The admin dashboard's password hash (a PHC string), if one was set.
@@ -144,6 +149,8 @@ pub trait WriteTx: ReadTx {
     fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()>;
     /// Records an idempotency key.
     fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
+    /// Inserts or replaces a feed's state.
+    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()>;
     /// Replaces the admin dashboard's password hash (a PHC string).
     fn set_admin_password(&mut self, phc: &str) -> StoreResult<()>;
     /// Makes every change of the transaction durable and visible, at once.
@@ -165,6 +172,11 @@ pub struct IdempotencyRecord {
     /// When; records older than a day are ignored.
     #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
+}
+
+/// The key of a feed's state: property and feed name, which cannot contain `/`.
+pub(crate) fn feed_key(slug: &str, feed: &str) -> String {
+    format!("{slug}/{feed}")
 }
 
 /// The due-index position of a pending delivery: its next attempt (milliseconds

@@ -8,9 +8,10 @@ use redb::{Database, Key, ReadTransaction, ReadableDatabase, ReadableTable, Tabl
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key};
+use super::{IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key, feed_key};
 use crate::booking::{Booking, BookingQuery, Status};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
+use crate::channel::FeedState;
 use crate::delivery::Delivery;
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
@@ -48,6 +49,9 @@ const IDEMPOTENCY: TableDefinition<&str, &[u8]> = TableDefinition::new("idempote
 const DELIVERIES: TableDefinition<&str, &[u8]> = TableDefinition::new("deliveries");
 /// (next attempt in ms since 1970, event number, delivery id) of every pending delivery.
 const DELIVERY_DUE: TableDefinition<(u64, u64, &str), ()> = TableDefinition::new("delivery_due");
+
+/// "slug/feed" -> the feed's state.
+const FEEDS: TableDefinition<&str, &[u8]> = TableDefinition::new("feeds");
 
 /// The file name inside a data directory.
 pub const FILE_NAME: &str = "rental.redb";
@@ -105,6 +109,7 @@ impl RedbStore {
         tx.open_table(IDEMPOTENCY).map_err(backend)?;
         tx.open_table(DELIVERIES).map_err(backend)?;
         tx.open_table(DELIVERY_DUE).map_err(backend)?;
+        tx.open_table(FEEDS).map_err(backend)?;
         tx.commit().map_err(backend)
     }
 }
@@ -301,6 +306,14 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         self.deliveries_due_before(u64::MAX, usize::MAX)
     }
 
+    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
+        self.get_json(FEEDS, &feed_key(slug, feed))
+    }
+
+    fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
+        self.all_json(FEEDS)
+    }
+
     fn fanned_out(&self) -> StoreResult<u64> {
         let meta = self.0.open(META)?;
         let value = meta.get(FANNED_OUT).map_err(backend)?;
@@ -439,6 +452,10 @@ impl WriteTx for RedbTx<WriteTransaction> {
             numbers.push(seq);
         }
         Ok(numbers)
+    }
+
+    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
+        self.put_json(FEEDS, &feed_key(state.property.as_str(), state.feed.as_str()), state)
     }
 
     fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()> {

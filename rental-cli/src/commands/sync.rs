@@ -1,0 +1,103 @@
+//! `rental sync [--property P]`: pulls the channel calendars now and prints
+//! what each feed did, with a progress line per feed on stderr.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use clap::Args;
+use rental_core::channel::{FeedResult, SyncReport};
+use rental_server::ical_sync::{IcalConfig, Syncer};
+use rental_server::outbound::OutboundConfig;
+
+use crate::commands::Printed;
+use crate::config::Config;
+use crate::engine;
+use crate::error::CliError;
+use crate::output::{self, Align, Table};
+
+/// Arguments of `rental sync`.
+#[derive(Debug, Args)]
+#[command(after_help = "Pulls every iCal feed configured on the properties (icalFeeds), or only
+those of one property, and imports them: reservations become confirmed
+bookings, other events blocked nights. A feed that fails changes nothing it
+imported before; it is listed with its error and the command still exits 0.
+
+Examples:
+  rental sync
+  rental sync --property sea-view
+  rental sync --json")]
+pub struct SyncArgs {
+    /// Only the feeds of this property
+    #[arg(long, value_name = "SLUG")]
+    pub property: Option<String>,
+    /// Print the API's JSON result
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `rental sync` on the local data directory.
+pub fn run(args: &SyncArgs, config: &Config) -> Result<Printed, CliError> {
+    let engine = Arc::new(engine::open(config)?);
+    let outbound = OutboundConfig { allow_private_targets: config.allow_private_targets, ..OutboundConfig::default() };
+    let syncer = Arc::new(Syncer::new(engine, &IcalConfig { outbound, ..IcalConfig::default() }));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Serve(format!("cannot start the async runtime: {e}")))?;
+    let report = runtime.block_on(syncer.sync(args.property.clone(), progress()))?;
+    Ok(printed(&report, args.json))
+}
+
+/// What `rental sync` prints for `report`, in either mode.
+pub fn printed(report: &SyncReport, json: bool) -> Printed {
+    if json {
+        return Printed::from(output::json(report));
+    }
+    let note = (report.failed > 0)
+        .then(|| format!("{} of {} feeds failed; they changed nothing", report.failed, report.feeds));
+    Printed { data: render(report), note }
+}
+
+/// One line per finished feed on stderr, so a long sync shows where it is.
+fn progress() -> impl Fn(&FeedResult) + Send + Sync + 'static {
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    move |result| {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let outcome = if result.ok { format!("ok, {} events", result.events) } else { "failed".to_owned() };
+        let _ = writeln!(std::io::stderr(), "[{n}] {}/{}: {outcome}", result.property, result.feed);
+    }
+}
+
+fn render(report: &SyncReport) -> String {
+    if report.feeds == 0 {
+        return "No feeds to pull: add icalFeeds to a property (rental property import).\n".to_owned();
+    }
+    let mut table = Table::new(&[
+        ("PROPERTY", Align::Left),
+        ("FEED", Align::Left),
+        ("RESULT", Align::Left),
+        ("EVENTS", Align::Right),
+        ("CREATED", Align::Right),
+        ("UPDATED", Align::Right),
+        ("CANCELLED", Align::Right),
+        ("CONFLICTS", Align::Right),
+    ]);
+    for r in &report.results {
+        let result = if r.ok { "ok".to_owned() } else { format!("failed: {}", r.error.as_deref().unwrap_or("")) };
+        let counts = [r.events, r.created, r.updated, r.cancelled, r.conflicts].map(|n| n.to_string());
+        let mut row = vec![r.property.to_string(), r.feed.to_string(), result];
+        row.extend(counts);
+        table.row(row);
+    }
+    format!(
+        "{}\n{} feeds: {} ok, {} failed; {} created, {} updated, {} cancelled, {} conflicts\n",
+        table.render(),
+        report.feeds,
+        report.succeeded,
+        report.failed,
+        report.created,
+        report.updated,
+        report.cancelled,
+        report.conflicts,
+    )
+}

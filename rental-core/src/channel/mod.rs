@@ -1,0 +1,13 @@
+//! Channel calendars (Airbnb, Vrbo, Booking.com...): which feed events are
+//! reservations, what each pull changes, and what is remembered between pulls.
+//!
+//! Reading a feed body is [`crate::ical`]'s job; applying a pull in one store
+//! transaction is [`Rental::apply_feed`](crate::Rental::apply_feed)'s.
+
+mod classify;
+mod reconcile;
+mod state;
+
+pub use self::classify::{Kind, UNNAMED_GUEST, classify, without_markers};
+pub use self::reconcile::{Action, HORIZON_DAYS, Seen, Step, plan};
+pub use self::state::{FeedResult, FeedState, Owned, OwnedKind, SyncReport};

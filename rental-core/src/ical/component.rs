@@ -1,0 +1,262 @@
+//! The component structure of a feed: which `VCALENDAR`s it holds, their events, time zones and
+//! `X-WR-TIMEZONE`. A body without one complete `VCALENDAR` is refused here.
+
+use std::collections::HashMap;
+
+use super::FeedError;
+use super::content::{Property, name_of, parse_line};
+use super::lines::logical_lines;
+use super::recur;
+use super::value::{Stamp, parse_offset, parse_stamp};
+use super::zone::{CustomZone, Observance, named_zone};
+
+/// The event properties the parser reads; the others are dropped on sight.
+const EVENT_PROPERTIES: &[&str] = &[
+    "DTSTART",
+    "DTEND",
+    "DURATION",
+    "UID",
+    "SUMMARY",
+    "STATUS",
+    "SEQUENCE",
+    "DTSTAMP",
+    "RRULE",
+    "RDATE",
+    "EXDATE",
+    "RECURRENCE-ID",
+];
+
+/// What one body holds, all its `VCALENDAR`s together.
+#[derive(Debug, Default)]
+pub(crate) struct Body {
+    /// Every `VEVENT`, each with the `X-WR-TIMEZONE` of its calendar.
+    pub events: Vec<RawEvent>,
+    /// `VTIMEZONE`s by `TZID`, from every calendar of the body.
+    pub zones: HashMap<String, CustomZone>,
+    /// `VEVENT`s cut off by the end of their calendar.
+    pub unterminated: usize,
+}
+
+/// One `VEVENT` as read: the properties the parser uses, in file order.
+#[derive(Debug, Default)]
+pub(crate) struct RawEvent {
+    pub props: Vec<Property>,
+    /// The `X-WR-TIMEZONE` of the calendar it came in, for floating times.
+    pub floating: Option<String>,
+}
+
+impl RawEvent {
+    /// The first property called `name`.
+    pub fn get(&self, name: &str) -> Option<&Property> {
+        self.props.iter().find(|p| p.name == name)
+    }
+
+    /// Every property called `name`.
+    pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Property> + 'a {
+        self.props.iter().filter(move |p| p.name == name)
+    }
+}
+
+/// Where the reader is in the component tree.
+#[derive(Debug, Default)]
+struct Reader {
+    body: Body,
+    stack: Vec<String>,
+    calendars: usize,
+    floating: Option<String>,
+    event: Option<RawEvent>,
+    zone: Option<(String, CustomZone)>,
+    observance: Option<Vec<Property>>,
+}
+
+/// Reads the component structure of `body`.
+pub(crate) fn read_body(body: &[u8]) -> Result<Body, FeedError> {
+    if body.iter().all(u8::is_ascii_whitespace) || body == b"\xEF\xBB\xBF" {
+        return Err(FeedError::Empty);
+    }
+    let mut reader = Reader::default();
+    for line in logical_lines(body) {
+        reader.line(&line);
+    }
+    if !reader.stack.is_empty() {
+        return Err(FeedError::NotACalendar("the body ends before END:VCALENDAR (truncated?)".to_owned()));
+    }
+    if reader.calendars == 0 {
+        return Err(FeedError::NotACalendar("no BEGIN:VCALENDAR ... END:VCALENDAR in the body".to_owned()));
+    }
+    Ok(reader.body)
+}
+
+impl Reader {
+    fn line(&mut self, line: &str) {
+        let name = name_of(line);
+        let top = self.stack.last().map(String::as_str);
+        match name.as_str() {
+            "BEGIN" | "END" => {
+                let Some(prop) = parse_line(line) else { return };
+                let component = prop.value.to_ascii_uppercase();
+                if name == "BEGIN" { self.begin(component) } else { self.end(&component) }
+            }
+            _ if top == Some("VEVENT") && EVENT_PROPERTIES.contains(&name.as_str()) => {
+                if let (Some(event), Some(prop)) = (self.event.as_mut(), parse_line(line)) {
+                    event.props.push(prop);
+                }
+            }
+            "X-WR-TIMEZONE" if top == Some("VCALENDAR") => {
+                self.floating = parse_line(line).map(|p| p.value);
+            }
+            "TZID" | "X-LIC-LOCATION" if top == Some("VTIMEZONE") => self.zone_property(line),
+            "DTSTART" | "RDATE" | "RRULE" | "TZOFFSETFROM" | "TZOFFSETTO"
+                if top == Some("STANDARD") || top == Some("DAYLIGHT") =>
+            {
+                if let (Some(observance), Some(prop)) = (self.observance.as_mut(), parse_line(line)) {
+                    observance.push(prop);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn begin(&mut self, component: String) {
+        let top = self.stack.last().map(String::as_str);
+        match (top, component.as_str()) {
+            (None, "VCALENDAR") => self.floating = None,
+            (None, _) => return,
+            (Some("VCALENDAR"), "VEVENT") => {
+                self.event = Some(RawEvent { props: Vec::new(), floating: self.floating.clone() });
+            }
+            (Some("VCALENDAR"), "VTIMEZONE") => self.zone = Some((String::new(), CustomZone::default())),
+            (Some("VTIMEZONE"), "STANDARD" | "DAYLIGHT") => self.observance = Some(Vec::new()),
+            _ => {}
+        }
+        self.stack.push(component);
+    }
+
+    /// Closes `component` and whatever was left open inside it.
+    fn end(&mut self, component: &str) {
+        let Some(depth) = self.stack.iter().rposition(|open| open == component) else { return };
+        while self.stack.len() > depth {
+            let Some(closing) = self.stack.pop() else { break };
+            let cut_off = self.stack.len() > depth;
+            self.close(&closing, cut_off);
+        }
+    }
+
+    fn close(&mut self, component: &str, cut_off: bool) {
+        match component {
+            "VEVENT" => {
+                if let Some(event) = self.event.take() {
+                    if cut_off { self.body.unterminated += 1 } else { self.body.events.push(event) }
+                }
+            }
+            "STANDARD" | "DAYLIGHT" => {
+                if let (Some(props), Some((_, zone))) = (self.observance.take(), self.zone.as_mut()) {
+                    zone.observances.extend(observance(&props));
+                }
+            }
+            "VTIMEZONE" => {
+                if let Some((tzid, zone)) = self.zone.take().filter(|(tzid, _)| !tzid.is_empty()) {
+                    self.body.zones.insert(tzid, zone);
+                }
+            }
+            "VCALENDAR" if self.stack.is_empty() && !cut_off => self.calendars += 1,
+            _ => {}
+        }
+    }
+
+    fn zone_property(&mut self, line: &str) {
+        let (Some((tzid, zone)), Some(prop)) = (self.zone.as_mut(), parse_line(line)) else { return };
+        if prop.name == "TZID" {
+            prop.value.trim_matches('"').trim().clone_into(tzid);
+        } else {
+            zone.location = named_zone(&prop.value);
+        }
+    }
+}
+
+/// A `STANDARD`/`DAYLIGHT` part; `None` without a readable `DTSTART` and `TZOFFSETTO`.
+fn observance(props: &[Property]) -> Option<Observance> {
+    let get = |name: &str| props.iter().find(|p| p.name == name);
+    let start = parse_stamp(&get("DTSTART")?.value, false)?.wall();
+    let offset_to = parse_offset(&get("TZOFFSETTO")?.value)?;
+    let offset_from = get("TZOFFSETFROM").and_then(|p| parse_offset(&p.value)).unwrap_or(offset_to);
+    let mut onsets = vec![start];
+    for rdate in props.iter().filter(|p| p.name == "RDATE") {
+        onsets.extend(rdate.value.split(',').filter_map(|v| parse_stamp(v, false)).map(Stamp::wall));
+    }
+    let rule = get("RRULE").and_then(|p| recur::parse_rule(&p.value).ok()).map(|rule| {
+        let until = rule.until.as_deref().and_then(|u| parse_stamp(u, false)).map(Stamp::wall);
+        (rule, until)
+    });
+    Some(Observance { onsets, rule, offset_from, offset_to })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(body: &str) -> FeedError {
+        read_body(body.as_bytes()).expect_err("not a calendar")
+    }
+
+    #[test]
+    fn empty_and_blank_bodies_are_empty() {
+        assert!(matches!(read_body(b""), Err(FeedError::Empty)));
+        assert_eq!(error(" \r\n\t\n"), FeedError::Empty);
+        assert_eq!(error("\u{feff}"), FeedError::Empty);
+    }
+
+    #[test]
+    fn an_html_page_is_not_a_calendar() {
+        assert!(matches!(error("<!DOCTYPE html><html><body>Sign in</body></html>"), FeedError::NotACalendar(_)));
+    }
+
+    #[test]
+    fn a_truncated_body_is_not_a_calendar() {
+        let body = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20260101\r\nEND:VEVENT\r\nBEGIN:VEV";
+        assert!(matches!(error(body), FeedError::NotACalendar(reason) if reason.contains("END:VCALENDAR")));
+    }
+
+    #[test]
+    fn a_second_calendar_cut_short_fails_the_body() {
+        let body = "BEGIN:VCALENDAR\nEND:VCALENDAR\nBEGIN:VCALENDAR\nBEGIN:VEVENT\n";
+        assert!(matches!(error(body), FeedError::NotACalendar(_)));
+    }
+
+    #[test]
+    fn concatenated_calendars_all_count() {
+        let one = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\nEND:VEVENT\nEND:VCALENDAR\n";
+        let body = read_body(format!("{one}{}", one.replace("UID:a", "UID:b")).as_bytes()).expect("a body");
+        assert_eq!(body.events.len(), 2);
+    }
+
+    #[test]
+    fn lowercase_component_names_are_read() {
+        let body = read_body(b"begin:vcalendar\nbegin:vevent\nuid:x\nend:vevent\nend:vcalendar").expect("a body");
+        assert_eq!(body.events[0].get("UID").map(|p| p.value.as_str()), Some("x"));
+    }
+
+    #[test]
+    fn alarm_properties_stay_out_of_their_event() {
+        let body = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x\nBEGIN:VALARM\nSUMMARY:alarm\nEND:VALARM\nSUMMARY:stay\n\
+                    END:VEVENT\nEND:VCALENDAR\n";
+        let body = read_body(body.as_bytes()).expect("a body");
+        let summaries: Vec<&str> = body.events[0].all("SUMMARY").map(|p| p.value.as_str()).collect();
+        assert_eq!(summaries, ["stay"]);
+    }
+
+    #[test]
+    fn an_event_cut_off_by_the_end_of_its_calendar_is_counted() {
+        let body = read_body(b"BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x\nEND:VCALENDAR\n").expect("a body");
+        assert_eq!((body.events.len(), body.unterminated), (0, 1));
+    }
+
+    #[test]
+    fn x_wr_timezone_goes_with_the_events_of_its_calendar() {
+        let body = "BEGIN:VCALENDAR\nX-WR-TIMEZONE:Europe/Lisbon\nBEGIN:VEVENT\nEND:VEVENT\nEND:VCALENDAR\n\
+                    BEGIN:VCALENDAR\nBEGIN:VEVENT\nEND:VEVENT\nEND:VCALENDAR\n";
+        let body = read_body(body.as_bytes()).expect("a body");
+        assert_eq!(body.events[0].floating.as_deref(), Some("Europe/Lisbon"));
+        assert_eq!(body.events[1].floating, None);
+    }
+}

@@ -1,0 +1,118 @@
+//! The calendar we publish for the channels (CONTRACT.md section 8): one
+//! all-day event per stay or block, no guest data, the same bytes for the same state.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use icalendar::{Calendar, Component, EventLike};
+use sha2::{Digest, Sha256};
+
+/// One stay or block to publish.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Busy {
+    /// The booking code or block id; the event's `UID` is built from it, so it stays the
+    /// same when the dates change.
+    pub holder: String,
+    /// The first night.
+    pub start: NaiveDate,
+    /// The day after the last night.
+    pub end: NaiveDate,
+    /// True for a booking (`Reserved`), false for a block (`Not available`).
+    pub reserved: bool,
+    /// When it last changed, the event's `DTSTAMP`.
+    pub changed_at: DateTime<Utc>,
+}
+
+/// A published calendar: its bytes and an `ETag` that changes when they do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Published {
+    /// `text/calendar` with CRLF line ends and lines folded at 75 octets.
+    pub body: String,
+    /// A strong, quoted entity tag (`"…"`).
+    pub etag: String,
+}
+
+/// Writes `busy` as the calendar of the property `name` (slug `slug`).
+///
+/// ```
+/// use rental_core::ical::export::{calendar, Busy};
+///
+/// let stay = Busy {
+///     holder: "BK-7QX2MF".into(),
+///     start: "2030-12-20".parse().unwrap(),
+///     end: "2030-12-27".parse().unwrap(),
+///     reserved: true,
+///     changed_at: "2030-11-01T10:00:00Z".parse().unwrap(),
+/// };
+/// let published = calendar("sea-view", "Sea View", &[stay]);
+/// assert!(published.body.contains("DTSTART;VALUE=DATE:20301220\r\n"));
+/// assert!(published.body.contains("SUMMARY:Reserved\r\n"));
+/// ```
+pub fn calendar(slug: &str, name: &str, busy: &[Busy]) -> Published {
+    let mut cal = Calendar::empty();
+    cal.append_property(("VERSION", "2.0"))
+        .append_property(("PRODID", "-//rental//booking calendar//EN"))
+        .append_property(("CALSCALE", "GREGORIAN"))
+        .append_property(("METHOD", "PUBLISH"))
+        .name(name);
+    for item in busy {
+        let event = icalendar::Event::new()
+            .uid(&format!("{}@{slug}.rental", item.holder))
+            .timestamp(item.changed_at)
+            .starts(item.start)
+            .ends(item.end)
+            .summary(if item.reserved { "Reserved" } else { "Not available" })
+            .append_property(("TRANSP", "OPAQUE"))
+            .done();
+        cal.push(event);
+    }
+    let body = cal.to_string();
+    let etag = format!("\"{}\"", hex::encode(&Sha256::digest(body.as_bytes())[..16]));
+    Published { body, etag }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn busy(holder: &str, start: &str, end: &str, reserved: bool) -> Busy {
+        Busy {
+            holder: holder.into(),
+            start: start.parse().unwrap(),
+            end: end.parse().unwrap(),
+            reserved,
+            changed_at: "2030-01-01T00:00:00Z".parse().unwrap(),
+        }
+    }
+
+    #[test]
+    fn every_line_ends_with_crlf_and_fits_75_octets() {
+        let long_name = "A very long property name that goes on and on, past seventy-five octets: é à ü";
+        let body = calendar("sea-view", long_name, &[busy("BK-AAAAAA", "2030-01-01", "2030-01-03", true)]).body;
+        assert!(body.ends_with("\r\n"));
+        for line in body.split_terminator("\r\n") {
+            assert!(!line.contains('\n') && !line.contains('\r'), "{line:?}");
+            assert!(line.len() <= 75, "{} octets: {line:?}", line.len());
+        }
+        assert!(body.contains("\r\n "), "the long name is folded");
+    }
+
+    #[test]
+    fn the_same_state_gives_the_same_bytes_and_a_change_a_new_etag() {
+        let one = [busy("BK-AAAAAA", "2030-01-01", "2030-01-03", true)];
+        let moved = [busy("BK-AAAAAA", "2030-01-02", "2030-01-03", true)];
+        let first = calendar("s", "S", &one);
+        assert_eq!(first, calendar("s", "S", &one));
+        let second = calendar("s", "S", &moved);
+        assert_ne!(first.etag, second.etag);
+        let uid = |body: &str| body.lines().find(|l| l.starts_with("UID:")).map(str::to_owned);
+        assert_eq!(uid(&first.body), uid(&second.body), "the UID survives an edit");
+    }
+
+    #[test]
+    fn blocks_say_not_available_and_dates_are_all_day() {
+        let body = calendar("s", "S", &[busy("blk_1", "2030-02-01", "2030-02-02", false)]).body;
+        assert!(body.contains("SUMMARY:Not available\r\n"));
+        assert!(body.contains("DTSTART;VALUE=DATE:20300201\r\n"));
+        assert!(body.contains("DTEND;VALUE=DATE:20300202\r\n"));
+        assert!(body.contains("DTSTAMP:20300101T000000Z\r\n"));
+    }
+}

@@ -1,0 +1,369 @@
+//! Channel feed pulls, applied: each pulled feed is reconciled with what it
+//! owns in one store transaction, with its booking events in the outbox.
+
+use chrono::{DateTime, Utc};
+
+use super::{FromStore, Rental, active_property};
+use crate::booking::{Booking, ExternalRef, PaymentStatus, Status};
+use crate::calendar::{Block, EntryKind};
+use crate::channel::{self, Action, FeedResult, FeedState, Owned, OwnedKind, Seen, Step, SyncReport};
+use crate::error::Result;
+use crate::event::{Event, EventName};
+use crate::ical::{self, Feed, FeedError};
+use crate::ids::{Slug, Source};
+use crate::keys;
+use crate::lifecycle::{self, Outcome};
+use crate::occupancy::today_in;
+use crate::property::{IcalFeed, Property};
+use crate::stay::Stay;
+use crate::store::{ReadTx, Store, WriteTx};
+
+/// One feed to pull: where from, and what to send for a conditional request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeedPull {
+    /// The property's slug.
+    pub property: Slug,
+    /// The feed's name.
+    pub feed: Source,
+    /// Where to GET it.
+    pub url: String,
+    /// For `If-None-Match`.
+    pub etag: Option<String>,
+    /// For `If-Modified-Since`.
+    pub last_modified: Option<String>,
+    /// When it was last pulled, if ever.
+    pub last_pull_at: Option<DateTime<Utc>>,
+}
+
+/// What pulling a feed brought back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fetched {
+    /// `304 Not Modified`: a success with no change.
+    NotModified,
+    /// A 2xx body, with the validators to send next time.
+    Body {
+        /// The body as received.
+        body: Vec<u8>,
+        /// Its `ETag`.
+        etag: Option<String>,
+        /// Its `Last-Modified`.
+        last_modified: Option<String>,
+    },
+    /// The network, the status or a limit: the feed keeps what it owns.
+    Failed(String),
+}
+
+/// A feed's counters while its steps are applied.
+#[derive(Default)]
+struct Counts {
+    created: usize,
+    updated: usize,
+    cancelled: usize,
+    conflicts: usize,
+}
+
+impl<S: Store> Rental<S> {
+    /// The feeds to pull: every feed of every active property, or of `property` alone.
+    pub fn feed_pulls(&self, property: Option<&str>) -> Result<Vec<FeedPull>> {
+        let tx = self.store.read()?;
+        let properties = match property {
+            Some(slug) => vec![active_property(&FromStore(&tx), slug)?.into_owned()],
+            None => tx.properties()?.into_iter().filter(|p| p.active).collect(),
+        };
+        let mut pulls = Vec::new();
+        for p in &properties {
+            for feed in &p.ical_feeds {
+                let state = tx.feed_state(p.slug.as_str(), feed.name.as_str())?;
+                pulls.push(FeedPull {
+                    property: p.slug.clone(),
+                    feed: feed.name.clone(),
+                    url: feed.url.clone(),
+                    etag: state.as_ref().and_then(|s| s.etag.clone()),
+                    last_modified: state.as_ref().and_then(|s| s.last_modified.clone()),
+                    last_pull_at: state.as_ref().and_then(|s| s.last_pull_at),
+                });
+            }
+        }
+        Ok(pulls)
+    }
+
+    /// What every feed owns and how its last pull went.
+    pub fn feed_states(&self) -> Result<Vec<FeedState>> {
+        Ok(self.store.read()?.feed_states()?)
+    }
+
+    /// Applies what a pull of `pull` brought back, in one transaction: the feed's bookings
+    /// and blocks follow its events (CONTRACT.md section 8), or, when it failed, nothing of
+    /// it changes. The body is read before the writer is taken.
+    pub fn apply_feed(&self, pull: &FeedPull, fetched: Fetched) -> Result<FeedResult> {
+        let zone = self.store.read()?.property(pull.property.as_str())?.map_or(chrono_tz::UTC, |p| p.timezone);
+        let (read, validators) = match fetched {
+            Fetched::NotModified => (Read::NotModified, (pull.etag.clone(), pull.last_modified.clone())),
+            Fetched::Failed(error) => (Read::Failed(error), (None, None)),
+            Fetched::Body { body, etag, last_modified } => match ical::parse_feed(&body, zone) {
+                Ok(feed) => (Read::Feed(feed), (etag, last_modified)),
+                Err(FeedError::Empty) => (Read::Feed(Feed::default()), (etag, last_modified)),
+                Err(e @ FeedError::NotACalendar(_)) => (Read::Failed(e.to_string()), (None, None)),
+            },
+        };
+        let now = self.now();
+        let writing = self.lock_writes();
+        let mut tx = self.store.write()?;
+        let mut state = tx
+            .feed_state(pull.property.as_str(), pull.feed.as_str())?
+            .unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
+        let configured = configured_feed(&tx, pull)?;
+        let result = match (configured, read) {
+            (None, _) => failed(pull, "the feed is no longer configured"),
+            (Some(_), Read::Failed(error)) => failed(pull, error),
+            (Some(_), Read::NotModified) => {
+                FeedResult::succeeded(pull.property.clone(), pull.feed.clone(), state.items.len())
+            }
+            (Some((property, feed)), Read::Feed(parsed)) => {
+                let result = self.reconcile(&mut tx, &property, &feed, &mut state, parsed, now)?;
+                if result.ok {
+                    (state.etag, state.last_modified) = validators;
+                }
+                result
+            }
+        };
+        state.last_pull_at = Some(now);
+        state.last_result = Some(result.clone());
+        tx.put_feed_state(&state)?;
+        tx.commit()?;
+        self.refresh(&[pull.property.to_string()], writing);
+        Ok(result)
+    }
+
+    /// Emits `calendar.synced` with the report as its data.
+    pub fn record_sync(&self, report: &SyncReport) -> Result<()> {
+        let data = serde_json::json!(report);
+        let _writing = self.lock_writes();
+        let mut tx = self.store.write()?;
+        tx.append_events(&[Event { event: EventName::CalendarSynced, timestamp: self.now(), data }])?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn reconcile(
+        &self,
+        tx: &mut S::Write<'_>,
+        property: &Property,
+        feed: &IcalFeed,
+        state: &mut FeedState,
+        parsed: Feed,
+        now: DateTime<Utc>,
+    ) -> Result<FeedResult> {
+        let events = parsed.events.len();
+        if events == 0 && !state.items.is_empty() && !state.empty_once {
+            state.empty_once = true;
+            let error = "the calendar came back empty; it is believed if the next pull says the same";
+            return Ok(failed_for(property, feed, error));
+        }
+        state.empty_once = false;
+        let today = today_in(property.timezone, now);
+        let mut counts = Counts::default();
+        for step in channel::plan(state, parsed.events, &feed.reservation_patterns, today) {
+            let owned = self.apply_step(tx, property, feed, &step, now, &mut counts)?;
+            match owned {
+                Some(owned) => state.items.insert(step.uid, owned),
+                None => state.items.remove(&step.uid),
+            };
+        }
+        let Counts { created, updated, cancelled, conflicts } = counts;
+        Ok(FeedResult {
+            created,
+            updated,
+            cancelled,
+            conflicts,
+            ..FeedResult::succeeded(property.slug.clone(), feed.name.clone(), events)
+        })
+    }
+
+    /// Makes one step's change; returns what the event owns afterwards.
+    fn apply_step(
+        &self,
+        tx: &mut S::Write<'_>,
+        property: &Property,
+        feed: &IcalFeed,
+        step: &Step,
+        now: DateTime<Utc>,
+        counts: &mut Counts,
+    ) -> Result<Option<Owned>> {
+        let before = step.before.as_ref();
+        match &step.action {
+            Action::Forget => Ok(None),
+            Action::Drop => {
+                release(tx, before, now, counts)?;
+                Ok(None)
+            }
+            Action::Booking { stay, guest_name, seen } => {
+                let kept = before.filter(|o| o.kind == OwnedKind::Booking).and_then(|o| o.holders.first());
+                let existing = match kept {
+                    Some(code) => tx.booking(code)?.filter(Booking::is_active),
+                    None => None,
+                };
+                let booking = if let Some(old) = existing {
+                    move_booking(tx, old, *stay, guest_name, now, counts)?
+                } else {
+                    release(tx, before, now, counts)?;
+                    self.import_booking(tx, property, feed, &step.uid, *stay, guest_name, now, counts)?
+                };
+                counts.conflicts += usize::from(overlaps_direct(tx, property, *stay, booking.code.as_str())?);
+                Ok(Some(owned(OwnedKind::Booking, vec![booking.code.to_string()], seen)))
+            }
+            Action::Blocks { stays, seen } => {
+                release(tx, before, now, counts)?;
+                let mut ids = Vec::with_capacity(stays.len());
+                let mut conflict = false;
+                for stay in stays {
+                    let block = Block {
+                        id: keys::new_id("blk_", self.entropy.as_ref()),
+                        property: property.slug.clone(),
+                        stay: *stay,
+                        note: seen.summary.clone(),
+                        feed: Some(feed.name.clone()),
+                        uid: Some(step.uid.clone()),
+                        created_at: now,
+                    };
+                    tx.put_block(&block)?;
+                    conflict |= overlaps_direct(tx, property, *stay, &block.id)?;
+                    ids.push(block.id);
+                }
+                counts.conflicts += usize::from(conflict);
+                Ok(Some(owned(OwnedKind::Block, ids, seen)))
+            }
+        }
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "one imported booking's facts, each needed once")]
+    fn import_booking(
+        &self,
+        tx: &mut S::Write<'_>,
+        property: &Property,
+        feed: &IcalFeed,
+        uid: &str,
+        stay: Stay,
+        guest_name: &str,
+        now: DateTime<Utc>,
+        counts: &mut Counts,
+    ) -> Result<Booking> {
+        let booking = Booking {
+            code: self.unused_code(&*tx)?,
+            property: property.slug.clone(),
+            property_name: property.name.clone(),
+            guest_name: guest_name.to_owned(),
+            guest_email: String::new(),
+            guests: 1,
+            stay,
+            nights: stay.nights(),
+            status: Status::Confirmed,
+            payment_status: PaymentStatus::External,
+            total: 0,
+            currency: property.currency.clone(),
+            source: feed.name.clone(),
+            notes: Vec::new(),
+            created_at: now,
+            updated_at: now,
+            cancelled_by: None,
+            cancel_reason: None,
+            external: Some(ExternalRef { feed: feed.name.clone(), uid: uid.to_owned() }),
+        };
+        tx.put_booking(&booking)?;
+        tx.append_events(&[Event::created(&booking, now)])?;
+        counts.created += 1;
+        Ok(booking)
+    }
+}
+
+/// Brings an imported booking to the feed's dates and guest name; emits
+/// `booking.updated` with what changed, if anything did.
+fn move_booking(
+    tx: &mut impl WriteTx,
+    old: Booking,
+    stay: Stay,
+    guest_name: &str,
+    now: DateTime<Utc>,
+    counts: &mut Counts,
+) -> Result<Booking> {
+    let mut changes = Vec::new();
+    if old.stay.check_in() != stay.check_in() {
+        changes.push("checkIn");
+    }
+    if old.stay.check_out() != stay.check_out() {
+        changes.push("checkOut");
+    }
+    if old.guest_name != guest_name {
+        changes.push("guestName");
+    }
+    if changes.is_empty() {
+        return Ok(old);
+    }
+    let booking = Booking { stay, nights: stay.nights(), guest_name: guest_name.to_owned(), updated_at: now, ..old };
+    tx.put_booking(&booking)?;
+    tx.append_events(&[Event::updated(&booking, &changes, now)])?;
+    counts.updated += 1;
+    Ok(booking)
+}
+
+/// Gives back what an event owned: cancels its booking (by the channel) or removes its blocks.
+fn release(tx: &mut impl WriteTx, before: Option<&Owned>, now: DateTime<Utc>, counts: &mut Counts) -> Result<()> {
+    let Some(before) = before else { return Ok(()) };
+    for holder in &before.holders {
+        match before.kind {
+            OwnedKind::Block => {
+                tx.remove_block(holder)?;
+            }
+            OwnedKind::Booking => {
+                let Some(booking) = tx.booking(holder)? else { continue };
+                if let Outcome::Changed { booking, events } = lifecycle::cancel_by_channel(&booking, now) {
+                    tx.put_booking(&booking)?;
+                    tx.append_events(&events)?;
+                    counts.cancelled += 1;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A body, once read, or why there is none.
+enum Read {
+    NotModified,
+    Feed(Feed),
+    Failed(String),
+}
+
+/// The property and feed of `pull`, if the property is active and still has that feed.
+fn configured_feed(tx: &impl ReadTx, pull: &FeedPull) -> Result<Option<(Property, IcalFeed)>> {
+    let Some(property) = tx.property(pull.property.as_str())?.filter(|p| p.active) else {
+        return Ok(None);
+    };
+    let feed = property.ical_feeds.iter().find(|f| f.name == pull.feed).cloned();
+    Ok(feed.map(|feed| (property, feed)))
+}
+
+/// True when an active booking made here (not imported) holds a night of `stay`.
+fn overlaps_direct(tx: &impl ReadTx, property: &Property, stay: Stay, own: &str) -> Result<bool> {
+    for entry in tx.calendar(property.slug.as_str(), stay.check_in(), stay.check_out())? {
+        if entry.holder == own || entry.kind == EntryKind::Blocked {
+            continue;
+        }
+        if tx.booking(&entry.holder)?.is_some_and(|b| !b.is_channel_owned()) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+fn owned(kind: OwnedKind, holders: Vec<String>, seen: &Seen) -> Owned {
+    Owned { kind, holders, start: seen.start, end: seen.end, summary: seen.summary.clone() }
+}
+
+fn failed(pull: &FeedPull, error: impl Into<String>) -> FeedResult {
+    FeedResult::failed(pull.property.clone(), pull.feed.clone(), error)
+}
+
+fn failed_for(property: &Property, feed: &IcalFeed, error: &str) -> FeedResult {
+    FeedResult::failed(property.slug.clone(), feed.name.clone(), error)
+}
