@@ -214,13 +214,13 @@ async fn logout_ends_the_session() {
 
 #[tokio::test]
 async fn an_idle_session_expires() {
-    let s = server_with(AdminConfig { session_idle: Duration::from_millis(600), ..AdminConfig::default() }).await;
+    let s = server_with(AdminConfig { session_idle: Duration::from_millis(1500), ..AdminConfig::default() }).await;
     let client = Client::logged_in(&s.http).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
     client.get("/admin").await.expect(200);
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    tokio::time::sleep(Duration::from_millis(900)).await;
     client.get("/admin").await.expect(200);
-    tokio::time::sleep(Duration::from_millis(700)).await;
+    tokio::time::sleep(Duration::from_millis(1700)).await;
     let r = client.get("/admin").await;
     assert_eq!((r.status, r.header("location")), (303, Some("/admin/login")));
 }
