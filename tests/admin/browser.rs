@@ -179,6 +179,13 @@ async fn a_host_manages_keys_and_webhooks_in_a_real_browser() -> Result {
     let key = c.wait().for_element(Locator::Css("#secret")).await?.text().await?;
     assert!(key.starts_with("rk_") && key.len() == 35, "{key:?}");
     shot(&c, "api-keys").await?;
+    c.find(Locator::Css("button[data-copy=secret]")).await?.click().await?;
+    let copy = c.find(Locator::Css("button[data-copy=secret]")).await?;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while copy.text().await? == "Copy" {
+        assert!(Instant::now() < deadline, "the Copy button did nothing");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     s.http.get("/api/v1/properties", &key).await.expect(200);
     let created = s
         .http

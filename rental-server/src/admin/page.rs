@@ -76,7 +76,8 @@ tr{border-bottom:1px solid #e6e9ec;padding:.5rem 0}td{border:0;padding:.15rem 0}
 /// Asks before a form marked `data-confirm` is sent; copies the text of `data-copy`'s target.
 const JS: &str = r"
 document.querySelectorAll('form[data-confirm]').forEach(function(f){f.addEventListener('submit',function(e){if(!window.confirm(f.dataset.confirm)){e.preventDefault();}});});
-document.querySelectorAll('button[data-copy]').forEach(function(b){b.addEventListener('click',function(){var t=document.getElementById(b.dataset.copy).textContent;var done=function(){b.textContent='Copied';};if(navigator.clipboard){navigator.clipboard.writeText(t).then(done,function(){});}else{var r=document.createRange();r.selectNodeContents(document.getElementById(b.dataset.copy));var s=window.getSelection();s.removeAllRanges();s.addRange(r);document.execCommand('copy');done();}});});
+function selectAndCopy(el){var r=document.createRange();r.selectNodeContents(el);var s=window.getSelection();s.removeAllRanges();s.addRange(r);try{return document.execCommand('copy');}catch(e){return false;}}
+document.querySelectorAll('button[data-copy]').forEach(function(b){b.addEventListener('click',function(){var el=document.getElementById(b.dataset.copy);var fallback=function(){b.textContent=selectAndCopy(el)?'Copied':'Selected: press Ctrl+C';};if(navigator.clipboard&&navigator.clipboard.writeText){navigator.clipboard.writeText(el.textContent).then(function(){b.textContent='Copied';},fallback);}else{fallback();}});});
 ";
 
 /// A whole page: `section` and `session` are `None` on the login page.
