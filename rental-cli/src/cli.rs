@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+use crate::commands::admin::AdminCommand;
 use crate::commands::bookings::BookingsArgs;
 use crate::commands::completions::CompletionsArgs;
 use crate::commands::keys::KeysCommand;
@@ -77,6 +78,9 @@ const BOOKINGS_HELP: &str = "Examples:
   rental bookings cancel BK-7QX2MF --by guest --reason \"change of plans\"
   RENTAL_URL=http://127.0.0.1:8080 RENTAL_API_KEY=rk_... rental bookings list";
 
+const ADMIN_HELP: &str = "Examples:
+  rental admin set-password < password.txt";
+
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -102,6 +106,9 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Pull the channel calendars (iCal feeds) now
     Sync(SyncArgs),
+    /// The admin dashboard: set its password
+    #[command(subcommand, after_help = ADMIN_HELP)]
+    Admin(AdminCommand),
 }
 
 impl Command {
@@ -116,6 +123,7 @@ impl Command {
             | Command::Property(_)
             | Command::Keys(_)
             | Command::Webhook(_)
+            | Command::Admin(_)
             | Command::Completions(_) => None,
         }
     }

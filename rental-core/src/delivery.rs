@@ -110,6 +110,12 @@ pub fn record(delivery: &Delivery, attempt: Attempt, retries: &[Duration]) -> Re
     Recorded { delivery: next, deactivate_webhook: gone }
 }
 
+/// A delivery sent again by hand: pending and due `at`, its attempts kept. A
+/// failed resend is retried on the schedule from where its attempts left off.
+pub fn resend(delivery: &Delivery, at: DateTime<Utc>) -> Delivery {
+    Delivery { status: DeliveryStatus::Pending, next_attempt_at: Some(at), ..delivery.clone() }
+}
+
 /// Gives a pending delivery up without an attempt (its webhook was removed or deactivated).
 pub fn abandon(delivery: &Delivery) -> Delivery {
     Delivery { status: DeliveryStatus::Failed, next_attempt_at: None, ..delivery.clone() }
@@ -168,6 +174,16 @@ mod tests {
         let r = record(&given_up, attempt("2026-11-22T10:00:00Z", Some(500)), &DEFAULT_RETRIES);
         assert_eq!((r.delivery.status, r.delivery.next_attempt_at), (DeliveryStatus::Failed, None));
         assert_eq!(r.delivery.attempts.len(), 1);
+    }
+
+    #[test]
+    fn a_resend_of_a_delivered_delivery_is_due_at_once_and_delivers_again() {
+        let delivered = record(&pending(), attempt("2026-11-22T10:00:00Z", Some(200)), &DEFAULT_RETRIES).delivery;
+        let again = resend(&delivered, at("2026-11-22T11:00:00Z"));
+        assert_eq!((again.status, again.next_attempt_at), (DeliveryStatus::Pending, Some(at("2026-11-22T11:00:00Z"))));
+        let r = record(&again, attempt("2026-11-22T11:00:00Z", Some(204)), &DEFAULT_RETRIES);
+        assert_eq!((r.delivery.status, r.delivery.attempts.len()), (DeliveryStatus::Delivered, 2));
+        assert_eq!(r.delivery.id, delivered.id);
     }
 
     #[test]

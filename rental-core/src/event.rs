@@ -33,6 +33,10 @@ pub enum EventName {
     /// A pull of channel calendars finished.
     #[serde(rename = "calendar.synced")]
     CalendarSynced,
+    /// A test sent from the admin dashboard to one webhook; never fanned
+    /// out to subscribers and not in [`EventName::ALL`].
+    #[serde(rename = "webhook.test")]
+    WebhookTest,
 }
 
 impl EventName {
@@ -57,6 +61,7 @@ impl EventName {
             EventName::PaymentAuthorized => "booking.payment_authorized",
             EventName::PaymentExpired => "booking.payment_expired",
             EventName::CalendarSynced => "calendar.synced",
+            EventName::WebhookTest => "webhook.test",
         }
     }
 }

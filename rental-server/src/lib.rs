@@ -9,9 +9,11 @@
 //! - Store calls run on tokio's blocking pool, never on the runtime's workers;
 //!   reads the engine answers from memory (`Rental::with_read_cache`) run inline.
 //! - [`jobs`] runs the checkout expiry and listens for SIGINT/SIGTERM.
+//! - [`admin`] serves the dashboard's HTML pages under `/admin`.
 
 #![deny(missing_docs)]
 
+pub mod admin;
 pub mod dispatcher;
 pub mod handlers;
 pub mod ical_sync;
@@ -63,6 +65,8 @@ pub struct ServerConfig {
     pub webhooks: Option<WebhookConfig>,
     /// Channel calendar pulls: the client's rules and the schedule.
     pub ical: ical_sync::IcalConfig,
+    /// The admin dashboard's cookie and session settings.
+    pub admin: admin::AdminConfig,
 }
 
 /// How the server delivers webhooks.
@@ -82,6 +86,7 @@ pub struct AppState<S> {
     syncer: Arc<ical_sync::Syncer<S>>,
     sync_interval: Option<Duration>,
     limiter: Limiter,
+    admin: admin::Admin,
     draining: AtomicBool,
     next_request: AtomicU64,
 }
@@ -95,6 +100,7 @@ impl<S: Store + 'static> AppState<S> {
             rental,
             webhooks: config.webhooks.clone(),
             limiter: Limiter::new(config.rate_limit),
+            admin: admin::Admin::new(config.admin.clone()),
             draining: AtomicBool::new(false),
             next_request: AtomicU64::new(1),
         })
@@ -146,7 +152,7 @@ pub async fn serve<S: Store + 'static>(
                     }
                 };
                 let state = Arc::clone(&state);
-                let service = service_fn(move |req| handle(Arc::clone(&state), req));
+                let service = service_fn(move |req| handle(Arc::clone(&state), peer.ip(), req));
                 let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
                 let conn = graceful.watch(conn);
                 tokio::spawn(async move {
@@ -186,6 +192,7 @@ pub async fn serve<S: Store + 'static>(
 /// One request, start to finish: id, log line, auth, rate limit, route.
 async fn handle<S: Store + 'static>(
     state: Arc<AppState<S>>,
+    peer: std::net::IpAddr,
     req: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let started = Instant::now();
@@ -195,6 +202,9 @@ async fn handle<S: Store + 'static>(
     let mut response = async {
         if state.draining.load(Ordering::SeqCst) {
             return Problem::unavailable("the server is shutting down").into_response();
+        }
+        if admin::owns(&path) {
+            return admin::handle(&state, peer, req).await;
         }
         dispatch(&state, req).await.unwrap_or_else(Problem::into_response)
     }

@@ -124,7 +124,7 @@ pub fn query(uri: &http::Uri) -> Result<Vec<(String, String)>, Problem> {
         .collect()
 }
 
-fn percent_decode(s: &str) -> Option<String> {
+pub(crate) fn percent_decode(s: &str) -> Option<String> {
     let mut out = Vec::with_capacity(s.len());
     let mut bytes = s.bytes();
     while let Some(b) = bytes.next() {

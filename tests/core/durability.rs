@@ -79,3 +79,12 @@ fn open_dir_creates_the_data_directory_and_its_file() {
     let reopened = Rental::new(RedbStore::open_dir(&data).unwrap());
     assert_eq!(reopened.all_properties().unwrap().len(), 3);
 }
+
+#[test]
+fn the_admin_password_survives_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    Rental::new(open_redb(dir.path())).set_admin_password("kept across restarts").unwrap();
+    let reopened = Rental::new(open_redb(dir.path()));
+    assert!(reopened.verify_admin_password("kept across restarts").unwrap());
+    assert!(!reopened.verify_admin_password("something else").unwrap());
+}

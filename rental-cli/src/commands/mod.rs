@@ -1,6 +1,7 @@
 //! The commands, one module each, and what they share: the value parsers
 //! of their arguments and what a command hands back to print.
 
+pub mod admin;
 pub mod bookings;
 pub mod completions;
 pub mod keys;
@@ -41,6 +42,7 @@ pub fn run(command: &Command, engine: Engine) -> Result<Printed, CliError> {
         Command::Quote(args) => quote::run(args, &engine).map(Printed::from),
         Command::Bookings(args) => bookings::run(&args.command, &engine),
         Command::Webhook(c) => webhook::run(c, &engine),
+        Command::Admin(c) => admin::run(c, &engine, &mut std::io::stdin().lock()).map(Printed::from),
         Command::Mcp(_) => mcp::run(engine),
         Command::Serve(_) | Command::Sync(_) | Command::Completions(_) => {
             unreachable!("serve, sync and completions run on their own; main dispatches them")
@@ -55,7 +57,12 @@ pub fn run_remote(command: &Command, remote: Remote) -> Result<Printed, CliError
         Command::Bookings(args) => bookings::run_remote(&args.command, &remote),
         Command::Mcp(_) => mcp::run_remote(remote),
         Command::Sync(args) => sync::run_remote(args, &remote),
-        Command::Serve(_) | Command::Property(_) | Command::Keys(_) | Command::Webhook(_) | Command::Completions(_) => {
+        Command::Serve(_)
+        | Command::Property(_)
+        | Command::Keys(_)
+        | Command::Webhook(_)
+        | Command::Admin(_)
+        | Command::Completions(_) => {
             unreachable!("only the commands with Command::remote_args take --url; main dispatches by it")
         }
     }

@@ -1,11 +1,14 @@
 //! `rental serve [--demo] [--listen ADDR]`: runs the HTTP server on the local
-//! store until SIGINT or SIGTERM; `--demo` seeds an empty store and prints a key.
+//! store until SIGINT or SIGTERM; `--demo` seeds an empty store and prints a
+//! key and an admin password.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use clap::Args;
+use rental_core::clock::{Entropy, OsEntropy};
 use rental_core::keys::Scope;
+use rental_server::admin::AdminConfig;
 use rental_server::dispatcher::DispatchConfig;
 use rental_server::ical_sync::IcalConfig;
 use rental_server::outbound::OutboundConfig;
@@ -27,7 +30,7 @@ use crate::error::CliError;
 Logs go to stderr (RUST_LOG sets the level; default info). SIGINT or SIGTERM
 stops accepting, lets requests in flight finish, and exits.")]
 pub struct ServeArgs {
-    /// On an empty store, load three sample properties and a few bookings; then print a new read+write key
+    /// On an empty store, load three sample properties and a few bookings; then print a new read+write key and set and print a new admin password
     #[arg(long)]
     pub demo: bool,
     /// Listen on ADDR (default: 127.0.0.1:8080)
@@ -42,7 +45,7 @@ const DEMO_KEY: &str = "demo";
 pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
     init_logging();
     let engine = engine::open(config)?;
-    let demo_key = if args.demo { Some(prepare_demo(&engine)?) } else { None };
+    let demo = if args.demo { Some(prepare_demo(&engine)?) } else { None };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -52,7 +55,7 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
             .await
             .map_err(|e| CliError::Serve(format!("cannot listen on {}: {e}", config.listen)))?;
         let addr = listener.local_addr().map_err(|e| CliError::Serve(e.to_string()))?;
-        println!("{}", banner(&base_url(config, addr), demo_key.as_deref()));
+        println!("{}", banner(&base_url(config, addr), demo.as_ref()));
         let server_config = server_config(config);
         // The server is the store's only writer (redb locks the file), so reads may come from memory.
         let state = AppState::new(Arc::new(engine.with_read_cache()?), &server_config);
@@ -77,18 +80,38 @@ fn server_config(config: &Config) -> ServerConfig {
         rate_limit: config.rate_limit.map(|r| RateLimit { per_second: f64::from(r), burst: f64::from(r) * 2.0 }),
         webhooks: Some(webhooks),
         ical: IcalConfig { outbound, interval: config.sync_interval, ..IcalConfig::default() },
+        admin: AdminConfig { secure_cookie: config.base_url.starts_with("https://"), ..AdminConfig::default() },
     }
 }
 
-/// Seeds an empty store and makes a fresh demo key (revoking the previous one).
-fn prepare_demo(engine: &Engine) -> Result<String, CliError> {
+/// What `--demo` hands out: an API key and the admin password, both new at each start.
+#[derive(Debug)]
+struct Demo {
+    key: String,
+    password: String,
+}
+
+/// Seeds an empty store, makes a fresh demo key (revoking the previous one)
+/// and sets a fresh admin password.
+fn prepare_demo(engine: &Engine) -> Result<Demo, CliError> {
     if rental_core::demo::seed(engine)? {
         tracing::info!("loaded the demo properties and bookings");
     }
     for key in engine.keys()?.into_iter().filter(|k| k.name == DEMO_KEY && k.revoked_at.is_none()) {
         engine.revoke_key(&key.id)?;
     }
-    Ok(engine.create_key(DEMO_KEY, &[Scope::Read, Scope::Write])?.secret)
+    let key = engine.create_key(DEMO_KEY, &[Scope::Read, Scope::Write])?.secret;
+    let password = random_password();
+    engine.set_admin_password(&password)?;
+    Ok(Demo { key, password })
+}
+
+/// 20 random characters a person can type: lower-case letters and digits, no look-alikes.
+fn random_password() -> String {
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let mut bytes = [0u8; 20];
+    OsEntropy.fill(&mut bytes);
+    bytes.iter().map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()])).collect()
 }
 
 /// The configured base URL, or the bound address when the port was chosen by the system.
@@ -100,11 +123,12 @@ fn base_url(config: &Config, addr: SocketAddr) -> String {
     }
 }
 
-fn banner(base_url: &str, key: Option<&str>) -> String {
+fn banner(base_url: &str, demo: Option<&Demo>) -> String {
     let listening = format!("rental is listening on {base_url}  (API description: {base_url}/api/openapi.json)");
-    let demo = key.map(|key| {
+    let demo = demo.map(|Demo { key, password }| {
         format!(
-            "\n\nDemo API key (read+write), shown once:\n  {key}\n\nTry:\n  \
+            "\n\nDemo API key (read+write), shown once:\n  {key}\n\n\
+             Admin dashboard: {base_url}/admin  (password, shown once: {password})\n\nTry:\n  \
              curl -H 'Authorization: Bearer {key}' {base_url}/api/v1/properties\n  \
              curl -H 'Authorization: Bearer {key}' {base_url}/api/v1/ha/summary"
         )

@@ -2,14 +2,19 @@
 //! calls the pure core, writes the result and its events, and commits.
 
 mod admin;
+mod admin_password;
+mod agenda;
 mod bookings;
 mod calendar_feed;
 mod channels;
 mod deliveries;
 mod group_commit;
+mod property_feeds;
 mod read_model;
+mod webhook_admin;
 
 pub use self::admin::NewKey;
+pub use self::agenda::Agenda;
 pub use self::bookings::Created;
 pub use self::channels::{FeedPull, Fetched};
 pub use self::deliveries::DueDelivery;

@@ -49,6 +49,7 @@ pub struct Data {
     idempotency: BTreeMap<String, IdempotencyRecord>,
     deliveries: BTreeMap<String, Delivery>,
     fanned_out: u64,
+    admin_password: Option<String>,
     due: BTreeSet<(u64, u64, String)>,
     feeds: BTreeMap<String, FeedState>,
 }
@@ -173,6 +174,17 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         let data = self.data();
         Ok(data.due.iter().filter_map(|(_, _, id)| data.deliveries.get(id)).cloned().collect())
     }
+
+    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
+        let mut of: Vec<Delivery> =
+            self.data().deliveries.values().filter(|d| d.webhook_id == webhook_id).cloned().collect();
+        super::newest_first(&mut of, limit);
+        Ok(of)
+    }
+
+    fn admin_password(&self) -> StoreResult<Option<String>> {
+        Ok(self.data().admin_password.clone())
+    }
 }
 
 impl<D: Borrow<Data>> MemoryTx<'_, D> {
@@ -277,6 +289,11 @@ impl WriteTx for MemoryTx<'_, Data> {
 
     fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
         self.data.idempotency.insert(record.key.clone(), record.clone());
+        Ok(())
+    }
+
+    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
+        self.data.admin_password = Some(phc.to_owned());
         Ok(())
     }
 

@@ -117,6 +117,10 @@ pub trait ReadTx {
     fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>>;
     /// Every feed's state, by property then feed.
     fn feed_states(&self) -> StoreResult<Vec<FeedState>>;
+    /// Up to `limit` deliveries to one webhook, the newest event first.
+    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>>;
+    /// The admin dashboard's password hash (a PHC string), if one was set.
+    fn admin_password(&self) -> StoreResult<Option<String>>;
 }
 
 /// What the write transaction can change, on top of reading.
@@ -147,6 +151,8 @@ pub trait WriteTx: ReadTx {
     fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
     /// Inserts or replaces a feed's state.
     fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()>;
+    /// Replaces the admin dashboard's password hash (a PHC string).
+    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()>;
     /// Makes every change of the transaction durable and visible, at once.
     fn commit(self) -> StoreResult<()>;
 }
@@ -182,4 +188,10 @@ pub(crate) fn due_key(delivery: &Delivery) -> Option<(u64, u64)> {
         }
         _ => None,
     }
+}
+
+/// Orders deliveries newest event first (then by id, so the order is stable) and keeps `limit`.
+pub(crate) fn newest_first(deliveries: &mut Vec<Delivery>, limit: usize) {
+    deliveries.sort_by(|a, b| b.event_seq.cmp(&a.event_seq).then_with(|| a.id.cmp(&b.id)));
+    deliveries.truncate(limit);
 }

@@ -26,6 +26,8 @@ const SCHEMA_VERSION: &str = "1";
 const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
 /// The `meta` key of the last outbox event fanned out to webhooks.
 const FANNED_OUT: &str = "outbox_fanned_out";
+/// The `meta` key of the admin dashboard's password hash (a PHC string).
+const ADMIN_PASSWORD: &str = "admin_password";
 const PROPERTIES: TableDefinition<&str, &[u8]> = TableDefinition::new("properties");
 const BOOKINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("bookings");
 /// (check-in day, code): the listing order.
@@ -317,6 +319,20 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         let value = meta.get(FANNED_OUT).map_err(backend)?;
         value.map_or(Ok(0), |v| v.value().parse().map_err(|_| StoreError::Corrupt("bad fan-out position".into())))
     }
+
+    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
+        // A scan: the dashboard asks for a few webhooks' recent deliveries, not a hot path.
+        let mut of: Vec<Delivery> = self.all_json::<Delivery>(DELIVERIES)?;
+        of.retain(|d| d.webhook_id == webhook_id);
+        super::newest_first(&mut of, limit);
+        Ok(of)
+    }
+
+    fn admin_password(&self) -> StoreResult<Option<String>> {
+        let meta = self.0.open(META)?;
+        let value = meta.get(ADMIN_PASSWORD).map_err(backend)?;
+        Ok(value.map(|v| v.value().to_owned()))
+    }
 }
 
 impl<T: Tables> RedbTx<T> {
@@ -463,6 +479,12 @@ impl WriteTx for RedbTx<WriteTransaction> {
 
     fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
         self.put_json(IDEMPOTENCY, &record.key, record)
+    }
+
+    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
+        let mut meta = self.0.open_table(META).map_err(backend)?;
+        meta.insert(ADMIN_PASSWORD, phc).map_err(backend)?;
+        Ok(())
     }
 
     fn commit(self) -> StoreResult<()> {

@@ -1,6 +1,7 @@
 //! The shared suite: each module holds functions generic over the store, and
 //! `store_suite!` runs each of them against `MemoryStore` and `RedbStore`.
 
+mod admin;
 mod availability;
 mod bookings;
 mod catalog;

@@ -1,0 +1,51 @@
+//! Editing a property's list of channel calendars (its private `icalFeeds`)
+//! one feed at a time, as the admin dashboard does.
+
+use super::Rental;
+use crate::error::{Error, NotFound, Result};
+use crate::ids::Source;
+use crate::property::{IcalFeed, Property};
+use crate::store::{ReadTx, Store, WriteTx};
+
+impl<S: Store> Rental<S> {
+    /// Adds a feed named `name` (it becomes the source of the bookings it
+    /// brings) fetched from `url`, to a property, active or not.
+    pub fn add_ical_feed(&self, slug: &str, name: &str, url: &str) -> Result<Property> {
+        let name = Source::parse(name.trim()).map_err(|e| Error::invalid("name", "invalid", e.to_string()))?;
+        let url = url.trim();
+        if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2_000 {
+            return Err(Error::invalid("url", "invalid_url", "must be an http or https URL"));
+        }
+        self.edit_feeds(slug, |feeds| {
+            if feeds.iter().any(|f| f.name == name) {
+                return Err(Error::invalid("name", "duplicate", format!("a feed named {} exists", name.as_str())));
+            }
+            feeds.push(IcalFeed { name, url: url.to_owned(), reservation_patterns: Vec::new() });
+            Ok(())
+        })
+    }
+
+    /// Removes the feed named `name` from a property.
+    pub fn remove_ical_feed(&self, slug: &str, name: &str) -> Result<Property> {
+        self.edit_feeds(slug, |feeds| {
+            let before = feeds.len();
+            feeds.retain(|f| f.name.as_str() != name);
+            if feeds.len() == before {
+                return Err(Error::invalid("name", "unknown_feed", format!("no feed named {name:?}")));
+            }
+            Ok(())
+        })
+    }
+
+    fn edit_feeds(&self, slug: &str, edit: impl FnOnce(&mut Vec<IcalFeed>) -> Result<()>) -> Result<Property> {
+        let writing = self.lock_writes();
+        let mut tx = self.store.write()?;
+        let mut property = tx.property(slug)?.ok_or_else(|| Error::NotFound(NotFound::Property(slug.to_owned())))?;
+        edit(&mut property.ical_feeds)?;
+        property.validate()?;
+        tx.put_property(&property)?;
+        tx.commit()?;
+        self.refresh(&[property.slug.to_string()], writing);
+        Ok(property)
+    }
+}

@@ -1,0 +1,85 @@
+//! What the admin dashboard does to webhooks beyond registering them: pause
+//! and resume one, list its recent deliveries, resend one, send a test event.
+
+use serde_json::json;
+
+use super::Rental;
+use crate::delivery::{self, Delivery};
+use crate::error::{Error, NotFound, Result};
+use crate::event::{Event, EventName};
+use crate::keys;
+use crate::store::{ReadTx, Store, WriteTx};
+use crate::webhook::Webhook;
+
+impl<S: Store> Rental<S> {
+    /// Activates or deactivates a webhook. Deactivating gives up its pending
+    /// deliveries; events after reactivation are delivered again.
+    pub fn set_webhook_active(&self, id: &str, active: bool) -> Result<Webhook> {
+        let _writing = self.lock_writes();
+        let mut tx = self.store.write()?;
+        let mut webhook = find_webhook(&tx, id)?;
+        if webhook.active != active {
+            webhook.active = active;
+            tx.put_webhook(&webhook)?;
+            if !active {
+                super::deliveries::abandon_pending(&mut tx, id)?;
+            }
+            tx.commit()?;
+        }
+        Ok(webhook)
+    }
+
+    /// Up to `limit` deliveries to a webhook, the newest event first, each with its attempts.
+    pub fn deliveries_of(&self, webhook_id: &str, limit: usize) -> Result<Vec<Delivery>> {
+        Ok(self.store.read()?.deliveries_of(webhook_id, limit)?)
+    }
+
+    /// Sends a delivery again: the same delivery (same `X-SVC-Delivery` id,
+    /// same body and signature) becomes due now and gets one more attempt,
+    /// recorded with the others. Its webhook must be active.
+    pub fn resend_delivery(&self, id: &str) -> Result<Delivery> {
+        let now = self.now();
+        let _writing = self.lock_writes();
+        let mut tx = self.store.write()?;
+        let current = tx.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.to_owned())))?;
+        require_active(&find_webhook(&tx, &current.webhook_id)?)?;
+        let resent = delivery::resend(&current, now);
+        tx.put_delivery(&resent)?;
+        tx.commit()?;
+        Ok(resent)
+    }
+
+    /// Sends a `webhook.test` event to this webhook alone, through the
+    /// ordinary delivery path: an outbox event and one delivery, due now,
+    /// signed with the webhook's secret. Other webhooks never receive it.
+    pub fn send_test_event(&self, webhook_id: &str) -> Result<Delivery> {
+        let now = self.now();
+        let _writing = self.lock_writes();
+        let mut tx = self.store.write()?;
+        let webhook = find_webhook(&tx, webhook_id)?;
+        require_active(&webhook)?;
+        let event = Event {
+            event: EventName::WebhookTest,
+            timestamp: now,
+            data: json!({ "webhook": webhook.id, "message": "a test event sent from the admin dashboard" }),
+        };
+        let seq = tx.append_events(&[event])?.pop().unwrap_or_default();
+        let id = keys::new_id("dlv_", self.entropy.as_ref());
+        let test = Delivery::new(id, webhook.id, seq, EventName::WebhookTest, now);
+        tx.put_delivery(&test)?;
+        tx.commit()?;
+        Ok(test)
+    }
+}
+
+fn find_webhook(tx: &impl ReadTx, id: &str) -> Result<Webhook> {
+    tx.webhooks()?.into_iter().find(|w| w.id == id).ok_or_else(|| Error::NotFound(NotFound::Webhook(id.to_owned())))
+}
+
+fn require_active(webhook: &Webhook) -> Result<()> {
+    if webhook.active {
+        Ok(())
+    } else {
+        Err(Error::invalid("webhook", "inactive", "the webhook is deactivated; activate it first"))
+    }
+}

@@ -1,0 +1,74 @@
+//! `/admin`: today's arrivals and departures, and the pending requests with
+//! confirm and cancel buttons that run the same lifecycle actions as the API's PATCH.
+
+use std::sync::Arc;
+
+use maud::{Markup, html};
+use rental_core::lifecycle::Party;
+use rental_core::{Action, Booking, Rental, Status, Store};
+
+use super::Act;
+use super::page::{Page, Section, button_form, money, shell};
+use super::session::{Flash, Session};
+use crate::handlers::blocking;
+
+/// The dashboard's first page.
+pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session) -> Page {
+    let agenda = match blocking(rental, Rental::agenda).await {
+        Ok(agenda) => agenda,
+        Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),
+    };
+    let body = html! {
+        section.card #arrivals {
+            h2 { "Arriving today (" (agenda.arrivals.len()) ")" }
+            (stays(&agenda.arrivals, session, "No arrivals today."))
+        }
+        section.card #departures {
+            h2 { "Leaving today (" (agenda.departures.len()) ")" }
+            (stays(&agenda.departures, session, "No departures today."))
+        }
+        section.card #pending {
+            h2 { "Pending requests (" (agenda.pending.len()) ")" }
+            (stays(&agenda.pending, session, "Nothing is waiting for an answer."))
+        }
+    };
+    shell("Today", Some(Section::Today), Some(session), &body)
+}
+
+fn stays(bookings: &[Booking], session: &Session, empty: &str) -> Markup {
+    html! {
+        @if bookings.is_empty() { p.muted { (empty) } } @else {
+            div.table { table {
+                thead { tr { th { "Booking" } th { "Guest" } th { "Stay" } th { "Total" } th { "Status" } th {} } }
+                tbody { @for b in bookings { tr data-code=(b.code) {
+                    td { strong { (b.code) } br; span.muted { (b.property_name) } }
+                    td { (b.guest_name) br; span.muted { (b.guests) " guest" @if b.guests != 1 { "s" } } }
+                    td { (b.check_in()) " → " (b.check_out()) br; span.muted { (b.stay.nights()) " nights" } }
+                    td { (money(b.total)) }
+                    td { span.badge { (b.status) } br; span.muted { (b.source.as_str()) } }
+                    td { div.actions {
+                        @if b.status == Status::Pending && !b.is_channel_owned() {
+                            (button_form(session, &format!("/admin/bookings/{}/confirm", b.code), "Confirm", "", None))
+                        }
+                        @if b.status != Status::Cancelled && !b.is_channel_owned() {
+                            (button_form(session, &format!("/admin/bookings/{}/cancel", b.code), "Cancel", "danger",
+                                Some(&format!("Cancel booking {} of {}?", b.code, b.guest_name))))
+                        }
+                    } }
+                } } }
+            } }
+        }
+    }
+}
+
+/// `POST /admin/bookings/{code}/confirm|cancel`.
+pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str) -> Page {
+    let action = match action {
+        "confirm" => Action::Confirm,
+        "cancel" => Action::Cancel { by: Party::Host, reason: Some("cancelled in the admin dashboard".to_owned()) },
+        _ => return super::page::message(http::StatusCode::NOT_FOUND, "Not found", "There is no such action."),
+    };
+    let code = code.to_owned();
+    let result = blocking(act.rental(), move |r| r.update_booking(&code, &action)).await;
+    act.done(result, "/admin", |b| Flash::done(format!("Booking {} is now {}.", b.code, b.status)))
+}

@@ -1,0 +1,161 @@
+//! The admin dashboard: server-rendered pages under `/admin` for keys,
+//! webhooks, properties and today's bookings, behind a password and a session.
+//!
+//! Every route but the login page needs a session (else `303` to
+//! `/admin/login`); every POST carries the session's CSRF token (else `403`,
+//! nothing changed). Pages call the same library use cases as the API.
+
+mod form;
+mod home;
+mod keys;
+mod login;
+mod page;
+mod properties;
+pub mod session;
+pub mod throttle;
+mod webhooks;
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use http::{Method, Request, StatusCode};
+use hyper::body::Incoming;
+use rental_core::Store;
+
+use self::form::Form;
+use self::page::{Page, message, redirect};
+use self::session::{Flash, Session, Sessions};
+use self::throttle::LoginThrottle;
+use crate::AppState;
+use crate::problem::Problem;
+
+/// How the dashboard behaves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdminConfig {
+    /// Adds `Secure` to the session cookie: set when the base URL is https.
+    pub secure_cookie: bool,
+    /// How long a session lasts without a request.
+    pub session_idle: Duration,
+}
+
+impl Default for AdminConfig {
+    fn default() -> Self {
+        AdminConfig { secure_cookie: false, session_idle: session::DEFAULT_IDLE }
+    }
+}
+
+/// The dashboard's state: sessions and failed logins, both in memory.
+#[derive(Debug)]
+pub struct Admin {
+    config: AdminConfig,
+    sessions: Sessions,
+    throttle: LoginThrottle,
+}
+
+impl Admin {
+    /// A dashboard with no sessions yet.
+    pub fn new(config: AdminConfig) -> Self {
+        Admin { sessions: Sessions::new(config.session_idle), throttle: LoginThrottle::default(), config }
+    }
+}
+
+/// True for the paths the dashboard answers.
+pub fn owns(path: &str) -> bool {
+    path == "/admin" || path.starts_with("/admin/")
+}
+
+/// Answers one `/admin` request from client `peer`.
+pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, req: Request<Incoming>) -> Page {
+    let (parts, body) = req.into_parts();
+    let path = parts.uri.path().to_owned();
+    let segments: Vec<&str> = path.trim_start_matches("/admin").split('/').filter(|s| !s.is_empty()).collect();
+    let admin = &state.admin;
+    let now = Instant::now();
+    let session = session::cookie_value(&parts.headers).and_then(|id| admin.sessions.get(id, now));
+    let method = parts.method.clone();
+    if segments == ["login"] {
+        // Shown even to a session: logging in again replaces it with a new one.
+        return match method {
+            Method::POST => login::submit(state, peer, &parts.headers, body).await,
+            _ => login::page(state, None).await,
+        };
+    }
+    let Some(session) = session else { return redirect("/admin/login") };
+    if method == Method::GET {
+        return match segments.as_slice() {
+            [] => home::page(state.rental(), &session).await,
+            ["api-keys"] => keys::page(state.rental(), &session).await,
+            ["webhooks"] => webhooks::page(state.rental(), &session).await,
+            ["properties"] => properties::page(state.rental(), &session).await,
+            ["logout"] => login::logout_page(&session),
+            _ => message(StatusCode::NOT_FOUND, "Not found", "There is no admin page here."),
+        };
+    }
+    if method != Method::POST {
+        return message(StatusCode::METHOD_NOT_ALLOWED, "Not allowed", "Use the dashboard's pages and buttons.");
+    }
+    let Some(form) = Form::read(body).await else {
+        return message(StatusCode::BAD_REQUEST, "Bad request", "The form could not be read.");
+    };
+    if !session.csrf_matches(form.get("_csrf")) {
+        return message(
+            StatusCode::FORBIDDEN,
+            "Refused",
+            "This form did not come from this dashboard, or it has expired. Reload the page and try again.",
+        );
+    }
+    let act = Act { state, session: &session, form: &form };
+    match segments.as_slice() {
+        ["logout"] => login::logout(admin, &session),
+        ["api-keys"] => keys::create(&act).await,
+        ["api-keys", id, "revoke"] => keys::revoke(&act, id).await,
+        ["webhooks"] => webhooks::register(&act).await,
+        ["webhooks", id, action] => webhooks::act(&act, id, action).await,
+        ["deliveries", id, "resend"] => webhooks::resend(&act, id).await,
+        ["properties", slug, "feeds"] => properties::add_feed(&act, slug).await,
+        ["properties", slug, "feeds", name, "remove"] => properties::remove_feed(&act, slug, name).await,
+        ["bookings", code, action] => home::act(&act, code, action).await,
+        _ => message(StatusCode::NOT_FOUND, "Not found", "There is no admin action here."),
+    }
+}
+
+/// What a form post acts with.
+struct Act<'a, S> {
+    state: &'a Arc<AppState<S>>,
+    session: &'a Session,
+    form: &'a Form,
+}
+
+impl<S: Store + 'static> Act<'_, S> {
+    fn rental(&self) -> &Arc<rental_core::Rental<S>> {
+        self.state.rental()
+    }
+
+    /// Leaves what `result` says for the next page, then sends the browser to `back`.
+    fn done<T>(&self, result: Result<T, Problem>, back: &str, ok: impl FnOnce(T) -> Flash) -> Page {
+        let flash = match result {
+            Ok(value) => ok(value),
+            Err(problem) => Flash::failed(explain(&problem)),
+        };
+        self.state.admin.sessions.set_flash(self.session, flash);
+        redirect(back)
+    }
+}
+
+/// A problem as a sentence for the host; internal failures say only that.
+fn explain(problem: &Problem) -> String {
+    if problem.status.is_server_error() {
+        return "Something went wrong; the server log has the details.".to_owned();
+    }
+    if problem.errors.is_empty() {
+        return capitalized(&problem.detail);
+    }
+    let parts: Vec<String> = problem.errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect();
+    capitalized(&parts.join("; "))
+}
+
+fn capitalized(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}

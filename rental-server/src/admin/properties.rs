@@ -1,0 +1,71 @@
+//! `/admin/properties`: each property with its door code, Wi-Fi name and
+//! channel calendar feeds, which can be added and removed here.
+
+use std::sync::Arc;
+
+use maud::html;
+use rental_core::{Rental, Store};
+
+use super::Act;
+use super::page::{Page, Section, button_form, csrf_field, shell};
+use super::session::{Flash, Session};
+use crate::handlers::blocking;
+
+/// The properties page.
+pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session) -> Page {
+    let properties = match blocking(rental, Rental::all_properties).await {
+        Ok(properties) => properties,
+        Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),
+    };
+    let body = html! {
+        @if properties.is_empty() {
+            section.card { p.muted { "No properties yet. Import some with " code { "rental property import FILE" } "." } }
+        }
+        @for p in &properties {
+            section.card.property data-slug=(p.slug) {
+                h2 { (p.name) " " @if !p.active { span.badge.bad { "inactive" } } }
+                dl {
+                    dt { "Slug" } dd { code { (p.slug) } }
+                    dt { "Time zone" } dd { (p.timezone.name()) }
+                    dt { "Door code" } dd { @if p.door_code.is_empty() { span.muted { "none" } } @else { code { (p.door_code) } } }
+                    dt { "Wi-Fi" } dd { @if p.wifi_ssid.is_empty() { span.muted { "none" } } @else { (p.wifi_ssid) } }
+                }
+                h2 { "Channel calendars (iCal)" }
+                @if p.ical_feeds.is_empty() { p.muted { "No feeds." } } @else {
+                    div.table { table.feeds {
+                        thead { tr { th { "Name" } th { "URL" } th {} } }
+                        tbody { @for f in &p.ical_feeds { tr {
+                            td { (f.name.as_str()) }
+                            td { code { (f.url) } }
+                            td { (button_form(session, &format!("/admin/properties/{}/feeds/{}/remove", p.slug, f.name.as_str()),
+                                "Remove", "danger", Some(&format!("Stop importing the {} calendar?", f.name.as_str())))) }
+                        } } }
+                    } }
+                }
+                form method="post" action=(format!("/admin/properties/{}/feeds", p.slug)) {
+                    (csrf_field(session))
+                    label for=(format!("feed-name-{}", p.slug)) { "Feed name " span.muted { "(airbnb, vrbo...)" } }
+                    input id=(format!("feed-name-{}", p.slug)) type="text" name="name" required maxlength="32" pattern="[a-z0-9_-]+";
+                    label for=(format!("feed-url-{}", p.slug)) { "Feed URL" }
+                    input id=(format!("feed-url-{}", p.slug)) type="url" name="url" required;
+                    p { button type="submit" { "Add feed" } }
+                }
+            }
+        }
+    };
+    shell("Properties", Some(Section::Properties), Some(session), &body)
+}
+
+/// `POST /admin/properties/{slug}/feeds`: name and URL.
+pub async fn add_feed<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
+    let (slug, name, url) = (slug.to_owned(), act.form.get("name").to_owned(), act.form.get("url").to_owned());
+    let result = blocking(act.rental(), move |r| r.add_ical_feed(&slug, &name, &url)).await;
+    act.done(result, "/admin/properties", |p| Flash::done(format!("Feed added to {}.", p.name)))
+}
+
+/// `POST /admin/properties/{slug}/feeds/{name}/remove`.
+pub async fn remove_feed<S: Store + 'static>(act: &Act<'_, S>, slug: &str, name: &str) -> Page {
+    let (slug, name) = (slug.to_owned(), name.to_owned());
+    let result = blocking(act.rental(), move |r| r.remove_ical_feed(&slug, &name)).await;
+    act.done(result, "/admin/properties", |p| Flash::done(format!("Feed removed from {}.", p.name)))
+}

@@ -1,0 +1,150 @@
+//! What the dashboard's forms do, seen through the API and a webhook
+//! receiver: the same use cases, the same events, the real delivery path.
+
+use std::time::Duration;
+
+use rental_core::webhook::verify;
+use rental_tests::NOW;
+use rental_tests::receiver::Receiver;
+use serde_json::json;
+
+use crate::client::{Client, server};
+
+/// Today in Lisbon (sea-view) at [`NOW`].
+const TODAY: &str = "2026-11-22";
+
+#[tokio::test]
+async fn the_dashboard_lists_todays_arrivals_and_confirms_and_cancels_like_the_api() {
+    let s = server().await;
+    assert!(NOW.starts_with(TODAY));
+    let arriving = s.book("sea-view", TODAY, "2026-11-25", 2).await;
+    let later = s.book("alpine-cabin", "2026-12-10", "2026-12-14", 2).await;
+    let (arriving, later) = (arriving["code"].as_str().unwrap(), later["code"].as_str().unwrap());
+    let client = Client::logged_in(&s.http).await;
+    let page = client.get("/admin").await.text();
+    let arrivals = page.split("id=\"arrivals\"").nth(1).unwrap().split("</section>").next().unwrap();
+    assert!(arrivals.contains(arriving) && !arrivals.contains(later), "{arrivals}");
+    let pending = page.split("id=\"pending\"").nth(1).unwrap();
+    assert!(pending.contains(arriving) && pending.contains(later), "{pending}");
+
+    let seq = s.rental.events_after(0, 10_000).unwrap().last().unwrap().seq;
+    let r = client.post(&format!("/admin/bookings/{arriving}/confirm"), &[]).await;
+    assert_eq!((r.status, r.header("location")), (303, Some("/admin")));
+    let booking = s.http.get(&format!("/api/v1/bookings/{arriving}"), &s.key).await;
+    assert_eq!(
+        (booking.body["status"].as_str(), booking.body["paymentStatus"].as_str()),
+        (Some("confirmed"), Some("paid"))
+    );
+    let events: Vec<_> = s.rental.events_after(seq, 100).unwrap().iter().map(|e| e.event.event.as_str()).collect();
+    assert_eq!(events, ["booking.confirmed", "booking.updated"]);
+    assert!(client.get("/admin").await.text().contains(&format!("Booking {arriving} is now confirmed.")));
+
+    client.post(&format!("/admin/bookings/{later}/cancel"), &[]).await.expect(303);
+    let cancelled = s.http.get(&format!("/api/v1/bookings/{later}"), &s.key).await;
+    assert_eq!(cancelled.body["status"], "cancelled");
+    assert_eq!(cancelled.body["cancelledBy"], "host");
+
+    client.post(&format!("/admin/bookings/{later}/confirm"), &[]).await.expect(303);
+    let page = client.get("/admin").await.text();
+    assert!(page.contains("class=\"flash error\""), "a refused transition is explained: {page}");
+    assert_eq!(s.http.get(&format!("/api/v1/bookings/{later}"), &s.key).await.body["status"], "cancelled");
+}
+
+#[tokio::test]
+async fn ical_feeds_are_added_and_removed_and_bad_ones_refused() {
+    let s = server().await;
+    let client = Client::logged_in(&s.http).await;
+    let feed = [("name", "airbnb"), ("url", "https://www.airbnb.com/calendar/ical/1.ics?s=abc")];
+    client.post("/admin/properties/sea-view/feeds", &feed).await.expect(303);
+    let property = s.rental.property("sea-view").unwrap();
+    assert_eq!(property.ical_feeds.len(), 1);
+    assert_eq!(property.ical_feeds[0].name.as_str(), "airbnb");
+    let page = client.get("/admin/properties").await.text();
+    assert!(page.contains("https://www.airbnb.com/calendar/ical/1.ics?s=abc"), "{page}");
+
+    for bad in
+        [[("name", "Air BnB"), ("url", "https://x.example/a.ics")], [("name", "vrbo"), ("url", "ftp://x/a.ics")], feed]
+    {
+        client.post("/admin/properties/sea-view/feeds", &bad).await.expect(303);
+        assert!(client.get("/admin/properties").await.text().contains("class=\"flash error\""), "{bad:?}");
+    }
+    assert_eq!(s.rental.property("sea-view").unwrap().ical_feeds.len(), 1);
+    assert_eq!(s.http.get("/api/v1/properties/sea-view", &s.key).await.body.get("icalFeeds"), None, "still private");
+
+    client.post("/admin/properties/sea-view/feeds/airbnb/remove", &[]).await.expect(303);
+    assert!(s.rental.property("sea-view").unwrap().ical_feeds.is_empty());
+}
+
+#[tokio::test]
+async fn a_test_event_goes_signed_to_that_webhook_alone_and_a_resend_repeats_the_same_delivery() {
+    let s = server().await;
+    let (target, bystander) = (Receiver::ok().await, Receiver::ok().await);
+    let client = Client::logged_in(&s.http).await;
+    let secret = "whsec_admin_test_secret";
+    client.post("/admin/webhooks", &[("url", &target.url()), ("events", "*"), ("secret", secret)]).await.expect(303);
+    client.post("/admin/webhooks", &[("url", &bystander.url()), ("events", "*")]).await.expect(303);
+    let hooks = s.rental.webhooks().unwrap();
+    let hook = hooks.iter().find(|w| w.url == target.url()).unwrap();
+
+    client.post(&format!("/admin/webhooks/{}/test", hook.id), &[]).await.expect(303);
+    let got = target.wait_for(1, Duration::from_secs(5)).await;
+    assert_eq!(got[0].event(), "webhook.test");
+    assert!(verify(secret.as_bytes(), &got[0].body, got[0].header("x-svc-signature").unwrap()));
+    assert_eq!(got[0].json()["data"]["webhook"], json!(hook.id));
+    bystander.assert_no_more_than(0, Duration::from_millis(400)).await;
+
+    let delivery = s.rental.deliveries_of(&hook.id, 10).unwrap().remove(0);
+    assert_eq!(delivery.id, got[0].delivery());
+    let page = client.get("/admin/webhooks").await.text();
+    assert!(page.contains(&delivery.id) && page.contains("delivered"), "{page}");
+
+    client.post(&format!("/admin/deliveries/{}/resend", delivery.id), &[]).await.expect(303);
+    let got = target.wait_for(2, Duration::from_secs(5)).await;
+    assert_eq!(got[1].delivery(), delivery.id, "same X-SVC-Delivery");
+    assert_eq!(got[1].body, got[0].body, "same bytes");
+    bystander.assert_no_more_than(0, Duration::from_millis(100)).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(s.rental.delivery(&delivery.id).unwrap().attempts.len(), 2);
+}
+
+#[tokio::test]
+async fn a_deactivated_webhook_gets_nothing_until_activated_and_a_deleted_one_is_gone() {
+    let s = server().await;
+    let target = Receiver::ok().await;
+    let client = Client::logged_in(&s.http).await;
+    client.post("/admin/webhooks", &[("url", &target.url()), ("events", "booking.created")]).await.expect(303);
+    let id = s.rental.webhooks().unwrap()[0].id.clone();
+    client.post(&format!("/admin/webhooks/{id}/deactivate"), &[]).await.expect(303);
+    assert!(!s.rental.webhooks().unwrap()[0].active);
+    s.book("sea-view", "2026-12-01", "2026-12-04", 2).await;
+    client.post(&format!("/admin/webhooks/{id}/test"), &[]).await.expect(303);
+    target.assert_no_more_than(0, Duration::from_millis(400)).await;
+
+    client.post(&format!("/admin/webhooks/{id}/activate"), &[]).await.expect(303);
+    s.book("sea-view", "2026-12-10", "2026-12-13", 2).await;
+    let got = target.wait_for(1, Duration::from_secs(5)).await;
+    assert_eq!(got[0].event(), "booking.created");
+
+    client.post(&format!("/admin/webhooks/{id}/delete"), &[]).await.expect(303);
+    assert!(s.rental.webhooks().unwrap().is_empty());
+    assert!(!client.get("/admin/webhooks").await.text().contains(&target.url()));
+}
+
+#[tokio::test]
+async fn a_webhook_needs_at_least_one_event() {
+    let s = server().await;
+    let client = Client::logged_in(&s.http).await;
+    client.post("/admin/webhooks", &[("url", "https://example.com/hook")]).await.expect(303);
+    assert!(s.rental.webhooks().unwrap().is_empty());
+    let page = client.get("/admin/webhooks").await.text();
+    assert!(page.contains("choose at least one event"), "{page}");
+    client
+        .post(
+            "/admin/webhooks",
+            &[("url", "https://example.com/hook"), ("events", "booking.created"), ("events", "booking.cancelled")],
+        )
+        .await
+        .expect(303);
+    let hooks = s.rental.webhooks().unwrap();
+    assert_eq!(serde_json::to_value(&hooks[0].events).unwrap(), json!(["booking.created", "booking.cancelled"]));
+}

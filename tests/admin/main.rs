@@ -1,0 +1,13 @@
+//! Tests of the admin dashboard (issue 6), each against its own in-process server.
+//!
+//! - `security`: over plain HTTP: every route needs a session, CSRF tokens,
+//!   the login throttle, cookie attributes, escaping, logout and expiry.
+//! - `actions`: the dashboard's forms change what the API serves: booking
+//!   confirm/cancel, iCal feeds, test events and resends through the real dispatcher.
+//! - `browser`: the whole flow in Debian's chromium through chromedriver,
+//!   with screenshots at desktop and phone widths under `target/screenshots/`.
+
+mod actions;
+mod browser;
+mod client;
+mod security;
