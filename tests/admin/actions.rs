@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use rental_core::webhook::verify;
 use rental_tests::NOW;
+use rental_tests::feeds::{Feed, FeedServer, calendar};
 use rental_tests::receiver::Receiver;
 use serde_json::json;
 
@@ -73,6 +74,29 @@ async fn ical_feeds_are_added_and_removed_and_bad_ones_refused() {
 
     client.post("/admin/properties/sea-view/feeds/airbnb/remove", &[]).await.expect(303);
     assert!(s.rental.property("sea-view").unwrap().ical_feeds.is_empty());
+}
+
+#[tokio::test]
+async fn import_now_pulls_the_feeds_and_the_page_shows_each_last_pull() {
+    let s = server().await;
+    let channel = FeedServer::start().await;
+    channel.set("/airbnb.ics", Feed::Calendar(calendar(&[("a1", "Reserved - Jane", "2026-12-01", "2026-12-04")])));
+    let client = Client::logged_in(&s.http).await;
+    let page = client.get("/admin/properties").await.text();
+    assert!(!page.contains("Import channel calendars now"), "no button without feeds");
+    for (name, url) in [("airbnb", channel.url("/airbnb.ics")), ("vrbo", channel.url("/missing.ics"))] {
+        client.post("/admin/properties/sea-view/feeds", &[("name", name), ("url", url.as_str())]).await.expect(303);
+    }
+    assert!(client.get("/admin/properties").await.text().contains("not pulled yet"));
+
+    let r = client.post("/admin/properties/sea-view/sync", &[]).await;
+    assert_eq!((r.status, r.header("location")), (303, Some("/admin/properties")));
+    let page = client.get("/admin/properties").await.text();
+    assert!(page.contains("Pulled 2 feeds: 1 created, 0 updated, 0 cancelled, 0 conflicts. 1 failed (vrbo: the feed answered 404 Not Found)."), "{page}");
+    assert!(page.contains("1 events; 1 created"), "{page}");
+    let bookings = s.all_bookings().await;
+    let jane = bookings.iter().find(|b| b["source"] == "airbnb").expect("the imported stay");
+    assert_eq!((&jane["guestName"], &jane["status"]), (&json!("Jane"), &json!("confirmed")));
 }
 
 #[tokio::test]

@@ -1,21 +1,29 @@
 //! `/admin/properties`: each property with its door code, Wi-Fi name and
-//! channel calendar feeds, which can be added and removed here.
+//! channel calendar feeds (added, removed, their last pull, and "import now").
 
 use std::sync::Arc;
 
 use maud::html;
-use rental_core::{Rental, Store};
+use rental_core::{Rental, Slug, Source, Store};
 
 use super::Act;
 use super::page::{Page, Section, button_form, csrf_field, shell};
 use super::session::{Flash, Session};
 use crate::handlers::blocking;
+use crate::problem::Problem;
 
 /// The properties page.
 pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session) -> Page {
-    let properties = match blocking(rental, Rental::all_properties).await {
-        Ok(properties) => properties,
+    let loaded = blocking(rental, |r| Ok((r.all_properties()?, r.feed_states()?))).await;
+    let (properties, states) = match loaded {
+        Ok(loaded) => loaded,
         Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),
+    };
+    let last_pull = |slug: &Slug, feed: &Source| {
+        states
+            .iter()
+            .find(|s| &s.property == slug && &s.feed == feed)
+            .and_then(|s| Some((s.last_pull_at?, s.last_result.clone()?)))
     };
     let body = html! {
         @if properties.is_empty() {
@@ -33,14 +41,28 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
                 h2 { "Channel calendars (iCal)" }
                 @if p.ical_feeds.is_empty() { p.muted { "No feeds." } } @else {
                     div.table { table.feeds {
-                        thead { tr { th { "Name" } th { "URL" } th {} } }
+                        thead { tr { th { "Name" } th { "URL" } th { "Last pull" } th {} } }
                         tbody { @for f in &p.ical_feeds { tr {
                             td { (f.name.as_str()) }
                             td { code { (f.url) } }
+                            td.last-pull { @match last_pull(&p.slug, &f.name) {
+                                None => span.muted { "not pulled yet" },
+                                Some((at, r)) => {
+                                    @if r.ok { span.badge.ok { "ok" } } @else { span.badge.bad { "failed" } }
+                                    " " (rental_core::timestamp::format(&at)) br;
+                                    @if r.ok {
+                                        span.muted { (r.events) " events; " (r.created) " created, " (r.updated) " updated, "
+                                            (r.cancelled) " cancelled, " (r.conflicts) " conflicts" }
+                                    } @else { span.muted { (r.error.unwrap_or_default()) } }
+                                },
+                            } }
                             td { (button_form(session, &format!("/admin/properties/{}/feeds/{}/remove", p.slug, f.name.as_str()),
                                 "Remove", "danger", Some(&format!("Stop importing the {} calendar?", f.name.as_str())))) }
                         } } }
                     } }
+                }
+                @if !p.ical_feeds.is_empty() && p.active {
+                    (button_form(session, &format!("/admin/properties/{}/sync", p.slug), "Import channel calendars now", "", None))
                 }
                 form method="post" action=(format!("/admin/properties/{}/feeds", p.slug)) {
                     (csrf_field(session))
@@ -61,6 +83,28 @@ pub async fn add_feed<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page 
     let (slug, name, url) = (slug.to_owned(), act.form.get("name").to_owned(), act.form.get("url").to_owned());
     let result = blocking(act.rental(), move |r| r.add_ical_feed(&slug, &name, &url)).await;
     act.done(result, "/admin/properties", |p| Flash::done(format!("Feed added to {}.", p.name)))
+}
+
+/// `POST /admin/properties/{slug}/sync`: pulls the property's feeds now and says how it went.
+pub async fn sync<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
+    let result = act.state.syncer().sync(Some(slug.to_owned()), |_| {}).await.map_err(Problem::from);
+    act.done(result, "/admin/properties", |r| {
+        let summary = format!(
+            "Pulled {} feeds: {} created, {} updated, {} cancelled, {} conflicts.",
+            r.feeds, r.created, r.updated, r.cancelled, r.conflicts
+        );
+        if r.failed == 0 {
+            Flash::done(summary)
+        } else {
+            let errors: Vec<String> = r
+                .results
+                .iter()
+                .filter(|f| !f.ok)
+                .map(|f| format!("{}: {}", f.feed, f.error.as_deref().unwrap_or("")))
+                .collect();
+            Flash::failed(format!("{summary} {} failed ({}).", r.failed, errors.join("; ")))
+        }
+    })
 }
 
 /// `POST /admin/properties/{slug}/feeds/{name}/remove`.
