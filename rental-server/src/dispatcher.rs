@@ -6,8 +6,16 @@
 //! store) and sends what is due. The store is the queue: after a crash or
 //! restart the dispatcher finds everything not yet delivered due again. Delivery is at least once: receivers dedupe
 //! by `X-SVC-Delivery`, which is the same on every retry of a delivery.
+//!
+//! Deliveries yield to requests: while the server answers more than
+//! [`DispatchConfig::busy_above`] requests a second, polls come once a second
+//! ([`DispatchConfig::busy_poll`]) and each fans out and sends only a small batch
+//! ([`DispatchConfig::busy_batch`]), so the request path keeps the CPU and the store's
+//! writer; the backlog waits safely in the outbox and drains at full speed once the rush
+//! is over.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -34,6 +42,13 @@ pub struct DispatchConfig {
     pub poll: Duration,
     /// How many webhooks may be sent to at once (one attempt each).
     pub max_in_flight: usize,
+    /// Above this many requests a second the server counts as busy.
+    pub busy_above: u64,
+    /// While busy, polls come this far apart (fewer, larger store writes) ...
+    pub busy_poll: Duration,
+    /// ... and each fans out at most this many events and sends at most five times as
+    /// many deliveries.
+    pub busy_batch: usize,
 }
 
 impl Default for DispatchConfig {
@@ -43,6 +58,9 @@ impl Default for DispatchConfig {
             timeout: Duration::from_secs(10),
             poll: Duration::from_millis(200),
             max_in_flight: 16,
+            busy_above: 200,
+            busy_poll: Duration::from_secs(1),
+            busy_batch: 50,
         }
     }
 }
@@ -60,22 +78,29 @@ pub async fn run<S: Store + 'static>(
     rental: Arc<Rental<S>>,
     outbound: Outbound,
     config: DispatchConfig,
+    requests: Arc<AtomicU64>,
     mut stop: watch::Receiver<bool>,
 ) {
     let config = Arc::new(config);
     let busy: Arc<Mutex<HashSet<String>>> = Arc::default();
     let mut workers = JoinSet::new();
+    let mut load = Load::new(&requests);
+    let mut wait = config.poll;
     loop {
         tokio::select! {
-            () = tokio::time::sleep(config.poll) => {}
+            () = tokio::time::sleep(wait) => {}
             _ = stop.changed() => break,
         }
         while workers.try_join_next().is_some() {}
-        fan_out(&rental).await;
+        let rush = load.busy(&requests, config.busy_above);
+        let (events, due) =
+            if rush { (config.busy_batch, config.busy_batch * 5) } else { (FAN_OUT_PER_POLL, DUE_PER_POLL) };
+        wait = if rush { config.busy_poll } else { config.poll };
+        fan_out(&rental, events).await;
         if workers.len() >= config.max_in_flight {
             continue;
         }
-        for (webhook, deliveries) in by_webhook(due_now(&rental, DUE_PER_POLL).await) {
+        for (webhook, deliveries) in by_webhook(due_now(&rental, due).await) {
             if workers.len() >= config.max_in_flight || !claim(&busy, &webhook) {
                 continue;
             }
@@ -99,10 +124,31 @@ pub async fn run<S: Store + 'static>(
     while workers.join_next().await.is_some() {}
 }
 
-/// How many due deliveries one poll reads.
+/// How many due deliveries one poll reads when the server is not busy.
 const DUE_PER_POLL: usize = 2_000;
-/// How many outbox events one poll fans out.
+/// How many outbox events one poll fans out when the server is not busy.
 const FAN_OUT_PER_POLL: usize = 2_000;
+
+/// The server's request rate between two polls.
+struct Load {
+    seen: u64,
+    at: Instant,
+}
+
+impl Load {
+    fn new(requests: &AtomicU64) -> Self {
+        Load { seen: requests.load(Ordering::Relaxed), at: Instant::now() }
+    }
+
+    /// True when more than `above` requests a second came in since the last call.
+    fn busy(&mut self, requests: &AtomicU64, above: u64) -> bool {
+        let (now, count) = (Instant::now(), requests.load(Ordering::Relaxed));
+        let elapsed_ms = u64::try_from(now.duration_since(self.at).as_millis()).unwrap_or(u64::MAX).max(1);
+        let came = count.saturating_sub(self.seen);
+        (self.seen, self.at) = (count, now);
+        came.saturating_mul(1000) > above.saturating_mul(elapsed_ms)
+    }
+}
 
 /// Due deliveries grouped by webhook, each group in the order the store gave (due time, then event).
 fn by_webhook(due: Vec<DueDelivery>) -> Vec<(String, Vec<DueDelivery>)> {
@@ -117,9 +163,9 @@ fn by_webhook(due: Vec<DueDelivery>) -> Vec<(String, Vec<DueDelivery>)> {
 }
 
 /// Turns new outbox events into deliveries (one short write for all of them).
-async fn fan_out<S: Store + 'static>(rental: &Arc<Rental<S>>) {
+async fn fan_out<S: Store + 'static>(rental: &Arc<Rental<S>>, limit: usize) {
     let rental = Arc::clone(rental);
-    match tokio::task::spawn_blocking(move || rental.fan_out(FAN_OUT_PER_POLL)).await {
+    match tokio::task::spawn_blocking(move || rental.fan_out(limit)).await {
         Ok(Ok(_)) => {}
         Ok(Err(e)) => tracing::error!(error = %e, "cannot fan events out to webhooks"),
         Err(e) => tracing::error!(error = %e, "the fan-out task failed"),

@@ -89,6 +89,8 @@ pub struct AppState<S> {
     admin: admin::Admin,
     draining: AtomicBool,
     next_request: AtomicU64,
+    /// Requests answered so far: how the dispatcher tells a busy server.
+    requests: Arc<AtomicU64>,
 }
 
 impl<S: Store + 'static> AppState<S> {
@@ -103,6 +105,7 @@ impl<S: Store + 'static> AppState<S> {
             admin: admin::Admin::new(config.admin.clone()),
             draining: AtomicBool::new(false),
             next_request: AtomicU64::new(1),
+            requests: Arc::new(AtomicU64::new(0)),
         })
     }
 
@@ -131,7 +134,9 @@ pub async fn serve<S: Store + 'static>(
         Some(webhooks) => {
             let outbound = outbound::Outbound::new(webhooks.outbound.clone())
                 .map_err(|e| std::io::Error::other(format!("cannot build the outbound HTTP client: {e}")))?;
-            let dispatch = dispatcher::run(Arc::clone(&state.rental), outbound, webhooks.dispatch.clone(), jobs_stop);
+            let requests = Arc::clone(&state.requests);
+            let dispatch =
+                dispatcher::run(Arc::clone(&state.rental), outbound, webhooks.dispatch.clone(), requests, jobs_stop);
             Some(tokio::spawn(dispatch))
         }
         None => None,
@@ -196,6 +201,7 @@ async fn handle<S: Store + 'static>(
     req: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let started = Instant::now();
+    state.requests.fetch_add(1, Ordering::Relaxed);
     let request_id = request_id(&state, &req);
     let (method, path) = (req.method().clone(), req.uri().path().to_owned());
     let span = tracing::info_span!("request", id = %request_id, %method, %path);
