@@ -91,13 +91,13 @@ impl Reader {
     fn line(&mut self, line: &str) {
         let name = name_of(line);
         let top = self.stack.last().map(String::as_str);
-        match name.as_str() {
+        match &*name {
             "BEGIN" | "END" => {
                 let Some(prop) = parse_line(line) else { return };
                 let component = prop.value.to_ascii_uppercase();
                 if name == "BEGIN" { self.begin(component) } else { self.end(&component) }
             }
-            _ if top == Some("VEVENT") && EVENT_PROPERTIES.contains(&name.as_str()) => {
+            _ if top == Some("VEVENT") && EVENT_PROPERTIES.contains(&&*name) => {
                 if let (Some(event), Some(prop)) = (self.event.as_mut(), parse_line(line)) {
                     event.props.push(prop);
                 }

@@ -1,6 +1,8 @@
 //! One content line, `NAME;PARAM=VALUE;PARAM="QUOTED":VALUE`, split into its parts, and TEXT unescaping.
 //! Names are case-insensitive, so they are upper-cased here; values are trimmed.
 
+use std::borrow::Cow;
+
 /// A property as read from one logical line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Property {
@@ -19,10 +21,16 @@ impl Property {
     }
 }
 
-/// The upper-cased name of a content line, read without parsing the rest.
-pub(crate) fn name_of(line: &str) -> String {
+/// The upper-cased name of a content line, read without parsing the rest
+/// (and without allocating when it is already upper case, as it nearly always is).
+pub(crate) fn name_of(line: &str) -> Cow<'_, str> {
     let end = line.find([';', ':']).unwrap_or(line.len());
-    line[..end].trim().to_ascii_uppercase()
+    let name = line[..end].trim();
+    if name.bytes().any(|b| b.is_ascii_lowercase()) {
+        Cow::Owned(name.to_ascii_uppercase())
+    } else {
+        Cow::Borrowed(name)
+    }
 }
 
 /// Splits a content line; `None` when it has no `:` outside quotes (not a property).

@@ -34,7 +34,8 @@ pub(crate) enum End {
 pub(crate) struct Event {
     /// The `UID`, if it has one.
     pub uid: Option<String>,
-    /// A stable key for an event without `UID`, from its dates and summary.
+    /// A stable key for an event without `UID`, from its dates and summary
+    /// (empty when it has a `UID`).
     pub derived_key: String,
     pub summary: String,
     pub cancelled: bool,
@@ -84,9 +85,10 @@ pub(crate) fn read_event(raw: &RawEvent) -> Option<Event> {
         None => None,
     };
     let summary = raw.get("SUMMARY").map(|p| unescape_text(&p.value)).unwrap_or_default();
+    let uid = raw.get("UID").map(|p| unescape_text(&p.value)).filter(|uid| !uid.is_empty());
     Some(Event {
-        uid: raw.get("UID").map(|p| unescape_text(&p.value)).filter(|uid| !uid.is_empty()),
-        derived_key: derived_key(raw, &summary),
+        derived_key: if uid.is_none() { derived_key(raw, &summary) } else { String::new() },
+        uid,
         summary,
         cancelled: raw.get("STATUS").is_some_and(|p| p.value.eq_ignore_ascii_case("CANCELLED")),
         sequence: raw.get("SEQUENCE").and_then(|p| p.value.parse().ok()).unwrap_or(0),
