@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use chrono::{Days, NaiveDateTime};
+use chrono::{Days, NaiveDate, NaiveDateTime};
 use chrono_tz::Tz;
 
 use super::component::read_body;
@@ -166,13 +166,17 @@ impl FeedReader {
             return;
         }
         let zones = self.zones(event.floating.as_ref());
+        let mut by_id: HashMap<Moment, usize> = HashMap::new();
+        for (at, over) in overrides.iter().enumerate() {
+            if let Some(id) = &over.recurrence_id {
+                by_id.entry(Moment::of(&zones, id)).or_insert(at);
+            }
+        }
         let mut overrides: Vec<Option<Event>> = overrides.into_iter().map(Some).collect();
         for start in self.starts(base, event, &zones) {
             let key = format!("{base}/{}", start.stamp.date());
-            let replaced = overrides.iter_mut().find(|o| {
-                o.as_ref().and_then(|o| o.recurrence_id.as_ref()).is_some_and(|id| same_moment(&zones, id, &start))
-            });
-            match replaced.and_then(Option::take) {
+            let at = Moment::lookups(&zones, &start).into_iter().flatten().find_map(|m| by_id.get(&m).copied());
+            match at.and_then(|at| overrides[at].take()) {
                 Some(over) if over.cancelled => {}
                 Some(over) => {
                     self.occurrence(&Occurrence {
@@ -225,9 +229,10 @@ impl FeedReader {
             .map(|at| Timed { stamp: event.start.stamp.with_wall(at), tzid: event.start.tzid.clone() })
             .collect();
         starts.extend(event.rdates.iter().take(recur::MAX_OCCURRENCES).cloned());
+        let excluded: HashSet<Moment> = event.exdates.iter().flat_map(|ex| Moment::all(zones, ex)).collect();
         let mut seen = HashSet::new();
         starts.retain(|start| {
-            let excluded = event.exdates.iter().any(|ex| same_moment(zones, ex, start));
+            let excluded = Moment::lookups(zones, start).into_iter().flatten().any(|m| excluded.contains(&m));
             !excluded && seen.insert(zones.instant(start.stamp, start.tzid.as_deref()))
         });
         starts
@@ -313,11 +318,37 @@ fn until(zones: &Zones, event: &Event, raw: Option<&str>) -> Option<NaiveDateTim
     })
 }
 
-/// Whether `id` (an EXDATE or RECURRENCE-ID) names the occurrence starting at `start`.
-fn same_moment(zones: &Zones, id: &Timed, start: &Timed) -> bool {
-    match (id.stamp, start.stamp) {
-        (Stamp::Date(day), other) | (other, Stamp::Date(day)) => other.date() == day,
-        _ => zones.instant(id.stamp, id.tzid.as_deref()) == zones.instant(start.stamp, start.tzid.as_deref()),
+/// What an EXDATE or RECURRENCE-ID is matched on: a DATE names a day (and
+/// matches any occurrence starting that day), a DATE-TIME an instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Moment {
+    Day(NaiveDate),
+    Instant(NaiveDateTime),
+}
+
+impl Moment {
+    /// The moment an EXDATE or RECURRENCE-ID value names.
+    fn of(zones: &Zones, id: &Timed) -> Moment {
+        match id.stamp {
+            Stamp::Date(day) => Moment::Day(day),
+            Stamp::DateTime { .. } => Moment::Instant(zones.instant(id.stamp, id.tzid.as_deref())),
+        }
+    }
+
+    /// The moments an EXDATE value excludes: also its day, for all-day occurrences.
+    fn all(zones: &Zones, id: &Timed) -> [Moment; 2] {
+        [Moment::of(zones, id), Moment::Day(id.stamp.date())]
+    }
+
+    /// The moments an occurrence starting at `start` answers to.
+    fn lookups(zones: &Zones, start: &Timed) -> [Option<Moment>; 2] {
+        match start.stamp {
+            Stamp::Date(day) => [Some(Moment::Day(day)), None],
+            Stamp::DateTime { .. } => [
+                Some(Moment::Instant(zones.instant(start.stamp, start.tzid.as_deref()))),
+                Some(Moment::Day(start.stamp.date())),
+            ],
+        }
     }
 }
 
@@ -650,5 +681,35 @@ mod tests {
     fn an_open_ended_daily_rule_is_bounded() {
         let feed = read(&[&["UID:f", "DTSTART;VALUE=DATE:20260101", "RRULE:FREQ=DAILY"]], Tz::UTC);
         assert_eq!(feed.events.len(), recur::MAX_OCCURRENCES);
+    }
+
+    #[test]
+    fn thousands_of_exdates_and_overrides_are_matched_by_lookup() {
+        let exdates: Vec<String> = (0..500)
+            .map(|n| {
+                format!("{}", (NaiveDate::from_ymd_opt(2026, 1, 1).expect("d") + Days::new(2 * n)).format("%Y%m%d"))
+            })
+            .collect();
+        let exdate = format!("EXDATE;VALUE=DATE:{}", exdates.join(","));
+        let mut events: Vec<Vec<String>> = vec![vec![
+            "UID:h".into(),
+            "DTSTART;VALUE=DATE:20260101".into(),
+            "RRULE:FREQ=DAILY;COUNT=1000".into(),
+            exdate,
+        ]];
+        for n in 0..500 {
+            let day = (NaiveDate::from_ymd_opt(2026, 1, 2).expect("d") + Days::new(2 * n)).format("%Y%m%d").to_string();
+            events.push(vec![
+                "UID:h".into(),
+                format!("RECURRENCE-ID;VALUE=DATE:{day}"),
+                format!("DTSTART;VALUE=DATE:{day}"),
+                "SUMMARY:Moved".into(),
+            ]);
+        }
+        let refs: Vec<Vec<&str>> = events.iter().map(|e| e.iter().map(String::as_str).collect()).collect();
+        let slices: Vec<&[&str]> = refs.iter().map(Vec::as_slice).collect();
+        let feed = read(&slices, Tz::UTC);
+        assert_eq!(feed.events.len(), 500, "every other day excluded, the others overridden");
+        assert!(feed.events.iter().all(|e| e.summary == "Moved"));
     }
 }
