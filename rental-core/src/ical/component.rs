@@ -71,7 +71,8 @@ struct Reader {
 
 /// Reads the component structure of `body`.
 pub(crate) fn read_body(body: &[u8]) -> Result<Body, FeedError> {
-    if body.iter().all(u8::is_ascii_whitespace) || body == b"\xEF\xBB\xBF" {
+    let content = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    if content.iter().all(u8::is_ascii_whitespace) {
         return Err(FeedError::Empty);
     }
     let mut reader = Reader::default();
@@ -118,6 +119,13 @@ impl Reader {
     }
 
     fn begin(&mut self, component: String) {
+        if component == "VEVENT" && self.stack.last().is_some_and(|top| top == "VEVENT") {
+            // The previous event lost its END:VEVENT; it is not guessed at.
+            self.stack.pop();
+            if self.event.take().is_some() {
+                self.body.unterminated += 1;
+            }
+        }
         let top = self.stack.last().map(String::as_str);
         match (top, component.as_str()) {
             (None, "VCALENDAR") => self.floating = None,
@@ -204,6 +212,7 @@ mod tests {
         assert!(matches!(read_body(b""), Err(FeedError::Empty)));
         assert_eq!(error(" \r\n\t\n"), FeedError::Empty);
         assert_eq!(error("\u{feff}"), FeedError::Empty);
+        assert_eq!(error("\u{feff}\r\n"), FeedError::Empty);
     }
 
     #[test]
@@ -249,6 +258,15 @@ mod tests {
     fn an_event_cut_off_by_the_end_of_its_calendar_is_counted() {
         let body = read_body(b"BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x\nEND:VCALENDAR\n").expect("a body");
         assert_eq!((body.events.len(), body.unterminated), (0, 1));
+    }
+
+    #[test]
+    fn an_event_missing_its_end_is_counted_and_the_next_one_read() {
+        let body = b"BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\nBEGIN:VEVENT\nUID:b\nEND:VEVENT\nEND:VCALENDAR\n";
+        let body = read_body(body).expect("a body");
+        assert_eq!(body.unterminated, 1);
+        assert_eq!(body.events.len(), 1);
+        assert_eq!(body.events[0].get("UID").map(|p| p.value.as_str()), Some("b"));
     }
 
     #[test]

@@ -151,18 +151,10 @@ impl FeedReader {
         Rc::clone(zones)
     }
 
-    /// A master event, its occurrences expanded and `overrides` applied.
+    /// A master event, its occurrences expanded and `overrides` applied (a
+    /// RECURRENCE-ID naming the start of a single event replaces it too).
     fn master(&mut self, base: &str, event: &Event, overrides: Vec<Event>) {
         if event.cancelled {
-            return;
-        }
-        if !event.recurs() {
-            self.occurrence(&Occurrence {
-                key: base.to_owned(),
-                event,
-                start: event.start.clone(),
-                end: event.end.clone(),
-            });
             return;
         }
         let zones = self.zones(event.floating.as_ref());
@@ -173,8 +165,10 @@ impl FeedReader {
             }
         }
         let mut overrides: Vec<Option<Event>> = overrides.into_iter().map(Some).collect();
-        for start in self.starts(base, event, &zones) {
-            let key = format!("{base}/{}", start.stamp.date());
+        let recurs = event.recurs();
+        let starts = if recurs { self.starts(base, event, &zones) } else { vec![event.start.clone()] };
+        for start in starts {
+            let key = if recurs { format!("{base}/{}", start.stamp.date()) } else { base.to_owned() };
             let at = Moment::lookups(&zones, &start).into_iter().flatten().find_map(|m| by_id.get(&m).copied());
             match at.and_then(|at| overrides[at].take()) {
                 Some(over) if over.cancelled => {}
@@ -597,6 +591,23 @@ mod tests {
         );
         assert_eq!(lines(&feed), ["w/2026-01-05 2026-01-05..2026-01-06", "w/2026-01-12 2026-01-14..2026-01-16"]);
         assert_eq!(feed.events[1].summary, "Moved");
+    }
+
+    #[test]
+    fn a_recurrence_id_on_a_single_event_replaces_it() {
+        let feed = read(
+            &[
+                &["UID:one", "DTSTART;VALUE=DATE:20260105", "DTEND;VALUE=DATE:20260107"],
+                &[
+                    "UID:one",
+                    "RECURRENCE-ID;VALUE=DATE:20260105",
+                    "DTSTART;VALUE=DATE:20260105",
+                    "DTEND;VALUE=DATE:20260109",
+                ],
+            ],
+            Tz::UTC,
+        );
+        assert_eq!(lines(&feed), ["one 2026-01-05..2026-01-09"]);
     }
 
     #[test]
