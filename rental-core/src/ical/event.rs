@@ -10,7 +10,7 @@ use super::recur::{self, Rule};
 use super::value::{Stamp, parse_duration, parse_stamp};
 
 /// A DATE or DATE-TIME with the `TZID` it was given in.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Timed {
     pub stamp: Stamp,
     pub tzid: Option<String>,

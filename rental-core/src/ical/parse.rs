@@ -1,6 +1,7 @@
 //! `parse_feed`: a feed body read into the nights its events take, by the interpretation rules of
 //! the fixtures README (duplicates, cancellations, recurrences, DATE and DATE-TIME ends).
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -92,12 +93,20 @@ fn latest_copies(events: Vec<Event>) -> Vec<(String, Event)> {
 /// `RECURRENCE-ID` events by UID, the latest copy per occurrence (rule 7 again).
 fn latest_overrides(events: Vec<Event>) -> HashMap<String, Vec<Event>> {
     let mut out: HashMap<String, Vec<Event>> = HashMap::new();
+    let mut at: HashMap<(String, Option<Timed>), usize> = HashMap::new();
     for event in events {
         let copies = out.entry(event.key().to_owned()).or_default();
-        match copies.iter_mut().find(|copy| copy.recurrence_id == event.recurrence_id) {
-            Some(copy) if copy.version() < event.version() => *copy = event,
-            Some(_) => {}
-            None => copies.push(event),
+        match at.entry((event.key().to_owned(), event.recurrence_id.clone())) {
+            Entry::Occupied(slot) => {
+                let copy = &mut copies[*slot.get()];
+                if copy.version() < event.version() {
+                    *copy = event;
+                }
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(copies.len());
+                copies.push(event);
+            }
         }
     }
     out
@@ -285,12 +294,17 @@ impl FeedReader {
     /// Makes every key unique, orders the events, and closes the warnings.
     fn finish(mut self) -> Feed {
         let mut seen: HashSet<String> = HashSet::with_capacity(self.feed.events.len());
+        let mut next_suffix: HashMap<String, usize> = HashMap::new();
         for event in &mut self.feed.events {
             if !seen.insert(event.uid.clone()) {
-                let base = event.uid.clone();
-                // At most `seen.len()` keys are taken, so one of these is free.
-                let unique = (2..=seen.len() + 2).map(|n| format!("{base}#{n}")).find(|key| !seen.contains(key));
-                event.uid = unique.unwrap_or(base);
+                let base = std::mem::take(&mut event.uid);
+                let n = next_suffix.entry(base.clone()).or_insert(2);
+                // Each try uses up a suffix, and at most `seen.len()` keys are taken.
+                while seen.contains(&format!("{base}#{n}")) {
+                    *n += 1;
+                }
+                event.uid = format!("{base}#{n}");
+                *n += 1;
                 seen.insert(event.uid.clone());
             }
         }
@@ -722,5 +736,33 @@ mod tests {
         let feed = read(&slices, Tz::UTC);
         assert_eq!(feed.events.len(), 500, "every other day excluded, the others overridden");
         assert!(feed.events.iter().all(|e| e.summary == "Moved"));
+    }
+
+    #[test]
+    fn many_identical_events_get_distinct_keys_quickly() {
+        let same: &[&str] = &["DTSTART;VALUE=DATE:20260301", "SUMMARY:Blocked"];
+        let feed = read(&vec![same; 20_000], Tz::UTC);
+        let keys: HashSet<&str> = feed.events.iter().map(|e| e.uid.as_str()).collect();
+        assert_eq!(keys.len(), 20_000);
+    }
+
+    #[test]
+    fn many_copies_of_one_override_keep_the_latest() {
+        let mut events: Vec<Vec<String>> =
+            vec![vec!["UID:o".into(), "DTSTART;VALUE=DATE:20260105".into(), "RRULE:FREQ=WEEKLY;COUNT=2".into()]];
+        for n in 0..20_000 {
+            events.push(vec![
+                "UID:o".into(),
+                "RECURRENCE-ID;VALUE=DATE:20260112".into(),
+                format!("SEQUENCE:{n}"),
+                "DTSTART;VALUE=DATE:20260113".into(),
+                format!("SUMMARY:v{n}"),
+            ]);
+        }
+        let refs: Vec<Vec<&str>> = events.iter().map(|e| e.iter().map(String::as_str).collect()).collect();
+        let slices: Vec<&[&str]> = refs.iter().map(Vec::as_slice).collect();
+        let feed = read(&slices, Tz::UTC);
+        assert_eq!(lines(&feed), ["o/2026-01-05 2026-01-05..2026-01-06", "o/2026-01-12 2026-01-13..2026-01-14"]);
+        assert_eq!(feed.events[1].summary, "v19999");
     }
 }

@@ -4,7 +4,7 @@
 use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime};
 
 /// A DATE or DATE-TIME value, before any time zone is applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Stamp {
     /// An all-day DATE.
     Date(NaiveDate),
