@@ -10,6 +10,10 @@ use super::recur;
 use super::value::{Stamp, parse_offset, parse_stamp};
 use super::zone::{CustomZone, Observance, named_zone};
 
+/// How deep components may nest (real feeds: VCALENDAR > VEVENT > VALARM).
+/// Deeper is refused, which also keeps matching an `END` line cheap.
+const MAX_DEPTH: usize = 32;
+
 /// The event properties the parser reads; the others are dropped on sight.
 const EVENT_PROPERTIES: &[&str] = &[
     "DTSTART",
@@ -63,6 +67,7 @@ struct Reader {
     body: Body,
     stack: Vec<String>,
     calendars: usize,
+    too_deep: bool,
     floating: Option<String>,
     event: Option<RawEvent>,
     zone: Option<(String, CustomZone)>,
@@ -78,6 +83,9 @@ pub(crate) fn read_body(body: &[u8]) -> Result<Body, FeedError> {
     let mut reader = Reader::default();
     for line in logical_lines(body) {
         reader.line(&line);
+        if reader.too_deep {
+            return Err(FeedError::NotACalendar(format!("components nested deeper than {MAX_DEPTH}")));
+        }
     }
     if !reader.stack.is_empty() {
         return Err(FeedError::NotACalendar("the body ends before END:VCALENDAR (truncated?)".to_owned()));
@@ -137,6 +145,7 @@ impl Reader {
             (Some("VTIMEZONE"), "STANDARD" | "DAYLIGHT") => self.observance = Some(Vec::new()),
             _ => {}
         }
+        self.too_deep = self.stack.len() >= MAX_DEPTH;
         self.stack.push(component);
     }
 
@@ -230,6 +239,12 @@ mod tests {
     fn a_second_calendar_cut_short_fails_the_body() {
         let body = "BEGIN:VCALENDAR\nEND:VCALENDAR\nBEGIN:VCALENDAR\nBEGIN:VEVENT\n";
         assert!(matches!(error(body), FeedError::NotACalendar(_)));
+    }
+
+    #[test]
+    fn absurd_nesting_is_refused() {
+        let body = format!("BEGIN:VCALENDAR\n{}", "BEGIN:X\n".repeat(100_000));
+        assert!(matches!(error(&body), FeedError::NotACalendar(reason) if reason.contains("nested")));
     }
 
     #[test]
