@@ -293,6 +293,10 @@ impl FeedReader {
 
     /// Makes every key unique, orders the events, and closes the warnings.
     fn finish(mut self) -> Feed {
+        // Sorted first, so the `#n` a colliding key gets depends on the feed, not on map order.
+        self.feed
+            .events
+            .sort_by(|a, b| (a.start, a.end, &a.uid, &a.summary).cmp(&(b.start, b.end, &b.uid, &b.summary)));
         let mut seen: HashSet<String> = HashSet::with_capacity(self.feed.events.len());
         let mut next_suffix: HashMap<String, usize> = HashMap::new();
         for event in &mut self.feed.events {
@@ -308,7 +312,6 @@ impl FeedReader {
                 seen.insert(event.uid.clone());
             }
         }
-        self.feed.events.sort_by(|a, b| (a.start, a.end, &a.uid).cmp(&(b.start, b.end, &b.uid)));
         if self.dropped_warnings > 0 {
             self.feed.warnings.push(format!("... and {} more warnings", self.dropped_warnings));
         }
