@@ -44,8 +44,8 @@ pub(crate) struct Event {
     pub dtstamp: Option<NaiveDateTime>,
     pub start: Timed,
     pub end: End,
-    /// `RRULE`, or why it could not be used.
-    pub rule: Option<Result<Rule, String>>,
+    /// `RRULE`, or why it could not be used (boxed: most events have none).
+    pub rule: Option<Result<Box<Rule>, String>>,
     pub rdates: Vec<Timed>,
     pub exdates: Vec<Timed>,
     pub recurrence_id: Option<Timed>,
@@ -71,12 +71,12 @@ impl Event {
 }
 
 /// Reads `raw`; `None` when its dates cannot be read (the event is invalid).
-pub(crate) fn read_event(raw: &RawEvent) -> Option<Event> {
+pub(crate) fn read_event(raw: &RawEvent<'_>) -> Option<Event> {
     let start = timed(raw.get("DTSTART")?)?;
     let end = match (raw.get("DTEND"), raw.get("DURATION")) {
         (Some(dtend), _) => End::At(timed(dtend)?),
         (None, Some(duration)) => {
-            parse_duration(&duration.value).map_or_else(|| End::Unreadable(duration.value.clone()), End::For)
+            parse_duration(&duration.value).map_or_else(|| End::Unreadable(duration.value.to_string()), End::For)
         }
         (None, None) => End::Absent,
     };
@@ -95,7 +95,7 @@ pub(crate) fn read_event(raw: &RawEvent) -> Option<Event> {
         dtstamp: raw.get("DTSTAMP").and_then(|p| parse_stamp(&p.value, false)).map(Stamp::wall),
         start,
         end,
-        rule: raw.get("RRULE").map(|p| recur::parse_rule(&p.value)),
+        rule: raw.get("RRULE").map(|p| recur::parse_rule(&p.value).map(Box::new)),
         rdates: raw.all("RDATE").flat_map(list).collect(),
         exdates: raw.all("EXDATE").flat_map(list).collect(),
         recurrence_id,
@@ -104,14 +104,14 @@ pub(crate) fn read_event(raw: &RawEvent) -> Option<Event> {
 }
 
 /// A single DATE or DATE-TIME property.
-fn timed(prop: &Property) -> Option<Timed> {
+fn timed(prop: &Property<'_>) -> Option<Timed> {
     let is_date = prop.param("VALUE").is_some_and(|v| v.eq_ignore_ascii_case("DATE"));
     let stamp = parse_stamp(&prop.value, is_date)?;
     Some(Timed { stamp, tzid: prop.param("TZID").map(str::to_owned) })
 }
 
 /// The values of an `RDATE`/`EXDATE` list; for a PERIOD (`start/end`), its start.
-fn list(prop: &Property) -> Vec<Timed> {
+fn list(prop: &Property<'_>) -> Vec<Timed> {
     let is_date = prop.param("VALUE").is_some_and(|v| v.eq_ignore_ascii_case("DATE"));
     let tzid = prop.param("TZID").map(str::to_owned);
     prop.value
@@ -124,8 +124,8 @@ fn list(prop: &Property) -> Vec<Timed> {
 }
 
 /// `nouid-` and 16 hex digits of SHA-256 over the raw start, end and summary.
-fn derived_key(raw: &RawEvent, summary: &str) -> String {
-    let value = |name| raw.get(name).map_or("", |p: &Property| p.value.as_str());
+fn derived_key(raw: &RawEvent<'_>, summary: &str) -> String {
+    let value = |name| raw.get(name).map_or("", |p: &Property<'_>| &*p.value);
     let text = format!("{}|{}{}|{summary}", value("DTSTART"), value("DTEND"), value("DURATION"));
     let hash = hex::encode(Sha256::digest(text.as_bytes()));
     format!("nouid-{}", &hash[..16])
@@ -136,7 +136,7 @@ mod tests {
     use super::*;
     use crate::ical::content::parse_line;
 
-    fn raw(lines: &[&str]) -> RawEvent {
+    fn raw<'a>(lines: &[&'a str]) -> RawEvent<'a> {
         RawEvent { props: lines.iter().filter_map(|l| parse_line(l)).collect(), floating: None }
     }
 

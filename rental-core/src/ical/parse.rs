@@ -45,7 +45,7 @@ pub fn parse_feed(body: &[u8], zone: Tz) -> Result<Feed, FeedError> {
     let body = read_body(body)?;
     let mut reader = FeedReader::new(zone, body.zones);
     reader.feed.invalid = body.unterminated;
-    let mut masters = Vec::new();
+    let mut masters = Vec::with_capacity(body.events.len());
     let mut overrides = Vec::new();
     for raw in &body.events {
         match read_event(raw) {
@@ -57,7 +57,7 @@ pub fn parse_feed(body: &[u8], zone: Tz) -> Result<Feed, FeedError> {
     let mut overrides = latest_overrides(overrides);
     for (base, event) in latest_copies(masters) {
         let own = event.uid.as_ref().and_then(|uid| overrides.remove(uid)).unwrap_or_default();
-        reader.master(&base, &event, own);
+        reader.master(base, &event, own);
     }
     for event in overrides.into_values().flatten() {
         reader.lone_override(&event);
@@ -68,24 +68,34 @@ pub fn parse_feed(body: &[u8], zone: Tz) -> Result<Feed, FeedError> {
 /// Rule 7: per key, the copies with the highest (SEQUENCE, DTSTAMP), in file
 /// order, each with its base key: the key itself, then `key#2`, `key#3`, ...
 fn latest_copies(events: Vec<Event>) -> Vec<(String, Event)> {
-    let mut groups: Vec<Vec<Event>> = Vec::new();
-    let mut by_key: HashMap<String, usize> = HashMap::new();
-    for event in events {
-        if let Some(&at) = by_key.get(event.key()) {
-            groups[at].push(event);
-        } else {
-            by_key.insert(event.key().to_owned(), groups.len());
-            groups.push(vec![event]);
+    // One hash per event: each key gets a slot holding its best version and
+    // how many copies of that version were numbered so far.
+    let mut slot_of: HashMap<&str, usize> = HashMap::with_capacity(events.len());
+    let mut best: Vec<((i64, Option<NaiveDateTime>), usize)> = Vec::new();
+    let slots: Vec<usize> = events
+        .iter()
+        .map(|event| {
+            let slot = *slot_of.entry(event.key()).or_insert_with(|| {
+                best.push((event.version(), 0));
+                best.len() - 1
+            });
+            best[slot].0 = best[slot].0.max(event.version());
+            slot
+        })
+        .collect();
+    drop(slot_of);
+    let mut out = Vec::with_capacity(best.len());
+    for (event, slot) in events.into_iter().zip(slots) {
+        let (version, numbered) = &mut best[slot];
+        if event.version() != *version {
+            continue;
         }
-    }
-    let mut out = Vec::new();
-    for group in groups {
-        let Some(best) = group.iter().map(Event::version).max() else { continue };
-        let winners = group.into_iter().filter(|event| event.version() == best);
-        for (n, event) in winners.enumerate() {
-            let base = if n == 0 { event.key().to_owned() } else { format!("{}#{}", event.key(), n + 1) };
-            out.push((base, event));
-        }
+        *numbered += 1;
+        let base = match *numbered {
+            1 => event.key().to_owned(),
+            n => format!("{}#{n}", event.key()),
+        };
+        out.push((base, event));
     }
     out
 }
@@ -124,7 +134,10 @@ struct Occurrence<'a> {
 struct FeedReader {
     property: Tz,
     custom: HashMap<String, CustomZone>,
-    zones: HashMap<Option<String>, Rc<Zones>>,
+    /// Zones for events of calendars without `X-WR-TIMEZONE`.
+    plain_zones: Option<Rc<Zones>>,
+    /// Zones by the `X-WR-TIMEZONE` of the events' calendar.
+    zones: HashMap<String, Rc<Zones>>,
     feed: Feed,
     dropped_warnings: usize,
     budget: u32,
@@ -135,6 +148,7 @@ impl FeedReader {
         FeedReader {
             property,
             custom,
+            plain_zones: None,
             zones: HashMap::new(),
             feed: Feed::default(),
             dropped_warnings: 0,
@@ -153,16 +167,20 @@ impl FeedReader {
     /// The zones for events of a calendar with this `X-WR-TIMEZONE`.
     fn zones(&mut self, floating: Option<&String>) -> Rc<Zones> {
         let (property, custom) = (self.property, &self.custom);
-        let zones = self
-            .zones
-            .entry(floating.cloned())
-            .or_insert_with(|| Rc::new(Zones::new(property, floating.map(String::as_str), custom.clone())));
+        let make = || Rc::new(Zones::new(property, floating.map(String::as_str), custom.clone()));
+        let zones = match floating {
+            None => self.plain_zones.get_or_insert_with(make),
+            Some(name) => match self.zones.get(name.as_str()) {
+                Some(zones) => zones,
+                None => self.zones.entry(name.clone()).or_insert_with(make),
+            },
+        };
         Rc::clone(zones)
     }
 
     /// A master event, its occurrences expanded and `overrides` applied (a
     /// RECURRENCE-ID naming the start of a single event replaces it too).
-    fn master(&mut self, base: &str, event: &Event, overrides: Vec<Event>) {
+    fn master(&mut self, mut base: String, event: &Event, overrides: Vec<Event>) {
         if event.cancelled {
             return;
         }
@@ -175,23 +193,19 @@ impl FeedReader {
         }
         let mut overrides: Vec<Option<Event>> = overrides.into_iter().map(Some).collect();
         let recurs = event.recurs();
-        let starts = if recurs { self.starts(base, event, &zones) } else { vec![event.start.clone()] };
+        let starts = if recurs { self.starts(&base, event, &zones) } else { vec![event.start.clone()] };
         for start in starts {
-            let key = if recurs { format!("{base}/{}", start.stamp.date()) } else { base.to_owned() };
+            // A single event has one start, so its key can take the base.
+            let key = if recurs { format!("{base}/{}", start.stamp.date()) } else { std::mem::take(&mut base) };
             let at = Moment::lookups(&zones, &start).into_iter().flatten().find_map(|m| by_id.get(&m).copied());
             match at.and_then(|at| overrides[at].take()) {
                 Some(over) if over.cancelled => {}
                 Some(over) => {
-                    self.occurrence(&Occurrence {
-                        key,
-                        event: &over,
-                        start: over.start.clone(),
-                        end: over.end.clone(),
-                    });
+                    self.occurrence(Occurrence { key, event: &over, start: over.start.clone(), end: over.end.clone() });
                 }
                 None => {
                     let end = shifted_end(event, &start);
-                    self.occurrence(&Occurrence { key, event, start, end });
+                    self.occurrence(Occurrence { key, event, start, end });
                 }
             }
         }
@@ -205,7 +219,7 @@ impl FeedReader {
         let Some(id) = &event.recurrence_id else { return };
         if !event.cancelled {
             let key = format!("{}/{}", event.key(), id.stamp.date());
-            self.occurrence(&Occurrence { key, event, start: event.start.clone(), end: event.end.clone() });
+            self.occurrence(Occurrence { key, event, start: event.start.clone(), end: event.end.clone() });
         }
     }
 
@@ -242,10 +256,11 @@ impl FeedReader {
     }
 
     /// One occurrence, read into nights (rules 2 to 4) and added to the feed.
-    fn occurrence(&mut self, occurrence: &Occurrence<'_>) {
+    fn occurrence(&mut self, occurrence: Occurrence<'_>) {
         let Occurrence { key, event, start, end } = occurrence;
         let zones = self.zones(event.floating.as_ref());
         let (first, known) = zones.night(start.stamp, start.tzid.as_deref());
+        let end = &end;
         let mut unknown_zone = !known;
         let mut note = None;
         let checkout = match end {
@@ -288,7 +303,7 @@ impl FeedReader {
         if let Some(note) = note {
             self.warn(format!("event {key}: {note}"));
         }
-        self.feed.events.push(FeedEvent { uid: key.clone(), summary: event.summary.clone(), start: first, end: last });
+        self.feed.events.push(FeedEvent { uid: key, summary: event.summary.clone(), start: first, end: last });
     }
 
     /// Makes every key unique, orders the events, and closes the warnings.
@@ -297,6 +312,19 @@ impl FeedReader {
         self.feed
             .events
             .sort_by(|a, b| (a.start, a.end, &a.uid, &a.summary).cmp(&(b.start, b.end, &b.uid, &b.summary)));
+        let distinct: HashSet<&str> = self.feed.events.iter().map(|e| e.uid.as_str()).collect();
+        if distinct.len() < self.feed.events.len() {
+            drop(distinct);
+            self.make_keys_unique();
+        }
+        if self.dropped_warnings > 0 {
+            self.feed.warnings.push(format!("... and {} more warnings", self.dropped_warnings));
+        }
+        self.feed
+    }
+
+    /// Adds `#2`, `#3`, ... to the keys that are already taken.
+    fn make_keys_unique(&mut self) {
         let mut seen: HashSet<String> = HashSet::with_capacity(self.feed.events.len());
         let mut next_suffix: HashMap<String, usize> = HashMap::new();
         for event in &mut self.feed.events {
@@ -312,10 +340,6 @@ impl FeedReader {
                 seen.insert(event.uid.clone());
             }
         }
-        if self.dropped_warnings > 0 {
-            self.feed.warnings.push(format!("... and {} more warnings", self.dropped_warnings));
-        }
-        self.feed
     }
 }
 
