@@ -15,6 +15,10 @@ use super::zone::{CustomZone, Observance, named_zone};
 /// Deeper is refused, which also keeps matching an `END` line cheap.
 const MAX_DEPTH: usize = 32;
 
+/// How many STANDARD/DAYLIGHT parts of one VTIMEZONE are kept (the full
+/// history of Europe/Paris has about 20); each DATE-TIME in that zone looks at all.
+const MAX_OBSERVANCES: usize = 256;
+
 /// The event properties the parser reads; the others are dropped on sight.
 const EVENT_PROPERTIES: &[&str] = &[
     "DTSTART",
@@ -189,7 +193,9 @@ impl<'a> Reader<'a> {
                 }
             }
             "STANDARD" | "DAYLIGHT" => {
-                if let (Some(props), Some((_, zone))) = (self.observance.take(), self.zone.as_mut()) {
+                if let (Some(props), Some((_, zone))) = (self.observance.take(), self.zone.as_mut())
+                    && zone.observances.len() < MAX_OBSERVANCES
+                {
                     zone.observances.extend(observance(&props));
                 }
             }
@@ -232,11 +238,13 @@ fn observance(props: &[Property<'_>]) -> Option<Observance> {
     for rdate in props.iter().filter(|p| p.name == "RDATE") {
         onsets.extend(rdate.value.split(',').filter_map(|v| parse_stamp(v, false)).map(Stamp::wall));
     }
+    onsets.sort_unstable();
+    onsets.dedup();
     let rule = get("RRULE").and_then(|p| recur::parse_rule(&p.value).ok()).map(|rule| {
         let until = rule.until.as_deref().and_then(|u| parse_stamp(u, false)).map(Stamp::wall);
         (rule, until)
     });
-    Some(Observance { onsets, rule, offset_from, offset_to })
+    Some(Observance { dtstart: start, onsets, rule, offset_from, offset_to })
 }
 
 #[cfg(test)]

@@ -97,7 +97,12 @@ fn split_param(text: &str) -> Option<(Param<'_>, &str)> {
         }
         value = Some(match value {
             None => Cow::Borrowed(part),
-            Some(before) => Cow::Owned(format!("{before},{part}")),
+            Some(before) => {
+                let mut joined = before.into_owned();
+                joined.push(',');
+                joined.push_str(part);
+                Cow::Owned(joined)
+            }
         });
         match rest.strip_prefix(',') {
             Some(next) => rest = next,
@@ -150,6 +155,12 @@ mod tests {
         assert_eq!(p.param("CN"), Some("Doe; John: the host"));
         assert_eq!(p.param("ROLE"), Some("CHAIR"));
         assert_eq!(p.value, "mailto:j@example.com");
+    }
+
+    #[test]
+    fn a_parameter_with_very_many_values_is_read_in_linear_time() {
+        let line = format!("X;MEMBER={}:v", "a,".repeat(500_000));
+        assert_eq!(prop(&line).param("MEMBER").map(str::len), Some(1_000_000));
     }
 
     #[test]

@@ -133,7 +133,7 @@ struct Occurrence<'a> {
 /// Collects the feed's events, warnings and counts as they are read.
 struct FeedReader {
     property: Tz,
-    custom: HashMap<String, CustomZone>,
+    custom: Rc<HashMap<String, CustomZone>>,
     /// Zones for events of calendars without `X-WR-TIMEZONE`.
     plain_zones: Option<Rc<Zones>>,
     /// Zones by the `X-WR-TIMEZONE` of the events' calendar.
@@ -147,7 +147,7 @@ impl FeedReader {
     fn new(property: Tz, custom: HashMap<String, CustomZone>) -> FeedReader {
         FeedReader {
             property,
-            custom,
+            custom: Rc::new(custom),
             plain_zones: None,
             zones: HashMap::new(),
             feed: Feed::default(),
@@ -167,7 +167,7 @@ impl FeedReader {
     /// The zones for events of a calendar with this `X-WR-TIMEZONE`.
     fn zones(&mut self, floating: Option<&String>) -> Rc<Zones> {
         let (property, custom) = (self.property, &self.custom);
-        let make = || Rc::new(Zones::new(property, floating.map(String::as_str), custom.clone()));
+        let make = || Rc::new(Zones::new(property, floating.map(String::as_str), Rc::clone(custom)));
         let zones = match floating {
             None => self.plain_zones.get_or_insert_with(make),
             Some(name) => match self.zones.get(name.as_str()) {
