@@ -1,14 +1,23 @@
 //! The component structure of a feed: which `VCALENDAR`s it holds, their events, time zones and
 //! `X-WR-TIMEZONE`. A body without one complete `VCALENDAR` is refused here.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::FeedError;
-use super::content::{Property, name_of, parse_line};
-use super::lines::logical_lines;
+use super::content::{Property, name_of, parse_text};
+use super::lines::{Folded, logical_lines};
 use super::recur;
 use super::value::{Stamp, parse_offset, parse_stamp};
 use super::zone::{CustomZone, Observance, named_zone};
+
+/// How deep components may nest (real feeds: VCALENDAR > VEVENT > VALARM).
+/// Deeper is refused, which also keeps matching an `END` line cheap.
+const MAX_DEPTH: usize = 32;
+
+/// How many STANDARD/DAYLIGHT parts of one VTIMEZONE are kept (the full
+/// history of Europe/Paris has about 20); each DATE-TIME in that zone looks at all.
+const MAX_OBSERVANCES: usize = 256;
 
 /// The event properties the parser reads; the others are dropped on sight.
 const EVENT_PROPERTIES: &[&str] = &[
@@ -26,11 +35,15 @@ const EVENT_PROPERTIES: &[&str] = &[
     "RECURRENCE-ID",
 ];
 
+/// The component names the reader acts on, so the open-component stack
+/// mostly holds borrowed names.
+const KNOWN_COMPONENTS: &[&str] = &["VCALENDAR", "VEVENT", "VTIMEZONE", "STANDARD", "DAYLIGHT", "VALARM"];
+
 /// What one body holds, all its `VCALENDAR`s together.
 #[derive(Debug, Default)]
-pub(crate) struct Body {
+pub(crate) struct Body<'a> {
     /// Every `VEVENT`, each with the `X-WR-TIMEZONE` of its calendar.
-    pub events: Vec<RawEvent>,
+    pub events: Vec<RawEvent<'a>>,
     /// `VTIMEZONE`s by `TZID`, from every calendar of the body.
     pub zones: HashMap<String, CustomZone>,
     /// `VEVENT`s cut off by the end of their calendar.
@@ -39,44 +52,49 @@ pub(crate) struct Body {
 
 /// One `VEVENT` as read: the properties the parser uses, in file order.
 #[derive(Debug, Default)]
-pub(crate) struct RawEvent {
-    pub props: Vec<Property>,
+pub(crate) struct RawEvent<'a> {
+    pub props: Vec<Property<'a>>,
     /// The `X-WR-TIMEZONE` of the calendar it came in, for floating times.
     pub floating: Option<String>,
 }
 
-impl RawEvent {
+impl<'a> RawEvent<'a> {
     /// The first property called `name`.
-    pub fn get(&self, name: &str) -> Option<&Property> {
+    pub fn get(&self, name: &str) -> Option<&Property<'a>> {
         self.props.iter().find(|p| p.name == name)
     }
 
     /// Every property called `name`.
-    pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Property> + 'a {
+    pub fn all<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s Property<'a>> + 's {
         self.props.iter().filter(move |p| p.name == name)
     }
 }
 
 /// Where the reader is in the component tree.
 #[derive(Debug, Default)]
-struct Reader {
-    body: Body,
-    stack: Vec<String>,
+struct Reader<'a> {
+    body: Body<'a>,
+    stack: Vec<Cow<'static, str>>,
     calendars: usize,
+    too_deep: bool,
     floating: Option<String>,
-    event: Option<RawEvent>,
+    event: Option<RawEvent<'a>>,
     zone: Option<(String, CustomZone)>,
-    observance: Option<Vec<Property>>,
+    observance: Option<Vec<Property<'a>>>,
 }
 
 /// Reads the component structure of `body`.
-pub(crate) fn read_body(body: &[u8]) -> Result<Body, FeedError> {
-    if body.iter().all(u8::is_ascii_whitespace) || body == b"\xEF\xBB\xBF" {
+pub(crate) fn read_body(body: &[u8]) -> Result<Body<'_>, FeedError> {
+    let content = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    if content.iter().all(u8::is_ascii_whitespace) {
         return Err(FeedError::Empty);
     }
     let mut reader = Reader::default();
     for line in logical_lines(body) {
-        reader.line(&line);
+        reader.line(line);
+        if reader.too_deep {
+            return Err(FeedError::NotACalendar(format!("components nested deeper than {MAX_DEPTH}")));
+        }
     }
     if !reader.stack.is_empty() {
         return Err(FeedError::NotACalendar("the body ends before END:VCALENDAR (truncated?)".to_owned()));
@@ -87,48 +105,73 @@ pub(crate) fn read_body(body: &[u8]) -> Result<Body, FeedError> {
     Ok(reader.body)
 }
 
-impl Reader {
-    fn line(&mut self, line: &str) {
-        let name = name_of(line);
-        let top = self.stack.last().map(String::as_str);
-        match name.as_str() {
-            "BEGIN" | "END" => {
-                let Some(prop) = parse_line(line) else { return };
-                let component = prop.value.to_ascii_uppercase();
-                if name == "BEGIN" { self.begin(component) } else { self.end(&component) }
-            }
-            _ if top == Some("VEVENT") && EVENT_PROPERTIES.contains(&name.as_str()) => {
-                if let (Some(event), Some(prop)) = (self.event.as_mut(), parse_line(line)) {
-                    event.props.push(prop);
-                }
-            }
-            "X-WR-TIMEZONE" if top == Some("VCALENDAR") => {
-                self.floating = parse_line(line).map(|p| p.value);
-            }
-            "TZID" | "X-LIC-LOCATION" if top == Some("VTIMEZONE") => self.zone_property(line),
+impl<'a> Reader<'a> {
+    /// Reads one logical line; lines the current component does not use are
+    /// skipped on their name alone, without unfolding or decoding them.
+    fn line(&mut self, folded: Folded<'a>) {
+        let text;
+        let name = if let Some(name) = folded.name() {
+            name
+        } else {
+            text = folded.text();
+            name_of(&text)
+        };
+        let top = self.stack.last().map(|top| &**top);
+        let wanted = match &*name {
+            "BEGIN" | "END" => true,
+            "X-WR-TIMEZONE" => top == Some("VCALENDAR"),
+            "TZID" | "X-LIC-LOCATION" => top == Some("VTIMEZONE"),
             "DTSTART" | "RDATE" | "RRULE" | "TZOFFSETFROM" | "TZOFFSETTO"
                 if top == Some("STANDARD") || top == Some("DAYLIGHT") =>
             {
-                if let (Some(observance), Some(prop)) = (self.observance.as_mut(), parse_line(line)) {
+                true
+            }
+            other => top == Some("VEVENT") && EVENT_PROPERTIES.contains(&other),
+        };
+        if !wanted {
+            return;
+        }
+        let Some(prop) = parse_text(folded.text()) else { return };
+        let top = self.stack.last().map(|top| &**top);
+        match &*prop.name {
+            "BEGIN" => self.begin(component_name(&prop.value)),
+            "END" => self.end(&component_name(&prop.value)),
+            _ if top == Some("VEVENT") => {
+                if let Some(event) = self.event.as_mut() {
+                    event.props.push(prop);
+                }
+            }
+            "X-WR-TIMEZONE" => self.floating = Some(prop.value.into_owned()),
+            "TZID" | "X-LIC-LOCATION" => self.zone_property(&prop),
+            _ => {
+                if let Some(observance) = self.observance.as_mut() {
                     observance.push(prop);
                 }
             }
-            _ => {}
         }
     }
 
-    fn begin(&mut self, component: String) {
-        let top = self.stack.last().map(String::as_str);
-        match (top, component.as_str()) {
+    fn begin(&mut self, component: Cow<'static, str>) {
+        if component == "VEVENT" && self.stack.last().is_some_and(|top| top == "VEVENT") {
+            // The previous event lost its END:VEVENT; it is not guessed at.
+            self.stack.pop();
+            if self.event.take().is_some() {
+                self.body.unterminated += 1;
+            }
+        }
+        let top = self.stack.last().map(|top| &**top);
+        match (top, &*component) {
             (None, "VCALENDAR") => self.floating = None,
             (None, _) => return,
             (Some("VCALENDAR"), "VEVENT") => {
-                self.event = Some(RawEvent { props: Vec::new(), floating: self.floating.clone() });
+                // Room for the usual DTSTART, DTEND, DTSTAMP, UID, SUMMARY, STATUS, SEQUENCE.
+                self.event = Some(RawEvent { props: Vec::with_capacity(8), floating: self.floating.clone() });
             }
             (Some("VCALENDAR"), "VTIMEZONE") => self.zone = Some((String::new(), CustomZone::default())),
             (Some("VTIMEZONE"), "STANDARD" | "DAYLIGHT") => self.observance = Some(Vec::new()),
             _ => {}
         }
+        self.too_deep = self.stack.len() >= MAX_DEPTH;
         self.stack.push(component);
     }
 
@@ -150,7 +193,9 @@ impl Reader {
                 }
             }
             "STANDARD" | "DAYLIGHT" => {
-                if let (Some(props), Some((_, zone))) = (self.observance.take(), self.zone.as_mut()) {
+                if let (Some(props), Some((_, zone))) = (self.observance.take(), self.zone.as_mut())
+                    && zone.observances.len() < MAX_OBSERVANCES
+                {
                     zone.observances.extend(observance(&props));
                 }
             }
@@ -164,8 +209,8 @@ impl Reader {
         }
     }
 
-    fn zone_property(&mut self, line: &str) {
-        let (Some((tzid, zone)), Some(prop)) = (self.zone.as_mut(), parse_line(line)) else { return };
+    fn zone_property(&mut self, prop: &Property<'_>) {
+        let Some((tzid, zone)) = self.zone.as_mut() else { return };
         if prop.name == "TZID" {
             prop.value.trim_matches('"').trim().clone_into(tzid);
         } else {
@@ -174,8 +219,17 @@ impl Reader {
     }
 }
 
+/// The upper-cased name of a component, borrowed from a static list for the known ones.
+fn component_name(value: &str) -> Cow<'static, str> {
+    let value = value.trim();
+    match KNOWN_COMPONENTS.iter().find(|known| known.eq_ignore_ascii_case(value)) {
+        Some(known) => Cow::Borrowed(known),
+        None => Cow::Owned(value.to_ascii_uppercase()),
+    }
+}
+
 /// A `STANDARD`/`DAYLIGHT` part; `None` without a readable `DTSTART` and `TZOFFSETTO`.
-fn observance(props: &[Property]) -> Option<Observance> {
+fn observance(props: &[Property<'_>]) -> Option<Observance> {
     let get = |name: &str| props.iter().find(|p| p.name == name);
     let start = parse_stamp(&get("DTSTART")?.value, false)?.wall();
     let offset_to = parse_offset(&get("TZOFFSETTO")?.value)?;
@@ -184,11 +238,13 @@ fn observance(props: &[Property]) -> Option<Observance> {
     for rdate in props.iter().filter(|p| p.name == "RDATE") {
         onsets.extend(rdate.value.split(',').filter_map(|v| parse_stamp(v, false)).map(Stamp::wall));
     }
+    onsets.sort_unstable();
+    onsets.dedup();
     let rule = get("RRULE").and_then(|p| recur::parse_rule(&p.value).ok()).map(|rule| {
         let until = rule.until.as_deref().and_then(|u| parse_stamp(u, false)).map(Stamp::wall);
         (rule, until)
     });
-    Some(Observance { onsets, rule, offset_from, offset_to })
+    Some(Observance { dtstart: start, onsets, rule, offset_from, offset_to })
 }
 
 #[cfg(test)]
@@ -204,6 +260,7 @@ mod tests {
         assert!(matches!(read_body(b""), Err(FeedError::Empty)));
         assert_eq!(error(" \r\n\t\n"), FeedError::Empty);
         assert_eq!(error("\u{feff}"), FeedError::Empty);
+        assert_eq!(error("\u{feff}\r\n"), FeedError::Empty);
     }
 
     #[test]
@@ -224,16 +281,23 @@ mod tests {
     }
 
     #[test]
+    fn absurd_nesting_is_refused() {
+        let body = format!("BEGIN:VCALENDAR\n{}", "BEGIN:X\n".repeat(100_000));
+        assert!(matches!(error(&body), FeedError::NotACalendar(reason) if reason.contains("nested")));
+    }
+
+    #[test]
     fn concatenated_calendars_all_count() {
         let one = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\nEND:VEVENT\nEND:VCALENDAR\n";
-        let body = read_body(format!("{one}{}", one.replace("UID:a", "UID:b")).as_bytes()).expect("a body");
+        let text = format!("{one}{}", one.replace("UID:a", "UID:b"));
+        let body = read_body(text.as_bytes()).expect("a body");
         assert_eq!(body.events.len(), 2);
     }
 
     #[test]
     fn lowercase_component_names_are_read() {
         let body = read_body(b"begin:vcalendar\nbegin:vevent\nuid:x\nend:vevent\nend:vcalendar").expect("a body");
-        assert_eq!(body.events[0].get("UID").map(|p| p.value.as_str()), Some("x"));
+        assert_eq!(body.events[0].get("UID").map(|p| &*p.value), Some("x"));
     }
 
     #[test]
@@ -241,7 +305,7 @@ mod tests {
         let body = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x\nBEGIN:VALARM\nSUMMARY:alarm\nEND:VALARM\nSUMMARY:stay\n\
                     END:VEVENT\nEND:VCALENDAR\n";
         let body = read_body(body.as_bytes()).expect("a body");
-        let summaries: Vec<&str> = body.events[0].all("SUMMARY").map(|p| p.value.as_str()).collect();
+        let summaries: Vec<&str> = body.events[0].all("SUMMARY").map(|p| &*p.value).collect();
         assert_eq!(summaries, ["stay"]);
     }
 
@@ -249,6 +313,15 @@ mod tests {
     fn an_event_cut_off_by_the_end_of_its_calendar_is_counted() {
         let body = read_body(b"BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:x\nEND:VCALENDAR\n").expect("a body");
         assert_eq!((body.events.len(), body.unterminated), (0, 1));
+    }
+
+    #[test]
+    fn an_event_missing_its_end_is_counted_and_the_next_one_read() {
+        let body = b"BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\nBEGIN:VEVENT\nUID:b\nEND:VEVENT\nEND:VCALENDAR\n";
+        let body = read_body(body).expect("a body");
+        assert_eq!(body.unterminated, 1);
+        assert_eq!(body.events.len(), 1);
+        assert_eq!(body.events[0].get("UID").map(|p| &*p.value), Some("b"));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::recur::{self, Rule};
 use super::value::{Stamp, parse_duration, parse_stamp};
 
 /// A DATE or DATE-TIME with the `TZID` it was given in.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Timed {
     pub stamp: Stamp,
     pub tzid: Option<String>,
@@ -34,7 +34,8 @@ pub(crate) enum End {
 pub(crate) struct Event {
     /// The `UID`, if it has one.
     pub uid: Option<String>,
-    /// A stable key for an event without `UID`, from its dates and summary.
+    /// A stable key for an event without `UID`, from its dates and summary
+    /// (empty when it has a `UID`).
     pub derived_key: String,
     pub summary: String,
     pub cancelled: bool,
@@ -43,8 +44,8 @@ pub(crate) struct Event {
     pub dtstamp: Option<NaiveDateTime>,
     pub start: Timed,
     pub end: End,
-    /// `RRULE`, or why it could not be used.
-    pub rule: Option<Result<Rule, String>>,
+    /// `RRULE`, or why it could not be used (boxed: most events have none).
+    pub rule: Option<Result<Box<Rule>, String>>,
     pub rdates: Vec<Timed>,
     pub exdates: Vec<Timed>,
     pub recurrence_id: Option<Timed>,
@@ -70,12 +71,12 @@ impl Event {
 }
 
 /// Reads `raw`; `None` when its dates cannot be read (the event is invalid).
-pub(crate) fn read_event(raw: &RawEvent) -> Option<Event> {
+pub(crate) fn read_event(raw: &RawEvent<'_>) -> Option<Event> {
     let start = timed(raw.get("DTSTART")?)?;
     let end = match (raw.get("DTEND"), raw.get("DURATION")) {
         (Some(dtend), _) => End::At(timed(dtend)?),
         (None, Some(duration)) => {
-            parse_duration(&duration.value).map_or_else(|| End::Unreadable(duration.value.clone()), End::For)
+            parse_duration(&duration.value).map_or_else(|| End::Unreadable(duration.value.to_string()), End::For)
         }
         (None, None) => End::Absent,
     };
@@ -84,16 +85,17 @@ pub(crate) fn read_event(raw: &RawEvent) -> Option<Event> {
         None => None,
     };
     let summary = raw.get("SUMMARY").map(|p| unescape_text(&p.value)).unwrap_or_default();
+    let uid = raw.get("UID").map(|p| unescape_text(&p.value)).filter(|uid| !uid.is_empty());
     Some(Event {
-        uid: raw.get("UID").map(|p| unescape_text(&p.value)).filter(|uid| !uid.is_empty()),
-        derived_key: derived_key(raw, &summary),
+        derived_key: if uid.is_none() { derived_key(raw, &summary) } else { String::new() },
+        uid,
         summary,
         cancelled: raw.get("STATUS").is_some_and(|p| p.value.eq_ignore_ascii_case("CANCELLED")),
         sequence: raw.get("SEQUENCE").and_then(|p| p.value.parse().ok()).unwrap_or(0),
         dtstamp: raw.get("DTSTAMP").and_then(|p| parse_stamp(&p.value, false)).map(Stamp::wall),
         start,
         end,
-        rule: raw.get("RRULE").map(|p| recur::parse_rule(&p.value)),
+        rule: raw.get("RRULE").map(|p| recur::parse_rule(&p.value).map(Box::new)),
         rdates: raw.all("RDATE").flat_map(list).collect(),
         exdates: raw.all("EXDATE").flat_map(list).collect(),
         recurrence_id,
@@ -102,14 +104,14 @@ pub(crate) fn read_event(raw: &RawEvent) -> Option<Event> {
 }
 
 /// A single DATE or DATE-TIME property.
-fn timed(prop: &Property) -> Option<Timed> {
+fn timed(prop: &Property<'_>) -> Option<Timed> {
     let is_date = prop.param("VALUE").is_some_and(|v| v.eq_ignore_ascii_case("DATE"));
     let stamp = parse_stamp(&prop.value, is_date)?;
     Some(Timed { stamp, tzid: prop.param("TZID").map(str::to_owned) })
 }
 
 /// The values of an `RDATE`/`EXDATE` list; for a PERIOD (`start/end`), its start.
-fn list(prop: &Property) -> Vec<Timed> {
+fn list(prop: &Property<'_>) -> Vec<Timed> {
     let is_date = prop.param("VALUE").is_some_and(|v| v.eq_ignore_ascii_case("DATE"));
     let tzid = prop.param("TZID").map(str::to_owned);
     prop.value
@@ -122,8 +124,8 @@ fn list(prop: &Property) -> Vec<Timed> {
 }
 
 /// `nouid-` and 16 hex digits of SHA-256 over the raw start, end and summary.
-fn derived_key(raw: &RawEvent, summary: &str) -> String {
-    let value = |name| raw.get(name).map_or("", |p: &Property| p.value.as_str());
+fn derived_key(raw: &RawEvent<'_>, summary: &str) -> String {
+    let value = |name| raw.get(name).map_or("", |p: &Property<'_>| &*p.value);
     let text = format!("{}|{}{}|{summary}", value("DTSTART"), value("DTEND"), value("DURATION"));
     let hash = hex::encode(Sha256::digest(text.as_bytes()));
     format!("nouid-{}", &hash[..16])
@@ -134,7 +136,7 @@ mod tests {
     use super::*;
     use crate::ical::content::parse_line;
 
-    fn raw(lines: &[&str]) -> RawEvent {
+    fn raw<'a>(lines: &[&'a str]) -> RawEvent<'a> {
         RawEvent { props: lines.iter().filter_map(|l| parse_line(l)).collect(), floating: None }
     }
 

@@ -4,6 +4,10 @@
 //! Reading is forgiving about transport (line endings, folding, encodings)
 //! and strict about meaning: a body that is not a complete `VCALENDAR` is an
 //! error, so a damaged download never cancels anything.
+//!
+//! [`parse_feed`] reads a body into the nights its events take in the
+//! property's time zone; docs/DESIGN.md ("Reading channel feeds") describes
+//! the pipeline and the rules it follows.
 
 pub mod export;
 

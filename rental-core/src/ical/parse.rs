@@ -1,10 +1,11 @@
 //! `parse_feed`: a feed body read into the nights its events take, by the interpretation rules of
 //! the fixtures README (duplicates, cancellations, recurrences, DATE and DATE-TIME ends).
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use chrono::{Days, NaiveDateTime};
+use chrono::{Days, NaiveDate, NaiveDateTime};
 use chrono_tz::Tz;
 
 use super::component::read_body;
@@ -44,7 +45,7 @@ pub fn parse_feed(body: &[u8], zone: Tz) -> Result<Feed, FeedError> {
     let body = read_body(body)?;
     let mut reader = FeedReader::new(zone, body.zones);
     reader.feed.invalid = body.unterminated;
-    let mut masters = Vec::new();
+    let mut masters = Vec::with_capacity(body.events.len());
     let mut overrides = Vec::new();
     for raw in &body.events {
         match read_event(raw) {
@@ -56,7 +57,7 @@ pub fn parse_feed(body: &[u8], zone: Tz) -> Result<Feed, FeedError> {
     let mut overrides = latest_overrides(overrides);
     for (base, event) in latest_copies(masters) {
         let own = event.uid.as_ref().and_then(|uid| overrides.remove(uid)).unwrap_or_default();
-        reader.master(&base, &event, own);
+        reader.master(base, &event, own);
     }
     for event in overrides.into_values().flatten() {
         reader.lone_override(&event);
@@ -67,24 +68,34 @@ pub fn parse_feed(body: &[u8], zone: Tz) -> Result<Feed, FeedError> {
 /// Rule 7: per key, the copies with the highest (SEQUENCE, DTSTAMP), in file
 /// order, each with its base key: the key itself, then `key#2`, `key#3`, ...
 fn latest_copies(events: Vec<Event>) -> Vec<(String, Event)> {
-    let mut groups: Vec<Vec<Event>> = Vec::new();
-    let mut by_key: HashMap<String, usize> = HashMap::new();
-    for event in events {
-        if let Some(&at) = by_key.get(event.key()) {
-            groups[at].push(event);
-        } else {
-            by_key.insert(event.key().to_owned(), groups.len());
-            groups.push(vec![event]);
+    // One hash per event: each key gets a slot holding its best version and
+    // how many copies of that version were numbered so far.
+    let mut slot_of: HashMap<&str, usize> = HashMap::with_capacity(events.len());
+    let mut best: Vec<((i64, Option<NaiveDateTime>), usize)> = Vec::new();
+    let slots: Vec<usize> = events
+        .iter()
+        .map(|event| {
+            let slot = *slot_of.entry(event.key()).or_insert_with(|| {
+                best.push((event.version(), 0));
+                best.len() - 1
+            });
+            best[slot].0 = best[slot].0.max(event.version());
+            slot
+        })
+        .collect();
+    drop(slot_of);
+    let mut out = Vec::with_capacity(best.len());
+    for (event, slot) in events.into_iter().zip(slots) {
+        let (version, numbered) = &mut best[slot];
+        if event.version() != *version {
+            continue;
         }
-    }
-    let mut out = Vec::new();
-    for group in groups {
-        let Some(best) = group.iter().map(Event::version).max() else { continue };
-        let winners = group.into_iter().filter(|event| event.version() == best);
-        for (n, event) in winners.enumerate() {
-            let base = if n == 0 { event.key().to_owned() } else { format!("{}#{}", event.key(), n + 1) };
-            out.push((base, event));
-        }
+        *numbered += 1;
+        let base = match *numbered {
+            1 => event.key().to_owned(),
+            n => format!("{}#{n}", event.key()),
+        };
+        out.push((base, event));
     }
     out
 }
@@ -92,12 +103,20 @@ fn latest_copies(events: Vec<Event>) -> Vec<(String, Event)> {
 /// `RECURRENCE-ID` events by UID, the latest copy per occurrence (rule 7 again).
 fn latest_overrides(events: Vec<Event>) -> HashMap<String, Vec<Event>> {
     let mut out: HashMap<String, Vec<Event>> = HashMap::new();
+    let mut at: HashMap<(String, Option<Timed>), usize> = HashMap::new();
     for event in events {
         let copies = out.entry(event.key().to_owned()).or_default();
-        match copies.iter_mut().find(|copy| copy.recurrence_id == event.recurrence_id) {
-            Some(copy) if copy.version() < event.version() => *copy = event,
-            Some(_) => {}
-            None => copies.push(event),
+        match at.entry((event.key().to_owned(), event.recurrence_id.clone())) {
+            Entry::Occupied(slot) => {
+                let copy = &mut copies[*slot.get()];
+                if copy.version() < event.version() {
+                    *copy = event;
+                }
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(copies.len());
+                copies.push(event);
+            }
         }
     }
     out
@@ -114,8 +133,11 @@ struct Occurrence<'a> {
 /// Collects the feed's events, warnings and counts as they are read.
 struct FeedReader {
     property: Tz,
-    custom: HashMap<String, CustomZone>,
-    zones: HashMap<Option<String>, Rc<Zones>>,
+    custom: Rc<HashMap<String, CustomZone>>,
+    /// Zones for events of calendars without `X-WR-TIMEZONE`.
+    plain_zones: Option<Rc<Zones>>,
+    /// Zones by the `X-WR-TIMEZONE` of the events' calendar.
+    zones: HashMap<String, Rc<Zones>>,
     feed: Feed,
     dropped_warnings: usize,
     budget: u32,
@@ -125,7 +147,8 @@ impl FeedReader {
     fn new(property: Tz, custom: HashMap<String, CustomZone>) -> FeedReader {
         FeedReader {
             property,
-            custom,
+            custom: Rc::new(custom),
+            plain_zones: None,
             zones: HashMap::new(),
             feed: Feed::default(),
             dropped_warnings: 0,
@@ -144,47 +167,45 @@ impl FeedReader {
     /// The zones for events of a calendar with this `X-WR-TIMEZONE`.
     fn zones(&mut self, floating: Option<&String>) -> Rc<Zones> {
         let (property, custom) = (self.property, &self.custom);
-        let zones = self
-            .zones
-            .entry(floating.cloned())
-            .or_insert_with(|| Rc::new(Zones::new(property, floating.map(String::as_str), custom.clone())));
+        let make = || Rc::new(Zones::new(property, floating.map(String::as_str), Rc::clone(custom)));
+        let zones = match floating {
+            None => self.plain_zones.get_or_insert_with(make),
+            Some(name) => match self.zones.get(name.as_str()) {
+                Some(zones) => zones,
+                None => self.zones.entry(name.clone()).or_insert_with(make),
+            },
+        };
         Rc::clone(zones)
     }
 
-    /// A master event, its occurrences expanded and `overrides` applied.
-    fn master(&mut self, base: &str, event: &Event, overrides: Vec<Event>) {
+    /// A master event, its occurrences expanded and `overrides` applied (a
+    /// RECURRENCE-ID naming the start of a single event replaces it too).
+    fn master(&mut self, mut base: String, event: &Event, overrides: Vec<Event>) {
         if event.cancelled {
             return;
         }
-        if !event.recurs() {
-            self.occurrence(&Occurrence {
-                key: base.to_owned(),
-                event,
-                start: event.start.clone(),
-                end: event.end.clone(),
-            });
-            return;
-        }
         let zones = self.zones(event.floating.as_ref());
+        let mut by_id: HashMap<Moment, usize> = HashMap::new();
+        for (at, over) in overrides.iter().enumerate() {
+            if let Some(id) = &over.recurrence_id {
+                by_id.entry(Moment::of(&zones, id)).or_insert(at);
+            }
+        }
         let mut overrides: Vec<Option<Event>> = overrides.into_iter().map(Some).collect();
-        for start in self.starts(base, event, &zones) {
-            let key = format!("{base}/{}", start.stamp.date());
-            let replaced = overrides.iter_mut().find(|o| {
-                o.as_ref().and_then(|o| o.recurrence_id.as_ref()).is_some_and(|id| same_moment(&zones, id, &start))
-            });
-            match replaced.and_then(Option::take) {
+        let recurs = event.recurs();
+        let starts = if recurs { self.starts(&base, event, &zones) } else { vec![event.start.clone()] };
+        for start in starts {
+            // A single event has one start, so its key can take the base.
+            let key = if recurs { format!("{base}/{}", start.stamp.date()) } else { std::mem::take(&mut base) };
+            let at = Moment::lookups(&zones, &start).into_iter().flatten().find_map(|m| by_id.get(&m).copied());
+            match at.and_then(|at| overrides[at].take()) {
                 Some(over) if over.cancelled => {}
                 Some(over) => {
-                    self.occurrence(&Occurrence {
-                        key,
-                        event: &over,
-                        start: over.start.clone(),
-                        end: over.end.clone(),
-                    });
+                    self.occurrence(Occurrence { key, event: &over, start: over.start.clone(), end: over.end.clone() });
                 }
                 None => {
                     let end = shifted_end(event, &start);
-                    self.occurrence(&Occurrence { key, event, start, end });
+                    self.occurrence(Occurrence { key, event, start, end });
                 }
             }
         }
@@ -198,7 +219,7 @@ impl FeedReader {
         let Some(id) = &event.recurrence_id else { return };
         if !event.cancelled {
             let key = format!("{}/{}", event.key(), id.stamp.date());
-            self.occurrence(&Occurrence { key, event, start: event.start.clone(), end: event.end.clone() });
+            self.occurrence(Occurrence { key, event, start: event.start.clone(), end: event.end.clone() });
         }
     }
 
@@ -225,19 +246,21 @@ impl FeedReader {
             .map(|at| Timed { stamp: event.start.stamp.with_wall(at), tzid: event.start.tzid.clone() })
             .collect();
         starts.extend(event.rdates.iter().take(recur::MAX_OCCURRENCES).cloned());
+        let excluded: HashSet<Moment> = event.exdates.iter().flat_map(|ex| Moment::all(zones, ex)).collect();
         let mut seen = HashSet::new();
         starts.retain(|start| {
-            let excluded = event.exdates.iter().any(|ex| same_moment(zones, ex, start));
+            let excluded = Moment::lookups(zones, start).into_iter().flatten().any(|m| excluded.contains(&m));
             !excluded && seen.insert(zones.instant(start.stamp, start.tzid.as_deref()))
         });
         starts
     }
 
     /// One occurrence, read into nights (rules 2 to 4) and added to the feed.
-    fn occurrence(&mut self, occurrence: &Occurrence<'_>) {
+    fn occurrence(&mut self, occurrence: Occurrence<'_>) {
         let Occurrence { key, event, start, end } = occurrence;
         let zones = self.zones(event.floating.as_ref());
         let (first, known) = zones.night(start.stamp, start.tzid.as_deref());
+        let end = &end;
         let mut unknown_zone = !known;
         let mut note = None;
         let checkout = match end {
@@ -280,26 +303,43 @@ impl FeedReader {
         if let Some(note) = note {
             self.warn(format!("event {key}: {note}"));
         }
-        self.feed.events.push(FeedEvent { uid: key.clone(), summary: event.summary.clone(), start: first, end: last });
+        self.feed.events.push(FeedEvent { uid: key, summary: event.summary.clone(), start: first, end: last });
     }
 
     /// Makes every key unique, orders the events, and closes the warnings.
     fn finish(mut self) -> Feed {
-        let mut seen: HashSet<String> = HashSet::with_capacity(self.feed.events.len());
-        for event in &mut self.feed.events {
-            if !seen.insert(event.uid.clone()) {
-                let base = event.uid.clone();
-                // At most `seen.len()` keys are taken, so one of these is free.
-                let unique = (2..=seen.len() + 2).map(|n| format!("{base}#{n}")).find(|key| !seen.contains(key));
-                event.uid = unique.unwrap_or(base);
-                seen.insert(event.uid.clone());
-            }
+        // Sorted first, so the `#n` a colliding key gets depends on the feed, not on map order.
+        self.feed
+            .events
+            .sort_by(|a, b| (a.start, a.end, &a.uid, &a.summary).cmp(&(b.start, b.end, &b.uid, &b.summary)));
+        let distinct: HashSet<&str> = self.feed.events.iter().map(|e| e.uid.as_str()).collect();
+        if distinct.len() < self.feed.events.len() {
+            drop(distinct);
+            self.make_keys_unique();
         }
-        self.feed.events.sort_by(|a, b| (a.start, a.end, &a.uid).cmp(&(b.start, b.end, &b.uid)));
         if self.dropped_warnings > 0 {
             self.feed.warnings.push(format!("... and {} more warnings", self.dropped_warnings));
         }
         self.feed
+    }
+
+    /// Adds `#2`, `#3`, ... to the keys that are already taken.
+    fn make_keys_unique(&mut self) {
+        let mut seen: HashSet<String> = HashSet::with_capacity(self.feed.events.len());
+        let mut next_suffix: HashMap<String, usize> = HashMap::new();
+        for event in &mut self.feed.events {
+            if !seen.insert(event.uid.clone()) {
+                let base = std::mem::take(&mut event.uid);
+                let n = next_suffix.entry(base.clone()).or_insert(2);
+                // Each try uses up a suffix, and at most `seen.len()` keys are taken.
+                while seen.contains(&format!("{base}#{n}")) {
+                    *n += 1;
+                }
+                event.uid = format!("{base}#{n}");
+                *n += 1;
+                seen.insert(event.uid.clone());
+            }
+        }
     }
 }
 
@@ -313,11 +353,37 @@ fn until(zones: &Zones, event: &Event, raw: Option<&str>) -> Option<NaiveDateTim
     })
 }
 
-/// Whether `id` (an EXDATE or RECURRENCE-ID) names the occurrence starting at `start`.
-fn same_moment(zones: &Zones, id: &Timed, start: &Timed) -> bool {
-    match (id.stamp, start.stamp) {
-        (Stamp::Date(day), other) | (other, Stamp::Date(day)) => other.date() == day,
-        _ => zones.instant(id.stamp, id.tzid.as_deref()) == zones.instant(start.stamp, start.tzid.as_deref()),
+/// What an EXDATE or RECURRENCE-ID is matched on: a DATE names a day (and
+/// matches any occurrence starting that day), a DATE-TIME an instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Moment {
+    Day(NaiveDate),
+    Instant(NaiveDateTime),
+}
+
+impl Moment {
+    /// The moment an EXDATE or RECURRENCE-ID value names.
+    fn of(zones: &Zones, id: &Timed) -> Moment {
+        match id.stamp {
+            Stamp::Date(day) => Moment::Day(day),
+            Stamp::DateTime { .. } => Moment::Instant(zones.instant(id.stamp, id.tzid.as_deref())),
+        }
+    }
+
+    /// The moments an EXDATE value excludes: also its day, for all-day occurrences.
+    fn all(zones: &Zones, id: &Timed) -> [Moment; 2] {
+        [Moment::of(zones, id), Moment::Day(id.stamp.date())]
+    }
+
+    /// The moments an occurrence starting at `start` answers to.
+    fn lookups(zones: &Zones, start: &Timed) -> [Option<Moment>; 2] {
+        match start.stamp {
+            Stamp::Date(day) => [Some(Moment::Day(day)), None],
+            Stamp::DateTime { .. } => [
+                Some(Moment::Instant(zones.instant(start.stamp, start.tzid.as_deref()))),
+                Some(Moment::Day(start.stamp.date())),
+            ],
+        }
     }
 }
 
@@ -569,6 +635,23 @@ mod tests {
     }
 
     #[test]
+    fn a_recurrence_id_on_a_single_event_replaces_it() {
+        let feed = read(
+            &[
+                &["UID:one", "DTSTART;VALUE=DATE:20260105", "DTEND;VALUE=DATE:20260107"],
+                &[
+                    "UID:one",
+                    "RECURRENCE-ID;VALUE=DATE:20260105",
+                    "DTSTART;VALUE=DATE:20260105",
+                    "DTEND;VALUE=DATE:20260109",
+                ],
+            ],
+            Tz::UTC,
+        );
+        assert_eq!(lines(&feed), ["one 2026-01-05..2026-01-09"]);
+    }
+
+    #[test]
     fn duplicates_keep_the_highest_sequence_then_the_latest_dtstamp() {
         let feed = read(
             &[
@@ -650,5 +733,63 @@ mod tests {
     fn an_open_ended_daily_rule_is_bounded() {
         let feed = read(&[&["UID:f", "DTSTART;VALUE=DATE:20260101", "RRULE:FREQ=DAILY"]], Tz::UTC);
         assert_eq!(feed.events.len(), recur::MAX_OCCURRENCES);
+    }
+
+    #[test]
+    fn thousands_of_exdates_and_overrides_are_matched_by_lookup() {
+        let exdates: Vec<String> = (0..500)
+            .map(|n| {
+                format!("{}", (NaiveDate::from_ymd_opt(2026, 1, 1).expect("d") + Days::new(2 * n)).format("%Y%m%d"))
+            })
+            .collect();
+        let exdate = format!("EXDATE;VALUE=DATE:{}", exdates.join(","));
+        let mut events: Vec<Vec<String>> = vec![vec![
+            "UID:h".into(),
+            "DTSTART;VALUE=DATE:20260101".into(),
+            "RRULE:FREQ=DAILY;COUNT=1000".into(),
+            exdate,
+        ]];
+        for n in 0..500 {
+            let day = (NaiveDate::from_ymd_opt(2026, 1, 2).expect("d") + Days::new(2 * n)).format("%Y%m%d").to_string();
+            events.push(vec![
+                "UID:h".into(),
+                format!("RECURRENCE-ID;VALUE=DATE:{day}"),
+                format!("DTSTART;VALUE=DATE:{day}"),
+                "SUMMARY:Moved".into(),
+            ]);
+        }
+        let refs: Vec<Vec<&str>> = events.iter().map(|e| e.iter().map(String::as_str).collect()).collect();
+        let slices: Vec<&[&str]> = refs.iter().map(Vec::as_slice).collect();
+        let feed = read(&slices, Tz::UTC);
+        assert_eq!(feed.events.len(), 500, "every other day excluded, the others overridden");
+        assert!(feed.events.iter().all(|e| e.summary == "Moved"));
+    }
+
+    #[test]
+    fn many_identical_events_get_distinct_keys_quickly() {
+        let same: &[&str] = &["DTSTART;VALUE=DATE:20260301", "SUMMARY:Blocked"];
+        let feed = read(&vec![same; 20_000], Tz::UTC);
+        let keys: HashSet<&str> = feed.events.iter().map(|e| e.uid.as_str()).collect();
+        assert_eq!(keys.len(), 20_000);
+    }
+
+    #[test]
+    fn many_copies_of_one_override_keep_the_latest() {
+        let mut events: Vec<Vec<String>> =
+            vec![vec!["UID:o".into(), "DTSTART;VALUE=DATE:20260105".into(), "RRULE:FREQ=WEEKLY;COUNT=2".into()]];
+        for n in 0..20_000 {
+            events.push(vec![
+                "UID:o".into(),
+                "RECURRENCE-ID;VALUE=DATE:20260112".into(),
+                format!("SEQUENCE:{n}"),
+                "DTSTART;VALUE=DATE:20260113".into(),
+                format!("SUMMARY:v{n}"),
+            ]);
+        }
+        let refs: Vec<Vec<&str>> = events.iter().map(|e| e.iter().map(String::as_str).collect()).collect();
+        let slices: Vec<&[&str]> = refs.iter().map(Vec::as_slice).collect();
+        let feed = read(&slices, Tz::UTC);
+        assert_eq!(lines(&feed), ["o/2026-01-05 2026-01-05..2026-01-06", "o/2026-01-12 2026-01-13..2026-01-14"]);
+        assert_eq!(feed.events[1].summary, "v19999");
     }
 }

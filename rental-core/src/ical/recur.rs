@@ -13,8 +13,9 @@ const HARD_LIMIT_YEARS: u32 = 100;
 const MAX_PERIODS: u32 = 5_000;
 /// The most distinct `BYDAY` entries a usable rule has.
 const MAX_BY_DAY: usize = 64;
-/// The periods a whole feed may walk through, all its rules together.
-pub(crate) const FEED_BUDGET: u32 = 1_000_000;
+/// The periods a whole feed may walk through, all its rules together. It also
+/// bounds how many occurrences (and so how much memory) rules can produce.
+pub(crate) const FEED_BUDGET: u32 = 100_000;
 
 /// How often a rule repeats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

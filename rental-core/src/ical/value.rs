@@ -4,7 +4,7 @@
 use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime};
 
 /// A DATE or DATE-TIME value, before any time zone is applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Stamp {
     /// An all-day DATE.
     Date(NaiveDate),
@@ -96,7 +96,7 @@ pub(crate) fn parse_duration(raw: &str) -> Option<Duration> {
             unit @ ('W' | 'D' | 'H' | 'M' | 'S') if !digits.is_empty() => {
                 let n: i64 = digits.parse().ok()?;
                 digits.clear();
-                total += unit_duration(unit, n, in_time)?;
+                total = total.checked_add(&unit_duration(unit, n, in_time)?)?;
                 any_unit = true;
             }
             _ => return None,
@@ -181,6 +181,7 @@ mod tests {
             ("P1H", None),
             ("3D", None),
             ("P99999999999D", None),
+            (&"P999999999W".repeat(40)[..], None),
         ];
         for (raw, expected) in cases {
             assert_eq!(parse_duration(raw), expected, "{raw}");

@@ -2,6 +2,7 @@
 //! or floating (`X-WR-TIMEZONE`, else the property's zone); and the night a value falls on.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use chrono::{Duration, NaiveDate, NaiveDateTime, Offset, TimeZone};
 use chrono_tz::Tz;
@@ -22,7 +23,9 @@ pub(crate) struct CustomZone {
 /// One `STANDARD` or `DAYLIGHT` part of a `VTIMEZONE`.
 #[derive(Debug, Clone)]
 pub(crate) struct Observance {
-    /// `DTSTART` and the `RDATE`s: local times when this offset begins.
+    /// `DTSTART`: the first onset, where an `RRULE` starts from.
+    pub dtstart: NaiveDateTime,
+    /// `DTSTART` and the `RDATE`s: local times when this offset begins, sorted.
     pub onsets: Vec<NaiveDateTime>,
     /// The `RRULE` repeating the onset, with its `UNTIL` read.
     pub rule: Option<(Rule, Option<NaiveDateTime>)>,
@@ -44,7 +47,7 @@ enum Zone<'a> {
 pub(crate) struct Zones {
     property: Tz,
     floating: Tz,
-    custom: HashMap<String, CustomZone>,
+    custom: Rc<HashMap<String, CustomZone>>,
 }
 
 /// An IANA name in a `TZID`, also when wrapped in quotes or prefixed by a
@@ -62,7 +65,7 @@ pub(crate) fn named_zone(tzid: &str) -> Option<Tz> {
 
 impl Zones {
     /// Zones for a feed read for a property in `property`; `floating` from `X-WR-TIMEZONE`.
-    pub fn new(property: Tz, floating: Option<&str>, custom: HashMap<String, CustomZone>) -> Zones {
+    pub fn new(property: Tz, floating: Option<&str>, custom: Rc<HashMap<String, CustomZone>>) -> Zones {
         let floating = floating.and_then(named_zone).unwrap_or(property);
         Zones { property, floating, custom }
     }
@@ -165,11 +168,9 @@ impl CustomZone {
 
 impl Observance {
     fn latest_onset(&self, at: NaiveDateTime) -> Option<NaiveDateTime> {
-        let listed = self.onsets.iter().copied().filter(|&onset| onset <= at).max();
-        let ruled = self.rule.as_ref().and_then(|(rule, until)| {
-            let start = *self.onsets.first()?;
-            recur::latest_before(rule, start, *until, at)
-        });
+        // `onsets` is sorted (see `Observance::onsets`), so this is a binary search.
+        let listed = self.onsets.partition_point(|&onset| onset <= at).checked_sub(1).map(|i| self.onsets[i]);
+        let ruled = self.rule.as_ref().and_then(|(rule, until)| recur::latest_before(rule, self.dtstart, *until, at));
         listed.max(ruled)
     }
 }
@@ -185,7 +186,7 @@ mod tests {
     }
 
     fn zones(property: Tz) -> Zones {
-        Zones::new(property, None, HashMap::new())
+        Zones::new(property, None, Rc::default())
     }
 
     #[test]
@@ -221,7 +222,7 @@ mod tests {
 
     #[test]
     fn floating_values_use_x_wr_timezone_else_the_property_zone() {
-        let with = Zones::new(Tz::Europe__Paris, Some("America/New_York"), HashMap::new());
+        let with = Zones::new(Tz::Europe__Paris, Some("America/New_York"), Rc::default());
         assert_eq!(night(&with, "20261210T200000", None), "2026-12-11");
         assert_eq!(night(&zones(Tz::Europe__Paris), "20261210T200000", None), "2026-12-10");
     }
@@ -249,12 +250,14 @@ mod tests {
             location: None,
             observances: vec![
                 Observance {
+                    dtstart: wall("19700329T020000"),
                     onsets: vec![wall("19700329T020000")],
                     rule: rule("FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU"),
                     offset_from: 3600,
                     offset_to: 7200,
                 },
                 Observance {
+                    dtstart: wall("19701025T030000"),
                     onsets: vec![wall("19701025T030000")],
                     rule: rule("FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU"),
                     offset_from: 7200,
@@ -262,7 +265,7 @@ mod tests {
                 },
             ],
         };
-        let zones = Zones::new(Tz::UTC, None, HashMap::from([("My Zone".to_owned(), custom)]));
+        let zones = Zones::new(Tz::UTC, None, Rc::new(HashMap::from([("My Zone".to_owned(), custom)])));
         // Summer: +02:00, so 01:00 local is the previous day 23:00 UTC.
         assert_eq!(night(&zones, "20260710T010000", Some("My Zone")), "2026-07-09");
         // Winter: +01:00, so 00:30 local is 23:30 UTC the day before.
