@@ -1,7 +1,9 @@
 //! Channel feed pulls, applied: each pulled feed is reconciled with what it
 //! owns in one store transaction, with its booking events in the outbox.
 
-use chrono::{DateTime, Utc};
+use std::collections::HashSet;
+
+use chrono::{DateTime, NaiveDate, Utc};
 
 use super::{FromStore, Rental, active_property};
 use crate::booking::{Booking, ExternalRef, PaymentStatus, Status};
@@ -162,15 +164,19 @@ impl<S: Store> Rental<S> {
         }
         state.empty_once = false;
         let today = today_in(property.timezone, now);
-        let mut counts = Counts::default();
-        for step in channel::plan(state, parsed.events, &feed.reservation_patterns, today) {
-            let owned = self.apply_step(tx, property, feed, &step, now, &mut counts)?;
-            match owned {
+        let steps = channel::plan(state, parsed.events, &feed.reservation_patterns, today);
+        if steps.is_empty() {
+            return Ok(FeedResult::succeeded(property.slug.clone(), feed.name.clone(), events));
+        }
+        let direct = direct_stays(&*tx, property, state, today)?;
+        let mut pull = Pull { property, feed, now, direct, counts: Counts::default() };
+        for step in steps {
+            match self.apply_step(tx, &mut pull, &step)? {
                 Some(owned) => state.items.insert(step.uid, owned),
                 None => state.items.remove(&step.uid),
             };
         }
-        let Counts { created, updated, cancelled, conflicts } = counts;
+        let Counts { created, updated, cancelled, conflicts } = pull.counts;
         Ok(FeedResult {
             created,
             updated,
@@ -181,16 +187,9 @@ impl<S: Store> Rental<S> {
     }
 
     /// Makes one step's change; returns what the event owns afterwards.
-    fn apply_step(
-        &self,
-        tx: &mut S::Write<'_>,
-        property: &Property,
-        feed: &IcalFeed,
-        step: &Step,
-        now: DateTime<Utc>,
-        counts: &mut Counts,
-    ) -> Result<Option<Owned>> {
-        let before = step.before.as_ref();
+    fn apply_step(&self, tx: &mut S::Write<'_>, pull: &mut Pull<'_>, step: &Step) -> Result<Option<Owned>> {
+        let (before, now) = (step.before.as_ref(), pull.now);
+        let counts = &mut pull.counts;
         match &step.action {
             Action::Forget => Ok(None),
             Action::Drop => {
@@ -207,9 +206,13 @@ impl<S: Store> Rental<S> {
                     move_booking(tx, old, *stay, guest_name, now, counts)?
                 } else {
                     release(tx, before, now, counts)?;
-                    self.import_booking(tx, property, feed, &step.uid, *stay, guest_name, now, counts)?
+                    let booking = self.imported_booking(tx, pull, &step.uid, *stay, guest_name)?;
+                    tx.put_booking(&booking)?;
+                    tx.append_events(&[Event::created(&booking, now)])?;
+                    pull.counts.created += 1;
+                    booking
                 };
-                counts.conflicts += usize::from(overlaps_direct(tx, property, *stay, booking.code.as_str())?);
+                pull.counts.conflicts += usize::from(pull.overlaps_direct(*stay));
                 Ok(Some(owned(OwnedKind::Booking, vec![booking.code.to_string()], seen)))
             }
             Action::Blocks { stays, seen } => {
@@ -219,37 +222,35 @@ impl<S: Store> Rental<S> {
                 for stay in stays {
                     let block = Block {
                         id: keys::new_id("blk_", self.entropy.as_ref()),
-                        property: property.slug.clone(),
+                        property: pull.property.slug.clone(),
                         stay: *stay,
                         note: seen.summary.clone(),
-                        feed: Some(feed.name.clone()),
+                        feed: Some(pull.feed.name.clone()),
                         uid: Some(step.uid.clone()),
                         created_at: now,
                     };
                     tx.put_block(&block)?;
-                    conflict |= overlaps_direct(tx, property, *stay, &block.id)?;
+                    conflict |= pull.overlaps_direct(*stay);
                     ids.push(block.id);
                 }
-                counts.conflicts += usize::from(conflict);
+                pull.counts.conflicts += usize::from(conflict);
                 Ok(Some(owned(OwnedKind::Block, ids, seen)))
             }
         }
     }
 
-    #[expect(clippy::too_many_arguments, reason = "one imported booking's facts, each needed once")]
-    fn import_booking(
+    /// A confirmed booking owned by the pulled feed's event `uid`.
+    fn imported_booking(
         &self,
-        tx: &mut S::Write<'_>,
-        property: &Property,
-        feed: &IcalFeed,
+        tx: &S::Write<'_>,
+        pull: &Pull<'_>,
         uid: &str,
         stay: Stay,
         guest_name: &str,
-        now: DateTime<Utc>,
-        counts: &mut Counts,
     ) -> Result<Booking> {
-        let booking = Booking {
-            code: self.unused_code(&*tx)?,
+        let (property, feed) = (pull.property, pull.feed);
+        Ok(Booking {
+            code: self.unused_code(tx)?,
             property: property.slug.clone(),
             property_name: property.name.clone(),
             guest_name: guest_name.to_owned(),
@@ -263,16 +264,12 @@ impl<S: Store> Rental<S> {
             currency: property.currency.clone(),
             source: feed.name.clone(),
             notes: Vec::new(),
-            created_at: now,
-            updated_at: now,
+            created_at: pull.now,
+            updated_at: pull.now,
             cancelled_by: None,
             cancel_reason: None,
             external: Some(ExternalRef { feed: feed.name.clone(), uid: uid.to_owned() }),
-        };
-        tx.put_booking(&booking)?;
-        tx.append_events(&[Event::created(&booking, now)])?;
-        counts.created += 1;
-        Ok(booking)
+        })
     }
 }
 
@@ -343,17 +340,36 @@ fn configured_feed(tx: &impl ReadTx, pull: &FeedPull) -> Result<Option<(Property
     Ok(feed.map(|feed| (property, feed)))
 }
 
-/// True when an active booking made here (not imported) holds a night of `stay`.
-fn overlaps_direct(tx: &impl ReadTx, property: &Property, stay: Stay, own: &str) -> Result<bool> {
-    for entry in tx.calendar(property.slug.as_str(), stay.check_in(), stay.check_out())? {
-        if entry.holder == own || entry.kind == EntryKind::Blocked {
-            continue;
-        }
-        if tx.booking(&entry.holder)?.is_some_and(|b| !b.is_channel_owned()) {
-            return Ok(true);
-        }
+/// One feed's pull being applied: what every step needs, and the counts so far.
+struct Pull<'a> {
+    property: &'a Property,
+    feed: &'a IcalFeed,
+    now: DateTime<Utc>,
+    /// The stays of active bookings made here (not imported), from today on.
+    direct: Vec<Stay>,
+    counts: Counts,
+}
+
+impl Pull<'_> {
+    /// True when `stay` shares a night with a booking made here.
+    fn overlaps_direct(&self, stay: Stay) -> bool {
+        self.direct.iter().any(|d| d.overlaps(stay.check_in(), stay.check_out()))
     }
-    Ok(false)
+}
+
+/// The stays of the property's active bookings made here (not owned by any of its feeds)
+/// that hold a night from `today` on, read once per pull.
+fn direct_stays(tx: &impl ReadTx, property: &Property, state: &FeedState, today: NaiveDate) -> Result<Vec<Stay>> {
+    let mut imported: HashSet<String> = state.holders().map(str::to_owned).collect();
+    for other in tx.feed_states()?.iter().filter(|s| s.property == property.slug && s.feed != state.feed) {
+        imported.extend(other.holders().map(str::to_owned));
+    }
+    let entries = tx.calendar(property.slug.as_str(), today, NaiveDate::MAX)?;
+    Ok(entries
+        .into_iter()
+        .filter(|e| e.kind != EntryKind::Blocked && !imported.contains(&e.holder))
+        .map(|e| e.stay)
+        .collect())
 }
 
 fn owned(kind: OwnedKind, holders: Vec<String>, seen: &Seen) -> Owned {
