@@ -123,3 +123,37 @@ fn pulling_the_same_fixture_again_changes_nothing() {
     assert_eq!(rental.events_after(0, usize::MAX).unwrap().len(), events, "no new events");
     assert_eq!(held_nights(&rental, d("2000-01-01")), nights);
 }
+
+#[test]
+fn a_propertys_feed_states_are_its_own_even_beside_slugs_that_share_a_prefix() {
+    fn check<S: Store>(rental: &Rental<S>) {
+        let mut properties = Vec::new();
+        for slug in ["sea-view", "sea-view-2", "sea-view0", "sea"] {
+            let mut p = demo::properties().remove(0);
+            p.slug = rental_core::Slug::parse(slug).unwrap();
+            p.ical_feeds = ["airbnb", "vrbo"]
+                .map(|name| IcalFeed {
+                    name: Source::parse(name).unwrap(),
+                    url: format!("https://channel.example/{slug}/{name}.ics"),
+                    reservation_patterns: vec![],
+                })
+                .to_vec();
+            properties.push(p);
+        }
+        rental.import_properties(&properties).unwrap();
+        for pull in rental.feed_pulls(None).unwrap() {
+            rental.apply_feed(&pull, Fetched::Failed("offline".into())).unwrap();
+        }
+        let of = |slug: &str| {
+            let states = rental.store().read().and_then(|tx| tx.feed_states_of(slug)).unwrap();
+            states.iter().map(|s| format!("{}/{}", s.property, s.feed)).collect::<Vec<_>>()
+        };
+        assert_eq!(of("sea-view"), ["sea-view/airbnb", "sea-view/vrbo"]);
+        assert_eq!(of("sea"), ["sea/airbnb", "sea/vrbo"]);
+        assert_eq!(of("sea-view0"), ["sea-view0/airbnb", "sea-view0/vrbo"]);
+        assert_eq!(rental.feed_states().unwrap().len(), 8);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    check(&Rental::new(rental_tests::open_redb(dir.path())));
+    check(&Rental::new(MemoryStore::new()));
+}

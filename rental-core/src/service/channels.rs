@@ -361,7 +361,7 @@ impl Pull<'_> {
 /// that hold a night from `today` on, read once per pull.
 fn direct_stays(tx: &impl ReadTx, property: &Property, state: &FeedState, today: NaiveDate) -> Result<Vec<Stay>> {
     let mut imported: HashSet<String> = state.holders().map(str::to_owned).collect();
-    for other in tx.feed_states()?.iter().filter(|s| s.property == property.slug && s.feed != state.feed) {
+    for other in tx.feed_states_of(property.slug.as_str())?.iter().filter(|s| s.feed != state.feed) {
         imported.extend(other.holders().map(str::to_owned));
     }
     let entries = tx.calendar(property.slug.as_str(), today, NaiveDate::MAX)?;

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
-use super::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx, due_key, feed_key};
+use super::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx, due_key, feed_key, feed_keys_of};
 use crate::booking::{Booking, BookingQuery, Cursor, Status};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
@@ -168,6 +168,10 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
 
     fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
         Ok(self.data().feeds.values().cloned().collect())
+    }
+
+    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>> {
+        Ok(self.data().feeds.range(feed_keys_of(slug)).map(|(_, state)| state.clone()).collect())
     }
 
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {

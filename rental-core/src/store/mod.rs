@@ -117,6 +117,8 @@ pub trait ReadTx {
     fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>>;
     /// Every feed's state, by property then feed.
     fn feed_states(&self) -> StoreResult<Vec<FeedState>>;
+    /// The states of the feeds of property `slug` (also of feeds no longer configured), by feed.
+    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>>;
     /// Up to `limit` deliveries to one webhook, the newest event first.
     fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>>;
     /// The admin dashboard's password hash (a PHC string), if one was set.
@@ -177,6 +179,12 @@ pub struct IdempotencyRecord {
 /// The key of a feed's state: property and feed name, which cannot contain `/`.
 pub(crate) fn feed_key(slug: &str, feed: &str) -> String {
     format!("{slug}/{feed}")
+}
+
+/// The keys of every feed state of `slug`: from `slug/` up to, not including, `slug0`
+/// (`0` follows `/` in ASCII).
+pub(crate) fn feed_keys_of(slug: &str) -> std::ops::Range<String> {
+    format!("{slug}/")..format!("{slug}0")
 }
 
 /// The due-index position of a pending delivery: its next attempt (milliseconds

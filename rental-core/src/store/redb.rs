@@ -8,7 +8,7 @@ use redb::{Database, Key, ReadTransaction, ReadableDatabase, ReadableTable, Tabl
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key, feed_key};
+use super::{IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key, feed_key, feed_keys_of};
 use crate::booking::{Booking, BookingQuery, Status};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
 use crate::channel::FeedState;
@@ -312,6 +312,17 @@ impl<T: Tables> ReadTx for RedbTx<T> {
 
     fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
         self.all_json(FEEDS)
+    }
+
+    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>> {
+        let table = self.0.open(FEEDS)?;
+        let keys = feed_keys_of(slug);
+        let mut out = Vec::new();
+        for row in table.range(keys.start.as_str()..keys.end.as_str()).map_err(backend)? {
+            let (_, value) = row.map_err(backend)?;
+            out.push(decode(value.value())?);
+        }
+        Ok(out)
     }
 
     fn fanned_out(&self) -> StoreResult<u64> {
