@@ -1,5 +1,5 @@
-//! Channel calendar import figures: one 2,000-event feed read and reconciled
-//! through `Rental::apply_feed` on redb (first import and an unchanged re-pull),
+//! Channel calendar import figures: one 2,000-event feed read and planned (pure), read
+//! and reconciled through `Rental::apply_feed` on redb (first import and an unchanged re-pull),
 //! and a sync of 200 properties with 3 feeds each against a local HTTP server.
 //!
 //! Run: `cargo bench -p rental-benches --bench feeds`. Targets and results:
@@ -13,6 +13,7 @@ use std::time::Duration;
 use chrono::{Days, NaiveDate};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use rental_benches as data;
+use rental_core::channel::{self, FeedState};
 use rental_core::ids::Source;
 use rental_core::property::IcalFeed;
 use rental_core::{FeedPull, Fetched, Property, RedbStore, Rental, Slug};
@@ -80,6 +81,15 @@ fn reconcile(c: &mut Criterion) {
     let body = feed_body(2_000, today + Days::new(1), "bench");
     let mut group = c.benchmark_group("ical_import");
     group.sample_size(10);
+    let state = FeedState::new(Slug::parse("feed-bench").expect("a slug"), Source::parse("airbnb").expect("a name"));
+    group.bench_function("parse_and_plan_2000_events_pure", |b| {
+        b.iter(|| {
+            let feed = rental_core::ical::parse_feed(body.as_bytes(), chrono_tz::UTC).expect("a calendar");
+            let steps = channel::plan(&state, feed.events, &[], today);
+            assert_eq!(steps.len(), 2_000);
+            black_box(steps)
+        });
+    });
     group.bench_function("first_import_2000_events_redb", |b| {
         b.iter_batched(
             one_feed,
