@@ -130,7 +130,10 @@ async fn a_first_pull_creates_and_an_edited_feed_updates_and_cancels() {
         ["2026-12-02", "2026-12-03", "2026-12-04", "2026-12-10", "2026-12-11"]
     );
 
-    // A direct booking cannot take imported nights.
+    // Quotes and direct bookings treat imported stays and blocks as taken.
+    let quote = json!({"property": "sea-view", "checkIn": "2026-12-09", "checkOut": "2026-12-13", "guests": 2});
+    let quoted = s.post("/api/v1/quotes", &s.read_key, &quote).await.expect(200).body.clone();
+    assert_eq!(quoted["available"], false, "{quoted}");
     let request = rental_tests::http::booking_body("sea-view", "2026-12-10", "2026-12-13", 2);
     s.post("/api/v1/bookings", &s.key, &request).await.problem(409, "dates_unavailable");
 }
