@@ -119,6 +119,11 @@ pub fn ledger(lines: &[(String, String)]) -> String {
     lines.concat()
 }
 
+/// `1 feed`, `2 feeds`: a count with its noun.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

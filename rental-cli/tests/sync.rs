@@ -95,7 +95,7 @@ fn sync_imports_the_feeds_and_prints_a_table_with_progress() {
     let row = stdout.lines().find(|l| l.starts_with("sea-view")).unwrap_or_else(|| panic!("{stdout}"));
     let cells: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(cells, ["sea-view", "airbnb", "ok", "2", "1", "0", "0", "0"]);
-    assert!(stdout.contains("1 feeds: 1 ok, 0 failed; 1 created"), "{stdout}");
+    assert!(stdout.contains("1 feed: 1 ok, 0 failed; 1 created"), "{stdout}");
 
     let bookings = rental(&dir, &["bookings", "list", "--json"], false);
     let listed: Value = serde_json::from_slice(&bookings.stdout).unwrap();
@@ -114,7 +114,7 @@ fn sync_json_is_the_api_report_and_a_refused_feed_is_reported_not_fatal() {
     assert_eq!((&report["feeds"], &report["failed"]), (&Value::from(1), &Value::from(1)));
     let error = report["results"][0]["error"].as_str().unwrap_or_default();
     assert!(error.contains("refused target 127.0.0.1"), "{error}");
-    assert!(text(&out.stderr).contains("1 of 1 feeds failed"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("1 of 1 feed failed"), "{}", text(&out.stderr));
 }
 
 #[test]

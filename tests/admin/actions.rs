@@ -93,7 +93,7 @@ async fn import_now_pulls_the_feeds_and_the_page_shows_each_last_pull() {
     assert_eq!((r.status, r.header("location")), (303, Some("/admin/properties")));
     let page = client.get("/admin/properties").await.text();
     assert!(page.contains("Pulled 2 feeds: 1 created, 0 updated, 0 cancelled, 0 conflicts. 1 failed (vrbo: the feed answered 404 Not Found)."), "{page}");
-    assert!(page.contains("1 events; 1 created"), "{page}");
+    assert!(page.contains("1 event; 1 created"), "{page}");
     let bookings = s.all_bookings().await;
     let jane = bookings.iter().find(|b| b["source"] == "airbnb").expect("the imported stay");
     assert_eq!((&jane["guestName"], &jane["status"]), (&json!("Jane"), &json!("confirmed")));

@@ -12,7 +12,10 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
+use rental_core::MemoryStore;
 use rental_core::webhook::verify;
+use rental_tests::feeds::{Feed, FeedServer, calendar};
+use rental_tests::http::TestServer;
 use rental_tests::receiver::Receiver;
 use serde_json::json;
 
@@ -150,7 +153,12 @@ async fn flash(c: &Client) -> Result<String> {
 async fn a_host_manages_keys_and_webhooks_in_a_real_browser() -> Result {
     let s = server().await;
     let code = s.book("sea-view", "2026-11-22", "2026-11-25", 2).await["code"].as_str().unwrap().to_owned();
-    s.rental.add_ical_feed("sea-view", "airbnb", "https://www.airbnb.com/calendar/ical/123.ics?s=abc")?;
+    let channel = FeedServer::start().await;
+    channel.set(
+        "/airbnb.ics",
+        Feed::Calendar(calendar(&[("a1@airbnb.com", "Reserved - Jane", "2026-12-01", "2026-12-04")])),
+    );
+    s.rental.add_ical_feed("sea-view", "airbnb", &channel.url("/airbnb.ics"))?;
     let base = format!("http://{}", s.http.addr);
     let driver = Driver::start();
     let profile = tempfile::tempdir()?;
@@ -231,18 +239,7 @@ async fn a_host_manages_keys_and_webhooks_in_a_real_browser() -> Result {
     let got = receiver.wait_for(2, Duration::from_secs(10)).await;
     assert_eq!((got[1].event(), got[1].delivery()), ("webhook.test".to_owned(), delivery.clone()));
 
-    // Properties: door code, Wi-Fi, feeds; add one.
-    c.goto(&format!("{base}/admin/properties")).await?;
-    let card = c.find(Locator::Css("section[data-slug='sea-view']")).await?.text().await?;
-    assert!(card.contains("airbnb") && card.contains("https://www.airbnb.com/calendar/ical/123.ics?s=abc"), "{card}");
-    shot(&c, "properties").await?;
-    c.find(Locator::Css("#feed-name-sea-view")).await?.send_keys("vrbo").await?;
-    c.find(Locator::Css("#feed-url-sea-view")).await?.send_keys("https://www.vrbo.com/icalendar/42.ics").await?;
-    click(&c, "form[action='/admin/properties/sea-view/feeds'] button").await?;
-    assert!(flash(&c).await?.contains("Feed added"));
-    let feeds: Vec<String> =
-        s.rental.property("sea-view")?.ical_feeds.iter().map(|f| f.name.as_str().to_owned()).collect();
-    assert_eq!(feeds, ["airbnb", "vrbo"]);
+    properties_page(&c, &base, &s, &channel).await?;
 
     // Log out: the dashboard is closed again.
     click_button(&c, "//header", "Log out", None).await?;
@@ -251,5 +248,25 @@ async fn a_host_manages_keys_and_webhooks_in_a_real_browser() -> Result {
     c.goto(&format!("{base}/admin/webhooks")).await?;
     assert_eq!(path(&c).await?, "/admin/login");
     c.close().await?;
+    Ok(())
+}
+
+/// Properties: door code, Wi-Fi, feeds; import the channel calendars now; add a feed.
+async fn properties_page(c: &Client, base: &str, s: &TestServer<MemoryStore>, channel: &FeedServer) -> Result {
+    c.goto(&format!("{base}/admin/properties")).await?;
+    let card = c.find(Locator::Css("section[data-slug='sea-view']")).await?.text().await?;
+    assert!(card.contains("airbnb") && card.contains(&channel.url("/airbnb.ics")), "{card}");
+    click(c, "form[action='/admin/properties/sea-view/sync'] button").await?;
+    assert!(flash(c).await?.contains("Pulled 1 feed: 1 created"));
+    let pulled = c.find(Locator::Css("section[data-slug='sea-view'] td.last-pull")).await?.text().await?;
+    assert!(pulled.contains("ok") && pulled.contains("1 created"), "{pulled}");
+    shot(c, "properties").await?;
+    c.find(Locator::Css("#feed-name-sea-view")).await?.send_keys("vrbo").await?;
+    c.find(Locator::Css("#feed-url-sea-view")).await?.send_keys("https://www.vrbo.com/icalendar/42.ics").await?;
+    click(c, "form[action='/admin/properties/sea-view/feeds'] button").await?;
+    assert!(flash(c).await?.contains("Feed added"));
+    let feeds: Vec<String> =
+        s.rental.property("sea-view")?.ical_feeds.iter().map(|f| f.name.as_str().to_owned()).collect();
+    assert_eq!(feeds, ["airbnb", "vrbo"]);
     Ok(())
 }

@@ -69,7 +69,7 @@ pub fn run_remote(args: &SyncArgs, remote: &Remote) -> Result<Printed, CliError>
 pub fn printed(report: &SyncReport, json: bool) -> Printed {
     let data = if json { output::json(report) } else { render(report) };
     let note = (report.failed > 0)
-        .then(|| format!("{} of {} feeds failed; they changed nothing", report.failed, report.feeds));
+        .then(|| format!("{} of {} failed; they changed nothing", report.failed, output::count(report.feeds, "feed")));
     Printed { data, note }
 }
 
@@ -105,9 +105,9 @@ fn render(report: &SyncReport) -> String {
         table.row(row);
     }
     format!(
-        "{}\n{} feeds: {} ok, {} failed; {} created, {} updated, {} cancelled, {} conflicts\n",
+        "{}\n{}: {} ok, {} failed; {} created, {} updated, {} cancelled, {} conflicts\n",
         table.render(),
-        report.feeds,
+        output::count(report.feeds, "feed"),
         report.succeeded,
         report.failed,
         report.created,

@@ -51,8 +51,8 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
                                     @if r.ok { span.badge.ok { "ok" } } @else { span.badge.bad { "failed" } }
                                     " " (rental_core::timestamp::format(&at)) br;
                                     @if r.ok {
-                                        span.muted { (r.events) " events; " (r.created) " created, " (r.updated) " updated, "
-                                            (r.cancelled) " cancelled, " (r.conflicts) " conflicts" }
+                                        span.muted { (count(r.events, "event")) "; " (r.created) " created, " (r.updated) " updated, "
+                                            (r.cancelled) " cancelled, " (count(r.conflicts, "conflict")) }
                                     } @else { span.muted { (r.error.unwrap_or_default()) } }
                                 },
                             } }
@@ -90,8 +90,12 @@ pub async fn sync<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
     let result = act.state.syncer().sync(Some(slug.to_owned()), |_| {}).await.map_err(Problem::from);
     act.done(result, "/admin/properties", |r| {
         let summary = format!(
-            "Pulled {} feeds: {} created, {} updated, {} cancelled, {} conflicts.",
-            r.feeds, r.created, r.updated, r.cancelled, r.conflicts
+            "Pulled {}: {} created, {} updated, {} cancelled, {}.",
+            count(r.feeds, "feed"),
+            r.created,
+            r.updated,
+            r.cancelled,
+            count(r.conflicts, "conflict")
         );
         if r.failed == 0 {
             Flash::done(summary)
@@ -112,4 +116,9 @@ pub async fn remove_feed<S: Store + 'static>(act: &Act<'_, S>, slug: &str, name:
     let (slug, name) = (slug.to_owned(), name.to_owned());
     let result = blocking(act.rental(), move |r| r.remove_ical_feed(&slug, &name)).await;
     act.done(result, "/admin/properties", |p| Flash::done(format!("Feed removed from {}.", p.name)))
+}
+
+/// `1 feed`, `2 feeds`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
