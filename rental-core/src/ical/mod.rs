@@ -7,21 +7,20 @@
 //!
 //! [`parse_feed`] reads a body into the nights its events take in the
 //! property's time zone; docs/DESIGN.md ("Reading channel feeds") describes
-//! the pipeline and the rules it follows.
-
-pub mod export;
-
-use chrono::NaiveDate;
+//! the pipeline and the rules it follows; [`export::calendar`] writes ours.
 
 mod component;
 mod content;
 mod event;
+pub mod export;
 mod lines;
 mod parse;
 mod recur;
 mod value;
 mod windows_zones;
 mod zone;
+
+use chrono::NaiveDate;
 
 pub use parse::parse_feed;
 

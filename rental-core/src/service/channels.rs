@@ -189,11 +189,10 @@ impl<S: Store> Rental<S> {
     /// Makes one step's change; returns what the event owns afterwards.
     fn apply_step(&self, tx: &mut S::Write<'_>, pull: &mut Pull<'_>, step: &Step) -> Result<Option<Owned>> {
         let (before, now) = (step.before.as_ref(), pull.now);
-        let counts = &mut pull.counts;
         match &step.action {
             Action::Forget => Ok(None),
             Action::Drop => {
-                release(tx, before, now, counts)?;
+                release(tx, before, now, &mut pull.counts)?;
                 Ok(None)
             }
             Action::Booking { stay, guest_name, seen } => {
@@ -203,9 +202,9 @@ impl<S: Store> Rental<S> {
                     None => None,
                 };
                 let booking = if let Some(old) = existing {
-                    move_booking(tx, old, *stay, guest_name, now, counts)?
+                    move_booking(tx, old, *stay, guest_name, now, &mut pull.counts)?
                 } else {
-                    release(tx, before, now, counts)?;
+                    release(tx, before, now, &mut pull.counts)?;
                     let booking = self.imported_booking(tx, pull, &step.uid, *stay, guest_name)?;
                     tx.put_booking(&booking)?;
                     tx.append_events(&[Event::created(&booking, now)])?;
@@ -216,7 +215,7 @@ impl<S: Store> Rental<S> {
                 Ok(Some(owned(OwnedKind::Booking, vec![booking.code.to_string()], seen)))
             }
             Action::Blocks { stays, seen } => {
-                release(tx, before, now, counts)?;
+                release(tx, before, now, &mut pull.counts)?;
                 let mut ids = Vec::with_capacity(stays.len());
                 let mut conflict = false;
                 for stay in stays {
