@@ -10,6 +10,8 @@
 //!   reads the engine answers from memory (`Rental::with_read_cache`) run inline.
 //! - [`jobs`] runs the checkout expiry and listens for SIGINT/SIGTERM.
 //! - [`admin`] serves the dashboard's HTML pages under `/admin`.
+//! - In the background, [`dispatcher`] delivers webhooks and [`ical_sync`] pulls the
+//!   channels' calendars on a schedule; both go out through [`outbound`].
 
 #![deny(missing_docs)]
 
