@@ -234,3 +234,22 @@ fn headers(delivery: &rental_core::delivery::Delivery, secret: &str, body: &[u8]
         (HeaderName::from_static("x-svc-signature"), value(&sign(secret.as_bytes(), body))),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_is_busy_while_requests_come_faster_than_the_threshold() {
+        let requests = AtomicU64::new(0);
+        let mut load = Load::new(&requests);
+        requests.fetch_add(1_000, Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(load.busy(&requests, 200), "1,000 requests in 50 ms is a rush");
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!load.busy(&requests, 200), "no request since the last look");
+        requests.fetch_add(5, Ordering::Relaxed);
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!load.busy(&requests, 200), "5 requests in 100 ms is quiet");
+    }
+}
