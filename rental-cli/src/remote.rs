@@ -22,7 +22,6 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
 use tokio_rustls::rustls::pki_types::ServerName;
-use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 
 /// How long one request may take by default, from connecting to the last byte of the answer.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
@@ -273,16 +272,9 @@ fn to_bytes(body: &impl Serialize) -> Result<Bytes, RemoteError> {
         .map_err(|e| RemoteError::BadResponse(format!("cannot write the request body: {e}")))
 }
 
-/// The TLS client: Mozilla's roots, the ring provider passed explicitly (CRATES.md gotcha 1).
+/// The TLS client: the server's outbound configuration (Mozilla's roots, the ring provider).
 fn tls_connector() -> Result<TlsConnector, tokio_rustls::rustls::Error> {
-    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
-    let roots = RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
-    let mut config = ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    config.alpn_protocols = vec![b"http/1.1".to_vec()];
-    Ok(TlsConnector::from(Arc::new(config)))
+    Ok(TlsConnector::from(Arc::new(rental_server::outbound::client_tls_config()?)))
 }
 
 /// Runs one call on a runtime of its own (the CLI's commands are synchronous).

@@ -194,7 +194,7 @@ impl Outbound {
     pub fn new(config: OutboundConfig) -> Result<Self, OutboundError> {
         let user_agent = HeaderValue::try_from(config.user_agent)
             .map_err(|_| OutboundError::Config { reason: "the user agent is not a valid header value".into() })?;
-        let tls = tls_config().map_err(|e| OutboundError::Config { reason: e.to_string() })?;
+        let tls = client_tls_config().map_err(|e| OutboundError::Config { reason: e.to_string() })?;
         let inner = Inner {
             tls: TlsConnector::from(Arc::new(tls)),
             allow_private_targets: config.allow_private_targets,
@@ -364,7 +364,10 @@ impl Outbound {
     }
 }
 
-fn tls_config() -> Result<ClientConfig, tokio_rustls::rustls::Error> {
+/// The TLS client configuration of every outbound HTTPS call (also the CLI's remote mode):
+/// Mozilla's roots, HTTP/1.1, and the `ring` provider passed explicitly, never picked by
+/// crate features.
+pub fn client_tls_config() -> Result<ClientConfig, tokio_rustls::rustls::Error> {
     let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
     let roots = RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
     let mut config = ClientConfig::builder_with_provider(provider)
