@@ -14,11 +14,10 @@ use bytes::Bytes;
 use http::{HeaderMap, Request, Response, StatusCode, header};
 use http_body_util::Full;
 use hyper::body::Incoming;
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
+
+use crate::receiver::serve;
 
 /// What a feed path answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,7 +56,8 @@ impl FeedServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
         let addr = listener.local_addr().expect("a bound address");
         let shared = Arc::new(Mutex::new(Shared::default()));
-        let serving = tokio::spawn(accept(listener, Arc::clone(&shared)));
+        let answering = Arc::clone(&shared);
+        let serving = tokio::spawn(serve(listener, move |req| answer(Arc::clone(&answering), req)));
         FeedServer { addr, shared, serving }
     }
 
@@ -110,16 +110,6 @@ pub fn calendar(events: &[(&str, &str, &str, &str)]) -> String {
     }
     out.push_str("END:VCALENDAR\r\n");
     out
-}
-
-async fn accept(listener: TcpListener, shared: Arc<Mutex<Shared>>) {
-    let mut connections = tokio::task::JoinSet::new();
-    while let Ok((stream, _)) = listener.accept().await {
-        let shared = Arc::clone(&shared);
-        let service = service_fn(move |req| answer(Arc::clone(&shared), req));
-        connections.spawn(http1::Builder::new().serve_connection(TokioIo::new(stream), service));
-        while connections.try_join_next().is_some() {}
-    }
 }
 
 async fn answer(shared: Arc<Mutex<Shared>>, req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {

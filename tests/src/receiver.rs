@@ -126,7 +126,8 @@ impl Receiver {
         let addr = listener.local_addr().expect("a bound address");
         let state = State { requests: Vec::new(), script: first.into_iter().collect() };
         let shared = Arc::new(Shared { state: Mutex::new(state), then });
-        let serving = tokio::spawn(accept(listener, Arc::clone(&shared)));
+        let answering = Arc::clone(&shared);
+        let serving = tokio::spawn(serve(listener, move |req| answer(Arc::clone(&answering), req)));
         Receiver { addr, shared, serving }
     }
 
@@ -183,12 +184,17 @@ impl Drop for Receiver {
     }
 }
 
-async fn accept(listener: TcpListener, shared: Arc<Shared>) {
+/// Serves HTTP/1 on `listener`, each request answered by `answer`, until the task is aborted.
+/// The feed server of the import tests uses it too.
+pub(crate) async fn serve<F, Fut>(listener: TcpListener, answer: F)
+where
+    F: Fn(Request<Incoming>) -> Fut + Clone + Send + 'static,
+    Fut: std::future::Future<Output = Result<Response<Full<Bytes>>, Infallible>> + Send + 'static,
+{
     let mut connections = tokio::task::JoinSet::new();
     while let Ok((stream, _)) = listener.accept().await {
-        let shared = Arc::clone(&shared);
-        let service = service_fn(move |req| answer(Arc::clone(&shared), req));
-        connections.spawn(http1::Builder::new().serve_connection(TokioIo::new(stream), service));
+        let answer = answer.clone();
+        connections.spawn(http1::Builder::new().serve_connection(TokioIo::new(stream), service_fn(answer)));
         while connections.try_join_next().is_some() {}
     }
 }
