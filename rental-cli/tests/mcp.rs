@@ -1,7 +1,7 @@
 //! `rental mcp` end to end: the official MCP Python SDK drives it against a
 //! real `rental serve` (`--url`), and raw JSON-RPC lines drive it on the
 //! local store. Both need nothing but the binary and, for the first,
-//! `python3 -m pip install mcp` (`.ci/run` installs it).
+//! `./scripts/test` installs it.
 
 mod common;
 
@@ -21,7 +21,7 @@ fn python_with_mcp() -> &'static str {
     match probe {
         Ok(out) if out.status.success() => "python3",
         Ok(out) => panic!(
-            "the MCP Python SDK is missing: run `python3 -m pip install mcp` ({})",
+            "the MCP Python SDK is missing: run `./scripts/test`, which installs it ({})",
             String::from_utf8_lossy(&out.stderr).trim()
         ),
         Err(e) => panic!("python3 is needed for the MCP end-to-end test and cannot run: {e}"),

@@ -38,7 +38,7 @@ impl Driver {
             assert!(
                 Path::new(tool).exists(),
                 "{tool} is missing: the browser tests need Debian's chromium and chromium-driver \
-                 (apt-get install -y chromium chromium-driver; .ci/run installs them)"
+                 (`./scripts/test` installs them)"
             );
         }
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
