@@ -176,8 +176,10 @@ pub struct NewBooking {
     /// The property's slug, such as `sea-view`.
     pub property: String,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
+    #[serde(deserialize_with = "crate::date_json::deserialize")]
     pub check_in: NaiveDate,
     /// Departure date, `YYYY-MM-DD`: the morning the guests leave, not a night of the stay.
+    #[serde(deserialize_with = "crate::date_json::deserialize")]
     pub check_out: NaiveDate,
     /// The guest's name.
     pub guest_name: String,
@@ -201,8 +203,10 @@ pub struct QuoteRequest {
     /// The property's slug, such as `sea-view`.
     pub property: String,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
+    #[serde(deserialize_with = "crate::date_json::deserialize")]
     pub check_in: NaiveDate,
     /// Departure date, `YYYY-MM-DD`: the morning the guests leave, not a night of the stay.
+    #[serde(deserialize_with = "crate::date_json::deserialize")]
     pub check_out: NaiveDate,
     /// Number of guests; 1 when absent.
     #[serde(default = "one_guest")]

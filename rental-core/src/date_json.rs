@@ -1,8 +1,40 @@
-//! Dates as JSON `"YYYY-MM-DD"`, written without the formatting machinery:
-//! availability answers carry hundreds of them, so this is on the hot path.
+//! Dates as `"YYYY-MM-DD"`: read strictly (the one date syntax the API accepts)
+//! and written without the formatting machinery, since availability answers carry hundreds.
 
 use chrono::{Datelike, NaiveDate};
-use serde::Serializer;
+use serde::{Deserialize, Deserializer, Serializer};
+
+/// A date written exactly `YYYY-MM-DD`: a four-digit year, a two-digit month and day.
+///
+/// chrono's own parser also takes `2027-1-5`, `+2027-03-01` and `+10000-01-03`;
+/// requests, queries and commands read dates here instead, so none of those get in.
+///
+/// ```
+/// use rental_core::parse_date;
+///
+/// assert_eq!(parse_date("2027-01-05"), "2027-01-05".parse().ok());
+/// for bad in ["2027-1-5", "+2027-03-01", "+10000-01-03", "2027-02-30", "2027-01-05 ", ""] {
+///     assert_eq!(parse_date(bad), None, "{bad:?}");
+/// }
+/// ```
+pub fn parse_date(s: &str) -> Option<NaiveDate> {
+    let b = s.as_bytes();
+    let shape_ok = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    if !shape_ok {
+        return None;
+    }
+    let number = |range: std::ops::Range<usize>| s[range].parse::<u32>().ok();
+    NaiveDate::from_ymd_opt(i32::try_from(number(0..4)?).ok()?, number(5..7)?, number(8..10)?)
+}
+
+/// Deserialises a request's date with [`parse_date`].
+pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<NaiveDate, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    parse_date(&text).ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not a date written YYYY-MM-DD")))
+}
 
 /// Serialises `date` as `"YYYY-MM-DD"`.
 #[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's serialize_with hands over a reference")]

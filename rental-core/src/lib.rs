@@ -20,15 +20,18 @@
 //! # Example
 //!
 //! ```
-//! use rental_core::{demo, MemoryStore, NewBooking, QuoteRequest, Rental};
+//! use std::sync::Arc;
+//! use rental_core::{demo, ManualClock, MemoryStore, NewBooking, QuoteRequest, Rental};
 //!
-//! let rental = Rental::new(MemoryStore::new());
+//! // Time is an input: on a stopped clock the example reads the same in any year.
+//! let clock = Arc::new(ManualClock::new("2026-11-22T08:00:00Z".parse().unwrap()));
+//! let rental = Rental::new(MemoryStore::new()).with_clock(clock);
 //! rental.import_properties(&demo::properties())?;
 //!
 //! let quote = rental.quote(&QuoteRequest {
 //!     property: "sea-view".into(),
-//!     check_in: "2030-12-20".parse().unwrap(),
-//!     check_out: "2030-12-27".parse().unwrap(),
+//!     check_in: "2026-12-20".parse().unwrap(),
+//!     check_out: "2026-12-27".parse().unwrap(),
 //!     guests: 3,
 //! })?;
 //! assert!(quote.available);
@@ -84,6 +87,7 @@ pub mod webhook;
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
 pub use chrono_tz::Tz;
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use date_json::parse_date;
 pub use error::{Error, FieldError, NotFound, Result};
 pub use event::{Event, EventName};
 pub use ids::{BookingCode, Slug, Source};

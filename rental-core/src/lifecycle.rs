@@ -86,8 +86,28 @@ pub enum Outcome {
     },
 }
 
+/// True when `text` holds a C0 control character other than tab. Guest names,
+/// notes and cancel reasons refuse them: they end up in e-mails, calendars and logs.
+pub(crate) fn has_control(text: &str) -> bool {
+    text.chars().any(|c| c < ' ' && c != '\t')
+}
+
+/// The free text an action carries, refused (422 on its field) when it holds control characters.
+fn check_text(action: &Action) -> Result<(), Error> {
+    let (field, text) = match action {
+        Action::Annotate { note } => ("note", note.as_str()),
+        Action::Cancel { reason: Some(reason), .. } => ("reason", reason.as_str()),
+        _ => return Ok(()),
+    };
+    if has_control(text) {
+        return Err(Error::invalid(field, "control_character", "must not contain control characters (tab is allowed)"));
+    }
+    Ok(())
+}
+
 /// Applies `action` to `b` at `now`; `today` is the property's local date.
 pub fn apply(b: &Booking, action: &Action, now: DateTime<Utc>, today: NaiveDate) -> Result<Outcome, Error> {
+    check_text(action)?;
     let refuse =
         || Error::InvalidTransition { from: b.status, action: action.name(), channel_owned: b.is_channel_owned() };
     if b.is_channel_owned() && matches!(action, Action::Confirm | Action::Cancel { .. }) {

@@ -137,6 +137,11 @@ pub enum Problem {
         /// The property's local today.
         today: NaiveDate,
     },
+    /// The stay starts after the last night that can be booked ([`crate::stay::HORIZON_MONTHS`]).
+    BeyondHorizon {
+        /// The last night a stay may start on.
+        last: NaiveDate,
+    },
 }
 
 impl Problem {
@@ -148,6 +153,7 @@ impl Problem {
             Problem::MaxNights { .. } => "max_nights",
             Problem::MaxGuests { .. } => "max_guests",
             Problem::PastDates { .. } => "past_dates",
+            Problem::BeyondHorizon { .. } => "beyond_horizon",
         }
     }
 
@@ -165,6 +171,7 @@ impl Problem {
             }
             Problem::MaxGuests { limit } => format!("at most {limit} guests"),
             Problem::PastDates { today } => format!("check-in is before today ({today})"),
+            Problem::BeyondHorizon { last } => format!("stays can be booked up to a check-in on {last}"),
         }
     }
 }
@@ -256,6 +263,10 @@ fn problems(
     }
     if stay.check_in() < today {
         problems.push(Problem::PastDates { today });
+    }
+    let last = crate::stay::last_check_in(today);
+    if stay.check_in() > last {
+        problems.push(Problem::BeyondHorizon { last });
     }
     problems
 }

@@ -1,11 +1,27 @@
 //! A stay: the half-open range of nights `check_in..check_out`, checked on
 //! construction, so that code past the edge never sees an empty or huge stay.
 
-use chrono::{Days, NaiveDate};
+use chrono::{Days, Months, NaiveDate};
 use serde::{Deserialize, Serialize};
 
 /// The longest stay (and the longest date range) the library accepts, in nights.
 pub const MAX_NIGHTS: u32 = 366;
+
+/// How far ahead a stay may start: up to this many months after the property's local today.
+///
+/// Bookings and quotes past it are refused (`beyond_horizon`), and so is availability
+/// asked for from a night past it. Channels open their calendars about as far.
+pub const HORIZON_MONTHS: u32 = 36;
+
+/// The last night a stay may start on, for a property whose local today is `today`.
+///
+/// ```
+/// let today = "2026-11-23".parse().unwrap();
+/// assert_eq!(rental_core::stay::last_check_in(today), "2029-11-23".parse().unwrap());
+/// ```
+pub fn last_check_in(today: NaiveDate) -> NaiveDate {
+    today.checked_add_months(Months::new(HORIZON_MONTHS)).unwrap_or(NaiveDate::MAX)
+}
 
 /// Nights `check_in` up to, not including, `check_out`; 1 to [`MAX_NIGHTS`] of them.
 ///

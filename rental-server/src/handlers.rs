@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 use http::{HeaderMap, HeaderValue, Response, StatusCode, header};
 use http_body_util::Full;
 use rental_core::booking::Cursor;
@@ -87,8 +87,8 @@ pub async fn get_property<S: Store + 'static>(rental: &Arc<Rental<S>>, slug: Str
 
 /// `GET /api/v1/properties/{slug}/availability?from=&to=`.
 pub async fn availability<S: Store + 'static>(rental: &Arc<Rental<S>>, slug: String, query: &Query) -> Reply {
-    let from = query.parse::<NaiveDate>("from", "a date like 2026-12-01")?;
-    let to = query.parse::<NaiveDate>("to", "a date like 2026-12-31")?;
+    let from = query.date("from")?;
+    let to = query.date("to")?;
     let availability = read(rental, move |r| r.availability(&slug, from, to)).await?;
     Ok(json_bytes(StatusCode::OK, availability.to_json()))
 }
@@ -148,8 +148,8 @@ fn booking_query(query: &Query) -> Result<BookingQuery, Problem> {
         statuses,
         property,
         source,
-        from: query.parse::<NaiveDate>("from", "a date like 2026-12-01")?,
-        to: query.parse::<NaiveDate>("to", "a date like 2026-12-31")?,
+        from: query.date("from")?,
+        to: query.date("to")?,
         updated_since,
         after,
         limit,

@@ -162,6 +162,16 @@ impl Query {
             .map(|v| v.parse().map_err(|_| Problem::invalid_parameter(name, format!("{v:?} is not {expected}"))))
             .transpose()
     }
+
+    /// `name` as a `YYYY-MM-DD` date ([`rental_core::parse_date`]), if given.
+    pub fn date(&self, name: &str) -> Result<Option<chrono::NaiveDate>, Problem> {
+        self.get(name)
+            .map(|v| {
+                rental_core::parse_date(v)
+                    .ok_or_else(|| Problem::invalid_parameter(name, format!("{v:?} is not a date written YYYY-MM-DD")))
+            })
+            .transpose()
+    }
 }
 
 #[cfg(test)]

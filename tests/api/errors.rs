@@ -406,3 +406,69 @@ async fn every_response_has_a_request_id_and_a_client_id_is_echoed() {
         assert_eq!(reply.header("x-request-id"), Some("trace-7f3a-0001"), "{path} ({})", reply.status);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_date_not_written_yyyy_mm_dd_is_refused_everywhere_and_books_nothing() {
+    let (s, before, _) = seeded().await;
+    for bad in ["2027-1-5", "+2027-03-01", "+10000-01-03", "2027-01-05T00:00:00", " 2027-01-05", "20270105"] {
+        for field in ["checkIn", "checkOut"] {
+            let reply = s.post(BOOKINGS, &s.key, &booking_with(field, Some(json!(bad)))).await;
+            reply.problem(422, "validation_failed");
+            assert_eq!(reply.error_codes(), [(field.to_owned(), "invalid_date".to_owned())], "{bad}: {}", reply.text());
+            let quote = json!({"property": "sea-view", "checkIn": "2026-12-20", "checkOut": "2026-12-27", field: bad});
+            s.post("/api/v1/quotes", &s.key, &quote).await.problem(422, "validation_failed");
+        }
+        let query = bad.replace('+', "%2B").replace(' ', "%20");
+        let availability = format!("/api/v1/properties/sea-view/availability?from={query}");
+        s.get(&availability, &s.key).await.problem(400, "invalid_parameter");
+        s.get(&format!("{BOOKINGS}?to={query}"), &s.key).await.problem(400, "invalid_parameter");
+    }
+    assert_eq!(snapshot(&s).await, before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stay_may_start_up_to_the_booking_horizon_and_not_a_night_later() {
+    // The test clock's today is 2026-11-22; the horizon is 36 months.
+    let (s, before, _) = seeded().await;
+    let last = booking_with("checkIn", Some(json!("2029-11-22")));
+    let mut past_it = booking_with("checkIn", Some(json!("2029-11-23")));
+    past_it["checkOut"] = json!("2029-11-30");
+    let reply = s.post(BOOKINGS, &s.key, &past_it).await;
+    reply.problem(422, "validation_failed");
+    assert_eq!(reply.error_codes(), [("checkIn".to_owned(), "beyond_horizon".to_owned())], "{}", reply.text());
+    let quote = json!({"property": "sea-view", "checkIn": "2029-11-23", "checkOut": "2029-11-30", "guests": 2});
+    let quote = s.post("/api/v1/quotes", &s.key, &quote).await;
+    quote.expect(200);
+    assert_eq!(
+        (&quote.body["available"], &quote.body["problems"][0]["code"]),
+        (&json!(false), &json!("beyond_horizon"))
+    );
+    let far = "/api/v1/properties/sea-view/availability?from=2029-11-23";
+    s.get(far, &s.key).await.problem(422, "validation_failed");
+    s.get("/api/v1/properties/sea-view/availability?from=2029-11-22", &s.key).await.expect(200);
+    assert_eq!(snapshot(&s).await, before);
+    let mut last = last;
+    last["checkOut"] = json!("2029-11-29");
+    s.post(BOOKINGS, &s.key, &last).await.expect(201);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn control_characters_in_names_and_notes_are_422_and_a_tab_is_not() {
+    let (s, before, code) = seeded().await;
+    for bad in ["Ann\u{0}Lee", "Ann\nLee", "Ann\u{1b}[31mLee", "Ann\rLee"] {
+        for field in ["guestName", "notes"] {
+            let reply = s.post(BOOKINGS, &s.key, &booking_with(field, Some(json!(bad)))).await;
+            reply.problem(422, "validation_failed");
+            let expected = [(field.to_owned(), "control_character".to_owned())];
+            assert_eq!(reply.error_codes(), expected, "{bad:?}: {}", reply.text());
+        }
+        let note = s.act(&code, &json!({"action": "annotate", "note": bad})).await;
+        assert_eq!(note.error_codes(), [("note".to_owned(), "control_character".to_owned())], "{}", note.text());
+        let cancel = s.act(&code, &json!({"action": "cancel", "by": "host", "reason": bad})).await;
+        assert_eq!(cancel.error_codes(), [("reason".to_owned(), "control_character".to_owned())], "{}", cancel.text());
+    }
+    assert_eq!(snapshot(&s).await, before);
+    let mut tabbed = booking_with("guestName", Some(json!("Ann\tLee")));
+    tabbed["notes"] = json!("arriving\tlate");
+    s.post(BOOKINGS, &s.key, &tabbed).await.expect(201);
+}

@@ -70,5 +70,5 @@ pub fn run_remote(command: &Command, remote: Remote) -> Result<Printed, CliError
 
 /// A `YYYY-MM-DD` date argument.
 pub fn parse_date(s: &str) -> Result<NaiveDate, String> {
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| format!("{s:?} is not a date like 2026-12-20"))
+    rental_core::parse_date(s).ok_or_else(|| format!("{s:?} is not a date written YYYY-MM-DD, like 2026-12-20"))
 }

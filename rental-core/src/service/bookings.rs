@@ -262,6 +262,12 @@ fn check_new_booking(req: &NewBooking) -> Result<Stay> {
     if req.notes.as_ref().is_some_and(|n| n.len() > lifecycle::MAX_NOTE_LEN) {
         errors.push(FieldError::new("notes", "invalid", format!("at most {} bytes", lifecycle::MAX_NOTE_LEN)));
     }
+    for (field, text) in [("guestName", Some(&req.guest_name)), ("notes", req.notes.as_ref())] {
+        if text.is_some_and(|t| lifecycle::has_control(t)) {
+            let message = "must not contain control characters (tab is allowed)";
+            errors.push(FieldError::new(field, "control_character", message));
+        }
+    }
     match stay {
         Ok(stay) if errors.is_empty() => Ok(stay),
         _ => Err(Error::Validation(errors)),
@@ -330,7 +336,7 @@ fn refuse_problems(problems: &[Problem]) -> Result<()> {
                 Problem::DatesUnavailable { .. } => return None,
                 Problem::MinNights { .. } | Problem::MaxNights { .. } => "checkOut",
                 Problem::MaxGuests { .. } => "guests",
-                Problem::PastDates { .. } => "checkIn",
+                Problem::PastDates { .. } | Problem::BeyondHorizon { .. } => "checkIn",
             };
             Some(FieldError::new(field, p.code(), p.message()))
         })

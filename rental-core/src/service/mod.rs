@@ -59,14 +59,16 @@ impl Default for Settings {
 /// The booking engine over a store.
 ///
 /// ```
-/// use rental_core::{demo, MemoryStore, NewBooking, Rental};
+/// use std::sync::Arc;
+/// use rental_core::{demo, ManualClock, MemoryStore, NewBooking, Rental};
 ///
-/// let rental = Rental::new(MemoryStore::new());
+/// let clock = Arc::new(ManualClock::new("2026-11-22T08:00:00Z".parse().unwrap()));
+/// let rental = Rental::new(MemoryStore::new()).with_clock(clock);
 /// rental.import_properties(&demo::properties())?;
 /// let booking = rental.create_booking(&NewBooking {
 ///     property: "sea-view".into(),
-///     check_in: "2030-12-20".parse().unwrap(),
-///     check_out: "2030-12-27".parse().unwrap(),
+///     check_in: "2026-12-20".parse().unwrap(),
+///     check_out: "2026-12-27".parse().unwrap(),
 ///     guest_name: "Ada Lovelace".into(),
 ///     guest_email: "ada@example.com".into(),
 ///     guests: 3,
@@ -221,6 +223,11 @@ impl<S: Store> Rental<S> {
         let property = active_property(model, slug)?;
         let today = today_in(property.timezone, self.now());
         let from = from.unwrap_or(today);
+        let last = crate::stay::last_check_in(today);
+        if from > last {
+            let message = format!("availability is known up to stays starting on {last}");
+            return Err(Error::invalid("from", "beyond_horizon", message));
+        }
         let to = match to {
             Some(to) => to,
             None => from
