@@ -301,6 +301,37 @@ async fn exclude_leaves_out_what_came_from_that_feed() {
     assert!(without.contains("DTSTART;VALUE=DATE:20270105"));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_booking_code_or_block_id_appears_in_the_calendar_and_uids_survive_a_change() {
+    let (s, channel) = (server().await, FeedServer::start().await);
+    channel.set("/airbnb.ics", Feed::Calendar(calendar(FIRST)));
+    set_feeds(&s, "sea-view", &[("airbnb", channel.url("/airbnb.ics"))]);
+    sync(&s).await;
+    let direct = s.book("sea-view", "2027-01-05", "2027-01-08", 2).await;
+    s.book("sea-view", "2027-01-10", "2027-01-12", 2).await;
+    let uids = |body: &str| {
+        let mut uids: Vec<String> = body.lines().filter(|l| l.starts_with("UID:")).map(str::to_owned).collect();
+        uids.sort();
+        uids
+    };
+    let (_, before, _, _) = get_calendar(&s, "/api/v1/calendar/sea-view.ics", None).await;
+    let unfolded = before.replace("\r\n ", "").to_ascii_uppercase();
+    let codes: Vec<String> = s.all_bookings().await.iter().map(|b| b["code"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(codes.len(), 4, "two imported, two direct");
+    for code in &codes {
+        let bare = code.rsplit('-').next().unwrap();
+        assert!(!unfolded.contains(bare), "{code} is in the calendar:\n{before}");
+    }
+    assert!(!unfolded.contains("BLK_"), "a block id is in the calendar:\n{before}");
+    assert_eq!(uids(&before).len(), 5, "{before}");
+
+    s.clock.set(rental_tests::at("2026-11-23T09:00:00Z"));
+    s.act(direct["code"].as_str().unwrap(), &json!({"action": "confirm"})).await.expect(200);
+    let (_, after, _, _) = get_calendar(&s, "/api/v1/calendar/sea-view.ics", None).await;
+    assert_ne!(before, after, "the confirmed stay's DTSTAMP moved");
+    assert_eq!(uids(&before), uids(&after), "the same events keep their UIDs");
+}
+
 /// Our calendar read by Python's `icalendar` package: `(summary, start, end)` per event.
 fn python_reading(body: &str) -> Vec<(String, String, String)> {
     let script = r#"

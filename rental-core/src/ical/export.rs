@@ -8,9 +8,11 @@ use sha2::{Digest, Sha256};
 /// One stay or block to publish.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Busy {
-    /// The booking code or block id; the event's `UID` is built from it, so it stays the
-    /// same when the dates change.
+    /// The booking code or block id. It is never published: the event's `UID` is a
+    /// digest of it and `created_at`, so it stays the same when the dates change.
     pub holder: String,
+    /// When the booking or block was made.
+    pub created_at: DateTime<Utc>,
     /// The first night.
     pub start: NaiveDate,
     /// The day after the last night.
@@ -37,6 +39,7 @@ pub struct Published {
 ///
 /// let stay = Busy {
 ///     holder: "BK-7QX2MF".into(),
+///     created_at: "2030-10-30T09:12:45.120Z".parse().unwrap(),
 ///     start: "2030-12-20".parse().unwrap(),
 ///     end: "2030-12-27".parse().unwrap(),
 ///     reserved: true,
@@ -45,6 +48,7 @@ pub struct Published {
 /// let published = calendar("sea-view", "Sea View", &[stay]);
 /// assert!(published.body.contains("DTSTART;VALUE=DATE:20301220\r\n"));
 /// assert!(published.body.contains("SUMMARY:Reserved\r\n"));
+/// assert!(!published.body.contains("BK-7QX2MF"));
 /// ```
 pub fn calendar(slug: &str, name: &str, busy: &[Busy]) -> Published {
     let mut cal = Calendar::empty();
@@ -55,7 +59,7 @@ pub fn calendar(slug: &str, name: &str, busy: &[Busy]) -> Published {
         .name(name);
     for item in busy {
         let event = icalendar::Event::new()
-            .uid(&format!("{}@{slug}.rental", item.holder))
+            .uid(&event_uid(slug, item))
             .timestamp(item.changed_at)
             .starts(item.start)
             .ends(item.end)
@@ -69,6 +73,18 @@ pub fn calendar(slug: &str, name: &str, busy: &[Busy]) -> Published {
     Published { body, etag }
 }
 
+/// `<32 hex digits>@<slug>.rental`: the first 128 bits of a SHA-256 over the holder and
+/// the instant it was made (to the millisecond). Stable for the life of a stay or block,
+/// unique per holder, and no reader can get the booking code back out of it.
+fn event_uid(slug: &str, item: &Busy) -> String {
+    let mut digest = Sha256::new();
+    digest.update(b"rental calendar event\0");
+    digest.update(item.holder.as_bytes());
+    digest.update(b"\0");
+    digest.update(item.created_at.timestamp_millis().to_be_bytes());
+    format!("{}@{slug}.rental", hex::encode(&digest.finalize()[..16]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,6 +92,7 @@ mod tests {
     fn busy(holder: &str, start: &str, end: &str, reserved: bool) -> Busy {
         Busy {
             holder: holder.into(),
+            created_at: "2029-12-01T10:00:00.250Z".parse().unwrap(),
             start: start.parse().unwrap(),
             end: end.parse().unwrap(),
             reserved,

@@ -26,18 +26,18 @@ impl<S: Store> Rental<S> {
         let after = today.checked_sub_days(Days::new(PUBLISHED_PAST_DAYS + 1)).unwrap_or(NaiveDate::MIN);
         let mut busy = Vec::new();
         for entry in tx.calendar(slug, after, NaiveDate::MAX)? {
-            let (feed, changed_at, reserved) = if entry.kind == EntryKind::Blocked {
+            let (feed, created_at, changed_at, reserved) = if entry.kind == EntryKind::Blocked {
                 let Some(block) = tx.block(&entry.holder)? else { continue };
-                (block.feed, block.created_at, false)
+                (block.feed, block.created_at, block.created_at, false)
             } else {
                 let Some(booking) = tx.booking(&entry.holder)? else { continue };
-                (booking.external.map(|e| e.feed), booking.updated_at, true)
+                (booking.external.map(|e| e.feed), booking.created_at, booking.updated_at, true)
             };
             if exclude.is_some_and(|name| feed.is_some_and(|f| f.as_str() == name)) {
                 continue;
             }
             let (start, end) = (entry.stay.check_in(), entry.stay.check_out());
-            busy.push(Busy { holder: entry.holder, start, end, reserved, changed_at });
+            busy.push(Busy { holder: entry.holder, created_at, start, end, reserved, changed_at });
         }
         Ok(export::calendar(slug, &property.name, &busy))
     }
