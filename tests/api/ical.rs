@@ -139,6 +139,24 @@ async fn a_first_pull_creates_and_an_edited_feed_updates_and_cancels() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_the_feed_repeats_is_one_booking_with_one_created_event() {
+    let (s, channel) = (server().await, FeedServer::start().await);
+    let stay = ("r@airbnb.com", "Reserved", "2026-12-01", "2026-12-04");
+    channel.set("/airbnb.ics", Feed::Calendar(calendar(&[stay, stay, stay])));
+    set_feeds(&s, "sea-view", &[("airbnb", channel.url("/airbnb.ics"))]);
+    let seq = s.rental.events_after(0, 1_000_000).unwrap().len();
+    let report = sync(&s).await;
+    assert_eq!(report["created"], json!(1), "{report}");
+    assert_eq!(bookings_from(&s, "airbnb").await.len(), 1);
+    let created = s.rental.events_after(0, 1_000_000).unwrap()[seq..]
+        .iter()
+        .filter(|e| e.event.event.as_str() == "booking.created")
+        .count();
+    assert_eq!(created, 1);
+    assert_eq!(sync(&s).await["created"], json!(0), "a second pull finds nothing new");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_feed_that_fails_changes_nothing_and_is_reported() {
     let (s, channel) = (server().await, FeedServer::start().await);
     channel.set("/airbnb.ics", Feed::Calendar(calendar(FIRST)));

@@ -17,7 +17,7 @@ pub(crate) struct Timed {
 }
 
 /// How an event says where it ends.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum End {
     /// `DTEND`.
     At(Timed),
@@ -30,7 +30,7 @@ pub(crate) enum End {
 }
 
 /// A `VEVENT` whose dates could be read.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Event {
     /// The `UID`, if it has one.
     pub uid: Option<String>,

@@ -67,31 +67,35 @@ pub fn parse_feed(body: &[u8], zone: Tz) -> Result<Feed, FeedError> {
 
 /// Rule 7: per key, the copies with the highest (SEQUENCE, DTSTAMP), in file
 /// order, each with its base key: the key itself, then `key#2`, `key#3`, ...
+/// Tied copies that are identical (a feed that repeats an event) are one stay.
 fn latest_copies(events: Vec<Event>) -> Vec<(String, Event)> {
-    // One hash per event: each key gets a slot holding its best version and
-    // how many copies of that version were numbered so far.
+    // One hash per event: each key gets a slot holding its best version.
     let mut slot_of: HashMap<&str, usize> = HashMap::with_capacity(events.len());
-    let mut best: Vec<((i64, Option<NaiveDateTime>), usize)> = Vec::new();
+    let mut best: Vec<(i64, Option<NaiveDateTime>)> = Vec::new();
     let slots: Vec<usize> = events
         .iter()
         .map(|event| {
             let slot = *slot_of.entry(event.key()).or_insert_with(|| {
-                best.push((event.version(), 0));
+                best.push(event.version());
                 best.len() - 1
             });
-            best[slot].0 = best[slot].0.max(event.version());
+            best[slot] = best[slot].max(event.version());
             slot
         })
         .collect();
     drop(slot_of);
+    let mut seen: HashSet<&Event> = HashSet::with_capacity(events.len());
+    let keep: Vec<bool> =
+        events.iter().zip(&slots).map(|(event, &slot)| event.version() == best[slot] && seen.insert(event)).collect();
+    drop(seen);
+    let mut numbered = vec![0_usize; best.len()];
     let mut out = Vec::with_capacity(best.len());
-    for (event, slot) in events.into_iter().zip(slots) {
-        let (version, numbered) = &mut best[slot];
-        if event.version() != *version {
+    for ((event, slot), keep) in events.into_iter().zip(slots).zip(keep) {
+        if !keep {
             continue;
         }
-        *numbered += 1;
-        let base = match *numbered {
+        numbered[slot] += 1;
+        let base = match numbered[slot] {
             1 => event.key().to_owned(),
             n => format!("{}#{n}", event.key()),
         };
@@ -402,6 +406,7 @@ fn shifted_end(event: &Event, start: &Timed) -> End {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::{Days, NaiveDate};
 
     /// A calendar around `events`, each a list of content lines, CRLF-terminated.
     fn calendar(events: &[&[&str]]) -> Vec<u8> {
@@ -696,13 +701,23 @@ mod tests {
     }
 
     #[test]
-    fn identical_events_without_uid_get_distinct_keys() {
+    fn a_repeated_event_is_one_stay_with_or_without_uid() {
         let same: &[&str] = &["DTSTART;VALUE=DATE:20260301", "DTEND;VALUE=DATE:20260303", "SUMMARY:Blocked"];
         let feed = read(&[same, same], Tz::UTC);
         let keys: Vec<&str> = feed.events.iter().map(|e| e.uid.as_str()).collect();
-        assert_eq!(keys.len(), 2);
-        assert_ne!(keys[0], keys[1]);
-        assert!(keys.iter().all(|k| k.starts_with("nouid-")));
+        assert_eq!(keys.len(), 1, "{keys:?}");
+        assert!(keys[0].starts_with("nouid-"));
+        let with_uid: &[&str] = &["UID:r@airbnb.com", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20260301"];
+        let feed = read(&[with_uid, with_uid, with_uid], Tz::UTC);
+        assert_eq!(lines(&feed), ["r@airbnb.com 2026-03-01..2026-03-02"]);
+    }
+
+    #[test]
+    fn tied_copies_that_differ_keep_each_and_an_identical_one_adds_nothing() {
+        let a: &[&str] = &["UID:d", "DTSTART;VALUE=DATE:20260301", "DTEND;VALUE=DATE:20260303"];
+        let b: &[&str] = &["UID:d", "DTSTART;VALUE=DATE:20260310", "DTEND;VALUE=DATE:20260312"];
+        let feed = read(&[a, b, a, b], Tz::UTC);
+        assert_eq!(lines(&feed), ["d 2026-03-01..2026-03-03", "d#2 2026-03-10..2026-03-12"]);
     }
 
     #[test]
@@ -766,11 +781,17 @@ mod tests {
     }
 
     #[test]
-    fn many_identical_events_get_distinct_keys_quickly() {
-        let same: &[&str] = &["DTSTART;VALUE=DATE:20260301", "SUMMARY:Blocked"];
-        let feed = read(&vec![same; 20_000], Tz::UTC);
+    fn many_copies_of_one_uid_get_distinct_keys_quickly_and_identical_ones_are_one() {
+        let first = NaiveDate::from_ymd_opt(2026, 3, 1).unwrap();
+        let days: Vec<String> =
+            (0..20_000).map(|n| format!("DTSTART;VALUE=DATE:{}", (first + Days::new(n)).format("%Y%m%d"))).collect();
+        let events: Vec<[&str; 2]> = days.iter().map(|day| ["UID:h", day.as_str()]).collect();
+        let slices: Vec<&[&str]> = events.iter().map(<[&str; 2]>::as_slice).collect();
+        let feed = read(&slices, Tz::UTC);
         let keys: HashSet<&str> = feed.events.iter().map(|e| e.uid.as_str()).collect();
         assert_eq!(keys.len(), 20_000);
+        let same: &[&str] = &["DTSTART;VALUE=DATE:20260301", "SUMMARY:Blocked"];
+        assert_eq!(read(&vec![same; 20_000], Tz::UTC).events.len(), 1);
     }
 
     #[test]

@@ -18,7 +18,7 @@ const MAX_BY_DAY: usize = 64;
 pub(crate) const FEED_BUDGET: u32 = 100_000;
 
 /// How often a rule repeats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Freq {
     /// Every `INTERVAL` days.
     Daily,
@@ -31,7 +31,7 @@ pub(crate) enum Freq {
 }
 
 /// A recurrence rule as read from `RRULE`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Rule {
     pub freq: Freq,
     pub interval: u32,
