@@ -30,7 +30,7 @@ fn main() -> ExitCode {
     match run(&cli) {
         Ok(printed) => print(&printed),
         Err(e) => {
-            eprintln!("error: {}", one_line(&e.to_string()));
+            to_stderr(&format!("error: {}", one_line(&e.to_string())));
             ExitCode::from(e.exit_code())
         }
     }
@@ -60,22 +60,28 @@ fn run(cli: &Cli) -> Result<Printed, CliError> {
     commands::run(&cli.command, engine)
 }
 
-/// Writes the data to stdout and the note to stderr. A reader that went away
-/// (`rental bookings list | head`) is not an error.
+/// Writes the data to stdout and the note to stderr. The operation is done by
+/// now, so a reader that went away (`rental webhook add ... 2>&1 | head -2`)
+/// is not an error: the exit code must not make a script do it again.
 fn print(printed: &Printed) -> ExitCode {
     let mut stdout = io::stdout().lock();
     match stdout.write_all(printed.data.as_bytes()).and_then(|()| stdout.flush()) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: cannot write the output: {e}");
+            to_stderr(&format!("error: cannot write the output: {e}"));
             return ExitCode::FAILURE;
         }
     }
     if let Some(note) = &printed.note {
-        eprintln!("{note}");
+        to_stderr(note);
     }
     ExitCode::SUCCESS
+}
+
+/// One line on stderr. Unlike `eprintln!`, a closed stderr is not a panic.
+fn to_stderr(line: &str) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
 /// Errors are one line on stderr, whatever the message held.

@@ -557,3 +557,22 @@ fn lapsed_checkouts_are_expired_before_a_command_runs() {
     assert_eq!((booking["status"].as_str(), booking["paymentStatus"].as_str()), (Some("cancelled"), Some("expired")));
     assert_eq!(booking["cancelledBy"], "system");
 }
+
+#[test]
+fn a_reader_that_goes_away_does_not_fail_a_command_that_was_done() {
+    let s = Sandbox::new();
+    for _ in 0..20 {
+        // As `rental webhook add ... 2>&1 | head -0`: both ends are closed before a byte is written.
+        let mut child = s
+            .command(&["webhook", "add", "--url", "https://example.com/hooks"], &[])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop((child.stdout.take(), child.stderr.take()));
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "the webhook was added, so the command succeeded");
+    }
+    let listed = s.run(&["webhook", "list", "--json"]).ok();
+    assert_eq!(listed.json().as_array().unwrap().len(), 20, "each run added exactly one");
+}
