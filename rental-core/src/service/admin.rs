@@ -48,9 +48,7 @@ impl<S: Store> Rental<S> {
             last_used_at: None,
             revoked_at: None,
         };
-        let mut tx = self.store.write()?;
-        tx.insert_key(&key, &keys::hash_secret(&secret))?;
-        tx.commit()?;
+        self.write(|tx| Ok(tx.insert_key(&key, &keys::hash_secret(&secret))?))?;
         Ok(NewKey { key, secret })
     }
 
@@ -61,22 +59,18 @@ impl<S: Store> Rental<S> {
 
     /// Revokes the key with this id, or else the one unrevoked key with this name.
     pub fn revoke_key(&self, id_or_name: &str) -> Result<ApiKey> {
-        let _writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let found = match tx.key(id_or_name)? {
-            Some(key) => Some(key),
-            None => tx.keys()?.into_iter().find(|k| k.name == id_or_name && k.revoked_at.is_none()),
-        };
-        let mut key = found.ok_or_else(|| Error::NotFound(NotFound::Key(id_or_name.to_owned())))?;
-        if key.revoked_at.is_none() {
-            key.revoked_at = Some(self.now());
-            tx.update_key(&key)?;
-            tx.commit()?;
-            if let Some(cache) = &self.cache {
-                cache.forget_keys();
+        self.write(|tx| {
+            let found = match tx.key(id_or_name)? {
+                Some(key) => Some(key),
+                None => tx.keys()?.into_iter().find(|k| k.name == id_or_name && k.revoked_at.is_none()),
+            };
+            let mut key = found.ok_or_else(|| Error::NotFound(NotFound::Key(id_or_name.to_owned())))?;
+            if key.revoked_at.is_none() {
+                key.revoked_at = Some(self.now());
+                tx.update_key(&key)?;
             }
-        }
-        Ok(key)
+            Ok(key)
+        })
     }
 
     /// The unrevoked key whose secret is `secret`, with its last use noted;
@@ -100,16 +94,18 @@ impl<S: Store> Rental<S> {
             self.remember_key(secret, &key);
             return Ok(Some(key));
         }
-        let _writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let Some(mut key) = tx.key(&key.id)?.filter(|k| k.revoked_at.is_none()) else {
-            return Ok(None);
-        };
-        key.last_used_at = Some(now);
-        tx.update_key(&key)?;
-        tx.commit()?;
-        self.remember_key(secret, &key);
-        Ok(Some(key))
+        let key = self.write(|tx| {
+            let Some(mut key) = tx.key(&key.id)?.filter(|k| k.revoked_at.is_none()) else {
+                return Ok(None);
+            };
+            key.last_used_at = Some(now);
+            tx.update_key(&key)?;
+            Ok(Some(key))
+        })?;
+        if let Some(key) = &key {
+            self.remember_key(secret, key);
+        }
+        Ok(key)
     }
 
     /// The key of `secret` when memory alone can answer: a key this `Rental`
@@ -145,9 +141,7 @@ impl<S: Store> Rental<S> {
             active: true,
             created_at: self.now(),
         };
-        let mut tx = self.store.write()?;
-        tx.put_webhook(&webhook)?;
-        tx.commit()?;
+        self.write(|tx| Ok(tx.put_webhook(&webhook)?))?;
         Ok(webhook)
     }
 
@@ -158,46 +152,41 @@ impl<S: Store> Rental<S> {
 
     /// Removes a webhook.
     pub fn remove_webhook(&self, id: &str) -> Result<()> {
-        let mut tx = self.store.write()?;
-        if !tx.remove_webhook(id)? {
-            return Err(Error::NotFound(NotFound::Webhook(id.to_owned())));
-        }
-        super::deliveries::abandon_pending(&mut tx, id)?;
-        tx.commit()?;
-        Ok(())
+        self.write(|tx| {
+            if !tx.remove_webhook(id)? {
+                return Err(Error::NotFound(NotFound::Webhook(id.to_owned())));
+            }
+            super::deliveries::abandon_pending(tx, id)
+        })
     }
 
     /// Closes nights of an active property without a booking. Blocks may
     /// overlap bookings and each other: they only take nights off sale.
     pub fn add_block(&self, slug: &str, stay: Stay, note: &str) -> Result<Block> {
         let now = self.now();
-        let writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let property = active_property(&FromStore(&tx), slug)?.into_owned();
-        let block = Block {
-            id: keys::new_id("blk_", self.entropy.as_ref()),
-            property: property.slug,
-            stay,
-            note: note.trim().to_owned(),
-            feed: None,
-            uid: None,
-            created_at: now,
-        };
-        tx.put_block(&block)?;
-        tx.commit()?;
-        self.refresh(&[block.property.to_string()], writing);
-        Ok(block)
+        self.write(|tx| {
+            let property = active_property(&FromStore(&*tx), slug)?.into_owned();
+            let block = Block {
+                id: keys::new_id("blk_", self.entropy.as_ref()),
+                property: property.slug,
+                stay,
+                note: note.trim().to_owned(),
+                feed: None,
+                uid: None,
+                created_at: now,
+            };
+            tx.put_block(&block)?;
+            Ok(block)
+        })
     }
 
     /// Reopens the nights of a block.
     pub fn remove_block(&self, id: &str) -> Result<()> {
-        let writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let block = tx.block(id)?.ok_or_else(|| Error::NotFound(NotFound::Block(id.to_owned())))?;
-        tx.remove_block(id)?;
-        tx.commit()?;
-        self.refresh(&[block.property.to_string()], writing);
-        Ok(())
+        self.write(
+            |tx| {
+                if tx.remove_block(id)? { Ok(()) } else { Err(Error::NotFound(NotFound::Block(id.to_owned()))) }
+            },
+        )
     }
 
     /// Up to `limit` outbox events after `seq`, for a dispatcher.

@@ -23,10 +23,7 @@ impl<S: Store> Rental<S> {
             .hash_password_with_salt(password.as_bytes(), &salt)
             .map_err(|e| StoreError::Backend(format!("cannot hash the password: {e}").into()))?
             .to_string();
-        let mut tx = self.store.write()?;
-        tx.set_admin_password(&phc)?;
-        tx.commit()?;
-        Ok(())
+        self.write(|tx| Ok(tx.set_admin_password(&phc)?))
     }
 
     /// True when `password` is the admin password; false when it is not or

@@ -5,6 +5,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use sha2::{Digest, Sha256};
 
 use super::read_model::FromStore;
+use super::write::Tx;
 use super::{Rental, active_property, check_guests, range_error};
 use crate::booking::{Booking, BookingQuery, Cursor, NewBooking, PaymentStatus, Status};
 use crate::error::{Error, FieldError, NotFound, Result};
@@ -66,34 +67,31 @@ impl<S: Store> Rental<S> {
     /// Creates a group of bookings in one write transaction and one commit.
     fn create_group(&self, jobs: &[NewBookingJob]) -> Vec<Result<Created>> {
         let now = self.now();
-        let writing = self.lock_writes();
-        let mut tx = match self.store.write() {
-            Ok(tx) => tx,
-            Err(e) => return jobs.iter().map(|_| Err(Error::Store(copy_of(&e)))).collect(),
-        };
-        let mut results = Vec::with_capacity(jobs.len());
-        for job in jobs {
-            match self.create_in(&mut tx, job, now) {
-                // A failed write leaves the transaction unusable: the whole group fails, nothing is kept.
-                Err(Error::Store(e)) => return jobs.iter().map(|_| Err(Error::Store(copy_of(&e)))).collect(),
-                result => results.push(result),
+        let written = self.write(|tx| {
+            let mut results = Vec::with_capacity(jobs.len());
+            for job in jobs {
+                match self.create_in(tx, job, now) {
+                    // A failed write leaves the transaction unusable: the whole group fails, nothing is kept.
+                    Err(Error::Store(e)) => return Err(Error::Store(e)),
+                    result => results.push(result),
+                }
+            }
+            Ok(results)
+        });
+        match written {
+            Ok(results) => results,
+            Err(e) => {
+                let e = match e {
+                    Error::Store(e) => e,
+                    other => StoreError::Backend(other.to_string().into()),
+                };
+                jobs.iter().map(|_| Err(Error::Store(copy_of(&e)))).collect()
             }
         }
-        let created: Vec<String> =
-            results.iter().flatten().filter(|c| !c.replayed).map(|c| c.booking.property.to_string()).collect();
-        if created.is_empty() {
-            return results;
-        }
-        if let Err(e) = tx.commit() {
-            let failed = |r: Result<Created>| if r.is_ok() { Err(Error::Store(copy_of(&e))) } else { r };
-            return results.into_iter().map(failed).collect();
-        }
-        self.refresh(&created, writing);
-        results
     }
 
     /// One creation inside the group's transaction: replay, or check and insert.
-    fn create_in(&self, tx: &mut S::Write<'_>, job: &NewBookingJob, now: DateTime<Utc>) -> Result<Created> {
+    fn create_in(&self, tx: &mut Tx<'_, S>, job: &NewBookingJob, now: DateTime<Utc>) -> Result<Created> {
         let (req, stay) = (&job.req, job.stay);
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint)
             && let Some(booking) = replay(tx, key, fingerprint, now)?
@@ -171,20 +169,18 @@ impl<S: Store> Rental<S> {
     /// A transition already made is a no-op that emits nothing.
     pub fn update_booking(&self, code: &str, action: &Action) -> Result<Booking> {
         let now = self.now();
-        let writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
-        let tz = tx.property(booking.property.as_str())?.map_or(chrono_tz::UTC, |p| p.timezone);
-        match lifecycle::apply(&booking, action, now, today_in(tz, now))? {
-            Outcome::Unchanged => Ok(booking),
-            Outcome::Changed { booking, events } => {
-                tx.put_booking(&booking)?;
-                tx.append_events(&events)?;
-                tx.commit()?;
-                self.refresh(&[booking.property.to_string()], writing);
-                Ok(booking)
+        self.write(|tx| {
+            let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
+            let tz = tx.property(booking.property.as_str())?.map_or(chrono_tz::UTC, |p| p.timezone);
+            match lifecycle::apply(&booking, action, now, today_in(tz, now))? {
+                Outcome::Unchanged => Ok(booking),
+                Outcome::Changed { booking, events } => {
+                    tx.put_booking(&booking)?;
+                    tx.append_events(&events)?;
+                    Ok(booking)
+                }
             }
-        }
+        })
     }
 
     /// Cancels every pending, unpaid booking older than the checkout TTL
@@ -199,25 +195,20 @@ impl<S: Store> Rental<S> {
         if !self.any_expiry_due(now, ttl)? {
             return Ok(Vec::new());
         }
-        let writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let mut expired = Vec::new();
-        for code in tx.pending_codes()? {
-            let Some(booking) = tx.booking(code.as_str())? else {
-                continue;
-            };
-            if let Some(Outcome::Changed { booking, events }) = lifecycle::expire(&booking, now, ttl) {
-                tx.put_booking(&booking)?;
-                tx.append_events(&events)?;
-                expired.push(booking);
+        self.write(|tx| {
+            let mut expired = Vec::new();
+            for code in tx.pending_codes()? {
+                let Some(booking) = tx.booking(code.as_str())? else {
+                    continue;
+                };
+                if let Some(Outcome::Changed { booking, events }) = lifecycle::expire(&booking, now, ttl) {
+                    tx.put_booking(&booking)?;
+                    tx.append_events(&events)?;
+                    expired.push(booking);
+                }
             }
-        }
-        if !expired.is_empty() {
-            tx.commit()?;
-            let slugs: Vec<String> = expired.iter().map(|b| b.property.to_string()).collect();
-            self.refresh(&slugs, writing);
-        }
-        Ok(expired)
+            Ok(expired)
+        })
     }
 
     fn any_expiry_due(&self, now: DateTime<Utc>, ttl: TimeDelta) -> Result<bool> {

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
+use super::write::Tx;
 use super::{FromStore, Rental, active_property};
 use crate::booking::{Booking, ExternalRef, PaymentStatus, Status};
 use crate::calendar::{Block, EntryKind};
@@ -109,47 +110,45 @@ impl<S: Store> Rental<S> {
             },
         };
         let now = self.now();
-        let writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let mut state = tx
-            .feed_state(pull.property.as_str(), pull.feed.as_str())?
-            .unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
-        let configured = configured_feed(&tx, pull)?;
-        let result = match (configured, read) {
-            (None, _) => failed(pull, "the feed is no longer configured"),
-            (Some(_), Read::Failed(error)) => failed(pull, error),
-            (Some(_), Read::NotModified) => {
-                FeedResult::succeeded(pull.property.clone(), pull.feed.clone(), state.items.len())
-            }
-            (Some((property, feed)), Read::Feed(parsed)) => {
-                let result = self.reconcile(&mut tx, &property, &feed, &mut state, parsed, now)?;
-                if result.ok {
-                    (state.etag, state.last_modified) = validators;
+        self.write(|tx| {
+            let mut state = tx
+                .feed_state(pull.property.as_str(), pull.feed.as_str())?
+                .unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
+            let configured = configured_feed(tx, pull)?;
+            let result = match (configured, read) {
+                (None, _) => failed(pull, "the feed is no longer configured"),
+                (Some(_), Read::Failed(error)) => failed(pull, error),
+                (Some(_), Read::NotModified) => {
+                    FeedResult::succeeded(pull.property.clone(), pull.feed.clone(), state.items.len())
                 }
-                result
-            }
-        };
-        state.last_pull_at = Some(now);
-        state.last_result = Some(result.clone());
-        tx.put_feed_state(&state)?;
-        tx.commit()?;
-        self.refresh(&[pull.property.to_string()], writing);
-        Ok(result)
+                (Some((property, feed)), Read::Feed(parsed)) => {
+                    let result = self.reconcile(tx, &property, &feed, &mut state, parsed, now)?;
+                    if result.ok {
+                        (state.etag, state.last_modified) = validators;
+                    }
+                    result
+                }
+            };
+            state.last_pull_at = Some(now);
+            state.last_result = Some(result.clone());
+            tx.put_feed_state(&state)?;
+            Ok(result)
+        })
     }
 
     /// Emits `calendar.synced` with the report as its data.
     pub fn record_sync(&self, report: &SyncReport) -> Result<()> {
         let data = serde_json::json!(report);
-        let _writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        tx.append_events(&[Event { event: EventName::CalendarSynced, timestamp: self.now(), data }])?;
-        tx.commit()?;
-        Ok(())
+        self.write(|tx| {
+            Ok(tx
+                .append_events(&[Event { event: EventName::CalendarSynced, timestamp: self.now(), data }])
+                .map(drop)?)
+        })
     }
 
     fn reconcile(
         &self,
-        tx: &mut S::Write<'_>,
+        tx: &mut Tx<'_, S>,
         property: &Property,
         feed: &IcalFeed,
         state: &mut FeedState,
@@ -187,7 +186,7 @@ impl<S: Store> Rental<S> {
     }
 
     /// Makes one step's change; returns what the event owns afterwards.
-    fn apply_step(&self, tx: &mut S::Write<'_>, pull: &mut Pull<'_>, step: &Step) -> Result<Option<Owned>> {
+    fn apply_step(&self, tx: &mut Tx<'_, S>, pull: &mut Pull<'_>, step: &Step) -> Result<Option<Owned>> {
         let (before, now) = (step.before.as_ref(), pull.now);
         match &step.action {
             Action::Forget => Ok(None),
@@ -241,7 +240,7 @@ impl<S: Store> Rental<S> {
     /// A confirmed booking owned by the pulled feed's event `uid`.
     fn imported_booking(
         &self,
-        tx: &S::Write<'_>,
+        tx: &Tx<'_, S>,
         pull: &Pull<'_>,
         uid: &str,
         stay: Stay,

@@ -30,21 +30,20 @@ impl<S: Store> Rental<S> {
     /// transaction writes only its event, whatever the number of webhooks.
     pub fn fan_out(&self, limit: usize) -> Result<usize> {
         let now = self.now();
-        let _writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let events = tx.events_after(tx.fanned_out()?, limit)?;
-        let Some(last) = events.last().map(|e| e.seq) else { return Ok(0) };
-        let webhooks: Vec<_> = tx.webhooks()?.into_iter().filter(|w| w.active).collect();
-        // A `webhook.test` event already has its one delivery; it is never fanned out.
-        for e in events.iter().filter(|e| e.event.event != crate::event::EventName::WebhookTest) {
-            for webhook in webhooks.iter().filter(|w| w.events.includes(e.event.event)) {
-                let id = keys::new_id("dlv_", self.entropy.as_ref());
-                tx.put_delivery(&Delivery::new(id, webhook.id.clone(), e.seq, e.event.event, now))?;
+        self.write(|tx| {
+            let events = tx.events_after(tx.fanned_out()?, limit)?;
+            let Some(last) = events.last().map(|e| e.seq) else { return Ok(0) };
+            let webhooks: Vec<_> = tx.webhooks()?.into_iter().filter(|w| w.active).collect();
+            // A `webhook.test` event already has its one delivery; it is never fanned out.
+            for e in events.iter().filter(|e| e.event.event != crate::event::EventName::WebhookTest) {
+                for webhook in webhooks.iter().filter(|w| w.events.includes(e.event.event)) {
+                    let id = keys::new_id("dlv_", self.entropy.as_ref());
+                    tx.put_delivery(&Delivery::new(id, webhook.id.clone(), e.seq, e.event.event, now))?;
+                }
             }
-        }
-        tx.set_fanned_out(last)?;
-        tx.commit()?;
-        Ok(events.len())
+            tx.set_fanned_out(last)?;
+            Ok(events.len())
+        })
     }
 
     /// Up to `limit` deliveries due now, earliest first, each with its webhook's
@@ -73,24 +72,23 @@ impl<S: Store> Rental<S> {
 
     /// Records several attempts in one transaction (a dispatcher's batch), in order.
     pub fn record_attempts(&self, attempts: Vec<(String, Attempt)>, retries: &[Duration]) -> Result<Vec<Delivery>> {
-        let _writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let mut out = Vec::with_capacity(attempts.len());
-        for (id, attempt) in attempts {
-            let current = tx.delivery(&id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.clone())))?;
-            let recorded = delivery::record(&current, attempt, retries);
-            tx.put_delivery(&recorded.delivery)?;
-            if recorded.deactivate_webhook
-                && let Some(mut webhook) = tx.webhooks()?.into_iter().find(|w| w.id == current.webhook_id)
-            {
-                webhook.active = false;
-                tx.put_webhook(&webhook)?;
-                abandon_pending(&mut tx, &webhook.id)?;
+        self.write(|tx| {
+            let mut out = Vec::with_capacity(attempts.len());
+            for (id, attempt) in attempts {
+                let current = tx.delivery(&id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.clone())))?;
+                let recorded = delivery::record(&current, attempt, retries);
+                tx.put_delivery(&recorded.delivery)?;
+                if recorded.deactivate_webhook
+                    && let Some(mut webhook) = tx.webhooks()?.into_iter().find(|w| w.id == current.webhook_id)
+                {
+                    webhook.active = false;
+                    tx.put_webhook(&webhook)?;
+                    abandon_pending(tx, &webhook.id)?;
+                }
+                out.push(recorded.delivery);
             }
-            out.push(recorded.delivery);
-        }
-        tx.commit()?;
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// A delivery by id.

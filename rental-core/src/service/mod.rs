@@ -12,6 +12,7 @@ mod group_commit;
 mod property_feeds;
 mod read_model;
 mod webhook_admin;
+mod write;
 
 pub use self::admin::NewKey;
 pub use self::agenda::Agenda;
@@ -19,7 +20,7 @@ pub use self::bookings::Created;
 pub use self::channels::{FeedPull, Fetched};
 pub use self::deliveries::DueDelivery;
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Days, DurationRound, NaiveDate, TimeDelta, Utc};
 use chrono_tz::Tz;
@@ -37,7 +38,7 @@ use crate::store::{ReadTx, Store, WriteTx};
 
 use self::bookings::NewBookingJob;
 use self::group_commit::GroupCommit;
-use self::read_model::{Cache, FromStore, ReadModel};
+use self::read_model::{Cache, FromStore, Layered, ReadModel};
 
 /// Settings of a [`Rental`] (CONTRACT.md section 11).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,8 +85,8 @@ pub struct Rental<S> {
     entropy: Arc<dyn Entropy>,
     settings: Settings,
     cache: Option<Cache>,
-    /// Held by every write use case from its transaction to its cache refresh,
-    /// so refreshes happen in commit order.
+    /// Held by [`Rental::write`] from a transaction until the cache has its
+    /// changes, so the cache takes them in commit order.
     writes: Mutex<()>,
     /// Booking creations waiting to share a commit.
     creations: GroupCommit<NewBookingJob, Result<Created>>,
@@ -111,22 +112,24 @@ impl<S: Store> Rental<S> {
         }
     }
 
-    /// Keeps every property and its calendar (and the keys already seen) in
-    /// memory, refreshed after each write made through this `Rental`, so
-    /// properties, availability, quotes, the summary and repeat
-    /// authentications need no store transaction.
+    /// Keeps every property, its calendar from a few days ago on and its
+    /// pending count (and the keys already seen) in memory, updated from what
+    /// each write made through this `Rental` changed, so properties,
+    /// availability, quotes, the summary and repeat authentications need no
+    /// store transaction. Past stays stay on disk only: a read of earlier
+    /// nights goes to the store.
     ///
     /// Use it only when this `Rental` is its store's only writer: always so
     /// for a [`RedbStore`](crate::RedbStore), which locks its file. A store
     /// shared by several processes must not be cached.
     pub fn with_read_cache(mut self) -> Result<Self> {
-        self.cache = Some(Cache::load(&self.store.read()?)?);
+        self.cache = Some(Cache::load(&self.store.read()?, self.now())?);
         Ok(self)
     }
 
     /// True when reads are answered from memory (see [`Rental::with_read_cache`]).
     pub fn reads_from_memory(&self) -> bool {
-        self.cache.as_ref().is_some_and(|c| c.snapshot().is_some())
+        self.cache.is_some()
     }
 
     /// Uses `clock` for "now".
@@ -177,17 +180,14 @@ impl<S: Store> Rental<S> {
                 return Err(Error::invalid(&format!("[{i}].slug"), "duplicate", format!("{} appears twice", p.slug)));
             }
         }
-        let writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let mut created = 0;
-        for p in properties {
-            created += usize::from(tx.property(p.slug.as_str())?.is_none());
-            tx.put_property(p)?;
-        }
-        tx.commit()?;
-        let slugs: Vec<String> = properties.iter().map(|p| p.slug.to_string()).collect();
-        self.refresh(&slugs, writing);
-        Ok(created)
+        self.write(|tx| {
+            let mut created = 0;
+            for p in properties {
+                created += usize::from(tx.property(p.slug.as_str())?.is_none());
+                tx.put_property(p)?;
+            }
+            Ok(created)
+        })
     }
 
     /// Active properties, by slug.
@@ -282,24 +282,10 @@ impl<S: Store> Rental<S> {
 
     /// Runs a read on the in-memory snapshot when there is one, else on a store transaction.
     fn read_with<R>(&self, f: impl FnOnce(&dyn ReadModel) -> Result<R>) -> Result<R> {
-        if let Some(snapshot) = self.cache.as_ref().and_then(Cache::snapshot) {
-            return f(snapshot.as_ref());
+        if let Some(cache) = &self.cache {
+            return f(&Layered { snapshot: &cache.snapshot(), store: &self.store });
         }
         f(&FromStore(&self.store.read()?))
-    }
-
-    /// Taken by every write use case before its transaction.
-    fn lock_writes(&self) -> MutexGuard<'_, ()> {
-        self.writes.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// After a commit: reads the changed properties into the snapshot, then
-    /// lets the next write in.
-    fn refresh(&self, slugs: &[String], writing: MutexGuard<'_, ()>) {
-        if let Some(cache) = &self.cache {
-            cache.refresh(self.store.read(), slugs);
-        }
-        drop(writing);
     }
 }
 

@@ -38,14 +38,13 @@ impl<S: Store> Rental<S> {
     }
 
     fn edit_feeds(&self, slug: &str, edit: impl FnOnce(&mut Vec<IcalFeed>) -> Result<()>) -> Result<Property> {
-        let writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let mut property = tx.property(slug)?.ok_or_else(|| Error::NotFound(NotFound::Property(slug.to_owned())))?;
-        edit(&mut property.ical_feeds)?;
-        property.validate()?;
-        tx.put_property(&property)?;
-        tx.commit()?;
-        self.refresh(&[property.slug.to_string()], writing);
-        Ok(property)
+        self.write(|tx| {
+            let mut property =
+                tx.property(slug)?.ok_or_else(|| Error::NotFound(NotFound::Property(slug.to_owned())))?;
+            edit(&mut property.ical_feeds)?;
+            property.validate()?;
+            tx.put_property(&property)?;
+            Ok(property)
+        })
     }
 }

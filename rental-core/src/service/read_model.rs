@@ -3,17 +3,19 @@
 //! store's only writer (see `Rental::with_read_cache`).
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, PoisonError, RwLock};
 
-use chrono::{Days, NaiveDate};
+use chrono::{DateTime, Days, NaiveDate, Utc};
 
+use super::write::Changes;
+use crate::booking::Status;
 use crate::calendar::CalendarEntry;
 use crate::error::Result;
 use crate::keys::ApiKey;
 use crate::property::Property;
 use crate::stay::MAX_NIGHTS;
-use crate::store::{ReadTx, StoreResult};
+use crate::store::{ReadTx, Store, StoreResult};
 
 /// Properties and calendars, from wherever they are kept.
 pub(super) trait ReadModel {
@@ -54,47 +56,120 @@ impl<T: ReadTx> ReadModel for FromStore<'_, T> {
     }
 }
 
-/// One property with every calendar entry it has, by check-in.
-#[derive(Debug)]
+/// One property with the calendar entries that hold a night on or after the
+/// snapshot's horizon, by check-in then holder, and the codes of its pending bookings.
+#[derive(Debug, Clone)]
 struct PropertyState {
     property: Property,
     calendar: Vec<CalendarEntry>,
-    pending: usize,
+    pending: BTreeSet<String>,
 }
 
-/// Every property of the store with its calendar, as of the last write.
-#[derive(Debug, Default)]
+impl PropertyState {
+    fn new(property: Property) -> Self {
+        PropertyState { property, calendar: Vec::new(), pending: BTreeSet::new() }
+    }
+
+    /// Puts `entry` in place of the holder's current one (if any); `None` only removes.
+    fn replace(&mut self, holder: &str, entry: Option<CalendarEntry>, horizon: NaiveDate) {
+        self.calendar.retain(|e| e.holder != holder);
+        if let Some(entry) = entry.filter(|e| e.stay.check_out() > horizon) {
+            let at = self.calendar.partition_point(|e| {
+                (e.stay.check_in(), e.holder.as_str()) < (entry.stay.check_in(), entry.holder.as_str())
+            });
+            self.calendar.insert(at, entry);
+        }
+    }
+}
+
+/// Every property of the store with its live calendar: the nights from
+/// `horizon` on, as of the last write. Earlier nights are read from the store.
+#[derive(Debug, Clone)]
 pub(super) struct Snapshot {
     properties: BTreeMap<String, Arc<PropertyState>>,
+    horizon: NaiveDate,
 }
 
 impl Snapshot {
-    /// Reads every property and calendar.
-    fn load(tx: &impl ReadTx) -> StoreResult<Self> {
-        let slugs: Vec<String> = tx.properties()?.into_iter().map(|p| p.slug.to_string()).collect();
-        Snapshot::default().refreshed(tx, &slugs)
+    /// Reads every property with its calendar from the horizon of `now` on, and its pending bookings.
+    fn load(tx: &impl ReadTx, now: DateTime<Utc>) -> StoreResult<Self> {
+        let horizon = horizon(now);
+        let mut properties = BTreeMap::new();
+        for property in tx.properties()? {
+            let slug = property.slug.to_string();
+            let mut state = PropertyState::new(property);
+            state.calendar = tx.calendar(&slug, horizon, NaiveDate::MAX)?;
+            state.calendar.retain(|e| e.stay.check_out() > horizon);
+            properties.insert(slug, Arc::new(state));
+        }
+        for code in tx.pending_codes()? {
+            let booking = tx.booking(code.as_str())?;
+            if let Some(state) = booking.and_then(|b| properties.get_mut(b.property.as_str())) {
+                Arc::make_mut(state).pending.insert(code.to_string());
+            }
+        }
+        Ok(Snapshot { properties, horizon })
     }
 
-    /// A copy with the properties `slugs` read again from `tx`.
-    fn refreshed(&self, tx: &impl ReadTx, slugs: &[String]) -> StoreResult<Self> {
-        let mut properties = self.properties.clone();
-        let mut slugs: Vec<&String> = slugs.iter().collect();
-        slugs.sort_unstable();
-        slugs.dedup();
-        for slug in slugs {
-            match tx.property(slug)? {
-                Some(property) => {
-                    let calendar = tx.calendar(slug, NaiveDate::MIN, NaiveDate::MAX)?;
-                    let pending = tx.pending_count(slug)?;
-                    properties.insert(slug.clone(), Arc::new(PropertyState { property, calendar, pending }));
-                }
-                None => {
-                    properties.remove(slug);
+    /// Takes in what one committed write changed, in the order it wrote it.
+    fn apply(&mut self, changes: &Changes, now: DateTime<Utc>) {
+        self.advance(horizon(now));
+        let horizon = self.horizon;
+        for property in &changes.properties {
+            let state = self
+                .properties
+                .entry(property.slug.to_string())
+                .or_insert_with(|| Arc::new(PropertyState::new(property.clone())));
+            Arc::make_mut(state).property = property.clone();
+        }
+        for booking in &changes.bookings {
+            if let Some(state) = self.properties.get_mut(booking.property.as_str()) {
+                let state = Arc::make_mut(state);
+                state.replace(booking.code.as_str(), CalendarEntry::of_booking(booking), horizon);
+                if booking.status == Status::Pending {
+                    state.pending.insert(booking.code.to_string());
+                } else {
+                    state.pending.remove(booking.code.as_str());
                 }
             }
         }
-        Ok(Snapshot { properties })
+        for block in &changes.blocks {
+            if let Some(state) = self.properties.get_mut(block.property.as_str()) {
+                Arc::make_mut(state).replace(&block.id, Some(CalendarEntry::of_block(block)), horizon);
+            }
+        }
+        for block in &changes.removed_blocks {
+            if let Some(state) = self.properties.get_mut(block.property.as_str()) {
+                Arc::make_mut(state).replace(&block.id, None, horizon);
+            }
+        }
     }
+
+    /// Moves the horizon forward to `to`, letting go of the stays that ended before it.
+    fn advance(&mut self, to: NaiveDate) {
+        if to <= self.horizon {
+            return;
+        }
+        self.horizon = to;
+        for state in self.properties.values_mut() {
+            if state.calendar.iter().any(|e| e.stay.check_out() <= to) {
+                Arc::make_mut(state).calendar.retain(|e| e.stay.check_out() > to);
+            }
+        }
+    }
+
+    /// True when the snapshot holds every entry sharing a night on or after `from`.
+    fn covers(&self, from: NaiveDate) -> bool {
+        from >= self.horizon
+    }
+}
+
+/// The first night a snapshot taken at `now` holds. Three days back: every
+/// property's local yesterday (the summary's earliest night) is on or after it,
+/// in any zone.
+fn horizon(now: DateTime<Utc>) -> NaiveDate {
+    let today = now.date_naive();
+    today.checked_sub_days(Days::new(3)).unwrap_or(today)
 }
 
 impl ReadModel for Snapshot {
@@ -121,39 +196,71 @@ impl ReadModel for Snapshot {
     }
 
     fn pending_counts(&self, slugs: &[&str]) -> Result<Vec<usize>> {
-        Ok(slugs.iter().map(|slug| self.properties.get(*slug).map_or(0, |s| s.pending)).collect())
+        Ok(slugs.iter().map(|slug| self.properties.get(*slug).map_or(0, |s| s.pending.len())).collect())
+    }
+}
+
+/// The snapshot, and the store for the nights before its horizon.
+pub(super) struct Layered<'a, S> {
+    pub snapshot: &'a Snapshot,
+    pub store: &'a S,
+}
+
+impl<S: Store> ReadModel for Layered<'_, S> {
+    fn property(&self, slug: &str) -> Result<Option<Cow<'_, Property>>> {
+        self.snapshot.property(slug)
+    }
+
+    fn properties(&self) -> Result<Vec<Cow<'_, Property>>> {
+        self.snapshot.properties()
+    }
+
+    fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> Result<Cow<'_, [CalendarEntry]>> {
+        if self.snapshot.covers(from) {
+            return self.snapshot.calendar(slug, from, to);
+        }
+        Ok(Cow::Owned(self.store.read()?.calendar(slug, from, to)?))
+    }
+
+    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> Result<Vec<Cow<'_, [CalendarEntry]>>> {
+        if starts.iter().all(|(_, from)| self.snapshot.covers(*from)) {
+            return self.snapshot.calendars_from(starts);
+        }
+        Ok(self.store.read()?.calendars_from(starts)?.into_iter().map(Cow::Owned).collect())
+    }
+
+    fn pending_counts(&self, slugs: &[&str]) -> Result<Vec<usize>> {
+        self.snapshot.pending_counts(slugs)
     }
 }
 
 /// The snapshot and the keys already seen, shared by every caller of a `Rental`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Cache {
-    snapshot: RwLock<Option<Arc<Snapshot>>>,
+    snapshot: RwLock<Arc<Snapshot>>,
     keys: RwLock<HashMap<[u8; 32], Arc<ApiKey>>>,
 }
 
 impl Cache {
     /// A cache filled from `tx`.
-    pub(super) fn load(tx: &impl ReadTx) -> StoreResult<Self> {
-        let snapshot = Snapshot::load(tx)?;
-        Ok(Cache { snapshot: RwLock::new(Some(Arc::new(snapshot))), keys: RwLock::default() })
+    pub(super) fn load(tx: &impl ReadTx, now: DateTime<Utc>) -> StoreResult<Self> {
+        let snapshot = Snapshot::load(tx, now)?;
+        Ok(Cache { snapshot: RwLock::new(Arc::new(snapshot)), keys: RwLock::default() })
     }
 
-    /// The current snapshot; `None` once a refresh has failed.
-    pub(super) fn snapshot(&self) -> Option<Arc<Snapshot>> {
+    /// The snapshot as of the last write.
+    pub(super) fn snapshot(&self) -> Arc<Snapshot> {
         self.snapshot.read().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
-    /// Reads `slugs` again after a write. Callers hold the write lock, so
-    /// refreshes happen in commit order. If the store cannot be read, the
-    /// snapshot is dropped and reads go to the store from then on.
-    pub(super) fn refresh(&self, tx: StoreResult<impl ReadTx>, slugs: &[String]) {
-        let mut slot = self.snapshot.write().unwrap_or_else(PoisonError::into_inner);
-        let refreshed = match (slot.as_ref(), tx) {
-            (Some(current), Ok(tx)) => current.refreshed(&tx, slugs).ok(),
-            _ => None,
-        };
-        *slot = refreshed.map(Arc::new);
+    /// Takes in a committed write's changes. Callers hold the write lock, so
+    /// changes arrive in commit order.
+    pub(super) fn apply(&self, changes: &Changes, now: DateTime<Utc>) {
+        if changes.keys_revoked {
+            self.forget_keys();
+        }
+        let mut snapshot = self.snapshot.write().unwrap_or_else(PoisonError::into_inner);
+        Arc::make_mut(&mut snapshot).apply(changes, now);
     }
 
     /// A key seen before under this secret digest.

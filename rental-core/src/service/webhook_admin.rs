@@ -15,18 +15,17 @@ impl<S: Store> Rental<S> {
     /// Activates or deactivates a webhook. Deactivating gives up its pending
     /// deliveries; events after reactivation are delivered again.
     pub fn set_webhook_active(&self, id: &str, active: bool) -> Result<Webhook> {
-        let _writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let mut webhook = find_webhook(&tx, id)?;
-        if webhook.active != active {
-            webhook.active = active;
-            tx.put_webhook(&webhook)?;
-            if !active {
-                super::deliveries::abandon_pending(&mut tx, id)?;
+        self.write(|tx| {
+            let mut webhook = find_webhook(tx, id)?;
+            if webhook.active != active {
+                webhook.active = active;
+                tx.put_webhook(&webhook)?;
+                if !active {
+                    super::deliveries::abandon_pending(tx, id)?;
+                }
             }
-            tx.commit()?;
-        }
-        Ok(webhook)
+            Ok(webhook)
+        })
     }
 
     /// Up to `limit` deliveries to a webhook, the newest event first, each with its attempts.
@@ -39,14 +38,13 @@ impl<S: Store> Rental<S> {
     /// recorded with the others. Its webhook must be active.
     pub fn resend_delivery(&self, id: &str) -> Result<Delivery> {
         let now = self.now();
-        let _writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let current = tx.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.to_owned())))?;
-        require_active(&find_webhook(&tx, &current.webhook_id)?)?;
-        let resent = delivery::resend(&current, now);
-        tx.put_delivery(&resent)?;
-        tx.commit()?;
-        Ok(resent)
+        self.write(|tx| {
+            let current = tx.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.to_owned())))?;
+            require_active(&find_webhook(tx, &current.webhook_id)?)?;
+            let resent = delivery::resend(&current, now);
+            tx.put_delivery(&resent)?;
+            Ok(resent)
+        })
     }
 
     /// Sends a `webhook.test` event to this webhook alone, through the
@@ -54,21 +52,20 @@ impl<S: Store> Rental<S> {
     /// signed with the webhook's secret. Other webhooks never receive it.
     pub fn send_test_event(&self, webhook_id: &str) -> Result<Delivery> {
         let now = self.now();
-        let _writing = self.lock_writes();
-        let mut tx = self.store.write()?;
-        let webhook = find_webhook(&tx, webhook_id)?;
-        require_active(&webhook)?;
-        let event = Event {
-            event: EventName::WebhookTest,
-            timestamp: now,
-            data: json!({ "webhook": webhook.id, "message": "a test event sent from the admin dashboard" }),
-        };
-        let seq = tx.append_events(&[event])?.pop().unwrap_or_default();
-        let id = keys::new_id("dlv_", self.entropy.as_ref());
-        let test = Delivery::new(id, webhook.id, seq, EventName::WebhookTest, now);
-        tx.put_delivery(&test)?;
-        tx.commit()?;
-        Ok(test)
+        self.write(|tx| {
+            let webhook = find_webhook(tx, webhook_id)?;
+            require_active(&webhook)?;
+            let event = Event {
+                event: EventName::WebhookTest,
+                timestamp: now,
+                data: json!({ "webhook": webhook.id, "message": "a test event sent from the admin dashboard" }),
+            };
+            let seq = tx.append_events(&[event])?.pop().unwrap_or_default();
+            let id = keys::new_id("dlv_", self.entropy.as_ref());
+            let test = Delivery::new(id, webhook.id, seq, EventName::WebhookTest, now);
+            tx.put_delivery(&test)?;
+            Ok(test)
+        })
     }
 }
 

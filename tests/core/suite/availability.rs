@@ -14,6 +14,7 @@ store_suite!(
     a_range_of_366_nights_is_allowed_but_367_is_refused,
     to_on_or_before_from_is_refused,
     an_unknown_property_has_no_availability,
+    a_stay_long_over_still_holds_its_nights_when_asked_about_later,
 );
 
 fn statuses<S: Store>(h: &Harness<S>, slug: &str, from: &str, to: &str) -> Vec<(String, NightStatus, bool)> {
@@ -98,4 +99,31 @@ fn to_on_or_before_from_is_refused<S: Store>(h: &Harness<S>) {
 fn an_unknown_property_has_no_availability<S: Store>(h: &Harness<S>) {
     let got = h.availability("nowhere", None, None);
     assert!(matches!(got, Err(Error::NotFound(NotFound::Property(ref s))) if s == "nowhere"), "{got:?}");
+}
+
+/// The read cache holds only the nights of the last few days on; a question
+/// about older nights must still see what held them.
+fn a_stay_long_over_still_holds_its_nights_when_asked_about_later<S: Store>(h: &Harness<S>) {
+    use rental_core::pricing::Problem;
+    let over = h.book_confirmed("sea-view", "2026-11-26", "2026-11-28", 2);
+    h.advance(chrono::TimeDelta::days(40));
+    // A write after the clock moved, so a cache lets go of what is past.
+    h.book("sea-view", "2027-01-10", "2027-01-12", 2);
+    let quote = h
+        .quote(&rental_core::QuoteRequest {
+            property: "sea-view".into(),
+            check_in: d("2026-11-25"),
+            check_out: d("2026-11-28"),
+            guests: 2,
+        })
+        .unwrap();
+    let taken = quote.problems.iter().find_map(|p| match p {
+        Problem::DatesUnavailable { dates } => Some(dates.clone()),
+        _ => None,
+    });
+    assert_eq!(taken, Some(vec![d("2026-11-26"), d("2026-11-27")]), "{} holds them", over.code);
+    let summary = h.summary().unwrap();
+    let sea_view = summary.properties.iter().find(|p| p.slug.as_str() == "sea-view").unwrap();
+    assert!(sea_view.current_booking.is_none(), "nobody is in: {sea_view:?}");
+    assert_eq!(sea_view.next_arrival.as_ref().map(|a| a.check_in), Some(d("2027-01-10")));
 }

@@ -1,0 +1,230 @@
+//! The one write path: every use case that writes runs its domain logic
+//! through [`Rental::write`], which owns the lock, the commit and the read cache.
+//!
+//! A use case gets a [`Recorder`]: the store's write transaction, which also
+//! notes what the write changed, so the read cache is updated from those
+//! changes alone and never reads a calendar again.
+
+use std::sync::PoisonError;
+
+use chrono::{DateTime, NaiveDate, Utc};
+
+use super::Rental;
+use crate::booking::{Booking, BookingQuery};
+use crate::calendar::{Block, CalendarEntry};
+use crate::channel::FeedState;
+use crate::delivery::Delivery;
+use crate::error::Result;
+use crate::event::{Event, OutboxEvent};
+use crate::ids::BookingCode;
+use crate::keys::ApiKey;
+use crate::property::Property;
+use crate::store::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx};
+use crate::webhook::Webhook;
+
+/// What a committed write changed that the read cache holds.
+#[derive(Debug, Default)]
+pub(super) struct Changes {
+    /// Properties written, in order.
+    pub properties: Vec<Property>,
+    /// Bookings written, in order.
+    pub bookings: Vec<Booking>,
+    /// Blocks written, in order.
+    pub blocks: Vec<Block>,
+    /// Blocks removed, as they were.
+    pub removed_blocks: Vec<Block>,
+    /// A key was revoked.
+    pub keys_revoked: bool,
+    /// Anything at all was written.
+    pub any: bool,
+}
+
+/// A write transaction that records what it changes.
+#[derive(Debug)]
+pub(super) struct Recorder<T> {
+    tx: T,
+    changes: Changes,
+}
+
+/// The transaction a use case writes through.
+pub(super) type Tx<'a, S> = Recorder<<S as Store>::Write<'a>>;
+
+impl<S: Store> Rental<S> {
+    /// Runs `work` in one write transaction and commits what it wrote. An
+    /// error from `work` writes nothing. Writes take turns, and the read
+    /// cache takes each one's changes in commit order before the next starts.
+    pub(super) fn write<R>(&self, work: impl FnOnce(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
+        let _turn = self.writes.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut tx = Recorder { tx: self.store.write()?, changes: Changes::default() };
+        let out = work(&mut tx)?;
+        let Recorder { tx, changes } = tx;
+        if changes.any {
+            tx.commit()?;
+            if let Some(cache) = &self.cache {
+                cache.apply(&changes, self.now());
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl<T: ReadTx> ReadTx for Recorder<T> {
+    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
+        self.tx.property(slug)
+    }
+    fn properties(&self) -> StoreResult<Vec<Property>> {
+        self.tx.properties()
+    }
+    fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
+        self.tx.booking(code)
+    }
+    fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>> {
+        self.tx.bookings(query)
+    }
+    fn pending_codes(&self) -> StoreResult<Vec<BookingCode>> {
+        self.tx.pending_codes()
+    }
+    fn pending_count(&self, slug: &str) -> StoreResult<usize> {
+        self.tx.pending_count(slug)
+    }
+    fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
+        self.tx.calendar(slug, from, to)
+    }
+    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> StoreResult<Vec<Vec<CalendarEntry>>> {
+        self.tx.calendars_from(starts)
+    }
+    fn pending_counts(&self, slugs: &[&str]) -> StoreResult<Vec<usize>> {
+        self.tx.pending_counts(slugs)
+    }
+    fn block(&self, id: &str) -> StoreResult<Option<Block>> {
+        self.tx.block(id)
+    }
+    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>> {
+        self.tx.key(id)
+    }
+    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
+        self.tx.key_by_hash(hash)
+    }
+    fn keys(&self) -> StoreResult<Vec<ApiKey>> {
+        self.tx.keys()
+    }
+    fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
+        self.tx.webhooks()
+    }
+    fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
+        self.tx.events_after(seq, limit)
+    }
+    fn event(&self, seq: u64) -> StoreResult<Option<Event>> {
+        self.tx.event(seq)
+    }
+    fn delivery(&self, id: &str) -> StoreResult<Option<Delivery>> {
+        self.tx.delivery(id)
+    }
+    fn due_deliveries(&self, now: DateTime<Utc>, limit: usize) -> StoreResult<Vec<Delivery>> {
+        self.tx.due_deliveries(now, limit)
+    }
+    fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
+        self.tx.pending_deliveries()
+    }
+    fn fanned_out(&self) -> StoreResult<u64> {
+        self.tx.fanned_out()
+    }
+    fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
+        self.tx.idempotency(key)
+    }
+    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
+        self.tx.feed_state(slug, feed)
+    }
+    fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
+        self.tx.feed_states()
+    }
+    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>> {
+        self.tx.feed_states_of(slug)
+    }
+    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
+        self.tx.deliveries_of(webhook_id, limit)
+    }
+    fn admin_password(&self) -> StoreResult<Option<String>> {
+        self.tx.admin_password()
+    }
+}
+
+impl<T: WriteTx> Recorder<T> {
+    /// Marks the transaction written and returns the change list.
+    fn changed(&mut self) -> &mut Changes {
+        self.changes.any = true;
+        &mut self.changes
+    }
+}
+
+impl<T: WriteTx> WriteTx for Recorder<T> {
+    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
+        self.tx.put_property(property)?;
+        self.changed().properties.push(property.clone());
+        Ok(())
+    }
+    fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        self.tx.put_booking(booking)?;
+        self.changed().bookings.push(booking.clone());
+        Ok(())
+    }
+    fn put_block(&mut self, block: &Block) -> StoreResult<()> {
+        self.tx.put_block(block)?;
+        self.changed().blocks.push(block.clone());
+        Ok(())
+    }
+    fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
+        let Some(block) = self.tx.block(id)? else { return Ok(false) };
+        self.tx.remove_block(id)?;
+        self.changed().removed_blocks.push(block);
+        Ok(true)
+    }
+    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
+        self.changed();
+        self.tx.insert_key(key, hash)
+    }
+    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
+        self.tx.update_key(key)?;
+        self.changed().keys_revoked |= key.revoked_at.is_some();
+        Ok(())
+    }
+    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()> {
+        self.changed();
+        self.tx.put_webhook(webhook)
+    }
+    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
+        let removed = self.tx.remove_webhook(id)?;
+        if removed {
+            self.changed();
+        }
+        Ok(removed)
+    }
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>> {
+        self.changed();
+        self.tx.append_events(events)
+    }
+    fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
+        self.changed();
+        self.tx.put_delivery(delivery)
+    }
+    fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()> {
+        self.changed();
+        self.tx.set_fanned_out(seq)
+    }
+    fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        self.changed();
+        self.tx.put_idempotency(record)
+    }
+    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
+        self.changed();
+        self.tx.put_feed_state(state)
+    }
+    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
+        self.changed();
+        self.tx.set_admin_password(phc)
+    }
+    /// Commits through [`Rental::write`] only, which also updates the cache.
+    fn commit(self) -> StoreResult<()> {
+        self.tx.commit()
+    }
+}
