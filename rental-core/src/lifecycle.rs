@@ -140,11 +140,16 @@ pub fn apply(b: &Booking, action: &Action, now: DateTime<Utc>, today: NaiveDate)
 /// The checkout expiry: a pending, unpaid booking created `ttl` or longer ago
 /// is cancelled by the system with payment `expired`. `None` when not due.
 pub fn expire(b: &Booking, now: DateTime<Utc>, ttl: chrono::TimeDelta) -> Option<Outcome> {
-    let due = b.status == Status::Pending && b.payment_status == PaymentStatus::Unpaid && b.created_at + ttl <= now;
-    if !due || b.is_channel_owned() {
+    if !may_lapse(b) || b.created_at + ttl > now {
         return None;
     }
     Some(cancel(b, CancelledBy::System, Some("checkout link expired".to_owned()), now, Some(PaymentStatus::Expired)))
+}
+
+/// True for a hold a checkout TTL can expire: a pending, unpaid booking that
+/// no channel owns. Stores index these by creation time.
+pub fn may_lapse(b: &Booking) -> bool {
+    b.status == Status::Pending && b.payment_status == PaymentStatus::Unpaid && !b.is_channel_owned()
 }
 
 /// Cancels `b` on behalf of the channel that owns it (its feed dropped the event).

@@ -43,6 +43,9 @@ pub struct Created {
     pub replayed: bool,
 }
 
+/// How many lapsed holds one expiry transaction cancels at most.
+const EXPIRY_BATCH: usize = 500;
+
 impl<S: Store> Rental<S> {
     /// Creates a pending, unpaid booking that holds its nights, and emits
     /// `booking.created`. Availability is checked and the booking inserted in
@@ -184,41 +187,39 @@ impl<S: Store> Rental<S> {
     }
 
     /// Cancels every pending, unpaid booking older than the checkout TTL
-    /// (payment `expired`, nights released), in one transaction. Returns them.
+    /// (payment `expired`, nights released), in transactions of at most 500
+    /// bookings. Returns them. Only the holds that have
+    /// fallen due are read, from the store's index of holds by creation time.
     pub fn expire_due(&self) -> Result<Vec<Booking>> {
         let Some(ttl) = self.settings.checkout_ttl else {
             return Ok(Vec::new());
         };
         let now = self.now();
+        let created_until = now - ttl;
+        let mut expired = Vec::new();
         // The server asks every second: look in a read snapshot first, so the
         // writer is taken only when something has fallen due.
-        if !self.any_expiry_due(now, ttl)? {
-            return Ok(Vec::new());
-        }
-        self.write(|tx| {
-            let mut expired = Vec::new();
-            for code in tx.pending_codes()? {
-                let Some(booking) = tx.booking(code.as_str())? else {
-                    continue;
-                };
-                if let Some(Outcome::Changed { booking, events }) = lifecycle::expire(&booking, now, ttl) {
-                    tx.put_booking(&booking)?;
-                    tx.append_events(&events)?;
-                    expired.push(booking);
+        while !self.store.read()?.lapsing_holds(created_until, 1)?.is_empty() {
+            let batch = self.write(|tx| {
+                let mut batch = Vec::new();
+                for code in tx.lapsing_holds(created_until, EXPIRY_BATCH)? {
+                    let booking = tx.booking(code.as_str())?;
+                    if let Some(Outcome::Changed { booking, events }) =
+                        booking.and_then(|b| lifecycle::expire(&b, now, ttl))
+                    {
+                        tx.put_booking(&booking)?;
+                        tx.append_events(&events)?;
+                        batch.push(booking);
+                    }
                 }
+                Ok(batch)
+            })?;
+            if batch.is_empty() {
+                break;
             }
-            Ok(expired)
-        })
-    }
-
-    fn any_expiry_due(&self, now: DateTime<Utc>, ttl: TimeDelta) -> Result<bool> {
-        let tx = self.store.read()?;
-        for code in tx.pending_codes()? {
-            if tx.booking(code.as_str())?.is_some_and(|b| lifecycle::expire(&b, now, ttl).is_some()) {
-                return Ok(true);
-            }
+            expired.extend(batch);
         }
-        Ok(false)
+        Ok(expired)
     }
 
     pub(super) fn unused_code(&self, tx: &impl ReadTx) -> Result<BookingCode> {

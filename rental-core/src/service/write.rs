@@ -87,6 +87,9 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
         self.tx.pending_count(slug)
     }
+    fn lapsing_holds(&self, created_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<BookingCode>> {
+        self.tx.lapsing_holds(created_until, limit)
+    }
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
         self.tx.calendar(slug, from, to)
     }

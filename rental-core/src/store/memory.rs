@@ -15,6 +15,7 @@ use crate::delivery::Delivery;
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
+use crate::lifecycle;
 use crate::property::Property;
 use crate::stay::MAX_NIGHTS;
 use crate::webhook::Webhook;
@@ -41,6 +42,8 @@ pub struct Data {
     order: BTreeSet<(NaiveDate, String)>,
     calendar: BTreeMap<(String, NaiveDate, String), CalendarEntry>,
     pending: BTreeSet<(String, String)>,
+    /// (created at, code) of every hold a checkout TTL can expire.
+    holds: BTreeSet<(DateTime<Utc>, String)>,
     blocks: BTreeMap<String, Block>,
     keys: BTreeMap<String, ApiKey>,
     key_hashes: BTreeMap<String, String>,
@@ -104,6 +107,11 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
 
     fn pending_codes(&self) -> StoreResult<Vec<BookingCode>> {
         Ok(self.data().pending.iter().map(|(_, code)| BookingCode::from(code.as_str())).collect())
+    }
+
+    fn lapsing_holds(&self, created_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<BookingCode>> {
+        let holds = self.data().holds.iter().take_while(|(at, _)| *at <= created_until);
+        Ok(holds.take(limit).map(|(_, code)| BookingCode::from(code.as_str())).collect())
     }
 
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
@@ -211,6 +219,7 @@ impl WriteTx for MemoryTx<'_, Data> {
             data.order.remove(&(old.check_in(), code.clone()));
             data.calendar.remove(&(slug.clone(), old.check_in(), code.clone()));
             data.pending.remove(&(slug, code.clone()));
+            data.holds.remove(&(old.created_at, code.clone()));
         }
         let slug = booking.property.to_string();
         data.order.insert((booking.check_in(), code.clone()));
@@ -219,6 +228,9 @@ impl WriteTx for MemoryTx<'_, Data> {
         }
         if booking.status == Status::Pending {
             data.pending.insert((slug, code.clone()));
+        }
+        if lifecycle::may_lapse(booking) {
+            data.holds.insert((booking.created_at, code.clone()));
         }
         data.bookings.insert(code, booking.clone());
         Ok(())

@@ -76,6 +76,10 @@ pub trait ReadTx {
     fn pending_codes(&self) -> StoreResult<Vec<BookingCode>>;
     /// How many bookings of the property are pending.
     fn pending_count(&self, slug: &str) -> StoreResult<usize>;
+    /// Up to `limit` codes of the holds a checkout TTL can expire
+    /// ([`crate::lifecycle::may_lapse`]) created at or before `created_until`,
+    /// oldest first, read from an index: what is not due is never read.
+    fn lapsing_holds(&self, created_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<BookingCode>>;
     /// The property's calendar entries that share a night with `from..to`.
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>>;
     /// For each `(slug, from)`, the entries of that property still holding a night on or after `from`.

@@ -16,12 +16,14 @@ use crate::delivery::Delivery;
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
+use crate::lifecycle;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
 use crate::webhook::Webhook;
 
 /// The version of the table layout below; bumped with a migration when it changes.
-const SCHEMA_VERSION: &str = "1";
+/// 2 added `lapsing_holds`.
+const SCHEMA_VERSION: &str = "2";
 
 const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
 /// The `meta` key of the last outbox event fanned out to webhooks.
@@ -39,6 +41,8 @@ type CalendarValue<'a> = (u32, u8, u32, &'a str);
 const CALENDAR: TableDefinition<CalendarKey, CalendarValue> = TableDefinition::new("calendar");
 /// (slug, code) of every pending booking.
 const PENDING: TableDefinition<(&str, &str), ()> = TableDefinition::new("pending");
+/// (created at in ms since 1970, code) of every hold a checkout TTL can expire.
+const LAPSING_HOLDS: TableDefinition<(u64, &str), ()> = TableDefinition::new("lapsing_holds");
 const BLOCKS: TableDefinition<&str, &[u8]> = TableDefinition::new("blocks");
 const KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("keys");
 /// SHA-256 of a key's secret -> key id.
@@ -91,6 +95,10 @@ impl RedbStore {
             match version.as_deref() {
                 None => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
                 Some(SCHEMA_VERSION) => {}
+                Some("1") => {
+                    index_lapsing_holds(&tx)?;
+                    meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
+                }
                 Some(other) => {
                     return Err(StoreError::Corrupt(format!("unknown schema version {other}")));
                 }
@@ -101,6 +109,7 @@ impl RedbStore {
         tx.open_table(BOOKING_ORDER).map_err(backend)?;
         tx.open_table(CALENDAR).map_err(backend)?;
         tx.open_table(PENDING).map_err(backend)?;
+        tx.open_table(LAPSING_HOLDS).map_err(backend)?;
         tx.open_table(BLOCKS).map_err(backend)?;
         tx.open_table(KEYS).map_err(backend)?;
         tx.open_table(KEY_HASHES).map_err(backend)?;
@@ -230,6 +239,15 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         Ok(out)
     }
 
+    fn lapsing_holds(&self, created_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<BookingCode>> {
+        let table = self.0.open(LAPSING_HOLDS)?;
+        let mut out = Vec::new();
+        for row in table.range(..=(millis(created_until), "\u{10FFFF}")).map_err(backend)?.take(limit) {
+            out.push(BookingCode::from(row.map_err(backend)?.0.value().1));
+        }
+        Ok(out)
+    }
+
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
         count_pending(&self.0.open(PENDING)?, slug)
     }
@@ -298,7 +316,7 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn due_deliveries(&self, now: DateTime<Utc>, limit: usize) -> StoreResult<Vec<Delivery>> {
-        let now = u64::try_from(now.timestamp_millis()).unwrap_or(0);
+        let now = millis(now);
         self.deliveries_due_before(now, limit)
     }
 
@@ -393,6 +411,7 @@ impl RedbTx<WriteTransaction> {
         let (slug, code) = (old.property.as_str(), old.code.as_str());
         self.0.open_table(BOOKING_ORDER).map_err(backend)?.remove((day(old.check_in()), code)).map_err(backend)?;
         self.0.open_table(PENDING).map_err(backend)?.remove((slug, code)).map_err(backend)?;
+        self.0.open_table(LAPSING_HOLDS).map_err(backend)?.remove((millis(old.created_at), code)).map_err(backend)?;
         self.remove_entry(slug, old.check_in(), code)
     }
 }
@@ -415,6 +434,10 @@ impl WriteTx for RedbTx<WriteTransaction> {
             .map_err(backend)?;
         if booking.status == Status::Pending {
             self.0.open_table(PENDING).map_err(backend)?.insert((slug, code), ()).map_err(backend)?;
+        }
+        if lifecycle::may_lapse(booking) {
+            let mut holds = self.0.open_table(LAPSING_HOLDS).map_err(backend)?;
+            holds.insert((millis(booking.created_at), code), ()).map_err(backend)?;
         }
         match CalendarEntry::of_booking(booking) {
             Some(entry) => self.put_entry(slug, &entry),
@@ -529,6 +552,28 @@ fn count_pending(table: &impl ReadableTable<(&'static str, &'static str), ()>, s
 }
 
 /// Days since 0001-01-01: dates as ordered keys.
+/// Milliseconds since 1970 (0 for earlier instants), the order of time-keyed indexes.
+fn millis(at: DateTime<Utc>) -> u64 {
+    u64::try_from(at.timestamp_millis()).unwrap_or(0)
+}
+
+/// Schema 1 to 2: indexes the holds already stored, found among the pending bookings.
+fn index_lapsing_holds(tx: &WriteTransaction) -> StoreResult<()> {
+    let pending = tx.open_table(PENDING).map_err(backend)?;
+    let bookings = tx.open_table(BOOKINGS).map_err(backend)?;
+    let mut holds = tx.open_table(LAPSING_HOLDS).map_err(backend)?;
+    for row in pending.iter().map_err(backend)? {
+        let (key, _) = row.map_err(backend)?;
+        let code = key.value().1;
+        let Some(row) = bookings.get(code).map_err(backend)? else { continue };
+        let booking: Booking = decode(row.value())?;
+        if lifecycle::may_lapse(&booking) {
+            holds.insert((millis(booking.created_at), code), ()).map_err(backend)?;
+        }
+    }
+    Ok(())
+}
+
 fn day(date: NaiveDate) -> u32 {
     date.num_days_from_ce() as u32
 }
@@ -569,4 +614,37 @@ fn decode<D: DeserializeOwned>(bytes: &[u8]) -> StoreResult<D> {
 
 fn backend(e: impl Into<redb::Error>) -> StoreError {
     StoreError::Backend(Box::new(e.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use redb::TableHandle;
+
+    use super::*;
+    use crate::demo;
+
+    /// A store written by schema 1 (no `lapsing_holds` table) gets its holds indexed on open.
+    #[test]
+    fn opening_a_schema_1_store_indexes_the_holds_it_already_has() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+        {
+            let store = RedbStore::open(&path).unwrap();
+            let mut tx = store.write().unwrap();
+            tx.put_booking(&hold).unwrap();
+            tx.commit().unwrap();
+            let tx = store.db.begin_write().unwrap();
+            assert!(tx.delete_table(LAPSING_HOLDS).unwrap(), "schema 2 has the table");
+            tx.open_table(META).unwrap().insert("schema_version", "1").unwrap();
+            tx.commit().unwrap();
+        }
+        let store = RedbStore::open(&path).unwrap();
+        let read = store.read().unwrap();
+        let due = read.lapsing_holds(hold.created_at, 10).unwrap();
+        assert_eq!(due, vec![hold.code.clone()]);
+        assert!(read.lapsing_holds(hold.created_at - chrono::TimeDelta::milliseconds(1), 10).unwrap().is_empty());
+        let tables: Vec<String> = read.0.list_tables().unwrap().map(|t| t.name().to_owned()).collect();
+        assert!(tables.contains(&LAPSING_HOLDS.name().to_owned()));
+    }
 }

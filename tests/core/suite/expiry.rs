@@ -11,6 +11,7 @@ store_suite!(
     expired_nights_are_free_again,
     confirmed_and_authorized_bookings_do_not_expire,
     expiring_twice_changes_nothing_the_second_time,
+    holds_lapse_in_the_order_they_were_made_each_when_its_own_day_is_over,
 );
 
 fn an_unpaid_request_is_not_expired_before_a_day_has_passed<S: Store>(h: &Harness<S>) {
@@ -67,4 +68,19 @@ fn expiring_twice_changes_nothing_the_second_time<S: Store>(h: &Harness<S>) {
     let seq = h.last_seq();
     assert!(h.expire_due().unwrap().is_empty());
     assert!(h.event_names_after(seq).is_empty());
+}
+
+fn holds_lapse_in_the_order_they_were_made_each_when_its_own_day_is_over<S: Store>(h: &Harness<S>) {
+    let first = h.book("sea-view", "2026-12-20", "2026-12-22", 2);
+    h.advance(TimeDelta::hours(12));
+    let second = h.book("sea-view", "2026-12-22", "2026-12-24", 2);
+    let confirmed = h.book_confirmed("sea-view", "2026-12-24", "2026-12-26", 2);
+    h.advance(TimeDelta::hours(12));
+    let codes = |expired: Vec<rental_core::Booking>| expired.into_iter().map(|b| b.code).collect::<Vec<_>>();
+    assert_eq!(codes(h.expire_due().unwrap()), [first.code]);
+    h.advance(TimeDelta::hours(12) - TimeDelta::milliseconds(1));
+    assert!(h.expire_due().unwrap().is_empty(), "the second hold has a millisecond left");
+    h.advance(TimeDelta::milliseconds(1));
+    assert_eq!(codes(h.expire_due().unwrap()), [second.code]);
+    assert_eq!(h.booking(confirmed.code.as_str()).unwrap().status, Status::Confirmed);
 }
