@@ -25,7 +25,7 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// The public URL of the server, without a trailing slash (`baseUrl`).
     pub base_url: String,
-    /// `timezone`, `codePrefix` and `checkoutTtl`, in the form the library takes them.
+    /// `timezone`, `codePrefix`, `checkoutTtl` and `retention`, in the form the library takes them.
     pub settings: Settings,
     /// How often channel calendars are pulled; `None` when `0` (`syncInterval`).
     pub sync_interval: Option<Duration>,
@@ -98,10 +98,11 @@ enum Key {
     WebhookRetries,
     AllowPrivateTargets,
     RateLimit,
+    Retention,
 }
 
 impl Key {
-    const ALL: [Key; 9] = [
+    const ALL: [Key; 10] = [
         Key::Listen,
         Key::BaseUrl,
         Key::Timezone,
@@ -111,6 +112,7 @@ impl Key {
         Key::WebhookRetries,
         Key::AllowPrivateTargets,
         Key::RateLimit,
+        Key::Retention,
     ];
 
     fn file_name(self) -> &'static str {
@@ -124,6 +126,7 @@ impl Key {
             Key::WebhookRetries => "webhookRetries",
             Key::AllowPrivateTargets => "allowPrivateTargets",
             Key::RateLimit => "rateLimit",
+            Key::Retention => "retention",
         }
     }
 
@@ -138,6 +141,7 @@ impl Key {
             Key::WebhookRetries => "RENTAL_WEBHOOK_RETRIES",
             Key::AllowPrivateTargets => "RENTAL_ALLOW_PRIVATE_TARGETS",
             Key::RateLimit => "RENTAL_RATE_LIMIT",
+            Key::Retention => "RENTAL_RETENTION",
         }
     }
 }
@@ -183,6 +187,7 @@ struct FileConfig {
     webhook_retries: Option<toml::Value>,
     allow_private_targets: Option<bool>,
     rate_limit: Option<u32>,
+    retention: Option<toml::Value>,
 }
 
 impl Config {
@@ -238,6 +243,7 @@ fn apply_file(layers: &mut Layers, path: &Path, text: &str) -> Result<(), Config
         (Key::WebhookRetries, duration(Key::WebhookRetries, file.webhook_retries)?),
         (Key::AllowPrivateTargets, file.allow_private_targets.map(|b| b.to_string())),
         (Key::RateLimit, file.rate_limit.map(|n| n.to_string())),
+        (Key::Retention, duration(Key::Retention, file.retention)?),
     ];
     for (key, text) in texts {
         if let Some(text) = text {
@@ -296,7 +302,7 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
     })
 }
 
-/// `timezone`, `codePrefix` and `checkoutTtl` as the library's [`Settings`].
+/// `timezone`, `codePrefix`, `checkoutTtl` and `retention` as the library's [`Settings`].
 fn settings(layers: &Layers) -> Result<Settings, ConfigError> {
     // The zone is read through serde so that this crate needs no time zone
     // crate of its own: its type is named only by `Settings::timezone`.
@@ -311,7 +317,11 @@ fn settings(layers: &Layers) -> Result<Settings, ConfigError> {
         .map(|d| TimeDelta::from_std(d).map_err(|_| "is too long".to_owned()))
         .transpose()
         .map_err(|message| invalid(layers, Key::CheckoutTtl, message))?;
-    Ok(Settings { code_prefix, timezone, checkout_ttl })
+    let retention = setting(layers, Key::Retention, "30d", parse_duration)?
+        .ok_or_else(|| "must be longer than 0".to_owned())
+        .and_then(|d| TimeDelta::from_std(d).map_err(|_| "is too long".to_owned()))
+        .map_err(|message| invalid(layers, Key::Retention, message))?;
+    Ok(Settings { code_prefix, timezone, checkout_ttl, retention })
 }
 
 /// The setting's value, or its default (written as text, like the contract's table).
@@ -456,6 +466,15 @@ mod tests {
     }
 
     #[test]
+    fn retention_is_thirty_days_unless_set() {
+        assert_eq!(load(None, &[], &Flags::default()).unwrap().settings.retention, TimeDelta::days(30));
+        let c = load(Some("retention = \"7d\""), &[], &Flags::default()).unwrap();
+        assert_eq!(c.settings.retention, TimeDelta::days(7));
+        let c = load(Some("retention = \"7d\""), &[("RENTAL_RETENTION", "36h")], &Flags::default()).unwrap();
+        assert_eq!(c.settings.retention, TimeDelta::hours(36));
+    }
+
+    #[test]
     fn bad_values_name_where_they_came_from() {
         let cases = [
             (Some("checkoutTtl = \"soon\""), vec![], r#"conf/rental.toml: checkoutTtl: "soon" is not a duration"#),
@@ -466,6 +485,7 @@ mod tests {
             (None, vec![("RENTAL_ALLOW_PRIVATE_TARGETS", "maybe")], r#"RENTAL_ALLOW_PRIVATE_TARGETS: "maybe" is not"#),
             (None, vec![("RENTAL_WEBHOOK_RETRIES", "10s,x")], r#"RENTAL_WEBHOOK_RETRIES: "x" is not a duration"#),
             (Some("syncInterval = 5"), vec![], "conf/rental.toml: syncInterval: 5 is not a duration"),
+            (None, vec![("RENTAL_RETENTION", "0")], "RENTAL_RETENTION: must be longer than 0"),
         ];
         for (file, env, want) in cases {
             let got = error(file, &env);

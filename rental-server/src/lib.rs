@@ -131,7 +131,7 @@ pub async fn serve<S: Store + 'static>(
 ) -> std::io::Result<()> {
     let graceful = GracefulShutdown::new();
     let (stop_jobs, jobs_stop) = tokio::sync::watch::channel(false);
-    let expiry = tokio::spawn(jobs::expire_checkouts(Arc::clone(&state.rental), jobs_stop.clone()));
+    let housekeeping = tokio::spawn(jobs::housekeeping(Arc::clone(&state.rental), jobs_stop.clone()));
     let dispatcher = match &state.webhooks {
         Some(webhooks) => {
             let outbound = outbound::Outbound::new(webhooks.outbound.clone())
@@ -178,8 +178,8 @@ pub async fn serve<S: Store + 'static>(
         tracing::warn!("requests still running after {SHUTDOWN_GRACE:?}; stopping anyway");
     }
     let _ = stop_jobs.send(true);
-    if let Err(e) = expiry.await {
-        tracing::error!(error = %e, "the expiry job failed");
+    if let Err(e) = housekeeping.await {
+        tracing::error!(error = %e, "the housekeeping job failed");
     }
     if let Some(Err(e)) = match scheduler {
         Some(task) => Some(task.await),

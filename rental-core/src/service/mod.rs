@@ -11,6 +11,7 @@ mod deliveries;
 mod group_commit;
 mod property_feeds;
 mod read_model;
+mod retention;
 mod webhook_admin;
 mod write;
 
@@ -19,6 +20,7 @@ pub use self::agenda::Agenda;
 pub use self::bookings::Created;
 pub use self::channels::{FeedPull, Fetched};
 pub use self::deliveries::DueDelivery;
+pub use self::retention::{PRUNE_BATCH, Pruned};
 
 use std::sync::{Arc, Mutex};
 
@@ -49,11 +51,19 @@ pub struct Settings {
     pub timezone: Tz,
     /// How long a pending, unpaid booking waits for payment; `None` never expires.
     pub checkout_ttl: Option<TimeDelta>,
+    /// How long finished deliveries and the outbox events behind them are
+    /// kept (CONTRACT.md section 18).
+    pub retention: TimeDelta,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { code_prefix: "BK".to_owned(), timezone: chrono_tz::UTC, checkout_ttl: Some(TimeDelta::hours(24)) }
+        Settings {
+            code_prefix: "BK".to_owned(),
+            timezone: chrono_tz::UTC,
+            checkout_ttl: Some(TimeDelta::hours(24)),
+            retention: TimeDelta::days(30),
+        }
     }
 }
 

@@ -150,6 +150,15 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     fn admin_password(&self) -> StoreResult<Option<String>> {
         self.tx.admin_password()
     }
+    fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
+        self.tx.finished_deliveries(before, limit)
+    }
+    fn first_delivered_event(&self) -> StoreResult<Option<u64>> {
+        self.tx.first_delivered_event()
+    }
+    fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
+        self.tx.idempotency_before(before, limit)
+    }
 }
 
 impl<T: WriteTx> Recorder<T> {
@@ -225,6 +234,18 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
     fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
         self.changed();
         self.tx.set_admin_password(phc)
+    }
+    fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
+        self.changed();
+        self.tx.remove_delivery(id)
+    }
+    fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
+        self.changed();
+        self.tx.remove_event(seq)
+    }
+    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
+        self.changed();
+        self.tx.remove_idempotency(key)
     }
     /// Commits through [`Rental::write`] only, which also updates the cache.
     fn commit(self) -> StoreResult<()> {

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
-use super::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx, due_key, feed_key, feed_keys_of};
+use super::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx, due_key, feed_key, feed_keys_of, finished_key};
 use crate::booking::{Booking, BookingQuery, Cursor, Status};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
@@ -54,6 +54,9 @@ pub struct Data {
     fanned_out: u64,
     admin_password: Option<String>,
     due: BTreeSet<(u64, u64, String)>,
+    finished: BTreeSet<(u64, String)>,
+    delivery_events: BTreeSet<(u64, String)>,
+    idempotency_created: BTreeSet<(DateTime<Utc>, String)>,
     feeds: BTreeMap<String, FeedState>,
 }
 
@@ -194,6 +197,21 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(of)
     }
 
+    fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
+        let before = u64::try_from(before.timestamp_millis()).unwrap_or(0);
+        let finished = self.data().finished.iter().take_while(|(at, _)| *at < before);
+        Ok(finished.take(limit).map(|(_, id)| id.clone()).collect())
+    }
+
+    fn first_delivered_event(&self) -> StoreResult<Option<u64>> {
+        Ok(self.data().delivery_events.first().map(|(seq, _)| *seq))
+    }
+
+    fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
+        let records = self.data().idempotency_created.iter().take_while(|(at, _)| *at < before);
+        Ok(records.take(limit).map(|(_, key)| key.clone()).collect())
+    }
+
     fn admin_password(&self) -> StoreResult<Option<String>> {
         Ok(self.data().admin_password.clone())
     }
@@ -293,18 +311,48 @@ impl WriteTx for MemoryTx<'_, Data> {
     }
 
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
-        if let Some((at, seq)) = self.data.deliveries.get(&delivery.id).and_then(due_key) {
-            self.data.due.remove(&(at, seq, delivery.id.clone()));
-        }
+        self.remove_delivery(&delivery.id)?;
+        let (data, id) = (&mut self.data, delivery.id.clone());
         if let Some((at, seq)) = due_key(delivery) {
-            self.data.due.insert((at, seq, delivery.id.clone()));
+            data.due.insert((at, seq, id.clone()));
         }
-        self.data.deliveries.insert(delivery.id.clone(), delivery.clone());
+        if let Some(at) = finished_key(delivery) {
+            data.finished.insert((at, id.clone()));
+        }
+        data.delivery_events.insert((delivery.event_seq, id.clone()));
+        data.deliveries.insert(id, delivery.clone());
         Ok(())
     }
 
     fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        self.remove_idempotency(&record.key)?;
+        self.data.idempotency_created.insert((record.created_at, record.key.clone()));
         self.data.idempotency.insert(record.key.clone(), record.clone());
+        Ok(())
+    }
+
+    fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
+        let data = &mut self.data;
+        let Some(old) = data.deliveries.remove(id) else { return Ok(()) };
+        if let Some((at, seq)) = due_key(&old) {
+            data.due.remove(&(at, seq, old.id.clone()));
+        }
+        if let Some(at) = finished_key(&old) {
+            data.finished.remove(&(at, old.id.clone()));
+        }
+        data.delivery_events.remove(&(old.event_seq, old.id));
+        Ok(())
+    }
+
+    fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
+        self.data.outbox.remove(&seq);
+        Ok(())
+    }
+
+    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
+        if let Some(old) = self.data.idempotency.remove(key) {
+            self.data.idempotency_created.remove(&(old.created_at, old.key));
+        }
         Ok(())
     }
 

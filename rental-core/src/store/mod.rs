@@ -127,6 +127,13 @@ pub trait ReadTx {
     fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>>;
     /// The admin dashboard's password hash (a PHC string), if one was set.
     fn admin_password(&self) -> StoreResult<Option<String>>;
+    /// Up to `limit` ids of deliveries that finished (delivered or failed)
+    /// before `before`, the earliest finished first, read from an index.
+    fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>>;
+    /// The lowest event number any stored delivery refers to.
+    fn first_delivered_event(&self) -> StoreResult<Option<u64>>;
+    /// Up to `limit` idempotency keys recorded before `before`, the oldest first, read from an index.
+    fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>>;
 }
 
 /// What the write transaction can change, on top of reading.
@@ -159,6 +166,12 @@ pub trait WriteTx: ReadTx {
     fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()>;
     /// Replaces the admin dashboard's password hash (a PHC string).
     fn set_admin_password(&mut self, phc: &str) -> StoreResult<()>;
+    /// Removes a delivery with its attempts (retention).
+    fn remove_delivery(&mut self, id: &str) -> StoreResult<()>;
+    /// Removes an outbox event (retention; never the newest, whose number the next event follows).
+    fn remove_event(&mut self, seq: u64) -> StoreResult<()>;
+    /// Removes an idempotency record (retention).
+    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()>;
     /// Makes every change of the transaction durable and visible, at once.
     fn commit(self) -> StoreResult<()>;
 }
@@ -200,6 +213,17 @@ pub(crate) fn due_key(delivery: &Delivery) -> Option<(u64, u64)> {
         }
         _ => None,
     }
+}
+
+/// The finished-index position of a delivery that is over: when it finished
+/// (its last attempt, or its creation if it never had one; milliseconds since
+/// 1970); `None` while it is pending.
+pub(crate) fn finished_key(delivery: &Delivery) -> Option<u64> {
+    if delivery.status == DeliveryStatus::Pending {
+        return None;
+    }
+    let at = delivery.attempts.last().map_or(delivery.created_at, |a| a.at);
+    Some(u64::try_from(at.timestamp_millis()).unwrap_or(0))
 }
 
 /// Orders deliveries newest event first (then by id, so the order is stable) and keeps `limit`.

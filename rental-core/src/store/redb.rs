@@ -8,7 +8,9 @@ use redb::{Database, Key, ReadTransaction, ReadableDatabase, ReadableTable, Tabl
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key, feed_key, feed_keys_of};
+use super::{
+    IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key, feed_key, feed_keys_of, finished_key,
+};
 use crate::booking::{Booking, BookingQuery, Status};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
 use crate::channel::FeedState;
@@ -22,7 +24,7 @@ use crate::stay::{MAX_NIGHTS, Stay};
 use crate::webhook::Webhook;
 
 /// The version of the table layout below; bumped with a migration when it changes.
-/// 2 added `lapsing_holds`.
+/// 2 added `lapsing_holds`, `delivery_finished`, `delivery_events` and `idempotency_created`.
 const SCHEMA_VERSION: &str = "2";
 
 const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
@@ -53,6 +55,13 @@ const IDEMPOTENCY: TableDefinition<&str, &[u8]> = TableDefinition::new("idempote
 const DELIVERIES: TableDefinition<&str, &[u8]> = TableDefinition::new("deliveries");
 /// (next attempt in ms since 1970, event number, delivery id) of every pending delivery.
 const DELIVERY_DUE: TableDefinition<(u64, u64, &str), ()> = TableDefinition::new("delivery_due");
+
+/// (finished ms since 1970, delivery id) of every delivery that is over: what retention removes first.
+const DELIVERY_FINISHED: TableDefinition<(u64, &str), ()> = TableDefinition::new("delivery_finished");
+/// (event number, delivery id) of every delivery: which events a delivery still needs.
+const DELIVERY_EVENTS: TableDefinition<(u64, &str), ()> = TableDefinition::new("delivery_events");
+/// (recorded ms since 1970, key) of every idempotency record.
+const IDEMPOTENCY_CREATED: TableDefinition<(u64, &str), ()> = TableDefinition::new("idempotency_created");
 
 /// "slug/feed" -> the feed's state.
 const FEEDS: TableDefinition<&str, &[u8]> = TableDefinition::new("feeds");
@@ -97,6 +106,7 @@ impl RedbStore {
                 Some(SCHEMA_VERSION) => {}
                 Some("1") => {
                     index_lapsing_holds(&tx)?;
+                    index_deliveries_and_idempotency(&tx)?;
                     meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
                 }
                 Some(other) => {
@@ -118,6 +128,9 @@ impl RedbStore {
         tx.open_table(IDEMPOTENCY).map_err(backend)?;
         tx.open_table(DELIVERIES).map_err(backend)?;
         tx.open_table(DELIVERY_DUE).map_err(backend)?;
+        tx.open_table(DELIVERY_FINISHED).map_err(backend)?;
+        tx.open_table(DELIVERY_EVENTS).map_err(backend)?;
+        tx.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
         tx.open_table(FEEDS).map_err(backend)?;
         tx.commit().map_err(backend)
     }
@@ -170,6 +183,20 @@ impl Tables for WriteTransaction {
         def: TableDefinition<K, V>,
     ) -> StoreResult<Self::Table<'_, K, V>> {
         self.open_table(def).map_err(backend)
+    }
+}
+
+/// A borrowed transaction reads the same way, so a migration can use the read methods.
+impl<T: Tables> Tables for &T {
+    type Table<'t, K: Key + 'static, V: Value + 'static>
+        = T::Table<'t, K, V>
+    where
+        Self: 't;
+    fn open<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> StoreResult<Self::Table<'_, K, V>> {
+        (**self).open(def)
     }
 }
 
@@ -244,6 +271,30 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         let mut out = Vec::new();
         for row in table.range(..=(millis(created_until), "\u{10FFFF}")).map_err(backend)?.take(limit) {
             out.push(BookingCode::from(row.map_err(backend)?.0.value().1));
+        }
+        Ok(out)
+    }
+
+    fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
+        let table = self.0.open(DELIVERY_FINISHED)?;
+        let mut out = Vec::new();
+        for row in table.range(..(millis(before), "")).map_err(backend)?.take(limit) {
+            out.push(row.map_err(backend)?.0.value().1.to_owned());
+        }
+        Ok(out)
+    }
+
+    fn first_delivered_event(&self) -> StoreResult<Option<u64>> {
+        let table = self.0.open(DELIVERY_EVENTS)?;
+        let first = table.first().map_err(backend)?;
+        Ok(first.map(|(key, _)| key.value().0))
+    }
+
+    fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
+        let table = self.0.open(IDEMPOTENCY_CREATED)?;
+        let mut out = Vec::new();
+        for row in table.range(..(millis(before), "")).map_err(backend)?.take(limit) {
+            out.push(row.map_err(backend)?.0.value().1.to_owned());
         }
         Ok(out)
     }
@@ -499,20 +550,42 @@ impl WriteTx for RedbTx<WriteTransaction> {
     }
 
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
-        let old = self.delivery(&delivery.id)?.as_ref().and_then(due_key);
-        let mut due = self.0.open_table(DELIVERY_DUE).map_err(backend)?;
-        if let Some((at, seq)) = old {
-            due.remove((at, seq, delivery.id.as_str())).map_err(backend)?;
-        }
-        if let Some((at, seq)) = due_key(delivery) {
-            due.insert((at, seq, delivery.id.as_str()), ()).map_err(backend)?;
-        }
-        drop(due);
+        self.remove_delivery(&delivery.id)?;
+        index_delivery(&self.0, delivery)?;
         self.put_json(DELIVERIES, &delivery.id, delivery)
     }
 
     fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        self.remove_idempotency(&record.key)?;
+        let mut created = self.0.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
+        created.insert((millis(record.created_at), record.key.as_str()), ()).map_err(backend)?;
+        drop(created);
         self.put_json(IDEMPOTENCY, &record.key, record)
+    }
+
+    fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
+        let Some(old) = self.delivery(id)? else { return Ok(()) };
+        if let Some((at, seq)) = due_key(&old) {
+            self.0.open_table(DELIVERY_DUE).map_err(backend)?.remove((at, seq, id)).map_err(backend)?;
+        }
+        if let Some(at) = finished_key(&old) {
+            self.0.open_table(DELIVERY_FINISHED).map_err(backend)?.remove((at, id)).map_err(backend)?;
+        }
+        self.0.open_table(DELIVERY_EVENTS).map_err(backend)?.remove((old.event_seq, id)).map_err(backend)?;
+        self.remove(DELIVERIES, id).map(drop)
+    }
+
+    fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
+        self.0.open_table(OUTBOX).map_err(backend)?.remove(seq).map_err(backend)?;
+        Ok(())
+    }
+
+    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
+        let Some(old) = self.idempotency(key)? else { return Ok(()) };
+        let mut created = self.0.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
+        created.remove((millis(old.created_at), key)).map_err(backend)?;
+        drop(created);
+        self.remove(IDEMPOTENCY, key).map(drop)
     }
 
     fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
@@ -574,6 +647,38 @@ fn index_lapsing_holds(tx: &WriteTransaction) -> StoreResult<()> {
     Ok(())
 }
 
+/// Writes the index rows of a delivery (its record is written by the caller).
+fn index_delivery(tx: &WriteTransaction, delivery: &Delivery) -> StoreResult<()> {
+    let id = delivery.id.as_str();
+    if let Some((at, seq)) = due_key(delivery) {
+        tx.open_table(DELIVERY_DUE).map_err(backend)?.insert((at, seq, id), ()).map_err(backend)?;
+    }
+    if let Some(at) = finished_key(delivery) {
+        tx.open_table(DELIVERY_FINISHED).map_err(backend)?.insert((at, id), ()).map_err(backend)?;
+    }
+    tx.open_table(DELIVERY_EVENTS).map_err(backend)?.insert((delivery.event_seq, id), ()).map_err(backend)?;
+    Ok(())
+}
+
+/// Schema 1 to 2: indexes the deliveries by when they finished and by event,
+/// and the idempotency records by when they were made.
+fn index_deliveries_and_idempotency(tx: &WriteTransaction) -> StoreResult<()> {
+    let deliveries: Vec<Delivery> = RedbTx(tx).all_json(DELIVERIES)?;
+    for delivery in &deliveries {
+        let id = delivery.id.as_str();
+        if let Some(at) = finished_key(delivery) {
+            tx.open_table(DELIVERY_FINISHED).map_err(backend)?.insert((at, id), ()).map_err(backend)?;
+        }
+        tx.open_table(DELIVERY_EVENTS).map_err(backend)?.insert((delivery.event_seq, id), ()).map_err(backend)?;
+    }
+    let records: Vec<IdempotencyRecord> = RedbTx(tx).all_json(IDEMPOTENCY)?;
+    let mut created = tx.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
+    for record in &records {
+        created.insert((millis(record.created_at), record.key.as_str()), ()).map_err(backend)?;
+    }
+    Ok(())
+}
+
 fn day(date: NaiveDate) -> u32 {
     date.num_days_from_ce() as u32
 }
@@ -623,28 +728,47 @@ mod tests {
     use super::*;
     use crate::demo;
 
-    /// A store written by schema 1 (no `lapsing_holds` table) gets its holds indexed on open.
+    /// A store written by schema 1 (without the indexes schema 2 added) gets
+    /// its holds, finished deliveries and idempotency records indexed on open.
     #[test]
-    fn opening_a_schema_1_store_indexes_the_holds_it_already_has() {
+    fn opening_a_schema_1_store_indexes_what_it_already_has() {
+        use crate::delivery::{Attempt, Delivery, record};
+        use crate::event::EventName;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(FILE_NAME);
         let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+        let at = hold.created_at;
+        let sent = Delivery::new("dlv_1".into(), "wh_1".into(), 1, EventName::BookingCreated, at);
+        let ok = Attempt { at, status: Some(200), latency_ms: 1, error: None };
+        let delivered = record(&sent, ok, &[]).delivery;
+        let replay = IdempotencyRecord {
+            key: "k1".into(),
+            fingerprint: "f".into(),
+            code: hold.code.clone(),
+            response: hold.clone(),
+            created_at: at,
+        };
         {
             let store = RedbStore::open(&path).unwrap();
             let mut tx = store.write().unwrap();
             tx.put_booking(&hold).unwrap();
+            tx.put_delivery(&delivered).unwrap();
+            tx.put_idempotency(&replay).unwrap();
             tx.commit().unwrap();
             let tx = store.db.begin_write().unwrap();
-            assert!(tx.delete_table(LAPSING_HOLDS).unwrap(), "schema 2 has the table");
+            for table in [LAPSING_HOLDS, DELIVERY_FINISHED, DELIVERY_EVENTS, IDEMPOTENCY_CREATED] {
+                assert!(tx.delete_table(table).unwrap(), "schema 2 has {}", table.name());
+            }
             tx.open_table(META).unwrap().insert("schema_version", "1").unwrap();
             tx.commit().unwrap();
         }
         let store = RedbStore::open(&path).unwrap();
         let read = store.read().unwrap();
-        let due = read.lapsing_holds(hold.created_at, 10).unwrap();
-        assert_eq!(due, vec![hold.code.clone()]);
-        assert!(read.lapsing_holds(hold.created_at - chrono::TimeDelta::milliseconds(1), 10).unwrap().is_empty());
-        let tables: Vec<String> = read.0.list_tables().unwrap().map(|t| t.name().to_owned()).collect();
-        assert!(tables.contains(&LAPSING_HOLDS.name().to_owned()));
+        let just_after = at + chrono::TimeDelta::milliseconds(1);
+        assert_eq!(read.lapsing_holds(at, 10).unwrap(), vec![hold.code.clone()]);
+        assert!(read.lapsing_holds(at - chrono::TimeDelta::milliseconds(1), 10).unwrap().is_empty());
+        assert_eq!(read.finished_deliveries(just_after, 10).unwrap(), ["dlv_1"]);
+        assert_eq!(read.first_delivered_event().unwrap(), Some(1));
+        assert_eq!(read.idempotency_before(just_after, 10).unwrap(), ["k1"]);
     }
 }

@@ -14,6 +14,7 @@ mod listing;
 mod outbox;
 mod precision;
 mod quotes;
+mod retention;
 mod summary;
 
 use rental_core::{Error, FieldError};

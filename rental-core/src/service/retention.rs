@@ -1,0 +1,82 @@
+//! Retention (CONTRACT.md section 18): what the store may forget, removed a
+//! small transaction at a time so the writer is never held long.
+
+use chrono::{DateTime, Utc};
+
+use super::Rental;
+use super::bookings::IDEMPOTENCY_WINDOW;
+use crate::error::Result;
+use crate::store::{ReadTx, Store, WriteTx};
+
+/// How many records of each kind one retention transaction removes at most.
+pub const PRUNE_BATCH: usize = 200;
+
+/// What one pass of retention removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pruned {
+    /// Finished deliveries, with their attempts.
+    pub deliveries: usize,
+    /// Outbox events every delivery of which had been removed.
+    pub events: usize,
+    /// Idempotency records past their 24 hours.
+    pub idempotency: usize,
+}
+
+impl Pruned {
+    /// Nothing was removed.
+    pub fn is_empty(&self) -> bool {
+        *self == Pruned::default()
+    }
+
+    fn add(&mut self, other: Pruned) {
+        self.deliveries += other.deliveries;
+        self.events += other.events;
+        self.idempotency += other.idempotency;
+    }
+}
+
+impl<S: Store> Rental<S> {
+    /// Removes what retention lets go, in transactions of at most
+    /// [`PRUNE_BATCH`] records of each kind, until nothing is left to remove:
+    /// deliveries that finished more than `retention` ago; outbox events
+    /// older than that which are fanned out and have no delivery left (never
+    /// the newest event); idempotency records older than 24 hours. Bookings,
+    /// blocks, keys and webhooks are never removed.
+    pub fn prune(&self) -> Result<Pruned> {
+        let now = self.now();
+        let mut total = Pruned::default();
+        loop {
+            let pruned = self.prune_batch(now)?;
+            if pruned.is_empty() {
+                return Ok(total);
+            }
+            total.add(pruned);
+        }
+    }
+
+    fn prune_batch(&self, now: DateTime<Utc>) -> Result<Pruned> {
+        let cutoff = now - self.settings.retention;
+        self.write(|tx| {
+            let mut pruned = Pruned::default();
+            for id in tx.finished_deliveries(cutoff, PRUNE_BATCH)? {
+                tx.remove_delivery(&id)?;
+                pruned.deliveries += 1;
+            }
+            // Events below this number have no delivery left and were fanned
+            // out, and the newest fanned-out event stays: the next one's number follows it.
+            let kept_from = tx.first_delivered_event()?.unwrap_or(u64::MAX).min(tx.fanned_out()?);
+            for e in tx.events_after(0, PRUNE_BATCH)? {
+                if e.seq >= kept_from || e.event.timestamp >= cutoff {
+                    break;
+                }
+                tx.remove_event(e.seq)?;
+                pruned.events += 1;
+            }
+            for key in tx.idempotency_before(now - IDEMPOTENCY_WINDOW, PRUNE_BATCH)? {
+                tx.remove_idempotency(&key)?;
+                pruned.idempotency += 1;
+            }
+            Ok(pruned)
+        })
+    }
+}
