@@ -18,7 +18,7 @@ use chrono::{Days, Utc};
 use rental_core::webhook::verify;
 use serde_json::{Value, json};
 
-const SECRET: &str = "whsec_restart_test_secret";
+const SECRET: &str = "whsec_cmVzdGFydCB0ZXN0IHNlY3JldA=="; // "restart test secret"
 
 /// Ten retries a second apart: a delivery keeps being tried while the test runs.
 const RETRIES: &str = "1s,1s,1s,1s,1s,1s,1s,1s,1s,1s";

@@ -26,8 +26,10 @@ use rental_tests::receiver::{Answer, Received, Receiver};
 use serde_json::{Value, json};
 use sha2::Sha256;
 
-const SECRET: &str = "whsec_the_tests_own_secret";
-const OTHER_SECRET: &str = "whsec_a_second_secret";
+/// "the tests' own secret", in the Standard Webhooks form.
+const SECRET: &str = "whsec_dGhlIHRlc3RzJyBvd24gc2VjcmV0";
+/// "a second secret".
+const OTHER_SECRET: &str = "whsec_YSBzZWNvbmQgc2VjcmV0";
 
 /// Bound on waiting for a delivery that should come at once (the dispatcher polls every 50 ms).
 const SOON: Duration = Duration::from_secs(5);

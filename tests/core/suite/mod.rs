@@ -15,6 +15,7 @@ mod outbox;
 mod precision;
 mod quotes;
 mod summary;
+mod webhook_secrets;
 
 use rental_core::{Error, FieldError};
 
