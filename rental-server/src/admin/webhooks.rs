@@ -109,12 +109,13 @@ fn card(session: &Session, w: &Webhook, deliveries: &[Delivery], now: DateTime<U
     }
 }
 
-/// How many secrets sign, and until when the replaced one does.
+/// How many secrets sign, and until when the replaced ones do.
 fn signing(w: &Webhook, now: DateTime<Utc>) -> Markup {
     let active = w.secrets.active(now).len();
     html! {
         @match w.secrets.overlap_ends(now) {
-            Some(until) => { (active) " secrets: the new one, and the previous one until " (when(until)) }
+            Some(until) if active == 2 => { "2 secrets: the current one, and the replaced one until " (when(until)) }
+            Some(until) => { (active) " secrets: the current one, and replaced ones until " (when(until)) " at the latest" }
             None => "one secret",
         }
     }
