@@ -111,4 +111,17 @@ mod tests {
             assert_eq!(decode(text), None, "{text:?}");
         }
     }
+
+    proptest::proptest! {
+        #[test]
+        fn decoding_undoes_encoding_and_every_accepted_text_is_the_one_spelling(
+            bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..80),
+            text in "[A-Za-z0-9+/=]{0,24}",
+        ) {
+            proptest::prop_assert_eq!(decode(&encode(&bytes)), Some(bytes));
+            if let Some(decoded) = decode(&text) {
+                proptest::prop_assert_eq!(encode(&decoded), text);
+            }
+        }
+    }
 }

@@ -182,4 +182,24 @@ mod tests {
         let other_id = StandardHeaders { id: "dlv_2", timestamp: &ts, signature: &good };
         assert_eq!(verify_standard(SECRET, body, &other_id, at(t)), Err(StandardError::Signature));
     }
+
+    proptest::proptest! {
+        #[test]
+        fn a_signature_verifies_its_own_body_and_no_body_changed_in_one_byte(
+            key in proptest::collection::vec(proptest::num::u8::ANY, 1..64),
+            body in proptest::collection::vec(proptest::num::u8::ANY, 1..200),
+            index in 0usize..200,
+            flip in 1u8..=255,
+        ) {
+            let secret = format!("whsec_{}", base64::encode(&key));
+            let t = 1_700_000_000;
+            let (ts, signature) = (t.to_string(), sign_standard(&secret, "dlv_p", t, &body));
+            let headers = StandardHeaders { id: "dlv_p", timestamp: &ts, signature: &signature };
+            proptest::prop_assert_eq!(verify_standard(&secret, &body, &headers, at(t)), Ok(()));
+            let mut changed = body.clone();
+            let i = index % changed.len();
+            changed[i] ^= flip;
+            proptest::prop_assert_eq!(verify_standard(&secret, &changed, &headers, at(t)), Err(StandardError::Signature));
+        }
+    }
 }
