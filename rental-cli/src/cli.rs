@@ -69,6 +69,7 @@ const WEBHOOK_HELP: &str = "Examples:
   rental webhook add --url https://example.com/hooks/rental
   rental webhook list
   rental webhook remove wh_3kTq9VbX1mZp
+  rental webhook rotate-secret wh_3kTq9VbX1mZp
   rental webhook verify --secret \"$SECRET\" --signature \"$SIGNATURE\" body.json";
 
 const BOOKINGS_HELP: &str = "Examples:
@@ -92,7 +93,7 @@ pub enum Command {
     /// Create, list and revoke API keys
     #[command(subcommand, after_help = KEYS_HELP)]
     Keys(KeysCommand),
-    /// Register, list and remove webhooks; verify a delivery's signature
+    /// Register, list and remove webhooks; rotate their secrets; verify a delivery's signature
     #[command(subcommand, after_help = WEBHOOK_HELP)]
     Webhook(WebhookCommand),
     /// Price a stay

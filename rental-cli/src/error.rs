@@ -32,6 +32,8 @@ pub enum CliError {
     },
     /// `rental webhook verify`: the signature does not match the body under the secret.
     InvalidSignature,
+    /// `rental webhook verify`: the Standard Webhooks headers fail for another reason (their timestamp).
+    Invalid(String),
     /// The invocation is wrong in a way clap cannot see (such as `--url` without a key).
     Usage(String),
     /// The server (`--url`) refused the operation or could not be reached.
@@ -48,6 +50,7 @@ impl CliError {
             | CliError::Input { .. }
             | CliError::Serve(_)
             | CliError::InvalidSignature
+            | CliError::Invalid(_)
             | CliError::Remote(_) => 1,
         }
     }
@@ -68,6 +71,7 @@ impl fmt::Display for CliError {
             CliError::InvalidSignature => {
                 f.write_str("invalid: the signature does not match this body under this secret")
             }
+            CliError::Invalid(reason) => write!(f, "invalid: {reason}"),
             CliError::Usage(message) => f.write_str(message),
             CliError::Remote(e) => write!(f, "{e}"),
         }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use chrono::{Days, Utc};
-use rental_core::webhook::sign;
+use rental_core::webhook::{sign, sign_standard};
 use rental_core::{Booking, NewBooking, Property, RedbStore, Rental, demo};
 use serde_json::Value;
 use tempfile::TempDir;
@@ -370,6 +370,78 @@ fn verify_works_while_a_server_holds_the_store() {
     let args = ["webhook", "verify", "--secret", "whsec_test", "--signature", &sign(b"whsec_test", BODY)];
     assert_eq!(s.run_fed(&args, BODY).ok().stdout, "valid\n");
     assert!(s.run(&["webhook", "list"]).fails(2).contains("config:"), "other commands still read the configuration");
+}
+
+#[test]
+fn a_standard_signature_is_verified_with_its_id_and_timestamp() {
+    let s = Sandbox::new();
+    let (secret, id, now) = ("whsec_Y2xpIHRlc3Qgc2VjcmV0", "dlv_cli", Utc::now().timestamp());
+    let signed = |at: i64, body: &[u8]| sign_standard(secret, id, at, body);
+    let args = |at: i64, signature: &str| -> Vec<String> {
+        ["webhook", "verify", "--secret", secret, "--id", id, "--timestamp", &at.to_string(), "--signature", signature]
+            .map(str::to_owned)
+            .to_vec()
+    };
+    let run = |args: Vec<String>, body: &[u8]| s.run_fed(&args.iter().map(String::as_str).collect::<Vec<_>>(), body);
+
+    assert_eq!(run(args(now, &signed(now, BODY)), BODY).ok().stdout, "valid\n");
+    let rotating = format!("{} {}", sign_standard("whsec_b2xkIHNlY3JldA==", id, now, BODY), signed(now, BODY));
+    assert_eq!(run(args(now, &rotating), BODY).ok().stdout, "valid\n", "any one of several signatures");
+
+    let tampered = run(args(now, &signed(now, BODY)), &BODY[1..]);
+    assert!(tampered.fails(1).starts_with("error: invalid"), "{tampered:?}");
+    let old = now - 6 * 60;
+    let stale = run(args(old, &signed(old, BODY)), BODY);
+    assert_eq!(stale.fails(1), "error: invalid: webhook-timestamp is more than 5 minutes old");
+    let ahead = now + 6 * 60;
+    let future = run(args(ahead, &signed(ahead, BODY)), BODY);
+    assert_eq!(future.fails(1), "error: invalid: webhook-timestamp is more than 5 minutes in the future");
+
+    // Usage errors stop before the body is read, so these get no stdin.
+    let usage = |args: Vec<String>| s.run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let svc_with_id = usage(args(now, &sign(secret.as_bytes(), BODY)));
+    assert!(svc_with_id.fails(2).contains("webhook-signature"), "{svc_with_id:?}");
+    let without_id = s.run(&["webhook", "verify", "--secret", secret, "--signature", &signed(now, BODY)]);
+    assert!(without_id.fails(2).contains("needs --id and --timestamp"), "{without_id:?}");
+    let no_timestamp = s.run(&["webhook", "verify", "--secret", secret, "--id", id, "--signature", &signed(now, BODY)]);
+    assert_eq!(no_timestamp.code, 2, "{no_timestamp:?}");
+}
+
+#[test]
+fn a_rotated_secret_is_printed_once_and_the_previous_one_signs_for_a_day_more() {
+    let s = Sandbox::new();
+    let added = s.run(&["webhook", "add", "--url", "https://example.com/hooks", "--json"]).ok().json();
+    let (id, first) = (added["id"].as_str().unwrap(), added["secret"].as_str().unwrap());
+
+    let rotated = s.run(&["webhook", "rotate-secret", id]).ok();
+    let line = rotated.stdout.lines().find(|l| l.starts_with("Secret:")).unwrap_or_else(|| panic!("{rotated:?}"));
+    let second = line["Secret:".len()..].trim().to_owned();
+    assert!(second.starts_with("whsec_") && second != first, "{rotated:?}");
+    assert!(
+        rotated.stdout.contains("Previous until:") && rotated.stderr.contains("shown only this once"),
+        "{rotated:?}"
+    );
+
+    let given = s.run(&["webhook", "rotate-secret", id, "--secret", "my-third-secret", "--json"]).ok().json();
+    let keys: Vec<&str> = given.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["id", "previousSecretUntil", "secret", "url"], "{given}");
+    assert_eq!((given["id"].as_str(), given["secret"].as_str()), (Some(id), Some("my-third-secret")));
+    let until = chrono::DateTime::parse_from_rfc3339(given["previousSecretUntil"].as_str().unwrap()).unwrap();
+    let hours = (until.to_utc() - Utc::now()).num_minutes();
+    assert!((23 * 60..=24 * 60).contains(&hours), "24 h from now: {given}");
+
+    let reused = s.run(&["webhook", "rotate-secret", id, "--secret", &second]);
+    assert!(reused.fails(1).contains("already one of the webhook's secrets"), "{reused:?}");
+    let bad = s.run(&["webhook", "rotate-secret", id, "--secret", "whsec_not base64"]);
+    assert!(bad.fails(1).contains("must continue with base64"), "{bad:?}");
+    let unknown = s.run(&["webhook", "rotate-secret", "wh_nobody"]);
+    assert_eq!(unknown.fails(1), r#"error: webhook "wh_nobody" not found"#);
+    let listed = s.run(&["webhook", "list", "--json"]).ok().stdout;
+    assert!(!listed.contains(first) && !listed.contains(&second) && !listed.contains("my-third"), "{listed}");
+
+    let rental = Rental::new(RedbStore::open_dir(s.data_dir()).unwrap());
+    let webhook = rental.webhooks().unwrap().remove(0);
+    assert_eq!(webhook.secrets.active(rental.now()), ["my-third-secret", second.as_str(), first]);
 }
 
 #[test]

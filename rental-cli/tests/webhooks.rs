@@ -15,10 +15,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use chrono::{Days, Utc};
-use rental_core::webhook::verify;
+use rental_core::webhook::{StandardHeaders, verify, verify_standard};
 use serde_json::{Value, json};
 
-const SECRET: &str = "whsec_restart_test_secret";
+const SECRET: &str = "whsec_cmVzdGFydCB0ZXN0IHNlY3JldA=="; // "restart test secret"
 
 /// Ten retries a second apart: a delivery keeps being tried while the test runs.
 const RETRIES: &str = "1s,1s,1s,1s,1s,1s,1s,1s,1s,1s";
@@ -223,6 +223,13 @@ fn deliveries_pending_when_the_server_is_killed_are_made_after_it_starts_again()
     for (id, r) in &distinct {
         assert!(!id.is_empty(), "X-SVC-Delivery is present");
         assert!(verify(SECRET.as_bytes(), &r.body, r.header("x-svc-signature")), "bad signature: {r:?}");
+        assert_eq!(r.header("webhook-id"), id, "webhook-id is X-SVC-Delivery");
+        let standard = StandardHeaders {
+            id: r.header("webhook-id"),
+            timestamp: r.header("webhook-timestamp"),
+            signature: r.header("webhook-signature"),
+        };
+        assert_eq!(verify_standard(SECRET, &r.body, &standard, Utc::now()), Ok(()), "{r:?}");
         let body: Value = serde_json::from_slice(&r.body).expect("a JSON body");
         assert_eq!((body["event"].as_str(), r.header("x-svc-event")), (Some("booking.created"), "booking.created"));
         delivered.insert(body["data"]["code"].as_str().expect("a code").to_owned());

@@ -61,6 +61,7 @@
 #![deny(missing_docs)]
 
 pub mod availability;
+mod base64;
 pub mod booking;
 pub mod calendar;
 pub mod channel;

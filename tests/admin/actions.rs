@@ -104,7 +104,7 @@ async fn a_test_event_goes_signed_to_that_webhook_alone_and_a_resend_repeats_the
     let s = server().await;
     let (target, bystander) = (Receiver::ok().await, Receiver::ok().await);
     let client = Client::logged_in(&s.http).await;
-    let secret = "whsec_admin_test_secret";
+    let secret = "whsec_YWRtaW4gdGVzdCBzZWNyZXQ="; // "admin test secret"
     client.post("/admin/webhooks", &[("url", &target.url()), ("events", "*"), ("secret", secret)]).await.expect(303);
     client.post("/admin/webhooks", &[("url", &bystander.url()), ("events", "*")]).await.expect(303);
     let hooks = s.rental.webhooks().unwrap();
@@ -152,6 +152,35 @@ async fn a_deactivated_webhook_gets_nothing_until_activated_and_a_deleted_one_is
     client.post(&format!("/admin/webhooks/{id}/delete"), &[]).await.expect(303);
     assert!(s.rental.webhooks().unwrap().is_empty());
     assert!(!client.get("/admin/webhooks").await.text().contains(&target.url()));
+}
+
+#[tokio::test]
+async fn rotating_a_secret_shows_the_new_one_once_and_deliveries_carry_both_for_a_day() {
+    let s = server().await;
+    let target = Receiver::ok().await;
+    let client = Client::logged_in(&s.http).await;
+    let old = "whsec_YWRtaW4gdGVzdCBzZWNyZXQ="; // "admin test secret"
+    client.post("/admin/webhooks", &[("url", &target.url()), ("events", "*"), ("secret", old)]).await.expect(303);
+    let id = s.rental.webhooks().unwrap()[0].id.clone();
+    assert!(client.get("/admin/webhooks").await.text().contains("one secret"));
+
+    client.post(&format!("/admin/webhooks/{id}/rotate"), &[]).await.expect(303);
+    let new = s.rental.webhooks().unwrap()[0].secret().to_owned();
+    assert!(new.starts_with("whsec_") && new != old, "{new}");
+    let page = client.get("/admin/webhooks").await.text();
+    assert!(page.contains(&new) && page.contains("New signing secret"), "the new secret is shown: {page}");
+    assert!(page.contains("2 secrets") && page.contains("2026-11-23"), "the overlap's end is shown: {page}");
+    assert!(!client.get("/admin/webhooks").await.text().contains(&new), "and only once");
+
+    client.post(&format!("/admin/webhooks/{id}/test"), &[]).await.expect(303);
+    let got = target.wait_for(1, Duration::from_secs(5)).await;
+    assert!(verify(new.as_bytes(), &got[0].body, got[0].header("x-svc-signature").unwrap()), "X-SVC: the new secret");
+    let signatures = got[0].header("webhook-signature").unwrap();
+    assert_eq!(signatures.split(' ').count(), 2, "webhook-signature: both secrets: {signatures}");
+
+    let unknown = client.post("/admin/webhooks/wh_nobody/rotate", &[]).await;
+    assert_eq!(unknown.status, 303);
+    assert!(client.get("/admin/webhooks").await.text().contains("not found"));
 }
 
 #[tokio::test]

@@ -9,6 +9,8 @@
 //!   keeps across a restart, and a graceful shutdown.
 //! - `webhooks`: signed deliveries of every event to a recording receiver,
 //!   subscriptions, retries, 410, redirects, a hanging receiver, checkout expiry.
+//! - `standard_webhooks`: the reference Standard Webhooks library verifies real
+//!   deliveries, also while a secret rotation's two secrets sign.
 
 mod auth;
 mod availability;
@@ -20,5 +22,6 @@ mod patch;
 mod properties;
 mod quotes;
 mod restart;
+mod standard_webhooks;
 mod summary;
 mod webhooks;

@@ -26,8 +26,10 @@ use rental_tests::receiver::{Answer, Received, Receiver};
 use serde_json::{Value, json};
 use sha2::Sha256;
 
-const SECRET: &str = "whsec_the_tests_own_secret";
-const OTHER_SECRET: &str = "whsec_a_second_secret";
+/// "the tests' own secret", in the Standard Webhooks form.
+const SECRET: &str = "whsec_dGhlIHRlc3RzJyBvd24gc2VjcmV0";
+/// "a second secret".
+const OTHER_SECRET: &str = "whsec_YSBzZWNvbmQgc2VjcmV0";
 
 /// Bound on waiting for a delivery that should come at once (the dispatcher polls every 50 ms).
 const SOON: Duration = Duration::from_secs(5);
@@ -39,7 +41,7 @@ fn ms(n: u64) -> Duration {
 }
 
 /// Short retries (three, 100, 200 and 300 ms), quick polls, a 2 s timeout, loopback allowed.
-fn config() -> ServerConfig {
+pub(crate) fn config() -> ServerConfig {
     let dispatch = DispatchConfig {
         retries: vec![ms(100), ms(200), ms(300)],
         poll: ms(50),
@@ -86,10 +88,24 @@ fn assert_delivery(r: &Received, secret: &str) {
     assert!(r.header("user-agent").is_some_and(|ua| ua.starts_with("rental/")), "{event}: {:?}", r.headers);
     let expected = signature_of(secret, &r.body);
     assert_eq!(r.header("x-svc-signature"), Some(expected.as_str()), "{event}: the signature of the raw body");
+    assert_standard_headers(r, secret);
     let mut keys: Vec<&str> = body.as_object().expect("an object").keys().map(String::as_str).collect();
     keys.sort_unstable();
     assert_eq!(keys, ["data", "event", "timestamp"], "{body}");
     assert_millisecond_timestamp(body["timestamp"].as_str().unwrap_or_default());
+}
+
+/// The Standard Webhooks headers (CONTRACT.md section 16), as the reference
+/// library computes them: the server's clock is stopped in the past, so the
+/// library signs with the delivery's own timestamp rather than verifying it against now.
+#[track_caller]
+fn assert_standard_headers(r: &Received, secret: &str) {
+    let id = r.header("webhook-id").unwrap_or_default();
+    assert_eq!(id, r.delivery(), "webhook-id is X-SVC-Delivery");
+    let timestamp: i64 = r.header("webhook-timestamp").and_then(|t| t.parse().ok()).expect("Unix seconds");
+    let foreign = standardwebhooks::Webhook::new(secret).expect("a secret in the Standard form");
+    let expected = foreign.sign(id, timestamp, &r.body).expect("a UTF-8 body");
+    assert_eq!(r.header("webhook-signature"), Some(expected.as_str()), "one secret: one signature");
 }
 
 /// `2026-11-22T07:39:21.123Z`: RFC 3339, UTC, exactly three fraction digits.
@@ -106,7 +122,7 @@ fn events(requests: &[Received]) -> Vec<String> {
 }
 
 /// Moves the clock along with real time from now on, so retries scheduled on it fall due.
-fn follow_real_time(clock: &Arc<ManualClock>) {
+pub(crate) fn follow_real_time(clock: &Arc<ManualClock>) {
     let clock = Arc::clone(clock);
     tokio::spawn(async move {
         let mut last = Instant::now();

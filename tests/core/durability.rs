@@ -88,3 +88,35 @@ fn the_admin_password_survives_a_reopen() {
     assert!(reopened.verify_admin_password("kept across restarts").unwrap());
     assert!(!reopened.verify_admin_password("something else").unwrap());
 }
+
+/// A webhook as the code before secret rotation stored it: one `secret`, generated as `whsec_` + 32 base62 characters.
+const OLD_WEBHOOK: &str = r#"{"id":"wh_3kTq9VbX1mZp","url":"https://example.com/hooks","secret":"whsec_7QX2MFa9Kd3LpZ0vYt8RwB6nHc4SjE1u","events":["booking.created"],"active":true,"createdAt":"2026-10-01T09:30:00.000Z"}"#;
+
+#[test]
+fn a_webhook_stored_before_secret_rotation_existed_loads_signs_and_rotates() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(open_redb(dir.path()));
+    {
+        let db = redb::Database::open(dir.path().join("rental.redb")).unwrap();
+        let tx = db.begin_write().unwrap();
+        tx.open_table(redb::TableDefinition::<&str, &[u8]>::new("webhooks"))
+            .unwrap()
+            .insert("wh_3kTq9VbX1mZp", OLD_WEBHOOK.as_bytes())
+            .unwrap();
+        tx.commit().unwrap();
+    }
+    let secret = "whsec_7QX2MFa9Kd3LpZ0vYt8RwB6nHc4SjE1u";
+    let rotated = {
+        let rental = rental_with_demo(open_redb(dir.path()), fixed_clock());
+        let old = rental.webhooks().unwrap().remove(0);
+        assert_eq!((old.id.as_str(), old.secret(), old.secrets.all().len()), ("wh_3kTq9VbX1mZp", secret, 1));
+        rental.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-27", 3), None).unwrap();
+        rental.fan_out(10).unwrap();
+        assert_eq!(rental.due_deliveries(10).unwrap()[0].secrets, [secret], "it signs with its one secret");
+        rental.rotate_webhook_secret(&old.id, None).unwrap()
+    };
+    let reopened = Rental::new(open_redb(dir.path())).with_clock(fixed_clock());
+    let stored = reopened.webhooks().unwrap().remove(0);
+    assert_eq!(stored, rotated);
+    assert_eq!(stored.secrets.active(reopened.now()), [rotated.secret(), secret]);
+}

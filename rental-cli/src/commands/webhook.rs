@@ -1,14 +1,14 @@
-//! `rental webhook add|list|remove|verify`: register the URLs that receive
-//! events, and check a delivery's signature. A new webhook's secret is
-//! printed once; `verify` needs no store, so it works while a server runs.
+//! `rental webhook add|list|remove|rotate-secret|verify`: register the URLs that
+//! receive events, rotate their secrets, and check a delivery's signature.
 
-use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+mod verify;
 
-use clap::{Args, Subcommand};
+use clap::Subcommand;
 use rental_core::EventName;
-use rental_core::webhook::{self, Subscription, Webhook};
+use rental_core::webhook::{Subscription, Webhook};
 use serde::Serialize;
+
+pub use self::verify::{VerifyArgs, verify};
 
 use crate::commands::Printed;
 use crate::engine::Engine;
@@ -47,28 +47,28 @@ pub enum WebhookCommand {
         /// The webhook's id (wh_...)
         id: String,
     },
-    /// Check a delivery's X-SVC-Signature against its body; exit 0 when valid, 1 when not
-    #[command(after_help = VERIFY_HELP)]
+    /// Give a webhook a new signing secret, printed once; the previous one keeps signing for 24 hours
+    #[command(after_help = ROTATE_HELP)]
+    RotateSecret {
+        /// The webhook's id (wh_...)
+        id: String,
+        /// The new secret, at least 8 characters (default: a new random one)
+        #[arg(long, value_name = "SECRET")]
+        secret: Option<String>,
+        /// Print {"id", "url", "secret", "previousSecretUntil"}
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a delivery's signature (X-SVC-Signature, or the Standard Webhooks headers) against its body; exit 0 when valid, 1 when not
+    #[command(after_help = verify::VERIFY_HELP)]
     Verify(VerifyArgs),
-}
-
-/// Arguments of `rental webhook verify`.
-#[derive(Debug, Args)]
-pub struct VerifyArgs {
-    /// The webhook's secret
-    #[arg(long, value_name = "SECRET")]
-    secret: String,
-    /// The X-SVC-Signature header value: sha256= and 64 hex digits
-    #[arg(long, value_name = "SIGNATURE", value_parser = parse_signature)]
-    signature: String,
-    /// The body, byte for byte as received (default, or -: stdin)
-    #[arg(value_name = "FILE")]
-    file: Option<PathBuf>,
 }
 
 const ADD_HELP: &str = "Events: booking.created, booking.confirmed, booking.cancelled, booking.updated,
 booking.payment_authorized, booking.payment_expired, calendar.synced, or * for all.
-Each delivery is a POST of JSON signed in X-SVC-Signature with the secret.
+Each delivery is a POST of JSON signed with the secret twice: X-SVC-Signature,
+and the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature).
+A generated secret is whsec_ and base64, the form Standard Webhooks libraries take.
 
 Examples:
   rental webhook add --url https://example.com/hooks/rental
@@ -82,13 +82,36 @@ const LIST_HELP: &str = "Examples:
 const REMOVE_HELP: &str = "Examples:
   rental webhook remove wh_3kTq9VbX1mZp";
 
-const VERIFY_HELP: &str = "The body must be the raw bytes that were POSTed: a copy that was re-indented,
-re-encoded or had a newline added no longer matches. This command does not
-open the store, so it works while a server runs.
+const ROTATE_HELP: &str = "The new secret becomes current at once. Until 24 hours have passed, every
+delivery is also signed with the previous secret (webhook-signature carries one
+v1 entry per secret), so the receiver can be switched over without refusing a
+delivery; X-SVC-Signature uses the new secret at once. Then the previous one is dropped.
 
 Examples:
-  rental webhook verify --secret \"$SECRET\" --signature \"$SIGNATURE\" body.json
-  rental webhook verify --secret \"$SECRET\" --signature \"$SIGNATURE\" < body.json";
+  rental webhook rotate-secret wh_3kTq9VbX1mZp
+  rental webhook rotate-secret wh_3kTq9VbX1mZp --secret \"$NEW_SECRET\" --json";
+
+/// A webhook just registered, with its secret, as `add --json` prints it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Added<'a> {
+    id: &'a str,
+    url: &'a str,
+    events: &'a Subscription,
+    secret: &'a str,
+    active: bool,
+    created_at: String,
+}
+
+/// A webhook's new secret, as `rotate-secret --json` prints it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Rotated<'a> {
+    id: &'a str,
+    url: &'a str,
+    secret: &'a str,
+    previous_secret_until: Option<String>,
+}
 
 /// A webhook as `list` shows it: everything but the secret.
 #[derive(Debug, Serialize)]
@@ -122,6 +145,7 @@ pub fn run(command: &WebhookCommand, engine: &Engine) -> Result<Printed, CliErro
             engine.remove_webhook(id)?;
             Ok(format!("removed {id}\n").into())
         }
+        WebhookCommand::RotateSecret { id, secret, json } => rotate(engine, id, secret.as_deref(), *json),
         WebhookCommand::Verify(_) => {
             unreachable!("verify needs no store; main dispatches it before opening one")
         }
@@ -137,15 +161,46 @@ fn add(
 ) -> Result<Printed, CliError> {
     let webhook = engine.add_webhook(url, events.clone(), secret.map(str::to_owned))?;
     if json {
-        return Ok(output::json(&webhook).into());
+        let added = Added {
+            id: &webhook.id,
+            url: &webhook.url,
+            events: &webhook.events,
+            secret: webhook.secret(),
+            active: webhook.active,
+            created_at: rental_core::timestamp::format(&webhook.created_at),
+        };
+        return Ok(output::json(&added).into());
     }
     let data = output::fields(&[
         ("Id", webhook.id.clone()),
         ("URL", webhook.url.clone()),
         ("Events", events_text(&webhook.events)),
-        ("Secret", webhook.secret.clone()),
+        ("Secret", webhook.secret().to_owned()),
     ]);
-    let note = "The secret is shown only this once: give it to the receiver, which checks X-SVC-Signature with it.";
+    let note = "The secret is shown only this once: give it to the receiver, which checks the signatures with it.";
+    Ok(Printed { data, note: Some(note.to_owned()) })
+}
+
+fn rotate(engine: &Engine, id: &str, secret: Option<&str>, json: bool) -> Result<Printed, CliError> {
+    let webhook = engine.rotate_webhook_secret(id, secret.map(str::to_owned))?;
+    let until = webhook.secrets.overlap_ends(engine.now());
+    if json {
+        let rotated = Rotated {
+            id: &webhook.id,
+            url: &webhook.url,
+            secret: webhook.secret(),
+            previous_secret_until: until.map(|at| rental_core::timestamp::format(&at)),
+        };
+        return Ok(output::json(&rotated).into());
+    }
+    let data = output::fields(&[
+        ("Id", webhook.id.clone()),
+        ("URL", webhook.url.clone()),
+        ("Secret", webhook.secret().to_owned()),
+        ("Previous until", output::when_or_dash(until)),
+    ]);
+    let note = "The new secret is shown only this once. Deliveries are signed with both secrets until the time above: \
+                switch the receiver to the new one before then.";
     Ok(Printed { data, note: Some(note.to_owned()) })
 }
 
@@ -180,47 +235,12 @@ fn events_text(events: &Subscription) -> String {
     }
 }
 
-/// Checks the signature of the body in the file or on stdin: `valid`, or
-/// [`CliError::InvalidSignature`] (exit 1).
-pub fn verify(args: &VerifyArgs) -> Result<Printed, CliError> {
-    let body = match args.file.as_deref() {
-        None => read_stdin()?,
-        Some(path) if path == Path::new("-") => read_stdin()?,
-        Some(path) => std::fs::read(path)
-            .map_err(|e| CliError::Input { path: path.to_owned(), message: format!("cannot read: {e}") })?,
-    };
-    if webhook::verify(args.secret.as_bytes(), &body, &args.signature) {
-        Ok("valid\n".to_owned().into())
-    } else {
-        Err(CliError::InvalidSignature)
-    }
-}
-
-fn read_stdin() -> Result<Vec<u8>, CliError> {
-    let mut body = Vec::new();
-    io::stdin()
-        .lock()
-        .read_to_end(&mut body)
-        .map_err(|e| CliError::Input { path: "<stdin>".into(), message: format!("cannot read: {e}") })?;
-    Ok(body)
-}
-
 /// `*` or comma-separated event names; a wrong name lists the right ones.
 fn parse_events(s: &str) -> Result<Subscription, String> {
     Subscription::parse(s).map_err(|e| {
         let names: Vec<&str> = EventName::ALL.iter().map(|e| e.as_str()).collect();
         format!("{e}; the events are {}, or * for all", names.join(", "))
     })
-}
-
-/// `sha256=` and 64 hex digits, as the header carries it; whether it matches is for `verify` to say.
-fn parse_signature(s: &str) -> Result<String, String> {
-    let hex = s.trim().strip_prefix("sha256=").unwrap_or_default();
-    if hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        Ok(s.to_owned())
-    } else {
-        Err("expected sha256= followed by 64 hex digits, the X-SVC-Signature header's value".to_owned())
-    }
 }
 
 #[cfg(test)]
@@ -238,21 +258,5 @@ mod tests {
             "{wrong}"
         );
         assert!(parse_events("").is_err());
-    }
-
-    #[test]
-    fn a_signature_must_look_like_the_header() {
-        let good = webhook::sign(b"k", b"{}");
-        let cases = [
-            (good.as_str(), true),
-            ("sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843", true),
-            ("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843", false),
-            ("sha256=5bdcc146", false),
-            ("sha256=zzdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843", false),
-            ("", false),
-        ];
-        for (signature, ok) in cases {
-            assert_eq!(parse_signature(signature).is_ok(), ok, "{signature:?}");
-        }
     }
 }

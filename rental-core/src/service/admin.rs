@@ -6,13 +6,12 @@ use chrono::TimeDelta;
 use super::read_model::FromStore;
 use super::{Rental, active_property};
 use crate::calendar::Block;
-use crate::clock::{BASE62, random_string};
 use crate::error::{Error, NotFound, Result};
 use crate::event::OutboxEvent;
 use crate::keys::{self, ApiKey, Scope};
 use crate::stay::Stay;
 use crate::store::{ReadTx, Store, WriteTx};
-use crate::webhook::{Subscription, Webhook};
+use crate::webhook::{Secrets, Subscription, Webhook};
 
 /// `lastUsedAt` is written at most this often per key, so reads stay reads.
 pub const LAST_USED_GRANULARITY: TimeDelta = TimeDelta::minutes(1);
@@ -124,22 +123,20 @@ impl<S: Store> Rental<S> {
         }
     }
 
-    /// Registers a webhook; a secret is generated when none is given.
+    /// Registers a webhook; a secret (`whsec_` and base64 of 32 random bytes) is generated when none is given.
     pub fn add_webhook(&self, url: &str, events: Subscription, secret: Option<String>) -> Result<Webhook> {
         if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2_000 {
             return Err(Error::invalid("url", "invalid_url", "must be an http or https URL"));
         }
-        let secret = secret.unwrap_or_else(|| format!("whsec_{}", random_string(self.entropy.as_ref(), BASE62, 32)));
-        if secret.len() < 8 {
-            return Err(Error::invalid("secret", "invalid", "must be at least 8 characters"));
-        }
+        let now = self.now();
+        let secret = super::webhook_admin::signing_secret(secret, self.entropy.as_ref())?;
         let webhook = Webhook {
             id: keys::new_id("wh_", self.entropy.as_ref()),
             url: url.to_owned(),
-            secret,
+            secrets: Secrets::new(secret, now),
             events,
             active: true,
-            created_at: self.now(),
+            created_at: now,
         };
         self.write(|tx| Ok(tx.put_webhook(&webhook)?))?;
         Ok(webhook)

@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
+
 use super::Rental;
 use crate::delivery::{self, Attempt, Delivery};
 use crate::error::{Error, NotFound, Result};
@@ -16,8 +18,9 @@ pub struct DueDelivery {
     pub delivery: Delivery,
     /// Where to send it.
     pub url: String,
-    /// The webhook's signing secret.
-    pub secret: String,
+    /// The webhook's active signing secrets, the current one first (more than
+    /// one while a rotation's overlap lasts).
+    pub secrets: Vec<String>,
     /// The exact body to send and sign.
     pub body: String,
 }
@@ -28,9 +31,12 @@ impl<S: Store> Rental<S> {
     /// transaction, and moves the fan-out position past them. Returns how
     /// many events it took. The dispatcher calls this, so a booking's own
     /// transaction writes only its event, whatever the number of webhooks.
+    ///
+    /// The same write drops the webhook secrets whose rotation overlap is over.
     pub fn fan_out(&self, limit: usize) -> Result<usize> {
         let now = self.now();
         self.write(|tx| {
+            drop_expired_secrets(tx, now)?;
             let events = tx.events_after(tx.fanned_out()?, limit)?;
             let Some(last) = events.last().map(|e| e.seq) else { return Ok(0) };
             let webhooks: Vec<_> = tx.webhooks()?.into_iter().filter(|w| w.active).collect();
@@ -47,17 +53,19 @@ impl<S: Store> Rental<S> {
     }
 
     /// Up to `limit` deliveries due now, earliest first, each with its webhook's
-    /// address and secret and the exact body to send.
+    /// address and active secrets and the exact body to send.
     pub fn due_deliveries(&self, limit: usize) -> Result<Vec<DueDelivery>> {
+        let now = self.now();
         let tx = self.store.read()?;
         let webhooks = tx.webhooks()?;
         let mut due = Vec::new();
-        for delivery in tx.due_deliveries(self.now(), limit)? {
+        for delivery in tx.due_deliveries(now, limit)? {
             let webhook = webhooks.iter().find(|w| w.id == delivery.webhook_id);
             let event = tx.event(delivery.event_seq)?;
             if let (Some(webhook), Some(event)) = (webhook, event) {
-                let (url, secret) = (webhook.url.clone(), webhook.secret.clone());
-                due.push(DueDelivery { url, secret, body: event.body(), delivery });
+                let url = webhook.url.clone();
+                let secrets = webhook.secrets.active(now).into_iter().map(str::to_owned).collect();
+                due.push(DueDelivery { url, secrets, body: event.body(), delivery });
             }
         }
         Ok(due)
@@ -101,6 +109,16 @@ impl<S: Store> Rental<S> {
 pub(super) fn abandon_pending(tx: &mut impl WriteTx, webhook_id: &str) -> Result<()> {
     for pending in tx.pending_deliveries()?.into_iter().filter(|d| d.webhook_id == webhook_id) {
         tx.put_delivery(&delivery::abandon(&pending))?;
+    }
+    Ok(())
+}
+
+/// Drops, from every webhook, the replaced secrets that no longer sign at `now`.
+fn drop_expired_secrets(tx: &mut impl WriteTx, now: DateTime<Utc>) -> Result<()> {
+    for mut webhook in tx.webhooks()? {
+        if webhook.secrets.drop_expired(now) {
+            tx.put_webhook(&webhook)?;
+        }
     }
     Ok(())
 }

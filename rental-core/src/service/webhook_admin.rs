@@ -1,15 +1,20 @@
-//! What the admin dashboard does to webhooks beyond registering them: pause
-//! and resume one, list its recent deliveries, resend one, send a test event.
+//! What the admin dashboard does to webhooks beyond registering them: pause and resume
+//! one, rotate its secret, list its recent deliveries, resend one, send a test event.
 
 use serde_json::json;
 
 use super::Rental;
+use crate::base64;
+use crate::clock::Entropy;
 use crate::delivery::{self, Delivery};
 use crate::error::{Error, NotFound, Result};
 use crate::event::{Event, EventName};
 use crate::keys;
 use crate::store::{ReadTx, Store, WriteTx};
-use crate::webhook::Webhook;
+use crate::webhook::{self, Webhook};
+
+/// The shortest secret accepted.
+const MIN_SECRET_LEN: usize = 8;
 
 impl<S: Store> Rental<S> {
     /// Activates or deactivates a webhook. Deactivating gives up its pending
@@ -24,6 +29,24 @@ impl<S: Store> Rental<S> {
                     super::deliveries::abandon_pending(tx, id)?;
                 }
             }
+            Ok(webhook)
+        })
+    }
+
+    /// Gives a webhook a new signing secret (`secret`, or a generated one) and
+    /// returns it with the new secret current. The one it replaces keeps signing
+    /// beside it for [`webhook::OVERLAP`] (24 h), so receivers can switch over
+    /// without refusing a delivery; secrets whose overlap is over are dropped.
+    pub fn rotate_webhook_secret(&self, id: &str, secret: Option<String>) -> Result<Webhook> {
+        let now = self.now();
+        let secret = signing_secret(secret, self.entropy.as_ref())?;
+        self.write(|tx| {
+            let mut webhook = find_webhook(tx, id)?;
+            if webhook.secrets.contains(&secret) {
+                return Err(Error::invalid("secret", "duplicate", "is already one of the webhook's secrets"));
+            }
+            webhook.secrets.rotate(secret, now);
+            tx.put_webhook(&webhook)?;
             Ok(webhook)
         })
     }
@@ -79,4 +102,22 @@ fn require_active(webhook: &Webhook) -> Result<()> {
     } else {
         Err(Error::invalid("webhook", "inactive", "the webhook is deactivated; activate it first"))
     }
+}
+
+/// The secret given, checked, or a new one: `whsec_` and the base64 of 32 random
+/// bytes, the Standard Webhooks form that its libraries take as it is.
+pub(super) fn signing_secret(given: Option<String>, entropy: &dyn Entropy) -> Result<String> {
+    let Some(secret) = given else {
+        let mut key = [0u8; 32];
+        entropy.fill(&mut key);
+        return Ok(format!("{}{}", webhook::SECRET_PREFIX, base64::encode(&key)));
+    };
+    if secret.chars().count() < MIN_SECRET_LEN {
+        return Err(Error::invalid("secret", "invalid", "must be at least 8 characters"));
+    }
+    if !webhook::is_standard_secret(&secret) {
+        let message = "a secret that starts with whsec_ must continue with base64 (A-Z, a-z, 0-9, +, /, = padding)";
+        return Err(Error::invalid("secret", "invalid", message));
+    }
+    Ok(secret)
 }

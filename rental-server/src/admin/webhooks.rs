@@ -1,9 +1,10 @@
 //! `/admin/webhooks`: register (secret generated and shown once, or given),
-//! pause, resume, delete, send a test event, and each webhook's recent
-//! deliveries with their attempts and a resend button.
+//! rotate the secret, pause, resume, delete, send a test event, and each
+//! webhook's recent deliveries with their attempts and a resend button.
 
 use std::sync::Arc;
 
+use chrono::{DateTime, Utc};
 use maud::{Markup, html};
 use rental_core::delivery::{Delivery, DeliveryStatus};
 use rental_core::webhook::{AllEvents, Subscription, Webhook};
@@ -20,6 +21,7 @@ pub const RECENT_DELIVERIES: usize = 10;
 
 /// The webhooks page.
 pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session) -> Page {
+    let now = rental.now();
     let listed = blocking(rental, |r| {
         let mut out = Vec::new();
         for webhook in r.webhooks()? {
@@ -37,7 +39,7 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
     let body = html! {
         (register_form(session))
         @if webhooks.is_empty() { section.card { p.muted { "No webhooks yet." } } }
-        @for (webhook, deliveries) in &webhooks { (card(session, webhook, deliveries)) }
+        @for (webhook, deliveries) in &webhooks { (card(session, webhook, deliveries, now)) }
     };
     shell("Webhooks", Some(Section::Webhooks), Some(session), &body)
 }
@@ -65,7 +67,7 @@ fn register_form(session: &Session) -> Markup {
     }
 }
 
-fn card(session: &Session, w: &Webhook, deliveries: &[Delivery]) -> Markup {
+fn card(session: &Session, w: &Webhook, deliveries: &[Delivery], now: DateTime<Utc>) -> Markup {
     let base = format!("/admin/webhooks/{}", w.id);
     html! {
         section.card.webhook data-id=(w.id) {
@@ -75,6 +77,7 @@ fn card(session: &Session, w: &Webhook, deliveries: &[Delivery]) -> Markup {
                 dt { "Events" } dd { (events(&w.events)) }
                 dt { "State" } dd { @if w.active { span.badge.ok { "active" } } @else { span.badge.bad { "inactive" } } }
                 dt { "Registered" } dd { (when(w.created_at)) }
+                dt { "Signing" } dd.signing { (signing(w, now)) }
             }
             div.actions {
                 @if w.active {
@@ -83,6 +86,8 @@ fn card(session: &Session, w: &Webhook, deliveries: &[Delivery]) -> Markup {
                 } @else {
                     (button_form(session, &format!("{base}/activate"), "Activate", "quiet", None))
                 }
+                (button_form(session, &format!("{base}/rotate"), "Rotate secret", "quiet",
+                    Some("Give this webhook a new signing secret? The current one keeps signing beside it for 24 hours.")))
                 (button_form(session, &format!("{base}/delete"), "Delete", "danger",
                     Some(&format!("Delete the webhook to {}? Its pending deliveries are given up.", w.url))))
             }
@@ -100,6 +105,18 @@ fn card(session: &Session, w: &Webhook, deliveries: &[Delivery]) -> Markup {
                     } } }
                 } }
             }
+        }
+    }
+}
+
+/// How many secrets sign, and until when the replaced ones do.
+fn signing(w: &Webhook, now: DateTime<Utc>) -> Markup {
+    let active = w.secrets.active(now).len();
+    html! {
+        @match w.secrets.overlap_ends(now) {
+            Some(until) if active == 2 => { "2 secrets: the current one, and the replaced one until " (when(until)) }
+            Some(until) => { (active) " secrets: the current one, and replaced ones until " (when(until)) " at the latest" }
+            None => "one secret",
         }
     }
 }
@@ -156,12 +173,12 @@ pub async fn register<S: Store + 'static>(act: &Act<'_, S>) -> Page {
         Err(problem) => Err(problem),
     };
     act.done(result, "/admin/webhooks", |w| Flash {
-        secret: Some(("Signing secret:".to_owned(), w.secret)),
+        secret: Some(("Signing secret:".to_owned(), w.secret().to_owned())),
         ..Flash::done(format!("Webhook to {} registered.", w.url))
     })
 }
 
-/// `POST /admin/webhooks/{id}/test|activate|deactivate|delete`.
+/// `POST /admin/webhooks/{id}/test|rotate|activate|deactivate|delete`.
 pub async fn act<S: Store + 'static>(act: &Act<'_, S>, id: &str, action: &str) -> Page {
     let id = id.to_owned();
     let back = "/admin/webhooks";
@@ -169,6 +186,20 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, id: &str, action: &str) -
         "test" => {
             let result = blocking(act.rental(), move |r| r.send_test_event(&id)).await;
             act.done(result, back, |d| Flash::done(format!("Test event sent (delivery {}).", d.id)))
+        }
+        "rotate" => {
+            let result = blocking(act.rental(), move |r| r.rotate_webhook_secret(&id, None)).await;
+            let now = act.rental().now();
+            act.done(result, back, |w| {
+                let until = w.secrets.overlap_ends(now).map(when).unwrap_or_default();
+                Flash {
+                    secret: Some(("New signing secret:".to_owned(), w.secret().to_owned())),
+                    ..Flash::done(format!(
+                        "The webhook to {} has a new secret; the previous one keeps signing until {until}.",
+                        w.url
+                    ))
+                }
+            })
         }
         "activate" | "deactivate" => {
             let active = action == "activate";

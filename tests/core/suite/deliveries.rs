@@ -58,10 +58,17 @@ fn the_due_body_is_the_event_exactly_and_signs_with_the_webhook_secret<S: Store>
     let due = due(h, 100).unwrap().remove(0);
     let event = h.rental.events_after(0, 10).unwrap().remove(0).event;
     assert_eq!(due.body, event.body());
-    assert_eq!((due.url.as_str(), due.secret.as_str()), (webhook.url.as_str(), webhook.secret.as_str()));
+    assert_eq!(
+        (due.url.as_str(), due.secrets.as_slice()),
+        (webhook.url.as_str(), [webhook.secret().to_owned()].as_slice())
+    );
     let body: serde_json::Value = serde_json::from_str(&due.body).unwrap();
     assert_eq!(body["data"]["code"], b.code.as_str());
-    assert!(verify(due.secret.as_bytes(), due.body.as_bytes(), &sign(webhook.secret.as_bytes(), due.body.as_bytes())));
+    assert!(verify(
+        due.secrets[0].as_bytes(),
+        due.body.as_bytes(),
+        &sign(webhook.secret().as_bytes(), due.body.as_bytes())
+    ));
 }
 
 fn a_failed_attempt_is_retried_on_the_schedule_under_the_same_id<S: Store>(h: &Harness<S>) {

@@ -16,6 +16,7 @@ mod precision;
 mod quotes;
 mod retention;
 mod summary;
+mod webhook_secrets;
 
 use rental_core::{Error, FieldError};
 
