@@ -9,6 +9,7 @@ use clap::Args;
 use rental_core::clock::{Entropy, OsEntropy};
 use rental_core::keys::Scope;
 use rental_server::admin::AdminConfig;
+use rental_server::connection::ConnectionLimits;
 use rental_server::dispatcher::DispatchConfig;
 use rental_server::ical_sync::IcalConfig;
 use rental_server::outbound::OutboundConfig;
@@ -81,6 +82,7 @@ fn server_config(config: &Config) -> ServerConfig {
         webhooks: Some(webhooks),
         ical: IcalConfig { outbound, interval: config.sync_interval, ..IcalConfig::default() },
         admin: AdminConfig { secure_cookie: config.base_url.starts_with("https://"), ..AdminConfig::default() },
+        connections: ConnectionLimits::default(),
     }
 }
 
