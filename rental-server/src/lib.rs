@@ -12,13 +12,15 @@
 //! - Store calls run on tokio's blocking pool, never on the runtime's workers;
 //!   reads the engine answers from memory (`Rental::with_read_cache`) run inline.
 //! - [`jobs`] runs the checkout expiry and listens for SIGINT/SIGTERM.
-//! - [`admin`] serves the dashboard's HTML pages under `/admin`.
+//! - [`admin`] serves the dashboard's HTML pages under `/admin`; [`client_addr`]
+//!   tells it the client's address, behind trusted reverse proxies too.
 //! - In the background, [`dispatcher`] delivers webhooks and [`ical_sync`] pulls the
 //!   channels' calendars on a schedule; both go out through [`outbound`].
 
 #![deny(missing_docs)]
 
 pub mod admin;
+pub mod client_addr;
 pub mod connection;
 pub mod dispatcher;
 pub mod handlers;
@@ -51,6 +53,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tracing::Instrument;
 
+use crate::client_addr::TrustedProxies;
 use crate::connection::ConnectionLimits;
 use crate::connection::idle::IdleTimeout;
 use crate::connection::malformed::MalformedAnswers;
@@ -79,6 +82,8 @@ pub struct ServerConfig {
     pub admin: admin::AdminConfig,
     /// Time-outs for request heads and idle connections, and the connection cap.
     pub connections: ConnectionLimits,
+    /// The reverse proxies whose `X-Forwarded-For` names the client (for the login throttle).
+    pub trusted_proxies: TrustedProxies,
 }
 
 /// How the server delivers webhooks.
@@ -99,6 +104,7 @@ pub struct AppState<S> {
     sync_interval: Option<Duration>,
     limiter: Limiter,
     limits: ConnectionLimits,
+    proxies: TrustedProxies,
     admin: admin::Admin,
     draining: AtomicBool,
     next_request: AtomicU64,
@@ -116,6 +122,7 @@ impl<S: Store + 'static> AppState<S> {
             webhooks: config.webhooks.clone(),
             limiter: Limiter::new(config.rate_limit),
             limits: config.connections,
+            proxies: config.trusted_proxies.clone(),
             admin: admin::Admin::new(config.admin.clone()),
             draining: AtomicBool::new(false),
             next_request: AtomicU64::new(1),
@@ -242,7 +249,8 @@ async fn handle<S: Store + 'static>(
             return Problem::unavailable("the server is shutting down").into_response();
         }
         if admin::owns(&path) {
-            return admin::handle(&state, peer, req).await;
+            let client = state.proxies.client(peer, req.headers());
+            return admin::handle(&state, client, req).await;
         }
         dispatch(&state, req).await.unwrap_or_else(Problem::into_response)
     }

@@ -37,6 +37,9 @@ pub struct ServeArgs {
     /// Listen on ADDR (default: 127.0.0.1:8080)
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<String>,
+    /// Reverse proxies whose X-Forwarded-For names the client: addresses or networks, comma-separated (127.0.0.1,10.0.0.0/8)
+    #[arg(long, value_name = "LIST")]
+    pub trusted_proxies: Option<String>,
 }
 
 /// The name of the key `--demo` makes; an older one is revoked at each start.
@@ -83,6 +86,7 @@ fn server_config(config: &Config) -> ServerConfig {
         ical: IcalConfig { outbound, interval: config.sync_interval, ..IcalConfig::default() },
         admin: AdminConfig { secure_cookie: config.base_url.starts_with("https://"), ..AdminConfig::default() },
         connections: ConnectionLimits::default(),
+        trusted_proxies: config.trusted_proxies.clone(),
     }
 }
 
