@@ -143,6 +143,9 @@ impl<S: Store + 'static> AppState<S> {
 
 /// Serves HTTP/1 on `listener` until `shutdown` completes, then stops
 /// accepting, lets requests in flight finish (up to [`SHUTDOWN_GRACE`]), and returns.
+///
+/// Connections are bounded by [`ServerConfig::connections`]: with as many open
+/// as the cap allows, it accepts the next only once one has closed.
 pub async fn serve<S: Store + 'static>(
     listener: TcpListener,
     state: Arc<AppState<S>>,
@@ -166,7 +169,7 @@ pub async fn serve<S: Store + 'static>(
         .sync_interval
         .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stop_jobs.subscribe())));
     tokio::pin!(shutdown);
-    let slots = Arc::new(Semaphore::new(state.limits.max_connections));
+    let slots = Arc::new(Semaphore::new(state.limits.max_connections.max(1)));
     loop {
         // At the cap, wait for a connection to close before accepting another.
         // (The semaphore is never closed, so acquiring fails only in theory.)

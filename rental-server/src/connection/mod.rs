@@ -46,7 +46,7 @@ pub struct ConnectionLimits {
     pub header_read_timeout: Duration,
     /// The idle time after which a keep-alive connection is closed ([`KEEP_ALIVE_IDLE`]).
     pub keep_alive_idle: Duration,
-    /// How many connections may be open at once ([`MAX_CONNECTIONS`]).
+    /// How many connections may be open at once ([`MAX_CONNECTIONS`]; 0 counts as 1).
     pub max_connections: usize,
 }
 
