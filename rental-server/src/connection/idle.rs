@@ -1,7 +1,7 @@
 //! Closes a keep-alive connection that stays silent too long after a response:
 //! an I/O wrapper that reports end of stream once the idle time has passed.
 
-use std::io;
+use std::io::{self, IoSlice};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -38,6 +38,19 @@ impl<T> IdleTimeout<T> {
     }
 }
 
+impl<T> IdleTimeout<T> {
+    /// Notes a write's outcome: the idle time starts when bytes went out.
+    fn wrote(&mut self, written: Poll<io::Result<usize>>) -> Poll<io::Result<usize>> {
+        // A response still going out to a slow reader is not idle time.
+        self.idle_since = match written {
+            Poll::Ready(Ok(n)) if n > 0 => Some(Instant::now()),
+            Poll::Pending => None,
+            Poll::Ready(_) => self.idle_since,
+        };
+        written
+    }
+}
+
 impl<T: AsyncRead + Unpin> AsyncRead for IdleTimeout<T> {
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
@@ -60,13 +73,21 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for IdleTimeout<T> {
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         let written = Pin::new(&mut this.inner).poll_write(cx, buf);
-        // A response still going out to a slow reader is not idle time.
-        this.idle_since = match written {
-            Poll::Ready(Ok(n)) if n > 0 => Some(Instant::now()),
-            Poll::Pending => None,
-            Poll::Ready(_) => this.idle_since,
-        };
-        written
+        this.wrote(written)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let written = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        this.wrote(written)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

@@ -8,7 +8,7 @@
 //! wrapper writes our problem in its place (with a new request id and
 //! `connection: close`) and tells hyper its bytes went out.
 
-use std::io;
+use std::io::{self, IoSlice};
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 
@@ -98,6 +98,24 @@ impl<T: AsyncWrite + Unpin, F: Fn() -> String + Unpin> AsyncWrite for MalformedA
         let claimed = *claimed;
         this.replacing = None;
         Poll::Ready(Ok(claimed))
+    }
+
+    /// hyper writes a response head as its own slice: one of its bare answers
+    /// is the first slice, alone, and goes through [`Self::poll_write`].
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let first = bufs.iter().find(|b| !b.is_empty()).map_or(&[][..], |b| &**b);
+        if self.replacing.is_some() || hyper_answer(first).is_some() {
+            return self.poll_write(cx, first);
+        }
+        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
