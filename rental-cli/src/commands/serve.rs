@@ -64,6 +64,9 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
         // The server is the store's only writer (redb locks the file), so reads may come from memory.
         let state = AppState::new(Arc::new(engine.with_read_cache()?), &server_config);
         tracing::info!(%addr, data_dir = %config.data_dir.display(), "listening");
+        if !config.trusted_proxies.is_empty() {
+            tracing::info!(proxies = %config.trusted_proxies, "X-Forwarded-For names the client behind these proxies");
+        }
         rental_server::serve(listener, state, rental_server::jobs::shutdown_signal())
             .await
             .map_err(|e| CliError::Serve(e.to_string()))?;
