@@ -35,9 +35,9 @@ pub struct Cli {
 
 const MAIN_HELP: &str = "Settings come from rental.toml (camelCase keys: listen, dataDir, baseUrl,
 timezone, codePrefix, syncInterval, checkoutTtl, webhookRetries,
-allowPrivateTargets, rateLimit, retention), overridden by RENTAL_* environment variables
-(RENTAL_DATA_DIR, RENTAL_TIMEZONE, RENTAL_CODE_PREFIX, RENTAL_CHECKOUT_TTL, ...),
-overridden by flags. Durations are written 90s, 30m, 24h; 0 turns one off.
+allowPrivateTargets, rateLimit, retention, trustedProxies), overridden by
+RENTAL_* environment variables (RENTAL_DATA_DIR, RENTAL_TIMEZONE,
+RENTAL_CODE_PREFIX, RENTAL_CHECKOUT_TTL, ...), overridden by flags. Durations are written 90s, 30m, 24h; 0 turns one off.
 
 Commands work on the local data directory. While `rental serve` holds it,
 quote, bookings and mcp work through the server's API instead: pass --url
@@ -133,11 +133,11 @@ impl Command {
 impl Cli {
     /// The flags that take part in the configuration.
     pub fn flags(&self) -> Flags {
-        let listen = match &self.command {
-            Command::Serve(args) => args.listen.clone(),
-            _ => None,
+        let (listen, trusted_proxies) = match &self.command {
+            Command::Serve(args) => (args.listen.clone(), args.trusted_proxies.clone()),
+            _ => (None, None),
         };
-        Flags { config: self.config.clone(), data_dir: self.data_dir.clone(), listen }
+        Flags { config: self.config.clone(), data_dir: self.data_dir.clone(), listen, trusted_proxies }
     }
 }
 

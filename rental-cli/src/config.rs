@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use chrono::TimeDelta;
 use rental_core::Settings;
+use rental_server::client_addr::TrustedProxies;
 use serde::Deserialize;
 
 use crate::duration;
@@ -35,6 +36,8 @@ pub struct Config {
     pub allow_private_targets: bool,
     /// API requests per second allowed per key; `None` when `0` (`rateLimit`).
     pub rate_limit: Option<u32>,
+    /// The reverse proxies whose `X-Forwarded-For` is believed (`trustedProxies`); none by default.
+    pub trusted_proxies: TrustedProxies,
 }
 
 /// What the command line says about the configuration.
@@ -46,6 +49,8 @@ pub struct Flags {
     pub data_dir: Option<PathBuf>,
     /// `--listen ADDR` (of `serve`).
     pub listen: Option<String>,
+    /// `--trusted-proxies LIST` (of `serve`).
+    pub trusted_proxies: Option<String>,
 }
 
 /// Why the configuration could not be loaded.
@@ -99,10 +104,11 @@ enum Key {
     AllowPrivateTargets,
     RateLimit,
     Retention,
+    TrustedProxies,
 }
 
 impl Key {
-    const ALL: [Key; 10] = [
+    const ALL: [Key; 11] = [
         Key::Listen,
         Key::BaseUrl,
         Key::Timezone,
@@ -113,6 +119,7 @@ impl Key {
         Key::AllowPrivateTargets,
         Key::RateLimit,
         Key::Retention,
+        Key::TrustedProxies,
     ];
 
     fn file_name(self) -> &'static str {
@@ -127,6 +134,7 @@ impl Key {
             Key::AllowPrivateTargets => "allowPrivateTargets",
             Key::RateLimit => "rateLimit",
             Key::Retention => "retention",
+            Key::TrustedProxies => "trustedProxies",
         }
     }
 
@@ -142,6 +150,7 @@ impl Key {
             Key::AllowPrivateTargets => "RENTAL_ALLOW_PRIVATE_TARGETS",
             Key::RateLimit => "RENTAL_RATE_LIMIT",
             Key::Retention => "RENTAL_RETENTION",
+            Key::TrustedProxies => "RENTAL_TRUSTED_PROXIES",
         }
     }
 }
@@ -188,6 +197,7 @@ struct FileConfig {
     allow_private_targets: Option<bool>,
     rate_limit: Option<u32>,
     retention: Option<toml::Value>,
+    trusted_proxies: Option<toml::Value>,
 }
 
 impl Config {
@@ -219,6 +229,9 @@ impl Config {
         if let Some(listen) = &flags.listen {
             layers.set(Key::Listen, listen.clone(), "--listen".to_owned());
         }
+        if let Some(proxies) = &flags.trusted_proxies {
+            layers.set(Key::TrustedProxies, proxies.clone(), "--trusted-proxies".to_owned());
+        }
         resolve(&layers)
     }
 }
@@ -244,6 +257,7 @@ fn apply_file(layers: &mut Layers, path: &Path, text: &str) -> Result<(), Config
         (Key::AllowPrivateTargets, file.allow_private_targets.map(|b| b.to_string())),
         (Key::RateLimit, file.rate_limit.map(|n| n.to_string())),
         (Key::Retention, duration(Key::Retention, file.retention)?),
+        (Key::TrustedProxies, file.trusted_proxies.map(|v| list_text(&v, &from(Key::TrustedProxies))).transpose()?),
     ];
     for (key, text) in texts {
         if let Some(text) = text {
@@ -269,6 +283,21 @@ fn value_text(value: &toml::Value, from: &str) -> Result<String, ConfigError> {
         }
         _ => Err(invalid()),
     }
+}
+
+/// A list in the file: `["10.0.0.0/8", "::1"]` or `"10.0.0.0/8, ::1"`.
+fn list_text(value: &toml::Value, from: &str) -> Result<String, ConfigError> {
+    let texts = match value {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Array(items) => {
+            items.iter().map(toml::Value::as_str).collect::<Option<Vec<_>>>().map(|t| t.join(","))
+        }
+        _ => None,
+    };
+    texts.ok_or_else(|| ConfigError::Invalid {
+        from: from.to_owned(),
+        message: format!("{value} is not a list of addresses"),
+    })
 }
 
 fn apply_env(layers: &mut Layers, env: &dyn Fn(&str) -> Option<String>) {
@@ -299,6 +328,7 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
         })?,
         allow_private_targets: setting(layers, Key::AllowPrivateTargets, "false", parse_bool)?,
         rate_limit: setting(layers, Key::RateLimit, "100", parse_rate)?,
+        trusted_proxies: setting(layers, Key::TrustedProxies, "", str::parse)?,
     })
 }
 
@@ -417,6 +447,25 @@ mod tests {
         assert_eq!(c.webhook_retries[7], Duration::from_secs(86_400));
         assert!(!c.allow_private_targets);
         assert_eq!(c.rate_limit, Some(100));
+        assert!(c.trusted_proxies.is_empty());
+    }
+
+    #[test]
+    fn trusted_proxies_come_from_the_file_the_environment_or_the_flag() {
+        let file = "trustedProxies = [\"10.0.0.0/8\", \"::1\"]";
+        let c = load(Some(file), &[], &Flags::default()).unwrap();
+        assert_eq!(c.trusted_proxies.to_string(), "10.0.0.0/8,::1/128");
+        let c = load(Some("trustedProxies = \"192.168.1.5\""), &[], &Flags::default()).unwrap();
+        assert_eq!(c.trusted_proxies.to_string(), "192.168.1.5/32");
+        let c = load(Some(file), &[("RENTAL_TRUSTED_PROXIES", "172.16.0.0/12")], &Flags::default()).unwrap();
+        assert_eq!(c.trusted_proxies.to_string(), "172.16.0.0/12");
+        let flags = Flags { trusted_proxies: Some("127.0.0.1".into()), ..Flags::default() };
+        let c = load(Some(file), &[("RENTAL_TRUSTED_PROXIES", "172.16.0.0/12")], &flags).unwrap();
+        assert_eq!(c.trusted_proxies.to_string(), "127.0.0.1/32");
+        let got = error(None, &[("RENTAL_TRUSTED_PROXIES", "10.0.0.0/40")]);
+        assert!(got.starts_with(r#"RENTAL_TRUSTED_PROXIES: "10.0.0.0/40" is not an IP address"#), "{got}");
+        let got = error(Some("trustedProxies = 5"), &[]);
+        assert!(got.starts_with("conf/rental.toml: trustedProxies: 5 is not a list"), "{got}");
     }
 
     #[test]
@@ -456,7 +505,7 @@ mod tests {
     fn the_environment_overrides_the_file_and_flags_override_both() {
         let file = "dataDir = \"file-dir\"\ncheckoutTtl = \"1h\"\ntimezone = \"Europe/Lisbon\"";
         let env = [("RENTAL_DATA_DIR", "env-dir"), ("RENTAL_CHECKOUT_TTL", "90s"), ("RENTAL_TIMEZONE", "")];
-        let flags = Flags { config: None, data_dir: Some(PathBuf::from("flag-dir")), listen: None };
+        let flags = Flags { data_dir: Some(PathBuf::from("flag-dir")), ..Flags::default() };
         let c = load(Some(file), &env, &flags).unwrap();
         assert_eq!(c.data_dir, PathBuf::from("flag-dir"));
         assert_eq!(c.settings.checkout_ttl, Some(TimeDelta::seconds(90)));

@@ -175,6 +175,31 @@ impl Remote {
         self.send(Method::POST, path, Some(to_bytes(body)?)).await
     }
 
+    /// `POST path` with `body` as JSON and, when given, an `Idempotency-Key`.
+    pub async fn post_idempotent(
+        &self,
+        path: &str,
+        body: &impl Serialize,
+        key: Option<&str>,
+    ) -> Result<Value, RemoteError> {
+        let mut request = self.request(Method::POST, path, Some(to_bytes(body)?))?;
+        if let Some(key) = key {
+            // What the server would say, for a key that cannot even be sent as a header.
+            let value = http::HeaderValue::from_str(key).map_err(|_| RemoteError::Problem {
+                status: 422,
+                code: "validation_failed".to_owned(),
+                detail: rental_core::Error::invalid(
+                    "Idempotency-Key",
+                    "invalid",
+                    "must be 1 to 255 visible ASCII characters",
+                )
+                .to_string(),
+            })?;
+            request.headers_mut().insert("idempotency-key", value);
+        }
+        self.exchange_within(request).await
+    }
+
     /// `PATCH path` with `body` as JSON.
     pub async fn patch(&self, path: &str, body: &impl Serialize) -> Result<Value, RemoteError> {
         self.send(Method::PATCH, path, Some(to_bytes(body)?)).await
@@ -197,7 +222,11 @@ impl Remote {
 
     /// One request and its JSON answer, within [`TIMEOUT`].
     async fn send(&self, method: Method, path: &str, body: Option<Bytes>) -> Result<Value, RemoteError> {
-        let request = self.request(method, path, body)?;
+        self.exchange_within(self.request(method, path, body)?).await
+    }
+
+    /// Sends `request` and reads its JSON answer, within [`TIMEOUT`].
+    async fn exchange_within(&self, request: Request<Full<Bytes>>) -> Result<Value, RemoteError> {
         let (status, bytes) = tokio::time::timeout(self.timeout, self.exchange(request))
             .await
             .map_err(|_| self.unreachable(format!("no answer within {:?}", self.timeout)))??;

@@ -55,6 +55,7 @@ fn an_mcp_client_lists_quotes_books_and_gets_a_tool_error_for_taken_dates() {
     assert_eq!(names, ["check_availability", "create_booking", "get_quote", "list_properties"]);
     assert_eq!(tools["get_quote"]["inputSchema"]["required"], json!(["property", "checkIn", "checkOut"]));
     assert!(tools["create_booking"]["inputSchema"]["properties"].get("source").is_none());
+    assert_eq!(tools["create_booking"]["inputSchema"]["properties"]["idempotencyKey"]["type"], "string");
 
     let slugs: Vec<&str> =
         out["properties"]["json"]["data"].as_array().unwrap().iter().map(|p| p["slug"].as_str().unwrap()).collect();
@@ -75,6 +76,14 @@ fn an_mcp_client_lists_quotes_books_and_gets_a_tool_error_for_taken_dates() {
     assert_eq!(booking["total"], quote["total"], "the booking costs what the quote said");
     assert_eq!(booking["checkIn"], check_in.as_str());
 
+    // A retry with the same idempotency key gets the same booking back, not a refusal.
+    let retry = &out["retry"];
+    assert_eq!(retry["isError"], false, "{retry}");
+    assert_eq!(retry["json"], *booking, "the retry returns the first call's booking");
+    let reused = &out["reused"];
+    assert_eq!(reused["isError"], true, "{reused}");
+    assert_eq!(reused["text"], "idempotency key was already used with a different request");
+
     let again = &out["again"];
     assert_eq!(again["isError"], true, "{again}");
     let detail = again["text"].as_str().unwrap();
@@ -89,6 +98,7 @@ fn an_mcp_client_lists_quotes_books_and_gets_a_tool_error_for_taken_dates() {
         .ok()
         .json();
     assert_eq!(listed["data"][0]["code"], booking["code"]);
+    assert_eq!(listed["data"].as_array().map(Vec::len), Some(1), "the retry made no second booking");
 }
 
 /// Reads JSON-RPC lines from the child's stdout until every id in `ids` has an answer.
@@ -184,6 +194,48 @@ fn rental_mcp_works_on_the_local_store_and_its_bookings_have_source_agent() {
     let page = s.library().bookings(&BookingQuery { limit: 10, ..BookingQuery::default() }).unwrap();
     assert_eq!(page.data.len(), 1);
     assert_eq!(page.data[0].source.as_str(), "agent");
+}
+
+#[test]
+fn on_the_local_store_a_retried_create_booking_with_its_idempotency_key_returns_the_first_booking() {
+    let (s, _key) = Sandbox::with_key();
+    drop(s.library());
+    let mut child =
+        s.command(&["mcp"], &[]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, lines) = mpsc::channel();
+    thread::spawn(move || stdout.lines().map_while(Result::ok).try_for_each(|line| tx.send(line)));
+    send(
+        &mut stdin,
+        &[json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}})],
+    );
+    answers(&lines, &[1]);
+    let stay = json!({"property": "sea-view", "checkIn": day(90).to_string(), "checkOut": day(93).to_string(),
+        "guests": 2, "guestName": "Grace Hopper", "guestEmail": "grace@example.com", "idempotencyKey": "retry-1"});
+    send(
+        &mut stdin,
+        &[json!({"jsonrpc": "2.0", "method": "notifications/initialized"}), call(2, "create_booking", &stay)],
+    );
+    let first = &answers(&lines, &[2])[0]["result"];
+    assert_eq!(first["isError"], false, "{first}");
+    let mut other = stay.clone();
+    other["guests"] = json!(3);
+    let mut bad = stay.clone();
+    bad["idempotencyKey"] = json!(42);
+    send(&mut stdin, &[call(3, "create_booking", &stay), call(4, "create_booking", &other)]);
+    let [retry, reused] = <[Value; 2]>::try_from(answers(&lines, &[3, 4])).unwrap();
+    assert_eq!(retry["result"]["content"], first["content"], "the same booking, once: {retry}");
+    assert_eq!(reused["result"]["isError"], true, "{reused}");
+    send(&mut stdin, &[call(5, "create_booking", &bad)]);
+    let bad = &answers(&lines, &[5])[0]["result"];
+    assert_eq!(bad["isError"], true, "{bad}");
+    assert!(bad["content"][0]["text"].as_str().unwrap().contains("idempotencyKey"), "{bad}");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let page = s.library().bookings(&BookingQuery { limit: 10, ..BookingQuery::default() }).unwrap();
+    assert_eq!(page.data.len(), 1, "the retry made no second booking");
 }
 
 #[test]

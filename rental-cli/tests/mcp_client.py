@@ -1,8 +1,10 @@
 """An MCP client built on the official Python SDK (`pip install mcp`), run by tests/mcp.rs.
 
 It starts `rental mcp` as a subprocess over stdio (the command line comes after `--`), lists
-the tools, checks availability, quotes, books the stay, books it again (which must fail as a
-tool error) and prints what it saw as one JSON object on stdout for the Rust test to check.
+the tools, checks availability, quotes, books the stay with an idempotency key, retries that
+call (which must return the same booking), books it again without the key (which must fail as a
+tool error), reuses the key for other fields (also an error) and prints what it saw as one JSON
+object on stdout for the Rust test to check.
 
     python3 mcp_client.py CHECK_IN CHECK_OUT -- rental mcp --url URL --api-key KEY
 """
@@ -53,7 +55,7 @@ async def main(check_in, check_out, command):
             tools = {t.name: {"description": t.description, "inputSchema": schema(t)} for t in listed.tools}
             stay = {"property": "sea-view", "checkIn": check_in, "checkOut": check_out}
             booking = dict(stay, guests=2, guestName="Grace Hopper", guestEmail="grace@example.com",
-                           notes="booked by an agent")
+                           notes="booked by an agent", idempotencyKey="agent-call-7f3a")
             out = {
                 "serverName": info.name,
                 "tools": tools,
@@ -62,7 +64,10 @@ async def main(check_in, check_out, command):
                                            {"property": "sea-view", "from": check_in, "to": check_out}),
                 "quote": await call(session, "get_quote", dict(stay, guests=2)),
                 "booking": await call(session, "create_booking", booking),
-                "again": await call(session, "create_booking", booking),
+                "retry": await call(session, "create_booking", booking),
+                "again": await call(session, "create_booking",
+                                    {k: v for k, v in booking.items() if k != "idempotencyKey"}),
+                "reused": await call(session, "create_booking", dict(booking, notes="another request")),
                 "badDate": await call(session, "get_quote", dict(stay, checkIn="20/12/2030")),
                 "unknownProperty": await call(session, "get_quote", dict(stay, property="nowhere")),
             }

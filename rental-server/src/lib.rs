@@ -3,19 +3,25 @@
 //!
 //! - [`serve`] takes an already bound listener and a shutdown future, so
 //!   `main` binds and passes `ctrl_c()`, and tests bind `127.0.0.1:0`.
+//! - [`connection`] bounds each connection: a deadline for the request head,
+//!   an idle time-out, a cap on how many are open, and problem details for
+//!   requests hyper cannot parse.
 //! - [`routes`] maps paths to endpoints; [`handlers`] holds one function per
 //!   endpoint; [`problem`] is the one place errors become statuses and codes.
 //! - Every response carries `X-Request-Id`; every request is logged once.
 //! - Store calls run on tokio's blocking pool, never on the runtime's workers;
 //!   reads the engine answers from memory (`Rental::with_read_cache`) run inline.
 //! - [`jobs`] runs the checkout expiry and listens for SIGINT/SIGTERM.
-//! - [`admin`] serves the dashboard's HTML pages under `/admin`.
+//! - [`admin`] serves the dashboard's HTML pages under `/admin`; [`client_addr`]
+//!   tells it the client's address, behind trusted reverse proxies too.
 //! - In the background, [`dispatcher`] delivers webhooks and [`ical_sync`] pulls the
 //!   channels' calendars on a schedule; both go out through [`outbound`].
 
 #![deny(missing_docs)]
 
 pub mod admin;
+pub mod client_addr;
+pub mod connection;
 pub mod dispatcher;
 pub mod handlers;
 pub mod ical_sync;
@@ -29,6 +35,7 @@ pub mod routes;
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -37,15 +44,19 @@ use bytes::Bytes;
 use http::{HeaderValue, Request, Response, StatusCode, header};
 use http_body_util::Full;
 use hyper::body::Incoming;
-use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
 use rental_core::keys::{ApiKey, Scope};
 use rental_core::{Rental, Store};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tracing::Instrument;
 
+use crate::client_addr::TrustedProxies;
+use crate::connection::ConnectionLimits;
+use crate::connection::idle::IdleTimeout;
+use crate::connection::malformed::MalformedAnswers;
 use crate::handlers::Reply;
 use crate::problem::Problem;
 use crate::ratelimit::{Limiter, RateLimit};
@@ -69,6 +80,10 @@ pub struct ServerConfig {
     pub ical: ical_sync::IcalConfig,
     /// The admin dashboard's cookie and session settings.
     pub admin: admin::AdminConfig,
+    /// Time-outs for request heads and idle connections, and the connection cap.
+    pub connections: ConnectionLimits,
+    /// The reverse proxies whose `X-Forwarded-For` names the client (for the login throttle).
+    pub trusted_proxies: TrustedProxies,
 }
 
 /// How the server delivers webhooks.
@@ -88,6 +103,8 @@ pub struct AppState<S> {
     syncer: Arc<ical_sync::Syncer<S>>,
     sync_interval: Option<Duration>,
     limiter: Limiter,
+    limits: ConnectionLimits,
+    proxies: TrustedProxies,
     admin: admin::Admin,
     draining: AtomicBool,
     next_request: AtomicU64,
@@ -104,6 +121,8 @@ impl<S: Store + 'static> AppState<S> {
             rental,
             webhooks: config.webhooks.clone(),
             limiter: Limiter::new(config.rate_limit),
+            limits: config.connections,
+            proxies: config.trusted_proxies.clone(),
             admin: admin::Admin::new(config.admin.clone()),
             draining: AtomicBool::new(false),
             next_request: AtomicU64::new(1),
@@ -124,6 +143,9 @@ impl<S: Store + 'static> AppState<S> {
 
 /// Serves HTTP/1 on `listener` until `shutdown` completes, then stops
 /// accepting, lets requests in flight finish (up to [`SHUTDOWN_GRACE`]), and returns.
+///
+/// Connections are bounded by [`ServerConfig::connections`]: with as many open
+/// as the cap allows, it accepts the next only once one has closed.
 pub async fn serve<S: Store + 'static>(
     listener: TcpListener,
     state: Arc<AppState<S>>,
@@ -147,27 +169,22 @@ pub async fn serve<S: Store + 'static>(
         .sync_interval
         .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stop_jobs.subscribe())));
     tokio::pin!(shutdown);
+    let slots = Arc::new(Semaphore::new(state.limits.max_connections.max(1)));
     loop {
+        // At the cap, wait for a connection to close before accepting another.
+        // (The semaphore is never closed, so acquiring fails only in theory.)
+        let slot = tokio::select! {
+            Ok(slot) = Arc::clone(&slots).acquire_owned() => slot,
+            () = &mut shutdown => break,
+        };
         tokio::select! {
-            accepted = listener.accept() => {
-                let (stream, peer) = match accepted {
-                    Ok(conn) => conn,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "accept failed");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                };
-                let state = Arc::clone(&state);
-                let service = service_fn(move |req| handle(Arc::clone(&state), peer.ip(), req));
-                let conn = http1::Builder::new().serve_connection(TokioIo::new(stream), service);
-                let conn = graceful.watch(conn);
-                tokio::spawn(async move {
-                    if let Err(e) = conn.await {
-                        tracing::debug!(%peer, error = %e, "connection ended with an error");
-                    }
-                });
-            }
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => serve_connection(&state, &graceful, stream, peer, slot),
+                Err(e) => {
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            },
             () = &mut shutdown => break,
         }
     }
@@ -196,6 +213,29 @@ pub async fn serve<S: Store + 'static>(
     Ok(())
 }
 
+/// Serves one accepted connection on its own task, holding `slot` until it closes.
+fn serve_connection<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    graceful: &GracefulShutdown,
+    stream: TcpStream,
+    peer: SocketAddr,
+    slot: OwnedSemaphorePermit,
+) {
+    let limits = state.limits;
+    let io = IdleTimeout::new(stream, limits.keep_alive_idle);
+    let ids = Arc::clone(state);
+    let io = MalformedAnswers::new(io, move || new_request_id(&ids));
+    let state = Arc::clone(state);
+    let service = service_fn(move |req| handle(Arc::clone(&state), peer.ip(), req));
+    let conn = graceful.watch(limits.builder().serve_connection(TokioIo::new(io), service));
+    tokio::spawn(async move {
+        if let Err(e) = conn.await {
+            tracing::debug!(%peer, error = %e, "connection ended with an error");
+        }
+        drop(slot);
+    });
+}
+
 /// One request, start to finish: id, log line, auth, rate limit, route.
 async fn handle<S: Store + 'static>(
     state: Arc<AppState<S>>,
@@ -212,7 +252,8 @@ async fn handle<S: Store + 'static>(
             return Problem::unavailable("the server is shutting down").into_response();
         }
         if admin::owns(&path) {
-            return admin::handle(&state, peer, req).await;
+            let client = state.proxies.client(peer, req.headers());
+            return admin::handle(&state, client, req).await;
         }
         dispatch(&state, req).await.unwrap_or_else(Problem::into_response)
     }
@@ -232,8 +273,13 @@ fn request_id<S>(state: &AppState<S>, req: &Request<Incoming>) -> String {
     let given = req.headers().get(X_REQUEST_ID).and_then(|v| v.to_str().ok());
     match given {
         Some(id) if (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic()) => id.to_owned(),
-        _ => format!("req_{:x}_{:06}", std::process::id(), state.next_request.fetch_add(1, Ordering::Relaxed)),
+        _ => new_request_id(state),
     }
+}
+
+/// A new request id, unique in this process.
+fn new_request_id<S>(state: &AppState<S>) -> String {
+    format!("req_{:x}_{:06}", std::process::id(), state.next_request.fetch_add(1, Ordering::Relaxed))
 }
 
 async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Incoming>) -> Reply {

@@ -7,6 +7,8 @@ use http_body_util::Full;
 use rental_core::{Error, FieldError, StoreError};
 use serde::Serialize;
 
+use crate::connection::{MAX_HEADERS, MAX_URI_BYTES};
+
 /// An error response: a status, a stable `code`, a sentence, and the fields at fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -65,8 +67,28 @@ impl Problem {
         Problem::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", detail).with_header(header::RETRY_AFTER, "5")
     }
 
-    /// The response, `application/problem+json`.
-    pub fn into_response(self) -> Response<Full<Bytes>> {
+    /// The answer to a request hyper could not parse, by the status hyper chose:
+    /// 414 `uri_too_long`, 431 `headers_too_large`, else 400 `bad_request`.
+    pub fn malformed_request(status: StatusCode) -> Self {
+        match status {
+            StatusCode::URI_TOO_LONG => {
+                Problem::new(status, "uri_too_long", format!("the request target is longer than {MAX_URI_BYTES} bytes"))
+            }
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => Problem::new(
+                status,
+                "headers_too_large",
+                format!("the request has more than {MAX_HEADERS} header fields or a head over about 400 KiB"),
+            ),
+            _ => Problem::new(
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                "the request is not valid HTTP/1.1 (request line, header names and values)",
+            ),
+        }
+    }
+
+    /// The body: the problem as JSON.
+    pub fn body(&self) -> Bytes {
         #[derive(Serialize)]
         struct Body<'a> {
             r#type: &'static str,
@@ -85,8 +107,12 @@ impl Problem {
             detail: &self.detail,
             errors: &self.errors,
         };
-        let bytes = serde_json::to_vec(&body).unwrap_or_default();
-        let mut response = Response::new(Full::new(Bytes::from(bytes)));
+        Bytes::from(serde_json::to_vec(&body).unwrap_or_default())
+    }
+
+    /// The response, `application/problem+json`.
+    pub fn into_response(self) -> Response<Full<Bytes>> {
+        let mut response = Response::new(Full::new(self.body()));
         *response.status_mut() = self.status;
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));

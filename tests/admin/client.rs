@@ -49,12 +49,19 @@ pub async fn server_with(admin: AdminConfig) -> TestServer<MemoryStore> {
 pub struct Client {
     http: Http,
     cookies: Mutex<BTreeMap<String, String>>,
+    forwarded_for: Option<String>,
 }
 
 impl Client {
     /// A client with no cookies.
     pub fn new(http: &Http) -> Self {
-        Client { http: http.clone(), cookies: Mutex::default() }
+        Client { http: http.clone(), cookies: Mutex::default(), forwarded_for: None }
+    }
+
+    /// A client that sends `X-Forwarded-For: forwarded_for` with every request,
+    /// as a reverse proxy in front of the server would.
+    pub fn behind_proxy(http: &Http, forwarded_for: &str) -> Self {
+        Client { forwarded_for: Some(forwarded_for.to_owned()), ..Client::new(http) }
     }
 
     /// A client already logged in.
@@ -114,6 +121,9 @@ impl Client {
         }
         if form.is_some() {
             builder = builder.header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+        }
+        if let Some(forwarded_for) = &self.forwarded_for {
+            builder = builder.header("x-forwarded-for", forwarded_for);
         }
         let request: Request<Full<Bytes>> =
             builder.body(Full::new(Bytes::from(form.unwrap_or_default()))).expect("a valid request");

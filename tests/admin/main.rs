@@ -2,6 +2,7 @@
 //!
 //! - `security`: over plain HTTP: every route needs a session, CSRF tokens,
 //!   the login throttle, cookie attributes, escaping, logout and expiry.
+//! - `proxy`: the login throttle behind a trusted reverse proxy (`X-Forwarded-For`).
 //! - `actions`: the dashboard's forms change what the API serves: booking
 //!   confirm/cancel, iCal feeds, test events and resends through the real dispatcher.
 //! - `browser`: the whole flow in Debian's chromium through chromedriver,
@@ -10,4 +11,5 @@
 mod actions;
 mod browser;
 mod client;
+mod proxy;
 mod security;

@@ -7,6 +7,8 @@
 //!   requests change nothing.
 //! - `concurrency`: racing creations over HTTP; `restart`: what a redb store
 //!   keeps across a restart, and a graceful shutdown.
+//! - `connections`: head and idle time-outs, the connection cap, and problem
+//!   details for the requests hyper refuses before routing.
 //! - `webhooks`: signed deliveries of every event to a recording receiver,
 //!   subscriptions, retries, 410, redirects, a hanging receiver, checkout expiry.
 //! - `standard_webhooks`: the reference Standard Webhooks library verifies real
@@ -16,6 +18,7 @@ mod auth;
 mod availability;
 mod bookings;
 mod concurrency;
+mod connections;
 mod errors;
 mod ical;
 mod patch;

@@ -9,6 +9,7 @@ use clap::Args;
 use rental_core::clock::{Entropy, OsEntropy};
 use rental_core::keys::Scope;
 use rental_server::admin::AdminConfig;
+use rental_server::connection::ConnectionLimits;
 use rental_server::dispatcher::DispatchConfig;
 use rental_server::ical_sync::IcalConfig;
 use rental_server::outbound::OutboundConfig;
@@ -36,6 +37,9 @@ pub struct ServeArgs {
     /// Listen on ADDR (default: 127.0.0.1:8080)
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<String>,
+    /// Reverse proxies whose X-Forwarded-For names the client: addresses or networks, comma-separated (127.0.0.1,10.0.0.0/8)
+    #[arg(long, value_name = "LIST")]
+    pub trusted_proxies: Option<String>,
 }
 
 /// The name of the key `--demo` makes; an older one is revoked at each start.
@@ -60,6 +64,9 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
         // The server is the store's only writer (redb locks the file), so reads may come from memory.
         let state = AppState::new(Arc::new(engine.with_read_cache()?), &server_config);
         tracing::info!(%addr, data_dir = %config.data_dir.display(), "listening");
+        if !config.trusted_proxies.is_empty() {
+            tracing::info!(proxies = %config.trusted_proxies, "X-Forwarded-For names the client behind these proxies");
+        }
         rental_server::serve(listener, state, rental_server::jobs::shutdown_signal())
             .await
             .map_err(|e| CliError::Serve(e.to_string()))?;
@@ -81,6 +88,8 @@ fn server_config(config: &Config) -> ServerConfig {
         webhooks: Some(webhooks),
         ical: IcalConfig { outbound, interval: config.sync_interval, ..IcalConfig::default() },
         admin: AdminConfig { secure_cookie: config.base_url.starts_with("https://"), ..AdminConfig::default() },
+        connections: ConnectionLimits::default(),
+        trusted_proxies: config.trusted_proxies.clone(),
     }
 }
 

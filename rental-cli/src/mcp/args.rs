@@ -37,6 +37,13 @@ impl<T: JsonSchema> JsonSchema for Args<T> {
     }
 }
 
+impl<T> Args<T> {
+    /// Takes `field` out of the arguments, for a tool's own field beside `T`'s.
+    pub fn take(&mut self, field: &str) -> Option<Value> {
+        self.value.as_object_mut()?.remove(field)
+    }
+}
+
 impl<T: DeserializeOwned> Args<T> {
     /// The arguments as `T`, or a sentence saying what is wrong with them.
     pub fn decode(self) -> Result<T, String> {
@@ -66,13 +73,31 @@ pub struct AvailabilityRequest {
 }
 
 /// `create_booking`: the body of `POST /api/v1/bookings` without `source`,
-/// which is always `agent` for bookings an agent makes.
+/// which is always `agent` for bookings an agent makes, plus [`AGENT_ADDS`].
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(transparent)]
 pub struct AgentBooking(pub NewBooking);
 
 /// The field of the API's body that the tool sets itself.
 pub const AGENT_SETS: &str = "source";
+
+/// The tool's field that is not in the API's body: the `Idempotency-Key` header.
+pub const AGENT_ADDS: &str = "idempotencyKey";
+
+const IDEMPOTENCY_KEY: &str = "Makes retrying safe: a retry with the same key and the same fields \
+within 24 hours returns the booking the first call made instead of booking again (or failing \
+with dates unavailable on the agent's own booking). Use a new random value, such as a UUID, for \
+each booking you mean to make; reusing a key with different fields is an error. 1 to 255 visible \
+ASCII characters; the HTTP API's Idempotency-Key header.";
+
+/// The idempotency key of a `create_booking` call, taken from its arguments.
+pub fn idempotency_key(args: &mut Args<AgentBooking>) -> Result<Option<String>, String> {
+    match args.take(AGENT_ADDS) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(key)) => Ok(Some(key)),
+        Some(other) => Err(format!("the arguments are not valid: {AGENT_ADDS}: expected a string, got {other}")),
+    }
+}
 
 impl JsonSchema for AgentBooking {
     fn schema_name() -> std::borrow::Cow<'static, str> {
@@ -83,6 +108,9 @@ impl JsonSchema for AgentBooking {
         let mut schema = NewBooking::json_schema(generator);
         if let Some(Value::Object(properties)) = schema.get_mut("properties") {
             properties.remove(AGENT_SETS);
+            let key =
+                serde_json::json!({"type": "string", "minLength": 1, "maxLength": 255, "description": IDEMPOTENCY_KEY});
+            properties.insert(AGENT_ADDS.to_owned(), key);
         }
         if let Some(Value::Array(required)) = schema.get_mut("required") {
             required.retain(|name| name != AGENT_SETS);

@@ -63,17 +63,18 @@ impl Backend {
         }
     }
 
-    /// `POST /api/v1/bookings`: the new booking.
-    pub async fn create_booking(&self, req: NewBooking) -> Outcome {
+    /// `POST /api/v1/bookings` with `Idempotency-Key: key`: the new booking, or
+    /// the one an earlier call with the same key and request made.
+    pub async fn create_booking(&self, req: NewBooking, key: Option<String>) -> Outcome {
         match self {
             Backend::Local(engine) => {
                 local(engine, move |r| {
-                    let created = r.create_booking(&req, None)?;
+                    let created = r.create_booking(&req, key.as_deref())?;
                     Ok(serde_json::to_string(&created.booking).unwrap_or_default())
                 })
                 .await
             }
-            Backend::Remote(remote) => text(remote.post("/api/v1/bookings", &req).await),
+            Backend::Remote(remote) => text(remote.post_idempotent("/api/v1/bookings", &req, key.as_deref()).await),
         }
     }
 }

@@ -6,7 +6,7 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
-use crate::mcp::args::{AgentBooking, Args, AvailabilityRequest};
+use crate::mcp::args::{AgentBooking, Args, AvailabilityRequest, idempotency_key};
 use crate::mcp::backend::{Backend, Outcome};
 
 /// The source of every booking an agent makes.
@@ -41,7 +41,9 @@ booking is `pending` and `unpaid`: it holds the nights, but the guest is NOT yet
 stay until the host confirms it (status `confirmed`); tell the guest so. If the answer is an error \
 saying the dates are unavailable, those nights were taken (perhaps just now): do not retry the \
 same dates; call check_availability or get_quote and offer the guest other dates. Other errors \
-name the field at fault (past dates, too many guests, stay too short or long).";
+name the field at fault (past dates, too many guests, stay too short or long). Pass a fresh \
+idempotencyKey with each new booking: if a call times out, retry it with the same key and fields \
+to get the booking it made rather than a second one or a dates-unavailable error.";
 
 /// The tool server: one backend, four tools.
 #[derive(Debug, Clone)]
@@ -85,10 +87,11 @@ impl RentalTools {
 
     /// `create_booking`: always with source `agent`.
     #[tool(description = CREATE_BOOKING, annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false))]
-    async fn create_booking(&self, Parameters(args): Parameters<Args<AgentBooking>>) -> Outcome {
+    async fn create_booking(&self, Parameters(mut args): Parameters<Args<AgentBooking>>) -> Outcome {
+        let key = idempotency_key(&mut args)?;
         let AgentBooking(mut req) = args.decode()?;
         req.source = Some(Source::parse(AGENT_SOURCE).map_err(|e| e.to_string())?);
-        self.backend.create_booking(req).await
+        self.backend.create_booking(req, key).await
     }
 }
 
@@ -116,7 +119,7 @@ mod tests {
     use serde_json::{Map, Value, json};
 
     use super::*;
-    use crate::mcp::args::AGENT_SETS;
+    use crate::mcp::args::{AGENT_ADDS, AGENT_SETS};
 
     fn tool(name: &str) -> Map<String, Value> {
         let tool = RentalTools::tools().into_iter().find(|t| t.name == name);
@@ -204,8 +207,10 @@ mod tests {
     }
 
     #[test]
-    fn create_booking_takes_the_body_of_post_bookings_less_the_source_it_sets() {
-        let schema = tool("create_booking");
+    fn create_booking_takes_the_body_of_post_bookings_less_the_source_it_sets_plus_an_idempotency_key() {
+        let mut schema = tool("create_booking");
+        let key = schema["properties"].as_object_mut().unwrap().remove(AGENT_ADDS).expect("an idempotency key");
+        assert_eq!((&key["type"], &key["maxLength"]), (&json!("string"), &json!(255)), "{key}");
         let mut api = schema_of::<NewBooking>();
         api["properties"].as_object_mut().unwrap().remove(AGENT_SETS);
         assert_eq!(schema, api, "the API's schema with only `source` taken out");

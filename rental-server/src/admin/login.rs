@@ -1,6 +1,9 @@
 //! `/admin/login` and `/admin/logout`: the password form, failed logins
 //! slowed per client address, a fresh session id at each login.
 //!
+//! The client address is the TCP peer's, or behind a trusted reverse proxy
+//! the one it forwards (`trustedProxies`, see `client_addr`).
+//!
 //! The login form has no session yet, so its CSRF token is a double-submit
 //! one: a random value in a short-lived cookie and the same in the form.
 
@@ -56,16 +59,16 @@ pub async fn page<S: Store + 'static>(state: &Arc<AppState<S>>, error: Option<&s
     page
 }
 
-/// Checks the password: `303` to `/admin` with a new session, `401` with the
-/// form again, or `429` while this address must wait.
+/// Checks the password from `client`: `303` to `/admin` with a new session,
+/// `401` with the form again, or `429` while this address must wait.
 pub async fn submit<S: Store + 'static>(
     state: &Arc<AppState<S>>,
-    peer: IpAddr,
+    client: IpAddr,
     headers: &HeaderMap,
     body: Incoming,
 ) -> Page {
     let admin = &state.admin;
-    if let Err(wait) = admin.throttle.check(peer, Instant::now()) {
+    if let Err(wait) = admin.throttle.check(client, Instant::now()) {
         return too_many((wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1));
     }
     let form = Form::read(body).await.unwrap_or_default();
@@ -75,16 +78,16 @@ pub async fn submit<S: Store + 'static>(
     let password = form.get("password").to_owned();
     let ok = blocking(state.rental(), move |r| r.verify_admin_password(&password)).await.unwrap_or(false);
     if !ok {
-        admin.throttle.failed(peer, Instant::now());
-        tracing::warn!(%peer, "failed admin login");
+        admin.throttle.failed(client, Instant::now());
+        tracing::warn!(%client, "failed admin login");
         return page(state, Some("Wrong password.")).await;
     }
-    admin.throttle.succeeded(peer);
+    admin.throttle.succeeded(client);
     if let Some(old) = session::cookie_value(headers) {
         admin.sessions.remove_id(old);
     }
     let id = admin.sessions.create(Instant::now());
-    tracing::info!(%peer, "admin logged in");
+    tracing::info!(%client, "admin logged in");
     with_cookie(redirect("/admin"), &session::set_cookie(&id, admin.config.secure_cookie))
 }
 

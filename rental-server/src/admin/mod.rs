@@ -65,8 +65,9 @@ pub fn owns(path: &str) -> bool {
     path == "/admin" || path.starts_with("/admin/")
 }
 
-/// Answers one `/admin` request from client `peer`.
-pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, req: Request<Incoming>) -> Page {
+/// Answers one `/admin` request from the client at `client` (the TCP peer, or
+/// the address a trusted proxy forwarded).
+pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr, req: Request<Incoming>) -> Page {
     let (parts, body) = req.into_parts();
     let path = parts.uri.path().to_owned();
     let segments: Vec<&str> = path.trim_start_matches("/admin").split('/').filter(|s| !s.is_empty()).collect();
@@ -77,7 +78,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
     if segments == ["login"] {
         // Shown even to a session: logging in again replaces it with a new one.
         return match method {
-            Method::POST => login::submit(state, peer, &parts.headers, body).await,
+            Method::POST => login::submit(state, client, &parts.headers, body).await,
             _ => login::page(state, None).await,
         };
     }

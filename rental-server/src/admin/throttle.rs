@@ -1,6 +1,7 @@
 //! Slows down password guessing: after [`FREE_FAILURES`] failed logins in a
 //! row from one IP address, that address must wait before trying again, and
 //! the wait doubles with each further failure (1 s, 2 s, 4 s ... 15 min).
+//! The address is the client's as [`crate::client_addr`] finds it.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
