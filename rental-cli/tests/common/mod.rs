@@ -171,6 +171,32 @@ impl Server {
     pub fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
+
+    /// Ends the server as a crash would (SIGKILL on Unix): nothing is shut down.
+    pub fn kill(mut self) {
+        self.child.kill().expect("the server can be killed");
+        self.child.wait().expect("the server is reaped");
+    }
+}
+
+/// `POST path` with a JSON body and a bearer key over a fresh connection; the status and the body.
+pub fn post(addr: SocketAddr, path: &str, key: &str, body: &Value) -> (u16, Value) {
+    use std::io::Read;
+    let body = body.to_string();
+    let mut stream = TcpStream::connect(addr).expect("the server accepts");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("the request is sent");
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).expect("the response is read");
+    let response = String::from_utf8_lossy(&response);
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("not HTTP: {response}"));
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status: {head}"));
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
 impl Drop for Server {

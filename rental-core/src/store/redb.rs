@@ -4,7 +4,12 @@
 use std::path::Path;
 
 use chrono::{DateTime, Datelike, Days, NaiveDate, Utc};
-use redb::{Database, Key, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition, Value, WriteTransaction};
+use redb::{
+    Database, Durability, Key, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition, Value,
+    WriteTransaction,
+};
+
+use super::redb_sync::GroupSync;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -70,9 +75,13 @@ const FEEDS: TableDefinition<&str, &[u8]> = TableDefinition::new("feeds");
 pub const FILE_NAME: &str = "rental.redb";
 
 /// A store in one redb file. Only one process may hold the file at a time.
+///
+/// Commits are made without a sync and made durable by [`Store::flush`],
+/// which syncs the commits of every caller waiting at once (group commit).
 #[derive(Debug)]
 pub struct RedbStore {
     db: Database,
+    sync: GroupSync,
 }
 
 impl RedbStore {
@@ -85,7 +94,7 @@ impl RedbStore {
             redb::DatabaseError::DatabaseAlreadyOpen => StoreError::Locked,
             other => backend(other),
         })?;
-        let store = RedbStore { db };
+        let store = RedbStore { db, sync: GroupSync::default() };
         store.create_tables()?;
         Ok(store)
     }
@@ -142,14 +151,53 @@ pub struct RedbTx<T>(T);
 
 impl Store for RedbStore {
     type Read<'a> = RedbTx<ReadTransaction>;
-    type Write<'a> = RedbTx<WriteTransaction>;
+    type Write<'a> = RedbTx<Writing<'a>>;
 
     fn read(&self) -> StoreResult<Self::Read<'_>> {
         Ok(RedbTx(self.db.begin_read().map_err(backend)?))
     }
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
-        Ok(RedbTx(self.db.begin_write().map_err(backend)?))
+        let mut tx = self.db.begin_write().map_err(backend)?;
+        tx.set_durability(Durability::None).map_err(backend)?;
+        Ok(RedbTx(Writing { tx, sync: &self.sync }))
+    }
+
+    fn flush(&self) -> StoreResult<()> {
+        self.sync.flush(&self.db)
+    }
+}
+
+/// The write transaction of a [`RedbStore`]: it commits without a sync and
+/// counts the commit for the store's next group sync.
+pub struct Writing<'a> {
+    tx: WriteTransaction,
+    sync: &'a GroupSync,
+}
+
+impl std::fmt::Debug for Writing<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Writing").finish_non_exhaustive()
+    }
+}
+
+impl std::ops::Deref for Writing<'_> {
+    type Target = WriteTransaction;
+    fn deref(&self) -> &WriteTransaction {
+        &self.tx
+    }
+}
+
+impl Tables for Writing<'_> {
+    type Table<'t, K: Key + 'static, V: Value + 'static>
+        = redb::Table<'t, K, V>
+    where
+        Self: 't;
+    fn open<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> StoreResult<Self::Table<'_, K, V>> {
+        self.tx.open_table(def).map_err(backend)
     }
 }
 
@@ -434,7 +482,7 @@ impl<T: Tables> RedbTx<T> {
     }
 }
 
-impl RedbTx<WriteTransaction> {
+impl RedbTx<Writing<'_>> {
     fn put_json(&self, def: TableDefinition<&str, &[u8]>, key: &str, value: &impl Serialize) -> StoreResult<()> {
         let bytes = encode(value)?;
         self.0.open_table(def).map_err(backend)?.insert(key, bytes.as_slice()).map_err(backend)?;
@@ -467,7 +515,7 @@ impl RedbTx<WriteTransaction> {
     }
 }
 
-impl WriteTx for RedbTx<WriteTransaction> {
+impl WriteTx for RedbTx<Writing<'_>> {
     fn put_property(&mut self, property: &Property) -> StoreResult<()> {
         self.put_json(PROPERTIES, property.slug.as_str(), property)
     }
@@ -595,7 +643,10 @@ impl WriteTx for RedbTx<WriteTransaction> {
     }
 
     fn commit(self) -> StoreResult<()> {
-        self.0.commit().map_err(backend)
+        let Writing { tx, sync } = self.0;
+        tx.commit().map_err(backend)?;
+        sync.committed();
+        Ok(())
     }
 }
 
@@ -717,7 +768,7 @@ fn decode<D: DeserializeOwned>(bytes: &[u8]) -> StoreResult<D> {
     serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
-fn backend(e: impl Into<redb::Error>) -> StoreError {
+pub(super) fn backend(e: impl Into<redb::Error>) -> StoreError {
     StoreError::Backend(Box::new(e.into()))
 }
 
