@@ -99,7 +99,9 @@ an `external` reference) are owned by the channel and refuse `confirm` and `canc
 - `cancel` without `by` is a cancellation by the host.
 - Unknown fields in quote and booking requests are ignored; a PATCH action with an unknown field \
 is 422.
-- Empty query parameters (`?status=`) count as absent.
+- A query parameter given with an empty value (`?to=`) is given, not absent: a date, timestamp, \
+slug, status, number or cursor that is empty is 400 `invalid_parameter`.
+- `X-Request-Id` never fails a request: a value that cannot be echoed is replaced by a new one.
 - `POST /api/v1/sync/ical` answers with an empty result (no feeds) until channel calendar import \
 lands.
 - When the operator sets a rate limit, it applies per API key: over it, a request gets 429 \
@@ -1043,9 +1045,10 @@ fn parameters() -> Value {
                 characters, else 422 `validation_failed`.",
             "schema": {"type": "string", "minLength": 1, "maxLength": 255}},
         "RequestId": {"name": "X-Request-Id", "in": "header", "required": false,
-            "description": "A request id to correlate logs; echoed in the response when 1 to 128 visible \
-                ASCII characters, else replaced by a new one.",
-            "schema": {"type": "string", "minLength": 1, "maxLength": 128}},
+            "description": "A request id to correlate logs. Any value is accepted and none is refused: one of \
+                1 to 128 visible ASCII characters is echoed in the response, any other (empty, longer, \
+                other characters) is replaced by a new one.",
+            "schema": {"type": "string"}},
     })
 }
 
