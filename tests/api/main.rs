@@ -9,6 +9,7 @@
 //!   keeps across a restart, and a graceful shutdown.
 //! - `webhooks`: signed deliveries of every event to a recording receiver,
 //!   subscriptions, retries, 410, redirects, a hanging receiver, checkout expiry.
+//! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
 
 mod auth;
 mod availability;
@@ -20,5 +21,6 @@ mod patch;
 mod properties;
 mod quotes;
 mod restart;
+mod schemathesis;
 mod summary;
 mod webhooks;
