@@ -174,6 +174,7 @@ impl std::str::FromStr for Status {
 #[serde(rename_all = "camelCase")]
 pub struct NewBooking {
     /// The property's slug, such as `sea-view`.
+    #[cfg_attr(feature = "schemars", schemars(pattern(r"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$")))]
     pub property: String,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
     #[serde(deserialize_with = "crate::date_json::deserialize")]
@@ -181,14 +182,18 @@ pub struct NewBooking {
     /// Departure date, `YYYY-MM-DD`: the morning the guests leave, not a night of the stay.
     #[serde(deserialize_with = "crate::date_json::deserialize")]
     pub check_out: NaiveDate,
-    /// The guest's name.
+    /// The guest's name: not blank, at most 200 bytes, trimmed.
+    #[cfg_attr(feature = "schemars", schemars(length(min = 1, max = 200)))]
     pub guest_name: String,
-    /// The guest's e-mail address.
+    /// The guest's e-mail address; trimmed.
+    #[cfg_attr(feature = "schemars", schemars(email, length(max = 254)))]
     pub guest_email: String,
     /// Number of guests, 1 to the property's `maxGuests`.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
     pub guests: u32,
-    /// A first note for the host, such as an arrival time.
+    /// A first note for the host, such as an arrival time; at most 2000 bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(length(max = 2000)))]
     pub notes: Option<String>,
     /// Where the request came from; `api` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -201,6 +206,7 @@ pub struct NewBooking {
 #[serde(rename_all = "camelCase")]
 pub struct QuoteRequest {
     /// The property's slug, such as `sea-view`.
+    #[cfg_attr(feature = "schemars", schemars(pattern(r"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$")))]
     pub property: String,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
     #[serde(deserialize_with = "crate::date_json::deserialize")]
@@ -210,6 +216,7 @@ pub struct QuoteRequest {
     pub check_out: NaiveDate,
     /// Number of guests; 1 when absent.
     #[serde(default = "one_guest")]
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
     pub guests: u32,
 }
 

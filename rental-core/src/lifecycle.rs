@@ -15,6 +15,7 @@ pub const MAX_NOTES: usize = 100;
 
 /// What a host, guest or payment integration asks of a booking (the PATCH body).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "BookingAction"))]
 #[serde(tag = "action", rename_all = "lowercase", deny_unknown_fields, from = "WireAction")]
 pub enum Action {
     /// Approve a pending request; payment is captured.
@@ -37,22 +38,37 @@ pub enum Action {
     Authorize,
 }
 
-/// How [`Action`] is read. serde lets an internally tagged unit variant
-/// (`{"action": "confirm", "extra": 1}`) through `deny_unknown_fields`; an
-/// empty struct variant refuses the extra field as the other actions do.
+// How [`Action`] is read (and, through schemars, documented). serde lets an
+// internally tagged unit variant (`{"action": "confirm", "extra": 1}`) through
+// `deny_unknown_fields`; an empty struct variant refuses the extra field as
+// the other actions do.
 #[derive(Deserialize)]
+#[cfg_attr(
+    feature = "schemars",
+    derive(schemars::JsonSchema),
+    schemars(rename = "BookingAction", description = "One action on a booking, chosen by `action`.")
+)]
 #[serde(tag = "action", rename_all = "lowercase", deny_unknown_fields)]
 enum WireAction {
+    /// Approve a pending request; payment is captured.
     Confirm {},
+    /// Cancel; the nights are released.
     Cancel {
+        /// Who asks: `host` (default) or `guest`.
         #[serde(default)]
         by: Party,
+        /// Why, for the record; at most 2000 bytes.
         #[serde(default)]
+        #[cfg_attr(feature = "schemars", schemars(length(max = 2000)))]
         reason: Option<String>,
     },
+    /// Append a note.
     Annotate {
+        /// The note: not blank, at most 2000 bytes.
+        #[cfg_attr(feature = "schemars", schemars(length(min = 1, max = 2000)))]
         note: String,
     },
+    /// Record that the guest's card hold succeeded (for payment integrations).
     Authorize {},
 }
 
@@ -81,6 +97,7 @@ impl Action {
 
 /// Who may cancel through the API.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Party {
     /// The host.
