@@ -11,6 +11,7 @@ use crate::property::Cents;
 use crate::stay::Stay;
 
 /// A booking (CONTRACT.md section 6).
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Booking {
@@ -45,9 +46,11 @@ pub struct Booking {
     pub notes: Vec<Note>,
     /// When it was made.
     #[serde(with = "crate::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
     pub created_at: DateTime<Utc>,
     /// When it last changed.
     #[serde(with = "crate::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
     pub updated_at: DateTime<Utc>,
     /// Who cancelled it, once cancelled.
     pub cancelled_by: Option<CancelledBy>,
@@ -81,6 +84,7 @@ impl Booking {
 }
 
 /// The channel feed event a booking was imported from.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExternalRef {
@@ -91,16 +95,19 @@ pub struct ExternalRef {
 }
 
 /// A note on a booking.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Note {
     /// What was noted.
     pub text: String,
     /// When.
     #[serde(with = "crate::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
     pub at: DateTime<Utc>,
 }
 
 /// A booking's status.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
@@ -113,6 +120,7 @@ pub enum Status {
 }
 
 /// Where a booking's payment is.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PaymentStatus {
@@ -131,6 +139,7 @@ pub enum PaymentStatus {
 }
 
 /// Who cancelled a booking.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CancelledBy {
