@@ -43,8 +43,9 @@ is at most that. Seasons may set `maxNights` as well as `minNights`.
 - Creating a booking reports broken stay rules (`min_nights`, `max_nights`, `max_guests`, \
 `past_dates`) as 422 before taken nights: a request that is both too short and overlapping gets \
 the 422.
-- Quote `problems` carry a `limit` (`min_nights`, `max_nights`, `max_guests`) or the property's \
-local `today` (`past_dates`) beside their `code`.
+- Quote `problems` carry a `limit` (`min_nights`, `max_nights`, `max_guests`), the property's \
+local `today` (`past_dates`) or the `last` possible check-in (`beyond_horizon`) beside their `code`.
+- A cancel `reason` is at most 2000 bytes, like a note: longer is 422.
 - An `Idempotency-Key` is remembered for 24 hours. The check shares the booking's write \
 transaction, so a concurrent repeat waits for the first request and then replays it: \
 `idempotency_in_progress` is never returned. A replay answers 201 with the first booking and \
