@@ -1,9 +1,58 @@
 //! Example bodies shown with the operations; a test checks each against its
 //! schema.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-pub(super) fn property_example() -> Value {
+/// The `example` (or named `examples`) of a request body of schema `name`.
+pub(super) fn request_examples(name: &str) -> Map<String, Value> {
+    let stay = json!({"property": "sea-view", "checkIn": "2026-12-20", "checkOut": "2026-12-27"});
+    let (key, value) = match name {
+        "QuoteRequest" => ("example", json!({"guests": 3})),
+        "NewBooking" => (
+            "example",
+            json!({"guestName": "Ada Lovelace", "guestEmail": "ada@example.com",
+            "guests": 3, "notes": "late arrival"}),
+        ),
+        "BookingAction" => (
+            "examples",
+            json!({
+                "confirm": {"summary": "Confirm a request", "value": {"action": "confirm"}},
+                "cancel": {"summary": "Cancel at the guest's request",
+                    "value": {"action": "cancel", "by": "guest", "reason": "plans changed"}},
+                "annotate": {"summary": "Add a note", "value": {"action": "annotate", "note": "late arrival"}},
+                "authorize": {"summary": "Record a card hold", "value": {"action": "authorize"}},
+            }),
+        ),
+        _ => return Map::new(),
+    };
+    let value = if key == "example" { merged(&stay, value) } else { value };
+    Map::from_iter([(key.to_owned(), value)])
+}
+
+fn merged(base: &Value, extra: Value) -> Value {
+    let mut all = base.clone();
+    if let (Some(all), Value::Object(extra)) = (all.as_object_mut(), extra) {
+        all.extend(extra);
+    }
+    all
+}
+
+/// An example of a response body of schema `name`, where there is one.
+pub(super) fn response_example(name: &str) -> Option<Value> {
+    Some(match name {
+        "PropertyList" => json!({"data": [property_example()]}),
+        "Property" => property_example(),
+        "Availability" => availability_example(),
+        "Quote" => quote_example(),
+        "BookingList" => json!({"data": [booking_example()], "nextCursor": null}),
+        "Booking" => booking_example(),
+        "Summary" => summary_example(),
+        "SyncResult" => sync_example(),
+        _ => return None,
+    })
+}
+
+fn property_example() -> Value {
     json!({
         "slug": "sea-view", "name": "Sea View Cottage", "timezone": "Europe/Lisbon", "currency": "USD",
         "maxGuests": 4, "baseGuests": 2, "extraGuestFee": 2000, "nightlyRate": 15000, "weekendRate": 18000,
@@ -14,7 +63,7 @@ pub(super) fn property_example() -> Value {
     })
 }
 
-pub(super) fn availability_example() -> Value {
+fn availability_example() -> Value {
     json!({
         "property": "sea-view", "from": "2026-12-01", "to": "2026-12-03", "currency": "USD",
         "nights": [
@@ -24,7 +73,7 @@ pub(super) fn availability_example() -> Value {
     })
 }
 
-pub(super) fn quote_example() -> Value {
+fn quote_example() -> Value {
     json!({
         "property": "sea-view", "checkIn": "2026-12-20", "checkOut": "2026-12-27", "guests": 3,
         "nights": 7, "available": false, "currency": "USD",
@@ -38,7 +87,7 @@ pub(super) fn quote_example() -> Value {
     })
 }
 
-pub(super) fn booking_example() -> Value {
+fn booking_example() -> Value {
     json!({
         "code": "BK-7QX2MF", "property": "sea-view", "propertyName": "Sea View Cottage",
         "guestName": "Ada Lovelace", "guestEmail": "ada@example.com", "guests": 3,
@@ -50,7 +99,7 @@ pub(super) fn booking_example() -> Value {
     })
 }
 
-pub(super) fn summary_example() -> Value {
+fn summary_example() -> Value {
     json!({
         "date": "2026-11-22", "generatedAt": "2026-11-22T07:39:21.123Z",
         "totals": {"properties": 1, "occupiedTonight": 1, "checkInsToday": 0, "checkOutsToday": 0,
@@ -67,7 +116,7 @@ pub(super) fn summary_example() -> Value {
     })
 }
 
-pub(super) fn sync_example() -> Value {
+fn sync_example() -> Value {
     json!({
         "startedAt": "2026-11-22T07:39:21.123Z", "finishedAt": "2026-11-22T07:39:21.123Z",
         "feeds": 0, "succeeded": 0, "failed": 0, "created": 0, "updated": 0, "cancelled": 0, "conflicts": 0,

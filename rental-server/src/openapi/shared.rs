@@ -40,6 +40,10 @@ pub(super) fn parameters() -> Value {
             json!({"type": "string"})),
         "SyncProperty": query_param("property", "Only pull this property's feeds (slug). Default: every feed.",
             json!({"type": "string", "pattern": SLUG_PATTERN})),
+        "Exclude": query_param("exclude", "A feed name (for example `airbnb`) whose imported stays and blocks \
+            are left out.", json!({"type": "string"})),
+        "IfNoneMatch": {"name": "If-None-Match", "in": "header", "required": false,
+            "description": "The `ETag` of a copy you have.", "schema": {"type": "string"}},
         "IdempotencyKey": {"name": "Idempotency-Key", "in": "header", "required": false,
             "description": "Makes a retry safe: a repeat with the same key and the same body within 24 hours \
                 returns the first response again (201, `Idempotent-Replayed: true`) and creates nothing; the \
@@ -71,45 +75,139 @@ pub(super) fn headers() -> Value {
     })
 }
 
-/// One reusable response per problem, each with `X-Request-Id`, its own
-/// headers, and an example per `code` it can carry.
+/// A problem response: its component name, status, description, the headers
+/// it carries (name, component) and an example detail per `code` it can carry.
+type ProblemResponse =
+    (&'static str, u16, &'static str, &'static [(&'static str, &'static str)], &'static [(&'static str, &'static str)]);
+
+/// One reusable response per problem.
+const PROBLEMS: &[ProblemResponse] = &[
+    (
+        "InvalidJson",
+        400,
+        "The body is not valid JSON, or not a JSON object.",
+        &[],
+        &[("invalid_json", "the body is not valid JSON: EOF while parsing an object at line 1 column 1")],
+    ),
+    (
+        "InvalidParameter",
+        400,
+        "A query parameter is malformed (an empty value included); `errors` names it.",
+        &[],
+        &[("invalid_parameter", "query parameter limit: 500 is not from 1 to 200")],
+    ),
+    (
+        "Unauthorized",
+        401,
+        "The API key is missing, unknown, malformed or revoked.",
+        &[("WWW-Authenticate", "WwwAuthenticate")],
+        &[("unauthorized", "send an API key as Authorization: Bearer <key>")],
+    ),
+    (
+        "Forbidden",
+        403,
+        "The key is valid but lacks the scope this operation needs.",
+        &[],
+        &[("insufficient_scope", "this key lacks the write scope")],
+    ),
+    (
+        "NotFound",
+        404,
+        "The property (unknown or inactive) or booking does not exist.",
+        &[],
+        &[("not_found", "property sea-vew not found")],
+    ),
+    (
+        "MethodNotAllowed",
+        405,
+        "The path exists but not with this method; `Allow` lists its methods.",
+        &[("Allow", "Allow")],
+        &[("method_not_allowed", "DELETE is not allowed here; use GET, POST")],
+    ),
+    (
+        "DatesUnavailable",
+        409,
+        "Some nights of the stay are already held, booked or blocked. Nothing about \
+        the other bookings is disclosed.",
+        &[],
+        &[("dates_unavailable", "dates unavailable: 2026-12-24")],
+    ),
+    (
+        "InvalidTransition",
+        409,
+        "The action is not allowed from the booking's state, or the booking is owned \
+        by its channel.",
+        &[],
+        &[("invalid_transition", "cannot confirm a booking that is cancelled")],
+    ),
+    (
+        "PayloadTooLarge",
+        413,
+        "The body is over 64 KiB.",
+        &[],
+        &[("payload_too_large", "bodies are at most 65536 bytes")],
+    ),
+    (
+        "UnsupportedMediaType",
+        415,
+        "The body is not sent as `application/json`.",
+        &[],
+        &[("unsupported_media_type", "send the body as Content-Type: application/json")],
+    ),
+    (
+        "ValidationFailed",
+        422,
+        "Well-formed JSON that breaks a rule; `errors` lists the fields.",
+        &[],
+        &[("validation_failed", "validation failed: checkOut: checkOut must be after checkIn")],
+    ),
+    (
+        "BookingUnprocessable",
+        422,
+        "The request breaks a rule (`validation_failed`, with `errors`), or its \
+        `Idempotency-Key` was used before with a different body (`idempotency_key_reused`).",
+        &[],
+        &[
+            ("validation_failed", "validation failed: guests: at most 4 guests"),
+            ("idempotency_key_reused", "idempotency key was already used with a different request"),
+        ],
+    ),
+    (
+        "RateLimited",
+        429,
+        "Too many requests for this key; wait `Retry-After` seconds.",
+        &[("Retry-After", "RetryAfter")],
+        &[("rate_limited", "too many requests for this key; slow down")],
+    ),
+    (
+        "Internal",
+        500,
+        "Something unexpected; logged under the `X-Request-Id`. The body says nothing more.",
+        &[],
+        &[("internal", "an unexpected error occurred; it has been logged")],
+    ),
+    (
+        "Unavailable",
+        503,
+        "The server is shutting down or its storage is unavailable; retry after \
+        `Retry-After` seconds.",
+        &[("Retry-After", "RetryAfter")],
+        &[("unavailable", "the server is shutting down")],
+    ),
+];
+
+/// The status of the problem response `name` of [`PROBLEMS`].
+pub(super) fn status_of(name: &str) -> u16 {
+    PROBLEMS.iter().find(|p| p.0 == name).map_or(500, |p| p.1)
+}
+
+/// The `#/components/responses/`: one per problem, each with `X-Request-Id`,
+/// its own headers, and an example per `code` it can carry.
 pub(super) fn problem_responses() -> Value {
-    json!({
-        "InvalidJson": problem(400, "The body is not valid JSON, or not a JSON object.", &[],
-            &[("invalid_json", "the body is not valid JSON: EOF while parsing an object at line 1 column 1")]),
-        "InvalidParameter": problem(400, "A query parameter is malformed; `errors` names it.", &[],
-            &[("invalid_parameter", "query parameter limit: 500 is not from 1 to 200")]),
-        "Unauthorized": problem(401, "The API key is missing, unknown, malformed or revoked.",
-            &[("WWW-Authenticate", "WwwAuthenticate")],
-            &[("unauthorized", "send an API key as Authorization: Bearer <key>")]),
-        "Forbidden": problem(403, "The key is valid but lacks the scope this operation needs.", &[],
-            &[("insufficient_scope", "this key lacks the write scope")]),
-        "NotFound": problem(404, "The property (unknown or inactive) or booking does not exist.", &[],
-            &[("not_found", "property sea-vew not found")]),
-        "MethodNotAllowed": problem(405, "The path exists but not with this method; `Allow` lists its methods.",
-            &[("Allow", "Allow")], &[("method_not_allowed", "DELETE is not allowed here; use GET, POST")]),
-        "DatesUnavailable": problem(409, "Some nights of the stay are already held, booked or blocked. Nothing \
-            about the other bookings is disclosed.", &[], &[("dates_unavailable", "dates unavailable: 2026-12-24")]),
-        "InvalidTransition": problem(409, "The action is not allowed from the booking's state, or the booking \
-            is owned by its channel.", &[], &[("invalid_transition", "cannot confirm a booking that is cancelled")]),
-        "PayloadTooLarge": problem(413, "The body is over 64 KiB.", &[],
-            &[("payload_too_large", "bodies are at most 65536 bytes")]),
-        "UnsupportedMediaType": problem(415, "The body is not sent as `application/json`.", &[],
-            &[("unsupported_media_type", "send the body as Content-Type: application/json")]),
-        "ValidationFailed": problem(422, "Well-formed JSON that breaks a rule; `errors` lists the fields.", &[],
-            &[("validation_failed", "validation failed: checkOut: checkOut must be after checkIn")]),
-        "BookingUnprocessable": problem(422, "The request breaks a rule (`validation_failed`, with `errors`), \
-            or its `Idempotency-Key` was used before with a different body (`idempotency_key_reused`).", &[],
-            &[("validation_failed", "validation failed: guests: at most 4 guests"),
-                ("idempotency_key_reused", "idempotency key was already used with a different request")]),
-        "RateLimited": problem(429, "Too many requests for this key; wait `Retry-After` seconds.",
-            &[("Retry-After", "RetryAfter")], &[("rate_limited", "too many requests for this key; slow down")]),
-        "Internal": problem(500, "Something unexpected; logged under the `X-Request-Id`. The body says nothing \
-            more.", &[], &[("internal", "an unexpected error occurred; it has been logged")]),
-        "Unavailable": problem(503, "The server is shutting down or its storage is unavailable; retry after \
-            `Retry-After` seconds.", &[("Retry-After", "RetryAfter")],
-            &[("unavailable", "the server is shutting down")]),
-    })
+    let all = PROBLEMS.iter().map(|(name, status, description, headers, codes)| {
+        ((*name).to_owned(), problem(*status, description, headers, codes))
+    });
+    Value::Object(all.collect())
 }
 
 fn problem(status: u16, description: &str, headers: &[(&str, &str)], codes: &[(&str, &str)]) -> Value {
