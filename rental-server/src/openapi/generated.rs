@@ -5,6 +5,7 @@ use rental_core::availability::Availability;
 use rental_core::channel::SyncReport;
 use rental_core::occupancy::Summary;
 use rental_core::pricing::Quote;
+use rental_core::property::PublicProperty;
 use rental_core::{Action, Booking, NewBooking, QuoteRequest};
 use schemars::SchemaGenerator;
 use schemars::generate::SchemaSettings;
@@ -20,11 +21,12 @@ pub(super) fn request_schemas() -> Map<String, Value> {
     generator.take_definitions(true).into_iter().collect()
 }
 
-/// `Booking`, `Quote`, `Availability`, `Summary`, `SyncResult` and the types
+/// `Property`, `Booking`, `Quote`, `Availability`, `Summary`, `SyncResult` and the types
 /// they refer to, as the server writes them: a field that is always written
 /// is required, `null` included.
 pub(super) fn response_schemas() -> Map<String, Value> {
     let mut generator = generator(SchemaSettings::draft2020_12().for_serialize());
+    generator.subschema_for::<PublicProperty<'static>>();
     generator.subschema_for::<Booking>();
     generator.subschema_for::<Quote>();
     generator.subschema_for::<Availability>();
