@@ -106,7 +106,7 @@ const OPERATIONS: &[Operation] = &[
         summary: "Per-night availability and prices",
         description: "One record per night from `from` up to, not including, `to`: whether it is free, \
             why not (`booked`, `held`, `blocked`, `past`), its price before discounts, fees and taxes, and \
-            the minimum stay starting on it. A malformed date is 400 `invalid_parameter`; `to` on or \
+            the minimum stay starting on it. A malformed or empty date is 400 `invalid_parameter`; `to` on or \
             before `from`, or a range over 366 nights, is 422 `validation_failed`. Needs the `read` scope.",
         access: Access::Read,
         parameters: &["Slug", "AvailabilityFrom", "AvailabilityTo", "RequestId"],
@@ -140,7 +140,7 @@ const OPERATIONS: &[Operation] = &[
         description: "Bookings of every status unless filtered, ordered by `checkIn`, then `code`, one \
             page at a time. To read every page, repeat the request with `cursor` set to the previous \
             page's `nextCursor` until it is null. Pollers pass `updatedSince` with the time of their last \
-            poll. A malformed filter, or `limit` outside 1 to 200, is 400 `invalid_parameter`. Needs the \
+            poll. A malformed or empty filter, or `limit` outside 1 to 200, is 400 `invalid_parameter`. Needs the \
             `read` scope.",
         access: Access::Read,
         parameters: &[
