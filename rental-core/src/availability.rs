@@ -12,6 +12,7 @@ use crate::property::{Cents, Property};
 use crate::stay::Stay;
 
 /// Availability of a property over a range of nights.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Availability {
@@ -30,6 +31,7 @@ pub struct Availability {
 }
 
 /// One night's record.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Night {
@@ -47,6 +49,7 @@ pub struct Night {
 }
 
 /// The state of one night. Where several apply, the first listed wins.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NightStatus {

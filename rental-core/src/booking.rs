@@ -11,6 +11,7 @@ use crate::property::Cents;
 use crate::stay::Stay;
 
 /// A booking (CONTRACT.md section 6).
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Booking {
@@ -45,9 +46,11 @@ pub struct Booking {
     pub notes: Vec<Note>,
     /// When it was made.
     #[serde(with = "crate::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
     pub created_at: DateTime<Utc>,
     /// When it last changed.
     #[serde(with = "crate::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
     pub updated_at: DateTime<Utc>,
     /// Who cancelled it, once cancelled.
     pub cancelled_by: Option<CancelledBy>,
@@ -81,6 +84,7 @@ impl Booking {
 }
 
 /// The channel feed event a booking was imported from.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExternalRef {
@@ -91,16 +95,19 @@ pub struct ExternalRef {
 }
 
 /// A note on a booking.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Note {
     /// What was noted.
     pub text: String,
     /// When.
     #[serde(with = "crate::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
     pub at: DateTime<Utc>,
 }
 
 /// A booking's status.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
@@ -113,6 +120,7 @@ pub enum Status {
 }
 
 /// Where a booking's payment is.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PaymentStatus {
@@ -131,6 +139,7 @@ pub enum PaymentStatus {
 }
 
 /// Who cancelled a booking.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CancelledBy {
@@ -174,6 +183,7 @@ impl std::str::FromStr for Status {
 #[serde(rename_all = "camelCase")]
 pub struct NewBooking {
     /// The property's slug, such as `sea-view`.
+    #[cfg_attr(feature = "schemars", schemars(pattern(r"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$")))]
     pub property: String,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
     #[serde(deserialize_with = "crate::date_json::deserialize")]
@@ -181,14 +191,18 @@ pub struct NewBooking {
     /// Departure date, `YYYY-MM-DD`: the morning the guests leave, not a night of the stay.
     #[serde(deserialize_with = "crate::date_json::deserialize")]
     pub check_out: NaiveDate,
-    /// The guest's name.
+    /// The guest's name: not blank, at most 200 bytes, trimmed.
+    #[cfg_attr(feature = "schemars", schemars(length(min = 1, max = 200)))]
     pub guest_name: String,
-    /// The guest's e-mail address.
+    /// The guest's e-mail address; trimmed.
+    #[cfg_attr(feature = "schemars", schemars(email, length(max = 254)))]
     pub guest_email: String,
     /// Number of guests, 1 to the property's `maxGuests`.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
     pub guests: u32,
-    /// A first note for the host, such as an arrival time.
+    /// A first note for the host, such as an arrival time; at most 2000 bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(length(max = 2000)))]
     pub notes: Option<String>,
     /// Where the request came from; `api` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -201,6 +215,7 @@ pub struct NewBooking {
 #[serde(rename_all = "camelCase")]
 pub struct QuoteRequest {
     /// The property's slug, such as `sea-view`.
+    #[cfg_attr(feature = "schemars", schemars(pattern(r"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$")))]
     pub property: String,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
     #[serde(deserialize_with = "crate::date_json::deserialize")]
@@ -210,6 +225,7 @@ pub struct QuoteRequest {
     pub check_out: NaiveDate,
     /// Number of guests; 1 when absent.
     #[serde(default = "one_guest")]
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
     pub guests: u32,
 }
 

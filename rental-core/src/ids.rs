@@ -129,21 +129,31 @@ impl TryFrom<String> for Slug {
     }
 }
 
-/// A source is a string of 1 to 32 of `a-z`, `0-9`, `-` and `_`, as [`Source::parse`] checks.
+/// `JsonSchema` for an identifier: an inline string schema with the pattern its parser checks.
 #[cfg(feature = "schemars")]
-impl schemars::JsonSchema for Source {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Source".into()
-    }
+macro_rules! string_schema {
+    ($t:ident, $pattern:literal) => {
+        impl schemars::JsonSchema for $t {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($t).into()
+            }
 
-    fn inline_schema() -> bool {
-        true
-    }
+            fn inline_schema() -> bool {
+                true
+            }
 
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({"type": "string", "pattern": "^[a-z0-9_-]{1,32}$"})
-    }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({"type": "string", "pattern": $pattern})
+            }
+        }
+    };
 }
+#[cfg(feature = "schemars")]
+string_schema!(Slug, "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$");
+#[cfg(feature = "schemars")]
+string_schema!(BookingCode, "^[A-Z0-9]{1,8}-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$");
+#[cfg(feature = "schemars")]
+string_schema!(Source, "^[a-z0-9_-]{1,32}$");
 
 impl TryFrom<String> for Source {
     type Error = IdError;

@@ -15,7 +15,8 @@ pub const MAX_NOTES: usize = 100;
 
 /// What a host, guest or payment integration asks of a booking (the PATCH body).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "action", rename_all = "lowercase", deny_unknown_fields)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "BookingAction"))]
+#[serde(tag = "action", rename_all = "lowercase", deny_unknown_fields, from = "WireAction")]
 pub enum Action {
     /// Approve a pending request; payment is captured.
     Confirm,
@@ -37,6 +38,51 @@ pub enum Action {
     Authorize,
 }
 
+// How [`Action`] is read (and, through schemars, documented). serde lets an
+// internally tagged unit variant (`{"action": "confirm", "extra": 1}`) through
+// `deny_unknown_fields`; an empty struct variant refuses the extra field as
+// the other actions do.
+#[derive(Deserialize)]
+#[cfg_attr(
+    feature = "schemars",
+    derive(schemars::JsonSchema),
+    schemars(rename = "BookingAction", description = "One action on a booking, chosen by `action`.")
+)]
+#[serde(tag = "action", rename_all = "lowercase", deny_unknown_fields)]
+enum WireAction {
+    /// Approve a pending request; payment is captured.
+    Confirm {},
+    /// Cancel; the nights are released.
+    Cancel {
+        /// Who asks: `host` (default) or `guest`.
+        #[serde(default)]
+        by: Party,
+        /// Why, for the record; at most 2000 bytes.
+        #[serde(default)]
+        #[cfg_attr(feature = "schemars", schemars(length(max = 2000)))]
+        reason: Option<String>,
+    },
+    /// Append a note.
+    Annotate {
+        /// The note: not blank, at most 2000 bytes.
+        #[cfg_attr(feature = "schemars", schemars(length(min = 1, max = 2000)))]
+        note: String,
+    },
+    /// Record that the guest's card hold succeeded (for payment integrations).
+    Authorize {},
+}
+
+impl From<WireAction> for Action {
+    fn from(wire: WireAction) -> Self {
+        match wire {
+            WireAction::Confirm {} => Action::Confirm,
+            WireAction::Cancel { by, reason } => Action::Cancel { by, reason },
+            WireAction::Annotate { note } => Action::Annotate { note },
+            WireAction::Authorize {} => Action::Authorize,
+        }
+    }
+}
+
 impl Action {
     /// The action's name as the API spells it.
     pub fn name(&self) -> &'static str {
@@ -51,6 +97,7 @@ impl Action {
 
 /// Who may cancel through the API.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Party {
     /// The host.
@@ -92,7 +139,9 @@ pub(crate) fn has_control(text: &str) -> bool {
     text.chars().any(|c| c < ' ' && c != '\t')
 }
 
-/// The free text an action carries, refused (422 on its field) when it holds control characters.
+/// The free text an action carries, refused (422 on its field) when it holds
+/// control characters or, for a cancel reason, is over [`MAX_NOTE_LEN`] bytes
+/// (checked before the state, so a repeated cancel refuses it too).
 fn check_text(action: &Action) -> Result<(), Error> {
     let (field, text) = match action {
         Action::Annotate { note } => ("note", note.as_str()),
@@ -101,6 +150,9 @@ fn check_text(action: &Action) -> Result<(), Error> {
     };
     if has_control(text) {
         return Err(Error::invalid(field, "control_character", "must not contain control characters (tab is allowed)"));
+    }
+    if field == "reason" && text.trim().len() > MAX_NOTE_LEN {
+        return Err(Error::invalid(field, "invalid", format!("must be at most {MAX_NOTE_LEN} bytes")));
     }
     Ok(())
 }
@@ -366,6 +418,16 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_cancel_reason_is_refused_even_when_already_cancelled() {
+        let reason = Some("x".repeat(MAX_NOTE_LEN + 1));
+        for status in [Status::Pending, Status::Cancelled] {
+            let b = booking(status, PaymentStatus::Unpaid);
+            let got = apply(&b, &Action::Cancel { by: Party::Host, reason: reason.clone() }, now(), today());
+            assert!(matches!(got, Err(Error::Validation(_))), "{status:?}");
+        }
+    }
+
+    #[test]
     fn an_unpaid_request_expires_after_the_ttl_with_three_events() {
         let ttl = chrono::TimeDelta::hours(24);
         let mut b = booking(Status::Pending, PaymentStatus::Unpaid);
@@ -400,7 +462,9 @@ mod tests {
         for (json, want) in cases {
             assert_eq!(serde_json::from_str::<Action>(json).unwrap(), want, "{json}");
         }
-        for bad in ["{}", r#"{"action":"refund"}"#, r#"{"action":"cancel","by":"system"}"#] {
+        let extra =
+            [r#"{"action":"confirm","x":1}"#, r#"{"action":"authorize","x":1}"#, r#"{"action":"cancel","x":1}"#];
+        for bad in ["{}", r#"{"action":"refund"}"#, r#"{"action":"cancel","by":"system"}"#].into_iter().chain(extra) {
             assert!(serde_json::from_str::<Action>(bad).is_err(), "{bad}");
         }
     }

@@ -11,6 +11,7 @@ use crate::json_out::{push_date, push_int, push_json_str};
 use crate::property::Property;
 
 /// The summary of every active property.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
@@ -19,6 +20,7 @@ pub struct Summary {
     pub date: NaiveDate,
     /// When the summary was made.
     #[serde(with = "crate::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
     pub generated_at: DateTime<Utc>,
     /// Counts over all properties.
     pub totals: Totals,
@@ -27,6 +29,7 @@ pub struct Summary {
 }
 
 /// Counts over all properties.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Totals {
@@ -43,6 +46,7 @@ pub struct Totals {
 }
 
 /// One property's day.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PropertySummary {
@@ -74,6 +78,7 @@ pub struct PropertySummary {
 }
 
 /// The stay holding tonight.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CurrentBooking {
@@ -92,6 +97,7 @@ pub struct CurrentBooking {
 }
 
 /// The next stay to arrive.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NextArrival {
@@ -103,6 +109,7 @@ pub struct NextArrival {
     #[serde(serialize_with = "crate::date_json::serialize")]
     pub check_in: NaiveDate,
     /// `pending` or `confirmed`.
+    #[cfg_attr(feature = "schemars", schemars(extend("enum" = ["pending", "confirmed"])))]
     pub status: &'static str,
 }
 

@@ -12,6 +12,7 @@ use crate::property::{Cents, Property};
 use crate::stay::Stay;
 
 /// The price of a stay and whether it can be booked.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Quote {
@@ -99,6 +100,7 @@ impl Quote {
 }
 
 /// One night's price.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NightPrice {
     /// The night.
@@ -109,6 +111,7 @@ pub struct NightPrice {
 }
 
 /// A reason a well-formed stay cannot be booked.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "QuoteProblem"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum Problem {

@@ -88,8 +88,10 @@ pub struct Property {
     pub ical_feeds: Vec<IcalFeed>,
 }
 
-/// A season: nights `start_date..=end_date` with their own rates.
+/// A season: nights `start_date..=end_date` with their own rates. Where
+/// seasons overlap, the one that starts later wins.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SeasonalRate {
     /// Display name (`Summer`).
@@ -224,31 +226,8 @@ pub struct PublicProperty<'a>(&'a Property);
 
 impl Serialize for PublicProperty<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        #[serde(rename_all = "camelCase")]
-        struct View<'a> {
-            slug: &'a Slug,
-            name: &'a str,
-            timezone: &'a Tz,
-            currency: &'a str,
-            max_guests: u32,
-            base_guests: u32,
-            extra_guest_fee: Cents,
-            nightly_rate: Cents,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            weekend_rate: Option<Cents>,
-            cleaning_fee: Cents,
-            tax_rate: u32,
-            min_nights: u32,
-            max_nights: u32,
-            weekly_discount: u32,
-            monthly_discount: u32,
-            check_in_time: ClockTime,
-            check_out_time: ClockTime,
-            seasonal_rates: &'a [SeasonalRate],
-        }
         let p = self.0;
-        View {
+        PropertyView {
             slug: &p.slug,
             name: &p.name,
             timezone: &p.timezone,
@@ -270,6 +249,72 @@ impl Serialize for PublicProperty<'_> {
         }
         .serialize(serializer)
     }
+}
+
+/// The schema of what [`PublicProperty`] writes.
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for PublicProperty<'_> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Property".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        PropertyView::json_schema(generator)
+    }
+}
+
+/// A bookable property as the API shows it. Private details (door code,
+/// Wi-Fi name, feed URLs) are never included.
+#[derive(Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+struct PropertyView<'a> {
+    /// URL-safe identifier: 1 to 64 of a-z, 0-9 and `-`.
+    slug: &'a Slug,
+    /// Display name.
+    name: &'a str,
+    /// IANA time zone the property's days are counted in (`Europe/Lisbon`).
+    #[cfg_attr(feature = "schemars", schemars(with = "String"))]
+    timezone: &'a Tz,
+    /// `USD`, the currency of every amount.
+    currency: &'a str,
+    /// Most guests allowed.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
+    max_guests: u32,
+    /// Guests included in the nightly rate.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
+    base_guests: u32,
+    /// Per guest above `baseGuests`, per night, in cents.
+    extra_guest_fee: Cents,
+    /// Weeknight rate outside seasons, in cents.
+    nightly_rate: Cents,
+    /// Friday and Saturday rate outside seasons, in cents. Omitted when the
+    /// property has none: `nightlyRate` applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weekend_rate: Option<Cents>,
+    /// Once per stay, in cents.
+    cleaning_fee: Cents,
+    /// Tax on accommodation less discount, plus fees, in basis points (1200 = 12 %).
+    #[cfg_attr(feature = "schemars", schemars(range(max = 10_000)))]
+    tax_rate: u32,
+    /// Shortest stay, outside seasons that set their own.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 366)))]
+    min_nights: u32,
+    /// Longest stay, outside seasons that set their own.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 366)))]
+    max_nights: u32,
+    /// Off accommodation for stays of 7 to 27 nights, in basis points.
+    #[cfg_attr(feature = "schemars", schemars(range(max = 10_000)))]
+    weekly_discount: u32,
+    /// Off accommodation for stays of 28 nights or more, in basis points.
+    #[cfg_attr(feature = "schemars", schemars(range(max = 10_000)))]
+    monthly_discount: u32,
+    /// Local arrival time, 24-hour.
+    check_in_time: ClockTime,
+    /// Local departure time, 24-hour.
+    check_out_time: ClockTime,
+    /// Seasons with their own rates.
+    seasonal_rates: &'a [SeasonalRate],
 }
 
 /// A local time of day, written `15:00` in JSON and `3:00 PM` for people.
@@ -295,6 +340,22 @@ impl ClockTime {
 impl fmt::Display for ClockTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:02}:{:02}", self.0.hour(), self.0.minute())
+    }
+}
+
+/// `HH:MM`, 24-hour.
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for ClockTime {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ClockTime".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "examples": ["15:00"]})
     }
 }
 

@@ -35,6 +35,7 @@ pub fn last_check_in(today: NaiveDate) -> NaiveDate {
 /// assert!(Stay::new(d("2026-12-27"), d("2026-12-20")).is_err());
 /// # Ok::<(), rental_core::StayError>(())
 /// ```
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "RawStay", into = "RawStay")]
 pub struct Stay {
@@ -97,10 +98,13 @@ impl Stay {
     }
 }
 
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct RawStay {
+    /// Arrival: the first night.
     check_in: NaiveDate,
+    /// Departure: the day after the last night.
     check_out: NaiveDate,
 }
 

@@ -36,3 +36,27 @@ pub(crate) mod option {
             .transpose()
     }
 }
+
+/// The schema of a timestamp as written here: RFC 3339, UTC, milliseconds.
+#[cfg(feature = "schemars")]
+pub(crate) struct Rfc3339Millis;
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for Rfc3339Millis {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Timestamp".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "format": "date-time",
+            "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$",
+            "examples": ["2026-11-22T07:39:21.123Z"],
+        })
+    }
+}

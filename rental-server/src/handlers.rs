@@ -200,7 +200,11 @@ pub async fn summary<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
 /// report once every pull ended (failed feeds are in it, the request still succeeds).
 /// An unknown or inactive property is a 404.
 pub async fn sync<S: Store + 'static>(syncer: &Arc<ical_sync::Syncer<S>>, query: &Query) -> Reply {
-    let property = query.get("property").map(str::to_owned);
+    let property = query
+        .get("property")
+        .map(|p| Slug::parse(p).map(|_| p.to_owned()))
+        .transpose()
+        .map_err(|e| Problem::invalid_parameter("property", e.to_string()))?;
     let report = syncer.sync(property, |_| {}).await.map_err(problem)?;
     Ok(json(StatusCode::OK, &report))
 }

@@ -151,9 +151,10 @@ impl Query {
         query(uri).map(Query)
     }
 
-    /// The last value of `name`, if given and not empty.
+    /// The last value of `name`, if given. A parameter given with an empty
+    /// value (`?to=`) is given: typed parameters refuse it as malformed.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0.iter().rev().find(|(n, v)| n == name && !v.is_empty()).map(|(_, v)| v.as_str())
+        self.0.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
     /// `name` parsed as `T`, if given.
@@ -184,7 +185,9 @@ mod tests {
         let q = Query::of(&uri).unwrap();
         assert_eq!(q.get("status"), Some("pending,confirmed"));
         assert_eq!(q.get("name"), Some("Ada L"));
-        assert_eq!(q.get("empty"), None);
+        assert_eq!(q.get("empty"), Some(""));
+        assert_eq!(q.get("flag"), Some(""));
+        assert_eq!(q.get("absent"), None);
         assert!(Query::of(&"/x?a=%zz".parse().unwrap()).is_err());
     }
 

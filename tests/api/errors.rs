@@ -472,3 +472,44 @@ async fn control_characters_in_names_and_notes_are_422_and_a_tab_is_not() {
     tabbed["notes"] = json!("arriving\tlate");
     s.post(BOOKINGS, &s.key, &tabbed).await.expect(201);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_typed_query_parameter_given_empty_is_400_invalid_parameter() {
+    let s = TestServer::memory().await;
+    let cases = [
+        ("/api/v1/properties/sea-view/availability?from=", "from"),
+        ("/api/v1/properties/sea-view/availability?to=", "to"),
+        ("/api/v1/bookings?status=", "status"),
+        ("/api/v1/bookings?property=", "property"),
+        ("/api/v1/bookings?source=", "source"),
+        ("/api/v1/bookings?from=", "from"),
+        ("/api/v1/bookings?to=", "to"),
+        ("/api/v1/bookings?updatedSince=", "updatedSince"),
+        ("/api/v1/bookings?limit=", "limit"),
+        ("/api/v1/bookings?cursor=", "cursor"),
+    ];
+    for (path, field) in cases {
+        let reply = s.get(path, &s.key).await;
+        reply.problem(400, "invalid_parameter");
+        assert_eq!(reply.error_fields(), [field], "{path}");
+    }
+    let reply = s.send_bytes(Method::POST, "/api/v1/sync/ical?property=", &s.key, "application/json", "").await;
+    reply.problem(400, "invalid_parameter");
+    assert_eq!(reply.error_fields(), ["property"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_id_that_cannot_be_echoed_is_replaced_and_the_request_still_served() {
+    let s = TestServer::memory().await;
+    for sent in ["", &"x".repeat(129), "has space"] {
+        let request = s
+            .request(Method::GET, "/api/v1/properties", &s.read_key)
+            .header("x-request-id", sent)
+            .body(Full::default())
+            .unwrap();
+        let reply = s.send(request).await;
+        reply.expect(200);
+        let id = reply.header("x-request-id").expect("a request id");
+        assert!(!id.is_empty() && id != sent, "{sent:?} gave {id:?}");
+    }
+}

@@ -13,6 +13,7 @@
 //!   subscriptions, retries, 410, redirects, a hanging receiver, checkout expiry.
 //! - `standard_webhooks`: the reference Standard Webhooks library verifies real
 //!   deliveries, also while a secret rotation's two secrets sign.
+//! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
 
 mod auth;
 mod availability;
@@ -25,6 +26,7 @@ mod patch;
 mod properties;
 mod quotes;
 mod restart;
+mod schemathesis;
 mod standard_webhooks;
 mod summary;
 mod webhooks;

@@ -143,6 +143,9 @@ async fn an_unknown_or_missing_action_is_422() {
         json!({"note": "no action"}),
         json!({"action": "cancel", "by": "system"}),
         json!({"action": "annotate"}),
+        json!({"action": "confirm", "extra": 1}),
+        json!({"action": "authorize", "extra": 1}),
+        json!({"action": "cancel", "extra": 1}),
     ] {
         s.act(&code, &body).await.problem(422, "validation_failed");
     }
@@ -153,4 +156,17 @@ async fn an_unknown_or_missing_action_is_422() {
 async fn patching_an_unknown_booking_is_404() {
     let s = TestServer::memory().await;
     s.act("BK-2345AB", &json!({"action": "confirm"})).await.problem(404, "not_found");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_reason_over_2000_bytes_is_422_even_on_a_cancelled_booking() {
+    let s = TestServer::memory().await;
+    let code = pending(&s).await;
+    let long = json!({"action": "cancel", "reason": "é".repeat(1001)});
+    let reply = s.act(&code, &long).await;
+    reply.problem(422, "validation_failed");
+    assert_eq!(reply.error_fields(), ["reason"]);
+    assert_eq!(s.get(&format!("/api/v1/bookings/{code}"), &s.read_key).await.body["status"], "pending");
+    s.act(&code, &json!({"action": "cancel", "reason": "x".repeat(2000)})).await.expect(200);
+    s.act(&code, &long).await.problem(422, "validation_failed");
 }

@@ -86,6 +86,7 @@ pub enum OwnedKind {
 }
 
 /// The result of pulling one feed (CONTRACT.md section 8).
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FeedResult {
@@ -122,14 +123,17 @@ impl FeedResult {
 }
 
 /// The result of pulling several feeds at once.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "SyncResult"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SyncReport {
     /// When the pulls started.
     #[serde(with = "crate::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
     pub started_at: DateTime<Utc>,
     /// When the last one ended.
     #[serde(with = "crate::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
     pub finished_at: DateTime<Utc>,
     /// Feeds pulled.
     pub feeds: usize,

@@ -1,0 +1,125 @@
+//! Example bodies shown with the operations; a test checks each against its
+//! schema.
+
+use serde_json::{Map, Value, json};
+
+/// The `example` (or named `examples`) of a request body of schema `name`.
+pub(super) fn request_examples(name: &str) -> Map<String, Value> {
+    let stay = json!({"property": "sea-view", "checkIn": "2026-12-20", "checkOut": "2026-12-27"});
+    let (key, value) = match name {
+        "QuoteRequest" => ("example", json!({"guests": 3})),
+        "NewBooking" => (
+            "example",
+            json!({"guestName": "Ada Lovelace", "guestEmail": "ada@example.com",
+            "guests": 3, "notes": "late arrival"}),
+        ),
+        "BookingAction" => (
+            "examples",
+            json!({
+                "confirm": {"summary": "Confirm a request", "value": {"action": "confirm"}},
+                "cancel": {"summary": "Cancel at the guest's request",
+                    "value": {"action": "cancel", "by": "guest", "reason": "plans changed"}},
+                "annotate": {"summary": "Add a note", "value": {"action": "annotate", "note": "late arrival"}},
+                "authorize": {"summary": "Record a card hold", "value": {"action": "authorize"}},
+            }),
+        ),
+        _ => return Map::new(),
+    };
+    let value = if key == "example" { merged(&stay, value) } else { value };
+    Map::from_iter([(key.to_owned(), value)])
+}
+
+fn merged(base: &Value, extra: Value) -> Value {
+    let mut all = base.clone();
+    if let (Some(all), Value::Object(extra)) = (all.as_object_mut(), extra) {
+        all.extend(extra);
+    }
+    all
+}
+
+/// An example of a response body of schema `name`, where there is one.
+pub(super) fn response_example(name: &str) -> Option<Value> {
+    Some(match name {
+        "PropertyList" => json!({"data": [property_example()]}),
+        "Property" => property_example(),
+        "Availability" => availability_example(),
+        "Quote" => quote_example(),
+        "BookingList" => json!({"data": [booking_example()], "nextCursor": null}),
+        "Booking" => booking_example(),
+        "Summary" => summary_example(),
+        "SyncResult" => sync_example(),
+        _ => return None,
+    })
+}
+
+fn property_example() -> Value {
+    json!({
+        "slug": "sea-view", "name": "Sea View Cottage", "timezone": "Europe/Lisbon", "currency": "USD",
+        "maxGuests": 4, "baseGuests": 2, "extraGuestFee": 2000, "nightlyRate": 15000, "weekendRate": 18000,
+        "cleaningFee": 6000, "taxRate": 1200, "minNights": 2, "maxNights": 28, "weeklyDiscount": 1000,
+        "monthlyDiscount": 2000, "checkInTime": "15:00", "checkOutTime": "11:00",
+        "seasonalRates": [{"name": "Summer", "startDate": "2026-06-01", "endDate": "2026-08-31",
+            "nightlyRate": 22000, "weekendRate": 25000, "minNights": 3}],
+    })
+}
+
+fn availability_example() -> Value {
+    json!({
+        "property": "sea-view", "from": "2026-12-01", "to": "2026-12-03", "currency": "USD",
+        "nights": [
+            {"date": "2026-12-01", "available": true, "price": 15000, "minNights": 2, "status": "available"},
+            {"date": "2026-12-02", "available": false, "price": 15000, "minNights": 2, "status": "held"},
+        ],
+    })
+}
+
+fn quote_example() -> Value {
+    json!({
+        "property": "sea-view", "checkIn": "2026-12-20", "checkOut": "2026-12-27", "guests": 3,
+        "nights": 7, "available": false, "currency": "USD",
+        "nightly": [{"date": "2026-12-20", "price": 15000}, {"date": "2026-12-21", "price": 15000},
+            {"date": "2026-12-22", "price": 15000}, {"date": "2026-12-23", "price": 15000},
+            {"date": "2026-12-24", "price": 15000}, {"date": "2026-12-25", "price": 18000},
+            {"date": "2026-12-26", "price": 18000}],
+        "accommodation": 111_000, "discount": 11100, "extraGuestFee": 14000, "cleaningFee": 6000,
+        "taxes": 14388, "total": 134_288,
+        "problems": [{"code": "dates_unavailable", "dates": ["2026-12-24"]}],
+    })
+}
+
+fn booking_example() -> Value {
+    json!({
+        "code": "BK-7QX2MF", "property": "sea-view", "propertyName": "Sea View Cottage",
+        "guestName": "Ada Lovelace", "guestEmail": "ada@example.com", "guests": 3,
+        "checkIn": "2026-12-20", "checkOut": "2026-12-27", "nights": 7,
+        "status": "pending", "paymentStatus": "unpaid", "total": 134_288, "currency": "USD",
+        "source": "api", "notes": [{"text": "late arrival", "at": "2026-11-22T07:39:21.123Z"}],
+        "createdAt": "2026-11-22T07:39:21.123Z", "updatedAt": "2026-11-22T07:39:21.123Z",
+        "cancelledBy": null, "cancelReason": null,
+    })
+}
+
+fn summary_example() -> Value {
+    json!({
+        "date": "2026-11-22", "generatedAt": "2026-11-22T07:39:21.123Z",
+        "totals": {"properties": 1, "occupiedTonight": 1, "checkInsToday": 0, "checkOutsToday": 0,
+            "pendingBookings": 1},
+        "properties": [{
+            "slug": "sea-view", "name": "Sea View Cottage", "date": "2026-11-22", "occupied": true,
+            "checkInToday": false, "checkOutToday": false,
+            "currentBooking": {"code": "BK-7QX2MF", "guestName": "Ada Lovelace", "guests": 3,
+                "checkIn": "2026-11-20", "checkOut": "2026-11-24"},
+            "nextArrival": {"code": "BK-K3M9PW", "guestName": "Alan Turing", "checkIn": "2026-12-01",
+                "status": "pending"},
+            "checkInTime": "3:00 PM", "checkOutTime": "11:00 AM", "doorCode": "4821", "wifiSsid": "SeaView-Guest",
+        }],
+    })
+}
+
+fn sync_example() -> Value {
+    json!({
+        "startedAt": "2026-11-22T07:39:21.123Z", "finishedAt": "2026-11-22T07:39:21.123Z",
+        "feeds": 0, "succeeded": 0, "failed": 0, "created": 0, "updated": 0, "cancelled": 0, "conflicts": 0,
+        "results": [],
+    })
+}

@@ -1,0 +1,77 @@
+//! The schemas still written by hand: the list envelopes and the problem body
+//! (everything else is generated from the Rust types in `generated`).
+
+use serde_json::{Map, Value, json};
+
+use super::schema;
+
+fn object(description: &str, required: &[&str], properties: Value) -> Value {
+    let mut schema = json!({"type": "object", "description": description, "required": required});
+    schema["properties"] = properties;
+    schema
+}
+
+fn into_map(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn string(description: &str) -> Value {
+    json!({"type": "string", "description": description})
+}
+
+pub(super) fn slug(description: &str) -> Value {
+    json!({"type": "string", "pattern": SLUG_PATTERN, "description": description, "examples": ["sea-view"]})
+}
+
+pub(super) const SLUG_PATTERN: &str = "^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$";
+pub(super) const SOURCE_PATTERN: &str = "^[a-z0-9_-]{1,32}$";
+
+pub(super) fn property_schemas() -> Map<String, Value> {
+    into_map(json!({
+        "PropertyList": object("The active properties.", &["data"], json!({
+            "data": {"type": "array", "items": schema("Property"), "description": "Ordered by slug."},
+        })),
+    }))
+}
+
+pub(super) fn booking_schemas() -> Map<String, Value> {
+    into_map(json!({
+        "BookingList": object("One page of bookings.", &["data", "nextCursor"], json!({
+            "data": {"type": "array", "items": schema("Booking"), "description": "Ordered by `checkIn`, then `code`."},
+            "nextCursor": {"type": ["string", "null"], "description": "Pass as `cursor` for the next page; \
+                null on the last page. Opaque."},
+        })),
+    }))
+}
+
+pub(super) fn problem_schemas() -> Map<String, Value> {
+    into_map(json!({
+        "Problem": object("An RFC 9457 problem; sent as `application/problem+json`. Never contains internals.",
+            &["type", "title", "status", "code", "detail"], json!({
+                "type": {"type": "string", "format": "uri-reference", "description": "Always `about:blank`: \
+                    `code` identifies the problem.", "examples": ["about:blank"]},
+                "title": {"type": "string", "description": "The HTTP status's reason phrase.",
+                    "examples": ["Conflict"]},
+                "status": {"type": "integer", "minimum": 400, "maximum": 599, "description": "The HTTP status."},
+                "code": {"type": "string", "description": "Stable, machine-readable: `invalid_json`, \
+                    `invalid_parameter`, `unauthorized`, `insufficient_scope`, `not_found`, \
+                    `method_not_allowed`, `dates_unavailable`, `invalid_transition`, `payload_too_large`, \
+                    `unsupported_media_type`, `validation_failed`, `idempotency_key_reused`, `rate_limited`, \
+                    `internal`, `unavailable`.", "examples": ["dates_unavailable"]},
+                "detail": string("A sentence for people; do not parse it."),
+                "errors": {"type": "array", "items": schema("FieldError"), "minItems": 1,
+                    "description": "The fields at fault; only present where fields are at fault."},
+            })),
+        "FieldError": object("One field at fault.", &["field", "code", "message"], json!({
+            "field": {"type": "string", "description": "The field's JSON name (`checkIn`), query parameter \
+                (`limit`) or header (`Idempotency-Key`).", "examples": ["checkOut"]},
+            "code": {"type": "string", "description": "Stable: `invalid`, `invalid_date`, `invalid_range`, \
+                `invalid_email`, `invalid_parameter`, `min_nights`, `max_nights`, `max_guests`, `past_dates`, ...",
+                "examples": ["invalid_range"]},
+            "message": string("A sentence for people."),
+        })),
+    }))
+}

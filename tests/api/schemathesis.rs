@@ -1,0 +1,91 @@
+//! CONTRACT.md section 19: Schemathesis, with all its phases and checks, finds
+//! nothing wrong between `/api/openapi.json` and what a demo server answers.
+//!
+//! `st` comes from `./scripts/test` (pinned in scripts/test-requirements.txt,
+//! installed into target/test-venv); without it this test fails, never skips.
+//! Settings are in `schemathesis.toml` next to this file; docs/schemathesis.md
+//! says how to run the same by hand.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+use rental_core::{MemoryStore, Rental, demo};
+use rental_server::ServerConfig;
+use rental_tests::fixed_clock;
+use rental_tests::http::TestServer;
+
+/// Test cases per operation and phase: enough to reach every rule, bounded
+/// so the run takes well under a minute on two shared cores.
+const MAX_EXAMPLES: &str = "60";
+
+/// A fixed seed keeps CI reproducible; drop `--seed` by hand to explore.
+const SEED: &str = "20261122";
+
+/// `st` on `PATH` (as `./scripts/test` arranges), else the one in target/test-venv.
+fn schemathesis() -> PathBuf {
+    let on_path = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).map(|dir| dir.join("st")).collect::<Vec<_>>())
+        .unwrap_or_default();
+    let venv = workspace().join("target/test-venv/bin/st");
+    on_path.into_iter().chain([venv]).find(|st| st.is_file()).unwrap_or_else(|| {
+        panic!(
+            "Schemathesis (`st`) is not installed: run ./scripts/test (or ./scripts/test --no-run once), \
+             which installs scripts/test-requirements.txt into target/test-venv"
+        )
+    })
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ sits in the workspace").to_path_buf()
+}
+
+/// A server on the demo data (three properties, bookings in every status, a
+/// block) and a key with both scopes.
+async fn demo_server() -> TestServer<MemoryStore> {
+    let clock = fixed_clock();
+    let rental = Rental::new(MemoryStore::new()).with_clock(clock.clone());
+    assert!(demo::seed(&rental).expect("the demo data loads"), "the store was empty");
+    TestServer::serve(Arc::new(rental), clock, &ServerConfig::default()).await
+}
+
+fn run(st: &Path, url: &str, key: &str) -> Output {
+    let config = workspace().join("tests/api/schemathesis.toml");
+    let report = tempfile::tempdir().expect("a temporary directory");
+    Command::new(st)
+        .arg("--no-color")
+        .arg("--config-file")
+        .arg(config)
+        .args(["run", url, "--header", &format!("Authorization: Bearer {key}")])
+        .args(["--phases", "examples,coverage,fuzzing,stateful", "--checks", "all"])
+        // Without a filter, st leaves out the operation that serves the document itself.
+        .args(["--include-path-regex", "^/api/"])
+        .args(["--max-examples", MAX_EXAMPLES, "--seed", SEED, "--workers", "2"])
+        .args(["--output-sanitize", "false"])
+        .arg("--report-dir")
+        .arg(report.path())
+        // st keeps a cache of crashes in `.schemathesis/` under its working directory.
+        .current_dir(report.path())
+        .output()
+        .expect("st runs")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn schemathesis_finds_no_failure_in_any_phase() {
+    let st = schemathesis();
+    let s = demo_server().await;
+    let url = format!("http://{}/api/openapi.json", s.addr);
+    let operations = rental_server::routes::ROUTES.len();
+    let key = s.key.clone();
+    let out = tokio::task::spawn_blocking(move || run(&st, &url, &key)).await.expect("st finishes");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "Schemathesis found failures:\n{text}");
+    assert!(
+        text.contains(&format!("Tested: {operations}")),
+        "Schemathesis did not test all {operations} operations:\n{text}"
+    );
+    for phase in ["Examples", "Coverage", "Fuzzing", "Stateful"] {
+        assert!(text.contains(&format!("✅ {phase}")), "the {phase} phase did not pass:\n{text}");
+    }
+    s.stop().await;
+}
