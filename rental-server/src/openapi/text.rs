@@ -32,7 +32,10 @@ machine-readable `code`: 400 `invalid_json` / `invalid_parameter`, 401 `unauthor
 apply everywhere and are not repeated: a path that does not exist is 404 `not_found`; a method a \
 path does not list is 405 `method_not_allowed` with an `Allow` header naming the methods it does \
 (response `MethodNotAllowed`); a query string that is not valid percent-encoding is 400 \
-`invalid_parameter` on any endpoint.
+`invalid_parameter` on any endpoint. A request the server cannot read as HTTP at all is answered \
+before any operation, with `Connection: close`: 400 `bad_request` (a malformed request line or \
+header), 414 `uri_too_long` (a target over 65,534 bytes), 431 `headers_too_large` (over 100 \
+headers).
 ";
 
 pub(super) const DECISIONS: &str = "
