@@ -19,6 +19,7 @@ mod availability;
 mod bookings;
 mod concurrency;
 mod connections;
+mod delivery_claims;
 mod errors;
 mod ical;
 mod patch;
