@@ -547,6 +547,17 @@ mod tests {
     }
 
     #[test]
+    fn the_shutdown_grace_and_the_webhook_lease_have_defaults_and_cannot_be_off() {
+        let c = load(None, &[], &Flags::default()).unwrap();
+        assert_eq!((c.shutdown_grace, c.webhook_lease), (Duration::from_secs(30), Duration::from_secs(60)));
+        let file = "shutdownGrace = \"10s\"\nwebhookLease = \"2m\"";
+        let c = load(Some(file), &[("RENTAL_SHUTDOWN_GRACE", "2s")], &Flags::default()).unwrap();
+        assert_eq!((c.shutdown_grace, c.webhook_lease), (Duration::from_secs(2), Duration::from_secs(120)));
+        assert!(load(None, &[("RENTAL_WEBHOOK_LEASE", "0")], &Flags::default()).is_err());
+        assert!(load(None, &[("RENTAL_SHUTDOWN_GRACE", "0")], &Flags::default()).is_err());
+    }
+
+    #[test]
     fn bad_values_name_where_they_came_from() {
         let cases = [
             (Some("checkoutTtl = \"soon\""), vec![], r#"conf/rental.toml: checkoutTtl: "soon" is not a duration"#),
