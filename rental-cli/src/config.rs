@@ -38,6 +38,10 @@ pub struct Config {
     pub rate_limit: Option<u32>,
     /// The reverse proxies whose `X-Forwarded-For` is believed (`trustedProxies`); none by default.
     pub trusted_proxies: TrustedProxies,
+    /// How long `serve` may take to stop after SIGTERM (`shutdownGrace`, 30s).
+    pub shutdown_grace: Duration,
+    /// How long a claimed webhook delivery stays leased unless renewed (`webhookLease`, 60s).
+    pub webhook_lease: Duration,
 }
 
 /// What the command line says about the configuration.
@@ -105,10 +109,12 @@ enum Key {
     RateLimit,
     Retention,
     TrustedProxies,
+    ShutdownGrace,
+    WebhookLease,
 }
 
 impl Key {
-    const ALL: [Key; 11] = [
+    const ALL: [Key; 13] = [
         Key::Listen,
         Key::BaseUrl,
         Key::Timezone,
@@ -120,6 +126,8 @@ impl Key {
         Key::RateLimit,
         Key::Retention,
         Key::TrustedProxies,
+        Key::ShutdownGrace,
+        Key::WebhookLease,
     ];
 
     fn file_name(self) -> &'static str {
@@ -135,6 +143,8 @@ impl Key {
             Key::RateLimit => "rateLimit",
             Key::Retention => "retention",
             Key::TrustedProxies => "trustedProxies",
+            Key::ShutdownGrace => "shutdownGrace",
+            Key::WebhookLease => "webhookLease",
         }
     }
 
@@ -151,6 +161,8 @@ impl Key {
             Key::RateLimit => "RENTAL_RATE_LIMIT",
             Key::Retention => "RENTAL_RETENTION",
             Key::TrustedProxies => "RENTAL_TRUSTED_PROXIES",
+            Key::ShutdownGrace => "RENTAL_SHUTDOWN_GRACE",
+            Key::WebhookLease => "RENTAL_WEBHOOK_LEASE",
         }
     }
 }
@@ -198,6 +210,8 @@ struct FileConfig {
     rate_limit: Option<u32>,
     retention: Option<toml::Value>,
     trusted_proxies: Option<toml::Value>,
+    shutdown_grace: Option<toml::Value>,
+    webhook_lease: Option<toml::Value>,
 }
 
 impl Config {
@@ -258,6 +272,8 @@ fn apply_file(layers: &mut Layers, path: &Path, text: &str) -> Result<(), Config
         (Key::RateLimit, file.rate_limit.map(|n| n.to_string())),
         (Key::Retention, duration(Key::Retention, file.retention)?),
         (Key::TrustedProxies, file.trusted_proxies.map(|v| list_text(&v, &from(Key::TrustedProxies))).transpose()?),
+        (Key::ShutdownGrace, duration(Key::ShutdownGrace, file.shutdown_grace)?),
+        (Key::WebhookLease, duration(Key::WebhookLease, file.webhook_lease)?),
     ];
     for (key, text) in texts {
         if let Some(text) = text {
@@ -329,6 +345,8 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
         allow_private_targets: setting(layers, Key::AllowPrivateTargets, "false", parse_bool)?,
         rate_limit: setting(layers, Key::RateLimit, "100", parse_rate)?,
         trusted_proxies: setting(layers, Key::TrustedProxies, "", str::parse)?,
+        shutdown_grace: setting(layers, Key::ShutdownGrace, "30s", parse_positive)?,
+        webhook_lease: setting(layers, Key::WebhookLease, "60s", parse_positive)?,
     })
 }
 
@@ -376,6 +394,11 @@ fn invalid(layers: &Layers, key: Key, message: String) -> ConfigError {
 fn parse_duration(s: &str) -> Result<Option<Duration>, String> {
     let d = duration::parse(s).map_err(|e| e.to_string())?;
     Ok(Some(d).filter(|d| !d.is_zero()))
+}
+
+/// A duration that cannot be off: `0` is refused.
+fn parse_positive(s: &str) -> Result<Duration, String> {
+    parse_duration(s)?.ok_or_else(|| format!("{s:?} must be longer than 0"))
 }
 
 fn parse_base_url(s: &str) -> Result<String, String> {
@@ -521,6 +544,17 @@ mod tests {
         assert_eq!(c.settings.retention, TimeDelta::days(7));
         let c = load(Some("retention = \"7d\""), &[("RENTAL_RETENTION", "36h")], &Flags::default()).unwrap();
         assert_eq!(c.settings.retention, TimeDelta::hours(36));
+    }
+
+    #[test]
+    fn the_shutdown_grace_and_the_webhook_lease_have_defaults_and_cannot_be_off() {
+        let c = load(None, &[], &Flags::default()).unwrap();
+        assert_eq!((c.shutdown_grace, c.webhook_lease), (Duration::from_secs(30), Duration::from_secs(60)));
+        let file = "shutdownGrace = \"10s\"\nwebhookLease = \"2m\"";
+        let c = load(Some(file), &[("RENTAL_SHUTDOWN_GRACE", "2s")], &Flags::default()).unwrap();
+        assert_eq!((c.shutdown_grace, c.webhook_lease), (Duration::from_secs(2), Duration::from_secs(120)));
+        assert!(load(None, &[("RENTAL_WEBHOOK_LEASE", "0")], &Flags::default()).is_err());
+        assert!(load(None, &[("RENTAL_SHUTDOWN_GRACE", "0")], &Flags::default()).is_err());
     }
 
     #[test]

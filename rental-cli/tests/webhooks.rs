@@ -1,6 +1,8 @@
 //! Webhook deliveries survive a crash of the real `rental serve`: events
 //! written while the receiver is down are in the store's outbox, and a
-//! server started again on the same data directory delivers every one.
+//! server started again on the same data directory delivers every one. A
+//! crash re-sends only the attempts not yet recorded (those of the last
+//! flush interval), and SIGTERM ends within the shutdown grace.
 //!
 //! Plain std only (threads and `TcpStream`), so the test needs no async
 //! dependencies: a tiny HTTP/1.1 client for the API and a tiny receiver.
@@ -58,9 +60,15 @@ impl Server {
     /// Starts `rental serve` in `dir` on a free port, with loopback webhooks and quick retries,
     /// and waits (up to 15 s) until it accepts connections.
     fn start(dir: &Path, run: u32) -> Self {
+        Self::start_with(dir, run, &[])
+    }
+
+    /// The same with more `RENTAL_*` variables.
+    fn start_with(dir: &Path, run: u32, more: &[(&str, &str)]) -> Self {
         let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().expect("an address");
         let log = dir.join(format!("serve-{run}.log"));
-        let env = [("RENTAL_ALLOW_PRIVATE_TARGETS", "true"), ("RENTAL_WEBHOOK_RETRIES", RETRIES)];
+        let mut env = vec![("RENTAL_ALLOW_PRIVATE_TARGETS", "true"), ("RENTAL_WEBHOOK_RETRIES", RETRIES)];
+        env.extend_from_slice(more);
         let child = rental(dir, &["serve", "--listen", &addr.to_string()], &env)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -98,21 +106,26 @@ impl Drop for Server {
 
 /// `POST path` with a JSON body over a fresh connection; the status and the body.
 fn post(addr: SocketAddr, path: &str, key: &str, body: &Value) -> (u16, Value) {
+    try_post(addr, path, key, body).expect("the server answers")
+}
+
+/// The same, `None` when the server does not answer (it was killed).
+fn try_post(addr: SocketAddr, path: &str, key: &str, body: &Value) -> Option<(u16, Value)> {
     let body = body.to_string();
-    let mut stream = TcpStream::connect(addr).expect("the server accepts");
-    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
+    let mut stream = TcpStream::connect(addr).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
     let request = format!(
         "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
-    stream.write_all(request.as_bytes()).expect("the request is sent");
+    stream.write_all(request.as_bytes()).ok()?;
     let mut response = Vec::new();
-    stream.read_to_end(&mut response).expect("the response is read");
+    stream.read_to_end(&mut response).ok()?;
     let response = String::from_utf8_lossy(&response);
-    let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("not HTTP: {response}"));
-    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status: {head}"));
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    let (head, body) = response.split_once("\r\n\r\n")?;
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok())?;
+    Some((status, serde_json::from_str(body).unwrap_or(Value::Null)))
 }
 
 /// One request the receiver got: lowercase header names, the raw body.
@@ -120,6 +133,8 @@ fn post(addr: SocketAddr, path: &str, key: &str, body: &Value) -> (u16, Value) {
 struct Received {
     headers: BTreeMap<String, String>,
     body: Vec<u8>,
+    /// Just after its 200 was written.
+    answered: Instant,
 }
 
 impl Received {
@@ -171,7 +186,163 @@ fn read_request(mut stream: TcpStream) -> Option<Received> {
         data.extend_from_slice(&chunk[..n]);
     }
     stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").ok()?;
-    Some(Received { headers, body: data[head_end..head_end + length].to_vec() })
+    Some(Received { headers, body: data[head_end..head_end + length].to_vec(), answered: Instant::now() })
+}
+
+/// A receiver on `port` that reads nothing and never answers: each attempt
+/// hangs until the sender gives up. Counts the connections it got.
+fn hang_on(port: u16) -> Arc<Mutex<usize>> {
+    let listener = TcpListener::bind(("127.0.0.1", port)).expect("the receiver's port is still free");
+    let count: Arc<Mutex<usize>> = Arc::default();
+    let seen = Arc::clone(&count);
+    thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            *seen.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+            thread::spawn(move || {
+                thread::sleep(Duration::from_secs(30));
+                drop(stream);
+            });
+        }
+    });
+    count
+}
+
+/// A data directory with the demo properties, a read+write key (returned) and
+/// a webhook for every event to `http://127.0.0.1:<receiver_port>/hooks`.
+fn sandbox(dir: &Path, receiver_port: u16) -> String {
+    let properties = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/demo-properties.json");
+    run_ok(dir, &["property", "import", properties]);
+    let key = run_ok(dir, &["keys", "create", "--name", "claims-test", "--scope", "read,write"]).trim().to_owned();
+    let url = format!("http://127.0.0.1:{receiver_port}/hooks");
+    run_ok(dir, &["webhook", "add", "--url", &url, "--events", "*", "--secret", SECRET]);
+    key
+}
+
+/// The body of the `i`-th booking of a run: three nights, two properties in turn, none overlapping.
+fn nth_booking(i: u64) -> Value {
+    let property = ["sea-view", "harbour-loft"][usize::from(i % 2 == 1)];
+    let check_in = Utc::now().date_naive() + Days::new(30 + 3 * (i / 2));
+    json!({
+        "property": property, "checkIn": check_in.to_string(), "checkOut": (check_in + Days::new(3)).to_string(),
+        "guestName": "Ada Lovelace", "guestEmail": "ada@example.com", "guests": 2,
+    })
+}
+
+/// Books on `addr` from a thread, one after the other, until `n` are made or the server is gone.
+fn book_in_background(addr: SocketAddr, key: String, n: u64) -> thread::JoinHandle<u64> {
+    thread::spawn(move || {
+        let mut made = 0;
+        for i in 0..n {
+            match try_post(addr, "/api/v1/bookings", &key, &nth_booking(i)) {
+                Some((201, _)) => made += 1,
+                _ => break,
+            }
+        }
+        made
+    })
+}
+
+/// How long after its answer an attempt is recorded at the latest: the dispatcher's
+/// default `flush_every` (250 ms), plus 750 ms for the write on a loaded machine.
+const RECORDED_WITHIN: Duration = Duration::from_secs(1);
+
+#[test]
+fn after_a_sigkill_only_the_attempts_of_the_last_flush_interval_are_sent_again() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let dir = dir.path();
+    let receiver_port = free_port();
+    let key = sandbox(dir, receiver_port);
+    let received = receive_on(receiver_port);
+    let count = |received: &Arc<Mutex<Vec<Received>>>| received.lock().unwrap_or_else(PoisonError::into_inner).len();
+    // A short lease, so what the killed server had claimed is claimable soon after the restart.
+    let env = [("RENTAL_WEBHOOK_LEASE", "2s")];
+    let server = Server::start_with(dir, 1, &env);
+    let booking = book_in_background(server.addr, key, 500);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while count(&received) < 150 {
+        assert!(Instant::now() < deadline, "150 deliveries within 30 s: {}", server.log());
+        thread::sleep(Duration::from_millis(5));
+    }
+    server.crash();
+    let killed = Instant::now();
+    let booked = booking.join().expect("the booking thread ends");
+    let answered_before = count(&received);
+
+    let server = Server::start_with(dir, 2, &env);
+    let distinct = |received: &Arc<Mutex<Vec<Received>>>| {
+        let all = received.lock().unwrap_or_else(PoisonError::into_inner).clone();
+        all.iter().map(|r| r.header("x-svc-delivery").to_owned()).collect::<BTreeSet<_>>().len()
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while distinct(&received) < usize::try_from(booked).expect("a count") {
+        assert!(
+            Instant::now() < deadline,
+            "{} of {booked} deliveries within 30 s: {}",
+            distinct(&received),
+            server.log()
+        );
+        thread::sleep(Duration::from_millis(50));
+    }
+    // Past the lease of whatever the killed server held, and a few polls more.
+    thread::sleep(Duration::from_millis(2_500));
+    let all = received.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let mut first: BTreeMap<String, Instant> = BTreeMap::new();
+    let mut again: Vec<String> = Vec::new();
+    for r in &all {
+        let id = r.header("x-svc-delivery").to_owned();
+        match first.entry(id) {
+            std::collections::btree_map::Entry::Occupied(seen) => again.push(seen.key().clone()),
+            std::collections::btree_map::Entry::Vacant(new) => drop(new.insert(r.answered)),
+        }
+    }
+    let cutoff = killed.checked_sub(RECORDED_WITHIN).expect("the test ran for more than a second");
+    let too_old: Vec<&String> = again.iter().filter(|id| first[*id] < cutoff).collect();
+    let oldest = again.iter().map(|id| killed.saturating_duration_since(first[id])).max().unwrap_or_default();
+    eprintln!(
+        "{booked} bookings; {answered_before} deliveries answered 200 before the SIGKILL; {} arrived again \
+         after the restart, the earliest answered {oldest:?} before the kill",
+        again.len()
+    );
+    assert!(too_old.is_empty(), "answered more than {RECORDED_WITHIN:?} before the kill, yet sent again: {too_old:?}");
+    assert!(first.len() as u64 >= booked, "at least once: every booking's delivery arrived");
+    // One webhook, one worker: at most a flush batch (100) unrecorded, and the attempt in flight.
+    assert!(again.len() <= 101, "{} of {answered_before} sent again", again.len());
+    server.crash();
+}
+
+#[test]
+fn sigterm_with_deliveries_pending_on_a_slow_receiver_exits_within_the_grace() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let dir = dir.path();
+    let receiver_port = free_port();
+    let key = sandbox(dir, receiver_port);
+    let connections = hang_on(receiver_port);
+    let mut server = Server::start_with(dir, 1, &[("RENTAL_SHUTDOWN_GRACE", "2s")]);
+    let made = book_in_background(server.addr, key, 40).join().expect("the booking thread ends");
+    assert_eq!(made, 40, "{}", server.log());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while *connections.lock().unwrap_or_else(PoisonError::into_inner) == 0 {
+        assert!(Instant::now() < deadline, "an attempt within 10 s: {}", server.log());
+        thread::sleep(Duration::from_millis(20));
+    }
+    let began = Instant::now();
+    let term = Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status().expect("kill runs");
+    assert!(term.success());
+    thread::sleep(Duration::from_millis(200));
+    let refused = TcpStream::connect_timeout(&server.addr, Duration::from_millis(500));
+    assert!(refused.is_err(), "a new connection is refused while the server drains");
+    let status = loop {
+        if let Some(status) = server.child.try_wait().expect("the child can be polled") {
+            break status;
+        }
+        assert!(began.elapsed() < Duration::from_secs(10), "still running 10 s after SIGTERM: {}", server.log());
+        thread::sleep(Duration::from_millis(20));
+    };
+    let took = began.elapsed();
+    eprintln!("SIGTERM with 40 deliveries pending on a receiver that never answers: exited in {took:?} (grace 2 s)");
+    assert!(status.success(), "{status:?}: {}", server.log());
+    assert!(took < Duration::from_millis(2_000 + 700), "exited {took:?} after SIGTERM, grace 2 s: {}", server.log());
+    assert!(server.log().contains("shutting down"), "{}", server.log());
 }
 
 #[test]

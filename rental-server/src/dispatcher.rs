@@ -1,38 +1,45 @@
-//! The webhook dispatcher: sends each due delivery, signed, and records the
-//! attempt. It never holds a write transaction while it waits on the network.
-//!
-//! Each attempt is signed twice: `X-SVC-Signature` (SPEC.md section 6) with the
-//! current secret, and the Standard Webhooks headers (CONTRACT.md section 16)
-//! with every active secret, over this attempt's `webhook-timestamp`.
+//! The webhook dispatcher: fans outbox events out into deliveries, claims the
+//! due ones as leases in the store, sends them signed, and records each attempt.
 //!
 //! Events are written to the outbox in the same transaction as their change;
-//! each poll fans new ones out into deliveries (a position kept in the
-//! store) and sends what is due. The store is the queue: after a crash or
-//! restart the dispatcher finds everything not yet delivered due again. Delivery is at least once: receivers dedupe
-//! by `X-SVC-Delivery`, which is the same on every retry of a delivery.
+//! each poll fans new ones out into deliveries (a position kept in the store),
+//! then claims due deliveries for this dispatcher: a claim is a lease (owner,
+//! expiry) written in the store in one write, never on a delivery with a live
+//! lease nor on a webhook that has one, so one webhook is sent to by one
+//! worker in one process at a time, in event order, and a delivery recorded as
+//! delivered is never in a later claim. Each claimed webhook gets a worker
+//! ([`worker`]) that sends its deliveries one after the other, signed
+//! ([`send`]), and records attempts as they finish, every
+//! [`DispatchConfig::flush_every`] at the latest, renewing its leases as it
+//! goes. No write transaction is held while waiting on the network.
+//!
+//! Delivery is at least once: the store is the queue, and a crash re-sends
+//! only the attempts not yet recorded (those of the last flush interval), once
+//! their leases lapse. Receivers dedupe by `X-SVC-Delivery`, the same on every
+//! retry. When shutdown begins no new attempt starts; attempts in flight may
+//! run until the drain deadline the server sets, then what finished is
+//! recorded and every remaining lease released.
 //!
 //! Deliveries yield to requests: while the server answers more than
 //! [`DispatchConfig::busy_above`] requests a second, polls come once a second
-//! ([`DispatchConfig::busy_poll`]) and each fans out and sends only a small batch
+//! ([`DispatchConfig::busy_poll`]) and each fans out and claims only a small batch
 //! ([`DispatchConfig::busy_batch`]), so the request path keeps the CPU and the store's
 //! writer; the backlog waits safely in the outbox and drains at full speed once the rush
 //! is over.
 
-use std::collections::HashSet;
+mod send;
+mod worker;
+
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, Utc};
-
-use bytes::Bytes;
-use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
-use rental_core::delivery::Attempt;
-use rental_core::webhook::{sign, sign_standard};
+use rental_core::delivery::ClaimLimits;
 use rental_core::{DueDelivery, Rental, Store};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
+use self::worker::Crew;
 use crate::outbound::Outbound;
 
 /// How deliveries are made.
@@ -50,9 +57,19 @@ pub struct DispatchConfig {
     pub busy_above: u64,
     /// While busy, polls come this far apart (fewer, larger store writes) ...
     pub busy_poll: Duration,
-    /// ... and each fans out at most this many events and sends at most five times as
+    /// ... and each fans out at most this many events and claims at most five times as
     /// many deliveries.
     pub busy_batch: usize,
+    /// How long a claim holds a delivery unless renewed (60 s). Workers renew
+    /// their leases each time they record, so it must exceed `timeout` plus
+    /// `flush_every`; it is also how long deliveries claimed by a process that
+    /// crashed wait before another claims them.
+    pub lease: Duration,
+    /// An attempt is recorded at most this long after it ended (250 ms): what a
+    /// crash can make a receiver get twice.
+    pub flush_every: Duration,
+    /// ... or as soon as this many attempts wait to be recorded (100).
+    pub flush_batch: usize,
 }
 
 impl Default for DispatchConfig {
@@ -65,67 +82,60 @@ impl Default for DispatchConfig {
             busy_above: 200,
             busy_poll: Duration::from_secs(1),
             busy_batch: 50,
+            lease: Duration::from_secs(60),
+            flush_every: Duration::from_millis(250),
+            flush_batch: 100,
         }
     }
 }
 
-/// The most of a receiver's answer that is read (and then dropped).
-const MAX_ANSWER: usize = 1024 * 1024;
-
-/// Delivers due deliveries until `stop` changes, then lets attempts in flight finish.
+/// Delivers due deliveries until `stop` holds a drain deadline, then lets
+/// the workers finish (see the module docs) and returns.
 ///
-/// Each webhook gets at most one worker at a time, which sends that webhook's
-/// due deliveries one after the other in event order and then records all
-/// its attempts in one write; a failed attempt ends the worker's run, and
-/// what it had left is picked up again by a later poll.
+/// Each poll claims, for at most as many webhooks as there are free worker
+/// slots ([`DispatchConfig::max_in_flight`]), the due deliveries no live lease
+/// holds; each claimed webhook gets one worker. A failed attempt ends its
+/// worker's run and releases what it had left, which a later claim takes.
 pub async fn run<S: Store + 'static>(
     rental: Arc<Rental<S>>,
     outbound: Outbound,
     config: DispatchConfig,
     requests: Arc<AtomicU64>,
-    mut stop: watch::Receiver<bool>,
+    stop: watch::Receiver<Option<tokio::time::Instant>>,
 ) {
-    let config = Arc::new(config);
-    let busy: Arc<Mutex<HashSet<String>>> = Arc::default();
+    let (poll, busy_poll, busy_above, busy_batch) =
+        (config.poll, config.busy_poll, config.busy_above, config.busy_batch);
+    let crew = Crew { rental, outbound, config: Arc::new(config), owner: owner_name(), stop };
+    let mut stopping = crew.stop.clone();
     let mut workers = JoinSet::new();
     let mut load = Load::new(&requests);
-    let mut wait = config.poll;
+    let mut wait = poll;
     loop {
         tokio::select! {
             () = tokio::time::sleep(wait) => {}
-            _ = stop.changed() => break,
+            _ = stopping.wait_for(Option::is_some) => break,
         }
         while workers.try_join_next().is_some() {}
-        let rush = load.busy(&requests, config.busy_above);
-        let (events, due) =
-            if rush { (config.busy_batch, config.busy_batch * 5) } else { (FAN_OUT_PER_POLL, DUE_PER_POLL) };
-        wait = if rush { config.busy_poll } else { config.poll };
-        fan_out(&rental, events).await;
-        if workers.len() >= config.max_in_flight {
+        let rush = load.busy(&requests, busy_above);
+        let (events, due) = if rush { (busy_batch, busy_batch * 5) } else { (FAN_OUT_PER_POLL, DUE_PER_POLL) };
+        wait = if rush { busy_poll } else { poll };
+        fan_out(&crew.rental, events).await;
+        let free = crew.config.max_in_flight.saturating_sub(workers.len());
+        if free == 0 {
             continue;
         }
-        for (webhook, deliveries) in by_webhook(due_now(&rental, due).await) {
-            if workers.len() >= config.max_in_flight || !claim(&busy, &webhook) {
-                continue;
-            }
-            let (rental, outbound, config, busy) =
-                (Arc::clone(&rental), outbound.clone(), Arc::clone(&config), Arc::clone(&busy));
-            workers.spawn(async move {
-                let mut made = Vec::with_capacity(deliveries.len());
-                for due in deliveries {
-                    let (id, attempt) = attempt(&outbound, &config, due, rental.now()).await;
-                    let delivered = attempt.status.is_some_and(|s| (200..300).contains(&s));
-                    made.push((id, attempt));
-                    if !delivered {
-                        break;
-                    }
-                }
-                record(&rental, made, &config.retries).await;
-                busy.lock().unwrap_or_else(PoisonError::into_inner).remove(&webhook);
-            });
+        let limits = ClaimLimits { deliveries: due, webhooks: free };
+        for (_, deliveries) in by_webhook(claim(&crew, limits).await) {
+            workers.spawn(worker::deliver(crew.clone(), deliveries));
         }
     }
     while workers.join_next().await.is_some() {}
+}
+
+/// A lease owner name unique to this dispatcher: the process and when it started.
+fn owner_name() -> String {
+    let started = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    format!("dispatcher-{}-{:x}", std::process::id(), started.as_nanos())
 }
 
 /// How many due deliveries one poll reads when the server is not busy.
@@ -176,111 +186,25 @@ async fn fan_out<S: Store + 'static>(rental: &Arc<Rental<S>>, limit: usize) {
     }
 }
 
-async fn due_now<S: Store + 'static>(rental: &Arc<Rental<S>>, limit: usize) -> Vec<DueDelivery> {
-    let rental = Arc::clone(rental);
-    match tokio::task::spawn_blocking(move || rental.due_deliveries(limit)).await {
+/// Claims due deliveries for this dispatcher (one short write).
+async fn claim<S: Store + 'static>(crew: &Crew<S>, limits: ClaimLimits) -> Vec<DueDelivery> {
+    let (rental, owner, lease) = (Arc::clone(&crew.rental), crew.owner.clone(), crew.config.lease);
+    match tokio::task::spawn_blocking(move || rental.claim_deliveries(&owner, limits, lease)).await {
         Ok(Ok(due)) => due,
         Ok(Err(e)) => {
-            tracing::error!(error = %e, "cannot read due webhook deliveries");
+            tracing::error!(error = %e, "cannot claim due webhook deliveries");
             Vec::new()
         }
         Err(e) => {
-            tracing::error!(error = %e, "the due-deliveries task failed");
+            tracing::error!(error = %e, "the claim task failed");
             Vec::new()
         }
     }
-}
-
-/// Marks a webhook as having a worker; false when it already has one.
-fn claim(busy: &Mutex<HashSet<String>>, webhook: &str) -> bool {
-    busy.lock().unwrap_or_else(PoisonError::into_inner).insert(webhook.to_owned())
-}
-
-/// One attempt: sign and send; what happened, to be recorded.
-async fn attempt(
-    outbound: &Outbound,
-    config: &DispatchConfig,
-    due: DueDelivery,
-    at: DateTime<Utc>,
-) -> (String, Attempt) {
-    let body = Bytes::from(due.body);
-    let headers = headers(&due.delivery, &due.secrets, at.timestamp(), &body);
-    let started = Instant::now();
-    let result = outbound.post(&due.url, &headers, body, config.timeout, MAX_ANSWER).await;
-    let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-    let attempt = match result {
-        Ok(reply) => Attempt { at, status: Some(reply.status.as_u16()), latency_ms, error: None },
-        Err(e) => Attempt { at, status: None, latency_ms, error: Some(e.to_string()) },
-    };
-    let (id, event) = (due.delivery.id, due.delivery.event);
-    tracing::info!(delivery = %id, %event, url = %due.url, status = ?attempt.status, error = ?attempt.error, latency_ms, "webhook attempt");
-    (id, attempt)
-}
-
-/// Records a worker's attempts in one short write, after the network is done with.
-/// Until then the webhook stays claimed, so nothing is sent twice in between.
-async fn record<S: Store + 'static>(rental: &Arc<Rental<S>>, made: Vec<(String, Attempt)>, retries: &[Duration]) {
-    let (rental, retries) = (Arc::clone(rental), retries.to_vec());
-    match tokio::task::spawn_blocking(move || rental.record_attempts(made, &retries)).await {
-        Ok(Ok(_)) => {}
-        Ok(Err(e)) => tracing::error!(error = %e, "cannot record webhook attempts"),
-        Err(e) => tracing::error!(error = %e, "the record-attempts task failed"),
-    }
-}
-
-/// The headers of CONTRACT.md sections 9 and 16, the signatures over the exact body bytes:
-/// `X-SVC-Signature` with the current secret (the first), `webhook-signature` with each.
-fn headers(
-    delivery: &rental_core::delivery::Delivery,
-    secrets: &[String],
-    timestamp: i64,
-    body: &[u8],
-) -> Vec<(HeaderName, HeaderValue)> {
-    let value = |s: &str| HeaderValue::from_str(s).unwrap_or_else(|_| HeaderValue::from_static("invalid"));
-    let current = secrets.first().map_or("", String::as_str);
-    let standard: Vec<String> = secrets.iter().map(|s| sign_standard(s, &delivery.id, timestamp, body)).collect();
-    vec![
-        (CONTENT_TYPE, HeaderValue::from_static("application/json")),
-        (HeaderName::from_static("x-svc-event"), HeaderValue::from_static(delivery.event.as_str())),
-        (HeaderName::from_static("x-svc-delivery"), value(&delivery.id)),
-        (HeaderName::from_static("x-svc-signature"), value(&sign(current.as_bytes(), body))),
-        (HeaderName::from_static("webhook-id"), value(&delivery.id)),
-        (HeaderName::from_static("webhook-timestamp"), value(&timestamp.to_string())),
-        (HeaderName::from_static("webhook-signature"), value(&standard.join(" "))),
-    ]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn each_attempt_carries_both_schemes_and_a_standard_signature_per_active_secret() {
-        use rental_core::webhook::{StandardHeaders, verify, verify_standard};
-
-        let now: DateTime<Utc> = "2026-11-22T07:39:21Z".parse().unwrap();
-        let delivery = rental_core::delivery::Delivery::new(
-            "dlv_1".into(),
-            "wh_1".into(),
-            7,
-            rental_core::EventName::BookingCreated,
-            now,
-        );
-        let secrets = ["whsec_bmV3LXNlY3JldA==".to_owned(), "old-secret".to_owned()];
-        let body = br#"{"event":"booking.created"}"#;
-        let sent = headers(&delivery, &secrets, now.timestamp(), body);
-        let get = |name: &str| sent.iter().find(|(n, _)| n == name).and_then(|(_, v)| v.to_str().ok()).unwrap();
-        assert_eq!((get("x-svc-delivery"), get("webhook-id")), ("dlv_1", "dlv_1"));
-        assert_eq!(get("webhook-timestamp"), now.timestamp().to_string());
-        assert!(verify(secrets[0].as_bytes(), body, get("x-svc-signature")), "X-SVC-Signature: the current secret");
-        assert!(!verify(secrets[1].as_bytes(), body, get("x-svc-signature")));
-        assert_eq!(get("webhook-signature").split(' ').count(), 2);
-        let standard =
-            StandardHeaders { id: "dlv_1", timestamp: get("webhook-timestamp"), signature: get("webhook-signature") };
-        for secret in &secrets {
-            assert_eq!(verify_standard(secret, body, &standard, now), Ok(()), "{secret}");
-        }
-    }
 
     #[test]
     fn a_server_is_busy_while_requests_come_faster_than_the_threshold() {

@@ -66,11 +66,16 @@ use crate::routes::Route;
 /// The request id header, given by the client or made here.
 const X_REQUEST_ID: http::HeaderName = http::HeaderName::from_static("x-request-id");
 
-/// How long in-flight requests get to finish after shutdown begins.
+/// How long shutdown may take, by default: requests in flight and webhook
+/// attempts in flight get this long to finish after SIGTERM.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
+/// The part of the grace kept for the dispatcher's last write: attempts in
+/// flight are cut this long before the grace ends (or at half the grace, if shorter).
+const FINAL_WRITE: Duration = Duration::from_millis(500);
+
 /// What the server needs besides the engine.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ServerConfig {
     /// Per-key request rate; `None` for no limit.
     pub rate_limit: Option<RateLimit>,
@@ -84,6 +89,22 @@ pub struct ServerConfig {
     pub connections: ConnectionLimits,
     /// The reverse proxies whose `X-Forwarded-For` names the client (for the login throttle).
     pub trusted_proxies: TrustedProxies,
+    /// How long shutdown may take ([`SHUTDOWN_GRACE`]).
+    pub shutdown_grace: Duration,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            rate_limit: None,
+            webhooks: None,
+            ical: ical_sync::IcalConfig::default(),
+            admin: admin::AdminConfig::default(),
+            connections: ConnectionLimits::default(),
+            trusted_proxies: TrustedProxies::default(),
+            shutdown_grace: SHUTDOWN_GRACE,
+        }
+    }
 }
 
 /// How the server delivers webhooks.
@@ -104,6 +125,7 @@ pub struct AppState<S> {
     sync_interval: Option<Duration>,
     limiter: Limiter,
     limits: ConnectionLimits,
+    grace: Duration,
     proxies: TrustedProxies,
     admin: admin::Admin,
     draining: AtomicBool,
@@ -122,6 +144,7 @@ impl<S: Store + 'static> AppState<S> {
             webhooks: config.webhooks.clone(),
             limiter: Limiter::new(config.rate_limit),
             limits: config.connections,
+            grace: config.shutdown_grace,
             proxies: config.trusted_proxies.clone(),
             admin: admin::Admin::new(config.admin.clone()),
             draining: AtomicBool::new(false),
@@ -142,7 +165,11 @@ impl<S: Store + 'static> AppState<S> {
 }
 
 /// Serves HTTP/1 on `listener` until `shutdown` completes, then stops
-/// accepting, lets requests in flight finish (up to [`SHUTDOWN_GRACE`]), and returns.
+/// accepting (the listener is closed, so new connections are refused at once
+/// and a load balancer moves on), answers requests that arrive on open
+/// connections with 503, lets requests and webhook attempts in flight finish
+/// within [`ServerConfig::shutdown_grace`], and returns: the whole shutdown
+/// takes at most the grace. The dispatcher starts no new attempt once shutdown begins.
 ///
 /// Connections are bounded by [`ServerConfig::connections`]: with as many open
 /// as the cap allows, it accepts the next only once one has closed.
@@ -154,13 +181,19 @@ pub async fn serve<S: Store + 'static>(
     let graceful = GracefulShutdown::new();
     let (stop_jobs, jobs_stop) = tokio::sync::watch::channel(false);
     let housekeeping = tokio::spawn(jobs::housekeeping(Arc::clone(&state.rental), jobs_stop.clone()));
+    let (drain, drain_deadline) = tokio::sync::watch::channel(None);
     let dispatcher = match &state.webhooks {
         Some(webhooks) => {
             let outbound = outbound::Outbound::new(webhooks.outbound.clone())
                 .map_err(|e| std::io::Error::other(format!("cannot build the outbound HTTP client: {e}")))?;
             let requests = Arc::clone(&state.requests);
-            let dispatch =
-                dispatcher::run(Arc::clone(&state.rental), outbound, webhooks.dispatch.clone(), requests, jobs_stop);
+            let dispatch = dispatcher::run(
+                Arc::clone(&state.rental),
+                outbound,
+                webhooks.dispatch.clone(),
+                requests,
+                drain_deadline,
+            );
             Some(tokio::spawn(dispatch))
         }
         None => None,
@@ -190,27 +223,30 @@ pub async fn serve<S: Store + 'static>(
     }
     drop(listener);
     state.draining.store(true, Ordering::SeqCst);
-    tracing::info!("shutting down: finishing requests in flight");
-    if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await.is_err() {
-        tracing::warn!("requests still running after {SHUTDOWN_GRACE:?}; stopping anyway");
-    }
+    let deadline = tokio::time::Instant::now() + state.grace;
+    tracing::info!(grace = ?state.grace, "shutting down: finishing requests and webhook attempts in flight");
+    let _ = drain.send(Some(deadline - FINAL_WRITE.min(state.grace / 2)));
     let _ = stop_jobs.send(true);
-    if let Err(e) = housekeeping.await {
-        tracing::error!(error = %e, "the housekeeping job failed");
+    if tokio::time::timeout_at(deadline, graceful.shutdown()).await.is_err() {
+        tracing::warn!("requests still running after {:?}; stopping anyway", state.grace);
     }
-    if let Some(Err(e)) = match scheduler {
-        Some(task) => Some(task.await),
-        None => None,
-    } {
-        tracing::error!(error = %e, "the feed sync schedule failed");
-    }
-    if let Some(Err(e)) = match dispatcher {
-        Some(task) => Some(task.await),
-        None => None,
-    } {
-        tracing::error!(error = %e, "the webhook dispatcher failed");
-    }
+    finish(deadline, "the housekeeping job", Some(housekeeping)).await;
+    finish(deadline, "the feed sync schedule", scheduler).await;
+    finish(deadline, "the webhook dispatcher", dispatcher).await;
     Ok(())
+}
+
+/// Waits for a background task until `deadline`, then aborts it.
+async fn finish(deadline: tokio::time::Instant, name: &str, task: Option<tokio::task::JoinHandle<()>>) {
+    let Some(mut task) = task else { return };
+    match tokio::time::timeout_at(deadline, &mut task).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::error!(error = %e, "{name} failed"),
+        Err(_) => {
+            tracing::warn!("{name} still running at the end of the shutdown grace; stopping it");
+            task.abort();
+        }
+    }
 }
 
 /// Serves one accepted connection on its own task, holding `slot` until it closes.

@@ -11,6 +11,8 @@
 //!   details for the requests hyper refuses before routing.
 //! - `webhooks`: signed deliveries of every event to a recording receiver,
 //!   subscriptions, retries, 410, redirects, a hanging receiver, checkout expiry.
+//! - `delivery_claims`: deliveries claimed as store leases: 2,000 answered at
+//!   once arrive once each; shutdown with attempts hanging ends within its grace.
 //! - `standard_webhooks`: the reference Standard Webhooks library verifies real
 //!   deliveries, also while a secret rotation's two secrets sign.
 //! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
@@ -20,6 +22,7 @@ mod availability;
 mod bookings;
 mod concurrency;
 mod connections;
+mod delivery_claims;
 mod errors;
 mod ical;
 mod patch;

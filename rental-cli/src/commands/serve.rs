@@ -29,7 +29,8 @@ use crate::error::CliError;
   RUST_LOG=debug rental serve
 
 Logs go to stderr (RUST_LOG sets the level; default info). SIGINT or SIGTERM
-stops accepting, lets requests in flight finish, and exits.")]
+stops accepting, lets requests and webhook attempts in flight finish, and
+exits within shutdownGrace (30s).")]
 pub struct ServeArgs {
     /// On an empty store, load three sample properties and a few bookings; then print a new read+write key and set and print a new admin password
     #[arg(long)]
@@ -80,7 +81,11 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
 fn server_config(config: &Config) -> ServerConfig {
     let outbound = OutboundConfig { allow_private_targets: config.allow_private_targets, ..OutboundConfig::default() };
     let webhooks = WebhookConfig {
-        dispatch: DispatchConfig { retries: config.webhook_retries.clone(), ..DispatchConfig::default() },
+        dispatch: DispatchConfig {
+            retries: config.webhook_retries.clone(),
+            lease: config.webhook_lease,
+            ..DispatchConfig::default()
+        },
         outbound: outbound.clone(),
     };
     ServerConfig {
@@ -90,6 +95,7 @@ fn server_config(config: &Config) -> ServerConfig {
         admin: AdminConfig { secure_cookie: config.base_url.starts_with("https://"), ..AdminConfig::default() },
         connections: ConnectionLimits::default(),
         trusted_proxies: config.trusted_proxies.clone(),
+        shutdown_grace: config.shutdown_grace,
     }
 }
 

@@ -1,12 +1,12 @@
 //! Webhook delivery use cases: fanning outbox events out to the webhooks
-//! subscribed to them, and recording each delivery attempt.
+//! subscribed to them, claiming due deliveries, and recording each attempt.
 
 use std::time::Duration;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
 
 use super::Rental;
-use crate::delivery::{self, Attempt, Delivery};
+use crate::delivery::{self, Attempt, ClaimLimits, Delivery};
 use crate::error::{Error, NotFound, Result};
 use crate::keys;
 use crate::store::{ReadTx, Store, WriteTx};
@@ -53,22 +53,57 @@ impl<S: Store> Rental<S> {
     }
 
     /// Up to `limit` deliveries due now, earliest first, each with its webhook's
-    /// address and active secrets and the exact body to send.
+    /// address and active secrets and the exact body to send. Leases are not
+    /// looked at: a dispatcher claims with [`Rental::claim_deliveries`].
     pub fn due_deliveries(&self, limit: usize) -> Result<Vec<DueDelivery>> {
         let now = self.now();
         let tx = self.store.read()?;
-        let webhooks = tx.webhooks()?;
-        let mut due = Vec::new();
-        for delivery in tx.due_deliveries(now, limit)? {
-            let webhook = webhooks.iter().find(|w| w.id == delivery.webhook_id);
-            let event = tx.event(delivery.event_seq)?;
-            if let (Some(webhook), Some(event)) = (webhook, event) {
-                let url = webhook.url.clone();
-                let secrets = webhook.secrets.active(now).into_iter().map(str::to_owned).collect();
-                due.push(DueDelivery { url, secrets, body: event.body(), delivery });
+        let due = tx.due_deliveries(now, limit)?;
+        to_send(&tx, due, now)
+    }
+
+    /// Claims for `owner`, in one write, the deliveries due now that no live
+    /// lease holds, none of a webhook that has one (see
+    /// [`delivery::lease::claimable`]), each leased until `lease` from now;
+    /// returns them in due order with what sending them needs.
+    pub fn claim_deliveries(&self, owner: &str, limits: ClaimLimits, lease: Duration) -> Result<Vec<DueDelivery>> {
+        let now = self.now();
+        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        self.write(|tx| {
+            let claimed = tx.claim_deliveries(now, owner, until, limits)?;
+            to_send(tx, claimed, now)
+        })
+    }
+
+    /// One flush of a dispatcher's worker, in one write: records `attempts`
+    /// (clearing their leases, as [`Rental::record_attempts`]), then, of the
+    /// deliveries in `held` still leased to `owner`, renews the lease to
+    /// `renew` from now, or releases it when `renew` is `None` (the worker
+    /// stops before sending them, so they are claimable again at once).
+    pub fn record_claimed(
+        &self,
+        owner: &str,
+        attempts: Vec<(String, Attempt)>,
+        retries: &[Duration],
+        held: &[String],
+        renew: Option<Duration>,
+    ) -> Result<Vec<Delivery>> {
+        let now = self.now();
+        let until = renew.map(|d| now + TimeDelta::from_std(d).unwrap_or(TimeDelta::MAX));
+        self.write(|tx| {
+            let recorded = record_in(tx, attempts, retries)?;
+            let leases = tx.delivery_leases()?;
+            for mut lease in leases.into_iter().filter(|l| l.owner == owner && held.contains(&l.delivery_id)) {
+                match until {
+                    Some(until) => {
+                        lease.until = until;
+                        tx.put_lease(&lease)?;
+                    }
+                    None => tx.remove_lease(&lease.delivery_id)?,
+                }
             }
-        }
-        Ok(due)
+            Ok(recorded)
+        })
     }
 
     /// Records an attempt at `delivery_id` (see [`delivery::record`]); a `410 Gone`
@@ -78,31 +113,54 @@ impl<S: Store> Rental<S> {
         recorded.pop().ok_or_else(|| Error::NotFound(NotFound::Delivery(delivery_id.into())))
     }
 
-    /// Records several attempts in one transaction (a dispatcher's batch), in order.
+    /// Records several attempts in one transaction (a dispatcher's batch), in
+    /// order; each clears its delivery's lease.
     pub fn record_attempts(&self, attempts: Vec<(String, Attempt)>, retries: &[Duration]) -> Result<Vec<Delivery>> {
-        self.write(|tx| {
-            let mut out = Vec::with_capacity(attempts.len());
-            for (id, attempt) in attempts {
-                let current = tx.delivery(&id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.clone())))?;
-                let recorded = delivery::record(&current, attempt, retries);
-                tx.put_delivery(&recorded.delivery)?;
-                if recorded.deactivate_webhook
-                    && let Some(mut webhook) = tx.webhooks()?.into_iter().find(|w| w.id == current.webhook_id)
-                {
-                    webhook.active = false;
-                    tx.put_webhook(&webhook)?;
-                    abandon_pending(tx, &webhook.id)?;
-                }
-                out.push(recorded.delivery);
-            }
-            Ok(out)
-        })
+        self.write(|tx| record_in(tx, attempts, retries))
     }
 
     /// A delivery by id.
     pub fn delivery(&self, id: &str) -> Result<Delivery> {
         self.store.read()?.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.to_owned())))
     }
+}
+
+/// Records `attempts` in order in `tx`, each clearing its delivery's lease; a
+/// `410 Gone` deactivates the webhook and gives up its other pending deliveries.
+fn record_in(tx: &mut impl WriteTx, attempts: Vec<(String, Attempt)>, retries: &[Duration]) -> Result<Vec<Delivery>> {
+    let mut out = Vec::with_capacity(attempts.len());
+    for (id, attempt) in attempts {
+        let current = tx.delivery(&id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.clone())))?;
+        let recorded = delivery::record(&current, attempt, retries);
+        tx.put_delivery(&recorded.delivery)?;
+        tx.remove_lease(&id)?;
+        if recorded.deactivate_webhook
+            && let Some(mut webhook) = tx.webhooks()?.into_iter().find(|w| w.id == current.webhook_id)
+        {
+            webhook.active = false;
+            tx.put_webhook(&webhook)?;
+            abandon_pending(tx, &webhook.id)?;
+        }
+        out.push(recorded.delivery);
+    }
+    Ok(out)
+}
+
+/// `deliveries` with their webhook's address and active secrets at `now` and
+/// the exact body; one whose webhook or event is gone is left out.
+fn to_send(tx: &impl ReadTx, deliveries: Vec<Delivery>, now: DateTime<Utc>) -> Result<Vec<DueDelivery>> {
+    let webhooks = tx.webhooks()?;
+    let mut due = Vec::with_capacity(deliveries.len());
+    for delivery in deliveries {
+        let webhook = webhooks.iter().find(|w| w.id == delivery.webhook_id);
+        let event = tx.event(delivery.event_seq)?;
+        if let (Some(webhook), Some(event)) = (webhook, event) {
+            let url = webhook.url.clone();
+            let secrets = webhook.secrets.active(now).into_iter().map(str::to_owned).collect();
+            due.push(DueDelivery { url, secrets, body: event.body(), delivery });
+        }
+    }
+    Ok(due)
 }
 
 /// Gives up every pending delivery of a webhook that will not receive them.

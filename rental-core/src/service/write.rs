@@ -13,7 +13,7 @@ use super::Rental;
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
-use crate::delivery::Delivery;
+use crate::delivery::{ClaimLimits, Delivery, Lease};
 use crate::error::Result;
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
@@ -134,6 +134,9 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
         self.tx.pending_deliveries()
     }
+    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
+        self.tx.delivery_leases()
+    }
     fn fanned_out(&self) -> StoreResult<u64> {
         self.tx.fanned_out()
     }
@@ -223,6 +226,29 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
         self.changed();
         self.tx.put_delivery(delivery)
+    }
+    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+        self.changed();
+        self.tx.put_lease(lease)
+    }
+    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
+        self.changed();
+        self.tx.remove_lease(delivery_id)
+    }
+    /// The store's own claim (a shared SQL store's may use row locks). A claim
+    /// that took nothing commits nothing: dropping lapsed leases alone is only tidying.
+    fn claim_deliveries(
+        &mut self,
+        now: DateTime<Utc>,
+        owner: &str,
+        until: DateTime<Utc>,
+        limits: ClaimLimits,
+    ) -> StoreResult<Vec<Delivery>> {
+        let claimed = self.tx.claim_deliveries(now, owner, until, limits)?;
+        if !claimed.is_empty() {
+            self.changed();
+        }
+        Ok(claimed)
     }
     fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()> {
         self.changed();

@@ -11,7 +11,7 @@ use super::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx, due_key, fee
 use crate::booking::{Booking, BookingQuery, Cursor, Status};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
-use crate::delivery::Delivery;
+use crate::delivery::{Delivery, Lease};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
@@ -55,6 +55,8 @@ pub struct Data {
     admin_password: Option<String>,
     due: BTreeSet<(u64, u64, String)>,
     finished: BTreeSet<(u64, String)>,
+    /// Delivery id -> its lease.
+    leases: BTreeMap<String, Lease>,
     delivery_events: BTreeSet<(u64, String)>,
     idempotency_created: BTreeSet<(DateTime<Utc>, String)>,
     feeds: BTreeMap<String, FeedState>,
@@ -190,6 +192,10 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(data.due.iter().filter_map(|(_, _, id)| data.deliveries.get(id)).cloned().collect())
     }
 
+    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
+        Ok(self.data().leases.values().cloned().collect())
+    }
+
     fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
         let mut of: Vec<Delivery> =
             self.data().deliveries.values().filter(|d| d.webhook_id == webhook_id).cloned().collect();
@@ -315,12 +321,24 @@ impl WriteTx for MemoryTx<'_, Data> {
         let (data, id) = (&mut self.data, delivery.id.clone());
         if let Some((at, seq)) = due_key(delivery) {
             data.due.insert((at, seq, id.clone()));
+        } else {
+            data.leases.remove(&id);
         }
         if let Some(at) = finished_key(delivery) {
             data.finished.insert((at, id.clone()));
         }
         data.delivery_events.insert((delivery.event_seq, id.clone()));
         data.deliveries.insert(id, delivery.clone());
+        Ok(())
+    }
+
+    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+        self.data.leases.insert(lease.delivery_id.clone(), lease.clone());
+        Ok(())
+    }
+
+    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
+        self.data.leases.remove(delivery_id);
         Ok(())
     }
 

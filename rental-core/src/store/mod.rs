@@ -20,7 +20,7 @@ pub use self::redb::RedbStore;
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
-use crate::delivery::{Delivery, DeliveryStatus};
+use crate::delivery::{ClaimLimits, Delivery, DeliveryStatus, Lease, lease};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
@@ -122,6 +122,8 @@ pub trait ReadTx {
     fn due_deliveries(&self, now: DateTime<Utc>, limit: usize) -> StoreResult<Vec<Delivery>>;
     /// Every pending delivery, due or not, the earliest first.
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>>;
+    /// Every delivery lease in the store, live or lapsed, by delivery id.
+    fn delivery_leases(&self) -> StoreResult<Vec<Lease>>;
     /// How far the outbox has been fanned out to webhooks: the last event number done (0: none).
     fn fanned_out(&self) -> StoreResult<u64>;
     /// The record of an idempotency key.
@@ -165,8 +167,39 @@ pub trait WriteTx: ReadTx {
     fn remove_webhook(&mut self, id: &str) -> StoreResult<bool>;
     /// Appends events to the outbox, numbering them after the last one; returns their numbers.
     fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>>;
-    /// Inserts or replaces a delivery, keeping the due index in step.
+    /// Inserts or replaces a delivery, keeping the due index in step; a
+    /// delivery that is no longer pending loses its lease.
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()>;
+    /// Inserts or replaces the lease of `lease.delivery_id`.
+    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()>;
+    /// Removes a delivery's lease, if it has one.
+    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()>;
+    /// Claims for `owner` until `until` the deliveries due at `now` that
+    /// [`lease::claimable`] allows, writing their leases and dropping lapsed
+    /// ones, all in this transaction; returns them in due order.
+    ///
+    /// A store with one writer gets atomicity from its transaction; a shared
+    /// SQL store would override this with row locks (`FOR UPDATE SKIP LOCKED`).
+    fn claim_deliveries(
+        &mut self,
+        now: DateTime<Utc>,
+        owner: &str,
+        until: DateTime<Utc>,
+        limits: ClaimLimits,
+    ) -> StoreResult<Vec<Delivery>> {
+        let leases = self.delivery_leases()?;
+        for lapsed in leases.iter().filter(|l| !l.is_live(now)) {
+            self.remove_lease(&lapsed.delivery_id)?;
+        }
+        // Leased deliveries stay in the due index, so read past as many as there are leases.
+        let due = self.due_deliveries(now, limits.deliveries.saturating_add(leases.len()))?;
+        let claimed = lease::claimable(due, &leases, now, limits);
+        for d in &claimed {
+            let (delivery_id, webhook_id, owner) = (d.id.clone(), d.webhook_id.clone(), owner.to_owned());
+            self.put_lease(&Lease { delivery_id, webhook_id, owner, until })?;
+        }
+        Ok(claimed)
+    }
     /// Records how far the outbox has been fanned out.
     fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()>;
     /// Records an idempotency key.

@@ -19,7 +19,7 @@ use super::{
 use crate::booking::{Booking, BookingQuery, Status};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
 use crate::channel::FeedState;
-use crate::delivery::Delivery;
+use crate::delivery::{Delivery, Lease};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
@@ -65,6 +65,9 @@ const DELIVERY_DUE: TableDefinition<(u64, u64, &str), ()> = TableDefinition::new
 const DELIVERY_FINISHED: TableDefinition<(u64, &str), ()> = TableDefinition::new("delivery_finished");
 /// (event number, delivery id) of every delivery: which events a delivery still needs.
 const DELIVERY_EVENTS: TableDefinition<(u64, &str), ()> = TableDefinition::new("delivery_events");
+/// Delivery id -> (webhook id, owner, lease end in ms since 1970): the delivery leases.
+/// Added within schema 2: a file without the table has no leases, so it needs no migration.
+const DELIVERY_LEASES: TableDefinition<&str, (&str, &str, u64)> = TableDefinition::new("delivery_leases");
 /// (recorded ms since 1970, key) of every idempotency record.
 const IDEMPOTENCY_CREATED: TableDefinition<(u64, &str), ()> = TableDefinition::new("idempotency_created");
 
@@ -139,6 +142,7 @@ impl RedbStore {
         tx.open_table(DELIVERY_DUE).map_err(backend)?;
         tx.open_table(DELIVERY_FINISHED).map_err(backend)?;
         tx.open_table(DELIVERY_EVENTS).map_err(backend)?;
+        tx.open_table(DELIVERY_LEASES).map_err(backend)?;
         tx.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
         tx.open_table(FEEDS).map_err(backend)?;
         tx.commit().map_err(backend)
@@ -423,6 +427,22 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         self.deliveries_due_before(u64::MAX, usize::MAX)
     }
 
+    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
+        let table = self.0.open(DELIVERY_LEASES)?;
+        let mut out = Vec::new();
+        for row in table.iter().map_err(backend)? {
+            let (key, value) = row.map_err(backend)?;
+            let (webhook, owner, until) = value.value();
+            let until = i64::try_from(until)
+                .ok()
+                .and_then(DateTime::from_timestamp_millis)
+                .ok_or_else(|| StoreError::Corrupt(format!("bad lease end {until}")))?;
+            let (delivery_id, webhook_id, owner) = (key.value().to_owned(), webhook.to_owned(), owner.to_owned());
+            out.push(Lease { delivery_id, webhook_id, owner, until });
+        }
+        Ok(out)
+    }
+
     fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
         self.get_json(FEEDS, &feed_key(slug, feed))
     }
@@ -600,7 +620,22 @@ impl WriteTx for RedbTx<Writing<'_>> {
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
         self.remove_delivery(&delivery.id)?;
         index_delivery(&self.0, delivery)?;
+        if due_key(delivery).is_none() {
+            self.remove_lease(&delivery.id)?;
+        }
         self.put_json(DELIVERIES, &delivery.id, delivery)
+    }
+
+    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+        let mut table = self.0.open_table(DELIVERY_LEASES).map_err(backend)?;
+        let value = (lease.webhook_id.as_str(), lease.owner.as_str(), millis(lease.until));
+        table.insert(lease.delivery_id.as_str(), value).map_err(backend)?;
+        Ok(())
+    }
+
+    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
+        self.0.open_table(DELIVERY_LEASES).map_err(backend)?.remove(delivery_id).map_err(backend)?;
+        Ok(())
     }
 
     fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {

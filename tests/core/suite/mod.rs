@@ -6,6 +6,7 @@ mod availability;
 mod bookings;
 mod catalog;
 mod deliveries;
+mod delivery_leases;
 mod expiry;
 mod idempotency;
 mod keys;

@@ -1,0 +1,113 @@
+//! Delivery leases: a dispatcher's claim on a delivery, with an owner and an
+//! expiry, kept in the store so that it holds across processes.
+//!
+//! Claiming takes due deliveries whose lease is absent or expired, never a
+//! delivery of a webhook that has a live lease (so one webhook is sent to by
+//! one owner at a time, in event order). Recording an attempt clears the
+//! lease; a lease that expires (its owner crashed or hung) makes the delivery
+//! claimable again.
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::Delivery;
+
+/// One delivery claimed by one dispatcher until `until`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lease {
+    /// The delivery claimed.
+    pub delivery_id: String,
+    /// Its webhook: a live lease keeps every other delivery of it from being claimed.
+    pub webhook_id: String,
+    /// Who holds it: one dispatcher, unique per process and start.
+    pub owner: String,
+    /// When it lapses unless renewed.
+    #[serde(with = "crate::timestamp")]
+    pub until: DateTime<Utc>,
+}
+
+impl Lease {
+    /// True while the lease holds at `now`.
+    pub fn is_live(&self, now: DateTime<Utc>) -> bool {
+        now < self.until
+    }
+}
+
+/// How much one claim may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClaimLimits {
+    /// At most this many deliveries in all.
+    pub deliveries: usize,
+    /// Of at most this many webhooks (one worker each).
+    pub webhooks: usize,
+}
+
+/// Which of `due` (pending and due, in due order) a claim at `now` may take,
+/// given the `leases` in the store: not a delivery with a live lease, nor any
+/// delivery of a webhook that has one; at most `limits.deliveries` of at most
+/// `limits.webhooks` webhooks, in the order given.
+pub fn claimable(due: Vec<Delivery>, leases: &[Lease], now: DateTime<Utc>, limits: ClaimLimits) -> Vec<Delivery> {
+    let busy: HashSet<&str> = leases.iter().filter(|l| l.is_live(now)).map(|l| l.webhook_id.as_str()).collect();
+    let mut taken: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for delivery in due {
+        if out.len() >= limits.deliveries {
+            break;
+        }
+        if busy.contains(delivery.webhook_id.as_str()) {
+            continue;
+        }
+        if !taken.contains(&delivery.webhook_id) {
+            if taken.len() >= limits.webhooks {
+                continue;
+            }
+            taken.push(delivery.webhook_id.clone());
+        }
+        out.push(delivery);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::EventName;
+
+    fn at(s: &str) -> DateTime<Utc> {
+        s.parse().unwrap()
+    }
+
+    fn due(id: &str, webhook: &str, seq: u64) -> Delivery {
+        Delivery::new(id.into(), webhook.into(), seq, EventName::BookingCreated, at("2026-11-24T10:00:00Z"))
+    }
+
+    fn lease(id: &str, webhook: &str, until: &str) -> Lease {
+        Lease { delivery_id: id.into(), webhook_id: webhook.into(), owner: "a".into(), until: at(until) }
+    }
+
+    fn ids(claimed: &[Delivery]) -> Vec<&str> {
+        claimed.iter().map(|d| d.id.as_str()).collect()
+    }
+
+    const ALL: ClaimLimits = ClaimLimits { deliveries: 100, webhooks: 100 };
+
+    #[test]
+    fn which_due_deliveries_a_claim_takes() {
+        let now = at("2026-11-24T10:00:30Z");
+        let list = || vec![due("d1", "w1", 1), due("d2", "w2", 2), due("d3", "w1", 3), due("d4", "w3", 4)];
+        let cases: [(Vec<Lease>, ClaimLimits, Vec<&str>); 6] = [
+            (vec![], ALL, vec!["d1", "d2", "d3", "d4"]),
+            (vec![lease("d1", "w1", "2026-11-24T10:01:00Z")], ALL, vec!["d2", "d4"]),
+            (vec![lease("d1", "w1", "2026-11-24T10:00:30Z")], ALL, vec!["d1", "d2", "d3", "d4"]),
+            (vec![lease("d9", "w3", "2026-11-24T10:05:00Z")], ALL, vec!["d1", "d2", "d3"]),
+            (vec![], ClaimLimits { deliveries: 2, webhooks: 100 }, vec!["d1", "d2"]),
+            (vec![], ClaimLimits { deliveries: 100, webhooks: 1 }, vec!["d1", "d3"]),
+        ];
+        for (leases, limits, want) in cases {
+            assert_eq!(ids(&claimable(list(), &leases, now, limits)), want, "{leases:?} {limits:?}");
+        }
+    }
+}
