@@ -93,11 +93,15 @@ for chunk in $(seq 1 "$CHUNKS"); do
   created=$(echo "$statuses" | tr ',' '\n' | sed -n 's/^201=//p')
   created=${created:-0}
   TOTAL=$(( TOTAL + created ))
+  conflicts=$(echo "$statuses" | tr ',' '\n' | sed -n 's/^409=//p')
   rps=$(python3 -c "print(round($created / $CHUNK_SECONDS))")
+  answered=$(python3 -c "print(round(($created + ${conflicts:-0}) / $CHUNK_SECONDS))")
   FIRST_RPS=${FIRST_RPS:-$rps}
+  FIRST_ANSWERED=${FIRST_ANSWERED:-$answered}
   LAST_RPS=$rps
-  printf 'chunk %2d: bookings/s=%-6s total=%-7s rss=%sMB p50_ms=%s p99_ms=%s statuses=%s\n' \
-    "$chunk" "$rps" "$TOTAL" "$(rss_mb)" "$(echo "$out" | field p50_ms)" "$(echo "$out" | field p99_ms)" "$statuses"
+  LAST_ANSWERED=$answered
+  printf 'chunk %2d: bookings/s=%-6s total=%-7s rss=%sMB p50_ms=%s p99_ms=%s 201+409/s=%s statuses=%s\n' \
+    "$chunk" "$rps" "$TOTAL" "$(rss_mb)" "$(echo "$out" | field p50_ms)" "$(echo "$out" | field p99_ms)" "$answered" "$statuses"
 done
 RSS_LOADED=$(rss_mb)
 SUMMARY_END=$(summary_median)
@@ -122,6 +126,8 @@ size, disk = $STORE_BYTES, $STORE_DISK
 mb = 1024 * 1024
 print("== growth figures ==")
 print(f"bookings/s          first chunk {first}, last chunk {last} ({last / first:.2f}x; goal >= 0.7x)")
+print(f"201s + 409s /s      first chunk $FIRST_ANSWERED, last chunk $LAST_ANSWERED "
+      f"({$LAST_ANSWERED / $FIRST_ANSWERED:.2f}x; the 409s grow as the nights fill up)")
 print(f"raw redb commits/s  start {raw_start}, end {raw_end}; bookings/s over raw: "
       f"start {first / raw_start:.2f}x, end {last / raw_end:.2f}x (goal >= 1.0x)")
 print(f"server RSS          empty {$RSS_EMPTY} MB, after {total} bookings {$RSS_LOADED} MB "
