@@ -222,7 +222,10 @@ fn push_bool(out: &mut Vec<u8>, key: &str, value: bool) {
 pub struct PropertyDay<'a> {
     /// The property.
     pub property: &'a Property,
-    /// Its calendar entries with `check_out >= today` (more do no harm).
+    /// Its calendar entries with `check_out >= today` (more do no harm), by
+    /// check-in then holder: the order of the store's calendar keys and of the
+    /// read cache. The summary relies on it to look only at the entries up to
+    /// today and the first one after, however far ahead the calendar is booked.
     pub calendar: &'a [CalendarEntry],
     /// Its bookings now pending, whatever their dates.
     pub pending: usize,
@@ -233,6 +236,19 @@ pub fn today_in(tz: Tz, now: DateTime<Utc>) -> NaiveDate {
     now.with_timezone(&tz).date_naive()
 }
 
+impl PropertyDay<'_> {
+    /// The entries arriving on or before `today`: the only ones that can be in
+    /// the house, arrive or leave that day.
+    fn until(&self, today: NaiveDate) -> &[CalendarEntry] {
+        &self.calendar[..self.calendar.partition_point(|e| e.stay.check_in() <= today)]
+    }
+
+    /// The entries arriving on or after `today`.
+    fn from(&self, today: NaiveDate) -> &[CalendarEntry] {
+        &self.calendar[self.calendar.partition_point(|e| e.stay.check_in() < today)..]
+    }
+}
+
 /// Summarises `days` at `now`; the top-level date is today in `default_tz`.
 pub fn summarize(now: DateTime<Utc>, default_tz: Tz, days: &[PropertyDay<'_>]) -> Summary {
     let properties: Vec<PropertySummary> = days.iter().map(|day| summarize_one(now, day)).collect();
@@ -240,7 +256,7 @@ pub fn summarize(now: DateTime<Utc>, default_tz: Tz, days: &[PropertyDay<'_>]) -
     let stays = |f: fn(&CalendarEntry, NaiveDate) -> bool| -> usize {
         days.iter()
             .zip(&properties)
-            .map(|(day, p)| day.calendar.iter().filter(|e| e.kind != EntryKind::Blocked && f(e, p.date)).count())
+            .map(|(day, p)| day.until(p.date).iter().filter(|e| e.kind != EntryKind::Blocked && f(e, p.date)).count())
             .sum()
     };
     let totals = Totals {
@@ -256,11 +272,17 @@ pub fn summarize(now: DateTime<Utc>, default_tz: Tz, days: &[PropertyDay<'_>]) -
 fn summarize_one(now: DateTime<Utc>, day: &PropertyDay<'_>) -> PropertySummary {
     let p = day.property;
     let today = today_in(p.timezone, now);
-    let stays = || day.calendar.iter().filter(|e| e.kind != EntryKind::Blocked);
+    debug_assert!(
+        day.calendar.is_sorted_by_key(|e| (e.stay.check_in(), e.holder.as_str())),
+        "a summary's calendar is by check-in then holder"
+    );
+    let stays = || day.until(today).iter().filter(|e| e.kind != EntryKind::Blocked);
     let current = stays().find(|e| e.kind == EntryKind::Booked && e.stay.contains(today));
-    let next = stays()
-        .filter(|e| e.stay.check_in() >= today && Some(e.holder.as_str()) != current.map(|c| c.holder.as_str()))
-        .min_by_key(|e| (e.stay.check_in(), e.holder.as_str()));
+    // By check-in then holder, so the first one found is the earliest.
+    let next = day
+        .from(today)
+        .iter()
+        .find(|e| e.kind != EntryKind::Blocked && Some(e.holder.as_str()) != current.map(|c| c.holder.as_str()));
     PropertySummary {
         slug: p.slug.clone(),
         name: p.name.clone(),
@@ -293,6 +315,7 @@ mod tests {
     use super::*;
     use crate::demo;
     use crate::stay::Stay;
+    use chrono::Days;
 
     fn d(s: &str) -> NaiveDate {
         s.parse().unwrap()
@@ -313,8 +336,8 @@ mod tests {
         let calendar = [
             entry("BK-OUT", "2026-11-18", "2026-11-22", EntryKind::Booked),
             entry("BK-IN", "2026-11-22", "2026-11-25", EntryKind::Held),
-            entry("BK-NEXT", "2026-11-28", "2026-11-30", EntryKind::Booked),
             entry("blk_1", "2026-11-22", "2026-11-23", EntryKind::Blocked),
+            entry("BK-NEXT", "2026-11-28", "2026-11-30", EntryKind::Booked),
         ];
         let day = PropertyDay { property: &p, calendar: &calendar, pending: 1 };
         let s = summarize(at("2026-11-22T12:00:00Z"), chrono_tz::UTC, &[day]);
@@ -343,6 +366,42 @@ mod tests {
         assert_eq!(ps.current_booking.as_ref().map(|c| c.code.as_str()), Some("BK-NOW"));
         assert_eq!(ps.next_arrival.as_ref().map(|n| n.code.as_str()), Some("BK-LATER"));
         assert_eq!(s.totals.occupied_tonight, 1);
+    }
+
+    #[test]
+    fn a_calendar_booked_far_ahead_gives_the_earliest_next_arrival_and_todays_counts() {
+        let p = demo::sea_view();
+        let mut calendar = vec![
+            entry("BK-OUT", "2026-11-20", "2026-11-22", EntryKind::Booked),
+            entry("BK-NOW", "2026-11-22", "2026-11-24", EntryKind::Booked),
+            entry("blk_2", "2026-11-24", "2026-11-25", EntryKind::Blocked),
+        ];
+        let start = d("2026-11-25");
+        for i in 0..500u64 {
+            let from = start + Days::new(2 * i);
+            calendar.push(CalendarEntry {
+                holder: format!("BK-{i:04}"),
+                stay: Stay::new(from, from + Days::new(1)).unwrap(),
+                kind: EntryKind::Held,
+                guest_name: String::new(),
+                guests: 1,
+            });
+        }
+        let day = PropertyDay { property: &p, calendar: &calendar, pending: 500 };
+        let s = summarize(at("2026-11-22T12:00:00Z"), chrono_tz::UTC, &[day]);
+        let ps = &s.properties[0];
+        assert_eq!(ps.current_booking.as_ref().map(|c| c.code.as_str()), Some("BK-NOW"));
+        assert_eq!(ps.next_arrival.as_ref().map(|n| (n.code.as_str(), n.check_in)), Some(("BK-0000", start)));
+        assert_eq!(
+            s.totals,
+            Totals {
+                properties: 1,
+                occupied_tonight: 1,
+                check_ins_today: 1,
+                check_outs_today: 1,
+                pending_bookings: 500
+            }
+        );
     }
 
     #[test]

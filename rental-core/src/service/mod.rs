@@ -121,13 +121,14 @@ impl<S: Store> Rental<S> {
     /// each write made through this `Rental` changed, so properties,
     /// availability, quotes, the summary and repeat authentications need no
     /// store transaction. Past stays stay on disk only: a read of earlier
-    /// nights goes to the store.
+    /// nights goes to the store. The calendars are read from the store on the
+    /// first read that needs them, so a server over a large store starts small.
     ///
     /// Use it only when this `Rental` is its store's only writer: always so
     /// for a [`RedbStore`](crate::RedbStore), which locks its file. A store
     /// shared by several processes must not be cached.
     pub fn with_read_cache(mut self) -> Result<Self> {
-        self.cache = Some(Cache::load(&self.store.read()?, self.now())?);
+        self.cache = Some(Cache::new());
         Ok(self)
     }
 
@@ -287,7 +288,8 @@ impl<S: Store> Rental<S> {
     /// Runs a read on the in-memory snapshot when there is one, else on a store transaction.
     fn read_with<R>(&self, f: impl FnOnce(&dyn ReadModel) -> Result<R>) -> Result<R> {
         if let Some(cache) = &self.cache {
-            return f(&Layered { snapshot: &cache.snapshot(), store: &self.store });
+            let snapshot = cache.snapshot(&self.store, self.now())?;
+            return f(&Layered { snapshot: &snapshot, store: &self.store });
         }
         f(&FromStore(&self.store.read()?))
     }

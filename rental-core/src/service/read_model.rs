@@ -235,32 +235,53 @@ impl<S: Store> ReadModel for Layered<'_, S> {
 }
 
 /// The snapshot and the keys already seen, shared by every caller of a `Rental`.
-#[derive(Debug)]
+///
+/// The snapshot is read from the store on the first read that needs it, not
+/// when the cache is made: a server that restarts over a large store holds
+/// no calendar in memory until a request asks for one (docs/PERFORMANCE.md, "Growth").
+#[derive(Debug, Default)]
 pub(super) struct Cache {
-    snapshot: RwLock<Arc<Snapshot>>,
+    /// `None` until the first read loads it.
+    snapshot: RwLock<Option<Arc<Snapshot>>>,
     keys: RwLock<HashMap<[u8; 32], Arc<ApiKey>>>,
 }
 
 impl Cache {
-    /// A cache filled from `tx`.
-    pub(super) fn load(tx: &impl ReadTx, now: DateTime<Utc>) -> StoreResult<Self> {
-        let snapshot = Snapshot::load(tx, now)?;
-        Ok(Cache { snapshot: RwLock::new(Arc::new(snapshot)), keys: RwLock::default() })
+    /// An empty cache; the snapshot is loaded by the first [`Cache::snapshot`].
+    pub(super) fn new() -> Self {
+        Cache::default()
     }
 
-    /// The snapshot as of the last write.
-    pub(super) fn snapshot(&self) -> Arc<Snapshot> {
-        self.snapshot.read().unwrap_or_else(PoisonError::into_inner).clone()
+    /// The snapshot as of the last write, read from `store` if this is the first call.
+    ///
+    /// The load holds the snapshot's lock while it reads, and [`Cache::apply`]
+    /// takes the same lock: a write that committed before the load's
+    /// transaction began is in what it reads, and one that committed after
+    /// is applied once the load is done (applying a change twice does nothing more).
+    pub(super) fn snapshot<S: Store>(&self, store: &S, now: DateTime<Utc>) -> Result<Arc<Snapshot>> {
+        if let Some(snapshot) = self.snapshot.read().unwrap_or_else(PoisonError::into_inner).as_ref() {
+            return Ok(Arc::clone(snapshot));
+        }
+        let mut slot = self.snapshot.write().unwrap_or_else(PoisonError::into_inner);
+        if let Some(snapshot) = slot.as_ref() {
+            return Ok(Arc::clone(snapshot));
+        }
+        let snapshot = Arc::new(Snapshot::load(&store.read()?, now)?);
+        *slot = Some(Arc::clone(&snapshot));
+        Ok(snapshot)
     }
 
     /// Takes in a committed write's changes. Callers hold the write lock, so
-    /// changes arrive in commit order.
+    /// changes arrive in commit order. Before the first load there is nothing
+    /// to update: the load will read them from the store.
     pub(super) fn apply(&self, changes: &Changes, now: DateTime<Utc>) {
         if changes.keys_revoked {
             self.forget_keys();
         }
-        let mut snapshot = self.snapshot.write().unwrap_or_else(PoisonError::into_inner);
-        Arc::make_mut(&mut snapshot).apply(changes, now);
+        let mut slot = self.snapshot.write().unwrap_or_else(PoisonError::into_inner);
+        if let Some(snapshot) = slot.as_mut() {
+            Arc::make_mut(snapshot).apply(changes, now);
+        }
     }
 
     /// A key seen before under this secret digest.

@@ -77,6 +77,13 @@ const FEEDS: TableDefinition<&str, &[u8]> = TableDefinition::new("feeds");
 /// The file name inside a data directory.
 pub const FILE_NAME: &str = "rental.redb";
 
+/// The most memory redb's page cache (read cache and write buffer together)
+/// may hold. redb's default is 1 GiB, which a growing store fills: a server
+/// holding 340,000 bookings had grown to about 500 MB. Pages beyond this are
+/// read again from the file, which the kernel's page cache usually serves.
+/// See docs/PERFORMANCE.md, "Growth".
+pub const CACHE_BYTES: usize = 32 * 1024 * 1024;
+
 /// A store in one redb file. Only one process may hold the file at a time.
 ///
 /// Commits are made without a sync and made durable by [`Store::flush`],
@@ -88,12 +95,12 @@ pub struct RedbStore {
 }
 
 impl RedbStore {
-    /// Opens (or creates) the store at `path`.
+    /// Opens (or creates) the store at `path`, with a page cache of at most [`CACHE_BYTES`].
     ///
     /// Fails with [`StoreError::Locked`] while another process, such as a
     /// running server, holds the file.
     pub fn open(path: impl AsRef<Path>) -> StoreResult<Self> {
-        let db = Database::create(path).map_err(|e| match e {
+        let db = Database::builder().set_cache_size(CACHE_BYTES).create(path).map_err(|e| match e {
             redb::DatabaseError::DatabaseAlreadyOpen => StoreError::Locked,
             other => backend(other),
         })?;
