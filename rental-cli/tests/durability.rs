@@ -1,6 +1,6 @@
 //! Every booking the server acknowledged is on disk: a server killed right
-//! after answering (SIGKILL, no shutdown) loses none of them. The store syncs
-//! commits in groups, so this holds only if no answer goes out before its sync.
+//! after answering (SIGKILL, no shutdown) loses none of them, although
+//! concurrent creations share their durable commits (group commit).
 
 mod common;
 

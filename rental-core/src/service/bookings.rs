@@ -15,11 +15,14 @@ use crate::lifecycle::{self, Action, Outcome};
 use crate::occupancy::today_in;
 use crate::pricing::{self, Problem};
 use crate::stay::Stay;
-use crate::store::{IdempotencyRecord, ReadTx, Store, WriteTx};
+use crate::store::{IdempotencyRecord, ReadTx, Store, StoreError, WriteTx};
 
-/// A creation: the request, checked as far as it can be without the store.
+/// The most creations one group commit takes.
+const MAX_GROUP: usize = 64;
+
+/// A creation waiting for its group: the request, checked as far as it can be without the store.
 #[derive(Debug)]
-struct NewBookingJob {
+pub(super) struct NewBookingJob {
     req: NewBooking,
     stay: Stay,
     key: Option<String>,
@@ -52,18 +55,45 @@ impl<S: Store> Rental<S> {
     /// returns the first response again (the booking as it was created) and
     /// creates nothing.
     ///
-    /// On a store that syncs commits in groups (redb), concurrent creations
-    /// share one sync; none returns before its booking is on disk.
+    /// Concurrent creations share durable commits (group commit): each is
+    /// still checked against every booking before it, and none returns
+    /// before the commit that holds it is on disk.
     pub fn create_booking(&self, req: &NewBooking, idempotency_key: Option<&str>) -> Result<Created> {
         let stay = check_new_booking(req)?;
         let fingerprint =
             idempotency_key.map(|key| check_idempotency_key(key).map(|()| fingerprint(req))).transpose()?;
         let job = NewBookingJob { req: req.clone(), stay, key: idempotency_key.map(str::to_owned), fingerprint };
-        let now = self.now();
-        self.write(|tx| self.create_in(tx, &job, now))
+        let failed = || Err(Error::Store(StoreError::Backend("booking creation failed unexpectedly".into())));
+        self.creations.run(job, MAX_GROUP, |jobs| self.create_group(&jobs), failed)
     }
 
-    /// One creation in its transaction: replay, or check and insert.
+    /// Creates a group of bookings in one write transaction and one commit.
+    fn create_group(&self, jobs: &[NewBookingJob]) -> Vec<Result<Created>> {
+        let now = self.now();
+        let written = self.write(|tx| {
+            let mut results = Vec::with_capacity(jobs.len());
+            for job in jobs {
+                match self.create_in(tx, job, now) {
+                    // A failed write leaves the transaction unusable: the whole group fails, nothing is kept.
+                    Err(Error::Store(e)) => return Err(Error::Store(e)),
+                    result => results.push(result),
+                }
+            }
+            Ok(results)
+        });
+        match written {
+            Ok(results) => results,
+            Err(e) => {
+                let e = match e {
+                    Error::Store(e) => e,
+                    other => StoreError::Backend(other.to_string().into()),
+                };
+                jobs.iter().map(|_| Err(Error::Store(copy_of(&e)))).collect()
+            }
+        }
+    }
+
+    /// One creation inside the group's transaction: replay, or check and insert.
     fn create_in(&self, tx: &mut Tx<'_, S>, job: &NewBookingJob, now: DateTime<Utc>) -> Result<Created> {
         let (req, stay) = (&job.req, job.stay);
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint)
@@ -278,6 +308,15 @@ fn replay(
         return Err(Error::IdempotencyKeyReused);
     }
     Ok(Some(record.response))
+}
+
+/// The same store failure again, for each job of a failed group.
+fn copy_of(e: &StoreError) -> StoreError {
+    match e {
+        StoreError::Locked => StoreError::Locked,
+        StoreError::Corrupt(s) => StoreError::Corrupt(s.clone()),
+        other => StoreError::Backend(other.to_string().into()),
+    }
 }
 
 /// Stay-rule problems are a 422; taken nights (only when nothing else is wrong) a 409.

@@ -8,6 +8,7 @@ mod bookings;
 mod calendar_feed;
 mod channels;
 mod deliveries;
+mod group_commit;
 mod property_feeds;
 mod read_model;
 mod retention;
@@ -37,6 +38,8 @@ use crate::property::{MAX_GUESTS, Property};
 use crate::stay::{MAX_NIGHTS, Stay, StayError};
 use crate::store::{ReadTx, Store, WriteTx};
 
+use self::bookings::NewBookingJob;
+use self::group_commit::GroupCommit;
 use self::read_model::{Cache, FromStore, Layered, ReadModel};
 
 /// Settings of a [`Rental`] (CONTRACT.md section 11).
@@ -95,6 +98,8 @@ pub struct Rental<S> {
     /// Held by [`Rental::write`] from a transaction until the cache has its
     /// changes, so the cache takes them in commit order.
     writes: Mutex<()>,
+    /// Booking creations waiting to share a commit.
+    creations: GroupCommit<NewBookingJob, Result<Created>>,
 }
 
 impl<S> std::fmt::Debug for Rental<S> {
@@ -113,6 +118,7 @@ impl<S: Store> Rental<S> {
             settings: Settings::default(),
             cache: None,
             writes: Mutex::new(()),
+            creations: GroupCommit::default(),
         }
     }
 

@@ -50,25 +50,20 @@ pub(super) struct Recorder<T> {
 pub(super) type Tx<'a, S> = Recorder<<S as Store>::Write<'a>>;
 
 impl<S: Store> Rental<S> {
-    /// Runs `work` in one write transaction and commits what it wrote; returns
-    /// once that is durable. An error from `work` writes nothing. Writes take
-    /// turns, and the read cache takes each one's changes in commit order
-    /// before the next starts; the wait for durability comes after the turn,
-    /// so a store that syncs in groups syncs every writer waiting at once.
+    /// Runs `work` in one write transaction and commits what it wrote. An
+    /// error from `work` writes nothing. Writes take turns, and the read
+    /// cache takes each one's changes in commit order before the next starts.
     pub(super) fn write<R>(&self, work: impl FnOnce(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
-        let turn = self.writes.lock().unwrap_or_else(PoisonError::into_inner);
+        let _turn = self.writes.lock().unwrap_or_else(PoisonError::into_inner);
         let mut tx = Recorder { tx: self.store.write()?, changes: Changes::default() };
         let out = work(&mut tx)?;
         let Recorder { tx, changes } = tx;
-        if !changes.any {
-            return Ok(out);
+        if changes.any {
+            tx.commit()?;
+            if let Some(cache) = &self.cache {
+                cache.apply(&changes, self.now());
+            }
         }
-        tx.commit()?;
-        if let Some(cache) = &self.cache {
-            cache.apply(&changes, self.now());
-        }
-        drop(turn);
-        self.store.flush()?;
         Ok(out)
     }
 }

@@ -8,8 +8,6 @@
 mod memory;
 #[cfg(feature = "redb")]
 mod redb;
-#[cfg(feature = "redb")]
-mod redb_sync;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -61,13 +59,6 @@ pub trait Store: Send + Sync {
     fn read(&self) -> StoreResult<Self::Read<'_>>;
     /// Opens the write transaction, waiting while another is open.
     fn write(&self) -> StoreResult<Self::Write<'_>>;
-    /// Returns once every write committed before the call is durable. A store
-    /// whose commits are durable when they return has nothing to do; one that
-    /// syncs many commits at once (group commit) waits for the sync here,
-    /// which callers make after they let the next writer in.
-    fn flush(&self) -> StoreResult<()> {
-        Ok(())
-    }
 }
 
 /// What a transaction can read.

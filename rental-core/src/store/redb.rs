@@ -4,12 +4,7 @@
 use std::path::Path;
 
 use chrono::{DateTime, Datelike, Days, NaiveDate, Utc};
-use redb::{
-    Database, Durability, Key, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition, Value,
-    WriteTransaction,
-};
-
-use super::redb_sync::GroupSync;
+use redb::{Database, Key, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition, Value, WriteTransaction};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -85,13 +80,9 @@ pub const FILE_NAME: &str = "rental.redb";
 pub const CACHE_BYTES: usize = 32 * 1024 * 1024;
 
 /// A store in one redb file. Only one process may hold the file at a time.
-///
-/// Commits are made without a sync and made durable by [`Store::flush`],
-/// which syncs the commits of every caller waiting at once (group commit).
 #[derive(Debug)]
 pub struct RedbStore {
     db: Database,
-    sync: GroupSync,
 }
 
 impl RedbStore {
@@ -104,7 +95,7 @@ impl RedbStore {
             redb::DatabaseError::DatabaseAlreadyOpen => StoreError::Locked,
             other => backend(other),
         })?;
-        let store = RedbStore { db, sync: GroupSync::default() };
+        let store = RedbStore { db };
         store.create_tables()?;
         Ok(store)
     }
@@ -162,53 +153,14 @@ pub struct RedbTx<T>(T);
 
 impl Store for RedbStore {
     type Read<'a> = RedbTx<ReadTransaction>;
-    type Write<'a> = RedbTx<Writing<'a>>;
+    type Write<'a> = RedbTx<WriteTransaction>;
 
     fn read(&self) -> StoreResult<Self::Read<'_>> {
         Ok(RedbTx(self.db.begin_read().map_err(backend)?))
     }
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
-        let mut tx = self.db.begin_write().map_err(backend)?;
-        tx.set_durability(Durability::None).map_err(backend)?;
-        Ok(RedbTx(Writing { tx, sync: &self.sync }))
-    }
-
-    fn flush(&self) -> StoreResult<()> {
-        self.sync.flush(&self.db)
-    }
-}
-
-/// The write transaction of a [`RedbStore`]: it commits without a sync and
-/// counts the commit for the store's next group sync.
-pub struct Writing<'a> {
-    tx: WriteTransaction,
-    sync: &'a GroupSync,
-}
-
-impl std::fmt::Debug for Writing<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Writing").finish_non_exhaustive()
-    }
-}
-
-impl std::ops::Deref for Writing<'_> {
-    type Target = WriteTransaction;
-    fn deref(&self) -> &WriteTransaction {
-        &self.tx
-    }
-}
-
-impl Tables for Writing<'_> {
-    type Table<'t, K: Key + 'static, V: Value + 'static>
-        = redb::Table<'t, K, V>
-    where
-        Self: 't;
-    fn open<K: Key + 'static, V: Value + 'static>(
-        &self,
-        def: TableDefinition<K, V>,
-    ) -> StoreResult<Self::Table<'_, K, V>> {
-        self.tx.open_table(def).map_err(backend)
+        Ok(RedbTx(self.db.begin_write().map_err(backend)?))
     }
 }
 
@@ -509,7 +461,7 @@ impl<T: Tables> RedbTx<T> {
     }
 }
 
-impl RedbTx<Writing<'_>> {
+impl RedbTx<WriteTransaction> {
     fn put_json(&self, def: TableDefinition<&str, &[u8]>, key: &str, value: &impl Serialize) -> StoreResult<()> {
         let bytes = encode(value)?;
         self.0.open_table(def).map_err(backend)?.insert(key, bytes.as_slice()).map_err(backend)?;
@@ -542,7 +494,7 @@ impl RedbTx<Writing<'_>> {
     }
 }
 
-impl WriteTx for RedbTx<Writing<'_>> {
+impl WriteTx for RedbTx<WriteTransaction> {
     fn put_property(&mut self, property: &Property) -> StoreResult<()> {
         self.put_json(PROPERTIES, property.slug.as_str(), property)
     }
@@ -685,10 +637,7 @@ impl WriteTx for RedbTx<Writing<'_>> {
     }
 
     fn commit(self) -> StoreResult<()> {
-        let Writing { tx, sync } = self.0;
-        tx.commit().map_err(backend)?;
-        sync.committed();
-        Ok(())
+        self.0.commit().map_err(backend)
     }
 }
 
@@ -810,7 +759,7 @@ fn decode<D: DeserializeOwned>(bytes: &[u8]) -> StoreResult<D> {
     serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
-pub(super) fn backend(e: impl Into<redb::Error>) -> StoreError {
+fn backend(e: impl Into<redb::Error>) -> StoreError {
     StoreError::Backend(Box::new(e.into()))
 }
 

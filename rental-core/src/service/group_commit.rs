@@ -1,0 +1,106 @@
+//! Group commit: callers that arrive while a write is running queue up, and
+//! the next one to find no write running does all of theirs in one durable
+//! transaction. Each job still sees every job before it; one sync covers many.
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+/// A queue of jobs of type `J` whose results are of type `R`.
+#[derive(Debug)]
+pub(super) struct GroupCommit<J, R> {
+    queue: Mutex<Queue<J, R>>,
+    done: Condvar,
+}
+
+#[derive(Debug)]
+struct Queue<J, R> {
+    waiting: Vec<(u64, J)>,
+    finished: HashMap<u64, R>,
+    next_ticket: u64,
+    leader: bool,
+}
+
+impl<J, R> Default for GroupCommit<J, R> {
+    fn default() -> Self {
+        let queue = Queue { waiting: Vec::new(), finished: HashMap::new(), next_ticket: 0, leader: false };
+        GroupCommit { queue: Mutex::new(queue), done: Condvar::new() }
+    }
+}
+
+impl<J, R> GroupCommit<J, R> {
+    /// Runs `job` in a batch of at most `max` jobs, in arrival order, and
+    /// returns its result. `process` gets a batch and returns one result per
+    /// job, in order; if it panics, every job of the batch gets `failed()`.
+    pub(super) fn run(&self, job: J, max: usize, process: impl Fn(Vec<J>) -> Vec<R>, failed: impl Fn() -> R) -> R {
+        let mut queue = self.lock();
+        let ticket = queue.next_ticket;
+        queue.next_ticket += 1;
+        queue.waiting.push((ticket, job));
+        loop {
+            if let Some(result) = queue.finished.remove(&ticket) {
+                return result;
+            }
+            if queue.leader {
+                queue = self.done.wait(queue).unwrap_or_else(PoisonError::into_inner);
+                continue;
+            }
+            queue.leader = true;
+            let take = queue.waiting.len().min(max);
+            let batch: Vec<(u64, J)> = queue.waiting.drain(..take).collect();
+            drop(queue);
+            let (tickets, jobs): (Vec<u64>, Vec<J>) = batch.into_iter().unzip();
+            let count = jobs.len();
+            let mut results = catch_unwind(AssertUnwindSafe(|| process(jobs))).unwrap_or_default();
+            if results.len() != count {
+                results = (0..count).map(|_| failed()).collect();
+            }
+            queue = self.lock();
+            queue.finished.extend(tickets.into_iter().zip(results));
+            queue.leader = false;
+            self.done.notify_all();
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Queue<J, R>> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    #[test]
+    fn every_caller_gets_its_own_result_and_batches_form_under_contention() {
+        let group = Arc::new(GroupCommit::<u32, u32>::default());
+        let batches = Arc::new(AtomicUsize::new(0));
+        let threads: Vec<_> = (0..16u32)
+            .map(|i| {
+                let (group, batches) = (Arc::clone(&group), Arc::clone(&batches));
+                std::thread::spawn(move || {
+                    let process = |jobs: Vec<u32>| {
+                        batches.fetch_add(1, Ordering::SeqCst);
+                        std::thread::sleep(std::time::Duration::from_millis(5));
+                        jobs.into_iter().map(|j| j * 10).collect()
+                    };
+                    group.run(i, 8, process, || u32::MAX)
+                })
+            })
+            .collect();
+        let results: Vec<u32> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        assert_eq!(results, (0..16).map(|i| i * 10).collect::<Vec<_>>());
+        assert!(batches.load(Ordering::SeqCst) < 16, "some jobs shared a batch");
+    }
+
+    #[test]
+    fn a_panicking_batch_fails_its_jobs_and_the_queue_goes_on() {
+        let group = GroupCommit::<u32, u32>::default();
+        let got = group.run(1, 8, |_| panic!("store exploded"), || 0);
+        assert_eq!(got, 0);
+        assert_eq!(group.run(2, 8, |jobs| jobs, || 0), 2);
+    }
+}
