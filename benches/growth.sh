@@ -18,6 +18,9 @@
 #   GROWTH_PROPERTIES=N  properties (default 1000); GROWTH_CONNECTIONS=N (default 16)
 #   GROWTH_DAYS=N        nights the stays are spread over, from tomorrow (default 1090)
 #   GROWTH_DIR=dir       where the data directory goes (default: a mktemp -d under /tmp)
+#   GROWTH_PICK=free     each request asks for a night no other request of the run asked
+#                        for (the default: every request is a creation); =random picks
+#                        at random, and the 409s grow as the nights fill up
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CHUNKS=${1:-12}
@@ -88,7 +91,7 @@ TOTAL=0
 FIRST_RPS=
 LAST_RPS=
 for chunk in $(seq 1 "$CHUNKS"); do
-  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${CHUNK_SECONDS}s" --latency -s "$LOAD_DIR/growth.lua" "$BASE/api/v1/bookings" | grep '^RESULT')
+  out=$(GROWTH_CHUNK=$chunk GROWTH_CHUNKS=$CHUNKS wrk -t"$THREADS" -c"$CONNECTIONS" -d"${CHUNK_SECONDS}s" --latency -s "$LOAD_DIR/growth.lua" "$BASE/api/v1/bookings" | grep '^RESULT')
   statuses=$(echo "$out" | field statuses)
   created=$(echo "$statuses" | tr ',' '\n' | sed -n 's/^201=//p')
   created=${created:-0}
