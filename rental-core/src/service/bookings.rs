@@ -17,9 +17,6 @@ use crate::pricing::{self, Problem};
 use crate::stay::Stay;
 use crate::store::{IdempotencyRecord, ReadTx, Store, StoreError, WriteTx};
 
-/// The most creations one group commit takes.
-const MAX_GROUP: usize = 64;
-
 /// A creation waiting for its group: the request, checked as far as it can be without the store.
 #[derive(Debug)]
 pub(super) struct NewBookingJob {
@@ -55,16 +52,17 @@ impl<S: Store> Rental<S> {
     /// returns the first response again (the booking as it was created) and
     /// creates nothing.
     ///
-    /// Concurrent creations share durable commits (group commit): each is
-    /// still checked against every booking before it, and none returns
-    /// before the commit that holds it is on disk.
+    /// Concurrent creations share durable commits (group commit) as far as
+    /// the store allows ([`Store::group_commit`]): each is still checked
+    /// against every booking before it, and none returns before the commit
+    /// that holds it is on disk.
     pub fn create_booking(&self, req: &NewBooking, idempotency_key: Option<&str>) -> Result<Created> {
         let stay = check_new_booking(req)?;
         let fingerprint =
             idempotency_key.map(|key| check_idempotency_key(key).map(|()| fingerprint(req))).transpose()?;
         let job = NewBookingJob { req: req.clone(), stay, key: idempotency_key.map(str::to_owned), fingerprint };
         let failed = || Err(Error::Store(StoreError::Backend("booking creation failed unexpectedly".into())));
-        self.creations.run(job, MAX_GROUP, |jobs| self.create_group(&jobs), failed)
+        self.creations.run(job, self.store.group_commit().max(1), |jobs| self.create_group(&jobs), failed)
     }
 
     /// Creates a group of bookings in one write transaction and one commit.

@@ -59,6 +59,15 @@ pub trait Store: Send + Sync {
     fn read(&self) -> StoreResult<Self::Read<'_>>;
     /// Opens the write transaction, waiting while another is open.
     fn write(&self) -> StoreResult<Self::Write<'_>>;
+    /// How many concurrent booking creations may share one write transaction
+    /// and its commit (group commit); 1, the default, gives each its own.
+    ///
+    /// Sharing pays where a commit is one local sync that every writer waits
+    /// for in turn (redb); where writers run side by side and a conflict
+    /// fails a whole transaction (a shared SQL database), it does not.
+    fn group_commit(&self) -> usize {
+        1
+    }
 }
 
 /// What a transaction can read.

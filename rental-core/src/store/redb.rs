@@ -27,6 +27,9 @@ use crate::webhook::Webhook;
 /// 2 added `lapsing_holds`, `delivery_finished`, `delivery_events` and `idempotency_created`.
 const SCHEMA_VERSION: &str = "2";
 
+/// The most booking creations one durable commit takes (see [`Store::group_commit`]).
+const GROUP_COMMIT: usize = 64;
+
 const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
 /// The `meta` key of the last outbox event fanned out to webhooks.
 const FANNED_OUT: &str = "outbox_fanned_out";
@@ -161,6 +164,12 @@ impl Store for RedbStore {
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
         Ok(RedbTx(self.db.begin_write().map_err(backend)?))
+    }
+
+    /// Up to 64: one writer, and each durable commit is an `fdatasync` the
+    /// whole group shares (docs/PERFORMANCE.md measures it).
+    fn group_commit(&self) -> usize {
+        GROUP_COMMIT
     }
 }
 
