@@ -21,6 +21,7 @@ pub use self::bookings::Created;
 pub use self::channels::{FeedPull, Fetched};
 pub use self::deliveries::DueDelivery;
 pub use self::retention::{PRUNE_BATCH, Pruned};
+pub use self::write::{WRITE_ATTEMPTS, retry_pause};
 
 use std::sync::{Arc, Mutex};
 

@@ -38,6 +38,23 @@ pub enum StoreError {
     /// The backend failed (I/O, a full disk, ...).
     #[error("storage failed: {0}")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The write lost a race with another writer (a serialization failure, a
+    /// deadlock, a key inserted meanwhile) and wrote nothing; done again from
+    /// the start, it may succeed. [`Rental`](crate::Rental) retries it.
+    #[error("the write conflicted with another writer: {0}")]
+    Conflict(String),
+    /// The backend cannot be reached now (a lost connection, a database
+    /// shutting down); nothing was written, and a later try may succeed.
+    #[error("storage is unavailable: {0}")]
+    Unavailable(String),
+}
+
+impl StoreError {
+    /// True when the same work, done again from the start, may succeed:
+    /// [`StoreError::Conflict`] and [`StoreError::Unavailable`].
+    pub fn is_transient(&self) -> bool {
+        matches!(self, StoreError::Conflict(_) | StoreError::Unavailable(_))
+    }
 }
 
 /// The store's result type.
@@ -115,8 +132,11 @@ pub trait ReadTx {
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>>;
     /// Every delivery lease in the store, live or lapsed, by delivery id.
     fn delivery_leases(&self) -> StoreResult<Vec<Lease>>;
-    /// How far the outbox has been fanned out to webhooks: the last event number done (0: none).
-    fn fanned_out(&self) -> StoreResult<u64>;
+    /// Up to `limit` outbox events not yet marked fanned out
+    /// ([`WriteTx::mark_fanned_out`]), in number order. Each event carries its
+    /// own mark: with several writers, numbers can commit out of order, so no
+    /// high-water mark would do.
+    fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>>;
     /// The record of an idempotency key.
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
     /// What a channel feed of a property owns and how its last pull went.
@@ -144,6 +164,14 @@ pub trait WriteTx: ReadTx {
     fn put_property(&mut self, property: &Property) -> StoreResult<()>;
     /// Inserts or replaces a booking, keeping its calendar entry in step.
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()>;
+    /// Inserts a new booking, as [`WriteTx::put_booking`]; a code already
+    /// taken (by a write that committed meanwhile) is a [`StoreError::Conflict`].
+    fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        if self.booking(booking.code.as_str())?.is_some() {
+            return Err(StoreError::Conflict(format!("booking code {} is taken", booking.code)));
+        }
+        self.put_booking(booking)
+    }
     /// Inserts or replaces a block, keeping its calendar entry in step.
     fn put_block(&mut self, block: &Block) -> StoreResult<()>;
     /// Removes a block; false when there was none.
@@ -191,10 +219,12 @@ pub trait WriteTx: ReadTx {
         }
         Ok(claimed)
     }
-    /// Records how far the outbox has been fanned out.
-    fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()>;
-    /// Records an idempotency key.
-    fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
+    /// Marks the events numbered `seqs` fanned out; they no longer appear in
+    /// [`ReadTx::unfanned_events`].
+    fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()>;
+    /// Records a new idempotency key. A key already recorded (by a write that
+    /// committed meanwhile) is a [`StoreError::Conflict`], never a replacement.
+    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
     /// Inserts or replaces a feed's state.
     fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()>;
     /// Replaces the admin dashboard's password hash (a PHC string).
