@@ -135,6 +135,12 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
         self.tx.pending_count(slug)
     }
+    fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
+        self.tx.pending_codes_of(slug)
+    }
+    fn change_versions(&self) -> StoreResult<std::collections::HashMap<String, i64>> {
+        self.tx.change_versions()
+    }
     fn lapsing_holds(&self, created_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<BookingCode>> {
         self.tx.lapsing_holds(created_until, limit)
     }

@@ -5,14 +5,20 @@
 //! [`MemoryStore`] (for tests and throwaway use). A write transaction that is
 //! dropped without [`WriteTx::commit`] changes nothing.
 
+mod marks;
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
 #[cfg(feature = "redb")]
 mod redb;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
+pub use self::marks::{ChangeMarks, KEYS_TOPIC, property_topic, topic_property};
 pub use self::memory::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use self::postgres::{MAX_CONNECTIONS, PgStore, PgTx, TABLES, is_postgres_url};
 #[cfg(feature = "redb")]
 pub use self::redb::RedbStore;
 use crate::booking::{Booking, BookingQuery};
@@ -76,6 +82,13 @@ pub trait Store: Send + Sync {
     fn read(&self) -> StoreResult<Self::Read<'_>>;
     /// Opens the write transaction, waiting while another is open.
     fn write(&self) -> StoreResult<Self::Write<'_>>;
+    /// What other processes changed, for a store that several share: a
+    /// version per topic ([`property_topic`], [`KEYS_TOPIC`]) kept up to date
+    /// in memory, so looking costs no transaction. `None` (the default): this
+    /// process is the store's only writer.
+    fn change_marks(&self) -> Option<std::sync::Arc<ChangeMarks>> {
+        None
+    }
 }
 
 /// What a transaction can read.
@@ -93,6 +106,21 @@ pub trait ReadTx {
     fn pending_codes(&self) -> StoreResult<Vec<BookingCode>>;
     /// How many bookings of the property are pending.
     fn pending_count(&self, slug: &str) -> StoreResult<usize>;
+    /// Codes of the pending bookings of property `slug`.
+    fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
+        let mut of = Vec::new();
+        for code in self.pending_codes()? {
+            if self.booking(code.as_str())?.is_some_and(|b| b.property.as_str() == slug) {
+                of.push(code);
+            }
+        }
+        Ok(of)
+    }
+    /// The version of each change topic as this snapshot sees it (see
+    /// [`Store::change_marks`]); empty for a store with one writer.
+    fn change_versions(&self) -> StoreResult<std::collections::HashMap<String, i64>> {
+        Ok(std::collections::HashMap::new())
+    }
     /// Up to `limit` codes of the holds a checkout TTL can expire
     /// ([`crate::lifecycle::may_lapse`]) created at or before `created_until`,
     /// oldest first, read from an index: what is not due is never read.
