@@ -26,6 +26,8 @@ pub struct PgCluster {
     as_root: bool,
     databases: AtomicU32,
     template: OnceLock<String>,
+    /// What `postgres` is started with: port, socket directory, settings.
+    server: String,
     /// The shared cluster's watchdog (see [`PgCluster::shared`]), which outlives this process by design.
     watchdog: Option<Child>,
 }
@@ -78,13 +80,14 @@ impl PgCluster {
             run(Command::new("chown").arg("postgres").arg(dir.path()), "chown the cluster directory");
         }
         let port = free_port();
-        let cluster = PgCluster {
+        let mut cluster = PgCluster {
             dir,
             bin,
             port,
             as_root,
             databases: AtomicU32::new(0),
             template: OnceLock::new(),
+            server: String::new(),
             watchdog: None,
         };
         let data = cluster.data().display().to_string();
@@ -97,8 +100,8 @@ impl PgCluster {
             server.push(' ');
             server.push_str(option);
         }
-        let log = cluster.dir.path().join("server.log").display().to_string();
-        cluster.run_tool("pg_ctl", &["-D", &data, "-o", &server, "-l", &log, "-w", "-t", "60", "start"]);
+        cluster.server = server;
+        cluster.restart();
         cluster
     }
 
@@ -150,11 +153,11 @@ impl PgCluster {
         self.run_tool("pg_ctl", &["-D", &data, "-m", "immediate", "-w", "stop"]);
     }
 
-    /// Starts the server again after [`PgCluster::stop`], on the same port.
+    /// Starts the server (again, after [`PgCluster::stop`]) on its port.
     pub fn restart(&self) {
         let data = self.data().display().to_string();
         let log = self.dir.path().join("server.log").display().to_string();
-        self.run_tool("pg_ctl", &["-D", &data, "-l", &log, "-w", "-t", "60", "start"]);
+        self.run_tool("pg_ctl", &["-D", &data, "-o", &self.server, "-l", &log, "-w", "-t", "60", "start"]);
     }
 
     /// The server's log, for failure messages.
