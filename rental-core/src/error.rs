@@ -49,7 +49,7 @@ impl Error {
             Error::DatesUnavailable { .. } => "dates_unavailable",
             Error::InvalidTransition { .. } => "invalid_transition",
             Error::IdempotencyKeyReused => "idempotency_key_reused",
-            Error::Store(StoreError::Locked) => "unavailable",
+            Error::Store(StoreError::Locked | StoreError::Conflict(_) | StoreError::Unavailable(_)) => "unavailable",
             Error::Store(_) => "internal",
         }
     }

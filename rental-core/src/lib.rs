@@ -94,7 +94,10 @@ pub use event::{Event, EventName};
 pub use ids::{BookingCode, Slug, Source};
 pub use lifecycle::Action;
 pub use property::{Cents, Property};
-pub use service::{Agenda, Created, DueDelivery, FeedPull, Fetched, NewKey, PRUNE_BATCH, Pruned, Rental, Settings};
+pub use service::{
+    Agenda, Created, DueDelivery, FeedPull, Fetched, NewKey, PRUNE_BATCH, Pruned, Rental, Settings, WRITE_ATTEMPTS,
+    retry_pause,
+};
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;

@@ -131,7 +131,12 @@ impl From<Error> for Problem {
             Error::Validation(_) | Error::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::DatesUnavailable { .. } | Error::InvalidTransition { .. } => StatusCode::CONFLICT,
-            Error::Store(StoreError::Locked) => return Problem::unavailable("storage is unavailable"),
+            Error::Store(StoreError::Locked | StoreError::Unavailable(_)) => {
+                return Problem::unavailable("storage is unavailable");
+            }
+            Error::Store(StoreError::Conflict(_)) => {
+                return Problem::unavailable("storage is busy with other writes; try again");
+            }
             _ => return Problem::internal(),
         };
         let errors = match &e {
@@ -164,6 +169,8 @@ mod tests {
             ),
             (Error::IdempotencyKeyReused, 422, "idempotency_key_reused"),
             (Error::Store(StoreError::Locked), 503, "unavailable"),
+            (Error::Store(StoreError::Conflict("40001".into())), 503, "unavailable"),
+            (Error::Store(StoreError::Unavailable("connection lost".into())), 503, "unavailable"),
             (Error::Store(StoreError::Corrupt("table x at /var/lib".into())), 500, "internal"),
         ];
         for (error, status, code) in cases {

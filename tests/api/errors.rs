@@ -377,6 +377,33 @@ async fn a_locked_store_is_503_unavailable_with_retry_after() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_that_always_conflicts_is_retried_then_503_and_writes_nothing() {
+    let s = failing().await;
+    let before = snapshot(&s).await;
+    s.rental.store().fail_with(Failure::Conflict);
+    let reply = s.post(BOOKINGS, &s.key, &booking_body("sea-view", "2026-12-20", "2026-12-27", 2)).await;
+    reply.problem(503, "unavailable");
+    let wait: u64 = reply.header("retry-after").expect("Retry-After").parse().expect("Retry-After is seconds");
+    assert!(wait >= 1);
+    leaks_nothing(&reply);
+    assert_eq!(s.rental.store().refused(), rental_core::WRITE_ATTEMPTS, "tried again before giving up");
+    s.rental.store().fail_with(Failure::None);
+    assert_eq!(snapshot(&s).await, before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_that_conflicts_a_few_times_succeeds_once() {
+    let s = failing().await;
+    s.rental.store().fail_times(Failure::Conflict, 2);
+    let reply = s.post(BOOKINGS, &s.key, &booking_body("sea-view", "2026-12-20", "2026-12-27", 2)).await;
+    reply.expect(201);
+    assert_eq!(s.rental.store().refused(), 2);
+    let listed = s.get("/api/v1/bookings?property=sea-view", &s.read_key).await;
+    let codes: Vec<&str> = listed.body["data"].as_array().unwrap().iter().filter_map(|b| b["code"].as_str()).collect();
+    assert_eq!(codes, [reply.body["code"].as_str().unwrap()], "one booking, not one per try");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_response_has_a_request_id_and_a_client_id_is_echoed() {
     let s = TestServer::memory().await;
     let replies = [

@@ -7,11 +7,13 @@
 //! - `concurrency`: racing writers, exactly one winner.
 //! - `durability`: what a redb store keeps across closing and reopening.
 //! - `properties`: property-based checks of the invariants.
+//! - `shared_store`: several engines on one PostgreSQL database.
 
 mod bad_input;
 mod channel_fixtures;
 mod concurrency;
 mod durability;
 mod properties;
+mod shared_store;
 mod suite;
 mod timezones;

@@ -9,13 +9,13 @@
 //!   client, HTTP/1); [`Reply`] is a response read whole, its body parsed as JSON.
 //! - [`raw`] talks plain TCP, for requests a well-behaved client never sends.
 //! - [`FailingStore`] wraps a [`MemoryStore`] and fails every transaction on
-//!   demand, for the 500 and 503 paths.
+//!   demand, for the 500 and 503 paths and the retries of conflicting writes.
 
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::ops::Deref;
 use std::path::Path;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -394,6 +394,9 @@ pub enum Failure {
     Backend,
     /// Every transaction fails with [`StoreError::Locked`].
     Locked,
+    /// Every write transaction fails with [`StoreError::Conflict`], as when
+    /// another writer always wins; reads work.
+    Conflict,
 }
 
 /// A [`MemoryStore`] whose transactions fail on demand.
@@ -401,6 +404,8 @@ pub enum Failure {
 pub struct FailingStore {
     inner: MemoryStore,
     failure: AtomicU8,
+    /// How many more transactions fail before the failure ends by itself (0: it lasts).
+    remaining: AtomicU32,
     seen: Mutex<u32>,
 }
 
@@ -418,22 +423,33 @@ impl FailingStore {
         self.failure.store(failure as u8, Ordering::SeqCst);
     }
 
+    /// Fails the next `times` transactions `failure` would fail, then works again.
+    pub fn fail_times(&self, failure: Failure, times: u32) {
+        self.remaining.store(times, Ordering::SeqCst);
+        self.fail_with(failure);
+    }
+
     /// How many transactions were refused.
     pub fn refused(&self) -> u32 {
         *self.seen.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn check(&self) -> StoreResult<()> {
+    fn check(&self, writing: bool) -> StoreResult<()> {
         let failure = self.failure.load(Ordering::SeqCst);
-        if failure == Failure::None as u8 {
+        if failure == Failure::None as u8 || (failure == Failure::Conflict as u8 && !writing) {
             return Ok(());
         }
         *self.seen.lock().unwrap_or_else(PoisonError::into_inner) += 1;
-        if failure == Failure::Locked as u8 {
-            Err(StoreError::Locked)
-        } else {
-            Err(StoreError::Backend(BACKEND_MESSAGE.into()))
+        if self.remaining.load(Ordering::SeqCst) > 0 && self.remaining.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.fail_with(Failure::None);
         }
+        Err(if failure == Failure::Locked as u8 {
+            StoreError::Locked
+        } else if failure == Failure::Conflict as u8 {
+            StoreError::Conflict("could not serialize access due to read/write dependencies".into())
+        } else {
+            StoreError::Backend(BACKEND_MESSAGE.into())
+        })
     }
 }
 
@@ -442,12 +458,12 @@ impl Store for FailingStore {
     type Write<'a> = <MemoryStore as Store>::Write<'a>;
 
     fn read(&self) -> StoreResult<Self::Read<'_>> {
-        self.check()?;
+        self.check(false)?;
         self.inner.read()
     }
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
-        self.check()?;
+        self.check(true)?;
         self.inner.write()
     }
 }

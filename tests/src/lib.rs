@@ -15,6 +15,7 @@
 
 pub mod feeds;
 pub mod http;
+pub mod postgres;
 pub mod receiver;
 
 use std::ops::Deref;
@@ -23,6 +24,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use rental_core::event::OutboxEvent;
+use rental_core::store::PgStore;
 use rental_core::{Booking, BookingQuery, Created, ManualClock, MemoryStore, NewBooking, RedbStore, Rental, Store};
 use tempfile::TempDir;
 
@@ -103,6 +105,22 @@ impl Harness<RedbStore> {
     /// On a [`RedbStore`] with the read cache on: reads come from memory.
     pub fn redb_cached() -> Self {
         let harness = Harness::redb();
+        Harness { rental: harness.rental.with_read_cache().expect("the cache loads"), ..harness }
+    }
+}
+
+impl Harness<PgStore> {
+    /// On a [`PgStore`] in a new database of the shared test cluster.
+    pub fn postgres() -> Self {
+        let url = postgres::PgCluster::shared().database();
+        let store = PgStore::open(&url).expect("a PostgreSQL store opens on a fresh database");
+        let clock = fixed_clock();
+        Harness { rental: rental_with_demo(store, clock.clone()), clock, _dir: None }
+    }
+
+    /// On a [`PgStore`] with the read cache on, as `rental serve` runs it.
+    pub fn postgres_cached() -> Self {
+        let harness = Harness::postgres();
         Harness { rental: harness.rental.with_read_cache().expect("the cache loads"), ..harness }
     }
 }
@@ -228,6 +246,8 @@ macro_rules! store_suite {
                 memory => $crate::Harness::memory,
                 redb => $crate::Harness::redb,
                 redb_cached => $crate::Harness::redb_cached,
+                postgres => $crate::Harness::postgres,
+                postgres_cached => $crate::Harness::postgres_cached,
             ],
             tests: [$($test),*]
         );

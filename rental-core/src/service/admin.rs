@@ -112,7 +112,8 @@ impl<S: Store> Rental<S> {
     /// with [`Rental::with_read_cache`]). `None` means "ask [`Rental::authenticate`]",
     /// not "unknown".
     pub fn authenticate_from_memory(&self, secret: &str) -> Option<std::sync::Arc<ApiKey>> {
-        let key = self.cache.as_ref()?.key(&keys::digest(secret))?;
+        let marks = self.store.change_marks();
+        let key = self.cache.as_ref()?.key(&keys::digest(secret), marks.as_deref())?;
         let fresh = key.last_used_at.is_some_and(|t| self.now() - t < LAST_USED_GRANULARITY);
         fresh.then_some(key)
     }

@@ -131,9 +131,13 @@ impl<S: Store> Rental<S> {
             cancel_reason: None,
             external: None,
         };
-        tx.put_booking(&booking)?;
+        tx.insert_booking(&booking)?;
         tx.append_events(&[Event::created(&booking, now)])?;
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint) {
+            // A record still here is older than the window (a fresh one replayed above): it gives way.
+            if tx.idempotency(key)?.is_some() {
+                tx.remove_idempotency(key)?;
+            }
             let record = IdempotencyRecord {
                 key: key.clone(),
                 fingerprint: fingerprint.clone(),
@@ -141,7 +145,7 @@ impl<S: Store> Rental<S> {
                 response: booking.clone(),
                 created_at: now,
             };
-            tx.put_idempotency(&record)?;
+            tx.insert_idempotency(&record)?;
         }
         Ok(Created { booking, replayed: false })
     }
@@ -313,6 +317,8 @@ fn copy_of(e: &StoreError) -> StoreError {
     match e {
         StoreError::Locked => StoreError::Locked,
         StoreError::Corrupt(s) => StoreError::Corrupt(s.clone()),
+        StoreError::Conflict(s) => StoreError::Conflict(s.clone()),
+        StoreError::Unavailable(s) => StoreError::Unavailable(s.clone()),
         other => StoreError::Backend(other.to_string().into()),
     }
 }

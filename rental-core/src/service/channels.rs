@@ -115,7 +115,7 @@ impl<S: Store> Rental<S> {
                 .feed_state(pull.property.as_str(), pull.feed.as_str())?
                 .unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
             let configured = configured_feed(tx, pull)?;
-            let result = match (configured, read) {
+            let result = match (configured, read.clone()) {
                 (None, _) => failed(pull, "the feed is no longer configured"),
                 (Some(_), Read::Failed(error)) => failed(pull, error),
                 (Some(_), Read::NotModified) => {
@@ -124,7 +124,7 @@ impl<S: Store> Rental<S> {
                 (Some((property, feed)), Read::Feed(parsed)) => {
                     let result = self.reconcile(tx, &property, &feed, &mut state, parsed, now)?;
                     if result.ok {
-                        (state.etag, state.last_modified) = validators;
+                        (state.etag, state.last_modified) = validators.clone();
                     }
                     result
                 }
@@ -141,7 +141,7 @@ impl<S: Store> Rental<S> {
         let data = serde_json::json!(report);
         self.write(|tx| {
             Ok(tx
-                .append_events(&[Event { event: EventName::CalendarSynced, timestamp: self.now(), data }])
+                .append_events(&[Event { event: EventName::CalendarSynced, timestamp: self.now(), data: data.clone() }])
                 .map(drop)?)
         })
     }
@@ -205,7 +205,7 @@ impl<S: Store> Rental<S> {
                 } else {
                     release(tx, before, now, &mut pull.counts)?;
                     let booking = self.imported_booking(tx, pull, &step.uid, *stay, guest_name)?;
-                    tx.put_booking(&booking)?;
+                    tx.insert_booking(&booking)?;
                     tx.append_events(&[Event::created(&booking, now)])?;
                     pull.counts.created += 1;
                     booking
@@ -323,6 +323,7 @@ fn release(tx: &mut impl WriteTx, before: Option<&Owned>, now: DateTime<Utc>, co
 }
 
 /// A body, once read, or why there is none.
+#[derive(Clone)]
 enum Read {
     NotModified,
     Feed(Feed),

@@ -28,7 +28,7 @@ pub struct DueDelivery {
 impl<S: Store> Rental<S> {
     /// Turns up to `limit` outbox events not yet fanned out into a pending
     /// delivery for each active webhook subscribed to each, in one
-    /// transaction, and moves the fan-out position past them. Returns how
+    /// transaction, and marks each of them fanned out. Returns how
     /// many events it took. The dispatcher calls this, so a booking's own
     /// transaction writes only its event, whatever the number of webhooks.
     ///
@@ -37,8 +37,10 @@ impl<S: Store> Rental<S> {
         let now = self.now();
         self.write(|tx| {
             drop_expired_secrets(tx, now)?;
-            let events = tx.events_after(tx.fanned_out()?, limit)?;
-            let Some(last) = events.last().map(|e| e.seq) else { return Ok(0) };
+            let events = tx.unfanned_events(limit)?;
+            if events.is_empty() {
+                return Ok(0);
+            }
             let webhooks: Vec<_> = tx.webhooks()?.into_iter().filter(|w| w.active).collect();
             // A `webhook.test` event already has its one delivery; it is never fanned out.
             for e in events.iter().filter(|e| e.event.event != crate::event::EventName::WebhookTest) {
@@ -47,7 +49,7 @@ impl<S: Store> Rental<S> {
                     tx.put_delivery(&Delivery::new(id, webhook.id.clone(), e.seq, e.event.event, now))?;
                 }
             }
-            tx.set_fanned_out(last)?;
+            tx.mark_fanned_out(&events.iter().map(|e| e.seq).collect::<Vec<_>>())?;
             Ok(events.len())
         })
     }
@@ -83,7 +85,7 @@ impl<S: Store> Rental<S> {
     pub fn record_claimed(
         &self,
         owner: &str,
-        attempts: Vec<(String, Attempt)>,
+        attempts: &[(String, Attempt)],
         retries: &[Duration],
         held: &[String],
         renew: Option<Duration>,
@@ -109,13 +111,13 @@ impl<S: Store> Rental<S> {
     /// Records an attempt at `delivery_id` (see [`delivery::record`]); a `410 Gone`
     /// deactivates the webhook and gives up its other pending deliveries.
     pub fn record_attempt(&self, delivery_id: &str, attempt: Attempt, retries: &[Duration]) -> Result<Delivery> {
-        let mut recorded = self.record_attempts(vec![(delivery_id.to_owned(), attempt)], retries)?;
+        let mut recorded = self.record_attempts(&[(delivery_id.to_owned(), attempt)], retries)?;
         recorded.pop().ok_or_else(|| Error::NotFound(NotFound::Delivery(delivery_id.into())))
     }
 
     /// Records several attempts in one transaction (a dispatcher's batch), in
     /// order; each clears its delivery's lease.
-    pub fn record_attempts(&self, attempts: Vec<(String, Attempt)>, retries: &[Duration]) -> Result<Vec<Delivery>> {
+    pub fn record_attempts(&self, attempts: &[(String, Attempt)], retries: &[Duration]) -> Result<Vec<Delivery>> {
         self.write(|tx| record_in(tx, attempts, retries))
     }
 
@@ -127,13 +129,13 @@ impl<S: Store> Rental<S> {
 
 /// Records `attempts` in order in `tx`, each clearing its delivery's lease; a
 /// `410 Gone` deactivates the webhook and gives up its other pending deliveries.
-fn record_in(tx: &mut impl WriteTx, attempts: Vec<(String, Attempt)>, retries: &[Duration]) -> Result<Vec<Delivery>> {
+fn record_in(tx: &mut impl WriteTx, attempts: &[(String, Attempt)], retries: &[Duration]) -> Result<Vec<Delivery>> {
     let mut out = Vec::with_capacity(attempts.len());
     for (id, attempt) in attempts {
-        let current = tx.delivery(&id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.clone())))?;
-        let recorded = delivery::record(&current, attempt, retries);
+        let current = tx.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.clone())))?;
+        let recorded = delivery::record(&current, attempt.clone(), retries);
         tx.put_delivery(&recorded.delivery)?;
-        tx.remove_lease(&id)?;
+        tx.remove_lease(id)?;
         if recorded.deactivate_webhook
             && let Some(mut webhook) = tx.webhooks()?.into_iter().find(|w| w.id == current.webhook_id)
         {

@@ -21,6 +21,7 @@ pub use self::bookings::Created;
 pub use self::channels::{FeedPull, Fetched};
 pub use self::deliveries::DueDelivery;
 pub use self::retention::{PRUNE_BATCH, Pruned};
+pub use self::write::{WRITE_ATTEMPTS, retry_pause};
 
 use std::sync::{Arc, Mutex};
 
@@ -130,9 +131,10 @@ impl<S: Store> Rental<S> {
     /// nights goes to the store. The calendars are read from the store on the
     /// first read that needs them, so a server over a large store starts small.
     ///
-    /// Use it only when this `Rental` is its store's only writer: always so
-    /// for a [`RedbStore`](crate::RedbStore), which locks its file. A store
-    /// shared by several processes must not be cached.
+    /// Over a store several processes share (one whose
+    /// [`Store::change_marks`] is `Some`, such as the PostgreSQL store), each
+    /// read first reads again the properties another process changed, and a
+    /// key written anywhere makes every process forget the keys it had seen.
     pub fn with_read_cache(mut self) -> Result<Self> {
         self.cache = Some(Cache::new());
         Ok(self)

@@ -20,7 +20,7 @@ impl<S: Store> Rental<S> {
             if feeds.iter().any(|f| f.name == name) {
                 return Err(Error::invalid("name", "duplicate", format!("a feed named {} exists", name.as_str())));
             }
-            feeds.push(IcalFeed { name, url: url.to_owned(), reservation_patterns: Vec::new() });
+            feeds.push(IcalFeed { name: name.clone(), url: url.to_owned(), reservation_patterns: Vec::new() });
             Ok(())
         })
     }
@@ -37,7 +37,7 @@ impl<S: Store> Rental<S> {
         })
     }
 
-    fn edit_feeds(&self, slug: &str, edit: impl FnOnce(&mut Vec<IcalFeed>) -> Result<()>) -> Result<Property> {
+    fn edit_feeds(&self, slug: &str, edit: impl Fn(&mut Vec<IcalFeed>) -> Result<()>) -> Result<Property> {
         self.write(|tx| {
             let mut property =
                 tx.property(slug)?.ok_or_else(|| Error::NotFound(NotFound::Property(slug.to_owned())))?;

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::keys::ApiKey;
 use crate::property::Property;
 use crate::stay::MAX_NIGHTS;
-use crate::store::{ReadTx, Store, StoreResult};
+use crate::store::{ChangeMarks, KEYS_TOPIC, ReadTx, Store, StoreResult, topic_property};
 
 /// Properties and calendars, from wherever they are kept.
 pub(super) trait ReadModel {
@@ -145,6 +145,21 @@ impl Snapshot {
         }
     }
 
+    /// Reads property `slug` again from `tx`, with its calendar from the
+    /// horizon on and its pending bookings, in place of what the snapshot held.
+    fn reload(&mut self, tx: &impl ReadTx, slug: &str) -> StoreResult<()> {
+        let Some(property) = tx.property(slug)? else {
+            self.properties.remove(slug);
+            return Ok(());
+        };
+        let mut state = PropertyState::new(property);
+        state.calendar = tx.calendar(slug, self.horizon, NaiveDate::MAX)?;
+        state.calendar.retain(|e| e.stay.check_out() > self.horizon);
+        state.pending = tx.pending_codes_of(slug)?.into_iter().map(|c| c.to_string()).collect();
+        self.properties.insert(slug.to_owned(), Arc::new(state));
+        Ok(())
+    }
+
     /// Moves the horizon forward to `to`, letting go of the stays that ended before it.
     fn advance(&mut self, to: NaiveDate) {
         if to <= self.horizon {
@@ -239,11 +254,34 @@ impl<S: Store> ReadModel for Layered<'_, S> {
 /// The snapshot is read from the store on the first read that needs it, not
 /// when the cache is made: a server that restarts over a large store holds
 /// no calendar in memory until a request asks for one (docs/PERFORMANCE.md, "Growth").
+///
+/// Over a store that other processes write too ([`Store::change_marks`]),
+/// each read first catches up: the properties whose change version grew are
+/// read again, and a new keys version forgets every key seen.
 #[derive(Debug, Default)]
 pub(super) struct Cache {
     /// `None` until the first read loads it.
     snapshot: RwLock<Option<Arc<Snapshot>>>,
     keys: RwLock<HashMap<[u8; 32], Arc<ApiKey>>>,
+    /// What the cache has caught up with. Taken after `snapshot` when both are held.
+    seen: Mutex<Seen>,
+}
+
+/// The change marks a cache has taken in.
+#[derive(Debug, Default)]
+struct Seen {
+    /// The marks' generation last caught up with.
+    generation: u64,
+    /// The version of each topic that the snapshot (or the key cache) holds.
+    versions: HashMap<String, i64>,
+}
+
+impl Seen {
+    /// The topics of `current` newer than what was seen.
+    fn stale(&self, current: &HashMap<String, i64>) -> Vec<String> {
+        let newer = current.iter().filter(|(topic, v)| self.versions.get(*topic).is_none_or(|seen| seen < *v));
+        newer.map(|(topic, _)| topic.clone()).collect()
+    }
 }
 
 impl Cache {
@@ -259,6 +297,9 @@ impl Cache {
     /// transaction began is in what it reads, and one that committed after
     /// is applied once the load is done (applying a change twice does nothing more).
     pub(super) fn snapshot<S: Store>(&self, store: &S, now: DateTime<Utc>) -> Result<Arc<Snapshot>> {
+        if let Some(marks) = store.change_marks() {
+            self.catch_up(store, &marks)?;
+        }
         if let Some(snapshot) = self.snapshot.read().unwrap_or_else(PoisonError::into_inner).as_ref() {
             return Ok(Arc::clone(snapshot));
         }
@@ -266,9 +307,55 @@ impl Cache {
         if let Some(snapshot) = slot.as_ref() {
             return Ok(Arc::clone(snapshot));
         }
-        let snapshot = Arc::new(Snapshot::load(&store.read()?, now)?);
+        let tx = store.read()?;
+        let snapshot = Arc::new(Snapshot::load(&tx, now)?);
+        self.lock_seen().versions.extend(tx.change_versions()?);
         *slot = Some(Arc::clone(&snapshot));
         Ok(snapshot)
+    }
+
+    /// Takes in what other processes wrote since the last look: forgets the
+    /// keys if any key changed, and reads again each property whose version
+    /// grew, all from one store snapshot. Costs nothing while the marks stand still.
+    fn catch_up<S: Store>(&self, store: &S, marks: &ChangeMarks) -> Result<()> {
+        let generation = marks.generation();
+        if self.lock_seen().generation == generation {
+            return Ok(());
+        }
+        let current = marks.versions();
+        self.catch_up_keys(&current);
+        let mut slot = self.snapshot.write().unwrap_or_else(PoisonError::into_inner);
+        let mut seen = self.lock_seen();
+        let stale = seen.stale(&current);
+        let slugs: Vec<&str> = stale.iter().filter_map(|t| topic_property(t)).collect();
+        if let (Some(snapshot), false) = (slot.as_mut(), slugs.is_empty()) {
+            let tx = store.read()?;
+            let versions = tx.change_versions()?;
+            let snapshot = Arc::make_mut(snapshot);
+            for slug in slugs {
+                snapshot.reload(&tx, slug)?;
+            }
+            seen.versions.extend(versions);
+        } else if slot.is_some() {
+            seen.versions.extend(current);
+        }
+        seen.generation = generation;
+        Ok(())
+    }
+
+    /// Forgets every key seen when `current` has a newer keys version.
+    fn catch_up_keys(&self, current: &HashMap<String, i64>) {
+        let Some(&version) = current.get(KEYS_TOPIC) else { return };
+        let mut seen = self.lock_seen();
+        if seen.versions.get(KEYS_TOPIC).is_none_or(|v| *v < version) {
+            seen.versions.insert(KEYS_TOPIC.to_owned(), version);
+            drop(seen);
+            self.forget_keys();
+        }
+    }
+
+    fn lock_seen(&self) -> MutexGuard<'_, Seen> {
+        self.seen.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Takes in a committed write's changes. Callers hold the write lock, so
@@ -284,8 +371,12 @@ impl Cache {
         }
     }
 
-    /// A key seen before under this secret digest.
-    pub(super) fn key(&self, digest: &[u8; 32]) -> Option<Arc<ApiKey>> {
+    /// A key seen before under this secret digest, unless keys changed
+    /// since (in this process or, per `marks`, another).
+    pub(super) fn key(&self, digest: &[u8; 32], marks: Option<&ChangeMarks>) -> Option<Arc<ApiKey>> {
+        if let Some(marks) = marks {
+            self.catch_up_keys(&marks.versions());
+        }
         self.keys.read().unwrap_or_else(PoisonError::into_inner).get(digest).cloned()
     }
 

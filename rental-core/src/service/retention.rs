@@ -63,9 +63,12 @@ impl<S: Store> Rental<S> {
                 pruned.deliveries += 1;
             }
             // Events below this number have no delivery left and were fanned
-            // out, and the newest fanned-out event stays: the next one's number follows it.
-            let kept_from = tx.first_delivered_event()?.unwrap_or(u64::MAX).min(tx.fanned_out()?);
-            for e in tx.events_after(0, PRUNE_BATCH)? {
+            // out; the newest event stays too: the next one's number follows it.
+            let first_unfanned = tx.unfanned_events(1)?.first().map_or(u64::MAX, |e| e.seq);
+            let kept_from = tx.first_delivered_event()?.unwrap_or(u64::MAX).min(first_unfanned);
+            let mut events = tx.events_after(0, PRUNE_BATCH + 1)?;
+            events.pop();
+            for e in events {
                 if e.seq >= kept_from || e.event.timestamp >= cutoff {
                     break;
                 }

@@ -45,7 +45,7 @@ impl<S: Store> Rental<S> {
             if webhook.secrets.contains(&secret) {
                 return Err(Error::invalid("secret", "duplicate", "is already one of the webhook's secrets"));
             }
-            webhook.secrets.rotate(secret, now);
+            webhook.secrets.rotate(secret.clone(), now);
             tx.put_webhook(&webhook)?;
             Ok(webhook)
         })

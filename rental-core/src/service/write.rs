@@ -6,6 +6,7 @@
 //! changes alone and never reads a calendar again.
 
 use std::sync::PoisonError;
+use std::time::Duration;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
@@ -14,7 +15,7 @@ use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
 use crate::delivery::{ClaimLimits, Delivery, Lease};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
@@ -53,8 +54,27 @@ impl<S: Store> Rental<S> {
     /// Runs `work` in one write transaction and commits what it wrote. An
     /// error from `work` writes nothing. Writes take turns, and the read
     /// cache takes each one's changes in commit order before the next starts.
-    pub(super) fn write<R>(&self, work: impl FnOnce(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
+    ///
+    /// A transient store failure ([`StoreError::is_transient`]: a conflict
+    /// with another writer, a lost connection) runs `work` again from the
+    /// start in a new transaction, up to [`WRITE_ATTEMPTS`] times in all with
+    /// a growing pause; the last failure is returned if none succeeds.
+    pub(super) fn write<R>(&self, mut work: impl FnMut(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
         let _turn = self.writes.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut attempt = 1;
+        loop {
+            match self.write_once(&mut work) {
+                Err(Error::Store(e)) if e.is_transient() && attempt < WRITE_ATTEMPTS => {
+                    std::thread::sleep(self.retry_pause(attempt));
+                    attempt += 1;
+                }
+                done => return done,
+            }
+        }
+    }
+
+    /// One try of [`Rental::write`], with the turn held.
+    fn write_once<R>(&self, work: &mut impl FnMut(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
         let mut tx = Recorder { tx: self.store.write()?, changes: Changes::default() };
         let out = work(&mut tx)?;
         let Recorder { tx, changes } = tx;
@@ -66,6 +86,34 @@ impl<S: Store> Rental<S> {
         }
         Ok(out)
     }
+
+    /// The pause before try `attempt + 1`: [`retry_pause`] with a random jitter.
+    fn retry_pause(&self, attempt: u32) -> Duration {
+        let mut byte = [0u8; 1];
+        self.entropy.fill(&mut byte);
+        retry_pause(attempt, byte[0])
+    }
+}
+
+/// How many times [`Rental::write`] tries a write that fails transiently.
+pub const WRITE_ATTEMPTS: u32 = 6;
+
+/// The pause after failed try `attempt` (1-based): 5 ms doubling each time,
+/// at most 160 ms, plus up to half again by `jitter` (0 to 255), so writers
+/// that collided do not collide again in step.
+///
+/// ```
+/// use std::time::Duration;
+/// use rental_core::retry_pause;
+///
+/// assert_eq!(retry_pause(1, 0), Duration::from_millis(5));
+/// assert_eq!(retry_pause(3, 0), Duration::from_millis(20));
+/// assert!(retry_pause(3, 255) < Duration::from_millis(30));
+/// assert_eq!(retry_pause(40, 0), Duration::from_millis(160));
+/// ```
+pub fn retry_pause(attempt: u32, jitter: u8) -> Duration {
+    let base = 5u64 << attempt.saturating_sub(1).min(5);
+    Duration::from_millis(base + base * u64::from(jitter) / 512)
 }
 
 impl<T: ReadTx> ReadTx for Recorder<T> {
@@ -86,6 +134,12 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     }
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
         self.tx.pending_count(slug)
+    }
+    fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
+        self.tx.pending_codes_of(slug)
+    }
+    fn change_versions(&self) -> StoreResult<std::collections::HashMap<String, i64>> {
+        self.tx.change_versions()
     }
     fn lapsing_holds(&self, created_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<BookingCode>> {
         self.tx.lapsing_holds(created_until, limit)
@@ -132,8 +186,8 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
         self.tx.delivery_leases()
     }
-    fn fanned_out(&self) -> StoreResult<u64> {
-        self.tx.fanned_out()
+    fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
+        self.tx.unfanned_events(limit)
     }
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
         self.tx.idempotency(key)
@@ -180,6 +234,11 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
     }
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
         self.tx.put_booking(booking)?;
+        self.changed().bookings.push(booking.clone());
+        Ok(())
+    }
+    fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        self.tx.insert_booking(booking)?;
         self.changed().bookings.push(booking.clone());
         Ok(())
     }
@@ -245,13 +304,13 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
         }
         Ok(claimed)
     }
-    fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()> {
+    fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
         self.changed();
-        self.tx.set_fanned_out(seq)
+        self.tx.mark_fanned_out(seqs)
     }
-    fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
         self.changed();
-        self.tx.put_idempotency(record)
+        self.tx.insert_idempotency(record)
     }
     fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
         self.changed();

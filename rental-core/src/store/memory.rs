@@ -7,7 +7,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
-use super::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx, due_key, feed_key, feed_keys_of, finished_key};
+use super::{
+    IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key, feed_key, feed_keys_of, finished_key,
+};
 use crate::booking::{Booking, BookingQuery, Cursor, Status};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
@@ -51,7 +53,8 @@ pub struct Data {
     outbox: BTreeMap<u64, Event>,
     idempotency: BTreeMap<String, IdempotencyRecord>,
     deliveries: BTreeMap<String, Delivery>,
-    fanned_out: u64,
+    /// Numbers of the outbox events not yet fanned out.
+    unfanned: BTreeSet<u64>,
     admin_password: Option<String>,
     due: BTreeSet<(u64, u64, String)>,
     finished: BTreeSet<(u64, String)>,
@@ -171,8 +174,10 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(due.filter_map(|(_, _, id)| data.deliveries.get(id)).cloned().collect())
     }
 
-    fn fanned_out(&self) -> StoreResult<u64> {
-        Ok(self.data().fanned_out)
+    fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
+        let data = self.data();
+        let seqs = data.unfanned.iter().take(limit);
+        Ok(seqs.filter_map(|&seq| data.outbox.get(&seq).map(|e| OutboxEvent { seq, event: e.clone() })).collect())
     }
 
     fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
@@ -301,6 +306,7 @@ impl WriteTx for MemoryTx<'_, Data> {
         for event in events {
             seq += 1;
             self.data.outbox.insert(seq, event.clone());
+            self.data.unfanned.insert(seq);
             numbers.push(seq);
         }
         Ok(numbers)
@@ -311,8 +317,10 @@ impl WriteTx for MemoryTx<'_, Data> {
         Ok(())
     }
 
-    fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()> {
-        self.data.fanned_out = seq;
+    fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
+        for seq in seqs {
+            self.data.unfanned.remove(seq);
+        }
         Ok(())
     }
 
@@ -342,8 +350,10 @@ impl WriteTx for MemoryTx<'_, Data> {
         Ok(())
     }
 
-    fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
-        self.remove_idempotency(&record.key)?;
+    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        if self.data.idempotency.contains_key(&record.key) {
+            return Err(StoreError::Conflict(format!("idempotency key {:?} is recorded", record.key)));
+        }
         self.data.idempotency_created.insert((record.created_at, record.key.clone()));
         self.data.idempotency.insert(record.key.clone(), record.clone());
         Ok(())
@@ -364,6 +374,7 @@ impl WriteTx for MemoryTx<'_, Data> {
 
     fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
         self.data.outbox.remove(&seq);
+        self.data.unfanned.remove(&seq);
         Ok(())
     }
 

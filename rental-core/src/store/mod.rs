@@ -5,14 +5,20 @@
 //! [`MemoryStore`] (for tests and throwaway use). A write transaction that is
 //! dropped without [`WriteTx::commit`] changes nothing.
 
+mod marks;
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
 #[cfg(feature = "redb")]
 mod redb;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
+pub use self::marks::{ChangeMarks, KEYS_TOPIC, property_topic, topic_property};
 pub use self::memory::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use self::postgres::{MAX_CONNECTIONS, PgStore, PgTx, TABLES, is_postgres_url};
 #[cfg(feature = "redb")]
 pub use self::redb::RedbStore;
 use crate::booking::{Booking, BookingQuery};
@@ -38,6 +44,23 @@ pub enum StoreError {
     /// The backend failed (I/O, a full disk, ...).
     #[error("storage failed: {0}")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The write lost a race with another writer (a serialization failure, a
+    /// deadlock, a key inserted meanwhile) and wrote nothing; done again from
+    /// the start, it may succeed. [`Rental`](crate::Rental) retries it.
+    #[error("the write conflicted with another writer: {0}")]
+    Conflict(String),
+    /// The backend cannot be reached now (a lost connection, a database
+    /// shutting down); nothing was written, and a later try may succeed.
+    #[error("storage is unavailable: {0}")]
+    Unavailable(String),
+}
+
+impl StoreError {
+    /// True when the same work, done again from the start, may succeed:
+    /// [`StoreError::Conflict`] and [`StoreError::Unavailable`].
+    pub fn is_transient(&self) -> bool {
+        matches!(self, StoreError::Conflict(_) | StoreError::Unavailable(_))
+    }
 }
 
 /// The store's result type.
@@ -68,6 +91,13 @@ pub trait Store: Send + Sync {
     fn group_commit(&self) -> usize {
         1
     }
+    /// What other processes changed, for a store that several share: a
+    /// version per topic ([`property_topic`], [`KEYS_TOPIC`]) kept up to date
+    /// in memory, so looking costs no transaction. `None` (the default): this
+    /// process is the store's only writer.
+    fn change_marks(&self) -> Option<std::sync::Arc<ChangeMarks>> {
+        None
+    }
 }
 
 /// What a transaction can read.
@@ -85,6 +115,21 @@ pub trait ReadTx {
     fn pending_codes(&self) -> StoreResult<Vec<BookingCode>>;
     /// How many bookings of the property are pending.
     fn pending_count(&self, slug: &str) -> StoreResult<usize>;
+    /// Codes of the pending bookings of property `slug`.
+    fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
+        let mut of = Vec::new();
+        for code in self.pending_codes()? {
+            if self.booking(code.as_str())?.is_some_and(|b| b.property.as_str() == slug) {
+                of.push(code);
+            }
+        }
+        Ok(of)
+    }
+    /// The version of each change topic as this snapshot sees it (see
+    /// [`Store::change_marks`]); empty for a store with one writer.
+    fn change_versions(&self) -> StoreResult<std::collections::HashMap<String, i64>> {
+        Ok(std::collections::HashMap::new())
+    }
     /// Up to `limit` codes of the holds a checkout TTL can expire
     /// ([`crate::lifecycle::may_lapse`]) created at or before `created_until`,
     /// oldest first, read from an index: what is not due is never read.
@@ -124,8 +169,11 @@ pub trait ReadTx {
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>>;
     /// Every delivery lease in the store, live or lapsed, by delivery id.
     fn delivery_leases(&self) -> StoreResult<Vec<Lease>>;
-    /// How far the outbox has been fanned out to webhooks: the last event number done (0: none).
-    fn fanned_out(&self) -> StoreResult<u64>;
+    /// Up to `limit` outbox events not yet marked fanned out
+    /// ([`WriteTx::mark_fanned_out`]), in number order. Each event carries its
+    /// own mark: with several writers, numbers can commit out of order, so no
+    /// high-water mark would do.
+    fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>>;
     /// The record of an idempotency key.
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
     /// What a channel feed of a property owns and how its last pull went.
@@ -153,6 +201,14 @@ pub trait WriteTx: ReadTx {
     fn put_property(&mut self, property: &Property) -> StoreResult<()>;
     /// Inserts or replaces a booking, keeping its calendar entry in step.
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()>;
+    /// Inserts a new booking, as [`WriteTx::put_booking`]; a code already
+    /// taken (by a write that committed meanwhile) is a [`StoreError::Conflict`].
+    fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        if self.booking(booking.code.as_str())?.is_some() {
+            return Err(StoreError::Conflict(format!("booking code {} is taken", booking.code)));
+        }
+        self.put_booking(booking)
+    }
     /// Inserts or replaces a block, keeping its calendar entry in step.
     fn put_block(&mut self, block: &Block) -> StoreResult<()>;
     /// Removes a block; false when there was none.
@@ -200,10 +256,12 @@ pub trait WriteTx: ReadTx {
         }
         Ok(claimed)
     }
-    /// Records how far the outbox has been fanned out.
-    fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()>;
-    /// Records an idempotency key.
-    fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
+    /// Marks the events numbered `seqs` fanned out; they no longer appear in
+    /// [`ReadTx::unfanned_events`].
+    fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()>;
+    /// Records a new idempotency key. A key already recorded (by a write that
+    /// committed meanwhile) is a [`StoreError::Conflict`], never a replacement.
+    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
     /// Inserts or replaces a feed's state.
     fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()>;
     /// Replaces the admin dashboard's password hash (a PHC string).

@@ -24,15 +24,18 @@ use crate::stay::{MAX_NIGHTS, Stay};
 use crate::webhook::Webhook;
 
 /// The version of the table layout below; bumped with a migration when it changes.
-/// 2 added `lapsing_holds`, `delivery_finished`, `delivery_events` and `idempotency_created`.
-const SCHEMA_VERSION: &str = "2";
+/// 2 added `lapsing_holds`, `delivery_finished`, `delivery_events` and `idempotency_created`;
+/// 3 replaced the fan-out high-water mark with the `unfanned` set.
+const SCHEMA_VERSION: &str = "3";
 
 /// The most booking creations one durable commit takes (see [`Store::group_commit`]).
 const GROUP_COMMIT: usize = 64;
 
 const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
-/// The `meta` key of the last outbox event fanned out to webhooks.
+/// The `meta` key of the last outbox event fanned out to webhooks, up to schema 2.
 const FANNED_OUT: &str = "outbox_fanned_out";
+/// Numbers of the outbox events not yet fanned out to webhooks (schema 3).
+const UNFANNED: TableDefinition<u64, ()> = TableDefinition::new("unfanned");
 /// The `meta` key of the admin dashboard's password hash (a PHC string).
 const ADMIN_PASSWORD: &str = "admin_password";
 const PROPERTIES: TableDefinition<&str, &[u8]> = TableDefinition::new("properties");
@@ -120,6 +123,11 @@ impl RedbStore {
                 Some("1") => {
                     index_lapsing_holds(&tx)?;
                     index_deliveries_and_idempotency(&tx)?;
+                    mark_unfanned(&tx, &mut meta)?;
+                    meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
+                }
+                Some("2") => {
+                    mark_unfanned(&tx, &mut meta)?;
                     meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
                 }
                 Some(other) => {
@@ -138,6 +146,7 @@ impl RedbStore {
         tx.open_table(KEY_HASHES).map_err(backend)?;
         tx.open_table(WEBHOOKS).map_err(backend)?;
         tx.open_table(OUTBOX).map_err(backend)?;
+        tx.open_table(UNFANNED).map_err(backend)?;
         tx.open_table(IDEMPOTENCY).map_err(backend)?;
         tx.open_table(DELIVERIES).map_err(backend)?;
         tx.open_table(DELIVERY_DUE).map_err(backend)?;
@@ -430,10 +439,16 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         Ok(out)
     }
 
-    fn fanned_out(&self) -> StoreResult<u64> {
-        let meta = self.0.open(META)?;
-        let value = meta.get(FANNED_OUT).map_err(backend)?;
-        value.map_or(Ok(0), |v| v.value().parse().map_err(|_| StoreError::Corrupt("bad fan-out position".into())))
+    fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
+        let (unfanned, outbox) = (self.0.open(UNFANNED)?, self.0.open(OUTBOX)?);
+        let mut out = Vec::new();
+        for row in unfanned.iter().map_err(backend)?.take(limit) {
+            let seq = row.map_err(backend)?.0.value();
+            if let Some(value) = outbox.get(seq).map_err(backend)? {
+                out.push(OutboxEvent { seq, event: decode(value.value())? });
+            }
+        }
+        Ok(out)
     }
 
     fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
@@ -566,10 +581,12 @@ impl WriteTx for RedbTx<WriteTransaction> {
     fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>> {
         let mut table = self.0.open_table(OUTBOX).map_err(backend)?;
         let mut seq = table.last().map_err(backend)?.map_or(0, |(k, _)| k.value());
+        let mut unfanned = self.0.open_table(UNFANNED).map_err(backend)?;
         let mut numbers = Vec::with_capacity(events.len());
         for event in events {
             seq += 1;
             table.insert(seq, encode(event)?.as_slice()).map_err(backend)?;
+            unfanned.insert(seq, ()).map_err(backend)?;
             numbers.push(seq);
         }
         Ok(numbers)
@@ -579,9 +596,11 @@ impl WriteTx for RedbTx<WriteTransaction> {
         self.put_json(FEEDS, &feed_key(state.property.as_str(), state.feed.as_str()), state)
     }
 
-    fn set_fanned_out(&mut self, seq: u64) -> StoreResult<()> {
-        let mut meta = self.0.open_table(META).map_err(backend)?;
-        meta.insert(FANNED_OUT, seq.to_string().as_str()).map_err(backend)?;
+    fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
+        let mut unfanned = self.0.open_table(UNFANNED).map_err(backend)?;
+        for &seq in seqs {
+            unfanned.remove(seq).map_err(backend)?;
+        }
         Ok(())
     }
 
@@ -606,8 +625,10 @@ impl WriteTx for RedbTx<WriteTransaction> {
         Ok(())
     }
 
-    fn put_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
-        self.remove_idempotency(&record.key)?;
+    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        if self.idempotency(&record.key)?.is_some() {
+            return Err(StoreError::Conflict(format!("idempotency key {:?} is recorded", record.key)));
+        }
         let mut created = self.0.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
         created.insert((millis(record.created_at), record.key.as_str()), ()).map_err(backend)?;
         drop(created);
@@ -628,6 +649,7 @@ impl WriteTx for RedbTx<WriteTransaction> {
 
     fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
         self.0.open_table(OUTBOX).map_err(backend)?.remove(seq).map_err(backend)?;
+        self.0.open_table(UNFANNED).map_err(backend)?.remove(seq).map_err(backend)?;
         Ok(())
     }
 
@@ -694,6 +716,19 @@ fn index_lapsing_holds(tx: &WriteTransaction) -> StoreResult<()> {
         if lifecycle::may_lapse(&booking) {
             holds.insert((millis(booking.created_at), code), ()).map_err(backend)?;
         }
+    }
+    Ok(())
+}
+
+/// Schema 2 to 3: the events after the old fan-out mark are the ones not yet fanned out.
+fn mark_unfanned(tx: &WriteTransaction, meta: &mut redb::Table<'_, &str, &str>) -> StoreResult<()> {
+    let mark = meta.remove(FANNED_OUT).map_err(backend)?.map(|v| v.value().to_owned());
+    let mark: u64 =
+        mark.map_or(Ok(0), |v| v.parse().map_err(|_| StoreError::Corrupt("bad fan-out position".into())))?;
+    let outbox = tx.open_table(OUTBOX).map_err(backend)?;
+    let mut unfanned = tx.open_table(UNFANNED).map_err(backend)?;
+    for row in outbox.range(mark + 1..).map_err(backend)? {
+        unfanned.insert(row.map_err(backend)?.0.value(), ()).map_err(backend)?;
     }
     Ok(())
 }
@@ -804,7 +839,7 @@ mod tests {
             let mut tx = store.write().unwrap();
             tx.put_booking(&hold).unwrap();
             tx.put_delivery(&delivered).unwrap();
-            tx.put_idempotency(&replay).unwrap();
+            tx.insert_idempotency(&replay).unwrap();
             tx.commit().unwrap();
             let tx = store.db.begin_write().unwrap();
             for table in [LAPSING_HOLDS, DELIVERY_FINISHED, DELIVERY_EVENTS, IDEMPOTENCY_CREATED] {
@@ -821,5 +856,31 @@ mod tests {
         assert_eq!(read.finished_deliveries(just_after, 10).unwrap(), ["dlv_1"]);
         assert_eq!(read.first_delivered_event().unwrap(), Some(1));
         assert_eq!(read.idempotency_before(just_after, 10).unwrap(), ["k1"]);
+    }
+
+    /// A store written by schema 2 (a fan-out high-water mark) gets the events
+    /// after its mark, and only those, to fan out on open.
+    #[test]
+    fn opening_a_schema_2_store_keeps_the_events_after_the_mark_to_fan_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+        let created = crate::event::Event::created(&hold, hold.created_at);
+        {
+            let store = RedbStore::open(&path).unwrap();
+            let mut tx = store.write().unwrap();
+            tx.append_events(&[created.clone(), created.clone(), created]).unwrap();
+            tx.commit().unwrap();
+            let tx = store.db.begin_write().unwrap();
+            assert!(tx.delete_table(UNFANNED).unwrap());
+            let mut meta = tx.open_table(META).unwrap();
+            meta.insert("schema_version", "2").unwrap();
+            meta.insert(FANNED_OUT, "1").unwrap();
+            drop(meta);
+            tx.commit().unwrap();
+        }
+        let store = RedbStore::open(&path).unwrap();
+        let seqs: Vec<u64> = store.read().unwrap().unfanned_events(10).unwrap().iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, [2, 3]);
     }
 }

@@ -12,6 +12,7 @@ mod idempotency;
 mod keys;
 mod lifecycle;
 mod listing;
+mod many_writers;
 mod outbox;
 mod precision;
 mod quotes;

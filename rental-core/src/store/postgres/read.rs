@@ -1,0 +1,284 @@
+//! What a PostgreSQL transaction reads: each [`ReadTx`] method is one query,
+//! its rows decoded from the records' JSON documents.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Days, NaiveDate, Utc};
+use postgres::Row;
+use postgres::types::Json;
+use serde::de::DeserializeOwned;
+
+use super::PgTx;
+use crate::booking::{Booking, BookingQuery};
+use crate::calendar::{Block, CalendarEntry, EntryKind};
+use crate::channel::FeedState;
+use crate::delivery::{Delivery, Lease};
+use crate::event::{Event, OutboxEvent};
+use crate::ids::BookingCode;
+use crate::keys::ApiKey;
+use crate::property::Property;
+use crate::stay::{MAX_NIGHTS, Stay};
+use crate::store::{IdempotencyRecord, ReadTx, StoreError, StoreResult};
+use crate::webhook::Webhook;
+
+/// A row count or limit as a query parameter.
+pub(super) fn limit(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// An event number as a column value.
+pub(super) fn seq_value(seq: u64) -> i64 {
+    i64::try_from(seq).unwrap_or(i64::MAX)
+}
+
+fn seq_of(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+/// Milliseconds since 1970, as the delivery indexes keep instants.
+pub(super) fn millis(at: DateTime<Utc>) -> i64 {
+    at.timestamp_millis()
+}
+
+/// The document in column `i`.
+fn doc<T: DeserializeOwned>(row: &Row, i: usize) -> StoreResult<T> {
+    row.try_get::<_, Json<T>>(i).map(|Json(v)| v).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+fn docs<T: DeserializeOwned>(rows: &[Row]) -> StoreResult<Vec<T>> {
+    rows.iter().map(|r| doc(r, 0)).collect()
+}
+
+fn first_doc<T: DeserializeOwned>(rows: &[Row]) -> StoreResult<Option<T>> {
+    rows.first().map(|r| doc(r, 0)).transpose()
+}
+
+/// The `calendar.kind` of an entry kind.
+pub(super) fn kind_code(kind: EntryKind) -> i16 {
+    match kind {
+        EntryKind::Held => 0,
+        EntryKind::Booked => 1,
+        EntryKind::Blocked => 2,
+    }
+}
+
+fn entry(row: &Row) -> StoreResult<CalendarEntry> {
+    let kind = match row.get::<_, i16>(3) {
+        0 => EntryKind::Held,
+        1 => EntryKind::Booked,
+        2 => EntryKind::Blocked,
+        other => return Err(StoreError::Corrupt(format!("bad calendar kind {other}"))),
+    };
+    let stay = Stay::new(row.get(1), row.get(2)).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    let guests = u32::try_from(row.get::<_, i32>(4)).unwrap_or(0);
+    Ok(CalendarEntry { holder: row.get(0), stay, kind, guest_name: row.get(5), guests })
+}
+
+fn codes(rows: &[Row]) -> Vec<BookingCode> {
+    rows.iter().map(|r| BookingCode::from(r.get::<_, &str>(0))).collect()
+}
+
+fn strings(rows: &[Row]) -> Vec<String> {
+    rows.iter().map(|r| r.get(0)).collect()
+}
+
+impl ReadTx for PgTx<'_> {
+    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
+        first_doc(&self.query("SELECT doc FROM properties WHERE slug = $1", &[&slug])?)
+    }
+
+    fn properties(&self) -> StoreResult<Vec<Property>> {
+        docs(&self.query("SELECT doc FROM properties ORDER BY slug", &[])?)
+    }
+
+    fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
+        first_doc(&self.query("SELECT doc FROM bookings WHERE code = $1", &[&code])?)
+    }
+
+    fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>> {
+        let statuses: Vec<String> = query.statuses.iter().map(ToString::to_string).collect();
+        let (after_day, after_code) = match &query.after {
+            Some(c) => (Some(c.check_in), Some(c.code.to_string())),
+            None => (None, None),
+        };
+        let property = query.property.as_ref().map(ToString::to_string);
+        let source = query.source.as_ref().map(ToString::to_string);
+        let rows = self.query(
+            "SELECT doc FROM bookings
+             WHERE ($1::date IS NULL OR (check_in, code) > ($1, $2::text COLLATE \"C\"))
+               AND (cardinality($3::text[]) = 0 OR status = ANY($3))
+               AND ($4::text IS NULL OR property = $4)
+               AND ($5::text IS NULL OR source = $5)
+               AND ($6::date IS NULL OR check_out > $6)
+               AND ($7::date IS NULL OR check_in < $7)
+               AND ($8::timestamptz IS NULL OR updated_at >= $8)
+             ORDER BY check_in, code LIMIT $9",
+            &[
+                &after_day,
+                &after_code,
+                &statuses,
+                &property,
+                &source,
+                &query.from,
+                &query.to,
+                &query.updated_since,
+                &limit(query.limit.saturating_add(1)),
+            ],
+        )?;
+        let mut out: Vec<Booking> = docs(&rows)?;
+        out.retain(|b| query.matches(b));
+        Ok(out)
+    }
+
+    fn pending_codes(&self) -> StoreResult<Vec<BookingCode>> {
+        let rows = self.query("SELECT code FROM bookings WHERE status = 'pending' ORDER BY property, code", &[])?;
+        Ok(codes(&rows))
+    }
+
+    fn pending_count(&self, slug: &str) -> StoreResult<usize> {
+        let rows = self.query("SELECT count(*) FROM bookings WHERE status = 'pending' AND property = $1", &[&slug])?;
+        Ok(usize::try_from(rows.first().map_or(0, |r| r.get::<_, i64>(0))).unwrap_or(0))
+    }
+
+    fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
+        let rows =
+            self.query("SELECT code FROM bookings WHERE status = 'pending' AND property = $1 ORDER BY code", &[&slug])?;
+        Ok(codes(&rows))
+    }
+
+    fn change_versions(&self) -> StoreResult<HashMap<String, i64>> {
+        let rows = self.query("SELECT topic, version FROM changes", &[])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    fn lapsing_holds(&self, created_until: DateTime<Utc>, limit_to: usize) -> StoreResult<Vec<BookingCode>> {
+        let rows = self.query(
+            "SELECT code FROM bookings WHERE may_lapse AND created_at <= $1 ORDER BY created_at, code LIMIT $2",
+            &[&created_until, &limit(limit_to)],
+        )?;
+        Ok(codes(&rows))
+    }
+
+    fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
+        // Entries span at most MAX_NIGHTS: the ones sharing a night with from..to start after `earliest`.
+        let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN);
+        let rows = self.query(
+            "SELECT holder, check_in, check_out, kind, guests, guest_name FROM calendar
+             WHERE property = $1 AND check_in >= $2 AND check_in < $3 AND check_out > $4
+             ORDER BY check_in, holder",
+            &[&slug, &earliest, &to, &from],
+        )?;
+        rows.iter().map(entry).collect()
+    }
+
+    fn block(&self, id: &str) -> StoreResult<Option<Block>> {
+        first_doc(&self.query("SELECT doc FROM blocks WHERE id = $1", &[&id])?)
+    }
+
+    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>> {
+        first_doc(&self.query("SELECT doc FROM api_keys WHERE id = $1", &[&id])?)
+    }
+
+    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
+        first_doc(&self.query("SELECT doc FROM api_keys WHERE hash = $1", &[&hash])?)
+    }
+
+    fn keys(&self) -> StoreResult<Vec<ApiKey>> {
+        docs(&self.query("SELECT doc FROM api_keys ORDER BY id", &[])?)
+    }
+
+    fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
+        docs(&self.query("SELECT doc FROM webhooks ORDER BY id", &[])?)
+    }
+
+    fn events_after(&self, seq: u64, limit_to: usize) -> StoreResult<Vec<OutboxEvent>> {
+        let rows = self.query(
+            "SELECT seq, doc FROM outbox WHERE seq > $1 ORDER BY seq LIMIT $2",
+            &[&seq_value(seq), &limit(limit_to)],
+        )?;
+        rows.iter().map(|r| Ok(OutboxEvent { seq: seq_of(r.get(0)), event: doc(r, 1)? })).collect()
+    }
+
+    fn event(&self, seq: u64) -> StoreResult<Option<Event>> {
+        first_doc(&self.query("SELECT doc FROM outbox WHERE seq = $1", &[&seq_value(seq)])?)
+    }
+
+    fn unfanned_events(&self, limit_to: usize) -> StoreResult<Vec<OutboxEvent>> {
+        let rows =
+            self.query("SELECT seq, doc FROM outbox WHERE NOT fanned_out ORDER BY seq LIMIT $1", &[&limit(limit_to)])?;
+        rows.iter().map(|r| Ok(OutboxEvent { seq: seq_of(r.get(0)), event: doc(r, 1)? })).collect()
+    }
+
+    fn delivery(&self, id: &str) -> StoreResult<Option<Delivery>> {
+        first_doc(&self.query("SELECT doc FROM deliveries WHERE id = $1", &[&id])?)
+    }
+
+    fn due_deliveries(&self, now: DateTime<Utc>, limit_to: usize) -> StoreResult<Vec<Delivery>> {
+        docs(&self.query(
+            "SELECT doc FROM deliveries WHERE due_at <= $1 ORDER BY due_at, event_seq, id LIMIT $2",
+            &[&millis(now), &limit(limit_to)],
+        )?)
+    }
+
+    fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
+        docs(&self.query("SELECT doc FROM deliveries WHERE due_at IS NOT NULL ORDER BY due_at, event_seq, id", &[])?)
+    }
+
+    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
+        let rows =
+            self.query("SELECT delivery_id, webhook_id, owner, until FROM delivery_leases ORDER BY delivery_id", &[])?;
+        Ok(rows
+            .iter()
+            .map(|r| Lease { delivery_id: r.get(0), webhook_id: r.get(1), owner: r.get(2), until: r.get(3) })
+            .collect())
+    }
+
+    fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
+        first_doc(&self.query("SELECT doc FROM idempotency WHERE key = $1", &[&key])?)
+    }
+
+    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
+        first_doc(&self.query("SELECT doc FROM feeds WHERE property = $1 AND feed = $2", &[&slug, &feed])?)
+    }
+
+    fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
+        docs(&self.query("SELECT doc FROM feeds ORDER BY property, feed", &[])?)
+    }
+
+    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>> {
+        docs(&self.query("SELECT doc FROM feeds WHERE property = $1 ORDER BY feed", &[&slug])?)
+    }
+
+    fn deliveries_of(&self, webhook_id: &str, limit_to: usize) -> StoreResult<Vec<Delivery>> {
+        docs(&self.query(
+            "SELECT doc FROM deliveries WHERE webhook_id = $1 ORDER BY event_seq DESC, id LIMIT $2",
+            &[&webhook_id, &limit(limit_to)],
+        )?)
+    }
+
+    fn admin_password(&self) -> StoreResult<Option<String>> {
+        let rows = self.query("SELECT value FROM meta WHERE key = 'admin_password'", &[])?;
+        Ok(rows.first().map(|r| r.get(0)))
+    }
+
+    fn finished_deliveries(&self, before: DateTime<Utc>, limit_to: usize) -> StoreResult<Vec<String>> {
+        let rows = self.query(
+            "SELECT id FROM deliveries WHERE finished_at < $1 ORDER BY finished_at, id LIMIT $2",
+            &[&millis(before), &limit(limit_to)],
+        )?;
+        Ok(strings(&rows))
+    }
+
+    fn first_delivered_event(&self) -> StoreResult<Option<u64>> {
+        let rows = self.query("SELECT min(event_seq) FROM deliveries", &[])?;
+        Ok(rows.first().and_then(|r| r.get::<_, Option<i64>>(0)).map(seq_of))
+    }
+
+    fn idempotency_before(&self, before: DateTime<Utc>, limit_to: usize) -> StoreResult<Vec<String>> {
+        let rows = self.query(
+            "SELECT key FROM idempotency WHERE created_at < $1 ORDER BY created_at, key LIMIT $2",
+            &[&before, &limit(limit_to)],
+        )?;
+        Ok(strings(&rows))
+    }
+}

@@ -1,0 +1,134 @@
+//! The PostgreSQL schema as versioned migrations, applied in order under an
+//! advisory lock so that several processes starting at once apply each once.
+
+use super::pool::Conn;
+use crate::store::{StoreError, StoreResult};
+
+/// The advisory lock key migrations hold (`rental` in ASCII).
+const MIGRATION_LOCK: i64 = 0x72_65_6e_74_61_6c;
+
+/// Every migration, by version. Records are JSON documents (`doc`), so a
+/// field added to a record later passes through untouched; the other columns
+/// exist for indexes and constraints only. Text keys sort as bytes (`C`), as
+/// the embedded stores order them.
+pub(super) const MIGRATIONS: &[(i32, &str)] = &[(
+    1,
+    r#"
+CREATE EXTENSION IF NOT EXISTS btree_gist;
+CREATE TABLE properties (slug text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL);
+CREATE TABLE bookings (
+    code text COLLATE "C" PRIMARY KEY,
+    property text COLLATE "C" NOT NULL,
+    check_in date NOT NULL,
+    check_out date NOT NULL,
+    status text NOT NULL,
+    source text NOT NULL,
+    updated_at timestamptz NOT NULL,
+    created_at timestamptz NOT NULL,
+    may_lapse boolean NOT NULL,
+    doc jsonb NOT NULL
+);
+CREATE INDEX bookings_order ON bookings (check_in, code);
+CREATE INDEX bookings_pending ON bookings (property, code) WHERE status = 'pending';
+CREATE INDEX bookings_lapsing ON bookings (created_at, code) WHERE may_lapse;
+CREATE TABLE blocks (id text COLLATE "C" PRIMARY KEY, property text COLLATE "C" NOT NULL, doc jsonb NOT NULL);
+-- What holds each night: active bookings and blocks. `guarded` is 'booking' for a
+-- direct booking, 'block' for a manual block, NULL for what a channel imported
+-- (recorded even when it overlaps). Direct bookings never share a night, nor a
+-- direct booking and a manual block: the net behind the in-transaction check.
+CREATE TABLE calendar (
+    holder text COLLATE "C" PRIMARY KEY,
+    property text COLLATE "C" NOT NULL,
+    check_in date NOT NULL,
+    check_out date NOT NULL,
+    kind smallint NOT NULL,
+    guests integer NOT NULL,
+    guest_name text NOT NULL,
+    guarded text,
+    EXCLUDE USING gist (property WITH =, daterange(check_in, check_out) WITH &&)
+        WHERE (guarded = 'booking'),
+    EXCLUDE USING gist (property WITH =, daterange(check_in, check_out) WITH &&, guarded WITH <>)
+        WHERE (guarded IS NOT NULL)
+);
+CREATE INDEX calendar_by_property ON calendar (property, check_in, holder);
+CREATE TABLE api_keys (id text COLLATE "C" PRIMARY KEY, hash text NOT NULL UNIQUE, doc jsonb NOT NULL);
+CREATE TABLE webhooks (id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL);
+CREATE TABLE outbox (seq bigserial PRIMARY KEY, fanned_out boolean NOT NULL DEFAULT false, doc jsonb NOT NULL);
+CREATE INDEX outbox_unfanned ON outbox (seq) WHERE NOT fanned_out;
+CREATE TABLE deliveries (
+    id text COLLATE "C" PRIMARY KEY,
+    webhook_id text COLLATE "C" NOT NULL,
+    event_seq bigint NOT NULL,
+    due_at bigint,
+    finished_at bigint,
+    doc jsonb NOT NULL
+);
+CREATE INDEX deliveries_due ON deliveries (due_at, event_seq, id) WHERE due_at IS NOT NULL;
+CREATE INDEX deliveries_finished ON deliveries (finished_at, id) WHERE finished_at IS NOT NULL;
+CREATE INDEX deliveries_event ON deliveries (event_seq);
+CREATE INDEX deliveries_webhook ON deliveries (webhook_id, event_seq);
+CREATE TABLE delivery_leases (
+    delivery_id text COLLATE "C" PRIMARY KEY,
+    webhook_id text COLLATE "C" NOT NULL,
+    owner text NOT NULL,
+    until timestamptz NOT NULL
+);
+CREATE TABLE idempotency (key text COLLATE "C" PRIMARY KEY, created_at timestamptz NOT NULL, doc jsonb NOT NULL);
+CREATE INDEX idempotency_created ON idempotency (created_at, key);
+CREATE TABLE feeds (
+    property text COLLATE "C" NOT NULL,
+    feed text COLLATE "C" NOT NULL,
+    doc jsonb NOT NULL,
+    PRIMARY KEY (property, feed)
+);
+CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
+-- A version per topic (a property's data, the keys) that each write bumps,
+-- so every process's read cache knows what to read again.
+CREATE TABLE changes (topic text COLLATE "C" PRIMARY KEY, version bigint NOT NULL);
+"#,
+)];
+
+/// Brings the database's schema up to the newest version; returns the versions it applied.
+///
+/// Holds an advisory lock for the whole run, so a second process starting at
+/// the same time waits, then finds nothing left to do.
+pub(super) fn migrate(conn: &mut Conn) -> StoreResult<Vec<i32>> {
+    conn.batch(&format!(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+         SELECT pg_advisory_lock({MIGRATION_LOCK})"
+    ))
+    .or_else(|e| retry_create(conn, e))?;
+    let applied = apply_missing(conn);
+    let unlocked = conn.batch(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})"));
+    let applied = applied?;
+    unlocked?;
+    Ok(applied)
+}
+
+/// Two processes creating `schema_migrations` at once: one of them loses the
+/// race on the catalog; by now the table exists, so take the lock again.
+fn retry_create(conn: &mut Conn, e: StoreError) -> StoreResult<()> {
+    match e {
+        StoreError::Conflict(_) => conn.batch(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})")),
+        other => Err(other),
+    }
+}
+
+fn apply_missing(conn: &mut Conn) -> StoreResult<Vec<i32>> {
+    let rows = conn.query("SELECT version FROM schema_migrations", &[])?;
+    let done: Vec<i32> = rows.iter().map(|r| r.get(0)).collect();
+    if let Some(newer) = done.iter().find(|v| !MIGRATIONS.iter().any(|(known, _)| known == *v)) {
+        return Err(StoreError::Corrupt(format!(
+            "the database has schema version {newer}, which this rental does not know: upgrade rental"
+        )));
+    }
+    let mut applied = Vec::new();
+    for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| !done.contains(v)) {
+        conn.batch(&format!("BEGIN; {sql}; INSERT INTO schema_migrations (version) VALUES ({version}); COMMIT;"))
+            .inspect_err(|_| {
+                let _ = conn.batch("ROLLBACK");
+            })?;
+        applied.push(*version);
+    }
+    Ok(applied)
+}

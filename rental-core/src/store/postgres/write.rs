@@ -1,0 +1,322 @@
+//! What a PostgreSQL write transaction changes: upserts of JSON documents
+//! with their index columns, inserts that conflict on a taken key, and the
+//! change marks bumped (and announced with `NOTIFY`) at commit.
+
+use chrono::{DateTime, Utc};
+use postgres::types::Json;
+
+use super::PgTx;
+use super::changes::CHANNEL;
+use super::read::{kind_code, limit, millis, seq_value};
+use crate::booking::Booking;
+use crate::calendar::{Block, CalendarEntry};
+use crate::channel::FeedState;
+use crate::delivery::{ClaimLimits, Delivery, Lease, lease};
+use crate::event::Event;
+use crate::keys::ApiKey;
+use crate::lifecycle;
+use crate::property::Property;
+use crate::store::{
+    IdempotencyRecord, KEYS_TOPIC, ReadTx, StoreError, StoreResult, WriteTx, due_key, finished_key, property_topic,
+};
+use crate::webhook::Webhook;
+
+/// Up to this many bytes of `topic=version` lines ride on the notification;
+/// past it the listeners read the `changes` table instead (NOTIFY takes 8000).
+const MAX_PAYLOAD: usize = 7_000;
+
+impl PgTx<'_> {
+    fn touch(&mut self, topic: String) {
+        self.touched.insert(topic);
+    }
+
+    /// Writes (or, with `None`, removes) the calendar row of `holder`.
+    fn put_entry(
+        &self,
+        slug: &str,
+        entry: Option<&CalendarEntry>,
+        holder: &str,
+        guarded: Option<&str>,
+    ) -> StoreResult<()> {
+        let Some(e) = entry else {
+            self.execute("DELETE FROM calendar WHERE holder = $1", &[&holder])?;
+            return Ok(());
+        };
+        let guests = i32::try_from(e.guests).unwrap_or(i32::MAX);
+        self.execute(
+            "INSERT INTO calendar (holder, property, check_in, check_out, kind, guests, guest_name, guarded)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (holder) DO UPDATE SET property = $2, check_in = $3, check_out = $4, kind = $5,
+                 guests = $6, guest_name = $7, guarded = $8",
+            &[
+                &holder,
+                &slug,
+                &e.stay.check_in(),
+                &e.stay.check_out(),
+                &kind_code(e.kind),
+                &guests,
+                &e.guest_name,
+                &guarded,
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Bumps the version of every topic this write touched and announces them.
+    fn bump_touched(&self) -> StoreResult<()> {
+        if self.touched.is_empty() {
+            return Ok(());
+        }
+        let topics: Vec<&str> = self.touched.iter().map(String::as_str).collect();
+        let rows = self.query(
+            "INSERT INTO changes (topic, version) SELECT t, 1 FROM unnest($1::text[]) AS t
+             ON CONFLICT (topic) DO UPDATE SET version = changes.version + 1
+             RETURNING topic, version",
+            &[&topics],
+        )?;
+        let lines: Vec<String> =
+            rows.iter().map(|row| format!("{}={}", row.get::<_, &str>(0), row.get::<_, i64>(1))).collect();
+        let mut payload = lines.join("\n");
+        if payload.len() > MAX_PAYLOAD {
+            payload.clear();
+        }
+        self.query("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])?;
+        Ok(())
+    }
+}
+
+impl WriteTx for PgTx<'_> {
+    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
+        let slug = property.slug.as_str();
+        self.execute(
+            "INSERT INTO properties (slug, doc) VALUES ($1, $2) ON CONFLICT (slug) DO UPDATE SET doc = $2",
+            &[&slug, &Json(property)],
+        )?;
+        self.touch(property_topic(slug));
+        Ok(())
+    }
+
+    fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        self.write_booking(booking, false)
+    }
+
+    fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        self.write_booking(booking, true)
+    }
+
+    fn put_block(&mut self, block: &Block) -> StoreResult<()> {
+        let (id, slug) = (block.id.as_str(), block.property.as_str());
+        self.execute(
+            "INSERT INTO blocks (id, property, doc) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET property = $2, doc = $3",
+            &[&id, &slug, &Json(block)],
+        )?;
+        let guarded = block.feed.is_none().then_some("block");
+        self.put_entry(slug, Some(&CalendarEntry::of_block(block)), id, guarded)?;
+        self.touch(property_topic(slug));
+        Ok(())
+    }
+
+    fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
+        let Some(old) = self.block(id)? else { return Ok(false) };
+        self.execute("DELETE FROM blocks WHERE id = $1", &[&id])?;
+        self.put_entry(old.property.as_str(), None, id, None)?;
+        self.touch(property_topic(old.property.as_str()));
+        Ok(true)
+    }
+
+    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
+        self.execute("INSERT INTO api_keys (id, hash, doc) VALUES ($1, $2, $3)", &[&key.id, &hash, &Json(key)])?;
+        self.touch(KEYS_TOPIC.to_owned());
+        Ok(())
+    }
+
+    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
+        self.execute("UPDATE api_keys SET doc = $2 WHERE id = $1", &[&key.id, &Json(key)])?;
+        self.touch(KEYS_TOPIC.to_owned());
+        Ok(())
+    }
+
+    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()> {
+        self.execute(
+            "INSERT INTO webhooks (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = $2",
+            &[&webhook.id, &Json(webhook)],
+        )?;
+        Ok(())
+    }
+
+    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
+        Ok(self.execute("DELETE FROM webhooks WHERE id = $1", &[&id])? > 0)
+    }
+
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>> {
+        let mut numbers = Vec::with_capacity(events.len());
+        for event in events {
+            let rows = self.query("INSERT INTO outbox (doc) VALUES ($1) RETURNING seq", &[&Json(event)])?;
+            let seq: i64 = rows.first().map_or(0, |r| r.get(0));
+            numbers.push(u64::try_from(seq).unwrap_or(0));
+        }
+        Ok(numbers)
+    }
+
+    fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
+        let due = due_key(delivery).map(|(at, _)| i64::try_from(at).unwrap_or(i64::MAX));
+        let finished = finished_key(delivery).map(|at| i64::try_from(at).unwrap_or(i64::MAX));
+        self.execute(
+            "INSERT INTO deliveries (id, webhook_id, event_seq, due_at, finished_at, doc) VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (id) DO UPDATE SET webhook_id = $2, event_seq = $3, due_at = $4, finished_at = $5, doc = $6",
+            &[&delivery.id, &delivery.webhook_id, &seq_value(delivery.event_seq), &due, &finished, &Json(delivery)],
+        )?;
+        if due.is_none() {
+            self.remove_lease(&delivery.id)?;
+        }
+        Ok(())
+    }
+
+    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+        self.execute(
+            "INSERT INTO delivery_leases (delivery_id, webhook_id, owner, until) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (delivery_id) DO UPDATE SET webhook_id = $2, owner = $3, until = $4",
+            &[&lease.delivery_id, &lease.webhook_id, &lease.owner, &lease.until],
+        )?;
+        Ok(())
+    }
+
+    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
+        self.execute("DELETE FROM delivery_leases WHERE delivery_id = $1", &[&delivery_id])?;
+        Ok(())
+    }
+
+    /// Claims with row locks: the due deliveries of webhooks that another
+    /// claim is not holding right now (`FOR UPDATE SKIP LOCKED` on the
+    /// webhooks), then [`lease::claimable`] as in every store.
+    fn claim_deliveries(
+        &mut self,
+        now: DateTime<Utc>,
+        owner: &str,
+        until: DateTime<Utc>,
+        limits: ClaimLimits,
+    ) -> StoreResult<Vec<Delivery>> {
+        self.execute("DELETE FROM delivery_leases WHERE until <= $1", &[&now])?;
+        let free = self.query(
+            "SELECT id FROM webhooks WHERE id IN (SELECT DISTINCT webhook_id FROM deliveries WHERE due_at <= $1)
+             ORDER BY id FOR UPDATE SKIP LOCKED",
+            &[&millis(now)],
+        )?;
+        let free: Vec<String> = free.iter().map(|r| r.get(0)).collect();
+        if free.is_empty() {
+            return Ok(Vec::new());
+        }
+        let leases = self.delivery_leases()?;
+        let due = self.query(
+            "SELECT doc FROM deliveries WHERE due_at <= $1 AND webhook_id = ANY($2)
+             ORDER BY due_at, event_seq, id LIMIT $3",
+            &[&millis(now), &free, &limit(limits.deliveries.saturating_add(leases.len()))],
+        )?;
+        let due = due.iter().map(|r| r.try_get::<_, Json<Delivery>>(0).map(|Json(d)| d)).collect::<Result<_, _>>();
+        let due = due.map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let claimed = lease::claimable(due, &leases, now, limits);
+        for d in &claimed {
+            let (delivery_id, webhook_id, owner) = (d.id.clone(), d.webhook_id.clone(), owner.to_owned());
+            self.put_lease(&Lease { delivery_id, webhook_id, owner, until })?;
+        }
+        Ok(claimed)
+    }
+
+    fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
+        let seqs: Vec<i64> = seqs.iter().map(|s| seq_value(*s)).collect();
+        self.execute("UPDATE outbox SET fanned_out = true WHERE seq = ANY($1)", &[&seqs])?;
+        Ok(())
+    }
+
+    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        self.execute(
+            "INSERT INTO idempotency (key, created_at, doc) VALUES ($1, $2, $3)",
+            &[&record.key, &record.created_at, &Json(record)],
+        )?;
+        Ok(())
+    }
+
+    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
+        self.execute(
+            "INSERT INTO feeds (property, feed, doc) VALUES ($1, $2, $3)
+             ON CONFLICT (property, feed) DO UPDATE SET doc = $3",
+            &[&state.property.as_str(), &state.feed.as_str(), &Json(state)],
+        )?;
+        Ok(())
+    }
+
+    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
+        self.execute(
+            "INSERT INTO meta (key, value) VALUES ('admin_password', $1) ON CONFLICT (key) DO UPDATE SET value = $1",
+            &[&phc],
+        )?;
+        Ok(())
+    }
+
+    fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
+        self.execute("DELETE FROM delivery_leases WHERE delivery_id = $1", &[&id])?;
+        self.execute("DELETE FROM deliveries WHERE id = $1", &[&id])?;
+        Ok(())
+    }
+
+    fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
+        self.execute("DELETE FROM outbox WHERE seq = $1", &[&seq_value(seq)])?;
+        Ok(())
+    }
+
+    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
+        self.execute("DELETE FROM idempotency WHERE key = $1", &[&key])?;
+        Ok(())
+    }
+
+    fn commit(mut self) -> StoreResult<()> {
+        self.bump_touched()?;
+        let committed = self.conn.borrow_mut().conn().batch("COMMIT");
+        self.open = false;
+        if let Err(e) = &committed
+            && matches!(e, StoreError::Unavailable(_))
+        {
+            // The connection broke at COMMIT: whether it committed is unknown, and the connection is gone.
+            self.conn.borrow_mut().discard();
+        }
+        committed
+    }
+}
+
+impl PgTx<'_> {
+    /// Inserts (`new`: a taken code conflicts) or upserts a booking with its calendar row.
+    fn write_booking(&mut self, booking: &Booking, new: bool) -> StoreResult<()> {
+        let (code, slug) = (booking.code.as_str(), booking.property.as_str());
+        let params: [&(dyn postgres::types::ToSql + Sync); 10] = [
+            &code,
+            &slug,
+            &booking.check_in(),
+            &booking.check_out(),
+            &booking.status.to_string(),
+            &booking.source.as_str(),
+            &booking.updated_at,
+            &booking.created_at,
+            &lifecycle::may_lapse(booking),
+            &Json(booking),
+        ];
+        if new {
+            self.execute(
+                "INSERT INTO bookings (code, property, check_in, check_out, status, source, updated_at, created_at, may_lapse, doc)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                &params,
+            )?;
+        } else {
+            self.execute(
+                "INSERT INTO bookings (code, property, check_in, check_out, status, source, updated_at, created_at, may_lapse, doc)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                 ON CONFLICT (code) DO UPDATE SET property = $2, check_in = $3, check_out = $4, status = $5,
+                     source = $6, updated_at = $7, created_at = $8, may_lapse = $9, doc = $10",
+                &params,
+            )?;
+        }
+        let guarded = booking.external.is_none().then_some("booking");
+        self.put_entry(slug, CalendarEntry::of_booking(booking).as_ref(), code, guarded)?;
+        self.touch(property_topic(slug));
+        Ok(())
+    }
+}

@@ -1,0 +1,223 @@
+//! Several engines on one PostgreSQL database, as several `rental serve`
+//! processes run (CONTRACT.md section 17): each has its own store, pool and
+//! read cache, and every guarantee holds across them.
+
+use std::sync::{Arc, Barrier};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use chrono::Days;
+use rental_core::availability::NightStatus;
+use rental_core::keys::Scope;
+use rental_core::store::{PgStore, ReadTx, WriteTx};
+use rental_core::webhook::Subscription;
+use rental_core::{Booking, Error, Rental, Slug, Source, Store, StoreError};
+use rental_tests::postgres::PgCluster;
+use rental_tests::{d, fixed_clock, new_booking, rental_with_demo};
+
+/// `n` engines with read caches on one new database, the demo properties loaded through the first.
+fn engines(n: usize) -> (String, Vec<Arc<Rental<PgStore>>>) {
+    let url = PgCluster::shared().database();
+    let clock = fixed_clock();
+    let first = rental_with_demo(PgStore::open(&url).unwrap(), clock.clone());
+    let mut all = vec![Arc::new(first.with_read_cache().unwrap())];
+    for _ in 1..n {
+        let other = Rental::new(PgStore::open(&url).unwrap()).with_clock(clock.clone());
+        all.push(Arc::new(other.with_read_cache().unwrap()));
+    }
+    (url, all)
+}
+
+/// Waits up to `limit` for `check` to hold; returns how long it took.
+fn within(limit: Duration, mut check: impl FnMut() -> bool) -> Option<Duration> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if check() {
+            return Some(start.elapsed());
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    None
+}
+
+#[test]
+fn forty_overlapping_creations_split_across_two_engines_make_exactly_one_booking() {
+    let (_, engines) = engines(2);
+    let barrier = Arc::new(Barrier::new(40));
+    let handles: Vec<_> = (0..40u64)
+        .map(|i| {
+            let (rental, barrier) = (Arc::clone(&engines[(i % 2) as usize]), Arc::clone(&barrier));
+            thread::spawn(move || {
+                let check_in = d("2027-01-04") + Days::new(i % 3);
+                let request = rental_core::NewBooking {
+                    check_in,
+                    check_out: check_in + Days::new(3),
+                    guest_name: format!("Guest {i}"),
+                    ..new_booking("sea-view", "2027-01-01", "2027-01-02", 2)
+                };
+                barrier.wait();
+                rental.create_booking(&request, None)
+            })
+        })
+        .collect();
+    let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let won = results.iter().filter(|r| r.is_ok()).count();
+    let refused = results.iter().filter(|r| matches!(r, Err(Error::DatesUnavailable { .. }))).count();
+    assert_eq!((won, refused), (1, 39), "{results:?}");
+}
+
+#[test]
+fn a_booking_made_through_one_engine_shows_in_the_others_availability() {
+    let (_, engines) = engines(2);
+    let from = d("2026-12-20");
+    let night = |r: &Rental<PgStore>| r.availability("sea-view", Some(from), Some(from + Days::new(1))).unwrap();
+    assert_eq!(night(&engines[1]).nights[0].status, NightStatus::Available, "the cache is loaded first");
+    engines[0].create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-23", 2), None).unwrap();
+    let took = within(Duration::from_secs(2), || night(&engines[1]).nights[0].status == NightStatus::Held);
+    assert!(took.is_some(), "the other engine's cache never saw the booking");
+    assert_eq!(engines[1].summary().unwrap(), engines[0].summary().unwrap());
+}
+
+#[test]
+fn a_key_revoked_through_one_engine_is_refused_by_the_other_within_two_seconds() {
+    let (_, engines) = engines(2);
+    let secret = engines[0].create_key("ci", &[Scope::Read]).unwrap().secret;
+    assert!(engines[1].authenticate(&secret).unwrap().is_some());
+    assert!(engines[1].authenticate_from_memory(&secret).is_some(), "remembered for a minute");
+    let key = engines[0].authenticate(&secret).unwrap().unwrap();
+    engines[0].revoke_key(&key.id).unwrap();
+    let refused = within(Duration::from_secs(2), || {
+        engines[1].authenticate_from_memory(&secret).is_none() && engines[1].authenticate(&secret).unwrap().is_none()
+    });
+    assert!(refused.is_some(), "still accepted 2 s after the revocation");
+}
+
+#[test]
+fn fanning_out_from_two_engines_at_once_makes_one_delivery_per_event() {
+    let (_, engines) = engines(2);
+    engines[0].add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    for week in 0..20u64 {
+        let check_in = d("2027-01-04") + Days::new(7 * week);
+        let request = rental_core::NewBooking {
+            check_in,
+            check_out: check_in + Days::new(2),
+            ..new_booking("sea-view", "2027-01-01", "2027-01-02", 2)
+        };
+        engines[(week % 2) as usize].create_booking(&request, None).unwrap();
+    }
+    let barrier = Arc::new(Barrier::new(2));
+    let handles: Vec<_> = engines
+        .iter()
+        .map(|rental| {
+            let (rental, barrier) = (Arc::clone(rental), Arc::clone(&barrier));
+            thread::spawn(move || {
+                barrier.wait();
+                let mut taken = 0;
+                while let n @ 1.. = rental.fan_out(3).unwrap() {
+                    taken += n;
+                }
+                taken
+            })
+        })
+        .collect();
+    let taken: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
+    assert_eq!(taken, 20, "each event fanned out by one engine");
+    let mut seqs: Vec<u64> = engines[0].due_deliveries(100).unwrap().iter().map(|d| d.delivery.event_seq).collect();
+    seqs.sort_unstable();
+    seqs.dedup();
+    assert_eq!(seqs.len(), 20);
+    assert_eq!(engines[1].due_deliveries(100).unwrap().len(), 20, "one delivery per event");
+}
+
+fn direct(code: &str, check_in: &str, check_out: &str) -> Booking {
+    rental_core::demo::booking(code, check_in, check_out)
+}
+
+#[test]
+fn the_database_refuses_overlapping_direct_stays_that_skipped_the_check_but_records_channel_ones() {
+    let store = PgStore::open(&PgCluster::shared().database()).unwrap();
+    let mut tx = store.write().unwrap();
+    tx.put_booking(&direct("BK-AAAAAA", "2027-03-01", "2027-03-05")).unwrap();
+    tx.commit().unwrap();
+
+    let mut tx = store.write().unwrap();
+    let err = tx.put_booking(&direct("BK-BBBBBB", "2027-03-04", "2027-03-06")).expect_err("overlaps");
+    assert!(matches!(err, StoreError::Conflict(_)), "{err:?}");
+    drop(tx);
+
+    let mut channel = direct("BK-CCCCCC", "2027-03-02", "2027-03-04");
+    channel.external =
+        Some(rental_core::booking::ExternalRef { feed: Source::parse("airbnb").unwrap(), uid: "x@airbnb".into() });
+    let mut tx = store.write().unwrap();
+    tx.put_booking(&channel).unwrap();
+    tx.commit().unwrap();
+
+    let block = |id: &str, from: &str, to: &str, feed: Option<&str>| rental_core::calendar::Block {
+        id: id.into(),
+        property: Slug::parse("sea-view").unwrap(),
+        stay: rental_core::Stay::new(d(from), d(to)).unwrap(),
+        note: String::new(),
+        feed: feed.map(|f| Source::parse(f).unwrap()),
+        uid: None,
+        created_at: rental_tests::at(rental_tests::NOW),
+    };
+    let mut tx = store.write().unwrap();
+    assert!(matches!(tx.put_block(&block("blk_1", "2027-03-04", "2027-03-08", None)), Err(StoreError::Conflict(_))));
+    drop(tx);
+    let mut tx = store.write().unwrap();
+    tx.put_block(&block("blk_2", "2027-03-05", "2027-03-08", None)).unwrap();
+    tx.put_block(&block("blk_3", "2027-03-06", "2027-03-09", None)).unwrap();
+    tx.put_block(&block("blk_4", "2027-03-01", "2027-03-09", Some("vrbo"))).unwrap();
+    tx.commit().unwrap();
+    let entries = store.read().unwrap().calendar("sea-view", d("2027-03-01"), d("2027-03-10")).unwrap();
+    let holders: Vec<&str> = entries.iter().map(|e| e.holder.as_str()).collect();
+    assert_eq!(holders, ["BK-AAAAAA", "blk_4", "BK-CCCCCC", "blk_2", "blk_3"]);
+}
+
+#[test]
+fn migrations_started_by_many_processes_at_once_apply_once() {
+    let cluster = PgCluster::shared();
+    let url = cluster.empty_database();
+    let barrier = Arc::new(Barrier::new(6));
+    let handles: Vec<_> = (0..6)
+        .map(|_| {
+            let (url, barrier) = (url.clone(), Arc::clone(&barrier));
+            thread::spawn(move || {
+                barrier.wait();
+                PgStore::connect(&url).and_then(|s| s.migrate())
+            })
+        })
+        .collect();
+    let applied: Vec<Vec<i32>> = handles.into_iter().map(|h| h.join().unwrap().unwrap()).collect();
+    assert_eq!(applied.iter().filter(|a| !a.is_empty()).count(), 1, "{applied:?}");
+    assert!(PgStore::connect(&url).unwrap().migrate().unwrap().is_empty(), "nothing left to do");
+}
+
+#[test]
+fn a_write_on_a_lost_connection_is_done_again_on_a_new_one() {
+    let cluster = PgCluster::shared();
+    let url = cluster.database();
+    let rental = rental_with_demo(PgStore::open(&url).unwrap(), fixed_clock());
+    rental.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-22", 2), None).unwrap();
+    let name = url.rsplit('/').next().unwrap();
+    cluster.admin(&format!("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"));
+    let made = rental.create_booking(&new_booking("sea-view", "2026-12-23", "2026-12-25", 2), None);
+    assert!(made.is_ok(), "{made:?}");
+    assert_eq!(rental.bookings(&rental_core::BookingQuery { limit: 10, ..Default::default() }).unwrap().data.len(), 2);
+}
+
+#[test]
+fn a_database_that_is_down_is_unavailable_and_the_write_is_not_half_done() {
+    let cluster = PgCluster::start_durable();
+    let url = cluster.database();
+    let rental = rental_with_demo(PgStore::open(&url).unwrap(), fixed_clock());
+    cluster.stop();
+    let err = rental.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-22", 2), None).unwrap_err();
+    assert!(matches!(err, Error::Store(StoreError::Unavailable(_))), "{err:?}");
+    assert_eq!(err.code(), "unavailable");
+    cluster.restart();
+    let page = rental.bookings(&rental_core::BookingQuery { limit: 10, ..Default::default() }).unwrap();
+    assert!(page.data.is_empty(), "nothing of the failed creation");
+    assert!(rental_tests::all_events(&rental).is_empty());
+    rental.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-22", 2), None).unwrap();
+}
