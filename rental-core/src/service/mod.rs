@@ -4,8 +4,10 @@
 mod admin;
 mod admin_password;
 mod agenda;
+mod blocks;
 mod bookings;
 mod calendar_feed;
+mod change;
 mod channels;
 mod deliveries;
 mod group_commit;
