@@ -65,7 +65,11 @@ async fn a_deleted_block_reopens_its_nights_and_is_gone() {
     let again = add(&s, &json!({"startDate": "2026-12-01", "endDate": "2026-12-03"})).await.body.clone();
     let other_path = other.replace(block["id"].as_str().unwrap(), again["id"].as_str().unwrap());
     s.http.send_json(http::Method::DELETE, &other_path, &s.write_key, &json!({})).await.problem(404, "not_found");
-    assert_eq!(statuses(&s, "2026-12-01", "2026-12-03").await, ["blocked", "blocked"], "another property's path removes nothing");
+    assert_eq!(
+        statuses(&s, "2026-12-01", "2026-12-03").await,
+        ["blocked", "blocked"],
+        "another property's path removes nothing"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -98,7 +102,11 @@ async fn bad_blocks_are_refused_and_change_nothing() {
     }
     let accents = "é".repeat(500);
     add(&s, &json!({"startDate": "2026-12-05", "endDate": "2026-12-06", "note": accents})).await.expect(201);
-    for body in [json!({"startDate": "2026-12-05"}), json!({"startDate": "2026-12-5", "endDate": "2026-12-06"}), json!({"startDate": "2026-12-05", "endDate": "2026-12-06", "colour": "red"})] {
+    for body in [
+        json!({"startDate": "2026-12-05"}),
+        json!({"startDate": "2026-12-5", "endDate": "2026-12-06"}),
+        json!({"startDate": "2026-12-05", "endDate": "2026-12-06", "colour": "red"}),
+    ] {
         add(&s, &body).await.problem(422, "validation_failed");
     }
     let range = s.get(&format!("{BLOCKS}?from=2026-12-05&to=2026-12-05"), &s.read_key).await;

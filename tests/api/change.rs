@@ -36,14 +36,21 @@ async fn a_change_moves_the_stay_reprices_it_and_says_what_changed() {
     let reply = s.act(&code, &body).await;
     reply.expect(200);
     let b = &reply.body;
-    assert_eq!((&b["checkIn"], &b["checkOut"], &b["nights"], &b["guests"]), (&json!("2026-12-21"), &json!("2026-12-24"), &json!(3), &json!(2)));
+    assert_eq!(
+        (&b["checkIn"], &b["checkOut"], &b["nights"], &b["guests"]),
+        (&json!("2026-12-21"), &json!("2026-12-24"), &json!(3), &json!(2))
+    );
     assert_eq!(b["total"], quote_total(&s, "2026-12-21", "2026-12-24", 2).await);
     assert_eq!((&b["status"], &b["paymentStatus"]), (&json!("confirmed"), &json!("paid")));
     assert_eq!(b["updatedAt"], "2026-11-23T09:00:00.000Z");
-    assert_eq!(events_since(&s, before), [("booking.updated".into(), json!(["checkIn", "checkOut", "guests", "nights", "total"]))]);
+    assert_eq!(
+        events_since(&s, before),
+        [("booking.updated".into(), json!(["checkIn", "checkOut", "guests", "nights", "total"]))]
+    );
 
     let nights = s.get("/api/v1/properties/sea-view/availability?from=2026-12-20&to=2026-12-27", &s.read_key).await;
-    let statuses: Vec<&str> = nights.body["nights"].as_array().unwrap().iter().map(|n| n["status"].as_str().unwrap()).collect();
+    let statuses: Vec<&str> =
+        nights.body["nights"].as_array().unwrap().iter().map(|n| n["status"].as_str().unwrap()).collect();
     assert_eq!(statuses, ["available", "booked", "booked", "booked", "available", "available", "available"]);
 }
 
@@ -54,7 +61,10 @@ async fn a_field_left_out_keeps_its_value_and_the_same_values_are_a_no_op() {
     let before = outbox_len(&s);
     let reply = s.act(&code, &json!({"action": "change", "guests": 4})).await;
     reply.expect(200);
-    assert_eq!((&reply.body["checkIn"], &reply.body["checkOut"], &reply.body["guests"]), (&json!("2026-12-20"), &json!("2026-12-27"), &json!(4)));
+    assert_eq!(
+        (&reply.body["checkIn"], &reply.body["checkOut"], &reply.body["guests"]),
+        (&json!("2026-12-20"), &json!("2026-12-27"), &json!(4))
+    );
     assert_eq!(events_since(&s, before), [("booking.updated".into(), json!(["guests", "total"]))]);
 
     let after = outbox_len(&s);
@@ -95,7 +105,7 @@ async fn malformed_changes_and_broken_stay_rules_are_422() {
         (json!({"action": "change", "checkOut": "2027-01-30"}), "checkOut"),
         (json!({"action": "change", "guests": 5}), "guests"),
         (json!({"action": "change", "guests": 0}), "guests"),
-        (json!({"action": "change", "checkIn": "2026-11-01"}), "checkIn"),
+        (json!({"action": "change", "checkIn": "2026-11-21", "checkOut": "2026-11-24"}), "checkIn"),
     ];
     for (body, field) in cases {
         let reply = s.act(&code, &body).await;

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
+use http::Method;
 use rental_tests::d;
 use rental_tests::http::{Reply, TestServer, booking_body};
-use http::Method;
 use serde_json::json;
 use tokio::sync::Barrier;
 
@@ -143,12 +143,7 @@ async fn two_changes_racing_into_the_same_free_nights_one_wins() {
         let replies = requests_at_once(&s, requests).await;
         assert_eq!(statuses(&replies), [200, 409], "round {round}");
         replies.iter().find(|r| r.status == 409).unwrap().problem(409, "dates_unavailable");
-        let moved: Vec<_> = s
-            .all_bookings()
-            .await
-            .into_iter()
-            .filter(|x| x["checkIn"] == night(2))
-            .collect();
+        let moved: Vec<_> = s.all_bookings().await.into_iter().filter(|x| x["checkIn"] == night(2)).collect();
         assert_eq!(moved.len(), 1, "round {round}: exactly one booking holds the nights");
     }
 }
@@ -170,7 +165,8 @@ async fn a_change_racing_a_creation_for_the_same_nights_one_wins() {
         assert_eq!(won, 1, "round {round}: {:?}", statuses(&replies));
         replies.iter().find(|r| r.status == 409).expect("one loses").problem(409, "dates_unavailable");
         let from = night(2);
-        let reply = s.get(&format!("/api/v1/properties/sea-view/availability?from={from}&to={}", night(4)), &s.read_key).await;
+        let reply =
+            s.get(&format!("/api/v1/properties/sea-view/availability?from={from}&to={}", night(4)), &s.read_key).await;
         let held = reply.body["nights"].as_array().unwrap().iter().filter(|n| n["status"] == "held").count();
         assert_eq!(held, 2, "round {round}: the nights are held once, by the winner");
     }
