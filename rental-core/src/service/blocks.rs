@@ -4,13 +4,13 @@
 use chrono::{Days, NaiveDate};
 
 use super::read_model::FromStore;
-use super::{Rental, active_property, range_error};
+use super::{Rental, active_property};
 use crate::calendar::{Block, EntryKind, NewBlock, taken_nights};
 use crate::error::{Error, NotFound, Result};
 use crate::keys;
 use crate::lifecycle::has_control;
 use crate::occupancy::today_in;
-use crate::stay::Stay;
+use crate::stay::{MAX_NIGHTS, Stay, StayError};
 use crate::store::{ReadTx, Store, WriteTx};
 
 /// The longest block note, in characters.
@@ -29,7 +29,7 @@ impl<S: Store> Rental<S> {
                 .checked_add_days(Days::new(30))
                 .ok_or_else(|| Error::invalid("from", "invalid_date", "out of range"))?,
         };
-        Stay::new(from, to).map_err(|e| range_error(e, "to"))?;
+        Stay::new(from, to).map_err(|e| range_error(e, "to", "from"))?;
         let mut blocks = Vec::new();
         for entry in tx.calendar(slug, from, to)?.into_iter().filter(|e| e.kind == EntryKind::Blocked) {
             blocks.extend(tx.block(&entry.holder)?);
@@ -41,7 +41,7 @@ impl<S: Store> Rental<S> {
     /// A manual block from a request: the dates checked into a stay of 1 to
     /// 366 nights, then as [`Rental::add_block`].
     pub fn create_block(&self, slug: &str, req: &NewBlock) -> Result<Block> {
-        let stay = Stay::new(req.start_date, req.end_date).map_err(|e| range_error(e, "endDate"))?;
+        let stay = Stay::new(req.start_date, req.end_date).map_err(|e| range_error(e, "endDate", "startDate"))?;
         self.add_block(slug, stay, req.note.as_deref().unwrap_or(""))
     }
 
@@ -109,4 +109,13 @@ impl<S: Store> Rental<S> {
             Ok(block)
         })
     }
+}
+
+/// A date range that makes no stay, named by the block's own fields.
+fn range_error(e: StayError, field: &str, start: &str) -> Error {
+    let message = match e {
+        StayError::NotAfter => format!("must be after {start}"),
+        StayError::TooLong => format!("at most {MAX_NIGHTS} nights after {start}"),
+    };
+    Error::invalid(field, "invalid_range", message)
 }
