@@ -7,9 +7,12 @@
 //!   confirm/cancel, iCal feeds, test events and resends through the real dispatcher.
 //! - `browser`: the whole flow in Debian's chromium through chromedriver,
 //!   with screenshots at desktop and phone widths under `target/screenshots/`.
+//! - `host_browser`: host operations in chromium: the calendar, blocks, the
+//!   bookings search and changing a booking's dates from its page.
 
 mod actions;
 mod browser;
 mod client;
+mod host_browser;
 mod proxy;
 mod security;
