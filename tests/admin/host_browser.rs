@@ -16,7 +16,7 @@ async fn log_in(c: &Client, base: &str) -> Result {
 
 /// The grid columns (`start/end`) of the bar of booking `code` on the calendar.
 async fn bar_columns(c: &Client, code: &str) -> Result<String> {
-    let bar = c.find(Locator::Css(&format!("#calendar a.bar[data-code='{code}']"))).await?;
+    let bar = c.find(Locator::Css(&format!("#calendar a.stay[data-code='{code}']"))).await?;
     Ok(bar.attr("style").await?.unwrap_or_default())
 }
 
@@ -50,7 +50,7 @@ async fn a_host_moves_a_stay_blocks_nights_and_finds_a_guest_in_a_real_browser()
     shot(&c, "calendar").await?;
 
     // Change the booking's dates from its page, previewing the new price first.
-    c.find(Locator::Css(&format!("#calendar a.bar[data-code='{code}']"))).await?.click().await?;
+    c.find(Locator::Css(&format!("#calendar a.stay[data-code='{code}']"))).await?.click().await?;
     c.wait().for_element(Locator::Css("#change")).await?;
     assert_eq!(path(&c).await?, format!("/admin/bookings/{code}"));
     fill(&c, "#change-in", "2026-12-03").await?;
@@ -81,7 +81,7 @@ async fn a_host_moves_a_stay_blocks_nights_and_finds_a_guest_in_a_real_browser()
     click(&c, "form[action='/admin/blocks'] button").await?;
     assert!(flash(&c).await?.contains("Blocked harbour-loft from 2026-12-10 to 2026-12-12"));
     assert_eq!(path(&c).await?, "/admin/calendar");
-    let bar = c.find(Locator::Css("#calendar .cal-row[data-slug='harbour-loft'] .bar.block")).await?;
+    let bar = c.find(Locator::Css("#calendar .cal-row[data-slug='harbour-loft'] .stay.block")).await?;
     assert_eq!(bar.text().await?, "painting <b>walls</b>", "the note is text, not markup");
     let nights = s.get("/api/v1/properties/harbour-loft/availability?from=2026-12-09&to=2026-12-13", &s.read_key).await;
     let statuses: Vec<&str> =
@@ -103,6 +103,69 @@ async fn a_host_moves_a_stay_blocks_nights_and_finds_a_guest_in_a_real_browser()
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].attr("data-code").await?.as_deref(), Some(grace.as_str()));
     shot(&c, "bookings").await?;
+    c.close().await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_edits_a_seasonal_rate_and_the_api_quotes_it() -> Result {
+    let s = server().await;
+    let base = format!("http://{}", s.http.addr);
+    let driver = Driver::start();
+    let profile = tempfile::tempdir()?;
+    let c = driver.browser(profile.path()).await;
+    log_in(&c, &base).await?;
+    c.goto(&format!("{base}/admin/properties")).await?;
+    click(&c, "section[data-slug='sea-view'] a.edit").await?;
+    assert_eq!(path(&c).await?, "/admin/properties/sea-view/edit");
+
+    // A fault the library finds is shown beside its field, and nothing is saved.
+    let guests = c.find(Locator::Css("#maxGuests")).await?;
+    guests.clear().await?;
+    guests.send_keys("0").await?;
+    click(&c, "#edit button[type=submit]").await?;
+    let fault = c.find(Locator::Css(".field-error[data-field='maxGuests']")).await?.text().await?;
+    assert!(fault.contains("must be 1 to 100"), "{fault}");
+    assert_eq!(s.rental.property("sea-view")?.max_guests, 4, "nothing saved");
+
+    // Add a winter season in the empty row and change the existing summer rate.
+    let guests = c.find(Locator::Css("#maxGuests")).await?;
+    guests.clear().await?;
+    guests.send_keys("4").await?;
+    c.find(Locator::Css("#season-1-name")).await?.send_keys("Winter").await?;
+    fill(&c, "#season-1-start", "2026-12-01").await?;
+    fill(&c, "#season-1-end", "2026-12-31").await?;
+    c.find(Locator::Css("#season-1-rate")).await?.send_keys("300").await?;
+    let summer = c.find(Locator::Css("#season-0-rate")).await?;
+    summer.clear().await?;
+    summer.send_keys("240.50").await?;
+    shot(&c, "property").await?;
+    click(&c, "#edit button[type=submit]").await?;
+    assert!(flash(&c).await?.contains("Sea View Cottage saved."));
+
+    let quote = json!({"property": "sea-view", "checkIn": "2026-12-14", "checkOut": "2026-12-16", "guests": 2});
+    let quoted = s.http.post("/api/v1/quotes", &s.read_key, &quote).await;
+    assert_eq!(
+        quoted.body["nightly"],
+        json!([{"date": "2026-12-14", "price": 30000}, {"date": "2026-12-15", "price": 30000}])
+    );
+    let seasons = s.rental.property("sea-view")?.seasonal_rates;
+    assert_eq!(
+        seasons.iter().map(|x| (x.name.as_str(), x.nightly_rate)).collect::<Vec<_>>(),
+        [("Summer", 24050), ("Winter", 30000)]
+    );
+
+    // Reorder (winter first), then remove the summer season.
+    let order = c.find(Locator::Css("#season-1-order")).await?;
+    order.clear().await?;
+    order.send_keys("0").await?;
+    click(&c, "#edit button[type=submit]").await?;
+    let names: Vec<String> = s.rental.property("sea-view")?.seasonal_rates.into_iter().map(|x| x.name).collect();
+    assert_eq!(names, ["Winter", "Summer"]);
+    c.find(Locator::Css("#season-1-remove")).await?.click().await?;
+    click(&c, "#edit button[type=submit]").await?;
+    let names: Vec<String> = s.rental.property("sea-view")?.seasonal_rates.into_iter().map(|x| x.name).collect();
+    assert_eq!(names, ["Winter"]);
     c.close().await?;
     Ok(())
 }

@@ -11,6 +11,7 @@ mod change;
 mod channels;
 mod deliveries;
 mod group_commit;
+mod property_edit;
 mod property_feeds;
 mod read_model;
 mod retention;

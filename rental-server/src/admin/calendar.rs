@@ -31,17 +31,18 @@ const CSS: &str = r"
 .cal{overflow-x:auto;-webkit-overflow-scrolling:touch;background:#fff;border:1px solid #d8dee4;border-radius:10px;margin:0 0 1rem}
 .cal-row{display:grid;grid-template-columns:var(--name) repeat(var(--n),var(--day));grid-auto-rows:2.1rem;min-width:max-content;border-bottom:1px solid #eef1f4}
 .cal{--name:11rem;--day:2.1rem}
+@media (max-width:600px){.cal{--name:6.5rem}}
 .cal-name{grid-row:1;grid-column:1;position:sticky;left:0;z-index:3;background:#fff;padding:.35rem .5rem;font-size:.85rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;border-right:1px solid #d8dee4}
 .cal-day{grid-row:1;border-left:1px solid #f0f2f4;font-size:.7rem;text-align:center;color:#59636e;line-height:1.1;padding-top:.2rem}
 .cal-day.we{background:#f8f9fb}.cal-day.today{background:#e6f0fb;box-shadow:inset 2px 0 #2c5282}
 .cal-head .cal-day{font-weight:600}
-.bar{grid-row:1;z-index:2;margin:.3rem 1px;border-radius:5px;font-size:.72rem;line-height:1.5rem;padding:0 .3rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;text-decoration:none;color:#1f2328;border:1px solid}
-.bar.pending{background:#fff4e0;border-color:#d4a72c}.bar.confirmed{background:#dafbe1;border-color:#1a7f37}
-.bar .src{display:inline-block;font-weight:700;font-size:.65rem;border-radius:3px;padding:0 .2rem;margin-right:.25rem;background:#fff;border:1px solid currentColor}
-.bar.src-channel .src{color:#8250df}.bar.src-agent .src{color:#0969da}.bar.src-direct .src{color:#59636e}
-.bar.block{background:repeating-linear-gradient(135deg,#eef1f4 0 6px,#c9d1d9 6px 9px);border-color:#8c959f;color:#1f2328}
+.stay{display:block;grid-row:1;z-index:2;margin:.3rem 1px;border-radius:5px;font-size:.72rem;line-height:1.5rem;padding:0 .3rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;text-decoration:none;color:#1f2328;border:1px solid}
+.stay.pending{background:#fff4e0;border-color:#d4a72c}.stay.confirmed{background:#dafbe1;border-color:#1a7f37}
+.stay .src{display:inline-block;font-weight:700;font-size:.65rem;border-radius:3px;padding:0 .2rem;margin-right:.25rem;background:#fff;border:1px solid currentColor}
+.stay.src-channel .src{color:#8250df}.stay.src-agent .src{color:#0969da}.stay.src-direct .src{color:#59636e}
+.stay.block{background:repeating-linear-gradient(135deg,#eef1f4 0 6px,#c9d1d9 6px 9px);border-color:#8c959f;color:#1f2328}
 .legend{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;font-size:.85rem;margin:.2rem 0 .8rem}
-.legend .bar{display:inline-block;position:static;margin:0;line-height:1.3rem}
+.legend .stay{display:inline-block;position:static;margin:0;line-height:1.3rem}
 .calnav{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:0 0 .8rem}
 .calnav a{padding:.35rem .6rem;border:1px solid #2c5282;border-radius:6px;text-decoration:none;color:#2c5282}
 .calnav form{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:0}
@@ -136,11 +137,11 @@ fn navigation(v: &View) -> Markup {
 fn legend() -> Markup {
     html! {
         div.legend {
-            span.bar.confirmed.src-direct { span.src { "D" } "confirmed" }
-            span.bar.pending.src-direct { span.src { "D" } "pending" }
-            span.bar.confirmed.src-agent { span.src { "A" } "agent" }
-            span.bar.confirmed.src-channel { span.src { "airbnb" } "channel" }
-            span.bar.block { "blocked" }
+            span.stay.confirmed.src-direct { span.src { "D" } "confirmed" }
+            span.stay.pending.src-direct { span.src { "D" } "pending" }
+            span.stay.confirmed.src-agent { span.src { "A" } "agent" }
+            span.stay.confirmed.src-channel { span.src { "airbnb" } "channel" }
+            span.stay.block { "blocked" }
             span.muted { "D = direct (API, admin, CLI), A = an agent; a channel by its feed's name." }
         }
     }
@@ -195,13 +196,13 @@ fn source_kind(b: &Booking) -> (&'static str, String) {
 fn row(v: &View, p: &Property) -> Markup {
     html! {
         div.cal-row data-slug=(p.slug) {
-            div.cal-name title=(p.name) { a href="/admin/properties" { (p.name) } }
+            div.cal-name title=(p.name) { a href=(format!("/admin/properties/{}/edit", p.slug)) { (p.name) } }
             @for i in 0..v.nights { (day_cell(v, shifted(v.from, i64::from(i)), i, false)) }
             @for b in v.bookings.iter().filter(|b| b.property == p.slug) {
                 @if let Some((start, end)) = columns(v, b.check_in(), b.check_out()) {
                     @let (kind, mark) = source_kind(b);
                     @let status = if b.status == Status::Confirmed { "confirmed" } else { "pending" };
-                    a class=(format!("bar {status} src-{kind}")) href=(format!("/admin/bookings/{}", b.code))
+                    a class=(format!("stay {status} src-{kind}")) href=(format!("/admin/bookings/{}", b.code))
                         style=(format!("grid-column:{start}/{end}")) data-code=(b.code)
                         title=(format!("{} · {} → {} · {} · {}", b.guest_name, b.check_in(), b.check_out(), b.status, b.source.as_str())) {
                         span.src { (mark) } (b.guest_name)
@@ -210,7 +211,7 @@ fn row(v: &View, p: &Property) -> Markup {
             }
             @for blk in v.blocks.iter().filter(|x| x.property == p.slug) {
                 @if let Some((start, end)) = columns(v, blk.stay.check_in(), blk.stay.check_out()) {
-                    div.bar.block style=(format!("grid-column:{start}/{end}")) data-block=(blk.id)
+                    div.stay.block style=(format!("grid-column:{start}/{end}")) data-block=(blk.id)
                         title=(format!("Blocked {} → {} {}", blk.stay.check_in(), blk.stay.check_out(), blk.note)) {
                         (if blk.note.is_empty() { "blocked" } else { blk.note.as_str() })
                     }

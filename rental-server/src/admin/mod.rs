@@ -14,6 +14,7 @@ mod keys;
 mod login;
 mod page;
 mod properties;
+mod property_edit;
 pub mod session;
 pub mod throttle;
 mod webhooks;
@@ -99,6 +100,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr
             ["api-keys"] => keys::page(state.rental(), &session).await,
             ["webhooks"] => webhooks::page(state.rental(), &session).await,
             ["properties"] => properties::page(state.rental(), &session).await,
+            ["properties", slug, "edit"] => property_edit::page(state.rental(), &session, slug).await,
             ["logout"] => login::logout_page(&session),
             _ => message(StatusCode::NOT_FOUND, "Not found", "There is no admin page here."),
         };
@@ -125,6 +127,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr
         ["webhooks", id, action] => webhooks::act(&act, id, action).await,
         ["deliveries", id, "resend"] => webhooks::resend(&act, id).await,
         ["properties", slug, "feeds"] => properties::add_feed(&act, slug).await,
+        ["properties", slug, "edit"] => property_edit::save(&act, slug).await,
         ["properties", slug, "sync"] => properties::sync(&act, slug).await,
         ["properties", slug, "feeds", name, "remove"] => properties::remove_feed(&act, slug, name).await,
         ["bookings", code, action] => home::act(&act, code, action).await,
