@@ -139,9 +139,9 @@ async fn a_host_edits_a_seasonal_rate_and_the_api_quotes_it() -> Result {
     let summer = c.find(Locator::Css("#season-0-rate")).await?;
     summer.clear().await?;
     summer.send_keys("240.50").await?;
-    shot(&c, "property").await?;
     click(&c, "#edit button[type=submit]").await?;
     assert!(flash(&c).await?.contains("Sea View Cottage saved."));
+    shot(&c, "property").await?;
 
     let quote = json!({"property": "sea-view", "checkIn": "2026-12-14", "checkOut": "2026-12-16", "guests": 2});
     let quoted = s.http.post("/api/v1/quotes", &s.read_key, &quote).await;

@@ -29,6 +29,7 @@ struct View {
 
 const CSS: &str = r"
 .cal{overflow-x:auto;-webkit-overflow-scrolling:touch;background:#fff;border:1px solid #d8dee4;border-radius:10px;margin:0 0 1rem}
+.cal-row:not(.cal-head){background-image:repeating-linear-gradient(to right,#f0f2f4 0 1px,transparent 1px var(--day));background-position:var(--name) 0}
 .cal-row{display:grid;grid-template-columns:var(--name) repeat(var(--n),var(--day));grid-auto-rows:2.1rem;min-width:max-content;border-bottom:1px solid #eef1f4}
 .cal{--name:11rem;--day:2.1rem}
 @media (max-width:600px){.cal{--name:6.5rem}}
@@ -197,7 +198,9 @@ fn row(v: &View, p: &Property) -> Markup {
     html! {
         div.cal-row data-slug=(p.slug) {
             div.cal-name title=(p.name) { a href=(format!("/admin/properties/{}/edit", p.slug)) { (p.name) } }
-            @for i in 0..v.nights { (day_cell(v, shifted(v.from, i64::from(i)), i, false)) }
+            @if let Some((start, _)) = columns(v, v.today, shifted(v.today, 1)) {
+                div.cal-day.today style=(format!("grid-column:{start}")) {}
+            }
             @for b in v.bookings.iter().filter(|b| b.property == p.slug) {
                 @if let Some((start, end)) = columns(v, b.check_in(), b.check_out()) {
                     @let (kind, mark) = source_kind(b);

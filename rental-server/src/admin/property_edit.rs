@@ -71,7 +71,11 @@ fn render(p: &Property, blocks: &[Block], session: &Session, errors: &[FieldErro
     let season_errors: Vec<&FieldError> = errors.iter().filter(|e| e.field.starts_with("seasonalRates")).collect();
     let back = format!("/admin/properties/{}/edit", p.slug);
     let body = html! {
-        style { ".field-error{display:block;color:#b42318;font-size:.85rem;margin:.15rem 0 .3rem}.seasons input{min-width:6rem}" }
+        style { ".field-error{display:block;color:#b42318;font-size:.85rem;margin:.15rem 0 .3rem}#edit h2{margin-top:1.2rem}\
+            .seasons td{padding:.3rem .25rem}.seasons input{width:100%;min-width:5.5rem}.seasons input[type=number]{min-width:3.5rem;width:4rem}\
+            .seasons input[type=date]{min-width:9rem}.seasons input[type=checkbox]{min-width:0;width:auto}\
+            @media (max-width:600px){.seasons table{display:table}.seasons thead{display:table-header-group}\
+            .seasons tbody{display:table-row-group}.seasons tr{display:table-row}.seasons td{display:table-cell;width:auto}}" }
         @if !errors.is_empty() { div.flash.error role="alert" { "Nothing was saved: fix the fields marked below." } }
         form.card #edit method="post" action=(format!("/admin/properties/{}/edit", p.slug)) {
             (csrf_field(session))
