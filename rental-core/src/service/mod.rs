@@ -5,6 +5,7 @@ mod admin;
 mod admin_password;
 mod agenda;
 mod blocks;
+mod booking_events;
 mod bookings;
 mod calendar_feed;
 mod change;

@@ -1,4 +1,4 @@
-//! `/admin/bookings/{code}`: one booking's whole record and notes, with
+//! `/admin/bookings/{code}`: one booking's whole record, notes and events, with
 //! confirm, cancel with a reason, a note, and a change previewed before it is saved.
 
 use std::sync::Arc;
@@ -26,10 +26,10 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
     let loaded = blocking(rental, move |r| {
         let booking = r.booking(&code)?;
         let preview = change.map(|c| (r.preview_change(&code, &c), c));
-        Ok((booking, preview))
+        Ok((booking, preview, r.booking_events(&code)?))
     })
     .await;
-    let (b, preview) = match loaded {
+    let (b, preview, events) = match loaded {
         Ok(loaded) => loaded,
         Err(p) => return super::page::message(p.status, "Not found", &super::explain(&p)),
     };
@@ -64,6 +64,21 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
             h2 { "Notes (" (b.notes.len()) ")" }
             @if b.notes.is_empty() { p.muted { "No notes." } }
             ul { @for n in &b.notes { li { (n.text) " " span.muted { (when(n.at)) } } } }
+        }
+        section.card #events {
+            h2 { "Events (" (events.len()) ")" }
+            @if events.is_empty() { p.muted { "None left in the outbox." } } @else {
+                div.table { table {
+                    thead { tr { th { "When" } th { "Event" } th { "Changes" } } }
+                    tbody { @for e in &events { tr {
+                        td { (when(e.event.timestamp)) }
+                        td { code { (e.event.event) } }
+                        td { @if let Some(changes) = e.event.data["changes"].as_array() {
+                            @for (i, c) in changes.iter().enumerate() { @if i > 0 { ", " } (c.as_str().unwrap_or_default()) }
+                        } }
+                    } } }
+                } }
+            }
         }
     };
     shell(&format!("Booking {}", b.code), Some(Section::Bookings), Some(session), &body)
