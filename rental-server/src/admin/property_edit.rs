@@ -125,7 +125,19 @@ fn render(p: &Property, blocks: &[Block], session: &Session, errors: &[FieldErro
         section.card #property-blocks {
             h2 { "Blocks from today on (30 days)" }
             (blocks_table(blocks, session, &back))
-            p { a href="/admin/calendar" { "Add a block on the calendar" } }
+            @if p.active {
+                form method="post" action="/admin/blocks" {
+                    (csrf_field(session))
+                    input type="hidden" name="property" value=(p.slug);
+                    input type="hidden" name="back" value=(back);
+                    div.grid2 {
+                        div { label for="block-start" { "First night" } input #block-start type="date" name="startDate" required; }
+                        div { label for="block-end" { "End (check-out day)" } input #block-end type="date" name="endDate" required; }
+                        div { label for="block-note" { "Note" } input #block-note type="text" name="note" maxlength="500"; }
+                    }
+                    p { button type="submit" { "Block these nights" } " " a href="/admin/calendar" { "or on the calendar" } }
+                }
+            }
         }
     };
     let mut page = shell(&format!("Edit {}", p.name), Some(Section::Properties), Some(session), &body);
