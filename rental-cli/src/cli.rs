@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::commands::admin::AdminCommand;
+use crate::commands::blocks::BlocksArgs;
 use crate::commands::bookings::BookingsArgs;
 use crate::commands::completions::CompletionsArgs;
 use crate::commands::keys::KeysCommand;
@@ -99,9 +100,11 @@ pub enum Command {
     Webhook(WebhookCommand),
     /// Price a stay
     Quote(QuoteArgs),
-    /// List, show, confirm and cancel bookings
+    /// List, show, confirm, cancel and change bookings
     #[command(after_help = BOOKINGS_HELP)]
     Bookings(BookingsArgs),
+    /// Close nights (owner stays, maintenance), list and remove blocks
+    Blocks(BlocksArgs),
     /// Serve the agent tools (Model Context Protocol) over stdio
     Mcp(McpArgs),
     /// Print a shell completion script (bash, zsh or fish)
@@ -119,6 +122,7 @@ impl Command {
         match self {
             Command::Quote(args) => Some(&args.remote),
             Command::Bookings(args) => Some(&args.remote),
+            Command::Blocks(args) => Some(&args.remote),
             Command::Mcp(args) => Some(&args.remote),
             Command::Sync(args) => Some(&args.remote),
             Command::Serve(_)

@@ -205,6 +205,16 @@ impl Remote {
         self.send(Method::PATCH, path, Some(to_bytes(body)?)).await
     }
 
+    /// `DELETE path`; a 204 answers `null`.
+    pub async fn delete(&self, path: &str) -> Result<Value, RemoteError> {
+        self.send(Method::DELETE, path, None).await
+    }
+
+    /// [`Remote::delete`] for a program without an async runtime.
+    pub fn delete_json(&self, path: &str) -> Result<Value, RemoteError> {
+        block_on(self.delete(path))
+    }
+
     /// [`Remote::get`] for a program without an async runtime.
     pub fn get_json(&self, path: &str) -> Result<Value, RemoteError> {
         block_on(self.get(path))
@@ -287,6 +297,9 @@ impl Remote {
 /// The JSON of a 2xx answer, or the problem of any other.
 fn answer(status: StatusCode, bytes: &[u8]) -> Result<Value, RemoteError> {
     let json: Option<Value> = serde_json::from_slice(bytes).ok();
+    if status == StatusCode::NO_CONTENT {
+        return Ok(Value::Null);
+    }
     if status.is_success() {
         return json.ok_or_else(|| RemoteError::BadResponse(format!("a {status} answer without a JSON body")));
     }

@@ -274,3 +274,43 @@ fn on_the_local_store_a_lapsed_request_frees_its_nights_during_the_session() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn the_agent_tools_see_blocked_nights_as_blocked_and_taken() {
+    let (s, _key) = Sandbox::with_key();
+    let stay = rental_core::Stay::new(day(80), day(82)).unwrap();
+    s.library().add_block("sea-view", stay, "owner stay").unwrap();
+    let mut child =
+        s.command(&["mcp"], &[]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, lines) = mpsc::channel();
+    thread::spawn(move || stdout.lines().map_while(Result::ok).try_for_each(|line| tx.send(line)));
+    send(
+        &mut stdin,
+        &[
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            call(
+                2,
+                "check_availability",
+                &json!({"property": "sea-view", "from": day(79).to_string(), "to": day(83).to_string()}),
+            ),
+            call(
+                3,
+                "get_quote",
+                &json!({"property": "sea-view", "checkIn": day(78).to_string(), "checkOut": day(81).to_string()}),
+            ),
+        ],
+    );
+    let [_, nights, quote] = <[Value; 3]>::try_from(answers(&lines, &[1, 2, 3])).unwrap();
+    let nights: Value = serde_json::from_str(nights["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    let statuses: Vec<&str> =
+        nights["nights"].as_array().unwrap().iter().map(|n| n["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["available", "blocked", "blocked", "available"], "{nights}");
+    let quote: Value = serde_json::from_str(quote["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(quote["problems"], json!([{"code": "dates_unavailable", "dates": [day(80).to_string()]}]));
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}

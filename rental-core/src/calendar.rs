@@ -97,6 +97,64 @@ pub struct Block {
     pub created_at: DateTime<Utc>,
 }
 
+impl Block {
+    /// The API's view of the block (CONTRACT.md section 14): `source` is
+    /// `manual` or the feed's name, and an empty note is `null`.
+    pub fn public(&self) -> BlockView<'_> {
+        BlockView {
+            id: &self.id,
+            property: self.property.as_str(),
+            start_date: self.stay.check_in(),
+            end_date: self.stay.check_out(),
+            note: Some(self.note.as_str()).filter(|n| !n.is_empty()),
+            source: self.feed.as_ref().map_or("manual", Source::as_str),
+            created_at: self.created_at,
+        }
+    }
+}
+
+/// A block as the API shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "Block"))]
+#[serde(rename_all = "camelCase")]
+pub struct BlockView<'a> {
+    /// `blk_` and 12 characters.
+    pub id: &'a str,
+    /// The property's slug.
+    pub property: &'a str,
+    /// The first night closed.
+    #[serde(serialize_with = "crate::date_json::serialize")]
+    pub start_date: NaiveDate,
+    /// The day after the last night closed.
+    #[serde(serialize_with = "crate::date_json::serialize")]
+    pub end_date: NaiveDate,
+    /// Why, if the host said.
+    pub note: Option<&'a str>,
+    /// `manual`, or the name of the feed it came from.
+    pub source: &'a str,
+    /// When it was made.
+    #[serde(with = "crate::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    pub created_at: DateTime<Utc>,
+}
+
+/// A request for a manual block: `endDate` exclusive, `note` optional.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NewBlock {
+    /// The first night to close, `YYYY-MM-DD`.
+    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    pub start_date: NaiveDate,
+    /// The day after the last night to close (1 to 366 nights).
+    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    pub end_date: NaiveDate,
+    /// Why, for the host: at most 500 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(length(max = 500)))]
+    pub note: Option<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,6 +36,13 @@ pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<
     parse_date(&text).ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not a date written YYYY-MM-DD")))
 }
 
+/// Deserialises an optional request date with [`parse_date`] (`null` is none).
+pub(crate) fn deserialize_opt<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<NaiveDate>, D::Error> {
+    let Some(text) = Option::<String>::deserialize(deserializer)? else { return Ok(None) };
+    let date = parse_date(&text);
+    date.map(Some).ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not a date written YYYY-MM-DD")))
+}
+
 /// Serialises `date` as `"YYYY-MM-DD"`.
 #[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's serialize_with hands over a reference")]
 pub(crate) fn serialize<S: Serializer>(date: &NaiveDate, serializer: S) -> Result<S::Ok, S::Error> {

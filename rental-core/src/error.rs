@@ -32,6 +32,15 @@ pub enum Error {
         /// True when the booking was imported from a channel, which alone may change it.
         channel_owned: bool,
     },
+    /// The thing belongs to a channel feed, which alone may change it
+    /// (an imported block).
+    #[error("{what} was imported from the {feed} feed, which owns it")]
+    FeedOwned {
+        /// What was asked for (`block blk_...`).
+        what: String,
+        /// The feed's name.
+        feed: String,
+    },
     /// The same idempotency key was used before with a different request.
     #[error("idempotency key was already used with a different request")]
     IdempotencyKeyReused,
@@ -47,7 +56,7 @@ impl Error {
             Error::Validation(_) => "validation_failed",
             Error::NotFound(_) => "not_found",
             Error::DatesUnavailable { .. } => "dates_unavailable",
-            Error::InvalidTransition { .. } => "invalid_transition",
+            Error::InvalidTransition { .. } | Error::FeedOwned { .. } => "invalid_transition",
             Error::IdempotencyKeyReused => "idempotency_key_reused",
             Error::Store(StoreError::Locked | StoreError::Conflict(_) | StoreError::Unavailable(_)) => "unavailable",
             Error::Store(_) => "internal",

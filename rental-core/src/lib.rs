@@ -64,6 +64,7 @@ pub mod availability;
 mod base64;
 pub mod booking;
 pub mod calendar;
+pub mod change;
 pub mod channel;
 pub mod clock;
 mod date_json;

@@ -5,6 +5,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::booking::{Booking, CancelledBy, Note, PaymentStatus, Status};
+use crate::change::Change;
 use crate::error::Error;
 use crate::event::{Event, EventName};
 
@@ -36,6 +37,8 @@ pub enum Action {
     },
     /// The guest's card hold succeeded.
     Authorize,
+    /// New dates and/or guests, re-checked and re-priced (CONTRACT.md section 13).
+    Change(Change),
 }
 
 // How [`Action`] is read (and, through schemars, documented). serde lets an
@@ -70,6 +73,20 @@ enum WireAction {
     },
     /// Record that the guest's card hold succeeded (for payment integrations).
     Authorize {},
+    /// New dates and/or guests (at least one), re-checked like a creation and
+    /// re-priced at today's rates; a field left out keeps its value.
+    Change {
+        /// The new arrival date, `YYYY-MM-DD`.
+        #[serde(default, rename = "checkIn", deserialize_with = "crate::date_json::deserialize_opt")]
+        check_in: Option<NaiveDate>,
+        /// The new departure date, `YYYY-MM-DD`.
+        #[serde(default, rename = "checkOut", deserialize_with = "crate::date_json::deserialize_opt")]
+        check_out: Option<NaiveDate>,
+        /// The new number of guests, 1 to the property's `maxGuests`.
+        #[serde(default)]
+        #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
+        guests: Option<u32>,
+    },
 }
 
 impl From<WireAction> for Action {
@@ -79,6 +96,9 @@ impl From<WireAction> for Action {
             WireAction::Cancel { by, reason } => Action::Cancel { by, reason },
             WireAction::Annotate { note } => Action::Annotate { note },
             WireAction::Authorize {} => Action::Authorize,
+            WireAction::Change { check_in, check_out, guests } => {
+                Action::Change(Change { check_in, check_out, guests })
+            }
         }
     }
 }
@@ -91,6 +111,7 @@ impl Action {
             Action::Cancel { .. } => "cancel",
             Action::Annotate { .. } => "annotate",
             Action::Authorize => "authorize",
+            Action::Change(_) => "change",
         }
     }
 }
@@ -158,12 +179,17 @@ fn check_text(action: &Action) -> Result<(), Error> {
 }
 
 /// Applies `action` to `b` at `now`; `today` is the property's local date.
+/// A [`Action::Change`] needs the property and its calendar: it is refused
+/// here, and [`crate::change`] does it.
 pub fn apply(b: &Booking, action: &Action, now: DateTime<Utc>, today: NaiveDate) -> Result<Outcome, Error> {
     check_text(action)?;
     let refuse =
         || Error::InvalidTransition { from: b.status, action: action.name(), channel_owned: b.is_channel_owned() };
     if b.is_channel_owned() && matches!(action, Action::Confirm | Action::Cancel { .. }) {
         return Err(refuse());
+    }
+    if let Action::Change(_) = action {
+        return Err(Error::invalid("action", "invalid", "a change is priced with its property's calendar"));
     }
     let stay_ended = today >= b.check_out();
     match (b.status, action) {
@@ -186,6 +212,7 @@ pub fn apply(b: &Booking, action: &Action, now: DateTime<Utc>, today: NaiveDate)
             PaymentStatus::Authorized => Ok(Outcome::Unchanged),
             _ => Err(refuse()),
         },
+        (_, Action::Change(_)) => Err(refuse()),
     }
 }
 

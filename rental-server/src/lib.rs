@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod admin;
+pub mod blocks;
 pub mod client_addr;
 pub mod connection;
 pub mod dispatcher;
@@ -335,6 +336,9 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Inc
         Route::ListProperties => handlers::list_properties(rental).await,
         Route::GetProperty(slug) => handlers::get_property(rental, slug).await,
         Route::Availability(slug) => handlers::availability(rental, slug, &query).await,
+        Route::ListBlocks(slug) => blocks::list(rental, slug, &query).await,
+        Route::CreateBlock(slug) => blocks::create(rental, slug, &request::body(&parts.headers, body).await?).await,
+        Route::DeleteBlock(slug, id) => blocks::delete(rental, slug, id).await,
         Route::Quote => handlers::quote(rental, &request::body(&parts.headers, body).await?).await,
         Route::ListBookings => handlers::list_bookings(rental, &query).await,
         Route::CreateBooking => {

@@ -13,6 +13,9 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/properties"),
     ("GET", "/api/v1/properties/{slug}"),
     ("GET", "/api/v1/properties/{slug}/availability"),
+    ("GET", "/api/v1/properties/{slug}/blocks"),
+    ("POST", "/api/v1/properties/{slug}/blocks"),
+    ("DELETE", "/api/v1/properties/{slug}/blocks/{id}"),
     ("POST", "/api/v1/quotes"),
     ("GET", "/api/v1/bookings"),
     ("POST", "/api/v1/bookings"),
@@ -34,6 +37,12 @@ pub enum Route {
     GetProperty(String),
     /// `GET /api/v1/properties/{slug}/availability`.
     Availability(String),
+    /// `GET /api/v1/properties/{slug}/blocks`.
+    ListBlocks(String),
+    /// `POST /api/v1/properties/{slug}/blocks`.
+    CreateBlock(String),
+    /// `DELETE /api/v1/properties/{slug}/blocks/{id}`: the slug and the block id.
+    DeleteBlock(String, String),
     /// `POST /api/v1/quotes`.
     Quote,
     /// `GET /api/v1/bookings`.
@@ -57,7 +66,11 @@ impl Route {
     pub fn scope(&self) -> Option<Scope> {
         match self {
             Route::OpenApi | Route::Calendar(_) => None,
-            Route::CreateBooking | Route::PatchBooking(_) | Route::Sync => Some(Scope::Write),
+            Route::CreateBooking
+            | Route::PatchBooking(_)
+            | Route::Sync
+            | Route::CreateBlock(_)
+            | Route::DeleteBlock(..) => Some(Scope::Write),
             _ => Some(Scope::Read),
         }
     }
@@ -90,6 +103,11 @@ fn route(method: &Method, segments: &[&str]) -> Option<Route> {
         ("GET", ["api", "v1", "properties"]) => Route::ListProperties,
         ("GET", ["api", "v1", "properties", slug]) if !slug.is_empty() => Route::GetProperty(owned(slug)),
         ("GET", ["api", "v1", "properties", slug, "availability"]) => Route::Availability(owned(slug)),
+        ("GET", ["api", "v1", "properties", slug, "blocks"]) => Route::ListBlocks(owned(slug)),
+        ("POST", ["api", "v1", "properties", slug, "blocks"]) => Route::CreateBlock(owned(slug)),
+        ("DELETE", ["api", "v1", "properties", slug, "blocks", id]) if !id.is_empty() => {
+            Route::DeleteBlock(owned(slug), owned(id))
+        }
         ("POST", ["api", "v1", "quotes"]) => Route::Quote,
         ("GET", ["api", "v1", "bookings"]) => Route::ListBookings,
         ("POST", ["api", "v1", "bookings"]) => Route::CreateBooking,
@@ -107,7 +125,7 @@ fn route(method: &Method, segments: &[&str]) -> Option<Route> {
 
 /// 405 with `Allow` when the path exists for other methods, else 404.
 fn refusal(method: &Method, segments: &[&str], path: &str) -> Problem {
-    let allowed: Vec<&str> = ["GET", "POST", "PATCH"]
+    let allowed: Vec<&str> = ["GET", "POST", "PATCH", "DELETE"]
         .into_iter()
         .filter(|m| m.parse::<Method>().ok().and_then(|m| route(&m, segments)).is_some())
         .collect();
@@ -134,7 +152,7 @@ mod tests {
     #[test]
     fn every_listed_route_resolves_with_its_method_only() {
         for (method, template) in ROUTES {
-            let path = template.replace("{slug}", "sea-view").replace("{code}", "BK-7QX2MF");
+            let path = template.replace("{slug}", "sea-view").replace("{code}", "BK-7QX2MF").replace("{id}", "blk_1");
             let method: Method = method.parse().unwrap();
             assert!(resolve(&method, &path).is_ok(), "{method} {path}");
             let wrong = if method == Method::DELETE { Method::PUT } else { Method::DELETE };

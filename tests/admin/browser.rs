@@ -24,16 +24,16 @@ use crate::client::{PASSWORD, server};
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-type Result<T = ()> = std::result::Result<T, Box<dyn std::error::Error>>;
+pub(crate) type Result<T = ()> = std::result::Result<T, Box<dyn std::error::Error>>;
 
 /// A chromedriver process of this test, stopped when dropped.
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
     port: u16,
 }
 
 impl Driver {
-    fn start() -> Driver {
+    pub(crate) fn start() -> Driver {
         for tool in [CHROMIUM, CHROMEDRIVER] {
             assert!(
                 Path::new(tool).exists(),
@@ -56,7 +56,7 @@ impl Driver {
         Driver { child, port }
     }
 
-    async fn browser(&self, profile: &Path) -> Client {
+    pub(crate) async fn browser(&self, profile: &Path) -> Client {
         let mut caps = serde_json::Map::new();
         caps.insert("browserName".into(), json!("chrome"));
         caps.insert(
@@ -94,7 +94,7 @@ fn screenshots() -> PathBuf {
 }
 
 /// Saves the whole page (up to 2400 px tall) at desktop and phone widths as `NAME-desktop.png`, `NAME-phone.png`.
-async fn shot(c: &Client, name: &str) -> Result {
+pub(crate) async fn shot(c: &Client, name: &str) -> Result {
     for (label, width) in [("desktop", 1280), ("phone", 390)] {
         c.set_window_size(width, 900).await?;
         let height = c.execute("return document.documentElement.scrollHeight", vec![]).await?;
@@ -110,7 +110,7 @@ async fn shot(c: &Client, name: &str) -> Result {
 }
 
 /// Clicks what submits a form and waits for the next page.
-async fn click(c: &Client, css: &str) -> Result {
+pub(crate) async fn click(c: &Client, css: &str) -> Result {
     let old = c.find(Locator::Css("html")).await?;
     c.find(Locator::Css(css)).await?.click().await?;
     next_page(old).await
@@ -118,7 +118,7 @@ async fn click(c: &Client, css: &str) -> Result {
 
 /// Clicks the button labelled `label` inside the `scope` path (an `XPath`); with
 /// `confirm`, checks and accepts the confirmation dialog; waits for the next page.
-async fn click_button(c: &Client, scope: &str, label: &str, confirm: Option<&str>) -> Result {
+pub(crate) async fn click_button(c: &Client, scope: &str, label: &str, confirm: Option<&str>) -> Result {
     let old = c.find(Locator::Css("html")).await?;
     let xpath = format!("{scope}//button[normalize-space()='{label}']");
     c.find(Locator::XPath(&xpath)).await?.click().await?;
@@ -131,7 +131,7 @@ async fn click_button(c: &Client, scope: &str, label: &str, confirm: Option<&str
 }
 
 /// Waits until `old` (the previous page's root) is gone.
-async fn next_page(old: fantoccini::elements::Element) -> Result {
+pub(crate) async fn next_page(old: fantoccini::elements::Element) -> Result {
     let deadline = Instant::now() + Duration::from_secs(10);
     while old.tag_name().await.is_ok() {
         assert!(Instant::now() < deadline, "the page did not change within 10 s");
@@ -140,12 +140,12 @@ async fn next_page(old: fantoccini::elements::Element) -> Result {
     Ok(())
 }
 
-async fn path(c: &Client) -> Result<String> {
+pub(crate) async fn path(c: &Client) -> Result<String> {
     Ok(c.current_url().await?.path().to_owned())
 }
 
 /// The text of the page's one-time message.
-async fn flash(c: &Client) -> Result<String> {
+pub(crate) async fn flash(c: &Client) -> Result<String> {
     Ok(c.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(".flash")).await?.text().await?)
 }
 

@@ -23,6 +23,10 @@ async fn every_admin_route_without_a_session_answers_303_to_the_login_page() {
         "/admin/api-keys",
         "/admin/webhooks",
         "/admin/properties",
+        "/admin/properties/sea-view/edit",
+        "/admin/calendar",
+        "/admin/bookings",
+        "/admin/bookings/BK-X",
         "/admin/logout",
         "/admin/nope",
     ];
@@ -34,6 +38,10 @@ async fn every_admin_route_without_a_session_answers_303_to_the_login_page() {
         "/admin/deliveries/dlv_x/resend",
         "/admin/properties/sea-view/feeds",
         "/admin/bookings/BK-X/confirm",
+        "/admin/booking/BK-X/change",
+        "/admin/blocks",
+        "/admin/blocks/sea-view/blk_x/remove",
+        "/admin/properties/sea-view/edit",
         "/admin/logout",
     ];
     for client in [&anonymous, &stranger] {

@@ -1,22 +1,33 @@
-//! CONTRACT.md section 6: two concurrent requests for overlapping nights,
-//! exactly one wins, over HTTP and on the durable store.
+//! CONTRACT.md sections 6 and 13: concurrent requests for overlapping nights
+//! (creations, changes), exactly one wins, over HTTP and on the durable store.
 
 use std::sync::Arc;
 
+use http::Method;
 use rental_tests::d;
 use rental_tests::http::{Reply, TestServer, booking_body};
+use serde_json::json;
 use tokio::sync::Barrier;
 
-/// Sends every body at once (all tasks wait at a barrier first), returning the replies in order.
+/// Creates a booking from every body at once (all tasks wait at a barrier first), returning the replies in order.
 async fn all_at_once(s: &TestServer<impl rental_core::Store>, bodies: Vec<serde_json::Value>) -> Vec<Reply> {
-    let barrier = Arc::new(Barrier::new(bodies.len()));
-    let tasks: Vec<_> = bodies
+    let requests = bodies.into_iter().map(|body| (Method::POST, "/api/v1/bookings".to_owned(), body)).collect();
+    requests_at_once(s, requests).await
+}
+
+/// Sends every `(method, path, body)` at once with the write key, returning the replies in order.
+async fn requests_at_once(
+    s: &TestServer<impl rental_core::Store>,
+    requests: Vec<(Method, String, serde_json::Value)>,
+) -> Vec<Reply> {
+    let barrier = Arc::new(Barrier::new(requests.len()));
+    let tasks: Vec<_> = requests
         .into_iter()
-        .map(|body| {
+        .map(|(method, path, body)| {
             let (http, key, barrier) = (s.http.clone(), s.write_key.clone(), Arc::clone(&barrier));
             tokio::spawn(async move {
                 barrier.wait().await;
-                http.post("/api/v1/bookings", &key, &body).await
+                http.send_json(method, &path, &key, &body).await
             })
         })
         .collect();
@@ -106,4 +117,57 @@ async fn ten_requests_at_once_with_one_idempotency_key_create_one_booking() {
     let all = s.all_bookings().await;
     assert_eq!(all.len(), 1);
     assert!(created.iter().all(|b| *b == all[0]), "every 201 is the one booking");
+}
+
+/// The statuses of the replies, sorted.
+fn statuses(replies: &[Reply]) -> Vec<u16> {
+    let mut all: Vec<u16> = replies.iter().map(|r| r.status).collect();
+    all.sort_unstable();
+    all
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_changes_racing_into_the_same_free_nights_one_wins() {
+    let s = TestServer::redb().await;
+    for round in 0..10u64 {
+        let base = d("2027-03-01") + chrono::Days::new(round * 20);
+        let night = |n: u64| (base + chrono::Days::new(n)).to_string();
+        let a = s.book("sea-view", &night(0), &night(2), 2).await;
+        let b = s.book("sea-view", &night(4), &night(6), 2).await;
+        // Both move onto nights 2 and 3, free until one of them takes them.
+        let change = json!({"action": "change", "checkIn": night(2), "checkOut": night(4)});
+        let requests = [&a, &b]
+            .iter()
+            .map(|x| (Method::PATCH, format!("/api/v1/bookings/{}", x["code"].as_str().unwrap()), change.clone()))
+            .collect();
+        let replies = requests_at_once(&s, requests).await;
+        assert_eq!(statuses(&replies), [200, 409], "round {round}");
+        replies.iter().find(|r| r.status == 409).unwrap().problem(409, "dates_unavailable");
+        let moved: Vec<_> = s.all_bookings().await.into_iter().filter(|x| x["checkIn"] == night(2)).collect();
+        assert_eq!(moved.len(), 1, "round {round}: exactly one booking holds the nights");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_racing_a_creation_for_the_same_nights_one_wins() {
+    let s = TestServer::redb().await;
+    for round in 0..10u64 {
+        let base = d("2027-03-01") + chrono::Days::new(round * 20);
+        let night = |n: u64| (base + chrono::Days::new(n)).to_string();
+        let a = s.book("sea-view", &night(0), &night(2), 2).await;
+        let change = json!({"action": "change", "checkOut": night(4)});
+        let requests = vec![
+            (Method::PATCH, format!("/api/v1/bookings/{}", a["code"].as_str().unwrap()), change),
+            (Method::POST, "/api/v1/bookings".to_owned(), booking_body("sea-view", &night(2), &night(4), 2)),
+        ];
+        let replies = requests_at_once(&s, requests).await;
+        let won = replies.iter().filter(|r| r.status == 200 || r.status == 201).count();
+        assert_eq!(won, 1, "round {round}: {:?}", statuses(&replies));
+        replies.iter().find(|r| r.status == 409).expect("one loses").problem(409, "dates_unavailable");
+        let from = night(2);
+        let reply =
+            s.get(&format!("/api/v1/properties/sea-view/availability?from={from}&to={}", night(4)), &s.read_key).await;
+        let held = reply.body["nights"].as_array().unwrap().iter().filter(|n| n["status"] == "held").count();
+        assert_eq!(held, 2, "round {round}: the nights are held once, by the winner");
+    }
 }

@@ -447,3 +447,23 @@ async fn the_server_pulls_feeds_by_itself_soon_after_a_start_then_every_interval
     let states = s.rental.feed_states().unwrap();
     assert_eq!(states[0].last_result.as_ref().map(|r| r.ok), Some(true));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_feed_owns_its_imports_a_block_cannot_be_deleted_nor_a_stay_changed() {
+    let (s, channel) = (server().await, FeedServer::start().await);
+    channel.set("/airbnb.ics", Feed::Calendar(calendar(FIRST)));
+    set_feeds(&s, "sea-view", &[("airbnb", channel.url("/airbnb.ics"))]);
+    sync(&s).await;
+
+    let list = s.get("/api/v1/properties/sea-view/blocks?from=2026-12-01&to=2026-12-31", &s.read_key).await;
+    let blocks = list.expect(200).body["data"].as_array().cloned().unwrap_or_default();
+    assert_eq!(blocks.len(), 1, "{blocks:?}");
+    assert_eq!((&blocks[0]["source"], &blocks[0]["startDate"]), (&json!("airbnb"), &json!("2026-12-10")));
+    let path = format!("/api/v1/properties/sea-view/blocks/{}", blocks[0]["id"].as_str().unwrap());
+    s.http.send_json(http::Method::DELETE, &path, &s.write_key, &json!({})).await.problem(409, "invalid_transition");
+    assert_eq!(nights(&taken(&s, "sea-view", "2026-12-10", "2026-12-12").await), ["2026-12-10", "2026-12-11"]);
+
+    let imported = bookings_from(&s, "airbnb").await;
+    let code = imported[0]["code"].as_str().unwrap();
+    s.act(code, &json!({"action": "change", "guests": 2})).await.problem(409, "invalid_transition");
+}

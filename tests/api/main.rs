@@ -2,7 +2,8 @@
 //! against its own in-process server from `rental_tests::http`.
 //!
 //! - `properties`, `availability`, `quotes`, `bookings`, `patch`, `summary`:
-//!   every endpoint, its shapes and its refusals.
+//!   every endpoint, its shapes and its refusals; `change` and `blocks`:
+//!   changing a stay and manual blocks (sections 13 and 14).
 //! - `auth`: keys and scopes; `errors`: every problem code, and that refused
 //!   requests change nothing.
 //! - `concurrency`: racing creations over HTTP; `restart`: what a redb store
@@ -19,7 +20,9 @@
 
 mod auth;
 mod availability;
+mod blocks;
 mod bookings;
+mod change;
 mod concurrency;
 mod connections;
 mod delivery_claims;

@@ -1,10 +1,11 @@
-//! `rental bookings list|show|confirm|cancel`: find bookings with the API's
-//! filters and take them through their lifecycle as the host, on the local
+//! `rental bookings list|show|confirm|cancel|change`: find bookings with the
+//! API's filters and take them through their lifecycle as the host, on the local
 //! store or through a running server's API (`--url`); the output is the same.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use clap::{Args, Subcommand};
 use rental_core::booking::Cursor;
+use rental_core::change::Change;
 use rental_core::lifecycle::Party;
 use rental_core::{Action, Booking, BookingQuery, Slug, Source, Status};
 use serde::{Deserialize, Serialize};
@@ -61,6 +62,24 @@ pub enum BookingsCommand {
         /// Why, for the record
         #[arg(long, value_name = "TEXT")]
         reason: Option<String>,
+        /// Print the booking as the API's JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Change a booking's dates or guests; it is re-checked and re-priced
+    #[command(after_help = CHANGE_HELP)]
+    Change {
+        /// The booking's code
+        code: String,
+        /// The new arrival date (YYYY-MM-DD)
+        #[arg(long, value_name = "DATE", value_parser = parse_date)]
+        check_in: Option<NaiveDate>,
+        /// The new departure date (YYYY-MM-DD)
+        #[arg(long, value_name = "DATE", value_parser = parse_date)]
+        check_out: Option<NaiveDate>,
+        /// The new number of guests
+        #[arg(long, value_name = "N")]
+        guests: Option<u32>,
         /// Print the booking as the API's JSON
         #[arg(long)]
         json: bool,
@@ -124,6 +143,16 @@ Examples:
   rental bookings cancel BK-7QX2MF
   rental bookings cancel BK-7QX2MF --by guest --reason \"flight cancelled\"";
 
+const CHANGE_HELP: &str = "Give at least one of --check-in, --check-out and --guests; the others keep
+their values. The new stay is checked like a new booking (its own nights
+count as free) and re-priced at today's rates; the payment status stays.
+Pending and confirmed stays that have not ended can change, except those a
+channel feed imported. The same values change nothing.
+
+Examples:
+  rental bookings change BK-7QX2MF --check-in 2026-12-21 --check-out 2026-12-28
+  rental bookings change BK-7QX2MF --guests 2 --json";
+
 /// A page as the API writes it.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -148,6 +177,10 @@ pub fn run(command: &BookingsCommand, engine: &Engine) -> Result<Printed, CliErr
             let action = Action::Cancel { by: *by, reason: reason.clone() };
             Ok(acted(&engine.update_booking(&normalize(code), &action)?, *json))
         }
+        BookingsCommand::Change { code, check_in, check_out, guests, json } => {
+            let action = Action::Change(Change { check_in: *check_in, check_out: *check_out, guests: *guests });
+            Ok(changed(&engine.update_booking(&normalize(code), &action)?, *json))
+        }
     }
 }
 
@@ -162,6 +195,10 @@ pub fn run_remote(command: &BookingsCommand, remote: &Remote) -> Result<Printed,
         BookingsCommand::Cancel { code, by, reason, json } => {
             let action = Action::Cancel { by: *by, reason: reason.clone() };
             Ok(acted(&decode(remote.patch_json(&booking_path(code), &action)?)?, *json))
+        }
+        BookingsCommand::Change { code, check_in, check_out, guests, json } => {
+            let action = Action::Change(Change { check_in: *check_in, check_out: *check_out, guests: *guests });
+            Ok(changed(&decode(remote.patch_json(&booking_path(code), &action)?)?, *json))
         }
     }
 }
@@ -292,6 +329,15 @@ fn acted(b: &Booking, json: bool) -> Printed {
     }
     let by = b.cancelled_by.map(|by| format!(" by {by}")).unwrap_or_default();
     format!("{}: {}{by}, payment {}\n", b.code, b.status, b.payment_status).into()
+}
+
+fn changed(b: &Booking, json: bool) -> Printed {
+    if json {
+        return output::json(b).into();
+    }
+    let stay = format!("{} to {}", output::day(b.check_in()), output::day(b.check_out()));
+    let total = output::money(b.total);
+    format!("{}: {stay}, {} nights, {} guests, total {total} ({})\n", b.code, b.nights, b.guests, b.currency).into()
 }
 
 fn parse_party(s: &str) -> Result<Party, String> {

@@ -2,6 +2,7 @@
 //! of their arguments and what a command hands back to print.
 
 pub mod admin;
+pub mod blocks;
 pub mod bookings;
 pub mod completions;
 pub mod keys;
@@ -41,6 +42,7 @@ pub fn run(command: &Command, engine: Engine) -> Result<Printed, CliError> {
         Command::Keys(c) => keys::run(c, &engine).map(Printed::from),
         Command::Quote(args) => quote::run(args, &engine).map(Printed::from),
         Command::Bookings(args) => bookings::run(&args.command, &engine),
+        Command::Blocks(args) => blocks::run(&args.command, &engine),
         Command::Webhook(c) => webhook::run(c, &engine),
         Command::Admin(c) => admin::run(c, &engine, &mut std::io::stdin().lock()).map(Printed::from),
         Command::Mcp(_) => mcp::run(engine),
@@ -55,6 +57,7 @@ pub fn run_remote(command: &Command, remote: Remote) -> Result<Printed, CliError
     match command {
         Command::Quote(args) => quote::run_remote(args, &remote).map(Printed::from),
         Command::Bookings(args) => bookings::run_remote(&args.command, &remote),
+        Command::Blocks(args) => blocks::run_remote(&args.command, &remote),
         Command::Mcp(_) => mcp::run_remote(remote),
         Command::Sync(args) => sync::run_remote(args, &remote),
         Command::Serve(_)

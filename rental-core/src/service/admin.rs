@@ -1,15 +1,12 @@
-//! Administration use cases: API keys, webhook registrations and manual
-//! blocks. Keys are shown once; only their hash is stored.
+//! Administration use cases: API keys and webhook registrations. Keys are
+//! shown once; only their hash is stored.
 
 use chrono::TimeDelta;
 
-use super::read_model::FromStore;
-use super::{Rental, active_property};
-use crate::calendar::Block;
+use super::Rental;
 use crate::error::{Error, NotFound, Result};
 use crate::event::OutboxEvent;
 use crate::keys::{self, ApiKey, Scope};
-use crate::stay::Stay;
 use crate::store::{ReadTx, Store, WriteTx};
 use crate::webhook::{Secrets, Subscription, Webhook};
 
@@ -156,35 +153,6 @@ impl<S: Store> Rental<S> {
             }
             super::deliveries::abandon_pending(tx, id)
         })
-    }
-
-    /// Closes nights of an active property without a booking. Blocks may
-    /// overlap bookings and each other: they only take nights off sale.
-    pub fn add_block(&self, slug: &str, stay: Stay, note: &str) -> Result<Block> {
-        let now = self.now();
-        self.write(|tx| {
-            let property = active_property(&FromStore(&*tx), slug)?.into_owned();
-            let block = Block {
-                id: keys::new_id("blk_", self.entropy.as_ref()),
-                property: property.slug,
-                stay,
-                note: note.trim().to_owned(),
-                feed: None,
-                uid: None,
-                created_at: now,
-            };
-            tx.put_block(&block)?;
-            Ok(block)
-        })
-    }
-
-    /// Reopens the nights of a block.
-    pub fn remove_block(&self, id: &str) -> Result<()> {
-        self.write(
-            |tx| {
-                if tx.remove_block(id)? { Ok(()) } else { Err(Error::NotFound(NotFound::Block(id.to_owned()))) }
-            },
-        )
     }
 
     /// Up to `limit` outbox events after `seq`, for a dispatcher.

@@ -170,12 +170,15 @@ impl<S: Store> Rental<S> {
         Ok(crate::booking::Page { data, next })
     }
 
-    /// Confirms, cancels, annotates or authorizes a booking (CONTRACT.md section 6).
+    /// Confirms, cancels, annotates, authorizes or changes a booking (CONTRACT.md sections 6 and 13).
     /// A transition already made is a no-op that emits nothing.
     pub fn update_booking(&self, code: &str, action: &Action) -> Result<Booking> {
         let now = self.now();
         self.write(|tx| {
             let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
+            if let Action::Change(change) = action {
+                return super::change::change_in::<S>(tx, booking, change, now);
+            }
             let tz = tx.property(booking.property.as_str())?.map_or(chrono_tz::UTC, |p| p.timezone);
             match lifecycle::apply(&booking, action, now, today_in(tz, now))? {
                 Outcome::Unchanged => Ok(booking),
@@ -324,7 +327,7 @@ fn copy_of(e: &StoreError) -> StoreError {
 }
 
 /// Stay-rule problems are a 422; taken nights (only when nothing else is wrong) a 409.
-fn refuse_problems(problems: &[Problem]) -> Result<()> {
+pub(super) fn refuse_problems(problems: &[Problem]) -> Result<()> {
     let errors: Vec<FieldError> = problems
         .iter()
         .filter_map(|p| {

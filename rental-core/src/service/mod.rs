@@ -4,11 +4,15 @@
 mod admin;
 mod admin_password;
 mod agenda;
+mod blocks;
+mod booking_events;
 mod bookings;
 mod calendar_feed;
+mod change;
 mod channels;
 mod deliveries;
 mod group_commit;
+mod property_edit;
 mod property_feeds;
 mod read_model;
 mod retention;

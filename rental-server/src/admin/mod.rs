@@ -1,16 +1,20 @@
 //! The admin dashboard: server-rendered pages under `/admin` for keys,
-//! webhooks, properties and today's bookings, behind a password and a session.
+//! webhooks, properties, bookings and the calendar, behind a password and a session.
 //!
 //! Every route but the login page needs a session (else `303` to
 //! `/admin/login`); every POST carries the session's CSRF token (else `403`,
 //! nothing changed). Pages call the same library use cases as the API.
 
+mod booking;
+mod bookings;
+mod calendar;
 mod form;
 mod home;
 mod keys;
 mod login;
 mod page;
 mod properties;
+mod property_edit;
 pub mod session;
 pub mod throttle;
 mod webhooks;
@@ -83,12 +87,20 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr
         };
     }
     let Some(session) = session else { return redirect("/admin/login") };
+    let query = match crate::request::Query::of(&parts.uri) {
+        Ok(query) => query,
+        Err(p) => return message(p.status, "Bad request", &explain(&p)),
+    };
     if method == Method::GET {
         return match segments.as_slice() {
+            ["calendar"] => calendar::page(state.rental(), &session, &query).await,
+            ["bookings"] => bookings::page(state.rental(), &session, &query).await,
+            ["bookings", code] => booking::page(state.rental(), &session, code, &query).await,
             [] => home::page(state.rental(), &session).await,
             ["api-keys"] => keys::page(state.rental(), &session).await,
             ["webhooks"] => webhooks::page(state.rental(), &session).await,
             ["properties"] => properties::page(state.rental(), &session).await,
+            ["properties", slug, "edit"] => property_edit::page(state.rental(), &session, slug).await,
             ["logout"] => login::logout_page(&session),
             _ => message(StatusCode::NOT_FOUND, "Not found", "There is no admin page here."),
         };
@@ -115,9 +127,13 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr
         ["webhooks", id, action] => webhooks::act(&act, id, action).await,
         ["deliveries", id, "resend"] => webhooks::resend(&act, id).await,
         ["properties", slug, "feeds"] => properties::add_feed(&act, slug).await,
+        ["properties", slug, "edit"] => property_edit::save(&act, slug).await,
         ["properties", slug, "sync"] => properties::sync(&act, slug).await,
         ["properties", slug, "feeds", name, "remove"] => properties::remove_feed(&act, slug, name).await,
         ["bookings", code, action] => home::act(&act, code, action).await,
+        ["booking", code, action] => booking::act(&act, code, action).await,
+        ["blocks"] => calendar::add(&act).await,
+        ["blocks", slug, id, "remove"] => calendar::remove(&act, slug, id, query.get("back")).await,
         _ => message(StatusCode::NOT_FOUND, "Not found", "There is no admin action here."),
     }
 }

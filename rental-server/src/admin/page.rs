@@ -22,13 +22,19 @@ pub enum Section {
     Keys,
     /// `/admin/webhooks`.
     Webhooks,
+    /// `/admin/calendar`.
+    Calendar,
+    /// `/admin/bookings`.
+    Bookings,
     /// `/admin/properties`.
     Properties,
 }
 
 impl Section {
-    const ALL: [(Section, &'static str, &'static str); 4] = [
+    const ALL: [(Section, &'static str, &'static str); 6] = [
         (Section::Today, "/admin", "Today"),
+        (Section::Calendar, "/admin/calendar", "Calendar"),
+        (Section::Bookings, "/admin/bookings", "Bookings"),
         (Section::Keys, "/admin/api-keys", "API keys"),
         (Section::Webhooks, "/admin/webhooks", "Webhooks"),
         (Section::Properties, "/admin/properties", "Properties"),
@@ -61,6 +67,8 @@ form.inline{display:inline}
 .actions{display:flex;flex-wrap:wrap;gap:.4rem}
 label{display:block;font-weight:600;margin:.5rem 0 .2rem}
 label.check{display:inline-flex;gap:.35rem;font-weight:400;margin:.2rem 1rem .2rem 0;align-items:center}
+.grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(11rem,1fr));gap:0 .8rem;max-width:50rem}
+input[type=date],input[type=number],select{padding:.45rem .5rem;font-size:1rem;border:1px solid #b8c0c8;border-radius:6px;max-width:100%}
 input[type=text],input[type=url],input[type=password]{width:100%;max-width:32rem;padding:.5rem .6rem;font-size:1rem;border:1px solid #b8c0c8;border-radius:6px}
 button{font-size:.95rem;padding:.45rem .8rem;border-radius:6px;border:1px solid #2c5282;background:#2c5282;color:#fff;cursor:pointer}
 button.quiet{background:#fff;color:#2c5282}

@@ -31,7 +31,8 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
         }
         @for p in &properties {
             section.card.property data-slug=(p.slug) {
-                h2 { (p.name) " " @if !p.active { span.badge.bad { "inactive" } } }
+                h2 { (p.name) " " @if !p.active { span.badge.bad { "inactive" } } " "
+                    a.edit href=(format!("/admin/properties/{}/edit", p.slug)) { "Edit rates, seasons and rules" } }
                 dl {
                     dt { "Slug" } dd { code { (p.slug) } }
                     dt { "Time zone" } dd { (p.timezone.name()) }

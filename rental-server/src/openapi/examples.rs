@@ -21,8 +21,16 @@ pub(super) fn request_examples(name: &str) -> Map<String, Value> {
                     "value": {"action": "cancel", "by": "guest", "reason": "plans changed"}},
                 "annotate": {"summary": "Add a note", "value": {"action": "annotate", "note": "late arrival"}},
                 "authorize": {"summary": "Record a card hold", "value": {"action": "authorize"}},
+                "change": {"summary": "Move the stay a night later, for two guests",
+                    "value": {"action": "change", "checkIn": "2026-12-21", "checkOut": "2026-12-28", "guests": 2}},
             }),
         ),
+        "NewBlock" => {
+            return Map::from_iter([(
+                "example".to_owned(),
+                json!({"startDate": "2026-12-01", "endDate": "2026-12-05", "note": "painting"}),
+            )]);
+        }
         _ => return Map::new(),
     };
     let value = if key == "example" { merged(&stay, value) } else { value };
@@ -48,8 +56,15 @@ pub(super) fn response_example(name: &str) -> Option<Value> {
         "Booking" => booking_example(),
         "Summary" => summary_example(),
         "SyncResult" => sync_example(),
+        "Block" => block_example(),
+        "BlockList" => json!({"data": [block_example()]}),
         _ => return None,
     })
+}
+
+fn block_example() -> Value {
+    json!({"id": "blk_7QX2MF4H8KPA", "property": "sea-view", "startDate": "2026-12-01", "endDate": "2026-12-05",
+        "note": "painting", "source": "manual", "createdAt": "2026-11-22T07:39:21.123Z"})
 }
 
 fn property_example() -> Value {

@@ -2,6 +2,7 @@
 //! bodies as serde reads them, response bodies as serde writes them.
 
 use rental_core::availability::Availability;
+use rental_core::calendar::{BlockView, NewBlock};
 use rental_core::channel::SyncReport;
 use rental_core::occupancy::Summary;
 use rental_core::pricing::Quote;
@@ -11,17 +12,18 @@ use schemars::SchemaGenerator;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
-/// `QuoteRequest`, `NewBooking`, `BookingAction` and the types they refer to,
+/// `QuoteRequest`, `NewBooking`, `BookingAction`, `NewBlock` and the types they refer to,
 /// by name, with `$ref`s into `#/components/schemas/`.
 pub(super) fn request_schemas() -> Map<String, Value> {
     let mut generator = generator(SchemaSettings::draft2020_12());
     generator.subschema_for::<QuoteRequest>();
     generator.subschema_for::<NewBooking>();
     generator.subschema_for::<Action>();
+    generator.subschema_for::<NewBlock>();
     generator.take_definitions(true).into_iter().collect()
 }
 
-/// `Property`, `Booking`, `Quote`, `Availability`, `Summary`, `SyncResult` and the types
+/// `Property`, `Booking`, `Quote`, `Availability`, `Summary`, `SyncResult`, `Block` and the types
 /// they refer to, as the server writes them: a field that is always written
 /// is required, `null` included.
 pub(super) fn response_schemas() -> Map<String, Value> {
@@ -32,6 +34,7 @@ pub(super) fn response_schemas() -> Map<String, Value> {
     generator.subschema_for::<Availability>();
     generator.subschema_for::<Summary>();
     generator.subschema_for::<SyncReport>();
+    generator.subschema_for::<BlockView<'static>>();
     generator.take_definitions(true).into_iter().collect()
 }
 

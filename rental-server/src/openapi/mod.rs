@@ -73,8 +73,9 @@ fn info() -> Value {
 fn tags() -> Value {
     json!([
         {"name": "Properties", "description": "Active properties, their rates and per-night availability."},
+        {"name": "Blocks", "description": "Manual blocks: nights closed for owner stays, maintenance or closures."},
         {"name": "Quotes", "description": "Price a stay and see whether it can be booked."},
-        {"name": "Bookings", "description": "Create, list, look up, confirm, cancel and annotate bookings."},
+        {"name": "Bookings", "description": "Create, list, look up, confirm, cancel, annotate and change bookings."},
         {"name": "Home automation", "description": "Who is in, who arrives and leaves today."},
         {"name": "Calendars", "description": "Channel calendar (iCal) synchronisation."},
         {"name": "Meta", "description": "This description."},
@@ -87,6 +88,7 @@ fn components() -> Value {
         generated::response_schemas(),
         schemas::property_schemas(),
         schemas::booking_schemas(),
+        schemas::block_schemas(),
         schemas::problem_schemas(),
     ] {
         all.extend(group);

@@ -26,6 +26,10 @@ enum Success {
     Json(u16, &'static str, &'static str),
     /// 201 with the booking, `Location` and `Idempotent-Replayed`.
     Created,
+    /// 201 with the block and `Location`.
+    BlockCreated,
+    /// 204, no body.
+    NoContent(&'static str),
     /// 200 `text/calendar` with an `ETag`, or 304 when `If-None-Match` names it.
     Calendar,
 }
@@ -115,6 +119,54 @@ const OPERATIONS: &[Operation] = &[
         errors: &["InvalidParameter", "NotFound", "ValidationFailed"],
     },
     Operation {
+        method: "GET",
+        path: "/api/v1/properties/{slug}/blocks",
+        id: "listBlocks",
+        tag: "Blocks",
+        summary: "List a property's blocks",
+        description: "The blocks holding a night in `[from, to)`: manual ones (`source: manual`) and those \
+            imported from channel feeds (`source` is the feed's name). `from` defaults to the property's local \
+            today and `to` to `from` + 30 days; a malformed date is 400 `invalid_parameter`, `to` on or before \
+            `from` or a range over 366 nights 422 `validation_failed`. Needs the `read` scope.",
+        access: Access::Read,
+        parameters: &["Slug", "AvailabilityFrom", "AvailabilityTo", "RequestId"],
+        body: None,
+        success: Success::Json(200, "The blocks, by start date.", "BlockList"),
+        errors: &["InvalidParameter", "NotFound", "ValidationFailed"],
+    },
+    Operation {
+        method: "POST",
+        path: "/api/v1/properties/{slug}/blocks",
+        id: "createBlock",
+        tag: "Blocks",
+        summary: "Block nights",
+        description: "Closes the nights `startDate` up to, not including, `endDate` (1 to 366 nights, not \
+            before the property's local today) for an owner stay, maintenance or a closure, with an optional \
+            `note` of at most 500 characters. Blocks may overlap each other; nights held or booked by a stay \
+            are 409 `dates_unavailable`. Availability then reports them `blocked`, quotes and bookings treat \
+            them as taken and the exported calendar shows them `Not available`. Needs the `write` scope.",
+        access: Access::Write,
+        parameters: &["Slug", "RequestId"],
+        body: Some("NewBlock"),
+        success: Success::BlockCreated,
+        errors: &["NotFound", "DatesUnavailable", "ValidationFailed"],
+    },
+    Operation {
+        method: "DELETE",
+        path: "/api/v1/properties/{slug}/blocks/{id}",
+        id: "deleteBlock",
+        tag: "Blocks",
+        summary: "Remove a block",
+        description: "Reopens the nights of a manual block. An unknown id, or a block of another property, is \
+            404; a block imported from a channel feed is 409 `invalid_transition` (the feed owns it). Needs \
+            the `write` scope.",
+        access: Access::Write,
+        parameters: &["Slug", "BlockId", "RequestId"],
+        body: None,
+        success: Success::NoContent("Removed: the nights are free again."),
+        errors: &["NotFound", "InvalidTransition"],
+    },
+    Operation {
         method: "POST",
         path: "/api/v1/quotes",
         id: "createQuote",
@@ -195,12 +247,17 @@ const OPERATIONS: &[Operation] = &[
         path: "/api/v1/bookings/{code}",
         id: "updateBooking",
         tag: "Bookings",
-        summary: "Confirm, cancel, annotate or authorize a booking",
+        summary: "Confirm, cancel, annotate, authorize or change a booking",
         description: "Applies one action, named by `action`. `confirm` (from `pending`): `confirmed`, \
             payment captured (`paid`). `cancel` (from `pending`, or `confirmed` before the stay ends): \
             `cancelled`, nights released, `paid` becomes `refunded` and `authorized` becomes `unpaid`. \
             `annotate` (any status): appends a note. `authorize` (from `pending` and `unpaid`): the \
-            guest's card hold succeeded, payment `authorized`. Repeating a transition already made is a \
+            guest's card hold succeeded, payment `authorized`. `change` (from `pending` or `confirmed` before \
+            the stay ends, not for channel bookings): new `checkIn`, `checkOut` and/or `guests` (at least \
+            one; the others keep their values), checked like a creation (422 for a stay rule, 409 \
+            `dates_unavailable` for nights another stay or a block holds) and re-priced at today's rates in \
+            one transaction; `paymentStatus` is unchanged and one `booking.updated` names the `changes`; the \
+            same values are a 200 no-op. Repeating a transition already made is a \
             200 with the booking unchanged and no event. A known action from any other state is 409 \
             `invalid_transition`, as is every `confirm` or `cancel` of a booking imported from a channel \
             (it carries `external`; the channel owns it). An unknown or missing `action` is 422. Needs \
@@ -306,6 +363,16 @@ fn responses(op: &Operation) -> Value {
         }
         Success::Created => {
             all.insert("201".to_owned(), created());
+        }
+        Success::BlockCreated => {
+            let mut response =
+                json_response("Created: the nights are closed; availability reports them `blocked`.", "Block");
+            response["headers"]["Location"] = header_ref("Location");
+            all.insert("201".to_owned(), response);
+        }
+        Success::NoContent(description) => {
+            let response = json!({"description": description, "headers": {"X-Request-Id": header_ref("XRequestId")}});
+            all.insert("204".to_owned(), response);
         }
         Success::Calendar => {
             all.extend(calendar());

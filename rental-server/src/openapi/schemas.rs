@@ -37,6 +37,14 @@ pub(super) fn property_schemas() -> Map<String, Value> {
     }))
 }
 
+pub(super) fn block_schemas() -> Map<String, Value> {
+    into_map(json!({
+        "BlockList": object("A property's blocks.", &["data"], json!({
+            "data": {"type": "array", "items": schema("Block"), "description": "Ordered by `startDate`, then `id`."},
+        })),
+    }))
+}
+
 pub(super) fn booking_schemas() -> Map<String, Value> {
     into_map(json!({
         "BookingList": object("One page of bookings.", &["data", "nextCursor"], json!({

@@ -18,6 +18,8 @@ pub(super) fn parameters() -> Value {
             "schema": slug("The property's slug.")},
         "Code": {"name": "code", "in": "path", "required": true, "description": "The booking's code.",
             "schema": {"type": "string", "examples": ["BK-7QX2MF"]}},
+        "BlockId": {"name": "id", "in": "path", "required": true, "description": "The block's id.",
+            "schema": {"type": "string", "examples": ["blk_7QX2MF4H8KPA"]}},
         "AvailabilityFrom": query_param("from", "First night. Default: the property's local today.",
             json!({"type": "string", "format": "date"})),
         "AvailabilityTo": query_param("to", "Day after the last night (exclusive). Default: `from` + 30 days. At \
@@ -65,7 +67,8 @@ pub(super) fn headers() -> Value {
     json!({
         "XRequestId": always("The request's id: the client's `X-Request-Id`, or a new one. Logged with the \
             request.", json!({"type": "string"})),
-        "Location": always("The new booking's URL, `/api/v1/bookings/{code}`.",
+        "Location": always("The new resource's URL: `/api/v1/bookings/{code}` for a booking, \
+            `/api/v1/properties/{slug}/blocks/{id}` for a block.",
             json!({"type": "string", "format": "uri-reference"})),
         "IdempotentReplayed": header("`true` when this is the replay of an earlier request with the same \
             `Idempotency-Key`; absent otherwise.", json!({"type": "string", "enum": ["true"]})),
@@ -113,7 +116,7 @@ const PROBLEMS: &[ProblemResponse] = &[
     (
         "NotFound",
         404,
-        "The property (unknown or inactive) or booking does not exist.",
+        "The property (unknown or inactive), booking or block does not exist.",
         &[],
         &[("not_found", "property sea-vew not found")],
     ),
@@ -135,8 +138,8 @@ const PROBLEMS: &[ProblemResponse] = &[
     (
         "InvalidTransition",
         409,
-        "The action is not allowed from the booking's state, or the booking is owned \
-        by its channel.",
+        "The action is not allowed from the booking's state, or the booking or block is \
+        owned by its channel feed.",
         &[],
         &[("invalid_transition", "cannot confirm a booking that is cancelled")],
     ),

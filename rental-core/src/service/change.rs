@@ -1,0 +1,59 @@
+//! Changing a booking's dates or guests: checked, re-priced and written in
+//! one transaction, or previewed as a quote first (CONTRACT.md section 13).
+
+use chrono::{DateTime, Utc};
+
+use super::bookings::refuse_problems;
+use super::read_model::FromStore;
+use super::write::Tx;
+use super::{Rental, active_property};
+use crate::booking::Booking;
+use crate::change::{self, Change};
+use crate::error::{Error, NotFound, Result};
+use crate::lifecycle::Outcome;
+use crate::occupancy::today_in;
+use crate::pricing::Quote;
+use crate::store::{ReadTx, Store, WriteTx};
+
+impl<S: Store> Rental<S> {
+    /// What `change` would make of booking `code`: the new stay's quote, with
+    /// any problems in it, writing nothing. Refused as [`Rental::update_booking`]
+    /// would refuse it when the change is malformed or the booking cannot change.
+    pub fn preview_change(&self, code: &str, change: &Change) -> Result<Quote> {
+        let tx = self.store.read()?;
+        let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
+        let target = change.target(&booking)?;
+        let property = active_property(&FromStore(&tx), booking.property.as_str())?.into_owned();
+        let today = today_in(property.timezone, self.now());
+        change::check_allowed(&booking, today)?;
+        let calendar = tx.calendar(booking.property.as_str(), target.stay.check_in(), target.stay.check_out())?;
+        Ok(change::quote(&booking, target, &property, &calendar, today))
+    }
+}
+
+/// The change of `booking` inside an update's transaction.
+pub(super) fn change_in<S: Store>(
+    tx: &mut Tx<'_, S>,
+    booking: Booking,
+    change: &Change,
+    now: DateTime<Utc>,
+) -> Result<Booking> {
+    let target = change.target(&booking)?;
+    let property = active_property(&FromStore(&*tx), booking.property.as_str())?.into_owned();
+    let today = today_in(property.timezone, now);
+    change::check_allowed(&booking, today)?;
+    if change::is_same(&booking, target) {
+        return Ok(booking);
+    }
+    let calendar = tx.calendar(booking.property.as_str(), target.stay.check_in(), target.stay.check_out())?;
+    let quote = change::quote(&booking, target, &property, &calendar, today);
+    refuse_problems(&quote.problems)?;
+    match change::apply(&booking, target, &quote, now) {
+        Outcome::Unchanged => Ok(booking),
+        Outcome::Changed { booking, events } => {
+            tx.put_booking(&booking)?;
+            tx.append_events(&events)?;
+            Ok(booking)
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! `/admin/bookings/{code}`: one booking's whole record, notes and events, with
+//! confirm, cancel with a reason, a note, and a change previewed before it is saved.
+
+use std::sync::Arc;
+
+use maud::{Markup, html};
+use rental_core::change::Change;
+use rental_core::lifecycle::Party;
+use rental_core::pricing::Quote;
+use rental_core::{Action, Booking, Rental, Status, Store};
+
+use super::Act;
+use super::page::{Page, Section, csrf_field, money, shell, when};
+use super::session::{Flash, Session};
+use crate::handlers::blocking;
+use crate::problem::Problem;
+use crate::request::Query;
+
+/// The booking page; `?checkIn=&checkOut=&guests=` previews a change.
+pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session, code: &str, query: &Query) -> Page {
+    let change = match change_of(query.get("checkIn"), query.get("checkOut"), query.get("guests")) {
+        Ok(change) => change,
+        Err(p) => return super::page::message(p.status, "Bad request", &super::explain(&p)),
+    };
+    let code = code.to_owned();
+    let loaded = blocking(rental, move |r| {
+        let booking = r.booking(&code)?;
+        let preview = change.map(|c| (r.preview_change(&code, &c), c));
+        Ok((booking, preview, r.booking_events(&code)?))
+    })
+    .await;
+    let (b, preview, events) = match loaded {
+        Ok(loaded) => loaded,
+        Err(p) => return super::page::message(p.status, "Not found", &super::explain(&p)),
+    };
+    let open = matches!(b.status, Status::Pending | Status::Confirmed) && !b.is_channel_owned();
+    let body = html! {
+        section.card #record { (record(&b)) }
+        @if open { (change_card(&b, session, preview.as_ref())) }
+        section.card #actions {
+            h2 { "Actions" }
+            @if b.is_channel_owned() { p.muted { "Imported from " (b.source.as_str()) ": the channel confirms and cancels it." } }
+            @if b.status == Status::Pending && !b.is_channel_owned() {
+                form method="post" action=(format!("/admin/booking/{}/confirm", b.code)) {
+                    (csrf_field(session)) button type="submit" { "Confirm" }
+                }
+            }
+            @if open {
+                form method="post" action=(format!("/admin/booking/{}/cancel", b.code)) data-confirm=(format!("Cancel booking {}?", b.code)) {
+                    (csrf_field(session))
+                    label for="cancel-reason" { "Reason for cancelling" }
+                    input #cancel-reason type="text" name="reason" maxlength="2000";
+                    p { button.danger type="submit" { "Cancel booking" } }
+                }
+            }
+            form method="post" action=(format!("/admin/booking/{}/note", b.code)) {
+                (csrf_field(session))
+                label for="note" { "Add a note" }
+                input #note type="text" name="note" required maxlength="2000";
+                p { button.quiet type="submit" { "Add note" } }
+            }
+        }
+        section.card #notes {
+            h2 { "Notes (" (b.notes.len()) ")" }
+            @if b.notes.is_empty() { p.muted { "No notes." } }
+            ul { @for n in &b.notes { li { (n.text) " " span.muted { (when(n.at)) } } } }
+        }
+        section.card #events {
+            h2 { "Events (" (events.len()) ")" }
+            @if events.is_empty() { p.muted { "None left in the outbox." } } @else {
+                div.table { table {
+                    thead { tr { th { "When" } th { "Event" } th { "Changes" } } }
+                    tbody { @for e in &events { tr {
+                        td { (when(e.event.timestamp)) }
+                        td { code { (e.event.event) } }
+                        td { @if let Some(changes) = e.event.data["changes"].as_array() {
+                            @for (i, c) in changes.iter().enumerate() { @if i > 0 { ", " } (c.as_str().unwrap_or_default()) }
+                        } }
+                    } } }
+                } }
+            }
+        }
+    };
+    shell(&format!("Booking {}", b.code), Some(Section::Bookings), Some(session), &body)
+}
+
+fn record(b: &Booking) -> Markup {
+    html! {
+        dl {
+            dt { "Code" } dd { strong { (b.code) } }
+            dt { "Property" } dd { (b.property_name) " " span.muted { "(" (b.property) ")" } }
+            dt { "Guest" } dd { (b.guest_name) @if !b.guest_email.is_empty() { " · " (b.guest_email) } }
+            dt { "Guests" } dd #guests { (b.guests) }
+            dt { "Stay" } dd #stay { (b.check_in()) " → " (b.check_out()) ", " (b.nights) " nights" }
+            dt { "Status" } dd { span.badge #status { (b.status) } }
+            dt { "Payment" } dd { (b.payment_status) }
+            dt { "Total" } dd #total { (money(b.total)) " " (b.currency) }
+            dt { "Source" } dd { (b.source.as_str()) }
+            dt { "Created" } dd { (when(b.created_at)) }
+            dt { "Updated" } dd { (when(b.updated_at)) }
+            @if let Some(by) = b.cancelled_by { dt { "Cancelled by" } dd { (by) } }
+            @if let Some(reason) = &b.cancel_reason { dt { "Reason" } dd { (reason) } }
+        }
+    }
+}
+
+fn change_card(b: &Booking, session: &Session, preview: Option<&(rental_core::Result<Quote>, Change)>) -> Markup {
+    let (check_in, check_out, guests) = match preview {
+        Some((_, c)) => {
+            (c.check_in.unwrap_or(b.check_in()), c.check_out.unwrap_or(b.check_out()), c.guests.unwrap_or(b.guests))
+        }
+        None => (b.check_in(), b.check_out(), b.guests),
+    };
+    html! {
+        section.card #change {
+            h2 { "Change dates or guests" }
+            form method="get" action=(format!("/admin/bookings/{}", b.code)) {
+                div.grid2 {
+                    div { label for="change-in" { "Check-in" } input #change-in type="date" name="checkIn" value=(check_in) required; }
+                    div { label for="change-out" { "Check-out" } input #change-out type="date" name="checkOut" value=(check_out) required; }
+                    div { label for="change-guests" { "Guests" } input #change-guests type="number" name="guests" min="1" max="100" value=(guests) required; }
+                }
+                p { button.quiet type="submit" { "Preview the new price" } }
+            }
+            @if let Some((quote, _)) = preview {
+                div #preview {
+                    @match quote {
+                        Ok(q) => {
+                            p { "New total " strong #new-total { (money(q.total)) } " for " (q.nights) " nights (now " (money(b.total)) ")." }
+                            @if q.available {
+                                form method="post" action=(format!("/admin/booking/{}/change", b.code)) {
+                                    (csrf_field(session))
+                                    input type="hidden" name="checkIn" value=(check_in);
+                                    input type="hidden" name="checkOut" value=(check_out);
+                                    input type="hidden" name="guests" value=(guests);
+                                    button type="submit" { "Save the change" }
+                                }
+                            } @else {
+                                p.flash.error { "This stay cannot be booked: "
+                                    @for (i, p) in q.problems.iter().enumerate() { @if i > 0 { "; " } (p.message()) } "." }
+                            }
+                        },
+                        Err(e) => p.flash.error { (super::explain(&Problem::from(clone_error(e)))) },
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The library's errors are not `Clone`; the page needs only the problem's words.
+fn clone_error(e: &rental_core::Error) -> rental_core::Error {
+    match e {
+        rental_core::Error::Validation(errors) => rental_core::Error::Validation(errors.clone()),
+        rental_core::Error::InvalidTransition { from, action, channel_owned } => {
+            rental_core::Error::InvalidTransition { from: *from, action, channel_owned: *channel_owned }
+        }
+        rental_core::Error::NotFound(n) => rental_core::Error::NotFound(n.clone()),
+        rental_core::Error::DatesUnavailable { dates } => rental_core::Error::DatesUnavailable { dates: dates.clone() },
+        other => rental_core::Error::invalid("booking", "invalid", other.to_string()),
+    }
+}
+
+/// A change from form or query fields; `None` when none is given.
+fn change_of(check_in: Option<&str>, check_out: Option<&str>, guests: Option<&str>) -> Result<Option<Change>, Problem> {
+    let date = |field: &str, v: Option<&str>| -> Result<Option<chrono::NaiveDate>, Problem> {
+        v.filter(|v| !v.is_empty())
+            .map(|v| {
+                rental_core::parse_date(v).ok_or_else(|| Problem::invalid_parameter(field, "a date written YYYY-MM-DD"))
+            })
+            .transpose()
+    };
+    let guests = guests
+        .filter(|v| !v.is_empty())
+        .map(|v| v.parse::<u32>().map_err(|_| Problem::invalid_parameter("guests", "a number")))
+        .transpose()?;
+    let change = Change { check_in: date("checkIn", check_in)?, check_out: date("checkOut", check_out)?, guests };
+    Ok((!change.is_empty()).then_some(change))
+}
+
+/// `POST /admin/booking/{code}/confirm|cancel|note|change`.
+pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str) -> Page {
+    let back = format!("/admin/bookings/{code}");
+    let form = act.form;
+    let action = match action {
+        "confirm" => Action::Confirm,
+        "cancel" => {
+            let reason = Some(form.get("reason").trim().to_owned()).filter(|r| !r.is_empty());
+            Action::Cancel { by: Party::Host, reason }
+        }
+        "note" => Action::Annotate { note: form.get("note").to_owned() },
+        "change" => match change_of(Some(form.get("checkIn")), Some(form.get("checkOut")), Some(form.get("guests"))) {
+            Ok(Some(change)) => Action::Change(change),
+            Ok(None) => Action::Change(Change::default()),
+            Err(p) => return act.done::<Booking>(Err(p), &back, |_| Flash::done("")),
+        },
+        _ => return super::page::message(http::StatusCode::NOT_FOUND, "Not found", "There is no such action."),
+    };
+    let verb = action.name();
+    let code = code.to_owned();
+    let result = blocking(act.rental(), move |r| r.update_booking(&code, &action)).await;
+    act.done(result, &back, |b| match verb {
+        "change" => Flash::done(format!(
+            "Booking {} now runs {} → {}, total {}.",
+            b.code,
+            b.check_in(),
+            b.check_out(),
+            money(b.total)
+        )),
+        "annotate" => Flash::done("Note added."),
+        _ => Flash::done(format!("Booking {} is now {}.", b.code, b.status)),
+    })
+}

@@ -1,0 +1,306 @@
+//! `/admin/properties/{slug}/edit`: name, rates, weekend rate, seasons (add,
+//! remove, reorder), fees, taxes, discounts, stay rules, times, access and active.
+
+use std::sync::Arc;
+
+use maud::{Markup, html};
+use rental_core::calendar::Block;
+use rental_core::property::{ClockTime, SeasonalRate};
+use rental_core::{FieldError, Property, Rental, Store};
+
+use super::Act;
+use super::calendar::blocks_table;
+use super::form::Form;
+use super::page::{Page, Section, csrf_field, shell};
+use super::session::{Flash, Session};
+use crate::handlers::blocking;
+
+/// The edit page.
+pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session, slug: &str) -> Page {
+    let slug = slug.to_owned();
+    let loaded = blocking(rental, move |r| {
+        let property = r
+            .all_properties()?
+            .into_iter()
+            .find(|p| p.slug.as_str() == slug)
+            .ok_or_else(|| rental_core::Error::NotFound(rental_core::NotFound::Property(slug.clone())))?;
+        let blocks = if property.active { r.blocks(&slug, None, None)? } else { Vec::new() };
+        Ok((property, blocks))
+    })
+    .await;
+    match loaded {
+        Ok((property, blocks)) => render(&property, &blocks, session, &[]),
+        Err(p) => super::page::message(p.status, "Not found", &super::explain(&p)),
+    }
+}
+
+/// Hundredths written as `150.00` (dollars from cents, percent from basis points).
+fn hundredths(n: i64) -> String {
+    let sign = if n < 0 { "-" } else { "" };
+    format!("{sign}{}.{:02}", n.unsigned_abs() / 100, n.unsigned_abs() % 100)
+}
+
+/// `150`, `150.5` or `150.25` as hundredths; `None` for anything else.
+fn parse_hundredths(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+    if whole.is_empty()
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || frac.len() > 2
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let frac = format!("{frac:0<2}");
+    whole.parse::<i64>().ok()?.checked_mul(100)?.checked_add(frac.parse::<i64>().ok()?)
+}
+
+fn render(p: &Property, blocks: &[Block], session: &Session, errors: &[FieldError]) -> Page {
+    let error = |field: &str| -> Markup {
+        let messages: Vec<&str> = errors.iter().filter(|e| e.field == field).map(|e| e.message.as_str()).collect();
+        html! { @if !messages.is_empty() { span.field-error data-field=(field) role="alert" { (messages.join("; ")) } } }
+    };
+    let text = |id: &str, label: &str, value: String, hint: &str| -> Markup {
+        html! { div {
+            label for=(id) { (label) " " @if !hint.is_empty() { span.muted { (hint) } } }
+            input id=(id) type="text" name=(id) value=(value);
+            (error(id))
+        } }
+    };
+    let opt_money = |v: Option<i64>| v.map(hundredths).unwrap_or_default();
+    let season_errors: Vec<&FieldError> = errors.iter().filter(|e| e.field.starts_with("seasonalRates")).collect();
+    let back = format!("/admin/properties/{}/edit", p.slug);
+    let body = html! {
+        style { ".field-error{display:block;color:#b42318;font-size:.85rem;margin:.15rem 0 .3rem}#edit h2{margin-top:1.2rem}\
+            .seasons td{padding:.3rem .25rem}.seasons input{width:100%;min-width:5.5rem}.seasons input[type=number]{min-width:3.5rem;width:4rem}\
+            .seasons input[type=date]{min-width:9rem}.seasons input[type=checkbox]{min-width:0;width:auto}\
+            @media (max-width:600px){.seasons table{display:table}.seasons thead{display:table-header-group}\
+            .seasons tbody{display:table-row-group}.seasons tr{display:table-row}.seasons td{display:table-cell;width:auto}}" }
+        @if !errors.is_empty() { div.flash.error role="alert" { "Nothing was saved: fix the fields marked below." } }
+        form.card #edit method="post" action=(format!("/admin/properties/{}/edit", p.slug)) {
+            (csrf_field(session))
+            h2 { "Listing" }
+            div.grid2 {
+                (text("name", "Name", p.name.clone(), ""))
+                div { label.check { input type="checkbox" name="active" value="yes" checked[p.active]; "Active (bookable)" } }
+            }
+            h2 { "Rates and fees" }
+            div.grid2 {
+                (text("nightlyRate", "Nightly rate", hundredths(p.nightly_rate), "($)"))
+                (text("weekendRate", "Weekend rate", opt_money(p.weekend_rate), "($, Fri and Sat; empty = nightly)"))
+                (text("cleaningFee", "Cleaning fee", hundredths(p.cleaning_fee), "($)"))
+                (text("extraGuestFee", "Extra guest fee", hundredths(p.extra_guest_fee), "($ per guest per night)"))
+                (text("baseGuests", "Guests included", p.base_guests.to_string(), ""))
+                (text("maxGuests", "Most guests", p.max_guests.to_string(), ""))
+                (text("taxRate", "Tax", hundredths(p.tax_rate.into()), "(%)"))
+                (text("weeklyDiscount", "Weekly discount", hundredths(p.weekly_discount.into()), "(%, 7+ nights)"))
+                (text("monthlyDiscount", "Monthly discount", hundredths(p.monthly_discount.into()), "(%, 28+ nights)"))
+            }
+            h2 { "Stay rules and times" }
+            div.grid2 {
+                (text("minNights", "Fewest nights", p.min_nights.to_string(), ""))
+                (text("maxNights", "Most nights", p.max_nights.to_string(), ""))
+                (text("checkInTime", "Check-in from", p.check_in_time.to_string(), "(HH:MM)"))
+                (text("checkOutTime", "Check-out by", p.check_out_time.to_string(), "(HH:MM)"))
+            }
+            h2 { "Access" }
+            div.grid2 {
+                (text("doorCode", "Door code", p.door_code.clone(), ""))
+                (text("wifiSsid", "Wi-Fi name", p.wifi_ssid.clone(), ""))
+            }
+            h2 { "Seasons" }
+            p.muted { "Order sets the list's order; the last row adds a season. A night in two seasons takes the one that starts later." }
+            @for e in &season_errors { span.field-error data-field=(e.field) role="alert" { (e.field) ": " (e.message) } }
+            div.table.seasons { table {
+                thead { tr { th { "Order" } th { "Name" } th { "From" } th { "To (last night)" } th { "Nightly $" } th { "Weekend $" } th { "Min" } th { "Max" } th { "Remove" } } }
+                tbody {
+                    @for (i, s) in p.seasonal_rates.iter().enumerate() {
+                        (season_row(i, Some(s)))
+                    }
+                    (season_row(p.seasonal_rates.len(), None))
+                }
+            } }
+            p { button type="submit" { "Save" } }
+        }
+        section.card #property-blocks {
+            h2 { "Blocks from today on (30 days)" }
+            (blocks_table(blocks, session, &back))
+            @if p.active {
+                form method="post" action="/admin/blocks" {
+                    (csrf_field(session))
+                    input type="hidden" name="property" value=(p.slug);
+                    input type="hidden" name="back" value=(back);
+                    div.grid2 {
+                        div { label for="block-start" { "First night" } input #block-start type="date" name="startDate" required; }
+                        div { label for="block-end" { "End (check-out day)" } input #block-end type="date" name="endDate" required; }
+                        div { label for="block-note" { "Note" } input #block-note type="text" name="note" maxlength="500"; }
+                    }
+                    p { button type="submit" { "Block these nights" } " " a href="/admin/calendar" { "or on the calendar" } }
+                }
+            }
+        }
+    };
+    let mut page = shell(&format!("Edit {}", p.name), Some(Section::Properties), Some(session), &body);
+    if !errors.is_empty() {
+        *page.status_mut() = http::StatusCode::UNPROCESSABLE_ENTITY;
+    }
+    page
+}
+
+fn season_row(i: usize, s: Option<&SeasonalRate>) -> Markup {
+    let v = |f: fn(&SeasonalRate) -> String| s.map(f).unwrap_or_default();
+    let id = |name: &str| format!("season-{i}-{name}");
+    html! {
+        tr data-season=(i) {
+            td { input id=(id("order")) type="number" name="s.order" value=(i + 1) aria-label="Order"; }
+            td { input id=(id("name")) type="text" name="s.name" value=(v(|s| s.name.clone())) aria-label="Name"; }
+            td { input id=(id("start")) type="date" name="s.start" value=(v(|s| s.start_date.to_string())) aria-label="From"; }
+            td { input id=(id("end")) type="date" name="s.end" value=(v(|s| s.end_date.to_string())) aria-label="To"; }
+            td { input id=(id("rate")) type="text" name="s.rate" value=(v(|s| hundredths(s.nightly_rate))) aria-label="Nightly"; }
+            td { input id=(id("weekend")) type="text" name="s.weekend" value=(v(|s| s.weekend_rate.map(hundredths).unwrap_or_default())) aria-label="Weekend"; }
+            td { input id=(id("min")) type="text" name="s.min" value=(v(|s| s.min_nights.map(|n| n.to_string()).unwrap_or_default())) aria-label="Min nights"; }
+            td { input id=(id("max")) type="text" name="s.max" value=(v(|s| s.max_nights.map(|n| n.to_string()).unwrap_or_default())) aria-label="Max nights"; }
+            td { @if s.is_some() { input id=(id("remove")) type="checkbox" name="s.remove" value=(i) aria-label="Remove"; } }
+        }
+    }
+}
+
+/// Reads the form onto `p`, collecting the fields that cannot be read.
+fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    let mut bad = |field: &str, message: &str| errors.push(FieldError::new(field, "invalid", message));
+    form.get("name").trim().clone_into(&mut p.name);
+    p.active = form.get("active") == "yes";
+    for (field, target) in [
+        ("nightlyRate", &mut p.nightly_rate),
+        ("cleaningFee", &mut p.cleaning_fee),
+        ("extraGuestFee", &mut p.extra_guest_fee),
+    ] {
+        match parse_hundredths(form.get(field)) {
+            Some(v) => *target = v,
+            None => bad(field, "must be an amount like 150 or 150.00"),
+        }
+    }
+    match form.get("weekendRate").trim() {
+        "" => p.weekend_rate = None,
+        v => match parse_hundredths(v) {
+            Some(v) => p.weekend_rate = Some(v),
+            None => bad("weekendRate", "must be an amount like 180.00, or empty"),
+        },
+    }
+    for (field, target) in [
+        ("taxRate", &mut p.tax_rate),
+        ("weeklyDiscount", &mut p.weekly_discount),
+        ("monthlyDiscount", &mut p.monthly_discount),
+    ] {
+        match parse_hundredths(form.get(field)).and_then(|v| u32::try_from(v).ok()) {
+            Some(v) => *target = v,
+            None => bad(field, "must be a percentage like 12.5"),
+        }
+    }
+    for (field, target) in [
+        ("baseGuests", &mut p.base_guests),
+        ("maxGuests", &mut p.max_guests),
+        ("minNights", &mut p.min_nights),
+        ("maxNights", &mut p.max_nights),
+    ] {
+        match form.get(field).trim().parse::<u32>() {
+            Ok(v) => *target = v,
+            Err(_) => bad(field, "must be a whole number"),
+        }
+    }
+    for (field, target) in [("checkInTime", &mut p.check_in_time), ("checkOutTime", &mut p.check_out_time)] {
+        match ClockTime::parse(form.get(field).trim()) {
+            Some(t) => *target = t,
+            None => bad(field, "must be a time like 15:00"),
+        }
+    }
+    form.get("doorCode").trim().clone_into(&mut p.door_code);
+    form.get("wifiSsid").trim().clone_into(&mut p.wifi_ssid);
+    match read_seasons(form) {
+        Ok(seasons) => p.seasonal_rates = seasons,
+        Err(e) => errors.push(e),
+    }
+    errors
+}
+
+/// The season rows, without those marked for removal and the empty new row, in the order given.
+fn read_seasons(form: &Form) -> Result<Vec<SeasonalRate>, FieldError> {
+    let column = |name: &str| form.all(name);
+    let (orders, names, starts, ends) = (column("s.order"), column("s.name"), column("s.start"), column("s.end"));
+    let (rates, weekends, mins, maxes) = (column("s.rate"), column("s.weekend"), column("s.min"), column("s.max"));
+    let removed = column("s.remove");
+    let at = |v: &[&str], i: usize| v.get(i).map_or("", |s| s.trim()).to_owned();
+    let mut rows = Vec::new();
+    for i in 0..names.len() {
+        let (name, rate) = (at(&names, i), at(&rates, i));
+        if removed.contains(&i.to_string().as_str())
+            || (name.is_empty() && rate.is_empty() && at(&starts, i).is_empty())
+        {
+            continue;
+        }
+        let row = i + 1;
+        let fail = |field: &str, message: &str| {
+            FieldError::new(&format!("seasonalRates.{field}"), "invalid", format!("row {row}: {message}"))
+        };
+        let date = |v: String, field: &str| rental_core::parse_date(&v).ok_or_else(|| fail(field, "must be a date"));
+        let nights = |v: String, field: &str| -> Result<Option<u32>, FieldError> {
+            if v.is_empty() {
+                Ok(None)
+            } else {
+                v.parse().map(Some).map_err(|_| fail(field, "must be a whole number or empty"))
+            }
+        };
+        let weekend = at(&weekends, i);
+        let season = SeasonalRate {
+            name,
+            start_date: date(at(&starts, i), "startDate")?,
+            end_date: date(at(&ends, i), "endDate")?,
+            nightly_rate: parse_hundredths(&rate)
+                .ok_or_else(|| fail("nightlyRate", "must be an amount like 220.00"))?,
+            weekend_rate: if weekend.is_empty() {
+                None
+            } else {
+                Some(parse_hundredths(&weekend).ok_or_else(|| fail("weekendRate", "must be an amount or empty"))?)
+            },
+            min_nights: nights(at(&mins, i), "minNights")?,
+            max_nights: nights(at(&maxes, i), "maxNights")?,
+        };
+        let order: i64 = at(&orders, i).parse().unwrap_or(i64::try_from(row).unwrap_or(i64::MAX));
+        rows.push((order, season));
+    }
+    rows.sort_by_key(|(order, _)| *order);
+    Ok(rows.into_iter().map(|(_, s)| s).collect())
+}
+
+/// `POST /admin/properties/{slug}/edit`: saved through the library, or the form again with each fault beside its field.
+pub async fn save<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
+    let slug_owned = slug.to_owned();
+    let current = blocking(act.rental(), move |r| {
+        r.all_properties()?
+            .into_iter()
+            .find(|p| p.slug.as_str() == slug_owned)
+            .ok_or_else(|| rental_core::Error::NotFound(rental_core::NotFound::Property(slug_owned.clone())))
+    })
+    .await;
+    let mut candidate = match current {
+        Ok(p) => p,
+        Err(p) => return super::page::message(p.status, "Not found", &super::explain(&p)),
+    };
+    let errors = read_form(act.form, &mut candidate);
+    if !errors.is_empty() {
+        return render(&candidate, &[], act.session, &errors);
+    }
+    let edited = candidate.clone();
+    let slug_owned = slug.to_owned();
+    let saved = blocking(act.rental(), move |r| r.edit_property(&slug_owned, move |p| *p = edited.clone())).await;
+    match saved {
+        Ok(p) => act.done::<Property>(Ok(p), &format!("/admin/properties/{slug}/edit"), |p| {
+            Flash::done(format!("{} saved.", p.name))
+        }),
+        Err(problem) if !problem.errors.is_empty() => render(&candidate, &[], act.session, &problem.errors),
+        Err(problem) => {
+            act.done::<Property>(Err(problem), &format!("/admin/properties/{slug}/edit"), |_| Flash::done(""))
+        }
+    }
+}
