@@ -60,6 +60,7 @@
 
 #![deny(missing_docs)]
 
+pub mod access;
 pub mod availability;
 mod base64;
 pub mod booking;
@@ -71,18 +72,23 @@ pub mod delivery;
 pub mod demo;
 pub mod error;
 pub mod event;
+pub mod feed_status;
 pub mod ical;
 pub mod ids;
 mod json_out;
 pub mod keys;
 pub mod lifecycle;
+pub mod local_time;
 pub mod occupancy;
 pub mod pricing;
 pub mod property;
 mod service;
 pub mod stay;
+pub mod stay_state;
 pub mod store;
 pub mod timestamp;
+pub mod turnover;
+pub mod visit;
 pub mod webhook;
 
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};

@@ -131,6 +131,7 @@ impl<S: Store> Rental<S> {
             updated_at: now,
             cancelled_by: None,
             cancel_reason: None,
+            visit: crate::visit::Visit::default(),
             external: None,
         };
         tx.put_booking(&booking)?;
