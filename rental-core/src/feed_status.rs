@@ -37,6 +37,47 @@ pub struct FeedStatus {
     pub events: usize,
 }
 
+/// The body of `GET /api/v1/sync/status`.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyncStatus {
+    /// Every configured feed of every active property, by property then feed.
+    pub feeds: Vec<FeedStatus>,
+}
+
+/// A feed's freshness as the occupancy summary shows it.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedFreshness {
+    /// The feed's name.
+    pub name: Source,
+    /// The last pull succeeded (false before the first pull).
+    pub ok: bool,
+    /// When it was last pulled, whatever came of it.
+    #[serde(with = "crate::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    pub last_attempt_at: Option<DateTime<Utc>>,
+    /// When a pull last succeeded.
+    #[serde(with = "crate::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    pub last_success_at: Option<DateTime<Utc>>,
+    /// No successful pull in the last 3 × `syncInterval`, or never.
+    pub stale: bool,
+}
+
+impl From<&FeedStatus> for FeedFreshness {
+    fn from(s: &FeedStatus) -> Self {
+        FeedFreshness {
+            name: s.name.clone(),
+            ok: s.ok,
+            last_attempt_at: s.last_attempt_at,
+            last_success_at: s.last_success_at,
+            stale: s.stale,
+        }
+    }
+}
+
 /// True when `last_success` is absent or older than 3 × `interval` at `now`.
 pub fn is_stale(last_success: Option<DateTime<Utc>>, now: DateTime<Utc>, interval: TimeDelta) -> bool {
     last_success.is_none_or(|t| t < now - interval * STALE_INTERVALS)

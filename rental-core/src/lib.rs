@@ -80,11 +80,13 @@ pub mod keys;
 pub mod lifecycle;
 pub mod local_time;
 pub mod occupancy;
+pub mod presence;
 pub mod pricing;
 pub mod property;
 mod service;
 pub mod stay;
 pub mod stay_state;
+pub mod stay_summary;
 pub mod store;
 pub mod timestamp;
 pub mod turnover;
@@ -100,7 +102,9 @@ pub use event::{Event, EventName};
 pub use ids::{BookingCode, Slug, Source};
 pub use lifecycle::Action;
 pub use property::{Cents, Property};
-pub use service::{Agenda, Created, DueDelivery, FeedPull, Fetched, NewKey, PRUNE_BATCH, Pruned, Rental, Settings};
+pub use service::{
+    Agenda, CATCH_UP_DAYS, Created, DueDelivery, FeedPull, Fetched, NewKey, PRUNE_BATCH, Pruned, Rental, Settings,
+};
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;

@@ -36,6 +36,12 @@ pub enum Action {
     },
     /// The guest's card hold succeeded.
     Authorize,
+    /// The guest arrived (a lock's first unlock, or the host).
+    #[serde(rename = "check_in")]
+    CheckIn,
+    /// The guest left, perhaps early.
+    #[serde(rename = "check_out")]
+    CheckOut,
 }
 
 // How [`Action`] is read (and, through schemars, documented). serde lets an
@@ -70,6 +76,14 @@ enum WireAction {
     },
     /// Record that the guest's card hold succeeded (for payment integrations).
     Authorize {},
+    /// Check a confirmed stay in: on its arrival day or later, before it ended
+    /// (for a lock that reports the first unlock). A repeat is a no-op.
+    #[serde(rename = "check_in")]
+    CheckIn {},
+    /// Check a checked-in stay out (an early departure); its per-stay code
+    /// stops 15 minutes later. A repeat is a no-op.
+    #[serde(rename = "check_out")]
+    CheckOut {},
 }
 
 impl From<WireAction> for Action {
@@ -79,6 +93,8 @@ impl From<WireAction> for Action {
             WireAction::Cancel { by, reason } => Action::Cancel { by, reason },
             WireAction::Annotate { note } => Action::Annotate { note },
             WireAction::Authorize {} => Action::Authorize,
+            WireAction::CheckIn {} => Action::CheckIn,
+            WireAction::CheckOut {} => Action::CheckOut,
         }
     }
 }
@@ -91,6 +107,8 @@ impl Action {
             Action::Cancel { .. } => "cancel",
             Action::Annotate { .. } => "annotate",
             Action::Authorize => "authorize",
+            Action::CheckIn => "check_in",
+            Action::CheckOut => "check_out",
         }
     }
 }
@@ -181,6 +199,8 @@ pub fn apply(b: &Booking, action: &Action, now: DateTime<Utc>, today: NaiveDate)
             Ok(cancel(b, by, reason.clone(), now, None))
         }
         (_, Action::Annotate { note }) => annotate(b, note, now),
+        // They need the property's times: `presence::act` applies them.
+        (_, Action::CheckIn | Action::CheckOut) => Err(refuse()),
         (Status::Pending, Action::Authorize) => match b.payment_status {
             PaymentStatus::Unpaid => Ok(authorize(b, now)),
             PaymentStatus::Authorized => Ok(Outcome::Unchanged),

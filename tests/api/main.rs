@@ -15,6 +15,8 @@
 //!   once arrive once each; shutdown with attempts hanging ends within its grace.
 //! - `standard_webhooks`: the reference Standard Webhooks library verifies real
 //!   deliveries, also while a secret rotation's two secrets sign.
+//! - `stay`: check-in and check-out, per-stay door codes, turnover, feed
+//!   freshness, and the stay schedule across restarts (section 15).
 //! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
 
 mod auth;
@@ -31,5 +33,6 @@ mod quotes;
 mod restart;
 mod schemathesis;
 mod standard_webhooks;
+mod stay;
 mod summary;
 mod webhooks;

@@ -13,6 +13,7 @@ use crate::event::Event;
 use crate::ids::{BookingCode, Source};
 use crate::lifecycle::{self, Action, Outcome};
 use crate::occupancy::today_in;
+use crate::presence::Door;
 use crate::pricing::{self, Problem};
 use crate::stay::Stay;
 use crate::store::{IdempotencyRecord, ReadTx, Store, StoreError, WriteTx};
@@ -169,9 +170,15 @@ impl<S: Store> Rental<S> {
         Ok(crate::booking::Page { data, next })
     }
 
-    /// Confirms, cancels, annotates or authorizes a booking (CONTRACT.md section 6).
+    /// Confirms, cancels, annotates, authorizes, checks in or checks out a
+    /// booking (CONTRACT.md sections 6 and 15).
     /// A transition already made is a no-op that emits nothing.
     pub fn update_booking(&self, code: &str, action: &Action) -> Result<Booking> {
+        match action {
+            Action::CheckIn => return self.door(code, Door::In),
+            Action::CheckOut => return self.door(code, Door::Out),
+            _ => {}
+        }
         let now = self.now();
         self.write(|tx| {
             let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
@@ -181,7 +188,8 @@ impl<S: Store> Rental<S> {
                 Outcome::Changed { booking, events } => {
                     tx.put_booking(&booking)?;
                     tx.append_events(&events)?;
-                    Ok(booking)
+                    // As stored: confirming may have issued a door code, cancelling revoked one.
+                    Ok(tx.booking(code)?.unwrap_or(booking))
                 }
             }
         })

@@ -5,14 +5,15 @@
 //! notes what the write changed, so the read cache is updated from those
 //! changes alone and never reads a calendar again.
 
-use std::sync::PoisonError;
+use std::sync::{Arc, PoisonError};
 
 use chrono::{DateTime, NaiveDate, Utc};
 
-use super::Rental;
+use super::{Rental, access_sync};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
+use crate::clock::Entropy;
 use crate::delivery::{ClaimLimits, Delivery, Lease};
 use crate::error::Result;
 use crate::event::{Event, OutboxEvent};
@@ -39,11 +40,16 @@ pub(super) struct Changes {
     pub any: bool,
 }
 
-/// A write transaction that records what it changes.
-#[derive(Debug)]
+/// A write transaction that records what it changes. It also keeps every
+/// booking's door code in step with it (see `access_sync`): the randomness
+/// and instant for that are the engine's.
 pub(super) struct Recorder<T> {
     tx: T,
     changes: Changes,
+    entropy: Arc<dyn Entropy>,
+    now: DateTime<Utc>,
+    /// `access.updated` events, appended after the use case's own events.
+    access_events: Vec<Event>,
 }
 
 /// The transaction a use case writes through.
@@ -55,9 +61,19 @@ impl<S: Store> Rental<S> {
     /// cache takes each one's changes in commit order before the next starts.
     pub(super) fn write<R>(&self, work: impl FnOnce(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
         let _turn = self.writes.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut tx = Recorder { tx: self.store.write()?, changes: Changes::default() };
+        let mut tx = Recorder {
+            tx: self.store.write()?,
+            changes: Changes::default(),
+            entropy: Arc::clone(&self.entropy),
+            now: self.now(),
+            access_events: Vec::new(),
+        };
         let out = work(&mut tx)?;
-        let Recorder { tx, changes } = tx;
+        let access_events = std::mem::take(&mut tx.access_events);
+        if !access_events.is_empty() {
+            tx.append_events(&access_events)?;
+        }
+        let Recorder { tx, changes, .. } = tx;
         if changes.any {
             tx.commit()?;
             if let Some(cache) = &self.cache {
@@ -178,9 +194,15 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
         self.changed().properties.push(property.clone());
         Ok(())
     }
+    /// Writes `booking` with its door code settled (`access_sync::settle`):
+    /// what is stored, and read back, may differ from `booking` in `access`.
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
-        self.tx.put_booking(booking)?;
-        self.changed().bookings.push(booking.clone());
+        let mut booking = booking.clone();
+        if let Some(event) = access_sync::settle(&self.tx, &mut booking, self.entropy.as_ref(), self.now)? {
+            self.access_events.push(event);
+        }
+        self.tx.put_booking(&booking)?;
+        self.changed().bookings.push(booking);
         Ok(())
     }
     fn put_block(&mut self, block: &Block) -> StoreResult<()> {
