@@ -95,6 +95,10 @@ pub struct PropertySummary {
     pub turnover: Option<Turnover>,
     /// Each configured channel feed's freshness.
     pub feeds: Vec<FeedFreshness>,
+    /// The booking `stay_state` is about (for the admin's buttons; not in the JSON).
+    #[serde(skip)]
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    pub stay_booking: Option<String>,
 }
 
 /// The stay holding tonight.
@@ -352,6 +356,7 @@ fn summarize_one(now: DateTime<Utc>, day: &PropertyDay<'_>) -> PropertySummary {
         access: None,
         turnover: None,
         feeds: Vec::new(),
+        stay_booking: None,
     }
 }
 

@@ -84,6 +84,8 @@ pub struct StateAt {
     pub state: StayState,
     /// When it next changes by itself, if it will.
     pub next_transition_at: Option<DateTime<Utc>>,
+    /// The index in the stays given of the stay the state is about (none when vacant).
+    pub stay: Option<usize>,
 }
 
 /// The state of `property` at `now`, given its confirmed stays that depart
@@ -92,19 +94,20 @@ pub fn state_at(property: &Property, now: DateTime<Utc>, stays: &[StayTimes]) ->
     let tz = property.timezone;
     let today = today_in(tz, now);
     let end_of_day = start_of_day(tz, today.succ_opt().unwrap_or(today));
-    let arriving_today = || stays.iter().filter(|s| s.arrival == today);
-    if let Some(s) = stays.iter().find(|s| s.is_in(now)) {
-        return StateAt { state: StayState::CheckedIn, next_transition_at: Some(s.check_out_at) };
+    let arriving_today = || stays.iter().enumerate().filter(|(_, s)| s.arrival == today);
+    if let Some(i) = stays.iter().position(|s| s.is_in(now)) {
+        return StateAt { state: StayState::CheckedIn, next_transition_at: Some(stays[i].check_out_at), stay: Some(i) };
     }
-    if stays.iter().any(|s| s.check_out_at <= now && today_in(tz, s.check_out_at) == today) {
-        let next_in = arriving_today().map(|s| s.check_in_at).filter(|t| *t > now).min();
-        return StateAt { state: StayState::CheckedOut, next_transition_at: Some(next_in.unwrap_or(end_of_day)) };
+    if let Some(i) = stays.iter().position(|s| s.check_out_at <= now && today_in(tz, s.check_out_at) == today) {
+        let next_in = arriving_today().map(|(_, s)| s.check_in_at).filter(|t| *t > now).min();
+        let next_transition_at = Some(next_in.unwrap_or(end_of_day));
+        return StateAt { state: StayState::CheckedOut, next_transition_at, stay: Some(i) };
     }
-    if let Some(check_in) = arriving_today().map(|s| s.check_in_at).filter(|t| *t > now).min() {
-        return StateAt { state: StayState::AwaitingCheckIn, next_transition_at: Some(check_in) };
+    if let Some((i, s)) = arriving_today().filter(|(_, s)| s.check_in_at > now).min_by_key(|(_, s)| s.check_in_at) {
+        return StateAt { state: StayState::AwaitingCheckIn, next_transition_at: Some(s.check_in_at), stay: Some(i) };
     }
     let next_arrival = stays.iter().map(|s| s.arrival).filter(|a| *a > today).min();
-    StateAt { state: StayState::Vacant, next_transition_at: next_arrival.map(|a| start_of_day(tz, a)) }
+    StateAt { state: StayState::Vacant, next_transition_at: next_arrival.map(|a| start_of_day(tz, a)), stay: None }
 }
 
 #[cfg(test)]

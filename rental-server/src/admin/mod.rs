@@ -12,6 +12,7 @@ mod login;
 mod page;
 mod properties;
 pub mod session;
+mod stays;
 pub mod throttle;
 mod webhooks;
 
