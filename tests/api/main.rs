@@ -17,6 +17,8 @@
 //!   deliveries, also while a secret rotation's two secrets sign.
 //! - `stay`: check-in and check-out, per-stay door codes, turnover, feed
 //!   freshness, and the stay schedule across restarts (section 15).
+//! - `home_assistant`: a real Home Assistant runs the example configuration
+//!   against a server (installed by `scripts/test`).
 //! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
 
 mod auth;
@@ -26,6 +28,7 @@ mod concurrency;
 mod connections;
 mod delivery_claims;
 mod errors;
+mod home_assistant;
 mod ical;
 mod patch;
 mod properties;
