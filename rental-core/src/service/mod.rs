@@ -315,13 +315,20 @@ impl<S: Store> Rental<S> {
         days: &[PropertyDay<'_>],
         now: DateTime<Utc>,
     ) -> Result<(Vec<Vec<(String, Visit)>>, Vec<Vec<FeedStatus>>)> {
+        let needed: Vec<Vec<&str>> =
+            days.iter().zip(&summary.properties).map(|(day, ps)| stay_summary::needed_visits(day, ps)).collect();
+        let any_feeds = days.iter().any(|d| !d.property.ical_feeds.is_empty());
+        if !any_feeds && needed.iter().all(Vec::is_empty) {
+            // Nothing stayed or syncs: no store read (the summary is polled often).
+            return Ok((vec![Vec::new(); days.len()], vec![Vec::new(); days.len()]));
+        }
         let read = self.store.read()?;
-        let states = read.feed_states()?;
+        let states = if any_feeds { read.feed_states()? } else { Vec::new() };
         let mut visits = Vec::with_capacity(days.len());
         let mut feeds = Vec::with_capacity(days.len());
-        for (day, ps) in days.iter().zip(&summary.properties) {
+        for (day, codes) in days.iter().zip(needed) {
             let mut found = Vec::new();
-            for code in stay_summary::needed_visits(day, ps) {
+            for code in codes {
                 if let Some(b) = read.booking(code)? {
                     found.push((code.to_owned(), b.visit));
                 }
