@@ -241,3 +241,53 @@ async fn the_schedule_checks_in_and_out_once_each_across_restarts() {
         s.stop().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_stay_moved_to_new_dates_keeps_its_code_and_its_window_follows() {
+    use rental_server::ical_sync::IcalConfig;
+    use rental_server::outbound::OutboundConfig;
+    use rental_tests::feeds::{Feed, FeedServer, calendar};
+
+    let ical = IcalConfig {
+        outbound: OutboundConfig { allow_private_targets: true, ..OutboundConfig::default() },
+        ..IcalConfig::default()
+    };
+    let s = TestServer::with_config(&ServerConfig { ical, ..ServerConfig::default() }).await;
+    let channel = FeedServer::start().await;
+    let mut sea = per_stay_sea_view();
+    sea.ical_feeds = vec![IcalFeed {
+        name: Source::parse("airbnb").unwrap(),
+        url: channel.url("/a.ics"),
+        reservation_patterns: vec![],
+    }];
+    s.rental.import_properties(&[sea]).unwrap();
+    let sync = async |first: &str, last: &str| {
+        channel.set("/a.ics", Feed::Calendar(calendar(&[("j1@airbnb.com", "Reserved - Jane", first, last)])));
+        s.post("/api/v1/sync/ical", &s.write_key, &json!({})).await.expect(200);
+        let list = s.get("/api/v1/bookings?source=airbnb", &s.read_key).await;
+        list.body["data"][0].clone()
+    };
+    let before = sync("2026-12-01", "2026-12-04").await;
+    let after = sync("2026-12-02", "2026-12-05").await;
+    assert_eq!(before["code"], after["code"]);
+    assert_eq!(after["access"]["code"], before["access"]["code"], "the code is kept");
+    assert_eq!(
+        (&after["access"]["validFrom"], &after["access"]["validUntil"]),
+        (&json!("2026-12-02T14:30:00.000Z"), &json!("2026-12-05T11:15:00.000Z")),
+        "the window follows the new dates"
+    );
+    let code = after["code"].as_str().unwrap();
+    let moved: Vec<Value> = s
+        .rental
+        .store()
+        .read()
+        .unwrap()
+        .events_after(0, 1000)
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.event.event.as_str() == "access.updated" && e.event.data["code"] == code)
+        .map(|e| e.event.data["access"]["validFrom"].clone())
+        .collect();
+    assert_eq!(moved, [json!("2026-12-01T14:30:00.000Z"), json!("2026-12-02T14:30:00.000Z")], "issued, then moved");
+    s.stop().await;
+}
