@@ -190,3 +190,17 @@ pub struct OutboxEvent {
     /// The event.
     pub event: Event,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stay_and_access_events_are_named_and_subscribable_like_the_others() {
+        for name in ["stay.checked_in", "stay.checked_out", "access.updated"] {
+            let event: EventName = name.parse().unwrap();
+            assert_eq!(event.as_str(), name);
+            assert!(EventName::ALL.contains(&event), "{name} can be subscribed to");
+        }
+    }
+}
