@@ -350,7 +350,7 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
     })
 }
 
-/// `timezone`, `codePrefix`, `checkoutTtl` and `retention` as the library's [`Settings`].
+/// `timezone`, `codePrefix`, `checkoutTtl`, `retention` and `syncInterval` as the library's [`Settings`].
 fn settings(layers: &Layers) -> Result<Settings, ConfigError> {
     // The zone is read through serde so that this crate needs no time zone
     // crate of its own: its type is named only by `Settings::timezone`.
@@ -369,7 +369,12 @@ fn settings(layers: &Layers) -> Result<Settings, ConfigError> {
         .ok_or_else(|| "must be longer than 0".to_owned())
         .and_then(|d| TimeDelta::from_std(d).map_err(|_| "is too long".to_owned()))
         .map_err(|message| invalid(layers, Key::Retention, message))?;
-    Ok(Settings { code_prefix, timezone, checkout_ttl, retention })
+    // Off (`0`) leaves feeds stale by the default interval's measure: a feed
+    // pulled only by hand is stale after 90 minutes without a success.
+    let sync_interval = setting(layers, Key::SyncInterval, "30m", parse_duration)?
+        .and_then(|d| TimeDelta::from_std(d).ok())
+        .unwrap_or(TimeDelta::minutes(30));
+    Ok(Settings { code_prefix, timezone, checkout_ttl, retention, sync_interval })
 }
 
 /// The setting's value, or its default (written as text, like the contract's table).

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::ids::{BookingCode, Slug, Source};
 use crate::property::Cents;
 use crate::stay::Stay;
+use crate::visit::Visit;
 
 /// A booking (CONTRACT.md section 6).
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -59,6 +60,9 @@ pub struct Booking {
     /// For bookings imported from a channel: the feed and event that own it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<ExternalRef>,
+    /// Check-in, check-out and the stay's own door code (CONTRACT.md section 15).
+    #[serde(flatten)]
+    pub visit: Visit,
 }
 
 impl Booking {

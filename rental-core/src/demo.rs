@@ -3,10 +3,12 @@
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 
+use crate::access::{DEFAULT_CODE_LENGTH, DoorCodeMode};
 use crate::booking::{Booking, PaymentStatus, Status};
 use crate::ids::{BookingCode, Slug, Source};
 use crate::property::{ClockTime, Property, SeasonalRate};
 use crate::stay::Stay;
+use crate::visit::Visit;
 
 fn date(s: &str) -> NaiveDate {
     s.parse().unwrap_or_default()
@@ -53,6 +55,10 @@ pub fn sea_view() -> Property {
         door_code: "4821".into(),
         wifi_ssid: "SeaView-Guest".into(),
         ical_feeds: vec![],
+        door_code_mode: DoorCodeMode::Static,
+        door_code_length: DEFAULT_CODE_LENGTH,
+        access_before_minutes: 0,
+        access_after_minutes: 0,
     }
 }
 
@@ -152,6 +158,7 @@ pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
         updated_at: at,
         cancelled_by: None,
         cancel_reason: None,
+        visit: Visit::default(),
         external: None,
     }
 }

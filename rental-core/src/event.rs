@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::booking::Booking;
+use crate::visit::TransitionBy;
 
 /// The name of an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -33,6 +34,15 @@ pub enum EventName {
     /// A pull of channel calendars finished.
     #[serde(rename = "calendar.synced")]
     CalendarSynced,
+    /// A stay was checked in, by the `check_in` action or at `checkInTime`.
+    #[serde(rename = "stay.checked_in")]
+    StayCheckedIn,
+    /// A stay was checked out, by the `check_out` action or at `checkOutTime`.
+    #[serde(rename = "stay.checked_out")]
+    StayCheckedOut,
+    /// A stay's door code was issued, moved or revoked.
+    #[serde(rename = "access.updated")]
+    AccessUpdated,
     /// A test sent from the admin dashboard to one webhook; never fanned
     /// out to subscribers and not in [`EventName::ALL`].
     #[serde(rename = "webhook.test")]
@@ -41,7 +51,7 @@ pub enum EventName {
 
 impl EventName {
     /// Every event, in the order SPEC.md lists them.
-    pub const ALL: [EventName; 7] = [
+    pub const ALL: [EventName; 10] = [
         EventName::BookingCreated,
         EventName::BookingConfirmed,
         EventName::BookingCancelled,
@@ -49,6 +59,9 @@ impl EventName {
         EventName::PaymentAuthorized,
         EventName::PaymentExpired,
         EventName::CalendarSynced,
+        EventName::StayCheckedIn,
+        EventName::StayCheckedOut,
+        EventName::AccessUpdated,
     ];
 
     /// `booking.created` and so on.
@@ -61,6 +74,9 @@ impl EventName {
             EventName::PaymentAuthorized => "booking.payment_authorized",
             EventName::PaymentExpired => "booking.payment_expired",
             EventName::CalendarSynced => "calendar.synced",
+            EventName::StayCheckedIn => "stay.checked_in",
+            EventName::StayCheckedOut => "stay.checked_out",
+            EventName::AccessUpdated => "access.updated",
             EventName::WebhookTest => "webhook.test",
         }
     }
@@ -129,6 +145,25 @@ impl Event {
     }
 }
 
+impl Event {
+    /// `stay.checked_in` or `stay.checked_out`: the envelope plus `at` (when
+    /// the transition took effect) and `by` (`action` or `schedule`).
+    pub fn stay(event: EventName, b: &Booking, at: DateTime<Utc>, by: TransitionBy, now: DateTime<Utc>) -> Self {
+        let mut data = envelope(b);
+        data.insert("at".into(), json!(crate::timestamp::format(&at)));
+        data.insert("by".into(), json!(by.as_str()));
+        Event { event, timestamp: now, data: Value::Object(data) }
+    }
+
+    /// `access.updated`: the envelope plus `access`, the booking's code and
+    /// window now (null once revoked).
+    pub fn access(b: &Booking, now: DateTime<Utc>) -> Self {
+        let mut data = envelope(b);
+        data.insert("access".into(), serde_json::to_value(&b.visit.access).unwrap_or(Value::Null));
+        Event { event: EventName::AccessUpdated, timestamp: now, data: Value::Object(data) }
+    }
+}
+
 /// The fields every booking event carries (SPEC.md section 6).
 fn envelope(b: &Booking) -> Map<String, Value> {
     let value = json!({
@@ -154,4 +189,18 @@ pub struct OutboxEvent {
     pub seq: u64,
     /// The event.
     pub event: Event,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stay_and_access_events_are_named_and_subscribable_like_the_others() {
+        for name in ["stay.checked_in", "stay.checked_out", "access.updated"] {
+            let event: EventName = name.parse().unwrap();
+            assert_eq!(event.as_str(), name);
+            assert!(EventName::ALL.contains(&event), "{name} can be subscribed to");
+        }
+    }
 }

@@ -60,6 +60,7 @@
 
 #![deny(missing_docs)]
 
+pub mod access;
 pub mod availability;
 mod base64;
 pub mod booking;
@@ -72,18 +73,25 @@ pub mod delivery;
 pub mod demo;
 pub mod error;
 pub mod event;
+pub mod feed_status;
 pub mod ical;
 pub mod ids;
 mod json_out;
 pub mod keys;
 pub mod lifecycle;
+pub mod local_time;
 pub mod occupancy;
+pub mod presence;
 pub mod pricing;
 pub mod property;
 mod service;
 pub mod stay;
+pub mod stay_state;
+pub mod stay_summary;
 pub mod store;
 pub mod timestamp;
+pub mod turnover;
+pub mod visit;
 pub mod webhook;
 
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
@@ -96,8 +104,8 @@ pub use ids::{BookingCode, Slug, Source};
 pub use lifecycle::Action;
 pub use property::{Cents, Property};
 pub use service::{
-    Agenda, Created, DueDelivery, FeedPull, Fetched, NewKey, PRUNE_BATCH, Pruned, Rental, Settings, WRITE_ATTEMPTS,
-    retry_pause,
+    Agenda, CATCH_UP_DAYS, Created, DueDelivery, FeedPull, Fetched, NewKey, PRUNE_BATCH, Pruned, Rental, Settings,
+    WRITE_ATTEMPTS, retry_pause,
 };
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]

@@ -39,6 +39,12 @@ pub enum Action {
     Authorize,
     /// New dates and/or guests, re-checked and re-priced (CONTRACT.md section 13).
     Change(Change),
+    /// The guest arrived (a lock's first unlock, or the host).
+    #[serde(rename = "check_in")]
+    CheckIn,
+    /// The guest left, perhaps early.
+    #[serde(rename = "check_out")]
+    CheckOut,
 }
 
 // How [`Action`] is read (and, through schemars, documented). serde lets an
@@ -87,6 +93,14 @@ enum WireAction {
         #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
         guests: Option<u32>,
     },
+    /// Check a confirmed stay in: on its arrival day or later, before it ended
+    /// (for a lock that reports the first unlock). A repeat is a no-op.
+    #[serde(rename = "check_in")]
+    CheckIn {},
+    /// Check a checked-in stay out (an early departure); its per-stay code
+    /// stops 15 minutes later. A repeat is a no-op.
+    #[serde(rename = "check_out")]
+    CheckOut {},
 }
 
 impl From<WireAction> for Action {
@@ -99,6 +113,8 @@ impl From<WireAction> for Action {
             WireAction::Change { check_in, check_out, guests } => {
                 Action::Change(Change { check_in, check_out, guests })
             }
+            WireAction::CheckIn {} => Action::CheckIn,
+            WireAction::CheckOut {} => Action::CheckOut,
         }
     }
 }
@@ -112,6 +128,8 @@ impl Action {
             Action::Annotate { .. } => "annotate",
             Action::Authorize => "authorize",
             Action::Change(_) => "change",
+            Action::CheckIn => "check_in",
+            Action::CheckOut => "check_out",
         }
     }
 }
@@ -212,7 +230,9 @@ pub fn apply(b: &Booking, action: &Action, now: DateTime<Utc>, today: NaiveDate)
             PaymentStatus::Authorized => Ok(Outcome::Unchanged),
             _ => Err(refuse()),
         },
-        (_, Action::Change(_)) => Err(refuse()),
+        // They need the property and its calendar or times: `change::apply`
+        // and `presence::act` apply them.
+        (_, Action::CheckIn | Action::CheckOut | Action::Change(_)) => Err(refuse()),
     }
 }
 

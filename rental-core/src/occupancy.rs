@@ -5,10 +5,14 @@ use chrono::{DateTime, NaiveDate, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
+use crate::access::Access;
 use crate::calendar::{CalendarEntry, EntryKind};
+use crate::feed_status::FeedFreshness;
 use crate::ids::Slug;
 use crate::json_out::{push_date, push_int, push_json_str};
 use crate::property::Property;
+use crate::stay_state::StayState;
+use crate::turnover::Turnover;
 
 /// The summary of every active property.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -43,6 +47,10 @@ pub struct Totals {
     pub check_outs_today: usize,
     /// Bookings now pending.
     pub pending_bookings: usize,
+    /// Properties now `checked_in`.
+    pub checked_in: usize,
+    /// Channel feeds now stale, over all properties.
+    pub stale_feeds: usize,
 }
 
 /// One property's day.
@@ -71,10 +79,26 @@ pub struct PropertySummary {
     pub check_in_time: String,
     /// `11:00 AM` style.
     pub check_out_time: String,
-    /// The door code.
+    /// The door code valid now, else the property's static code.
     pub door_code: String,
     /// The Wi-Fi network name.
     pub wifi_ssid: String,
+    /// Where its confirmed stays are now (CONTRACT.md section 15).
+    pub stay_state: StayState,
+    /// When `stayState` next changes by itself.
+    #[serde(with = "crate::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    pub next_transition_at: Option<DateTime<Utc>>,
+    /// The door code valid now, else the next one to become valid.
+    pub access: Option<Access>,
+    /// The turnover after the stay that departs today or is in progress.
+    pub turnover: Option<Turnover>,
+    /// Each configured channel feed's freshness.
+    pub feeds: Vec<FeedFreshness>,
+    /// The booking `stay_state` is about (for the admin's buttons; not in the JSON).
+    #[serde(skip)]
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    pub stay_booking: Option<String>,
 }
 
 /// The stay holding tonight.
@@ -136,6 +160,8 @@ impl Summary {
             (",\"checkInsToday\":", t.check_ins_today),
             (",\"checkOutsToday\":", t.check_outs_today),
             (",\"pendingBookings\":", t.pending_bookings),
+            (",\"checkedIn\":", t.checked_in),
+            (",\"staleFeeds\":", t.stale_feeds),
         ];
         for (key, n) in totals {
             out.extend_from_slice(key.as_bytes());
@@ -206,6 +232,20 @@ impl PropertySummary {
             out.extend_from_slice(key.as_bytes());
             push_json_str(out, text);
         }
+        out.extend_from_slice(b",\"stayState\":");
+        push_json_str(out, self.stay_state.as_str());
+        out.extend_from_slice(b",\"nextTransitionAt\":");
+        match &self.next_transition_at {
+            None => out.extend_from_slice(b"null"),
+            Some(t) => push_json_str(out, &crate::timestamp::format(t)),
+        }
+        // Rarely more than a few fields: serde writes them.
+        out.extend_from_slice(b",\"access\":");
+        serde_json::to_writer(&mut *out, &self.access).ok()?;
+        out.extend_from_slice(b",\"turnover\":");
+        serde_json::to_writer(&mut *out, &self.turnover).ok()?;
+        out.extend_from_slice(b",\"feeds\":");
+        serde_json::to_writer(&mut *out, &self.feeds).ok()?;
         out.push(b'}');
         Some(())
     }
@@ -250,6 +290,8 @@ impl PropertyDay<'_> {
 }
 
 /// Summarises `days` at `now`; the top-level date is today in `default_tz`.
+/// The stay and access fields of section 15 start empty (`vacant`, no code,
+/// no turnover, no feeds): `stay_summary::complete` fills them in.
 pub fn summarize(now: DateTime<Utc>, default_tz: Tz, days: &[PropertyDay<'_>]) -> Summary {
     let properties: Vec<PropertySummary> = days.iter().map(|day| summarize_one(now, day)).collect();
     let count = |f: fn(&PropertySummary) -> bool| properties.iter().filter(|p| f(p)).count();
@@ -265,6 +307,8 @@ pub fn summarize(now: DateTime<Utc>, default_tz: Tz, days: &[PropertyDay<'_>]) -
         check_ins_today: stays(|e, today| e.stay.check_in() == today),
         check_outs_today: stays(|e, today| e.stay.check_out() == today),
         pending_bookings: days.iter().map(|d| d.pending).sum(),
+        checked_in: 0,
+        stale_feeds: 0,
     };
     Summary { date: today_in(default_tz, now), generated_at: now, totals, properties }
 }
@@ -307,6 +351,12 @@ fn summarize_one(now: DateTime<Utc>, day: &PropertyDay<'_>) -> PropertySummary {
         check_out_time: p.check_out_time.to_12h(),
         door_code: p.door_code.clone(),
         wifi_ssid: p.wifi_ssid.clone(),
+        stay_state: StayState::Vacant,
+        next_transition_at: None,
+        access: None,
+        turnover: None,
+        feeds: Vec::new(),
+        stay_booking: None,
     }
 }
 
@@ -349,7 +399,14 @@ mod tests {
         assert_eq!((ps.check_in_time.as_str(), ps.check_out_time.as_str()), ("3:00 PM", "11:00 AM"));
         assert_eq!(
             s.totals,
-            Totals { properties: 1, occupied_tonight: 0, check_ins_today: 1, check_outs_today: 1, pending_bookings: 1 }
+            Totals {
+                properties: 1,
+                occupied_tonight: 0,
+                check_ins_today: 1,
+                check_outs_today: 1,
+                pending_bookings: 1,
+                ..Totals::default()
+            }
         );
     }
 
@@ -399,7 +456,8 @@ mod tests {
                 occupied_tonight: 1,
                 check_ins_today: 1,
                 check_outs_today: 1,
-                pending_bookings: 500
+                pending_bookings: 500,
+                ..Totals::default()
             }
         );
     }

@@ -7,6 +7,7 @@ use chrono::{Datelike, NaiveDate, NaiveTime, Timelike, Weekday};
 use chrono_tz::Tz;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::access::{CODE_LENGTHS, DEFAULT_CODE_LENGTH, DoorCodeMode, MAX_ACCESS_MINUTES};
 use crate::error::{Error, FieldError};
 use crate::ids::{Slug, Source};
 use crate::stay::MAX_NIGHTS;
@@ -86,6 +87,18 @@ pub struct Property {
     /// Private: channel calendars to import.
     #[serde(default)]
     pub ical_feeds: Vec<IcalFeed>,
+    /// Private: `static` (the `doorCode` for every stay) or `per_stay` (a code of its own per stay).
+    #[serde(default)]
+    pub door_code_mode: DoorCodeMode,
+    /// Private: digits of a per-stay code, 4 to 8.
+    #[serde(default = "code_length")]
+    pub door_code_length: u8,
+    /// Private: minutes a stay's code opens the door before its check-in time.
+    #[serde(default)]
+    pub access_before_minutes: u32,
+    /// Private: minutes a stay's code opens the door after its check-out time.
+    #[serde(default)]
+    pub access_after_minutes: u32,
 }
 
 /// A season: nights `start_date..=end_date` with their own rates. Where
@@ -197,6 +210,9 @@ impl Property {
                 "must be 1 to 366",
             );
         }
+        check(CODE_LENGTHS.contains(&self.door_code_length), "doorCodeLength", "must be 4 to 8");
+        check(self.access_before_minutes <= MAX_ACCESS_MINUTES, "accessBeforeMinutes", "must be 0 to 10080");
+        check(self.access_after_minutes <= MAX_ACCESS_MINUTES, "accessAfterMinutes", "must be 0 to 10080");
         let mut names: Vec<&str> = self.ical_feeds.iter().map(|f| f.name.as_str()).collect();
         names.sort_unstable();
         check(names.windows(2).all(|w| w[0] != w[1]), "icalFeeds.name", "feed names must be unique");
@@ -372,6 +388,9 @@ impl<'de> Deserialize<'de> for ClockTime {
     }
 }
 
+fn code_length() -> u8 {
+    DEFAULT_CODE_LENGTH
+}
 fn usd() -> String {
     "USD".to_owned()
 }
@@ -454,7 +473,7 @@ mod tests {
     #[test]
     fn the_public_view_hides_door_code_wifi_and_feeds() {
         let json = serde_json::to_value(demo::sea_view().public()).unwrap();
-        for private in ["doorCode", "wifiSsid", "icalFeeds", "active"] {
+        for private in ["doorCode", "wifiSsid", "icalFeeds", "active", "doorCodeMode", "doorCodeLength"] {
             assert!(json.get(private).is_none(), "{private} leaked");
         }
         assert_eq!(json["slug"], "sea-view");

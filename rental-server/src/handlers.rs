@@ -196,6 +196,12 @@ pub async fn summary<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
     Ok(json_bytes(StatusCode::OK, summary.to_json()))
 }
 
+/// `GET /api/v1/sync/status`: every configured feed's freshness.
+pub async fn sync_status<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
+    let status = read(rental, Rental::sync_status).await?;
+    Ok(json(StatusCode::OK, &status))
+}
+
 /// `POST /api/v1/sync/ical[?property=slug]`: pulls the feeds now and answers with the
 /// report once every pull ended (failed feeds are in it, the request still succeeds).
 /// An unknown or inactive property is a 404.

@@ -33,6 +33,7 @@ pub mod problem;
 pub mod ratelimit;
 pub mod request;
 pub mod routes;
+pub mod stay_schedule;
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -182,6 +183,7 @@ pub async fn serve<S: Store + 'static>(
     let graceful = GracefulShutdown::new();
     let (stop_jobs, jobs_stop) = tokio::sync::watch::channel(false);
     let housekeeping = tokio::spawn(jobs::housekeeping(Arc::clone(&state.rental), jobs_stop.clone()));
+    let stays = tokio::spawn(stay_schedule::run(Arc::clone(&state.rental), jobs_stop.clone()));
     let (drain, drain_deadline) = tokio::sync::watch::channel(None);
     let dispatcher = match &state.webhooks {
         Some(webhooks) => {
@@ -232,6 +234,7 @@ pub async fn serve<S: Store + 'static>(
         tracing::warn!("requests still running after {:?}; stopping anyway", state.grace);
     }
     finish(deadline, "the housekeeping job", Some(housekeeping)).await;
+    finish(deadline, "the stay schedule", Some(stays)).await;
     finish(deadline, "the feed sync schedule", scheduler).await;
     finish(deadline, "the webhook dispatcher", dispatcher).await;
     Ok(())
@@ -351,6 +354,7 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Inc
         }
         Route::Summary => handlers::summary(rental).await,
         Route::Sync => handlers::sync(&state.syncer, &query).await,
+        Route::SyncStatus => handlers::sync_status(rental).await,
         Route::Calendar(slug) => handlers::calendar(rental, slug, &query, &parts.headers).await,
     }
 }

@@ -23,6 +23,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("PATCH", "/api/v1/bookings/{code}"),
     ("GET", "/api/v1/ha/summary"),
     ("POST", "/api/v1/sync/ical"),
+    ("GET", "/api/v1/sync/status"),
     ("GET", "/api/v1/calendar/{slug}.ics"),
 ];
 
@@ -57,6 +58,8 @@ pub enum Route {
     Summary,
     /// `POST /api/v1/sync/ical`.
     Sync,
+    /// `GET /api/v1/sync/status`.
+    SyncStatus,
     /// `GET /api/v1/calendar/{slug}.ics`: public.
     Calendar(String),
 }
@@ -115,6 +118,7 @@ fn route(method: &Method, segments: &[&str]) -> Option<Route> {
         ("PATCH", ["api", "v1", "bookings", code]) if !code.is_empty() => Route::PatchBooking(owned(code)),
         ("GET", ["api", "v1", "ha", "summary"]) => Route::Summary,
         ("POST", ["api", "v1", "sync", "ical"]) => Route::Sync,
+        ("GET", ["api", "v1", "sync", "status"]) => Route::SyncStatus,
         ("GET", ["api", "v1", "calendar", file]) => match file.strip_suffix(".ics") {
             Some(slug) if !slug.is_empty() => Route::Calendar(owned(slug)),
             _ => return None,

@@ -201,3 +201,41 @@ async fn a_webhook_needs_at_least_one_event() {
     let hooks = s.rental.webhooks().unwrap();
     assert_eq!(serde_json::to_value(&hooks[0].events).unwrap(), json!(["booking.created", "booking.cancelled"]));
 }
+
+#[tokio::test]
+async fn the_houses_show_each_stay_and_check_in_and_out_like_the_api() {
+    let s = server().await;
+    let mut sea = rental_core::demo::sea_view();
+    sea.name = "Sea <View> & Co".into();
+    sea.door_code_mode = rental_core::access::DoorCodeMode::PerStay;
+    s.rental.import_properties(&[sea]).unwrap();
+    let code = s.book("sea-view", TODAY, "2026-11-25", 2).await["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let digits = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["access"]["code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let client = Client::logged_in(&s.http).await;
+    let page = client.get("/admin").await.text();
+    let houses = page.split("id=\"houses\"").nth(1).unwrap().split("</section>").next().unwrap();
+    let row = houses.split("data-slug=\"sea-view\"").nth(1).unwrap().split("</tr>").next().unwrap();
+    assert!(row.contains("data-state=\"awaiting_check_in\""), "{row}");
+    assert!(row.contains(&digits) && row.contains("not valid yet"), "the next code with its window: {row}");
+    assert!(houses.contains("Sea &lt;View&gt; &amp; Co"), "names are escaped: {houses}");
+    assert!(row.contains(&format!("/admin/bookings/{code}/check_in")), "{row}");
+
+    let r = client.post(&format!("/admin/bookings/{code}/check_in"), &[]).await;
+    assert_eq!((r.status, r.header("location")), (303, Some("/admin")));
+    assert_eq!(s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["checkedInBy"], "action");
+    let page = client.get("/admin").await.text();
+    assert!(page.contains("data-state=\"checked_in\"") && page.contains("is checked in."), "{page}");
+    assert!(page.contains(&format!("/admin/bookings/{code}/check_out")));
+
+    // Without the session's CSRF token nothing happens.
+    client.post_raw(&format!("/admin/bookings/{code}/check_out"), &[]).await.expect(403);
+    assert!(s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["checkedOutAt"].is_null());
+    client.post(&format!("/admin/bookings/{code}/check_out"), &[]).await.expect(303);
+    let booking = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body;
+    assert_eq!(booking["checkedOutBy"], "action");
+    assert!(client.get("/admin").await.text().contains("data-state=\"checked_out\""));
+}

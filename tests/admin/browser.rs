@@ -152,7 +152,7 @@ pub(crate) async fn flash(c: &Client) -> Result<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_host_manages_keys_and_webhooks_in_a_real_browser() -> Result {
     let s = server().await;
-    let code = s.book("sea-view", "2026-11-22", "2026-11-25", 2).await["code"].as_str().unwrap().to_owned();
+    let code = two_stays_with_their_own_codes(&s).await?;
     let channel = FeedServer::start().await;
     channel.set(
         "/airbnb.ics",
@@ -177,6 +177,7 @@ async fn a_host_manages_keys_and_webhooks_in_a_real_browser() -> Result {
     assert_eq!(path(&c).await?, "/admin");
     let arrivals = c.find(Locator::Css("#arrivals")).await?.text().await?;
     assert!(arrivals.contains(&code), "{arrivals}");
+    check_in_from_the_houses(&c).await?;
     shot(&c, "today").await?;
 
     // Create a key, use it, revoke it.
@@ -248,6 +249,34 @@ async fn a_host_manages_keys_and_webhooks_in_a_real_browser() -> Result {
     c.goto(&format!("{base}/admin/webhooks")).await?;
     assert_eq!(path(&c).await?, "/admin/login");
     c.close().await?;
+    Ok(())
+}
+
+/// Sea View with per-stay codes, a guest confirmed for today and one for the 26th; the first code.
+async fn two_stays_with_their_own_codes(s: &TestServer<MemoryStore>) -> Result<String> {
+    let sea = rental_core::Property {
+        door_code_mode: rental_core::access::DoorCodeMode::PerStay,
+        access_before_minutes: 60,
+        ..rental_core::demo::sea_view()
+    };
+    s.rental.import_properties(&[sea])?;
+    let mut codes = Vec::new();
+    for (from, to) in [("2026-11-22", "2026-11-25"), ("2026-11-26", "2026-11-28")] {
+        let code = s.book("sea-view", from, to, 2).await["code"].as_str().unwrap().to_owned();
+        s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+        codes.push(code);
+    }
+    Ok(codes.swap_remove(0))
+}
+
+/// The Today page's house row of Sea View: awaiting check-in with a stale feed; its button checks in.
+async fn check_in_from_the_houses(c: &Client) -> Result {
+    let house = "//tr[@data-slug='sea-view']";
+    let row = c.find(Locator::XPath(house)).await?.text().await?;
+    assert!(row.contains("Awaiting check-in") && row.contains("airbnb stale"), "{row}");
+    click_button(c, house, "Check in", None).await?;
+    let state = c.find(Locator::XPath(house)).await?.attr("data-state").await?;
+    assert_eq!(state.as_deref(), Some("checked_in"));
     Ok(())
 }
 

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 const PATH: &str = "/api/v1/bookings";
 
 /// Every field of a booking body, as CONTRACT.md section 6 lists them.
-const BOOKING_FIELDS: [&str; 19] = [
+const BOOKING_FIELDS: [&str; 24] = [
     "code",
     "property",
     "propertyName",
@@ -32,6 +32,11 @@ const BOOKING_FIELDS: [&str; 19] = [
     "updatedAt",
     "cancelledBy",
     "cancelReason",
+    "checkedInAt",
+    "checkedInBy",
+    "checkedOutAt",
+    "checkedOutBy",
+    "access",
 ];
 
 fn code_of(b: &Value) -> &str {
@@ -75,7 +80,8 @@ async fn a_created_booking_is_201_with_its_location_and_every_field() {
         "checkIn": "2026-12-20", "checkOut": "2026-12-27", "nights": 7,
         "status": "pending", "paymentStatus": "unpaid", "total": 134_288, "currency": "USD",
         "source": "api", "notes": [], "createdAt": NOW, "updatedAt": NOW,
-        "cancelledBy": null, "cancelReason": null});
+        "cancelledBy": null, "cancelReason": null,
+        "checkedInAt": null, "checkedInBy": null, "checkedOutAt": null, "checkedOutBy": null, "access": null});
     assert_eq!(*b, want);
 }
 

@@ -16,6 +16,10 @@
 //!   once arrive once each; shutdown with attempts hanging ends within its grace.
 //! - `standard_webhooks`: the reference Standard Webhooks library verifies real
 //!   deliveries, also while a secret rotation's two secrets sign.
+//! - `stay`: check-in and check-out, per-stay door codes, turnover, feed
+//!   freshness, and the stay schedule across restarts (section 15).
+//! - `home_assistant`: a real Home Assistant runs the example configuration
+//!   against a server (installed by `scripts/test`).
 //! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
 
 mod auth;
@@ -27,6 +31,7 @@ mod concurrency;
 mod connections;
 mod delivery_claims;
 mod errors;
+mod home_assistant;
 mod ical;
 mod patch;
 mod properties;
@@ -34,5 +39,6 @@ mod quotes;
 mod restart;
 mod schemathesis;
 mod standard_webhooks;
+mod stay;
 mod summary;
 mod webhooks;

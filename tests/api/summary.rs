@@ -38,7 +38,8 @@ async fn the_summary_has_the_spec_shape_with_a_date_per_property() {
     assert_eq!((b["date"].as_str(), b["generatedAt"].as_str()), (Some("2026-11-22"), Some(NOW)));
     assert_eq!(
         b["totals"],
-        json!({"properties": 3, "occupiedTonight": 1, "checkInsToday": 0, "checkOutsToday": 0, "pendingBookings": 1})
+        json!({"properties": 3, "occupiedTonight": 1, "checkInsToday": 0, "checkOutsToday": 0, "pendingBookings": 1,
+               "checkedIn": 1, "staleFeeds": 0})
     );
     let slugs: Vec<&str> = b["properties"].as_array().unwrap().iter().map(|p| p["slug"].as_str().unwrap()).collect();
     assert_eq!(slugs, ["alpine-cabin", "harbour-loft", "sea-view"]);
@@ -57,7 +58,12 @@ async fn the_summary_has_the_spec_shape_with_a_date_per_property() {
             "checkInTime",
             "checkOutTime",
             "doorCode",
-            "wifiSsid"
+            "wifiSsid",
+            "stayState",
+            "nextTransitionAt",
+            "access",
+            "turnover",
+            "feeds"
         ])
     );
     let want = json!({"slug": "sea-view", "name": "Sea View Cottage", "date": "2026-11-22", "occupied": true,
@@ -65,7 +71,13 @@ async fn the_summary_has_the_spec_shape_with_a_date_per_property() {
         "currentBooking": {"code": current["code"], "guestName": "Ada Lovelace", "guests": 2,
                            "checkIn": "2026-11-20", "checkOut": "2026-11-24"},
         "nextArrival": {"code": next["code"], "guestName": "Ada Lovelace", "checkIn": "2026-11-29", "status": "pending"},
-        "checkInTime": "3:00 PM", "checkOutTime": "11:00 AM", "doorCode": "4821", "wifiSsid": "SeaView-Guest"});
+        "checkInTime": "3:00 PM", "checkOutTime": "11:00 AM", "doorCode": "4821", "wifiSsid": "SeaView-Guest",
+        "stayState": "checked_in", "nextTransitionAt": "2026-11-24T11:00:00.000Z",
+        "access": {"code": "4821", "validFrom": "2026-11-20T15:00:00.000Z", "validUntil": "2026-11-24T11:00:00.000Z",
+                   "booking": current["code"]},
+        "turnover": {"sameDay": false, "cleaningFrom": "2026-11-24T11:00:00.000Z",
+                     "cleaningUntil": "2026-11-29T15:00:00.000Z", "gapNights": 5, "unbookableGap": false},
+        "feeds": []});
     assert_eq!(*sea, want);
     let loft = of(b, "harbour-loft");
     assert_eq!(

@@ -43,7 +43,9 @@ saying the dates are unavailable, those nights were taken (perhaps just now): do
 same dates; call check_availability or get_quote and offer the guest other dates. Other errors \
 name the field at fault (past dates, too many guests, stay too short or long). Pass a fresh \
 idempotencyKey with each new booking: if a call times out, retry it with the same key and fields \
-to get the booking it made rather than a second one or a dates-unavailable error.";
+to get the booking it made rather than a second one or a dates-unavailable error. The booking's \
+checkedInAt, checkedOutAt and access stay null here: check-in, check-out and door codes belong to \
+confirmed stays and are the host's (never given out through these tools).";
 
 /// The tool server: one backend, four tools.
 #[derive(Debug, Clone)]

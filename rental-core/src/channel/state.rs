@@ -22,6 +22,9 @@ pub struct FeedState {
     /// The last pull's result.
     #[serde(default)]
     pub last_result: Option<FeedResult>,
+    /// When a pull last succeeded (absent in states stored before it was kept: see [`FeedState::last_success`]).
+    #[serde(default, with = "crate::timestamp::option")]
+    pub last_success_at: Option<DateTime<Utc>>,
     /// The `ETag` of the last body applied, sent back as `If-None-Match`.
     #[serde(default)]
     pub etag: Option<String>,
@@ -45,11 +48,18 @@ impl FeedState {
             feed,
             last_pull_at: None,
             last_result: None,
+            last_success_at: None,
             etag: None,
             last_modified: None,
             empty_once: false,
             items: BTreeMap::new(),
         }
+    }
+
+    /// When a pull last succeeded; for a state stored before that was kept,
+    /// the last pull when it succeeded.
+    pub fn last_success(&self) -> Option<DateTime<Utc>> {
+        self.last_success_at.or_else(|| self.last_result.as_ref().filter(|r| r.ok).and(self.last_pull_at))
     }
 
     /// Every booking code and block id the feed owns.

@@ -13,6 +13,7 @@ use crate::event::Event;
 use crate::ids::{BookingCode, Source};
 use crate::lifecycle::{self, Action, Outcome};
 use crate::occupancy::today_in;
+use crate::presence::Door;
 use crate::pricing::{self, Problem};
 use crate::stay::Stay;
 use crate::store::{IdempotencyRecord, ReadTx, Store, StoreError, WriteTx};
@@ -129,6 +130,7 @@ impl<S: Store> Rental<S> {
             updated_at: now,
             cancelled_by: None,
             cancel_reason: None,
+            visit: crate::visit::Visit::default(),
             external: None,
         };
         tx.insert_booking(&booking)?;
@@ -170,9 +172,15 @@ impl<S: Store> Rental<S> {
         Ok(crate::booking::Page { data, next })
     }
 
-    /// Confirms, cancels, annotates, authorizes or changes a booking (CONTRACT.md sections 6 and 13).
+    /// Confirms, cancels, annotates, authorizes, changes, checks in or checks
+    /// out a booking (CONTRACT.md sections 6, 13 and 15).
     /// A transition already made is a no-op that emits nothing.
     pub fn update_booking(&self, code: &str, action: &Action) -> Result<Booking> {
+        match action {
+            Action::CheckIn => return self.door(code, Door::In),
+            Action::CheckOut => return self.door(code, Door::Out),
+            _ => {}
+        }
         let now = self.now();
         self.write(|tx| {
             let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
@@ -185,7 +193,8 @@ impl<S: Store> Rental<S> {
                 Outcome::Changed { booking, events } => {
                     tx.put_booking(&booking)?;
                     tx.append_events(&events)?;
-                    Ok(booking)
+                    // As stored: confirming may have issued a door code, cancelling revoked one.
+                    Ok(tx.booking(code)?.unwrap_or(booking))
                 }
             }
         })

@@ -53,7 +53,8 @@ pub(super) fn change_in<S: Store>(
         Outcome::Changed { booking, events } => {
             tx.put_booking(&booking)?;
             tx.append_events(&events)?;
-            Ok(booking)
+            // As stored: a per-stay door code's window moved with the dates.
+            Ok(tx.booking(booking.code.as_str())?.unwrap_or(booking))
         }
     }
 }

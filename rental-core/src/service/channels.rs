@@ -131,6 +131,9 @@ impl<S: Store> Rental<S> {
             };
             state.last_pull_at = Some(now);
             state.last_result = Some(result.clone());
+            if result.ok {
+                state.last_success_at = Some(now);
+            }
             tx.put_feed_state(&state)?;
             Ok(result)
         })
@@ -266,6 +269,7 @@ impl<S: Store> Rental<S> {
             updated_at: pull.now,
             cancelled_by: None,
             cancel_reason: None,
+            visit: crate::visit::Visit::default(),
             external: Some(ExternalRef { feed: feed.name.clone(), uid: uid.to_owned() }),
         })
     }

@@ -1,6 +1,7 @@
 //! `Rental<S: Store>`: the use cases. Each one opens one store transaction,
 //! calls the pure core, writes the result and its events, and commits.
 
+mod access_sync;
 mod admin;
 mod admin_password;
 mod agenda;
@@ -16,6 +17,7 @@ mod property_edit;
 mod property_feeds;
 mod read_model;
 mod retention;
+mod stay;
 mod webhook_admin;
 mod write;
 
@@ -25,6 +27,7 @@ pub use self::bookings::Created;
 pub use self::channels::{FeedPull, Fetched};
 pub use self::deliveries::DueDelivery;
 pub use self::retention::{PRUNE_BATCH, Pruned};
+pub use self::stay::CATCH_UP_DAYS;
 pub use self::write::{WRITE_ATTEMPTS, retry_pause};
 
 use std::sync::{Arc, Mutex};
@@ -36,12 +39,15 @@ use crate::availability::{self, Availability};
 use crate::booking::QuoteRequest;
 use crate::clock::{Clock, Entropy, OsEntropy, SystemClock};
 use crate::error::{Error, FieldError, NotFound, Result};
+use crate::feed_status::{self, FeedStatus, SyncStatus};
 use crate::ids::check_prefix;
 use crate::occupancy::{self, PropertyDay, Summary, today_in};
 use crate::pricing::{self, Quote};
 use crate::property::{MAX_GUESTS, Property};
 use crate::stay::{MAX_NIGHTS, Stay, StayError};
+use crate::stay_summary::{self, StayDay};
 use crate::store::{ReadTx, Store, WriteTx};
+use crate::visit::Visit;
 
 use self::bookings::NewBookingJob;
 use self::group_commit::GroupCommit;
@@ -59,6 +65,9 @@ pub struct Settings {
     /// How long finished deliveries and the outbox events behind them are
     /// kept (CONTRACT.md section 18).
     pub retention: TimeDelta,
+    /// How often channel feeds are pulled; a feed is stale after 3 of these
+    /// without a successful pull (CONTRACT.md section 15).
+    pub sync_interval: TimeDelta,
 }
 
 impl Default for Settings {
@@ -68,6 +77,7 @@ impl Default for Settings {
             timezone: chrono_tz::UTC,
             checkout_ttl: Some(TimeDelta::hours(24)),
             retention: TimeDelta::days(30),
+            sync_interval: TimeDelta::minutes(30),
         }
     }
 }
@@ -294,7 +304,71 @@ impl<S: Store> Rental<S> {
             .zip(pending)
             .map(|((property, calendar), pending)| PropertyDay { property, calendar, pending })
             .collect();
-        Ok(occupancy::summarize(now, self.settings.timezone, &days))
+        let mut summary = occupancy::summarize(now, self.settings.timezone, &days);
+        let (visits, feeds) = self.stay_inputs(&summary, &days, now)?;
+        let stays: Vec<StayDay<'_>> =
+            visits.iter().zip(&feeds).map(|(visits, feeds)| StayDay { visits, feeds }).collect();
+        stay_summary::complete(&mut summary, now, &days, &stays);
+        Ok(summary)
+    }
+
+    /// Per property, the visits of the few bookings the stay state needs and
+    /// its feeds' freshness: one store read, whatever the cache holds.
+    #[expect(clippy::type_complexity, reason = "two parallel lists, one entry per property")]
+    fn stay_inputs(
+        &self,
+        summary: &Summary,
+        days: &[PropertyDay<'_>],
+        now: DateTime<Utc>,
+    ) -> Result<(Vec<Vec<(String, Visit)>>, Vec<Vec<FeedStatus>>)> {
+        let needed: Vec<Vec<&str>> =
+            days.iter().zip(&summary.properties).map(|(day, ps)| stay_summary::needed_visits(day, ps)).collect();
+        let any_feeds = days.iter().any(|d| !d.property.ical_feeds.is_empty());
+        if !any_feeds && needed.iter().all(Vec::is_empty) {
+            // Nothing stayed or syncs: no store read (the summary is polled often).
+            return Ok((vec![Vec::new(); days.len()], vec![Vec::new(); days.len()]));
+        }
+        let read = self.store.read()?;
+        let states = if any_feeds { read.feed_states()? } else { Vec::new() };
+        let mut visits = Vec::with_capacity(days.len());
+        let mut feeds = Vec::with_capacity(days.len());
+        for (day, codes) in days.iter().zip(needed) {
+            let mut found = Vec::new();
+            for code in codes {
+                if let Some(b) = read.booking(code)? {
+                    found.push((code.to_owned(), b.visit));
+                }
+            }
+            visits.push(found);
+            let p = day.property;
+            feeds.push(
+                p.ical_feeds
+                    .iter()
+                    .map(|f| {
+                        let state = states.iter().find(|s| s.property == p.slug && s.feed == f.name);
+                        feed_status::status(&p.slug, &f.name, state, now, self.settings.sync_interval)
+                    })
+                    .collect(),
+            );
+        }
+        Ok((visits, feeds))
+    }
+
+    /// Every configured channel feed of every active property, with its
+    /// freshness (`GET /api/v1/sync/status`), by property then feed.
+    pub fn sync_status(&self) -> Result<SyncStatus> {
+        let now = self.now();
+        let properties = self.properties()?;
+        let states = self.store.read()?.feed_states()?;
+        let feeds = properties
+            .iter()
+            .flat_map(|p| p.ical_feeds.iter().map(move |f| (p, f)))
+            .map(|(p, f)| {
+                let state = states.iter().find(|s| s.property == p.slug && s.feed == f.name);
+                feed_status::status(&p.slug, &f.name, state, now, self.settings.sync_interval)
+            })
+            .collect();
+        Ok(SyncStatus { feeds })
     }
 
     /// Runs a read on the in-memory snapshot when there is one, else on a store transaction.

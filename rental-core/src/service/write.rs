@@ -5,15 +5,16 @@
 //! notes what the write changed, so the read cache is updated from those
 //! changes alone and never reads a calendar again.
 
-use std::sync::PoisonError;
+use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
-use super::Rental;
+use super::{Rental, access_sync};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
+use crate::clock::Entropy;
 use crate::delivery::{ClaimLimits, Delivery, Lease};
 use crate::error::{Error, Result};
 use crate::event::{Event, OutboxEvent};
@@ -40,11 +41,16 @@ pub(super) struct Changes {
     pub any: bool,
 }
 
-/// A write transaction that records what it changes.
-#[derive(Debug)]
+/// A write transaction that records what it changes. It also keeps every
+/// booking's door code in step with it (see `access_sync`): the randomness
+/// and instant for that are the engine's.
 pub(super) struct Recorder<T> {
     tx: T,
     changes: Changes,
+    entropy: Arc<dyn Entropy>,
+    now: DateTime<Utc>,
+    /// `access.updated` events, appended after the use case's own events.
+    access_events: Vec<Event>,
 }
 
 /// The transaction a use case writes through.
@@ -75,9 +81,19 @@ impl<S: Store> Rental<S> {
 
     /// One try of [`Rental::write`], with the turn held.
     fn write_once<R>(&self, work: &mut impl FnMut(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
-        let mut tx = Recorder { tx: self.store.write()?, changes: Changes::default() };
+        let mut tx = Recorder {
+            tx: self.store.write()?,
+            changes: Changes::default(),
+            entropy: Arc::clone(&self.entropy),
+            now: self.now(),
+            access_events: Vec::new(),
+        };
         let out = work(&mut tx)?;
-        let Recorder { tx, changes } = tx;
+        let access_events = std::mem::take(&mut tx.access_events);
+        if !access_events.is_empty() {
+            tx.append_events(&access_events)?;
+        }
+        let Recorder { tx, changes, .. } = tx;
         if changes.any {
             tx.commit()?;
             if let Some(cache) = &self.cache {
@@ -232,14 +248,25 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
         self.changed().properties.push(property.clone());
         Ok(())
     }
+    /// Writes `booking` with its door code settled (`access_sync::settle`):
+    /// what is stored, and read back, may differ from `booking` in `access`.
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
-        self.tx.put_booking(booking)?;
-        self.changed().bookings.push(booking.clone());
+        let mut booking = booking.clone();
+        if let Some(event) = access_sync::settle(&self.tx, &mut booking, self.entropy.as_ref(), self.now)? {
+            self.access_events.push(event);
+        }
+        self.tx.put_booking(&booking)?;
+        self.changed().bookings.push(booking);
         Ok(())
     }
+    /// Inserts `booking` with its door code settled, as [`Recorder::put_booking`] writes.
     fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
-        self.tx.insert_booking(booking)?;
-        self.changed().bookings.push(booking.clone());
+        let mut booking = booking.clone();
+        if let Some(event) = access_sync::settle(&self.tx, &mut booking, self.entropy.as_ref(), self.now)? {
+            self.access_events.push(event);
+        }
+        self.tx.insert_booking(&booking)?;
+        self.changed().bookings.push(booking);
         Ok(())
     }
     fn put_block(&mut self, block: &Block) -> StoreResult<()> {

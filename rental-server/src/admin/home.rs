@@ -1,5 +1,5 @@
-//! `/admin`: today's arrivals and departures, and the pending requests with
-//! confirm and cancel buttons that run the same lifecycle actions as the API's PATCH.
+//! `/admin`: each house's stay now, today's arrivals and departures, and the pending requests,
+//! with buttons that run the same actions as the API's PATCH.
 
 use std::sync::Arc;
 
@@ -7,9 +7,9 @@ use maud::{Markup, html};
 use rental_core::lifecycle::Party;
 use rental_core::{Action, Booking, Rental, Status, Store};
 
-use super::Act;
 use super::page::{Page, Section, button_form, money, shell};
 use super::session::{Flash, Session};
+use super::{Act, stays};
 use crate::handlers::blocking;
 
 /// The dashboard's first page.
@@ -18,7 +18,12 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
         Ok(agenda) => agenda,
         Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),
     };
+    let (summary, properties) = match blocking(rental, stays::read).await {
+        Ok(read) => read,
+        Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),
+    };
     let body = html! {
+        (stays::houses(&summary, &properties, session))
         section.card #arrivals {
             h2 { "Arriving today (" (agenda.arrivals.len()) ")" }
             (stays(&agenda.arrivals, session, "No arrivals today."))
@@ -61,14 +66,23 @@ fn stays(bookings: &[Booking], session: &Session, empty: &str) -> Markup {
     }
 }
 
-/// `POST /admin/bookings/{code}/confirm|cancel`.
+/// `POST /admin/bookings/{code}/confirm|cancel|check_in|check_out`.
 pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str) -> Page {
     let action = match action {
         "confirm" => Action::Confirm,
+        "check_in" => Action::CheckIn,
+        "check_out" => Action::CheckOut,
         "cancel" => Action::Cancel { by: Party::Host, reason: Some("cancelled in the admin dashboard".to_owned()) },
         _ => return super::page::message(http::StatusCode::NOT_FOUND, "Not found", "There is no such action."),
     };
+    let door = matches!(action, Action::CheckIn | Action::CheckOut);
     let code = code.to_owned();
     let result = blocking(act.rental(), move |r| r.update_booking(&code, &action)).await;
-    act.done(result, "/admin", |b| Flash::done(format!("Booking {} is now {}.", b.code, b.status)))
+    act.done(result, "/admin", |b| {
+        Flash::done(match (b.visit.checked_out_at, b.visit.checked_in_at) {
+            (Some(_), _) if door => format!("Booking {} is checked out.", b.code),
+            (None, Some(_)) if door => format!("Booking {} is checked in.", b.code),
+            _ => format!("Booking {} is now {}.", b.code, b.status),
+        })
+    })
 }

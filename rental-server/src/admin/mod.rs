@@ -16,6 +16,7 @@ mod page;
 mod properties;
 mod property_edit;
 pub mod session;
+mod stays;
 pub mod throttle;
 mod webhooks;
 

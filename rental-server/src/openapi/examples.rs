@@ -23,6 +23,8 @@ pub(super) fn request_examples(name: &str) -> Map<String, Value> {
                 "authorize": {"summary": "Record a card hold", "value": {"action": "authorize"}},
                 "change": {"summary": "Move the stay a night later, for two guests",
                     "value": {"action": "change", "checkIn": "2026-12-21", "checkOut": "2026-12-28", "guests": 2}},
+                "check_in": {"summary": "The guest arrived (a lock's first unlock)", "value": {"action": "check_in"}},
+                "check_out": {"summary": "The guest left early", "value": {"action": "check_out"}},
             }),
         ),
         "NewBlock" => {
@@ -58,6 +60,9 @@ pub(super) fn response_example(name: &str) -> Option<Value> {
         "SyncResult" => sync_example(),
         "Block" => block_example(),
         "BlockList" => json!({"data": [block_example()]}),
+        "SyncStatus" => json!({"feeds": [{"property": "sea-view", "name": "airbnb", "ok": false,
+            "lastAttemptAt": "2026-11-22T07:30:00.000Z", "lastSuccessAt": "2026-11-22T05:00:00.000Z",
+            "stale": true, "error": "the feed answered 503", "events": 0}]}),
         _ => return None,
     })
 }
@@ -111,6 +116,7 @@ fn booking_example() -> Value {
         "source": "api", "notes": [{"text": "late arrival", "at": "2026-11-22T07:39:21.123Z"}],
         "createdAt": "2026-11-22T07:39:21.123Z", "updatedAt": "2026-11-22T07:39:21.123Z",
         "cancelledBy": null, "cancelReason": null,
+        "checkedInAt": null, "checkedInBy": null, "checkedOutAt": null, "checkedOutBy": null, "access": null,
     })
 }
 
@@ -118,7 +124,7 @@ fn summary_example() -> Value {
     json!({
         "date": "2026-11-22", "generatedAt": "2026-11-22T07:39:21.123Z",
         "totals": {"properties": 1, "occupiedTonight": 1, "checkInsToday": 0, "checkOutsToday": 0,
-            "pendingBookings": 1},
+            "pendingBookings": 1, "checkedIn": 1, "staleFeeds": 0},
         "properties": [{
             "slug": "sea-view", "name": "Sea View Cottage", "date": "2026-11-22", "occupied": true,
             "checkInToday": false, "checkOutToday": false,
@@ -126,7 +132,14 @@ fn summary_example() -> Value {
                 "checkIn": "2026-11-20", "checkOut": "2026-11-24"},
             "nextArrival": {"code": "BK-K3M9PW", "guestName": "Alan Turing", "checkIn": "2026-12-01",
                 "status": "pending"},
-            "checkInTime": "3:00 PM", "checkOutTime": "11:00 AM", "doorCode": "4821", "wifiSsid": "SeaView-Guest",
+            "checkInTime": "3:00 PM", "checkOutTime": "11:00 AM", "doorCode": "482913", "wifiSsid": "SeaView-Guest",
+            "stayState": "checked_in", "nextTransitionAt": "2026-11-24T11:00:00.000Z",
+            "access": {"code": "482913", "validFrom": "2026-11-20T14:30:00.000Z",
+                "validUntil": "2026-11-24T11:00:00.000Z", "booking": "BK-7QX2MF"},
+            "turnover": {"sameDay": false, "cleaningFrom": "2026-11-24T11:00:00.000Z",
+                "cleaningUntil": "2026-12-01T15:00:00.000Z", "gapNights": 7, "unbookableGap": false},
+            "feeds": [{"name": "airbnb", "ok": true, "lastAttemptAt": "2026-11-22T07:30:00.000Z",
+                "lastSuccessAt": "2026-11-22T07:30:00.000Z", "stale": false}],
         }],
     })
 }

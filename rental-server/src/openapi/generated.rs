@@ -4,6 +4,7 @@
 use rental_core::availability::Availability;
 use rental_core::calendar::{BlockView, NewBlock};
 use rental_core::channel::SyncReport;
+use rental_core::feed_status::SyncStatus;
 use rental_core::occupancy::Summary;
 use rental_core::pricing::Quote;
 use rental_core::property::PublicProperty;
@@ -23,7 +24,7 @@ pub(super) fn request_schemas() -> Map<String, Value> {
     generator.take_definitions(true).into_iter().collect()
 }
 
-/// `Property`, `Booking`, `Quote`, `Availability`, `Summary`, `SyncResult`, `Block` and the types
+/// `Property`, `Booking`, `Quote`, `Availability`, `Summary`, `SyncResult`, `SyncStatus`, `Block` and the types
 /// they refer to, as the server writes them: a field that is always written
 /// is required, `null` included.
 pub(super) fn response_schemas() -> Map<String, Value> {
@@ -35,6 +36,7 @@ pub(super) fn response_schemas() -> Map<String, Value> {
     generator.subschema_for::<Summary>();
     generator.subschema_for::<SyncReport>();
     generator.subschema_for::<BlockView<'static>>();
+    generator.subschema_for::<SyncStatus>();
     generator.take_definitions(true).into_iter().collect()
 }
 

@@ -247,7 +247,7 @@ const OPERATIONS: &[Operation] = &[
         path: "/api/v1/bookings/{code}",
         id: "updateBooking",
         tag: "Bookings",
-        summary: "Confirm, cancel, annotate, authorize or change a booking",
+        summary: "Confirm, cancel, annotate, authorize, change, check in or check out a booking",
         description: "Applies one action, named by `action`. `confirm` (from `pending`): `confirmed`, \
             payment captured (`paid`). `cancel` (from `pending`, or `confirmed` before the stay ends): \
             `cancelled`, nights released, `paid` becomes `refunded` and `authorized` becomes `unpaid`. \
@@ -257,7 +257,12 @@ const OPERATIONS: &[Operation] = &[
             one; the others keep their values), checked like a creation (422 for a stay rule, 409 \
             `dates_unavailable` for nights another stay or a block holds) and re-priced at today's rates in \
             one transaction; `paymentStatus` is unchanged and one `booking.updated` names the `changes`; the \
-            same values are a 200 no-op. Repeating a transition already made is a \
+            same values are a 200 no-op. `check_in` (a `confirmed` stay on its arrival day or later, \
+            before it ended; for a lock that reports the first unlock): sets \
+            `checkedInAt`, emits `stay.checked_in`. `check_out` (a checked-in stay; an early departure): \
+            sets `checkedOutAt`, emits `stay.checked_out`, and a per-stay door code stops 15 minutes \
+            later. Stays are also checked in and out by the server at the property's check-in and \
+            check-out times. Repeating a transition already made is a \
             200 with the booking unchanged and no event. A known action from any other state is 409 \
             `invalid_transition`, as is every `confirm` or `cancel` of a booking imported from a channel \
             (it carries `external`; the channel owns it). An unknown or missing `action` is 422. Needs \
@@ -278,6 +283,10 @@ const OPERATIONS: &[Operation] = &[
             tonight, who arrives and leaves today (pending requests included), the current and next \
             booking, check-in and check-out times, door code and Wi-Fi name. Each property is judged on \
             today in its own time zone; the top-level `date` is today in the service's default zone. \
+            Adds each property's `stayState` (`vacant`, `awaiting_check_in`, `checked_in`, `checked_out`) \
+            and `nextTransitionAt`, the door code valid now or next (`access`, with its window), the \
+            `turnover` after the stay that leaves today or is in progress, and each channel feed's \
+            freshness (`feeds`). \
             Contains the door code: give this scope only to trusted systems. Needs the `read` scope.",
         access: Access::Read,
         parameters: &["RequestId"],
@@ -301,6 +310,22 @@ const OPERATIONS: &[Operation] = &[
         body: None,
         success: Success::Json(200, "The result of the pull.", "SyncResult"),
         errors: &["InvalidParameter", "NotFound"],
+    },
+    Operation {
+        method: "GET",
+        path: "/api/v1/sync/status",
+        id: "getSyncStatus",
+        tag: "Calendars",
+        summary: "Channel feed freshness",
+        description: "Every configured channel iCal feed of every active property: whether its last pull \
+            succeeded, when it was last tried and last succeeded, the last error and event count, and \
+            `stale` when no pull has succeeded in the last 3 × `syncInterval` (or ever). Needs the \
+            `read` scope.",
+        access: Access::Read,
+        parameters: &["RequestId"],
+        body: None,
+        success: Success::Json(200, "Each feed's freshness.", "SyncStatus"),
+        errors: &[],
     },
     Operation {
         method: "GET",

@@ -1,0 +1,62 @@
+//! Per-stay door codes stay out of the server's log (CONTRACT.md section 15):
+//! a real `rental serve` at debug level answers the summary and the booking
+//! with the code, checks the stay in and out, and its log never shows it.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+use common::{Sandbox, post, stay};
+use rental_core::access::DoorCodeMode;
+use rental_core::{Action, Property, demo};
+use serde_json::json;
+
+/// `method path` with a bearer key over a fresh connection; the response as text.
+fn request(addr: SocketAddr, method: &str, path: &str, key: &str, body: &str) -> String {
+    let mut stream = TcpStream::connect(addr).expect("the server accepts");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).expect("the request is sent");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("the response is read");
+    response
+}
+
+#[test]
+fn a_per_stay_code_is_served_but_never_logged() {
+    let (s, key) = Sandbox::with_key();
+    let code = {
+        let library = s.library();
+        let sea = Property {
+            timezone: rental_core::Tz::UTC, // the sandbox's days are UTC days
+            door_code_mode: DoorCodeMode::PerStay,
+            door_code_length: 8,
+            ..demo::sea_view()
+        };
+        library.import_properties(&[sea]).unwrap();
+        let booking = library.create_booking(&stay(0, 3), None).unwrap().booking;
+        library.update_booking(booking.code.as_str(), &Action::Confirm).unwrap().visit.access.unwrap().code
+    };
+    let server = s.serve_with(&[("RUST_LOG", "debug")]);
+    let summary = request(server.addr, "GET", "/api/v1/ha/summary", &key, "");
+    assert!(summary.contains(&code), "the summary serves the code: {summary}");
+    let bookings = request(server.addr, "GET", "/api/v1/bookings?property=sea-view", &key, "");
+    assert!(bookings.contains(&code), "the booking carries it: {bookings}");
+    let booking_code = bookings.split("\"code\":\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    for action in ["check_in", "check_out"] {
+        let body = json!({"action": action}).to_string();
+        let reply = request(server.addr, "PATCH", &format!("/api/v1/bookings/{booking_code}"), &key, &body);
+        assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    }
+    let (status, _) = post(server.addr, "/api/v1/sync/ical", &key, &json!({}));
+    assert_eq!(status, 200);
+    let log = server.log();
+    assert!(log.contains(&booking_code) || log.contains("/api/v1/"), "the log records requests: {log}");
+    assert!(!log.contains(&code), "the door code {code} is in the log:\n{log}");
+}

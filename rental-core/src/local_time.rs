@@ -1,0 +1,71 @@
+//! Local wall-clock times of a property as UTC instants: a check-in time on
+//! an arrival day, the midnight that starts a day, across DST gaps and folds.
+
+use chrono::{DateTime, NaiveDate, NaiveTime, TimeDelta, TimeZone, Utc};
+use chrono_tz::Tz;
+
+use crate::property::ClockTime;
+
+/// The instant `time` on `date` in `tz`. A time that a DST fold repeats is
+/// its first occurrence; one that a DST gap skips is the first instant after
+/// the gap (02:30 on a spring-forward night is 03:00 local).
+///
+/// ```
+/// use rental_core::local_time::instant;
+/// use rental_core::property::ClockTime;
+/// let at = instant(chrono_tz::Europe::Lisbon, "2026-07-01".parse().unwrap(), ClockTime::parse("15:00").unwrap());
+/// assert_eq!(at.to_rfc3339(), "2026-07-01T14:00:00+00:00");
+/// ```
+pub fn instant(tz: Tz, date: NaiveDate, time: ClockTime) -> DateTime<Utc> {
+    at_local(tz, date, time.0)
+}
+
+/// The instant the local day `date` starts in `tz`.
+pub fn start_of_day(tz: Tz, date: NaiveDate) -> DateTime<Utc> {
+    at_local(tz, date, NaiveTime::MIN)
+}
+
+fn at_local(tz: Tz, date: NaiveDate, time: NaiveTime) -> DateTime<Utc> {
+    let mut local = date.and_time(time);
+    // No zone skips more than a day; a minute at a time finds the gap's end.
+    for _ in 0..=24 * 60 {
+        if let Some(t) = tz.from_local_datetime(&local).earliest() {
+            return t.to_utc();
+        }
+        local += TimeDelta::minutes(1);
+    }
+    local.and_utc()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    fn t(s: &str) -> ClockTime {
+        ClockTime::parse(s).unwrap()
+    }
+
+    #[test]
+    fn local_times_become_utc_instants_across_dst() {
+        let cases = [
+            (chrono_tz::Europe::Lisbon, "2026-12-20", "15:00", "2026-12-20T15:00:00Z"),
+            (chrono_tz::Europe::Lisbon, "2026-07-01", "15:00", "2026-07-01T14:00:00Z"),
+            (chrono_tz::Pacific::Auckland, "2026-11-23", "11:00", "2026-11-22T22:00:00Z"),
+            (chrono_tz::America::Los_Angeles, "2026-03-08", "02:30", "2026-03-08T10:00:00Z"), // gap: 03:00 PDT
+            (chrono_tz::America::Los_Angeles, "2026-11-01", "01:30", "2026-11-01T08:30:00Z"), // fold: first, PDT
+        ];
+        for (tz, date, time, want) in cases {
+            assert_eq!(instant(tz, d(date), t(time)), want.parse::<DateTime<Utc>>().unwrap(), "{tz} {date} {time}");
+        }
+    }
+
+    #[test]
+    fn a_day_starts_at_local_midnight() {
+        let start = start_of_day(chrono_tz::Asia::Tokyo, d("2026-11-23"));
+        assert_eq!(start, "2026-11-22T15:00:00Z".parse::<DateTime<Utc>>().unwrap());
+    }
+}

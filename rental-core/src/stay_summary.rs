@@ -1,0 +1,188 @@
+//! The second part of the occupancy summary (CONTRACT.md section 15): each
+//! property's stay state, door code, turnover and feeds, and their totals.
+
+use chrono::{DateTime, Utc};
+
+use crate::access::{self, Access, DoorCodeMode};
+use crate::calendar::{CalendarEntry, EntryKind};
+use crate::feed_status::{FeedFreshness, FeedStatus};
+use crate::occupancy::{PropertyDay, PropertySummary, Summary};
+use crate::property::Property;
+use crate::stay_state::{StayState, StayTimes, state_at};
+use crate::turnover::turnover;
+use crate::visit::Visit;
+
+/// What section 15 needs of one property beyond its [`PropertyDay`].
+#[derive(Debug, Clone, Copy)]
+pub struct StayDay<'a> {
+    /// The visits of the bookings [`needed_visits`] named (absent ones count as nothing recorded).
+    pub visits: &'a [(String, Visit)],
+    /// Its configured feeds' freshness.
+    pub feeds: &'a [FeedStatus],
+}
+
+/// The confirmed stays whose visits the summary reads: those departing
+/// today or later that arrived by today, and the first one arriving after.
+pub fn needed_visits<'a>(day: &PropertyDay<'a>, summary: &PropertySummary) -> Vec<&'a str> {
+    let today = summary.date;
+    let booked = day.calendar.iter().filter(|e| e.kind == EntryKind::Booked && e.stay.check_out() >= today);
+    let mut codes: Vec<&str> =
+        booked.clone().filter(|e| e.stay.check_in() <= today).map(|e| e.holder.as_str()).collect();
+    codes.extend(booked.filter(|e| e.stay.check_in() > today).map(|e| e.holder.as_str()).next());
+    codes
+}
+
+/// Fills in the section-15 fields of `summary` (made from `days` at `now`)
+/// from `stays`, one per property in the same order, and the totals.
+pub fn complete(summary: &mut Summary, now: DateTime<Utc>, days: &[PropertyDay<'_>], stays: &[StayDay<'_>]) {
+    for ((ps, day), stay) in summary.properties.iter_mut().zip(days).zip(stays) {
+        complete_one(ps, now, day, stay);
+    }
+    let properties = &summary.properties;
+    summary.totals.checked_in = properties.iter().filter(|p| p.stay_state == StayState::CheckedIn).count();
+    summary.totals.stale_feeds = properties.iter().map(|p| p.feeds.iter().filter(|f| f.stale).count()).sum();
+}
+
+fn complete_one(ps: &mut PropertySummary, now: DateTime<Utc>, day: &PropertyDay<'_>, stay: &StayDay<'_>) {
+    let p = day.property;
+    let visit_of = |code: &str| stay.visits.iter().find(|(c, _)| c == code).map(|(_, v)| v);
+    let relevant: Vec<(&CalendarEntry, Visit)> = needed_visits(day, ps)
+        .into_iter()
+        .filter_map(|code| day.calendar.iter().find(|e| e.holder == code))
+        .map(|e| (e, visit_of(&e.holder).cloned().unwrap_or_default()))
+        .collect();
+    let times: Vec<StayTimes> =
+        relevant.iter().map(|(e, v)| StayTimes::of(p, e.stay.check_in(), e.stay.check_out(), v)).collect();
+    let state = state_at(p, now, &times);
+    ps.stay_state = state.state;
+    ps.next_transition_at = state.next_transition_at;
+    ps.stay_booking = state.stay.and_then(|i| relevant.get(i)).map(|(e, _)| e.holder.clone());
+    ps.access = current_access(p, now, &relevant);
+    if let Some(valid) = ps.access.as_ref().filter(|a| a.valid_at(now)) {
+        ps.door_code.clone_from(&valid.code);
+    }
+    let today = ps.date;
+    let leaving = relevant
+        .iter()
+        .zip(&times)
+        .filter(|((e, _), _)| e.stay.check_in() <= today)
+        .min_by_key(|((e, _), _)| e.stay.check_out());
+    ps.turnover = leaving.map(|((e, _), t)| {
+        let next = day
+            .calendar
+            .iter()
+            .find(|n| n.kind != EntryKind::Blocked && n.holder != e.holder && n.stay.check_in() >= t.departure);
+        turnover(p, t, next.map(|n| n.stay.check_in()))
+    });
+    ps.feeds = stay.feeds.iter().map(FeedFreshness::from).collect();
+}
+
+/// The code valid now, else the next to become valid: the stay's own code
+/// (`per_stay`), or the property's `doorCode` over the stay's window (`static`).
+fn current_access(p: &Property, now: DateTime<Utc>, relevant: &[(&CalendarEntry, Visit)]) -> Option<Access> {
+    let accesses = relevant.iter().filter_map(|(e, visit)| match p.door_code_mode {
+        DoorCodeMode::PerStay => visit.access.clone(),
+        DoorCodeMode::Static if p.door_code.is_empty() => None,
+        DoorCodeMode::Static => {
+            let (valid_from, valid_until) =
+                access::window(p, e.stay.check_in(), e.stay.check_out(), visit.checked_out_at);
+            let booking = crate::ids::BookingCode::from(e.holder.as_str());
+            Some(Access { code: p.door_code.clone(), valid_from, valid_until, booking })
+        }
+    });
+    let upcoming: Vec<Access> = accesses.filter(|a| now < a.valid_until).collect();
+    let valid = upcoming.iter().find(|a| a.valid_at(now));
+    valid.or_else(|| upcoming.iter().min_by_key(|a| a.valid_from)).cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::DoorCodeMode;
+    use crate::calendar::CalendarEntry;
+    use crate::demo;
+    use crate::feed_status;
+    use crate::occupancy::summarize;
+    use crate::stay::Stay;
+    use chrono::NaiveDate;
+
+    fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    fn at(s: &str) -> DateTime<Utc> {
+        s.parse().unwrap()
+    }
+
+    fn entry(code: &str, a: &str, b: &str, kind: EntryKind) -> CalendarEntry {
+        CalendarEntry {
+            holder: code.into(),
+            stay: Stay::new(d(a), d(b)).unwrap(),
+            kind,
+            guest_name: "G".into(),
+            guests: 2,
+        }
+    }
+
+    fn coded(code: &str, booking: &str, from: &str, until: &str) -> Visit {
+        let booking = crate::ids::BookingCode::from(booking);
+        Visit {
+            access: Some(Access { code: code.into(), valid_from: at(from), valid_until: at(until), booking }),
+            ..Visit::default()
+        }
+    }
+
+    fn summary_at(p: &Property, now: &str, calendar: &[CalendarEntry], stay: StayDay<'_>) -> Summary {
+        let days = [PropertyDay { property: p, calendar, pending: 0 }];
+        let mut s = summarize(at(now), chrono_tz::UTC, &days);
+        complete(&mut s, at(now), &days, &[stay]);
+        s
+    }
+
+    #[test]
+    fn a_same_day_turnover_shows_the_leaving_code_then_the_arriving_one() {
+        let p = Property { door_code_mode: DoorCodeMode::PerStay, ..demo::sea_view() }; // Lisbon, 15:00/11:00
+        let calendar = [
+            entry("BK-OUT", "2026-12-18", "2026-12-20", EntryKind::Booked),
+            entry("BK-IN", "2026-12-20", "2026-12-23", EntryKind::Booked),
+        ];
+        let visits = [
+            ("BK-OUT".to_owned(), coded("111111", "BK-OUT", "2026-12-18T15:00:00Z", "2026-12-20T11:00:00Z")),
+            ("BK-IN".to_owned(), coded("222222", "BK-IN", "2026-12-20T15:00:00Z", "2026-12-23T11:00:00Z")),
+        ];
+        let stay = StayDay { visits: &visits, feeds: &[] };
+        let morning = summary_at(&p, "2026-12-20T09:00:00Z", &calendar, stay);
+        let ps = &morning.properties[0];
+        assert_eq!((ps.stay_state, ps.door_code.as_str()), (StayState::CheckedIn, "111111"));
+        assert_eq!(morning.totals.checked_in, 1);
+        let t = ps.turnover.unwrap();
+        assert_eq!(
+            (t.same_day, t.cleaning_from, t.cleaning_until),
+            (true, at("2026-12-20T11:00:00Z"), Some(at("2026-12-20T15:00:00Z")))
+        );
+        let noon = summary_at(&p, "2026-12-20T12:00:00Z", &calendar, stay);
+        let ps = &noon.properties[0];
+        assert_eq!(ps.stay_state, StayState::CheckedOut);
+        assert_eq!(ps.access.as_ref().map(|a| a.code.as_str()), Some("222222"), "the next code to become valid");
+        assert_eq!(ps.door_code, "4821", "no code valid now: the static one");
+        assert_eq!(ps.next_transition_at, Some(at("2026-12-20T15:00:00Z")));
+    }
+
+    #[test]
+    fn a_static_code_takes_the_window_of_the_stay_and_stale_feeds_are_counted() {
+        let p = demo::sea_view();
+        let calendar = [entry("BK-NOW", "2026-12-19", "2026-12-21", EntryKind::Booked)];
+        let feeds = [feed_status::status(
+            &p.slug,
+            &crate::ids::Source::parse("airbnb").unwrap(),
+            None,
+            at("2026-12-20T09:00:00Z"),
+            chrono::TimeDelta::minutes(30),
+        )];
+        let s = summary_at(&p, "2026-12-20T09:00:00Z", &calendar, StayDay { visits: &[], feeds: &feeds });
+        let ps = &s.properties[0];
+        let access = ps.access.as_ref().unwrap();
+        assert_eq!((access.code.as_str(), access.valid_from), ("4821", at("2026-12-19T15:00:00Z")));
+        assert_eq!((ps.feeds.len(), ps.feeds[0].stale, s.totals.stale_feeds), (1, true, 1));
+    }
+}
