@@ -1,7 +1,7 @@
 //! Stay use cases (CONTRACT.md section 15): the `check_in` and `check_out`
 //! actions, and the scheduled transitions a server applies as they fall due.
 
-use chrono::{DateTime, Days, NaiveDate, Utc};
+use chrono::{DateTime, Days, Utc};
 
 use super::Rental;
 use crate::booking::Booking;
@@ -37,8 +37,8 @@ impl<S: Store> Rental<S> {
     /// Records the check-ins and check-outs whose time has come and emits
     /// their events, each exactly once (the booking keeps what was recorded,
     /// in the same transaction as the events). Looks at the confirmed stays
-    /// of the read cache's live calendar that arrive or depart from
-    /// `lookback_days` before each property's today on, not at every booking.
+    /// that arrive or depart from `lookback_days` before each property's
+    /// today up to tomorrow, read by an index range, not at every booking.
     /// Returns the bookings that changed.
     pub fn apply_stay_schedule(&self, lookback_days: u64) -> Result<Vec<Booking>> {
         let now = self.now();
@@ -61,34 +61,29 @@ impl<S: Store> Rental<S> {
 
     /// Codes of the confirmed stays with a scheduled transition due by `now`
     /// on or after `lookback_days` before their property's today, not yet recorded.
+    ///
+    /// Reads the store, not the read cache, so that a server that has just
+    /// started does not load the cache for it; and per property only the
+    /// stays that share a night with the lookback up to tomorrow (an index
+    /// range), since a stay arriving later has nothing due.
     fn due_candidates(&self, now: DateTime<Utc>, lookback_days: u64) -> Result<Vec<String>> {
-        let properties = self.properties()?;
-        let starts: Vec<(&str, NaiveDate)> = properties
-            .iter()
-            .map(|p| {
-                let today = today_in(p.timezone, now);
-                (p.slug.as_str(), today.checked_sub_days(Days::new(lookback_days)).unwrap_or(today))
-            })
-            .collect();
-        let mut codes = Vec::new();
-        self.read_with(|model| {
-            for ((property, (_, from)), calendar) in properties.iter().zip(&starts).zip(model.calendars_from(&starts)?)
-            {
-                let due = calendar.iter().filter(|e| e.kind == EntryKind::Booked).filter(|e| {
-                    let arrived = e.stay.check_in() >= *from && scheduled_check_in(property, e.stay.check_in()) <= now;
-                    arrived || scheduled_check_out(property, e.stay.check_out()) <= now
-                });
-                codes.extend(due.map(|e| (e.holder.clone(), property)));
-            }
-            Ok(())
-        })?;
-        // Most were recorded by an earlier run: only those that were not need the writer.
         let read = self.store.read()?;
         let mut pending = Vec::new();
-        for (code, property) in codes {
-            let Some(b) = read.booking(&code)? else { continue };
-            if presence::due(&b, property, now) != Outcome::Unchanged {
-                pending.push(code);
+        for property in read.properties()?.iter().filter(|p| p.active) {
+            let today = today_in(property.timezone, now);
+            let from = today.checked_sub_days(Days::new(lookback_days)).unwrap_or(today);
+            let until = today.checked_add_days(Days::new(2)).unwrap_or(today);
+            let calendar = read.calendar(property.slug.as_str(), from, until)?;
+            let due = calendar.iter().filter(|e| e.kind == EntryKind::Booked).filter(|e| {
+                let arrived = e.stay.check_in() >= from && scheduled_check_in(property, e.stay.check_in()) <= now;
+                arrived || scheduled_check_out(property, e.stay.check_out()) <= now
+            });
+            // Most were recorded by an earlier run: only those that were not need the writer.
+            for entry in due {
+                let Some(b) = read.booking(&entry.holder)? else { continue };
+                if presence::due(&b, property, now) != Outcome::Unchanged {
+                    pending.push(entry.holder.clone());
+                }
             }
         }
         Ok(pending)
