@@ -1,6 +1,5 @@
-//! `rental db copy --to URL` (CONTRACT.md section 17): a redb data directory
-//! into an empty PostgreSQL database, every count checked; then the same
-//! commands answer the same on both.
+//! `rental db migrate` and `rental db copy --to URL` (CONTRACT.md section 17): an empty database's
+//! schema; a redb data directory copied whole, every count checked, and the same answers on both.
 
 mod common;
 
@@ -124,4 +123,18 @@ fn ten_thousand_bookings_copy_with_every_count_matching() {
     let env = [("RENTAL_DATABASE_URL", url.as_str()), ("RENTAL_CHECKOUT_TTL", "0")];
     let pending = sandbox.run_with(&["bookings", "list", "--status", "pending", "--json", "--limit", "200"], &env).ok();
     assert_eq!(pending.json()["data"].as_array().unwrap().len(), 200);
+}
+
+#[test]
+fn db_migrate_brings_an_empty_database_up_to_date_once_and_needs_a_database() {
+    let sandbox = sandbox();
+    let url = PgCluster::shared().empty_database();
+    let first = sandbox.run(&["db", "migrate", "--database", &url]).ok();
+    assert!(first.stdout.starts_with("applied migration 1;"), "{first:?}");
+    let again = on_database(&sandbox, &url, &["db", "migrate"]).ok();
+    assert!(again.stdout.starts_with("the schema is up to date"), "{again:?}");
+    let line = sandbox.run(&["db", "migrate"]).fails(2).to_owned();
+    assert!(line.contains("--database"), "{line}");
+    let line = sandbox.run(&["db", "migrate", "--database", "mysql://db/rental"]).fails(2).to_owned();
+    assert!(line.contains("postgres://"), "{line}");
 }
