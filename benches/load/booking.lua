@@ -5,6 +5,8 @@ wrk.method = "POST"
 wrk.headers["Authorization"] = "Bearer " .. os.getenv("RENTAL_KEY")
 wrk.headers["Content-Type"] = "application/json"
 local properties = tonumber(os.getenv("LOAD_PROPERTIES"))
+-- How many days of nights to spread over (LOAD_DAYS, default ten years).
+local days = tonumber(os.getenv("LOAD_DAYS") or "3650")
 local base = os.time({year = tonumber(os.getenv("BASE_YEAR")), month = 1, day = 2, hour = 12})
 
 function init(args)
@@ -17,7 +19,7 @@ end
 
 request = function()
   local p = math.random(1, properties)
-  local d = math.random(0, 3650)
+  local d = math.random(0, days)
   local body = string.format(
     '{"property":"load-%d","checkIn":"%s","checkOut":"%s","guestName":"Load Test","guestEmail":"load@example.com","guests":2}',
     p, day(d), day(d + 1))

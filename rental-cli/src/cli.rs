@@ -9,6 +9,7 @@ use crate::commands::admin::AdminCommand;
 use crate::commands::blocks::BlocksArgs;
 use crate::commands::bookings::BookingsArgs;
 use crate::commands::completions::CompletionsArgs;
+use crate::commands::db::DbCommand;
 use crate::commands::keys::KeysCommand;
 use crate::commands::mcp::McpArgs;
 use crate::commands::property::PropertyCommand;
@@ -29,6 +30,9 @@ pub struct Cli {
     /// The data directory holding the store (default: ./rental-data)
     #[arg(long, global = true, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+    /// Use the PostgreSQL database at URL (postgres://...) that several servers share, instead of the data directory
+    #[arg(long, global = true, value_name = "URL")]
+    pub database: Option<String>,
     /// What to do
     #[command(subcommand)]
     pub command: Command,
@@ -37,11 +41,13 @@ pub struct Cli {
 const MAIN_HELP: &str = "Settings come from rental.toml (camelCase keys: listen, dataDir, baseUrl,
 timezone, codePrefix, syncInterval, checkoutTtl, webhookRetries,
 allowPrivateTargets, rateLimit, retention, trustedProxies, shutdownGrace,
-webhookLease), overridden by
-RENTAL_* environment variables (RENTAL_DATA_DIR, RENTAL_TIMEZONE,
+webhookLease, database), overridden by
+RENTAL_* environment variables (RENTAL_DATA_DIR, RENTAL_DATABASE_URL, RENTAL_TIMEZONE,
 RENTAL_CODE_PREFIX, RENTAL_CHECKOUT_TTL, ...), overridden by flags. Durations are written 90s, 30m, 24h; 0 turns one off.
 
-Commands work on the local data directory. While `rental serve` holds it,
+Commands work on the local data directory, or on the PostgreSQL database
+named by --database (RENTAL_DATABASE_URL), which any number of servers and
+commands share at once. While `rental serve` holds a data directory,
 quote, bookings and mcp work through the server's API instead: pass --url
 and --api-key (or set RENTAL_URL and RENTAL_API_KEY).
 
@@ -81,6 +87,12 @@ const BOOKINGS_HELP: &str = "Examples:
   rental bookings cancel BK-7QX2MF --by guest --reason \"change of plans\"
   RENTAL_URL=http://127.0.0.1:8080 RENTAL_API_KEY=rk_... rental bookings list";
 
+const DB_HELP: &str = "The PostgreSQL database that several servers share (docs/SEVERAL-SERVERS.md).
+
+Examples:
+  rental db migrate --database postgres://rental@db.internal/rental
+  rental db copy --data-dir /var/lib/rental --to postgres://rental@db.internal/rental";
+
 const ADMIN_HELP: &str = "Examples:
   rental admin set-password < password.txt";
 
@@ -114,6 +126,9 @@ pub enum Command {
     /// The admin dashboard: set its password
     #[command(subcommand, after_help = ADMIN_HELP)]
     Admin(AdminCommand),
+    /// The shared PostgreSQL database: migrate its schema, copy a data directory into it
+    #[command(subcommand, after_help = DB_HELP)]
+    Db(DbCommand),
 }
 
 impl Command {
@@ -130,6 +145,7 @@ impl Command {
             | Command::Keys(_)
             | Command::Webhook(_)
             | Command::Admin(_)
+            | Command::Db(_)
             | Command::Completions(_) => None,
         }
     }
@@ -142,7 +158,13 @@ impl Cli {
             Command::Serve(args) => (args.listen.clone(), args.trusted_proxies.clone()),
             _ => (None, None),
         };
-        Flags { config: self.config.clone(), data_dir: self.data_dir.clone(), listen, trusted_proxies }
+        Flags {
+            config: self.config.clone(),
+            data_dir: self.data_dir.clone(),
+            listen,
+            trusted_proxies,
+            database: self.database.clone(),
+        }
     }
 }
 

@@ -42,6 +42,8 @@ pub struct Config {
     pub shutdown_grace: Duration,
     /// How long a claimed webhook delivery stays leased unless renewed (`webhookLease`, 60s).
     pub webhook_lease: Duration,
+    /// The PostgreSQL database every process shares (`database`); `None`: the redb store in `data_dir`.
+    pub database: Option<String>,
 }
 
 /// What the command line says about the configuration.
@@ -55,6 +57,8 @@ pub struct Flags {
     pub listen: Option<String>,
     /// `--trusted-proxies LIST` (of `serve`).
     pub trusted_proxies: Option<String>,
+    /// `--database URL`.
+    pub database: Option<String>,
 }
 
 /// Why the configuration could not be loaded.
@@ -111,10 +115,11 @@ enum Key {
     TrustedProxies,
     ShutdownGrace,
     WebhookLease,
+    Database,
 }
 
 impl Key {
-    const ALL: [Key; 13] = [
+    const ALL: [Key; 14] = [
         Key::Listen,
         Key::BaseUrl,
         Key::Timezone,
@@ -128,6 +133,7 @@ impl Key {
         Key::TrustedProxies,
         Key::ShutdownGrace,
         Key::WebhookLease,
+        Key::Database,
     ];
 
     fn file_name(self) -> &'static str {
@@ -145,6 +151,7 @@ impl Key {
             Key::TrustedProxies => "trustedProxies",
             Key::ShutdownGrace => "shutdownGrace",
             Key::WebhookLease => "webhookLease",
+            Key::Database => "database",
         }
     }
 
@@ -163,6 +170,7 @@ impl Key {
             Key::TrustedProxies => "RENTAL_TRUSTED_PROXIES",
             Key::ShutdownGrace => "RENTAL_SHUTDOWN_GRACE",
             Key::WebhookLease => "RENTAL_WEBHOOK_LEASE",
+            Key::Database => "RENTAL_DATABASE_URL",
         }
     }
 }
@@ -212,6 +220,7 @@ struct FileConfig {
     trusted_proxies: Option<toml::Value>,
     shutdown_grace: Option<toml::Value>,
     webhook_lease: Option<toml::Value>,
+    database: Option<String>,
 }
 
 impl Config {
@@ -246,6 +255,9 @@ impl Config {
         if let Some(proxies) = &flags.trusted_proxies {
             layers.set(Key::TrustedProxies, proxies.clone(), "--trusted-proxies".to_owned());
         }
+        if let Some(url) = &flags.database {
+            layers.set(Key::Database, url.clone(), "--database".to_owned());
+        }
         resolve(&layers)
     }
 }
@@ -274,6 +286,7 @@ fn apply_file(layers: &mut Layers, path: &Path, text: &str) -> Result<(), Config
         (Key::TrustedProxies, file.trusted_proxies.map(|v| list_text(&v, &from(Key::TrustedProxies))).transpose()?),
         (Key::ShutdownGrace, duration(Key::ShutdownGrace, file.shutdown_grace)?),
         (Key::WebhookLease, duration(Key::WebhookLease, file.webhook_lease)?),
+        (Key::Database, file.database),
     ];
     for (key, text) in texts {
         if let Some(text) = text {
@@ -347,6 +360,7 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
         trusted_proxies: setting(layers, Key::TrustedProxies, "", str::parse)?,
         shutdown_grace: setting(layers, Key::ShutdownGrace, "30s", parse_positive)?,
         webhook_lease: setting(layers, Key::WebhookLease, "60s", parse_positive)?,
+        database: setting(layers, Key::Database, "", parse_database)?,
     })
 }
 
@@ -420,6 +434,18 @@ fn parse_rate(s: &str) -> Result<Option<u32>, String> {
     let n: u32 =
         s.trim().parse().map_err(|_| format!("{s:?} is not a whole number of requests per second (0 for no limit)"))?;
     Ok(Some(n).filter(|n| *n > 0))
+}
+
+/// A PostgreSQL URL, or nothing (empty) for the redb store in the data directory.
+fn parse_database(s: &str) -> Result<Option<String>, String> {
+    let s = s.trim();
+    if s.is_empty() {
+        Ok(None)
+    } else if s.starts_with("postgres://") || s.starts_with("postgresql://") {
+        Ok(Some(s.to_owned()))
+    } else {
+        Err("must be a postgres:// or postgresql:// URL, or empty for the redb store in dataDir".to_owned())
+    }
 }
 
 fn parse_bool(s: &str) -> Result<bool, String> {
@@ -540,6 +566,23 @@ mod tests {
         assert_eq!(c.settings.timezone.to_string(), "Europe/Lisbon", "an empty variable is unset");
         let c = load(Some(file), &env, &Flags::default()).unwrap();
         assert_eq!(c.data_dir, PathBuf::from("env-dir"));
+    }
+
+    #[test]
+    fn the_database_is_redb_unless_a_postgres_url_is_given_by_file_environment_or_flag() {
+        assert_eq!(load(None, &[], &Flags::default()).unwrap().database, None);
+        let file = "database = \"postgres://rental@db/rental\"";
+        let c = load(Some(file), &[], &Flags::default()).unwrap();
+        assert_eq!(c.database.as_deref(), Some("postgres://rental@db/rental"));
+        let env = [("RENTAL_DATABASE_URL", "postgresql://other/rental")];
+        assert_eq!(
+            load(Some(file), &env, &Flags::default()).unwrap().database.as_deref(),
+            Some("postgresql://other/rental")
+        );
+        let flags = Flags { database: Some("postgres://flag/rental".into()), ..Flags::default() };
+        assert_eq!(load(Some(file), &env, &flags).unwrap().database.as_deref(), Some("postgres://flag/rental"));
+        let got = error(None, &[("RENTAL_DATABASE_URL", "mysql://db/rental")]);
+        assert!(got.starts_with("RENTAL_DATABASE_URL: must be a postgres:// or postgresql:// URL"), "{got}");
     }
 
     #[test]

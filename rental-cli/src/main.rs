@@ -54,6 +54,7 @@ fn run(cli: &Cli) -> Result<Printed, CliError> {
     match &cli.command {
         cli::Command::Serve(args) => return commands::serve::run(args, &config),
         cli::Command::Sync(args) => return commands::sync::run(args, &config),
+        cli::Command::Db(command) => return commands::db::run(command, &config).map(Into::into),
         _ => {}
     }
     let engine = engine::open(&config)?;

@@ -221,3 +221,48 @@ fn a_database_that_is_down_is_unavailable_and_the_write_is_not_half_done() {
     assert!(rental_tests::all_events(&rental).is_empty());
     rental.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-22", 2), None).unwrap();
 }
+
+#[test]
+fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
+    let (_, engines) = engines(2);
+    let mut property = engines[0].property("sea-view").unwrap();
+    property.ical_feeds = vec![rental_core::property::IcalFeed {
+        name: Source::parse("airbnb").unwrap(),
+        url: "https://www.airbnb.example/calendar.ics".into(),
+        reservation_patterns: vec![],
+    }];
+    engines[0].import_properties(&[property]).unwrap();
+    let body = |events: &[(&str, &str, &str, &str)]| rental_core::Fetched::Body {
+        body: rental_tests::feeds::calendar(events).into_bytes(),
+        etag: None,
+        last_modified: None,
+    };
+    let stays = [("a1", "Reserved", "2026-12-01", "2026-12-04"), ("a2", "Reserved", "2026-12-10", "2026-12-12")];
+    let pull = engines[0].feed_pulls(Some("sea-view")).unwrap().remove(0);
+    assert_eq!(engines[0].apply_feed(&pull, body(&stays)).unwrap().created, 2);
+    let confirmed = |r: &Rental<PgStore>| {
+        let query = rental_core::BookingQuery {
+            source: Some(Source::parse("airbnb").unwrap()),
+            limit: 10,
+            ..Default::default()
+        };
+        r.bookings(&query).unwrap().data.iter().filter(|b| b.status == rental_core::Status::Confirmed).count()
+    };
+    assert_eq!(confirmed(&engines[1]), 2);
+
+    // Both servers plan their scheduled pull at once; the feed comes back empty to both.
+    let (first, second) =
+        (engines[0].feed_pulls(None).unwrap().remove(0), engines[1].feed_pulls(None).unwrap().remove(0));
+    let guarded = engines[0].apply_feed(&first, body(&[])).unwrap();
+    assert!(!guarded.ok && guarded.cancelled == 0, "the first empty pull is not believed: {guarded:?}");
+    let dropped = engines[1].apply_feed(&second, body(&[])).unwrap();
+    assert!(
+        !dropped.ok && dropped.cancelled == 0,
+        "the second, planned before the first was applied, is dropped: {dropped:?}"
+    );
+    assert_eq!(confirmed(&engines[0]), 2, "the guard held");
+
+    // The next pull, planned after both, is believed.
+    let next = engines[1].feed_pulls(None).unwrap().remove(0);
+    assert_eq!(engines[1].apply_feed(&next, body(&[])).unwrap().cancelled, 2);
+}

@@ -5,6 +5,7 @@ pub mod admin;
 pub mod blocks;
 pub mod bookings;
 pub mod completions;
+pub mod db;
 pub mod keys;
 pub mod mcp;
 pub mod property;
@@ -46,8 +47,8 @@ pub fn run(command: &Command, engine: Engine) -> Result<Printed, CliError> {
         Command::Webhook(c) => webhook::run(c, &engine),
         Command::Admin(c) => admin::run(c, &engine, &mut std::io::stdin().lock()).map(Printed::from),
         Command::Mcp(_) => mcp::run(engine),
-        Command::Serve(_) | Command::Sync(_) | Command::Completions(_) => {
-            unreachable!("serve, sync and completions run on their own; main dispatches them")
+        Command::Serve(_) | Command::Sync(_) | Command::Completions(_) | Command::Db(_) => {
+            unreachable!("serve, sync, db and completions run on their own; main dispatches them")
         }
     }
 }
@@ -65,6 +66,7 @@ pub fn run_remote(command: &Command, remote: Remote) -> Result<Printed, CliError
         | Command::Keys(_)
         | Command::Webhook(_)
         | Command::Admin(_)
+        | Command::Db(_)
         | Command::Completions(_) => {
             unreachable!("only the commands with Command::remote_args take --url; main dispatches by it")
         }

@@ -62,9 +62,14 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
         let addr = listener.local_addr().map_err(|e| CliError::Serve(e.to_string()))?;
         println!("{}", banner(&base_url(config, addr), demo.as_ref()));
         let server_config = server_config(config);
-        // The server is the store's only writer (redb locks the file), so reads may come from memory.
+        // Reads come from memory: over redb the server is the only writer (it locks the file); over
+        // PostgreSQL each read first catches up with what other processes changed.
         let state = AppState::new(Arc::new(engine.with_read_cache()?), &server_config);
-        tracing::info!(%addr, data_dir = %config.data_dir.display(), "listening");
+        if config.database.is_some() {
+            tracing::info!(%addr, store = "postgresql", "listening");
+        } else {
+            tracing::info!(%addr, data_dir = %config.data_dir.display(), "listening");
+        }
         if !config.trusted_proxies.is_empty() {
             tracing::info!(proxies = %config.trusted_proxies, "X-Forwarded-For names the client behind these proxies");
         }

@@ -181,12 +181,20 @@ impl Server {
 
 /// `POST path` with a JSON body and a bearer key over a fresh connection; the status and the body.
 pub fn post(addr: SocketAddr, path: &str, key: &str, body: &Value) -> (u16, Value) {
+    exchange(addr, "POST", path, key, &body.to_string())
+}
+
+/// `GET path` with a bearer key over a fresh connection; the status and the body.
+pub fn get(addr: SocketAddr, path: &str, key: &str) -> (u16, Value) {
+    exchange(addr, "GET", path, key, "")
+}
+
+fn exchange(addr: SocketAddr, method: &str, path: &str, key: &str, body: &str) -> (u16, Value) {
     use std::io::Read;
-    let body = body.to_string();
     let mut stream = TcpStream::connect(addr).expect("the server accepts");
     stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
     let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );

@@ -38,6 +38,10 @@ pub struct FeedState {
     /// What the feed owns, by event key (`FeedEvent::uid`).
     #[serde(default)]
     pub items: BTreeMap<String, Owned>,
+    /// How many pulls were applied: a pull planned at another count is stale (another
+    /// server's pull of the feed was applied meanwhile) and is dropped.
+    #[serde(default)]
+    pub pulls: u64,
 }
 
 impl FeedState {
@@ -53,6 +57,7 @@ impl FeedState {
             last_modified: None,
             empty_once: false,
             items: BTreeMap::new(),
+            pulls: 0,
         }
     }
 

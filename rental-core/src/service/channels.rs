@@ -36,6 +36,8 @@ pub struct FeedPull {
     pub last_modified: Option<String>,
     /// When it was last pulled, if ever.
     pub last_pull_at: Option<DateTime<Utc>>,
+    /// How many pulls of the feed were applied when this one was planned ([`FeedState::pulls`]).
+    pub applied: u64,
 }
 
 /// What pulling a feed brought back.
@@ -84,6 +86,7 @@ impl<S: Store> Rental<S> {
                     etag: state.as_ref().and_then(|s| s.etag.clone()),
                     last_modified: state.as_ref().and_then(|s| s.last_modified.clone()),
                     last_pull_at: state.as_ref().and_then(|s| s.last_pull_at),
+                    applied: state.as_ref().map_or(0, |s| s.pulls),
                 });
             }
         }
@@ -111,9 +114,13 @@ impl<S: Store> Rental<S> {
         };
         let now = self.now();
         self.write(|tx| {
-            let mut state = tx
-                .feed_state(pull.property.as_str(), pull.feed.as_str())?
-                .unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
+            let stored = tx.feed_state(pull.property.as_str(), pull.feed.as_str())?;
+            // Another pull of this feed (another server's, say) was applied after this one was
+            // planned: this one is stale, and applying it could defeat the empty-feed guard.
+            if stored.as_ref().is_some_and(|s| s.pulls != pull.applied) {
+                return Ok(failed(pull, SUPERSEDED));
+            }
+            let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
             let configured = configured_feed(tx, pull)?;
             let result = match (configured, read.clone()) {
                 (None, _) => failed(pull, "the feed is no longer configured"),
@@ -134,6 +141,7 @@ impl<S: Store> Rental<S> {
             if result.ok {
                 state.last_success_at = Some(now);
             }
+            state.pulls += 1;
             tx.put_feed_state(&state)?;
             Ok(result)
         })
@@ -378,6 +386,9 @@ fn direct_stays(tx: &impl ReadTx, property: &Property, state: &FeedState, today:
 fn owned(kind: OwnedKind, holders: Vec<String>, seen: &Seen) -> Owned {
     Owned { kind, holders, start: seen.start, end: seen.end, summary: seen.summary.clone() }
 }
+
+/// Why a pull planned before another pull of its feed was applied changes nothing.
+const SUPERSEDED: &str = "another pull of this feed finished first; this one was dropped";
 
 fn failed(pull: &FeedPull, error: impl Into<String>) -> FeedResult {
     FeedResult::failed(pull.property.clone(), pull.feed.clone(), error)

@@ -150,6 +150,8 @@ impl<S: Store> Rental<S> {
     /// read first reads again the properties another process changed, and a
     /// key written anywhere makes every process forget the keys it had seen.
     pub fn with_read_cache(mut self) -> Result<Self> {
+        // A shared store starts listening for other processes' changes now, not at the first read.
+        drop(self.store.change_marks());
         self.cache = Some(Cache::new());
         Ok(self)
     }

@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
@@ -265,6 +266,9 @@ pub(super) struct Cache {
     keys: RwLock<HashMap<[u8; 32], Arc<ApiKey>>>,
     /// What the cache has caught up with. Taken after `snapshot` when both are held.
     seen: Mutex<Seen>,
+    /// The marks' generation last caught up with (keys and properties): while the
+    /// marks stay at it, a read looks at nothing else.
+    caught_up: AtomicU64,
 }
 
 /// The change marks a cache has taken in.
@@ -319,7 +323,7 @@ impl Cache {
     /// grew, all from one store snapshot. Costs nothing while the marks stand still.
     fn catch_up<S: Store>(&self, store: &S, marks: &ChangeMarks) -> Result<()> {
         let generation = marks.generation();
-        if self.lock_seen().generation == generation {
+        if self.caught_up.load(Ordering::Acquire) == generation || self.lock_seen().generation == generation {
             return Ok(());
         }
         let current = marks.versions();
@@ -340,6 +344,7 @@ impl Cache {
             seen.versions.extend(current);
         }
         seen.generation = generation;
+        self.caught_up.store(generation, Ordering::Release);
         Ok(())
     }
 
@@ -374,7 +379,9 @@ impl Cache {
     /// A key seen before under this secret digest, unless keys changed
     /// since (in this process or, per `marks`, another).
     pub(super) fn key(&self, digest: &[u8; 32], marks: Option<&ChangeMarks>) -> Option<Arc<ApiKey>> {
-        if let Some(marks) = marks {
+        if let Some(marks) = marks
+            && marks.generation() != self.caught_up.load(Ordering::Acquire)
+        {
             self.catch_up_keys(&marks.versions());
         }
         self.keys.read().unwrap_or_else(PoisonError::into_inner).get(digest).cloned()

@@ -181,6 +181,9 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     fn keys(&self) -> StoreResult<Vec<ApiKey>> {
         self.tx.keys()
     }
+    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>> {
+        self.tx.key_hashes()
+    }
     fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
         self.tx.webhooks()
     }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{PoisonError, RwLock};
 
-/// The topic of the API keys: bumped by every key written.
+/// The topic of the API keys: bumped by every revocation.
 pub const KEYS_TOPIC: &str = "keys";
 
 /// The topic of one property's data: the property, its bookings and blocks.

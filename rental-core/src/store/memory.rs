@@ -146,6 +146,10 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(data.key_hashes.get(hash).and_then(|id| data.keys.get(id)).cloned())
     }
 
+    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>> {
+        Ok(self.data().key_hashes.iter().map(|(hash, id)| (hash.clone(), id.clone())).collect())
+    }
+
     fn keys(&self) -> StoreResult<Vec<ApiKey>> {
         Ok(self.data().keys.values().cloned().collect())
     }

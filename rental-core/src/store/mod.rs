@@ -5,6 +5,8 @@
 //! [`MemoryStore`] (for tests and throwaway use). A write transaction that is
 //! dropped without [`WriteTx::commit`] changes nothing.
 
+#[cfg(all(feature = "redb", feature = "postgres"))]
+mod any;
 mod marks;
 mod memory;
 #[cfg(feature = "postgres")]
@@ -15,12 +17,14 @@ mod redb;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
+#[cfg(all(feature = "redb", feature = "postgres"))]
+pub use self::any::{AnyStore, AnyTx};
 pub use self::marks::{ChangeMarks, KEYS_TOPIC, property_topic, topic_property};
 pub use self::memory::MemoryStore;
 #[cfg(feature = "postgres")]
-pub use self::postgres::{MAX_CONNECTIONS, PgStore, PgTx, TABLES, is_postgres_url};
+pub use self::postgres::{Counts, MAX_CONNECTIONS, PgStore, PgTx, TABLES, is_postgres_url};
 #[cfg(feature = "redb")]
-pub use self::redb::RedbStore;
+pub use self::redb::{RedbStore, RedbTx};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
@@ -85,9 +89,10 @@ pub trait Store: Send + Sync {
     /// How many concurrent booking creations may share one write transaction
     /// and its commit (group commit); 1, the default, gives each its own.
     ///
-    /// Sharing pays where a commit is one local sync that every writer waits
-    /// for in turn (redb); where writers run side by side and a conflict
-    /// fails a whole transaction (a shared SQL database), it does not.
+    /// Sharing pays where writers take turns and each commit is a sync the
+    /// next one waits for (redb; PostgreSQL behind its write lock); where
+    /// writers run side by side and a conflict fails a whole transaction,
+    /// it would not.
     fn group_commit(&self) -> usize {
         1
     }
@@ -153,6 +158,8 @@ pub trait ReadTx {
     fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>>;
     /// Every API key, by id.
     fn keys(&self) -> StoreResult<Vec<ApiKey>>;
+    /// The secret hash of every key, as `(hash, key id)`, by hash: what a copy of the store needs.
+    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>>;
     /// Every webhook, by id.
     fn webhooks(&self) -> StoreResult<Vec<Webhook>>;
     /// Up to `limit` outbox events numbered above `seq`, in order.

@@ -367,6 +367,16 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         self.all_json(KEYS)
     }
 
+    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>> {
+        let table = self.0.open(KEY_HASHES)?;
+        let mut out = Vec::new();
+        for row in table.iter().map_err(backend)? {
+            let (hash, id) = row.map_err(backend)?;
+            out.push((hash.value().to_owned(), id.value().to_owned()));
+        }
+        Ok(out)
+    }
+
     fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
         self.all_json(WEBHOOKS)
     }

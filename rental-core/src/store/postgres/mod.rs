@@ -6,6 +6,7 @@
 //! constraints need; docs/SEVERAL-SERVERS.md tells how to run it.
 
 mod changes;
+mod copy;
 mod errors;
 mod pool;
 mod read;
@@ -19,6 +20,7 @@ use std::sync::Arc;
 use postgres::Config;
 
 use self::changes::Listener;
+pub use self::copy::Counts;
 use self::pool::{Pool, Pooled};
 use super::{ChangeMarks, Store, StoreError, StoreResult};
 
@@ -107,24 +109,58 @@ const COUNTS: [&str; 9] = [
     "SELECT count(*) FROM feeds",
 ];
 
+/// The advisory lock every write transaction holds from before its
+/// snapshot until after its commit: writers take turns across processes, as
+/// redb's do within one, so they never fail each other's serialization.
+const WRITE_LOCK: i64 = 0x72_65_6e_74_61_6c_77;
+
 /// A transaction on one pooled connection: a read snapshot (REPEATABLE READ,
-/// READ ONLY) or a write (SERIALIZABLE). Dropped without commit, it rolls back.
+/// READ ONLY) or a write (SERIALIZABLE, under [`WRITE_LOCK`]). Dropped
+/// without commit, it rolls back.
 #[derive(Debug)]
 pub struct PgTx<'a> {
     conn: RefCell<Pooled<'a>>,
     /// The change topics this write touched, bumped at commit.
     touched: BTreeSet<String>,
     open: bool,
+    /// True for a write, which holds [`WRITE_LOCK`] until it ends.
+    locked: bool,
 }
 
 impl PgTx<'_> {
-    fn begin<'a>(pool: &'a Pool, sql: &str) -> StoreResult<PgTx<'a>> {
+    fn begin(pool: &Pool, write: bool) -> StoreResult<PgTx<'_>> {
         let mut conn = pool.get()?;
-        if let Err(e) = conn.conn().batch(sql) {
+        let begun = if write {
+            // The lock is taken before BEGIN, so the snapshot sees every write before this one.
+            conn.conn()
+                .batch(&format!("SELECT pg_advisory_lock({WRITE_LOCK})"))
+                .and_then(|()| conn.conn().batch("BEGIN ISOLATION LEVEL SERIALIZABLE"))
+        } else {
+            conn.conn().batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        };
+        if let Err(e) = begun {
             conn.discard();
             return Err(e);
         }
-        Ok(PgTx { conn: RefCell::new(conn), touched: BTreeSet::new(), open: true })
+        Ok(PgTx { conn: RefCell::new(conn), touched: BTreeSet::new(), open: true, locked: write })
+    }
+
+    /// Ends the transaction with `sql` (COMMIT or ROLLBACK) and lets the next writer in.
+    fn end(&mut self, sql: &str) -> StoreResult<()> {
+        self.open = false;
+        let mut conn = self.conn.borrow_mut();
+        let ended = conn.conn().batch(sql);
+        if self.locked {
+            self.locked = false;
+            if conn.conn().batch(&format!("SELECT pg_advisory_unlock({WRITE_LOCK})")).is_err() {
+                // Closing the connection releases the lock.
+                conn.discard();
+            }
+        }
+        if matches!(ended, Err(StoreError::Unavailable(_))) {
+            conn.discard();
+        }
+        ended
     }
 
     /// Runs `sql` and returns its rows; a failure leaves the transaction to roll back.
@@ -143,11 +179,8 @@ impl PgTx<'_> {
 
 impl Drop for PgTx<'_> {
     fn drop(&mut self) {
-        if self.open {
-            let mut conn = self.conn.borrow_mut();
-            if conn.conn().batch("ROLLBACK").is_err() {
-                conn.discard();
-            }
+        if self.open && self.end("ROLLBACK").is_err() {
+            self.conn.borrow_mut().discard();
         }
     }
 }
@@ -157,11 +190,17 @@ impl Store for PgStore {
     type Write<'a> = PgTx<'a>;
 
     fn read(&self) -> StoreResult<Self::Read<'_>> {
-        PgTx::begin(&self.pool, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        PgTx::begin(&self.pool, false)
     }
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
-        PgTx::begin(&self.pool, "BEGIN ISOLATION LEVEL SERIALIZABLE")
+        PgTx::begin(&self.pool, true)
+    }
+
+    /// Up to 64, as redb: writes take turns across processes (the advisory
+    /// write lock), so a group shares the lock's round trips and one commit.
+    fn group_commit(&self) -> usize {
+        64
     }
 
     fn change_marks(&self) -> Option<Arc<ChangeMarks>> {

@@ -12,8 +12,17 @@ use crate::store::{StoreError, StoreResult};
 
 /// One connection and the statements prepared on it.
 pub(super) struct Conn {
-    client: Client,
+    /// Always `Some` until dropped: closing it blocks, so the drop steps off the runtime too.
+    client: Option<Client>,
     statements: HashMap<&'static str, Statement>,
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        if let Some(client) = self.client.take() {
+            off_runtime(move || drop(client));
+        }
+    }
 }
 
 impl std::fmt::Debug for Conn {
@@ -29,36 +38,41 @@ impl Conn {
             StoreError::Backend(b) => StoreError::Unavailable(b.to_string()),
             other => other,
         })?;
-        Ok(Conn { client, statements: HashMap::new() })
+        Ok(Conn { client: Some(client), statements: HashMap::new() })
     }
 
     /// Runs `sql` (prepared once per connection) and returns its rows.
     pub(super) fn query(&mut self, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> StoreResult<Vec<Row>> {
         let statement = self.statement(sql)?;
-        off_runtime(|| self.client.query(&statement, params)).map_err(|e| store_error(&e))
+        off_runtime(|| self.client().query(&statement, params)).map_err(|e| store_error(&e))
     }
 
     /// Runs `sql` (prepared once per connection) and returns how many rows it changed.
     pub(super) fn execute(&mut self, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> StoreResult<u64> {
         let statement = self.statement(sql)?;
-        off_runtime(|| self.client.execute(&statement, params)).map_err(|e| store_error(&e))
+        off_runtime(|| self.client().execute(&statement, params)).map_err(|e| store_error(&e))
     }
 
     /// Runs statements without parameters (transaction control, migrations).
     pub(super) fn batch(&mut self, sql: &str) -> StoreResult<()> {
-        off_runtime(|| self.client.batch_execute(sql)).map_err(|e| store_error(&e))
+        off_runtime(|| self.client().batch_execute(sql)).map_err(|e| store_error(&e))
     }
 
     /// The connection itself, for notifications.
     pub(super) fn client(&mut self) -> &mut Client {
-        &mut self.client
+        self.client.as_mut().expect("a connection's client is present until dropped")
+    }
+
+    /// True when the server or the network closed the connection.
+    fn is_closed(&self) -> bool {
+        self.client.as_ref().is_none_or(Client::is_closed)
     }
 
     fn statement(&mut self, sql: &'static str) -> StoreResult<Statement> {
         if let Some(statement) = self.statements.get(sql) {
             return Ok(statement.clone());
         }
-        let statement = off_runtime(|| self.client.prepare(sql)).map_err(|e| store_error(&e))?;
+        let statement = off_runtime(|| self.client().prepare(sql)).map_err(|e| store_error(&e))?;
         self.statements.insert(sql, statement.clone());
         Ok(statement)
     }
@@ -106,7 +120,7 @@ impl Pool {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
             if let Some(conn) = state.idle.pop() {
-                if !conn.client.is_closed() {
+                if !conn.is_closed() {
                     return Ok(Pooled { pool: self, conn: Some(conn) });
                 }
                 state.open -= 1;
@@ -158,7 +172,7 @@ impl Pooled<'_> {
 impl Drop for Pooled<'_> {
     fn drop(&mut self) {
         let Some(conn) = self.conn.take() else { return };
-        if conn.client.is_closed() {
+        if conn.is_closed() {
             self.pool.forget();
             return;
         }

@@ -183,6 +183,11 @@ impl ReadTx for PgTx<'_> {
         first_doc(&self.query("SELECT doc FROM api_keys WHERE hash = $1", &[&hash])?)
     }
 
+    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>> {
+        let rows = self.query("SELECT hash, id FROM api_keys ORDER BY hash", &[])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
     fn keys(&self) -> StoreResult<Vec<ApiKey>> {
         docs(&self.query("SELECT doc FROM api_keys ORDER BY id", &[])?)
     }

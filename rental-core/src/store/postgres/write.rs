@@ -126,13 +126,15 @@ impl WriteTx for PgTx<'_> {
 
     fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
         self.execute("INSERT INTO api_keys (id, hash, doc) VALUES ($1, $2, $3)", &[&key.id, &hash, &Json(key)])?;
-        self.touch(KEYS_TOPIC.to_owned());
         Ok(())
     }
 
     fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
         self.execute("UPDATE api_keys SET doc = $2 WHERE id = $1", &[&key.id, &Json(key)])?;
-        self.touch(KEYS_TOPIC.to_owned());
+        // Caches hold only keys they found valid: a revocation is the one change they must hear of.
+        if key.revoked_at.is_some() {
+            self.touch(KEYS_TOPIC.to_owned());
+        }
         Ok(())
     }
 
@@ -271,15 +273,7 @@ impl WriteTx for PgTx<'_> {
 
     fn commit(mut self) -> StoreResult<()> {
         self.bump_touched()?;
-        let committed = self.conn.borrow_mut().conn().batch("COMMIT");
-        self.open = false;
-        if let Err(e) = &committed
-            && matches!(e, StoreError::Unavailable(_))
-        {
-            // The connection broke at COMMIT: whether it committed is unknown, and the connection is gone.
-            self.conn.borrow_mut().discard();
-        }
-        committed
+        self.end("COMMIT")
     }
 }
 

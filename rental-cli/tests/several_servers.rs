@@ -1,0 +1,227 @@
+//! Two `rental serve` processes on one PostgreSQL database (CONTRACT.md
+//! section 17): every guarantee holds across them. The database is a
+//! throwaway cluster (`rental_tests::postgres`); the servers are the real binary.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::{Sandbox, Server, day, get, post};
+use rental_core::keys::Scope;
+use rental_core::store::PgStore;
+use rental_core::webhook::Subscription;
+use rental_core::{Rental, demo};
+use rental_tests::postgres::PgCluster;
+use rental_tests::receiver::Receiver;
+use serde_json::{Value, json};
+
+/// A database with the demo properties and a read+write key, and a sandbox to run the binary in.
+struct Shared {
+    sandbox: Sandbox,
+    url: String,
+    key: String,
+}
+
+impl Shared {
+    fn new() -> Self {
+        let url = PgCluster::shared().database();
+        let rental = Rental::new(PgStore::open(&url).unwrap());
+        rental.import_properties(&demo::properties()).unwrap();
+        let key = rental.create_key("test", &[Scope::Read, Scope::Write]).unwrap().secret;
+        Shared { sandbox: Sandbox { dir: tempfile::tempdir().unwrap() }, url, key }
+    }
+
+    /// Adds a webhook for `events` at `url`.
+    fn webhook(&self, url: &str, events: &str) {
+        let rental = Rental::new(PgStore::open(&self.url).unwrap());
+        rental.add_webhook(url, Subscription::parse(events).unwrap(), None).unwrap();
+    }
+
+    fn serve(&self) -> Server {
+        self.serve_with(&[])
+    }
+
+    /// `rental serve` on the shared database, with these `RENTAL_*` variables too.
+    fn serve_with(&self, more: &[(&str, &str)]) -> Server {
+        let mut env = vec![
+            ("RENTAL_DATABASE_URL", self.url.as_str()),
+            ("RENTAL_RATE_LIMIT", "0"),
+            ("RENTAL_ALLOW_PRIVATE_TARGETS", "true"),
+        ];
+        env.extend_from_slice(more);
+        self.sandbox.serve_with(&env)
+    }
+
+    /// `rental ARGS` on the shared database.
+    fn run(&self, args: &[&str]) -> common::Run {
+        self.sandbox.run_with(args, &[("RENTAL_DATABASE_URL", self.url.as_str())])
+    }
+}
+
+/// A request for `nights` nights at `property`, `from` days from today.
+fn stay(property: &str, from: u64, nights: u64) -> Value {
+    json!({"property": property, "checkIn": day(from).to_string(), "checkOut": day(from + nights).to_string(),
+           "guestName": "Ada Lovelace", "guestEmail": "ada@example.com", "guests": 2})
+}
+
+#[test]
+fn forty_overlapping_creations_split_across_two_servers_make_exactly_one_201() {
+    let shared = Shared::new();
+    let servers = [shared.serve(), shared.serve()];
+    let clients: Vec<_> = (0..40u64)
+        .map(|i| {
+            let (addr, key) = (servers[(i % 2) as usize].addr, shared.key.clone());
+            thread::spawn(move || post(addr, "/api/v1/bookings", &key, &stay("sea-view", 40 + i % 3, 3)).0)
+        })
+        .collect();
+    let mut statuses: BTreeMap<u16, usize> = BTreeMap::new();
+    for client in clients {
+        *statuses.entry(client.join().unwrap()).or_default() += 1;
+    }
+    assert_eq!(statuses, BTreeMap::from([(201, 1), (409, 39)]), "{}\n{}", servers[0].log(), servers[1].log());
+}
+
+/// How long a server's read cache may take to hear of another server's commit:
+/// the NOTIFY sent at commit reaches its listener in milliseconds.
+const HEARD_WITHIN: Duration = Duration::from_millis(250);
+
+#[test]
+fn a_booking_made_on_one_server_is_visible_on_the_other_at_once() {
+    let shared = Shared::new();
+    let (a, b) = (shared.serve(), shared.serve());
+    let path = format!("/api/v1/properties/sea-view/availability?from={}&to={}", day(50), day(51));
+    assert_eq!(get(b.addr, &path, &shared.key).1["nights"][0]["status"], "available", "B has read its cache");
+    let (status, booking) = post(a.addr, "/api/v1/bookings", &shared.key, &stay("sea-view", 50, 3));
+    assert_eq!(status, 201, "{booking}");
+    let created = Instant::now();
+    let code = booking["code"].as_str().unwrap();
+    let (status, seen) = get(b.addr, &format!("/api/v1/bookings/{code}"), &shared.key);
+    assert_eq!((status, &seen["code"]), (200, &booking["code"]), "read from the database: at once");
+    while get(b.addr, &path, &shared.key).1["nights"][0]["status"] != "held" {
+        assert!(created.elapsed() < HEARD_WITHIN, "B's availability still shows the night free");
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_key_revoked_with_the_cli_while_both_servers_run_is_refused_by_both_within_two_seconds() {
+    let shared = Shared::new();
+    let servers = [shared.serve(), shared.serve()];
+    let key = shared.run(&["keys", "create", "--name", "partner", "--scope", "read"]).ok().stdout.trim().to_owned();
+    for server in &servers {
+        assert_eq!(get(server.addr, "/api/v1/properties", &key).0, 200, "known and remembered");
+    }
+    shared.run(&["keys", "revoke", "partner"]).ok();
+    let revoked = Instant::now();
+    for server in &servers {
+        while get(server.addr, "/api/v1/properties", &key).0 != 401 {
+            assert!(revoked.elapsed() < Duration::from_secs(2), "{} still accepts the key", server.url());
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Creates `count` bookings spread over the three demo properties, half through each
+/// server, 8 clients at a time; returns the codes acknowledged (201).
+fn book_many(servers: &[&Server], key: &str, count: u64) -> Vec<String> {
+    let clients: Vec<_> = (0..8u64)
+        .map(|client| {
+            let addrs: Vec<_> = servers.iter().map(|s| s.addr).collect();
+            let key = key.to_owned();
+            thread::spawn(move || {
+                let mut codes = Vec::new();
+                for i in (client..count).step_by(8) {
+                    let property = ["sea-view", "alpine-cabin", "harbour-loft"][(i % 3) as usize];
+                    let body = stay(property, 10 + 4 * (i / 3), 4);
+                    let (status, booking) =
+                        post(addrs[(i % addrs.len() as u64) as usize], "/api/v1/bookings", &key, &body);
+                    if status == 201 {
+                        codes.push(booking["code"].as_str().unwrap().to_owned());
+                    }
+                }
+                codes
+            })
+        })
+        .collect();
+    clients.into_iter().flat_map(|c| c.join().unwrap()).collect()
+}
+
+#[test]
+fn five_hundred_bookings_through_two_servers_deliver_every_event_once() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let receiver = runtime.block_on(Receiver::ok());
+    let shared = Shared::new();
+    shared.webhook(&receiver.url(), "booking.created");
+    let (a, b) = (shared.serve(), shared.serve());
+    let codes = book_many(&[&a, &b], &shared.key, 500);
+    assert_eq!(codes.len(), 500, "{}\n{}", a.log(), b.log());
+    let arrived = runtime.block_on(receiver.wait_for(500, Duration::from_secs(60)));
+    runtime.block_on(receiver.assert_no_more_than(500, Duration::from_secs(2)));
+    let mut ids: Vec<String> = arrived.iter().map(rental_tests::receiver::Received::delivery).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 500, "each delivery id once");
+    let mut delivered: Vec<String> =
+        arrived.iter().map(|r| r.json()["data"]["code"].as_str().unwrap().to_owned()).collect();
+    delivered.sort();
+    let mut codes = codes;
+    codes.sort();
+    assert_eq!(delivered, codes, "every booking's event");
+}
+
+#[test]
+fn a_server_killed_mid_load_leaves_the_other_to_deliver_everything_and_loses_no_acknowledged_booking() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let receiver = runtime.block_on(Receiver::ok());
+    let shared = Shared::new();
+    shared.webhook(&receiver.url(), "booking.created");
+    // A short lease, so what the killed server had claimed is sent again soon.
+    let survivor = shared.serve_with(&[("RENTAL_WEBHOOK_LEASE", "3s")]);
+    let doomed = shared.serve_with(&[("RENTAL_WEBHOOK_LEASE", "3s")]);
+    let doomed_addr = doomed.addr;
+    let killer = thread::spawn(move || {
+        thread::sleep(Duration::from_millis(700));
+        doomed.kill();
+    });
+    let clients: Vec<_> = (0..4u64)
+        .map(|client| {
+            let (survivor, key) = (survivor.addr, shared.key.clone());
+            thread::spawn(move || {
+                let mut codes = Vec::new();
+                for i in (client..200).step_by(4) {
+                    let property = ["sea-view", "alpine-cabin", "harbour-loft"][(i % 3) as usize];
+                    let body = stay(property, 10 + 4 * (i / 3), 4);
+                    let addr = if i % 2 == 0 { doomed_addr } else { survivor };
+                    let sent = std::panic::catch_unwind(|| post(addr, "/api/v1/bookings", &key, &body));
+                    if let Ok((201, booking)) = sent {
+                        codes.push(booking["code"].as_str().unwrap().to_owned());
+                    } else {
+                        // The killed server refused or dropped the connection: send it to the survivor.
+                        let (status, booking) = post(survivor, "/api/v1/bookings", &key, &body);
+                        if status == 201 {
+                            codes.push(booking["code"].as_str().unwrap().to_owned());
+                        }
+                    }
+                }
+                codes
+            })
+        })
+        .collect();
+    let mut codes: Vec<String> = clients.into_iter().flat_map(|c| c.join().unwrap()).collect();
+    killer.join().unwrap();
+    assert!(codes.len() >= 190, "most bookings acknowledged: {}", codes.len());
+    for code in &codes {
+        let (status, _) = get(survivor.addr, &format!("/api/v1/bookings/{code}"), &shared.key);
+        assert_eq!(status, 200, "acknowledged booking {code} is gone");
+    }
+    // Deliveries the killed server had claimed wait out their lease, then the survivor sends them.
+    let arrived = runtime.block_on(receiver.wait_for(codes.len(), Duration::from_secs(60)));
+    let mut delivered: Vec<String> =
+        arrived.iter().map(|r| r.json()["data"]["code"].as_str().unwrap().to_owned()).collect();
+    delivered.sort();
+    delivered.dedup();
+    codes.sort();
+    assert_eq!(delivered, codes, "every acknowledged booking's event reached the receiver");
+}
