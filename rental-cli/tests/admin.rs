@@ -1,6 +1,7 @@
 //! `rental admin set-password` and `rental serve --demo` against the real
 //! binary: the password read from stdin (or printed by `--demo`) is the one
-//! the running server's `/admin/login` accepts, and no other.
+//! the running server's `/admin/login` accepts, and no other; a session
+//! outlives a restart.
 //!
 //! Plain std only: a tiny HTTP/1.1 client over `TcpStream`.
 
@@ -70,13 +71,17 @@ impl Server {
 
     /// Fetches the login form, posts `password` with its token; the status and `Location`.
     fn login(&self, password: &str) -> (u16, Option<String>) {
+        let reply = self.login_reply(password);
+        (status(&reply), header(&reply, "location").map(str::to_owned))
+    }
+
+    /// Fetches the login form and posts `password` with its token; the whole reply.
+    fn login_reply(&self, password: &str) -> String {
         let form = self.request("GET /admin/login", "", "");
         let cookie = header(&form, "set-cookie").unwrap().split(';').next().unwrap().to_owned();
         let token = form.split(r#"name="_csrf" value=""#).nth(1).unwrap().split('"').next().unwrap().to_owned();
         let body = format!("_csrf={token}&password={}", password.replace(' ', "+"));
-        let reply = self.request("POST /admin/login", &cookie, &body);
-        let status = reply.split(' ').nth(1).unwrap().parse().unwrap();
-        (status, header(&reply, "location").map(str::to_owned))
+        self.request("POST /admin/login", &cookie, &body)
     }
 
     fn request(&self, line: &str, cookie: &str, body: &str) -> String {
@@ -100,6 +105,10 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+fn status(response: &str) -> u16 {
+    response.split(' ').nth(1).unwrap().parse().unwrap()
 }
 
 fn header<'r>(response: &'r str, name: &str) -> Option<&'r str> {
@@ -139,4 +148,20 @@ fn serve_demo_prints_an_admin_password_that_logs_in() {
     assert_eq!(password.len(), 20, "{line}");
     assert!(line.contains(&format!("http://{}/admin", server.addr)), "{line}");
     assert_eq!(server.login(password), (303, Some("/admin".to_owned())));
+}
+
+#[test]
+fn an_admin_session_outlives_a_restart_of_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run_fed(dir.path(), &["admin", "set-password"], b"a long admin secret\n");
+    assert_eq!(code, 0, "{stderr}");
+    let (server, _) = Server::start(dir.path(), &[]);
+    let reply = server.login_reply("a long admin secret");
+    let session = header(&reply, "set-cookie").unwrap().split(';').next().unwrap().to_owned();
+    assert_eq!(status(&server.request("GET /admin", &session, "")), 200);
+    drop(server);
+
+    let (server, _) = Server::start(dir.path(), &[]);
+    assert_eq!(status(&server.request("GET /admin", &session, "")), 200, "still logged in");
+    assert_eq!(status(&server.request("GET /admin", "rental_admin=forged", "")), 303);
 }

@@ -225,3 +225,55 @@ fn a_server_killed_mid_load_leaves_the_other_to_deliver_everything_and_loses_no_
     codes.sort();
     assert_eq!(delivered, codes, "every acknowledged booking's event reached the receiver");
 }
+
+/// One request to the dashboard with `cookies`, a form `body` when given; the status and the head.
+fn admin(addr: std::net::SocketAddr, path: &str, cookies: &str, form: Option<&str>) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).expect("the server accepts");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
+    let (method, body) = form.map_or(("GET", ""), |body| ("POST", body));
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookies}\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("the request is sent");
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).expect("the response is read");
+    let response = String::from_utf8_lossy(&response);
+    let head = response.split("\r\n\r\n").next().unwrap_or_default().to_owned();
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status: {head}"));
+    (status, head)
+}
+
+/// The value of cookie `name` that a response head sets.
+fn set_cookie(head: &str, name: &str) -> String {
+    let prefix = format!("set-cookie: {name}=");
+    let line = head.lines().find(|l| l.to_ascii_lowercase().starts_with(&prefix)).expect("the cookie is set");
+    line[prefix.len()..].split(';').next().unwrap_or_default().to_owned()
+}
+
+/// A login attempt with `password` on `addr`; the status and the head.
+fn log_in(addr: std::net::SocketAddr, password: &str) -> (u16, String) {
+    let token = set_cookie(&admin(addr, "/admin/login", "", None).1, "rental_login");
+    let form = format!("_csrf={token}&password={password}");
+    admin(addr, "/admin/login", &format!("rental_login={token}"), Some(&form))
+}
+
+#[test]
+fn an_admin_logged_in_on_one_server_is_logged_in_on_the_other_and_failures_count_on_both() {
+    let shared = Shared::new();
+    Rental::new(PgStore::open(&shared.url).unwrap()).set_admin_password("correct-horse").unwrap();
+    let (a, b) = (shared.serve(), shared.serve());
+    let (status, head) = log_in(a.addr, "correct-horse");
+    assert_eq!(status, 303, "{head}");
+    let session = format!("rental_admin={}", set_cookie(&head, "rental_admin"));
+    assert_eq!(admin(b.addr, "/admin", &session, None).0, 200, "B knows A's session");
+    assert_eq!(admin(b.addr, "/admin", "rental_admin=forged", None).0, 303);
+
+    for server in [&a, &b, &a, &b] {
+        assert_eq!(log_in(server.addr, "wrong").0, 401);
+    }
+    assert_eq!(log_in(a.addr, "wrong").0, 401, "the fifth failure, counted across both servers");
+    assert_eq!(log_in(b.addr, "correct-horse").0, 429, "B makes the client wait too");
+}

@@ -61,6 +61,7 @@
 #![deny(missing_docs)]
 
 pub mod access;
+pub mod admin_session;
 pub mod availability;
 mod base64;
 pub mod booking;

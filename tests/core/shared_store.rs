@@ -266,3 +266,22 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
     let next = engines[1].feed_pulls(None).unwrap().remove(0);
     assert_eq!(engines[1].apply_feed(&next, body(&[])).unwrap().cancelled, 2);
 }
+
+#[test]
+fn an_admin_session_and_failed_logins_are_known_to_every_engine() {
+    let (_, engines) = engines(2);
+    let (a, b) = (&engines[0], &engines[1]);
+    let idle = chrono::TimeDelta::hours(12);
+    a.start_admin_session("key", "csrf", idle, a.now()).unwrap();
+    b.set_admin_flash("key", &rental_core::admin_session::Flash::done("Saved.")).unwrap();
+    let seen = a.admin_session("key", idle, a.now()).unwrap().expect("the session, through the other engine");
+    assert_eq!((seen.csrf.as_str(), seen.flash.map(|f| f.message)), ("csrf", Some("Saved.".to_owned())));
+    assert_eq!(b.admin_session("key", idle, b.now()).unwrap().unwrap().flash, None, "taken once, on either");
+    b.end_admin_session("key").unwrap();
+    assert!(a.admin_session("key", idle, a.now()).unwrap().is_none());
+
+    for engine in [a, b, a, b, a] {
+        engine.login_failed("10.0.0.9", engine.now()).unwrap();
+    }
+    assert!(b.login_wait("10.0.0.9", b.now()).unwrap().is_some(), "five failures split over two engines");
+}

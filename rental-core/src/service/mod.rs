@@ -4,6 +4,7 @@
 mod access_sync;
 mod admin;
 mod admin_password;
+mod admin_sessions;
 mod agenda;
 mod blocks;
 mod booking_events;

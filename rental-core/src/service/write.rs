@@ -11,6 +11,7 @@ use std::time::Duration;
 use chrono::{DateTime, NaiveDate, Utc};
 
 use super::{Rental, access_sync};
+use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
@@ -226,6 +227,15 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     fn admin_password(&self) -> StoreResult<Option<String>> {
         self.tx.admin_password()
     }
+    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
+        self.tx.admin_session(key_hash)
+    }
+    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
+        self.tx.login_failures(client)
+    }
+    fn login_failure_clients(&self) -> StoreResult<usize> {
+        self.tx.login_failure_clients()
+    }
     fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
         self.tx.finished_deliveries(before, limit)
     }
@@ -349,6 +359,30 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
     fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
         self.changed();
         self.tx.set_admin_password(phc)
+    }
+    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
+        self.changed();
+        self.tx.put_admin_session(key_hash, session)
+    }
+    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
+        self.changed();
+        self.tx.remove_admin_session(key_hash)
+    }
+    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
+        self.changed();
+        self.tx.remove_idle_admin_sessions(seen_before)
+    }
+    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
+        self.changed();
+        self.tx.put_login_failures(client, failures)
+    }
+    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
+        self.changed();
+        self.tx.remove_login_failures(client)
+    }
+    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
+        self.changed();
+        self.tx.remove_quiet_login_failures(last_before)
     }
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
         self.changed();

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use chrono::{DateTime, NaiveDate, Utc};
 
 use super::{ChangeMarks, IdempotencyRecord, PgStore, PgTx, ReadTx, RedbStore, RedbTx, Store, StoreResult, WriteTx};
+use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
@@ -165,6 +166,18 @@ impl<R: ReadTx, P: ReadTx> ReadTx for AnyTx<R, P> {
     fn admin_password(&self) -> StoreResult<Option<String>> {
         each!(self, tx => tx.admin_password())
     }
+
+    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
+        each!(self, tx => tx.admin_session(key_hash))
+    }
+
+    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
+        each!(self, tx => tx.login_failures(client))
+    }
+
+    fn login_failure_clients(&self) -> StoreResult<usize> {
+        each!(self, tx => tx.login_failure_clients())
+    }
     fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
         each!(self, tx => tx.finished_deliveries(before, limit))
     }
@@ -236,6 +249,30 @@ impl<R: WriteTx, P: WriteTx> WriteTx for AnyTx<R, P> {
     }
     fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
         each!(self, tx => tx.set_admin_password(phc))
+    }
+
+    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
+        each!(self, tx => tx.put_admin_session(key_hash, session))
+    }
+
+    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
+        each!(self, tx => tx.remove_admin_session(key_hash))
+    }
+
+    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
+        each!(self, tx => tx.remove_idle_admin_sessions(seen_before))
+    }
+
+    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
+        each!(self, tx => tx.put_login_failures(client, failures))
+    }
+
+    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
+        each!(self, tx => tx.remove_login_failures(client))
+    }
+
+    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
+        each!(self, tx => tx.remove_quiet_login_failures(last_before))
     }
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
         each!(self, tx => tx.remove_delivery(id))

@@ -10,6 +10,7 @@ use chrono::{DateTime, Days, NaiveDate, Utc};
 use super::{
     IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key, feed_key, feed_keys_of, finished_key,
 };
+use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery, Cursor, Status};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
@@ -63,6 +64,8 @@ pub struct Data {
     delivery_events: BTreeSet<(u64, String)>,
     idempotency_created: BTreeSet<(DateTime<Utc>, String)>,
     feeds: BTreeMap<String, FeedState>,
+    admin_sessions: BTreeMap<String, AdminSession>,
+    login_failures: BTreeMap<String, LoginFailures>,
 }
 
 /// A transaction over [`MemoryStore`]: a shared snapshot to read, or a private copy to write.
@@ -230,6 +233,18 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
     fn admin_password(&self) -> StoreResult<Option<String>> {
         Ok(self.data().admin_password.clone())
     }
+
+    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
+        Ok(self.data().admin_sessions.get(key_hash).cloned())
+    }
+
+    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
+        Ok(self.data().login_failures.get(client).copied())
+    }
+
+    fn login_failure_clients(&self) -> StoreResult<usize> {
+        Ok(self.data().login_failures.len())
+    }
 }
 
 impl<D: Borrow<Data>> MemoryTx<'_, D> {
@@ -392,6 +407,38 @@ impl WriteTx for MemoryTx<'_, Data> {
     fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
         self.data.admin_password = Some(phc.to_owned());
         Ok(())
+    }
+
+    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
+        self.data.admin_sessions.insert(key_hash.to_owned(), session.clone());
+        Ok(())
+    }
+
+    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
+        self.data.admin_sessions.remove(key_hash);
+        Ok(())
+    }
+
+    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
+        let before = self.data.admin_sessions.len();
+        self.data.admin_sessions.retain(|_, s| s.last_seen >= seen_before);
+        Ok(before - self.data.admin_sessions.len())
+    }
+
+    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
+        self.data.login_failures.insert(client.to_owned(), *failures);
+        Ok(())
+    }
+
+    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
+        self.data.login_failures.remove(client);
+        Ok(())
+    }
+
+    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
+        let before = self.data.login_failures.len();
+        self.data.login_failures.retain(|_, f| f.last >= last_before);
+        Ok(before - self.data.login_failures.len())
     }
 
     fn commit(self) -> StoreResult<()> {

@@ -25,6 +25,7 @@ pub use self::memory::MemoryStore;
 pub use self::postgres::{Counts, MAX_CONNECTIONS, PgStore, PgTx, TABLES, is_postgres_url};
 #[cfg(feature = "redb")]
 pub use self::redb::{RedbStore, RedbTx};
+use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
@@ -193,6 +194,12 @@ pub trait ReadTx {
     fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>>;
     /// The admin dashboard's password hash (a PHC string), if one was set.
     fn admin_password(&self) -> StoreResult<Option<String>>;
+    /// The admin session stored under `key_hash` (hex SHA-256 of its cookie id).
+    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>>;
+    /// The failed logins in a row from client address `client`.
+    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>>;
+    /// How many client addresses have failed logins recorded.
+    fn login_failure_clients(&self) -> StoreResult<usize>;
     /// Up to `limit` ids of deliveries that finished (delivered or failed)
     /// before `before`, the earliest finished first, read from an index.
     fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>>;
@@ -273,6 +280,18 @@ pub trait WriteTx: ReadTx {
     fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()>;
     /// Replaces the admin dashboard's password hash (a PHC string).
     fn set_admin_password(&mut self, phc: &str) -> StoreResult<()>;
+    /// Inserts or replaces the admin session under `key_hash`.
+    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()>;
+    /// Removes the admin session under `key_hash`, if there is one.
+    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()>;
+    /// Removes every admin session last seen before `seen_before`; returns how many.
+    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize>;
+    /// Inserts or replaces the failed logins of `client`.
+    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()>;
+    /// Forgets the failed logins of `client`.
+    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()>;
+    /// Forgets every client whose last failed login was before `last_before`; returns how many.
+    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize>;
     /// Removes a delivery with its attempts (retention).
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()>;
     /// Removes an outbox event (retention; never the newest, whose number the next event follows).

@@ -4,13 +4,17 @@
 use std::path::Path;
 
 use chrono::{DateTime, Datelike, Days, NaiveDate, Utc};
-use redb::{Database, Key, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition, Value, WriteTransaction};
+use redb::{
+    Database, Key, ReadTransaction, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition, Value,
+    WriteTransaction,
+};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{
     IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key, feed_key, feed_keys_of, finished_key,
 };
+use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery, Status};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
 use crate::channel::FeedState;
@@ -74,6 +78,10 @@ const IDEMPOTENCY_CREATED: TableDefinition<(u64, &str), ()> = TableDefinition::n
 
 /// "slug/feed" -> the feed's state.
 const FEEDS: TableDefinition<&str, &[u8]> = TableDefinition::new("feeds");
+/// Admin sessions by hex SHA-256 of their id (created on open, also in older files).
+const ADMIN_SESSIONS: TableDefinition<&str, &[u8]> = TableDefinition::new("admin_sessions");
+/// Failed logins in a row by client address.
+const LOGIN_FAILURES: TableDefinition<&str, &[u8]> = TableDefinition::new("login_failures");
 
 /// The file name inside a data directory.
 pub const FILE_NAME: &str = "rental.redb";
@@ -155,6 +163,8 @@ impl RedbStore {
         tx.open_table(DELIVERY_LEASES).map_err(backend)?;
         tx.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
         tx.open_table(FEEDS).map_err(backend)?;
+        tx.open_table(ADMIN_SESSIONS).map_err(backend)?;
+        tx.open_table(LOGIN_FAILURES).map_err(backend)?;
         tx.commit().map_err(backend)
     }
 }
@@ -474,6 +484,19 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         let value = meta.get(ADMIN_PASSWORD).map_err(backend)?;
         Ok(value.map(|v| v.value().to_owned()))
     }
+
+    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
+        self.get_json(ADMIN_SESSIONS, key_hash)
+    }
+
+    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
+        self.get_json(LOGIN_FAILURES, client)
+    }
+
+    fn login_failure_clients(&self) -> StoreResult<usize> {
+        let len = self.0.open(LOGIN_FAILURES)?.len().map_err(backend)?;
+        Ok(usize::try_from(len).unwrap_or(usize::MAX))
+    }
 }
 
 impl<T: Tables> RedbTx<T> {
@@ -500,6 +523,26 @@ impl RedbTx<WriteTransaction> {
         let bytes = encode(value)?;
         self.0.open_table(def).map_err(backend)?.insert(key, bytes.as_slice()).map_err(backend)?;
         Ok(())
+    }
+
+    /// Removes the records of a table that `doomed` picks (a scan: these tables are small).
+    fn remove_where<D: DeserializeOwned>(
+        &self,
+        def: TableDefinition<&str, &[u8]>,
+        doomed: impl Fn(&D) -> bool,
+    ) -> StoreResult<usize> {
+        let mut table = self.0.open_table(def).map_err(backend)?;
+        let mut keys = Vec::new();
+        for row in table.iter().map_err(backend)? {
+            let (k, v) = row.map_err(backend)?;
+            if doomed(&decode(v.value())?) {
+                keys.push(k.value().to_owned());
+            }
+        }
+        for key in &keys {
+            table.remove(key.as_str()).map_err(backend)?;
+        }
+        Ok(keys.len())
     }
 
     fn remove(&self, def: TableDefinition<&str, &[u8]>, key: &str) -> StoreResult<bool> {
@@ -675,6 +718,30 @@ impl WriteTx for RedbTx<WriteTransaction> {
         let mut meta = self.0.open_table(META).map_err(backend)?;
         meta.insert(ADMIN_PASSWORD, phc).map_err(backend)?;
         Ok(())
+    }
+
+    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
+        self.put_json(ADMIN_SESSIONS, key_hash, session)
+    }
+
+    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
+        self.remove(ADMIN_SESSIONS, key_hash).map(drop)
+    }
+
+    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
+        self.remove_where(ADMIN_SESSIONS, |s: &AdminSession| s.last_seen < seen_before)
+    }
+
+    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
+        self.put_json(LOGIN_FAILURES, client, failures)
+    }
+
+    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
+        self.remove(LOGIN_FAILURES, client).map(drop)
+    }
+
+    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
+        self.remove_where(LOGIN_FAILURES, |f: &LoginFailures| f.last < last_before)
     }
 
     fn commit(self) -> StoreResult<()> {

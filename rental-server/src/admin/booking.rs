@@ -192,7 +192,7 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str)
         "change" => match change_of(Some(form.get("checkIn")), Some(form.get("checkOut")), Some(form.get("guests"))) {
             Ok(Some(change)) => Action::Change(change),
             Ok(None) => Action::Change(Change::default()),
-            Err(p) => return act.done::<Booking>(Err(p), &back, |_| Flash::done("")),
+            Err(p) => return act.done::<Booking>(Err(p), &back, |_| Flash::done("")).await,
         },
         _ => return super::page::message(http::StatusCode::NOT_FOUND, "Not found", "There is no such action."),
     };
@@ -210,4 +210,5 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str)
         "annotate" => Flash::done("Note added."),
         _ => Flash::done(format!("Booking {} is now {}.", b.code, b.status)),
     })
+    .await
 }

@@ -305,11 +305,13 @@ pub async fn add<S: Store + 'static>(act: &Act<'_, S>) -> Page {
     let slug = act.form.get("property").to_owned();
     let dates = (rental_core::parse_date(act.form.get("startDate")), rental_core::parse_date(act.form.get("endDate")));
     let (Some(start_date), Some(end_date)) = dates else {
-        return act.done::<()>(
-            Err(Problem::from(rental_core::Error::invalid("startDate", "invalid_date", "give both dates"))),
-            &back,
-            |()| Flash::done(""),
-        );
+        return act
+            .done::<()>(
+                Err(Problem::from(rental_core::Error::invalid("startDate", "invalid_date", "give both dates"))),
+                &back,
+                |()| Flash::done(""),
+            )
+            .await;
     };
     let note = Some(act.form.get("note").to_owned()).filter(|n| !n.trim().is_empty());
     let req = NewBlock { start_date, end_date, note };
@@ -317,6 +319,7 @@ pub async fn add<S: Store + 'static>(act: &Act<'_, S>) -> Page {
     act.done(result, &back, |b| {
         Flash::done(format!("Blocked {} from {} to {}.", b.property, b.stay.check_in(), b.stay.check_out()))
     })
+    .await
 }
 
 /// `POST /admin/blocks/{slug}/{id}/remove?back=...`.
@@ -324,5 +327,5 @@ pub async fn remove<S: Store + 'static>(act: &Act<'_, S>, slug: &str, id: &str, 
     let back = back_to(back.unwrap_or("/admin/calendar"));
     let (slug, id) = (slug.to_owned(), id.to_owned());
     let result = blocking(act.rental(), move |r| r.remove_block(&slug, &id)).await;
-    act.done(result, &back, |b| Flash::done(format!("Reopened {} to {}.", b.stay.check_in(), b.stay.check_out())))
+    act.done(result, &back, |b| Flash::done(format!("Reopened {} to {}.", b.stay.check_in(), b.stay.check_out()))).await
 }

@@ -85,4 +85,5 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str)
             _ => format!("Booking {} is now {}.", b.code, b.status),
         })
     })
+    .await
 }

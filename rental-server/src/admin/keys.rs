@@ -68,11 +68,12 @@ pub async fn create<S: Store + 'static>(act: &Act<'_, S>) -> Page {
         secret: Some(("Key:".to_owned(), new.secret)),
         ..Flash::done(format!("Key {} created.", new.key.name))
     })
+    .await
 }
 
 /// `POST /admin/api-keys/{id}/revoke`.
 pub async fn revoke<S: Store + 'static>(act: &Act<'_, S>, id: &str) -> Page {
     let id = id.to_owned();
     let result = blocking(act.rental(), move |r| r.revoke_key(&id)).await;
-    act.done(result, "/admin/api-keys", |key| Flash::done(format!("Key {} revoked.", key.name)))
+    act.done(result, "/admin/api-keys", |key| Flash::done(format!("Key {} revoked.", key.name))).await
 }

@@ -9,7 +9,6 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::Instant;
 
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use hyper::body::Incoming;
@@ -18,10 +17,10 @@ use rental_core::clock::{Entropy, OsEntropy};
 use rental_core::{Rental, Store};
 use subtle::ConstantTimeEq;
 
-use super::Admin;
 use super::form::Form;
 use super::page::{Page, redirect, shell};
 use super::session::{self, Session};
+use super::{throttle, unavailable};
 use crate::AppState;
 use crate::handlers::blocking;
 
@@ -67,9 +66,10 @@ pub async fn submit<S: Store + 'static>(
     headers: &HeaderMap,
     body: Incoming,
 ) -> Page {
-    let admin = &state.admin;
-    if let Err(wait) = admin.throttle.check(client, Instant::now()) {
-        return too_many((wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1));
+    match throttle::wait(state, client).await {
+        Ok(None) => {}
+        Ok(Some(seconds)) => return too_many(seconds),
+        Err(problem) => return unavailable(&problem),
     }
     let form = Form::read(body).await.unwrap_or_default();
     if !login_token_matches(headers, form.get("_csrf")) {
@@ -78,17 +78,25 @@ pub async fn submit<S: Store + 'static>(
     let password = form.get("password").to_owned();
     let ok = blocking(state.rental(), move |r| r.verify_admin_password(&password)).await.unwrap_or(false);
     if !ok {
-        admin.throttle.failed(client, Instant::now());
         tracing::warn!(%client, "failed admin login");
+        if let Err(problem) = throttle::failed(state, client).await {
+            return unavailable(&problem);
+        }
         return page(state, Some("Wrong password.")).await;
     }
-    admin.throttle.succeeded(client);
-    if let Some(old) = session::cookie_value(headers) {
-        admin.sessions.remove_id(old);
-    }
-    let id = admin.sessions.create(Instant::now());
+    let started = async {
+        throttle::succeeded(state, client).await?;
+        if let Some(old) = session::cookie_value(headers) {
+            session::end_id(state, old).await?;
+        }
+        session::start(state).await
+    };
+    let id = match started.await {
+        Ok(id) => id,
+        Err(problem) => return unavailable(&problem),
+    };
     tracing::info!(%client, "admin logged in");
-    with_cookie(redirect("/admin"), &session::set_cookie(&id, admin.config.secure_cookie))
+    with_cookie(redirect("/admin"), &session::set_cookie(&id, state.admin.config.secure_cookie))
 }
 
 /// `GET /admin/logout`: a button that logs out (logging out is a POST, so
@@ -104,9 +112,11 @@ pub fn logout_page(session: &Session) -> Page {
 }
 
 /// Ends the session and clears its cookie.
-pub fn logout(admin: &Admin, session: &Session) -> Page {
-    admin.sessions.remove(&session.key);
-    with_cookie(redirect("/admin/login"), &session::clear_cookie(admin.config.secure_cookie))
+pub async fn logout<S: Store + 'static>(state: &Arc<AppState<S>>, session: &Session) -> Page {
+    if let Err(problem) = session::end(state, session.key.clone()).await {
+        return unavailable(&problem);
+    }
+    with_cookie(redirect("/admin/login"), &session::clear_cookie(state.admin.config.secure_cookie))
 }
 
 fn too_many(seconds: u64) -> Page {

@@ -22,7 +22,7 @@ mod webhooks;
 
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use http::{Method, Request, StatusCode};
 use hyper::body::Incoming;
@@ -30,8 +30,7 @@ use rental_core::Store;
 
 use self::form::Form;
 use self::page::{Page, message, redirect};
-use self::session::{Flash, Session, Sessions};
-use self::throttle::LoginThrottle;
+use self::session::{Flash, Session};
 use crate::AppState;
 use crate::problem::Problem;
 
@@ -50,18 +49,16 @@ impl Default for AdminConfig {
     }
 }
 
-/// The dashboard's state: sessions and failed logins, both in memory.
+/// The dashboard's state (its sessions and failed logins are in the store).
 #[derive(Debug)]
 pub struct Admin {
     config: AdminConfig,
-    sessions: Sessions,
-    throttle: LoginThrottle,
 }
 
 impl Admin {
-    /// A dashboard with no sessions yet.
+    /// A dashboard configured by `config`.
     pub fn new(config: AdminConfig) -> Self {
-        Admin { sessions: Sessions::new(config.session_idle), throttle: LoginThrottle::default(), config }
+        Admin { config }
     }
 }
 
@@ -76,9 +73,13 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr
     let (parts, body) = req.into_parts();
     let path = parts.uri.path().to_owned();
     let segments: Vec<&str> = path.trim_start_matches("/admin").split('/').filter(|s| !s.is_empty()).collect();
-    let admin = &state.admin;
-    let now = Instant::now();
-    let session = session::cookie_value(&parts.headers).and_then(|id| admin.sessions.get(id, now));
+    let session = match session::cookie_value(&parts.headers) {
+        Some(id) => match session::find(state, id).await {
+            Ok(session) => session,
+            Err(problem) => return unavailable(&problem),
+        },
+        None => None,
+    };
     let method = parts.method.clone();
     if segments == ["login"] {
         // Shown even to a session: logging in again replaces it with a new one.
@@ -121,7 +122,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr
     }
     let act = Act { state, session: &session, form: &form };
     match segments.as_slice() {
-        ["logout"] => login::logout(admin, &session),
+        ["logout"] => login::logout(state, &session).await,
         ["api-keys"] => keys::create(&act).await,
         ["api-keys", id, "revoke"] => keys::revoke(&act, id).await,
         ["webhooks"] => webhooks::register(&act).await,
@@ -152,14 +153,19 @@ impl<S: Store + 'static> Act<'_, S> {
     }
 
     /// Leaves what `result` says for the next page, then sends the browser to `back`.
-    fn done<T>(&self, result: Result<T, Problem>, back: &str, ok: impl FnOnce(T) -> Flash) -> Page {
+    async fn done<T>(&self, result: Result<T, Problem>, back: &str, ok: impl FnOnce(T) -> Flash) -> Page {
         let flash = match result {
             Ok(value) => ok(value),
             Err(problem) => Flash::failed(explain(&problem)),
         };
-        self.state.admin.sessions.set_flash(self.session, flash);
+        session::set_flash(self.state, self.session, flash).await;
         redirect(back)
     }
+}
+
+/// The page for a request the store could not serve (its session could not be read or written).
+fn unavailable(problem: &Problem) -> Page {
+    message(problem.status, "Unavailable", &explain(problem))
 }
 
 /// A problem as a sentence for the host; internal failures say only that.

@@ -295,12 +295,15 @@ pub async fn save<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
     let slug_owned = slug.to_owned();
     let saved = blocking(act.rental(), move |r| r.edit_property(&slug_owned, move |p| *p = edited.clone())).await;
     match saved {
-        Ok(p) => act.done::<Property>(Ok(p), &format!("/admin/properties/{slug}/edit"), |p| {
-            Flash::done(format!("{} saved.", p.name))
-        }),
+        Ok(p) => {
+            act.done::<Property>(Ok(p), &format!("/admin/properties/{slug}/edit"), |p| {
+                Flash::done(format!("{} saved.", p.name))
+            })
+            .await
+        }
         Err(problem) if !problem.errors.is_empty() => render(&candidate, &[], act.session, &problem.errors),
         Err(problem) => {
-            act.done::<Property>(Err(problem), &format!("/admin/properties/{slug}/edit"), |_| Flash::done(""))
+            act.done::<Property>(Err(problem), &format!("/admin/properties/{slug}/edit"), |_| Flash::done("")).await
         }
     }
 }

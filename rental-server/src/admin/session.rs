@@ -1,14 +1,21 @@
-//! Admin sessions, kept in server memory: a random id in a cookie, a CSRF
-//! token per session, idle expiry, and a one-time message for the next page.
-//! A restart logs everyone out.
+//! Admin sessions, kept in the store so that every server sharing it knows
+//! them: a random id in a cookie, a CSRF token per session, idle expiry, and
+//! a one-time message for the next page. A restart logs no one out.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
+use chrono::TimeDelta;
+use rental_core::Store;
 use rental_core::clock::{Entropy, OsEntropy};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
+
+pub use rental_core::admin_session::Flash;
+
+use crate::AppState;
+use crate::handlers::blocking;
+use crate::problem::Problem;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "rental_admin";
@@ -16,34 +23,11 @@ pub const COOKIE: &str = "rental_admin";
 /// How long a session lasts without a request.
 pub const DEFAULT_IDLE: Duration = Duration::from_secs(12 * 3600);
 
-/// A message shown once on the next page: what an action did, or why it failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Flash {
-    /// True for a failure.
-    pub error: bool,
-    /// The sentence.
-    pub message: String,
-    /// A secret shown this once (a new key or webhook secret): a label and the value.
-    pub secret: Option<(String, String)>,
-}
-
-impl Flash {
-    /// A success message.
-    pub fn done(message: impl Into<String>) -> Self {
-        Flash { error: false, message: message.into(), secret: None }
-    }
-
-    /// A failure message.
-    pub fn failed(message: impl Into<String>) -> Self {
-        Flash { error: true, message: message.into(), secret: None }
-    }
-}
-
 /// What a request learns of its session.
 #[derive(Debug, Clone)]
 pub struct Session {
-    /// The session's key in the table (the hash of its id).
-    pub key: [u8; 32],
+    /// The session's key in the store (hex SHA-256 of its id).
+    pub key: String,
     /// The token every form of this session carries.
     pub csrf: String,
     /// The message left for this page, taken.
@@ -57,69 +41,45 @@ impl Session {
     }
 }
 
-#[derive(Debug)]
-struct Entry {
-    csrf: String,
-    last_seen: Instant,
-    flash: Option<Flash>,
+/// Starts a session; returns the id to put in the cookie.
+pub async fn start<S: Store + 'static>(state: &Arc<AppState<S>>) -> Result<String, Problem> {
+    let (id, csrf) = (random_token(), random_token());
+    let (key, idle) = (digest(&id), idle(state));
+    blocking(state.rental(), move |r| r.start_admin_session(&key, &csrf, idle, r.now())).await?;
+    Ok(id)
 }
 
-/// Every live session, by the SHA-256 of its id (so the table holds no usable cookie).
-#[derive(Debug)]
-pub struct Sessions {
-    idle: Duration,
-    entries: Mutex<HashMap<[u8; 32], Entry>>,
+/// The live session of cookie value `id`, marked as seen, with its flash taken.
+pub async fn find<S: Store + 'static>(state: &Arc<AppState<S>>, id: &str) -> Result<Option<Session>, Problem> {
+    let (key, idle) = (digest(id), idle(state));
+    let found = blocking(state.rental(), {
+        let key = key.clone();
+        move |r| r.admin_session(&key, idle, r.now())
+    })
+    .await?;
+    Ok(found.map(|s| Session { key, csrf: s.csrf, flash: s.flash }))
 }
 
-impl Sessions {
-    /// No sessions; each expires after `idle` without a request.
-    pub fn new(idle: Duration) -> Self {
-        Sessions { idle, entries: Mutex::default() }
+/// Leaves `flash` for the session's next page; a failure to store it is only logged.
+pub async fn set_flash<S: Store + 'static>(state: &Arc<AppState<S>>, session: &Session, flash: Flash) {
+    let key = session.key.clone();
+    if let Err(problem) = blocking(state.rental(), move |r| r.set_admin_flash(&key, &flash)).await {
+        tracing::warn!(detail = %problem.detail, "an admin message was not stored");
     }
+}
 
-    /// Starts a session; returns the id to put in the cookie.
-    pub fn create(&self, now: Instant) -> String {
-        let id = random_token();
-        let entry = Entry { csrf: random_token(), last_seen: now, flash: None };
-        let mut entries = self.lock();
-        entries.retain(|_, e| now.duration_since(e.last_seen) < self.idle);
-        entries.insert(digest(&id), entry);
-        id
-    }
+/// Ends the session stored under `key`.
+pub async fn end<S: Store + 'static>(state: &Arc<AppState<S>>, key: String) -> Result<(), Problem> {
+    blocking(state.rental(), move |r| r.end_admin_session(&key)).await
+}
 
-    /// The live session of cookie value `id`, marked as seen now, with its flash taken.
-    pub fn get(&self, id: &str, now: Instant) -> Option<Session> {
-        let key = digest(id);
-        let mut entries = self.lock();
-        let entry = entries.get_mut(&key)?;
-        if now.duration_since(entry.last_seen) >= self.idle {
-            entries.remove(&key);
-            return None;
-        }
-        entry.last_seen = now;
-        Some(Session { key, csrf: entry.csrf.clone(), flash: entry.flash.take() })
-    }
+/// Ends the session of cookie value `id`, if there is one.
+pub async fn end_id<S: Store + 'static>(state: &Arc<AppState<S>>, id: &str) -> Result<(), Problem> {
+    end(state, digest(id)).await
+}
 
-    /// Leaves `flash` for the session's next page.
-    pub fn set_flash(&self, session: &Session, flash: Flash) {
-        if let Some(entry) = self.lock().get_mut(&session.key) {
-            entry.flash = Some(flash);
-        }
-    }
-
-    /// Ends a session.
-    pub fn remove(&self, key: &[u8; 32]) {
-        self.lock().remove(key);
-    }
-
-    /// Ends the session of cookie value `id`, if there is one.
-    pub fn remove_id(&self, id: &str) {
-        self.remove(&digest(id));
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], Entry>> {
-        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
-    }
+fn idle<S>(state: &AppState<S>) -> TimeDelta {
+    TimeDelta::from_std(state.admin.config.session_idle).unwrap_or(TimeDelta::MAX)
 }
 
 /// 32 random bytes in hex.
@@ -129,8 +89,8 @@ fn random_token() -> String {
     hex::encode(bytes)
 }
 
-fn digest(id: &str) -> [u8; 32] {
-    Sha256::digest(id.as_bytes()).into()
+fn digest(id: &str) -> String {
+    hex::encode(Sha256::digest(id.as_bytes()))
 }
 
 /// The session id in a request's `Cookie` headers, if any.
@@ -163,34 +123,6 @@ pub fn clear_cookie(secure: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_session_lives_while_used_and_expires_when_idle() {
-        let sessions = Sessions::new(Duration::from_secs(60));
-        let t0 = Instant::now();
-        let id = sessions.create(t0);
-        assert_eq!(id.len(), 64);
-        assert!(sessions.get(&id, t0 + Duration::from_secs(59)).is_some());
-        assert!(sessions.get(&id, t0 + Duration::from_secs(118)).is_some(), "each request renews it");
-        assert!(sessions.get(&id, t0 + Duration::from_secs(178)).is_none());
-        assert!(sessions.get(&id, t0 + Duration::from_secs(179)).is_none());
-        assert!(sessions.get("not-a-session", t0).is_none());
-    }
-
-    #[test]
-    fn each_session_has_its_own_csrf_token_and_a_flash_is_shown_once() {
-        let sessions = Sessions::new(DEFAULT_IDLE);
-        let now = Instant::now();
-        let (a, b) = (sessions.create(now), sessions.create(now));
-        let (sa, sb) = (sessions.get(&a, now).unwrap(), sessions.get(&b, now).unwrap());
-        assert_ne!(sa.csrf, sb.csrf);
-        assert!(sa.csrf_matches(&sa.csrf.clone()) && !sa.csrf_matches(&sb.csrf) && !sa.csrf_matches(""));
-        sessions.set_flash(&sa, Flash::done("saved"));
-        assert_eq!(sessions.get(&a, now).unwrap().flash, Some(Flash::done("saved")));
-        assert_eq!(sessions.get(&a, now).unwrap().flash, None);
-        sessions.remove_id(&a);
-        assert!(sessions.get(&a, now).is_none() && sessions.get(&b, now).is_some());
-    }
 
     #[test]
     fn the_cookie_is_found_among_others_and_set_with_its_attributes() {

@@ -176,6 +176,7 @@ pub async fn register<S: Store + 'static>(act: &Act<'_, S>) -> Page {
         secret: Some(("Signing secret:".to_owned(), w.secret().to_owned())),
         ..Flash::done(format!("Webhook to {} registered.", w.url))
     })
+    .await
 }
 
 /// `POST /admin/webhooks/{id}/test|rotate|activate|deactivate|delete`.
@@ -185,7 +186,7 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, id: &str, action: &str) -
     match action {
         "test" => {
             let result = blocking(act.rental(), move |r| r.send_test_event(&id)).await;
-            act.done(result, back, |d| Flash::done(format!("Test event sent (delivery {}).", d.id)))
+            act.done(result, back, |d| Flash::done(format!("Test event sent (delivery {}).", d.id))).await
         }
         "rotate" => {
             let result = blocking(act.rental(), move |r| r.rotate_webhook_secret(&id, None)).await;
@@ -200,15 +201,16 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, id: &str, action: &str) -
                     ))
                 }
             })
+            .await
         }
         "activate" | "deactivate" => {
             let active = action == "activate";
             let result = blocking(act.rental(), move |r| r.set_webhook_active(&id, active)).await;
-            act.done(result, back, |w| Flash::done(format!("Webhook to {} is now {action}d.", w.url)))
+            act.done(result, back, |w| Flash::done(format!("Webhook to {} is now {action}d.", w.url))).await
         }
         "delete" => {
             let result = blocking(act.rental(), move |r| r.remove_webhook(&id)).await;
-            act.done(result, back, |()| Flash::done("Webhook deleted."))
+            act.done(result, back, |()| Flash::done("Webhook deleted.")).await
         }
         _ => super::page::message(http::StatusCode::NOT_FOUND, "Not found", "There is no such action."),
     }
@@ -218,5 +220,5 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, id: &str, action: &str) -
 pub async fn resend<S: Store + 'static>(act: &Act<'_, S>, id: &str) -> Page {
     let id = id.to_owned();
     let result = blocking(act.rental(), move |r| r.resend_delivery(&id)).await;
-    act.done(result, "/admin/webhooks", |d| Flash::done(format!("Delivery {} will be sent again now.", d.id)))
+    act.done(result, "/admin/webhooks", |d| Flash::done(format!("Delivery {} will be sent again now.", d.id))).await
 }

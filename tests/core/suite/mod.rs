@@ -2,6 +2,7 @@
 //! `store_suite!` runs each of them against `MemoryStore` and `RedbStore`.
 
 mod admin;
+mod admin_sessions;
 mod availability;
 mod bookings;
 mod catalog;

@@ -9,6 +9,7 @@ use postgres::types::Json;
 use serde::de::DeserializeOwned;
 
 use super::PgTx;
+use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
 use crate::channel::FeedState;
@@ -264,6 +265,19 @@ impl ReadTx for PgTx<'_> {
     fn admin_password(&self) -> StoreResult<Option<String>> {
         let rows = self.query("SELECT value FROM meta WHERE key = 'admin_password'", &[])?;
         Ok(rows.first().map(|r| r.get(0)))
+    }
+
+    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
+        first_doc(&self.query("SELECT doc FROM admin_sessions WHERE key = $1", &[&key_hash])?)
+    }
+
+    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
+        first_doc(&self.query("SELECT doc FROM login_failures WHERE client = $1", &[&client])?)
+    }
+
+    fn login_failure_clients(&self) -> StoreResult<usize> {
+        let rows = self.query("SELECT count(*) FROM login_failures", &[])?;
+        Ok(rows.first().map_or(0, |r| usize::try_from(r.get::<_, i64>(0)).unwrap_or(0)))
     }
 
     fn finished_deliveries(&self, before: DateTime<Utc>, limit_to: usize) -> StoreResult<Vec<String>> {

@@ -11,9 +11,10 @@ const MIGRATION_LOCK: i64 = 0x72_65_6e_74_61_6c;
 /// field added to a record later passes through untouched; the other columns
 /// exist for indexes and constraints only. Text keys sort as bytes (`C`), as
 /// the embedded stores order them.
-pub(super) const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    r#"
+pub(super) const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        r#"
 CREATE EXTENSION IF NOT EXISTS btree_gist;
 CREATE TABLE properties (slug text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL);
 CREATE TABLE bookings (
@@ -86,32 +87,36 @@ CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
 -- so every process's read cache knows what to read again.
 CREATE TABLE changes (topic text COLLATE "C" PRIMARY KEY, version bigint NOT NULL);
 "#,
-)];
+    ),
+    (
+        2,
+        r#"
+-- Admin sessions (by hex SHA-256 of the cookie id) and failed logins per
+-- client address, so that every process knows them.
+CREATE TABLE admin_sessions (key text COLLATE "C" PRIMARY KEY, last_seen timestamptz NOT NULL, doc jsonb NOT NULL);
+CREATE INDEX admin_sessions_seen ON admin_sessions (last_seen);
+CREATE TABLE login_failures (client text COLLATE "C" PRIMARY KEY, last timestamptz NOT NULL, doc jsonb NOT NULL);
+"#,
+    ),
+];
 
 /// Brings the database's schema up to the newest version; returns the versions it applied.
 ///
-/// Holds an advisory lock for the whole run, so a second process starting at
-/// the same time waits, then finds nothing left to do.
+/// Holds an advisory lock for the whole run, from before `schema_migrations`
+/// is created, so a second process starting at the same time waits, then
+/// finds nothing left to do.
 pub(super) fn migrate(conn: &mut Conn) -> StoreResult<Vec<i32>> {
-    conn.batch(&format!(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
-         SELECT pg_advisory_lock({MIGRATION_LOCK})"
-    ))
-    .or_else(|e| retry_create(conn, e))?;
-    let applied = apply_missing(conn);
+    conn.batch(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))?;
+    let applied = conn
+        .batch(
+            "CREATE TABLE IF NOT EXISTS schema_migrations
+               (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+        )
+        .and_then(|()| apply_missing(conn));
     let unlocked = conn.batch(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})"));
     let applied = applied?;
     unlocked?;
     Ok(applied)
-}
-
-/// Two processes creating `schema_migrations` at once: one of them loses the
-/// race on the catalog; by now the table exists, so take the lock again.
-fn retry_create(conn: &mut Conn, e: StoreError) -> StoreResult<()> {
-    match e {
-        StoreError::Conflict(_) => conn.batch(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})")),
-        other => Err(other),
-    }
 }
 
 fn apply_missing(conn: &mut Conn) -> StoreResult<Vec<i32>> {

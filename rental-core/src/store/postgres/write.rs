@@ -8,6 +8,7 @@ use postgres::types::Json;
 use super::PgTx;
 use super::changes::CHANNEL;
 use super::read::{kind_code, limit, millis, seq_value};
+use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::Booking;
 use crate::calendar::{Block, CalendarEntry};
 use crate::channel::FeedState;
@@ -253,6 +254,44 @@ impl WriteTx for PgTx<'_> {
             &[&phc],
         )?;
         Ok(())
+    }
+
+    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
+        self.execute(
+            "INSERT INTO admin_sessions (key, last_seen, doc) VALUES ($1, $2, $3)
+             ON CONFLICT (key) DO UPDATE SET last_seen = $2, doc = $3",
+            &[&key_hash, &session.last_seen, &Json(session)],
+        )?;
+        Ok(())
+    }
+
+    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
+        self.execute("DELETE FROM admin_sessions WHERE key = $1", &[&key_hash])?;
+        Ok(())
+    }
+
+    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
+        let n = self.execute("DELETE FROM admin_sessions WHERE last_seen < $1", &[&seen_before])?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
+    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
+        self.execute(
+            "INSERT INTO login_failures (client, last, doc) VALUES ($1, $2, $3)
+             ON CONFLICT (client) DO UPDATE SET last = $2, doc = $3",
+            &[&client, &failures.last, &Json(failures)],
+        )?;
+        Ok(())
+    }
+
+    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
+        self.execute("DELETE FROM login_failures WHERE client = $1", &[&client])?;
+        Ok(())
+    }
+
+    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
+        let n = self.execute("DELETE FROM login_failures WHERE last < $1", &[&last_before])?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
