@@ -466,4 +466,12 @@ impl Store for FailingStore {
         self.check(true)?;
         self.inner.write()
     }
+
+    fn group_commit(&self) -> usize {
+        self.inner.group_commit()
+    }
+
+    fn change_marks(&self) -> Option<std::sync::Arc<rental_core::store::ChangeMarks>> {
+        self.inner.change_marks()
+    }
 }

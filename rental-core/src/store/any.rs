@@ -64,6 +64,13 @@ impl Store for AnyStore {
         })
     }
 
+    fn group_commit(&self) -> usize {
+        match self {
+            AnyStore::Redb(s) => s.group_commit(),
+            AnyStore::Postgres(s) => s.group_commit(),
+        }
+    }
+
     fn change_marks(&self) -> Option<Arc<ChangeMarks>> {
         match self {
             AnyStore::Redb(s) => s.change_marks(),
@@ -285,5 +292,18 @@ impl<R: WriteTx, P: WriteTx> WriteTx for AnyTx<R, P> {
     }
     fn commit(self) -> StoreResult<()> {
         each!(self, tx => tx.commit())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_store_keeps_its_group_commit_and_has_no_other_writers() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = AnyStore::Redb(RedbStore::open_dir(dir.path()).unwrap());
+        assert_eq!(store.group_commit(), 64, "rental serve on redb shares each sync among creations");
+        assert!(store.change_marks().is_none());
     }
 }

@@ -89,6 +89,15 @@ impl Store for MemoryStore {
         let data = Data::clone(&self.current.read().unwrap_or_else(PoisonError::into_inner));
         Ok(MemoryTx { data, writer: Some((guard, self)) })
     }
+
+    /// Each creation commits alone: a commit here is a pointer swap, with no sync to share.
+    fn group_commit(&self) -> usize {
+        1
+    }
+
+    fn change_marks(&self) -> Option<Arc<super::ChangeMarks>> {
+        None
+    }
 }
 
 impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {

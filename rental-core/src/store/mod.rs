@@ -88,22 +88,19 @@ pub trait Store: Send + Sync {
     /// Opens the write transaction, waiting while another is open.
     fn write(&self) -> StoreResult<Self::Write<'_>>;
     /// How many concurrent booking creations may share one write transaction
-    /// and its commit (group commit); 1, the default, gives each its own.
+    /// and its commit (group commit); 1 gives each its own.
     ///
     /// Sharing pays where writers take turns and each commit is a sync the
     /// next one waits for (redb; PostgreSQL behind its write lock); where
     /// writers run side by side and a conflict fails a whole transaction,
-    /// it would not.
-    fn group_commit(&self) -> usize {
-        1
-    }
+    /// it would not. No default: a store that wraps another must pass its
+    /// answer on, or it silently loses group commit.
+    fn group_commit(&self) -> usize;
     /// What other processes changed, for a store that several share: a
     /// version per topic ([`property_topic`], [`KEYS_TOPIC`]) kept up to date
-    /// in memory, so looking costs no transaction. `None` (the default): this
-    /// process is the store's only writer.
-    fn change_marks(&self) -> Option<std::sync::Arc<ChangeMarks>> {
-        None
-    }
+    /// in memory, so looking costs no transaction. `None`: this process is
+    /// the store's only writer. No default, for the same reason.
+    fn change_marks(&self) -> Option<std::sync::Arc<ChangeMarks>>;
 }
 
 /// What a transaction can read.

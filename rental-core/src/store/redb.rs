@@ -190,6 +190,11 @@ impl Store for RedbStore {
     fn group_commit(&self) -> usize {
         GROUP_COMMIT
     }
+
+    /// None: the file lock makes this process its only writer.
+    fn change_marks(&self) -> Option<std::sync::Arc<super::ChangeMarks>> {
+        None
+    }
 }
 
 /// Opening a table to read, the same way for both kinds of transaction.
