@@ -228,19 +228,15 @@ fn a_server_killed_mid_load_leaves_the_other_to_deliver_everything_and_loses_no_
 
 /// One request to the dashboard with `cookies`, a form `body` when given; the status and the head.
 fn admin(addr: std::net::SocketAddr, path: &str, cookies: &str, form: Option<&str>) -> (u16, String) {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(addr).expect("the server accepts");
-    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
     let (method, body) = form.map_or(("GET", ""), |body| ("POST", body));
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookies}\r\n\
-         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
+    let response = common::round_trip(
+        addr,
+        &format!(
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookies}\r\n\
+             Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
     );
-    stream.write_all(request.as_bytes()).expect("the request is sent");
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).expect("the response is read");
-    let response = String::from_utf8_lossy(&response);
     let head = response.split("\r\n\r\n").next().unwrap_or_default().to_owned();
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status: {head}"));
     (status, head)

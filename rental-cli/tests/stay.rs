@@ -4,29 +4,10 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
-
-use common::{Sandbox, post, stay};
+use common::{Sandbox, post, request, stay};
 use rental_core::access::DoorCodeMode;
 use rental_core::{Action, Property, demo};
 use serde_json::json;
-
-/// `method path` with a bearer key over a fresh connection; the response as text.
-fn request(addr: SocketAddr, method: &str, path: &str, key: &str, body: &str) -> String {
-    let mut stream = TcpStream::connect(addr).expect("the server accepts");
-    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).expect("the request is sent");
-    let mut response = String::new();
-    stream.read_to_string(&mut response).expect("the response is read");
-    response
-}
 
 #[test]
 fn a_per_stay_code_is_served_but_never_logged() {

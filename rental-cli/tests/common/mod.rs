@@ -190,21 +190,34 @@ pub fn get(addr: SocketAddr, path: &str, key: &str) -> (u16, Value) {
 }
 
 fn exchange(addr: SocketAddr, method: &str, path: &str, key: &str, body: &str) -> (u16, Value) {
-    use std::io::Read;
-    let mut stream = TcpStream::connect(addr).expect("the server accepts");
-    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).expect("the request is sent");
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).expect("the response is read");
-    let response = String::from_utf8_lossy(&response);
+    let response = request(addr, method, path, key, body);
     let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("not HTTP: {response}"));
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status: {head}"));
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// `method path` with a JSON body and a bearer key over a fresh connection; the response as text.
+pub fn request(addr: SocketAddr, method: &str, path: &str, key: &str, body: &str) -> String {
+    round_trip(
+        addr,
+        &format!(
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+}
+
+/// Sends `request` (a whole HTTP/1.1 request that says `Connection: close`)
+/// over a fresh connection; the response as text.
+pub fn round_trip(addr: SocketAddr, request: &str) -> String {
+    use std::io::Read;
+    let mut stream = TcpStream::connect(addr).expect("the server accepts");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("a read timeout");
+    stream.write_all(request.as_bytes()).expect("the request is sent");
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).expect("the response is read");
+    String::from_utf8_lossy(&response).into_owned()
 }
 
 impl Drop for Server {
