@@ -16,7 +16,7 @@ use crate::occupancy::today_in;
 use crate::presence::Door;
 use crate::pricing::{self, Problem};
 use crate::stay::Stay;
-use crate::store::{IdempotencyRecord, ReadTx, Store, StoreError, WriteTx};
+use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreError, WriteTx};
 
 /// A creation waiting for its group: the request, checked as far as it can be without the store.
 #[derive(Debug)]
@@ -67,12 +67,22 @@ impl<S: Store> Rental<S> {
     }
 
     /// Creates a group of bookings in one write transaction and one commit.
+    /// What the group will read is said first ([`ReadTx::prefetch`]), with a
+    /// code drawn for each creation.
     fn create_group(&self, jobs: &[NewBookingJob]) -> Vec<Result<Created>> {
         let now = self.now();
+        let codes: Vec<BookingCode> = jobs.iter().map(|_| self.new_code()).collect();
+        let wanted = Prefetch {
+            properties: jobs.iter().map(|j| j.req.property.as_str()).collect(),
+            bookings: codes.iter().map(BookingCode::as_str).collect(),
+            calendars: jobs.iter().map(|j| (j.req.property.as_str(), j.stay.check_in(), j.stay.check_out())).collect(),
+            events: jobs.len(),
+        };
         let written = self.write(|tx| {
+            tx.prefetch(&wanted)?;
             let mut results = Vec::with_capacity(jobs.len());
-            for job in jobs {
-                match self.create_in(tx, job, now) {
+            for (job, code) in jobs.iter().zip(&codes) {
+                match self.create_in(tx, job, code.clone(), now) {
                     // A failed write leaves the transaction unusable: the whole group fails, nothing is kept.
                     Err(Error::Store(e)) => return Err(Error::Store(e)),
                     result => results.push(result),
@@ -92,8 +102,15 @@ impl<S: Store> Rental<S> {
         }
     }
 
-    /// One creation inside the group's transaction: replay, or check and insert.
-    fn create_in(&self, tx: &mut Tx<'_, S>, job: &NewBookingJob, now: DateTime<Utc>) -> Result<Created> {
+    /// One creation inside the group's transaction: replay, or check and
+    /// insert under `code` (or another, if a booking has it).
+    fn create_in(
+        &self,
+        tx: &mut Tx<'_, S>,
+        job: &NewBookingJob,
+        code: BookingCode,
+        now: DateTime<Utc>,
+    ) -> Result<Created> {
         let (req, stay) = (&job.req, job.stay);
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint)
             && let Some(booking) = replay(tx, key, fingerprint, now)?
@@ -104,7 +121,7 @@ impl<S: Store> Rental<S> {
         let calendar = tx.calendar(&req.property, stay.check_in(), stay.check_out())?;
         let quote = pricing::quote(&property, stay, req.guests, today_in(property.timezone, now), &calendar);
         refuse_problems(&quote.problems)?;
-        let code = self.unused_code(&*tx)?;
+        let code = self.unused_code(&*tx, Some(code))?;
         let booking = Booking {
             code: code.clone(),
             property: property.slug.clone(),
@@ -236,13 +253,18 @@ impl<S: Store> Rental<S> {
         Ok(expired)
     }
 
-    pub(super) fn unused_code(&self, tx: &impl ReadTx) -> Result<BookingCode> {
-        loop {
-            let code = BookingCode::generate(&self.settings.code_prefix, self.entropy.as_ref());
-            if tx.booking(code.as_str())?.is_none() {
-                return Ok(code);
-            }
+    /// `first` when no booking has it (or, without one, a fresh code), else fresh codes until one is free.
+    pub(super) fn unused_code(&self, tx: &impl ReadTx, first: Option<BookingCode>) -> Result<BookingCode> {
+        let mut code = first.unwrap_or_else(|| self.new_code());
+        while tx.booking(code.as_str())?.is_some() {
+            code = self.new_code();
         }
+        Ok(code)
+    }
+
+    /// A fresh random booking code, not yet checked against the store.
+    fn new_code(&self) -> BookingCode {
+        BookingCode::generate(&self.settings.code_prefix, self.entropy.as_ref())
     }
 }
 

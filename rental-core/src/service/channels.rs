@@ -259,7 +259,7 @@ impl<S: Store> Rental<S> {
     ) -> Result<Booking> {
         let (property, feed) = (pull.property, pull.feed);
         Ok(Booking {
-            code: self.unused_code(tx)?,
+            code: self.unused_code(tx, None)?,
             property: property.slug.clone(),
             property_name: property.name.clone(),
             guest_name: guest_name.to_owned(),

@@ -22,7 +22,7 @@ use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
 use crate::property::Property;
-use crate::store::{IdempotencyRecord, ReadTx, Store, StoreResult, WriteTx};
+use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreResult, WriteTx};
 use crate::webhook::Webhook;
 
 /// What a committed write changed that the read cache holds.
@@ -163,6 +163,9 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     }
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
         self.tx.calendar(slug, from, to)
+    }
+    fn prefetch(&self, wanted: &Prefetch<'_>) -> StoreResult<()> {
+        self.tx.prefetch(wanted)
     }
     fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> StoreResult<Vec<Vec<CalendarEntry>>> {
         self.tx.calendars_from(starts)

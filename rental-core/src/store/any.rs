@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
-use super::{ChangeMarks, IdempotencyRecord, PgStore, PgTx, ReadTx, RedbStore, RedbTx, Store, StoreResult, WriteTx};
+use super::{
+    ChangeMarks, IdempotencyRecord, PgStore, PgTx, Prefetch, ReadTx, RedbStore, RedbTx, Store, StoreResult, WriteTx,
+};
 use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
@@ -109,6 +111,9 @@ impl<R: ReadTx, P: ReadTx> ReadTx for AnyTx<R, P> {
     }
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
         each!(self, tx => tx.calendar(slug, from, to))
+    }
+    fn prefetch(&self, wanted: &Prefetch<'_>) -> StoreResult<()> {
+        each!(self, tx => tx.prefetch(wanted))
     }
     fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> StoreResult<Vec<Vec<CalendarEntry>>> {
         each!(self, tx => tx.calendars_from(starts))

@@ -103,6 +103,19 @@ pub trait Store: Send + Sync {
     fn change_marks(&self) -> Option<std::sync::Arc<ChangeMarks>>;
 }
 
+/// What a group of writes is about to read ([`ReadTx::prefetch`]).
+#[derive(Debug, Default)]
+pub struct Prefetch<'a> {
+    /// Properties by slug.
+    pub properties: Vec<&'a str>,
+    /// Bookings by code, found or not.
+    pub bookings: Vec<&'a str>,
+    /// Calendars: a property's entries sharing a night with `from..to`.
+    pub calendars: Vec<(&'a str, NaiveDate, NaiveDate)>,
+    /// How many outbox events the group will append, about.
+    pub events: usize,
+}
+
 /// What a transaction can read.
 pub trait ReadTx {
     /// A property by slug, active or not.
@@ -143,6 +156,13 @@ pub trait ReadTx {
     /// One call for many properties, so a store can read them in one pass.
     fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> StoreResult<Vec<Vec<CalendarEntry>>> {
         starts.iter().map(|(slug, from)| self.calendar(slug, *from, NaiveDate::MAX)).collect()
+    }
+    /// Says what a group of writes in this transaction is about to read, so
+    /// that a store paying a round trip per read can fetch it all at once.
+    /// Embedded stores read in memory-mapped pages and ignore it.
+    fn prefetch(&self, wanted: &Prefetch<'_>) -> StoreResult<()> {
+        let _ = wanted;
+        Ok(())
     }
     /// How many bookings of each property are pending, in the order of `slugs`.
     fn pending_counts(&self, slugs: &[&str]) -> StoreResult<Vec<usize>> {

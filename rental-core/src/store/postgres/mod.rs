@@ -8,6 +8,8 @@
 mod changes;
 mod copy;
 mod errors;
+mod flush;
+mod local;
 mod pool;
 mod read;
 mod schema;
@@ -21,6 +23,7 @@ use postgres::Config;
 
 use self::changes::Listener;
 pub use self::copy::Counts;
+use self::local::Local;
 use self::pool::{Pool, Pooled};
 use super::{ChangeMarks, Store, StoreError, StoreResult};
 
@@ -125,6 +128,8 @@ pub struct PgTx<'a> {
     open: bool,
     /// True for a write, which holds [`WRITE_LOCK`] until it ends.
     locked: bool,
+    /// What a write knows and has not sent yet (unused by reads).
+    local: RefCell<Local>,
 }
 
 impl PgTx<'_> {
@@ -142,29 +147,53 @@ impl PgTx<'_> {
             conn.discard();
             return Err(e);
         }
-        Ok(PgTx { conn: RefCell::new(conn), touched: BTreeSet::new(), open: true, locked: write })
+        Ok(PgTx {
+            conn: RefCell::new(conn),
+            touched: BTreeSet::new(),
+            open: true,
+            locked: write,
+            local: RefCell::default(),
+        })
     }
 
-    /// Ends the transaction with `sql` (COMMIT or ROLLBACK) and lets the next writer in.
+    /// Ends the transaction with `sql` (COMMIT or ROLLBACK) and, in the same
+    /// round trip, lets the next writer in.
     fn end(&mut self, sql: &str) -> StoreResult<()> {
         self.open = false;
         let mut conn = self.conn.borrow_mut();
-        let ended = conn.conn().batch(sql);
-        if self.locked {
+        let ended = if self.locked {
             self.locked = false;
-            if conn.conn().batch(&format!("SELECT pg_advisory_unlock({WRITE_LOCK})")).is_err() {
-                // Closing the connection releases the lock.
-                conn.discard();
-            }
-        }
-        if matches!(ended, Err(StoreError::Unavailable(_))) {
+            conn.conn().batch(&format!("{sql}; SELECT pg_advisory_unlock({WRITE_LOCK})"))
+        } else {
+            conn.conn().batch(sql)
+        };
+        // After a failure the unlock may not have run, or the link is gone:
+        // closing the connection releases the lock.
+        if ended.is_err() {
             conn.discard();
         }
         ended
     }
 
-    /// Runs `sql` and returns its rows; a failure leaves the transaction to roll back.
+    /// Sends the writes still waiting, then runs `sql` and returns its rows;
+    /// a failure leaves the transaction to roll back.
     fn query(
+        &self,
+        sql: &'static str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> StoreResult<Vec<postgres::Row>> {
+        self.flush()?;
+        self.send_query(sql, params)
+    }
+
+    /// Sends the writes still waiting, then runs `sql`; returns how many rows it changed.
+    fn execute(&self, sql: &'static str, params: &[&(dyn postgres::types::ToSql + Sync)]) -> StoreResult<u64> {
+        self.flush()?;
+        self.send(sql, params)
+    }
+
+    /// Runs `sql` as it is, whatever waits.
+    fn send_query(
         &self,
         sql: &'static str,
         params: &[&(dyn postgres::types::ToSql + Sync)],
@@ -172,7 +201,8 @@ impl PgTx<'_> {
         self.conn.borrow_mut().conn().query(sql, params)
     }
 
-    fn execute(&self, sql: &'static str, params: &[&(dyn postgres::types::ToSql + Sync)]) -> StoreResult<u64> {
+    /// Runs `sql` as it is, whatever waits; returns how many rows it changed.
+    fn send(&self, sql: &'static str, params: &[&(dyn postgres::types::ToSql + Sync)]) -> StoreResult<u64> {
         self.conn.borrow_mut().conn().execute(sql, params)
     }
 }

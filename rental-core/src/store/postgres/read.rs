@@ -19,7 +19,7 @@ use crate::ids::BookingCode;
 use crate::keys::ApiKey;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
-use crate::store::{IdempotencyRecord, ReadTx, StoreError, StoreResult};
+use crate::store::{IdempotencyRecord, Prefetch, ReadTx, StoreError, StoreResult};
 use crate::webhook::Webhook;
 
 /// A row count or limit as a query parameter.
@@ -64,15 +64,20 @@ pub(super) fn kind_code(kind: EntryKind) -> i16 {
 }
 
 fn entry(row: &Row) -> StoreResult<CalendarEntry> {
-    let kind = match row.get::<_, i16>(3) {
+    entry_at(row, 0)
+}
+
+/// The calendar entry in columns `at..at + 6` (holder, check-in, check-out, kind, guests, guest name).
+fn entry_at(row: &Row, at: usize) -> StoreResult<CalendarEntry> {
+    let kind = match row.get::<_, i16>(at + 3) {
         0 => EntryKind::Held,
         1 => EntryKind::Booked,
         2 => EntryKind::Blocked,
         other => return Err(StoreError::Corrupt(format!("bad calendar kind {other}"))),
     };
-    let stay = Stay::new(row.get(1), row.get(2)).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    let guests = u32::try_from(row.get::<_, i32>(4)).unwrap_or(0);
-    Ok(CalendarEntry { holder: row.get(0), stay, kind, guest_name: row.get(5), guests })
+    let stay = Stay::new(row.get(at + 1), row.get(at + 2)).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    let guests = u32::try_from(row.get::<_, i32>(at + 4)).unwrap_or(0);
+    Ok(CalendarEntry { holder: row.get(at), stay, kind, guest_name: row.get(at + 5), guests })
 }
 
 fn codes(rows: &[Row]) -> Vec<BookingCode> {
@@ -85,7 +90,15 @@ fn strings(rows: &[Row]) -> Vec<String> {
 
 impl ReadTx for PgTx<'_> {
     fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
-        first_doc(&self.query("SELECT doc FROM properties WHERE slug = $1", &[&slug])?)
+        if let Some(known) = self.local.borrow().properties.get(slug) {
+            return Ok(known.clone());
+        }
+        let property: Option<Property> =
+            first_doc(&self.query("SELECT doc FROM properties WHERE slug = $1", &[&slug])?)?;
+        if self.locked {
+            self.local.borrow_mut().properties.insert(slug.to_owned(), property.clone());
+        }
+        Ok(property)
     }
 
     fn properties(&self) -> StoreResult<Vec<Property>> {
@@ -93,7 +106,14 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
-        first_doc(&self.query("SELECT doc FROM bookings WHERE code = $1", &[&code])?)
+        if let Some(known) = self.local.borrow().bookings.get(code) {
+            return Ok(known.clone());
+        }
+        let booking: Option<Booking> = first_doc(&self.query("SELECT doc FROM bookings WHERE code = $1", &[&code])?)?;
+        if self.locked {
+            self.local.borrow_mut().bookings.insert(code.to_owned(), booking.clone());
+        }
+        Ok(booking)
     }
 
     fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>> {
@@ -161,6 +181,9 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
+        if let Some(known) = self.local.borrow().calendar(slug, from, to) {
+            return Ok(known);
+        }
         // Entries span at most MAX_NIGHTS: the ones sharing a night with from..to start after `earliest`.
         let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN);
         let rows = self.query(
@@ -169,7 +192,23 @@ impl ReadTx for PgTx<'_> {
              ORDER BY check_in, holder",
             &[&slug, &earliest, &to, &from],
         )?;
-        rows.iter().map(entry).collect()
+        let entries: Vec<CalendarEntry> = rows.iter().map(entry).collect::<StoreResult<_>>()?;
+        if self.locked {
+            self.local.borrow_mut().know_calendar(slug, from, to, entries.clone());
+        }
+        Ok(entries)
+    }
+
+    /// Reads, in three round trips, what a group of writes is about to read;
+    /// the reads that follow are answered from it. Only a write keeps it.
+    fn prefetch(&self, wanted: &Prefetch<'_>) -> StoreResult<()> {
+        if !self.locked {
+            return Ok(());
+        }
+        self.local.borrow_mut().events_expected = wanted.events;
+        self.prefetch_properties(&wanted.properties)?;
+        self.prefetch_bookings(&wanted.bookings)?;
+        self.prefetch_calendars(&wanted.calendars)
     }
 
     fn block(&self, id: &str) -> StoreResult<Option<Block>> {
@@ -240,6 +279,9 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
+        if let Some(waiting) = self.local.borrow().pending.idempotency.iter().find(|r| r.key == key) {
+            return Ok(Some(waiting.clone()));
+        }
         first_doc(&self.query("SELECT doc FROM idempotency WHERE key = $1", &[&key])?)
     }
 
@@ -299,5 +341,94 @@ impl ReadTx for PgTx<'_> {
             &[&before, &limit(limit_to)],
         )?;
         Ok(strings(&rows))
+    }
+}
+
+/// Bookings by code, each looked up in the primary key. The lookups are
+/// kept apart (`LIMIT 1`): as one join, a plan made while the table was
+/// small would scan it whole for as long as the connection lives.
+const LOOKUP_BOOKINGS: &str = "SELECT b.code, b.doc FROM unnest($1::text[]) AS k(code)
+     CROSS JOIN LATERAL (SELECT code, doc FROM bookings WHERE code = k.code LIMIT 1) AS b";
+
+/// The calendars of several properties, each read from its index as
+/// [`ReadTx::calendar`] reads one (`OFFSET 0` keeps them apart, as above).
+const LOOKUP_CALENDARS: &str = "SELECT w.slug, c.holder, c.check_in, c.check_out, c.kind, c.guests, c.guest_name
+     FROM unnest($1::text[], $2::date[], $3::date[], $4::date[]) AS w(slug, earliest, start, stop)
+     CROSS JOIN LATERAL (
+         SELECT holder, check_in, check_out, kind, guests, guest_name FROM calendar
+         WHERE property = w.slug AND check_in >= w.earliest AND check_in < w.stop AND check_out > w.start
+         OFFSET 0
+     ) AS c
+     ORDER BY w.slug, c.check_in, c.holder";
+
+impl PgTx<'_> {
+    fn prefetch_properties(&self, slugs: &[&str]) -> StoreResult<()> {
+        let unknown: Vec<&str> = {
+            let local = self.local.borrow();
+            slugs.iter().copied().filter(|s| !local.properties.contains_key(*s)).collect()
+        };
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        let rows = self.query("SELECT slug, doc FROM properties WHERE slug = ANY($1)", &[&unknown])?;
+        let mut local = self.local.borrow_mut();
+        for slug in unknown {
+            local.properties.insert(slug.to_owned(), None);
+        }
+        for row in &rows {
+            local.properties.insert(row.get(0), Some(doc(row, 1)?));
+        }
+        Ok(())
+    }
+
+    fn prefetch_bookings(&self, codes: &[&str]) -> StoreResult<()> {
+        let unknown: Vec<&str> = {
+            let local = self.local.borrow();
+            codes.iter().copied().filter(|c| !local.bookings.contains_key(*c)).collect()
+        };
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        let rows = self.query(LOOKUP_BOOKINGS, &[&unknown])?;
+        let mut local = self.local.borrow_mut();
+        for code in unknown {
+            local.bookings.insert(code.to_owned(), None);
+        }
+        for row in &rows {
+            local.bookings.insert(row.get(0), Some(doc(row, 1)?));
+        }
+        Ok(())
+    }
+
+    /// One span per property, from the earliest `from` to the latest `to` asked for it.
+    fn prefetch_calendars(&self, wanted: &[(&str, NaiveDate, NaiveDate)]) -> StoreResult<()> {
+        let mut spans: Vec<(&str, NaiveDate, NaiveDate)> = Vec::new();
+        for &(slug, from, to) in wanted {
+            match spans.iter_mut().find(|s| s.0 == slug) {
+                Some(span) => (span.1, span.2) = (span.1.min(from), span.2.max(to)),
+                None => spans.push((slug, from, to)),
+            }
+        }
+        spans.retain(|&(slug, from, to)| self.local.borrow().calendar(slug, from, to).is_none());
+        if spans.is_empty() {
+            return Ok(());
+        }
+        let slugs: Vec<&str> = spans.iter().map(|s| s.0).collect();
+        let froms: Vec<NaiveDate> = spans.iter().map(|s| s.1).collect();
+        let tos: Vec<NaiveDate> = spans.iter().map(|s| s.2).collect();
+        let earliest: Vec<NaiveDate> = froms
+            .iter()
+            .map(|from| from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN))
+            .collect();
+        let rows = self.query(LOOKUP_CALENDARS, &[&slugs, &earliest, &froms, &tos])?;
+        let mut by_slug: HashMap<String, Vec<CalendarEntry>> = HashMap::new();
+        for row in &rows {
+            by_slug.entry(row.get(0)).or_default().push(entry_at(row, 1)?);
+        }
+        let mut local = self.local.borrow_mut();
+        for (slug, from, to) in spans {
+            local.know_calendar(slug, from, to, by_slug.remove(slug).unwrap_or_default());
+        }
+        Ok(())
     }
 }

@@ -7,6 +7,7 @@ use postgres::types::Json;
 
 use super::PgTx;
 use super::changes::CHANNEL;
+use super::local::PendingEntry;
 use super::read::{kind_code, limit, millis, seq_value};
 use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::Booking;
@@ -15,7 +16,6 @@ use crate::channel::FeedState;
 use crate::delivery::{ClaimLimits, Delivery, Lease, lease};
 use crate::event::Event;
 use crate::keys::ApiKey;
-use crate::lifecycle;
 use crate::property::Property;
 use crate::store::{
     IdempotencyRecord, KEYS_TOPIC, ReadTx, StoreError, StoreResult, WriteTx, due_key, finished_key, property_topic,
@@ -31,7 +31,7 @@ impl PgTx<'_> {
         self.touched.insert(topic);
     }
 
-    /// Writes (or, with `None`, removes) the calendar row of `holder`.
+    /// Writes (or, with `None`, removes) the calendar row of `holder` now.
     fn put_entry(
         &self,
         slug: &str,
@@ -39,6 +39,7 @@ impl PgTx<'_> {
         holder: &str,
         guarded: Option<&str>,
     ) -> StoreResult<()> {
+        self.local.borrow_mut().write_entry(slug, holder, entry);
         let Some(e) = entry else {
             self.execute("DELETE FROM calendar WHERE holder = $1", &[&holder])?;
             return Ok(());
@@ -63,25 +64,24 @@ impl PgTx<'_> {
         Ok(())
     }
 
-    /// Bumps the version of every topic this write touched and announces them.
+    /// Bumps the version of every topic this write touched and announces them,
+    /// in one statement. Past [`MAX_PAYLOAD`] the notification is empty, and
+    /// listeners read the `changes` table instead.
     fn bump_touched(&self) -> StoreResult<()> {
         if self.touched.is_empty() {
             return Ok(());
         }
         let topics: Vec<&str> = self.touched.iter().map(String::as_str).collect();
-        let rows = self.query(
-            "INSERT INTO changes (topic, version) SELECT t, 1 FROM unnest($1::text[]) AS t
-             ON CONFLICT (topic) DO UPDATE SET version = changes.version + 1
-             RETURNING topic, version",
-            &[&topics],
+        let max = i32::try_from(MAX_PAYLOAD).unwrap_or(i32::MAX);
+        self.query(
+            "WITH bumped AS (
+                 INSERT INTO changes (topic, version) SELECT t, 1 FROM unnest($1::text[]) AS t
+                 ON CONFLICT (topic) DO UPDATE SET version = changes.version + 1
+                 RETURNING topic || '=' || version AS line
+             ), payload AS (SELECT string_agg(line, E'\n') AS lines FROM bumped)
+             SELECT pg_notify($2, CASE WHEN octet_length(lines) > $3 THEN '' ELSE lines END) FROM payload",
+            &[&topics, &CHANNEL, &max],
         )?;
-        let lines: Vec<String> =
-            rows.iter().map(|row| format!("{}={}", row.get::<_, &str>(0), row.get::<_, i64>(1))).collect();
-        let mut payload = lines.join("\n");
-        if payload.len() > MAX_PAYLOAD {
-            payload.clear();
-        }
-        self.query("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])?;
         Ok(())
     }
 }
@@ -93,6 +93,7 @@ impl WriteTx for PgTx<'_> {
             "INSERT INTO properties (slug, doc) VALUES ($1, $2) ON CONFLICT (slug) DO UPDATE SET doc = $2",
             &[&slug, &Json(property)],
         )?;
+        self.local.get_mut().properties.insert(slug.to_owned(), Some(property.clone()));
         self.touch(property_topic(slug));
         Ok(())
     }
@@ -101,7 +102,12 @@ impl WriteTx for PgTx<'_> {
         self.write_booking(booking, false)
     }
 
+    /// A taken code conflicts here, not at the flush: the code is looked up
+    /// unless this transaction already knows it.
     fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        if self.booking(booking.code.as_str())?.is_some() {
+            return Err(StoreError::Conflict(format!("booking code {} is taken", booking.code)));
+        }
         self.write_booking(booking, true)
     }
 
@@ -151,13 +157,11 @@ impl WriteTx for PgTx<'_> {
         Ok(self.execute("DELETE FROM webhooks WHERE id = $1", &[&id])? > 0)
     }
 
+    /// Sent with the next flush, numbered from the sequence now.
     fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>> {
-        let mut numbers = Vec::with_capacity(events.len());
-        for event in events {
-            let rows = self.query("INSERT INTO outbox (doc) VALUES ($1) RETURNING seq", &[&Json(event)])?;
-            let seq: i64 = rows.first().map_or(0, |r| r.get(0));
-            numbers.push(u64::try_from(seq).unwrap_or(0));
-        }
+        let seqs = self.next_seqs(events.len())?;
+        let numbers = seqs.iter().map(|s| u64::try_from(*s).unwrap_or(0)).collect();
+        self.local.get_mut().pending.events.extend(seqs.into_iter().zip(events.iter().cloned()));
         Ok(numbers)
     }
 
@@ -231,11 +235,12 @@ impl WriteTx for PgTx<'_> {
         Ok(())
     }
 
+    /// Sent with the next flush; a key already recorded conflicts here.
     fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
-        self.execute(
-            "INSERT INTO idempotency (key, created_at, doc) VALUES ($1, $2, $3)",
-            &[&record.key, &record.created_at, &Json(record)],
-        )?;
+        if self.idempotency(&record.key)?.is_some() {
+            return Err(StoreError::Conflict(format!("idempotency key {} is recorded", record.key)));
+        }
+        self.local.get_mut().pending.idempotency.push(record.clone());
         Ok(())
     }
 
@@ -311,44 +316,32 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn commit(mut self) -> StoreResult<()> {
+        self.flush()?;
         self.bump_touched()?;
         self.end("COMMIT")
     }
 }
 
 impl PgTx<'_> {
-    /// Inserts (`new`: a taken code conflicts) or upserts a booking with its calendar row.
+    /// Inserts (`new`: a taken code conflicts) or upserts a booking with its
+    /// calendar row, sent with the next flush. A booking already waiting is sent first.
     fn write_booking(&mut self, booking: &Booking, new: bool) -> StoreResult<()> {
         let (code, slug) = (booking.code.as_str(), booking.property.as_str());
-        let params: [&(dyn postgres::types::ToSql + Sync); 10] = [
-            &code,
-            &slug,
-            &booking.check_in(),
-            &booking.check_out(),
-            &booking.status.to_string(),
-            &booking.source.as_str(),
-            &booking.updated_at,
-            &booking.created_at,
-            &lifecycle::may_lapse(booking),
-            &Json(booking),
-        ];
-        if new {
-            self.execute(
-                "INSERT INTO bookings (code, property, check_in, check_out, status, source, updated_at, created_at, may_lapse, doc)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                &params,
-            )?;
-        } else {
-            self.execute(
-                "INSERT INTO bookings (code, property, check_in, check_out, status, source, updated_at, created_at, may_lapse, doc)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-                 ON CONFLICT (code) DO UPDATE SET property = $2, check_in = $3, check_out = $4, status = $5,
-                     source = $6, updated_at = $7, created_at = $8, may_lapse = $9, doc = $10",
-                &params,
-            )?;
+        if self.local.get_mut().pending.holds(code) {
+            self.flush()?;
         }
-        let guarded = booking.external.is_none().then_some("booking");
-        self.put_entry(slug, CalendarEntry::of_booking(booking).as_ref(), code, guarded)?;
+        let entry = CalendarEntry::of_booking(booking);
+        let local = self.local.get_mut();
+        local.write_entry(slug, code, entry.as_ref());
+        local.bookings.insert(code.to_owned(), Some(booking.clone()));
+        local.pending.bookings.push((booking.clone(), new));
+        match entry {
+            Some(entry) => {
+                let guarded = booking.external.is_none().then_some("booking");
+                local.pending.entries.push(PendingEntry { property: slug.to_owned(), entry, guarded });
+            }
+            None => local.pending.removed.push(code.to_owned()),
+        }
         self.touch(property_topic(slug));
         Ok(())
     }
