@@ -116,10 +116,10 @@ fn a_pull_asked_for_while_another_ran_does_not_confirm_its_empty_calendar<S: Sto
     assert_eq!(confirmed(h), 2);
 
     // Two syncs asked for at once, one on each server: one pulls, the other waits, then pulls.
-    let (asked_here, asked_there) = (planned(h), planned(h));
-    let guarded = h.rental.apply_feed(&claimed(h, &asked_here, "one"), body(&[], None)).unwrap();
+    let (on_one, on_two) = (planned(h), planned(h));
+    let guarded = h.rental.apply_feed(&claimed(h, &on_one, "one"), body(&[], None)).unwrap();
     assert!(!guarded.ok && guarded.cancelled == 0, "the first empty calendar is not believed: {guarded:?}");
-    let waited = h.rental.apply_feed(&claimed(h, &asked_there, "two"), body(&[], None)).unwrap();
+    let waited = h.rental.apply_feed(&claimed(h, &on_two, "two"), body(&[], None)).unwrap();
     assert!(!waited.ok && waited.cancelled == 0, "asked for before the first was applied: {waited:?}");
     assert_eq!(confirmed(h), 2, "the guard held");
 
