@@ -9,10 +9,13 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use common::{Sandbox, Server, day, get, post};
+use rental_core::ids::Source;
 use rental_core::keys::Scope;
+use rental_core::property::IcalFeed;
 use rental_core::store::PgStore;
 use rental_core::webhook::Subscription;
-use rental_core::{Rental, demo};
+use rental_core::{BookingQuery, Rental, Status, demo};
+use rental_tests::feeds::{Feed, FeedServer, calendar};
 use rental_tests::postgres::PgCluster;
 use rental_tests::receiver::Receiver;
 use serde_json::{Value, json};
@@ -37,6 +40,25 @@ impl Shared {
     fn webhook(&self, url: &str, events: &str) {
         let rental = Rental::new(PgStore::open(&self.url).unwrap());
         rental.add_webhook(url, Subscription::parse(events).unwrap(), None).unwrap();
+    }
+
+    /// sea-view pulls `url` as its `airbnb` feed.
+    fn feed(&self, url: &str) {
+        let rental = Rental::new(PgStore::open(&self.url).unwrap());
+        let mut property = rental.property("sea-view").unwrap();
+        property.ical_feeds = vec![IcalFeed {
+            name: Source::parse("airbnb").unwrap(),
+            url: url.to_owned(),
+            reservation_patterns: vec![],
+        }];
+        rental.import_properties(&[property]).unwrap();
+    }
+
+    /// The confirmed bookings imported from sea-view's `airbnb` feed.
+    fn imported(&self) -> usize {
+        let rental = Rental::new(PgStore::open(&self.url).unwrap());
+        let query = BookingQuery { source: Some(Source::parse("airbnb").unwrap()), limit: 100, ..Default::default() };
+        rental.bookings(&query).unwrap().data.iter().filter(|b| b.status == Status::Confirmed).count()
     }
 
     fn serve(&self) -> Server {
@@ -272,4 +294,53 @@ fn an_admin_logged_in_on_one_server_is_logged_in_on_the_other_and_failures_count
     }
     assert_eq!(log_in(a.addr, "wrong").0, 401, "the fifth failure, counted across both servers");
     assert_eq!(log_in(b.addr, "correct-horse").0, 429, "B makes the client wait too");
+}
+
+/// How long the channel takes to answer a pull, so that two pulls that overlapped would show.
+const CHANNEL_DELAY: Duration = Duration::from_millis(400);
+
+/// `POST /api/v1/sync/ical?property=sea-view` on `server`: the report.
+fn sync_feeds(shared: &Shared, server: &Server) -> Value {
+    let (status, report) = post(server.addr, "/api/v1/sync/ical?property=sea-view", &shared.key, &json!({}));
+    assert_eq!(status, 200, "{report}\n{}", server.log());
+    report
+}
+
+#[test]
+fn both_servers_syncing_one_feed_that_turned_empty_keep_the_guard_and_never_pull_it_at_once() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let channel = runtime.block_on(FeedServer::start());
+    let shared = Shared::new();
+    shared.feed(&channel.url("/airbnb.ics"));
+    // Only the syncs asked for here: the schedule would add pulls of its own.
+    let servers =
+        [shared.serve_with(&[("RENTAL_SYNC_INTERVAL", "0")]), shared.serve_with(&[("RENTAL_SYNC_INTERVAL", "0")])];
+    let nights = |from: u64, to: u64| (day(from).to_string(), day(to).to_string());
+    let ((a_in, a_out), (b_in, b_out)) = (nights(30, 33), nights(40, 42));
+    let stays = calendar(&[("a1", "Reserved", &a_in, &a_out), ("a2", "Reserved", &b_in, &b_out)]);
+    for round in 0..3 {
+        channel.set("/airbnb.ics", Feed::Slow(stays.clone(), CHANNEL_DELAY));
+        assert_eq!(sync_feeds(&shared, &servers[round % 2])["created"], 2, "round {round}");
+        assert_eq!(shared.imported(), 2);
+
+        channel.set("/airbnb.ics", Feed::Slow(calendar(&[]), CHANNEL_DELAY));
+        let reports: Vec<Value> = thread::scope(|scope| {
+            let syncs: Vec<_> = servers.iter().map(|server| scope.spawn(|| sync_feeds(&shared, server))).collect();
+            syncs.into_iter().map(|s| s.join().unwrap()).collect()
+        });
+        for report in &reports {
+            assert_eq!(report["cancelled"], 0, "round {round}: {report}");
+        }
+        assert_eq!(shared.imported(), 2, "round {round}: two syncs asked for at once are not two pulls' word");
+
+        let later = sync_feeds(&shared, &servers[(round + 1) % 2]);
+        assert_eq!(later["cancelled"], 2, "round {round}: a sync asked for afterwards confirms it: {later}");
+        assert_eq!(shared.imported(), 0);
+    }
+    let mut spans = channel.spans("/airbnb.ics");
+    assert_eq!(spans.len(), 12, "four pulls a round: each sync pulled");
+    spans.sort();
+    for pair in spans.windows(2) {
+        assert!(pair[1].0 >= pair[0].1, "two pulls of the feed overlapped: {pair:?}");
+    }
 }

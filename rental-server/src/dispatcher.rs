@@ -40,6 +40,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use self::worker::Crew;
+use crate::lease_owner::lease_owner;
 use crate::outbound::Outbound;
 
 /// How deliveries are made.
@@ -105,7 +106,7 @@ pub async fn run<S: Store + 'static>(
 ) {
     let (poll, busy_poll, busy_above, busy_batch) =
         (config.poll, config.busy_poll, config.busy_above, config.busy_batch);
-    let crew = Crew { rental, outbound, config: Arc::new(config), owner: owner_name(), stop };
+    let crew = Crew { rental, outbound, config: Arc::new(config), owner: lease_owner("dispatcher"), stop };
     let mut stopping = crew.stop.clone();
     let mut workers = JoinSet::new();
     let mut load = Load::new(&requests);
@@ -130,12 +131,6 @@ pub async fn run<S: Store + 'static>(
         }
     }
     while workers.join_next().await.is_some() {}
-}
-
-/// A lease owner name unique to this dispatcher: the process and when it started.
-fn owner_name() -> String {
-    let started = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    format!("dispatcher-{}-{:x}", std::process::id(), started.as_nanos())
 }
 
 /// How many due deliveries one poll reads when the server is not busy.

@@ -1,21 +1,23 @@
 //! Pulling channel calendars: each feed fetched with the outbound client
 //! (conditional, 5 MiB, 20 s), then applied by the engine in one transaction.
 //!
-//! Feeds are pulled concurrently up to [`CONCURRENT_PULLS`], and one feed is never pulled
-//! twice at once: a second pull of a feed waits for the first, then pulls again. Every
-//! sync, by hand or by the schedule, ends with one `calendar.synced` event.
+//! Feeds are pulled concurrently up to [`CONCURRENT_PULLS`], and one feed is pulled by one
+//! process at a time: a pull first claims the feed's lease in the store. A sync asked for
+//! while another pull of the feed runs (here or on another server) waits for it, then pulls
+//! again; the schedule skips a feed being pulled. Every sync that pulls ends with one
+//! `calendar.synced` event.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use http::{HeaderName, HeaderValue, StatusCode, header};
 use rental_core::channel::{FeedResult, SyncReport};
-use rental_core::{FeedPull, Fetched, Rental, Store};
-use tokio::sync::{Mutex as AsyncMutex, Semaphore};
+use rental_core::{FeedPull, Fetched, PullClaim, Rental, Store};
+use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
+use crate::lease_owner::lease_owner;
 use crate::outbound::{Outbound, OutboundConfig, OutboundError};
 
 /// The largest feed body read; a longer one fails the feed.
@@ -26,6 +28,12 @@ pub const FEED_TIMEOUT: Duration = Duration::from_secs(20);
 pub const CONCURRENT_PULLS: usize = 8;
 /// Redirects followed on a feed GET (channels move their calendar URLs).
 const MAX_REDIRECTS: u8 = 5;
+/// A feed's lease lasts the longest a pull may take and this much more, to apply it.
+const LEASE_MARGIN: Duration = Duration::from_secs(30);
+/// How often a sync waiting for another pull of a feed asks for the feed again.
+const CLAIM_POLL: Duration = Duration::from_millis(250);
+/// Why a sync by hand gave up a feed that other pulls kept holding.
+const BUSY: &str = "other pulls of this feed kept it busy; try again";
 
 /// How the server pulls channel calendars.
 #[derive(Debug, Clone)]
@@ -44,17 +52,33 @@ impl Default for IcalConfig {
     }
 }
 
-/// A feed's property slug and name.
-type FeedKey = (String, String);
-
 /// Pulls feeds for one engine.
 #[derive(Debug)]
 pub struct Syncer<S> {
     rental: Arc<Rental<S>>,
     outbound: Result<Outbound, String>,
     timeout: Duration,
-    /// One lock per (property, feed): held for the whole pull of that feed.
-    pulling: Mutex<HashMap<FeedKey, Arc<AsyncMutex<()>>>>,
+    /// This syncer's name on the feed leases it takes.
+    owner: String,
+}
+
+/// Why a feed is pulled, which says what to do when another pull holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Asked for: wait for the other pull, then pull again.
+    Asked,
+    /// Scheduled: leave the feed to the other pull, or to the one made meanwhile.
+    Due,
+}
+
+/// What a pull's claim on its feed came to.
+enum Turn {
+    /// The feed is this pull's to fetch and apply, as planned afresh.
+    Mine(FeedPull),
+    /// A scheduled pull leaves the feed alone.
+    Skip,
+    /// Other pulls held the feed past the first one's lease.
+    Busy(FeedResult),
 }
 
 impl<S: Store + 'static> Syncer<S> {
@@ -62,7 +86,7 @@ impl<S: Store + 'static> Syncer<S> {
     pub fn new(rental: Arc<Rental<S>>, config: &IcalConfig) -> Self {
         let outbound =
             Outbound::new(config.outbound.clone()).map_err(|e| format!("the outbound HTTP client failed: {e}"));
-        Syncer { rental, outbound, timeout: config.timeout, pulling: Mutex::new(HashMap::new()) }
+        Syncer { rental, outbound, timeout: config.timeout, owner: lease_owner("syncer") }
     }
 
     /// Pulls every feed (or those of `property`) now, waits for all of them, records
@@ -72,12 +96,14 @@ impl<S: Store + 'static> Syncer<S> {
         property: Option<String>,
         on_feed: impl Fn(&FeedResult) + Send + Sync + 'static,
     ) -> rental_core::Result<SyncReport> {
+        let started_at = self.rental.now();
         let pulls = self.blocking(move |r| r.feed_pulls(property.as_deref())).await?;
-        self.pull_all(pulls, on_feed).await
+        let results = self.pull_all(pulls, Mode::Asked, on_feed).await?;
+        self.report(started_at, results).await
     }
 
-    /// Pulls the feeds whose last pull is older than `interval` (or that were never pulled).
-    /// `None` when none was due.
+    /// Pulls the feeds whose last pull is older than `interval` (or that were never pulled),
+    /// but not one that another pull holds or made meanwhile. `None` when none was pulled.
     pub async fn sync_due(self: &Arc<Self>, interval: Duration) -> rental_core::Result<Option<SyncReport>> {
         let now = self.rental.now();
         let interval = chrono::TimeDelta::from_std(interval).unwrap_or(chrono::TimeDelta::MAX);
@@ -86,15 +112,28 @@ impl<S: Store + 'static> Syncer<S> {
         if pulls.is_empty() {
             return Ok(None);
         }
-        self.pull_all(pulls, |_| {}).await.map(Some)
+        let results = self.pull_all(pulls, Mode::Due, |_| {}).await?;
+        if results.is_empty() {
+            return Ok(None);
+        }
+        self.report(now, results).await.map(Some)
     }
 
+    /// Records `calendar.synced` for `results` and returns the report.
+    async fn report(&self, started_at: DateTime<Utc>, results: Vec<FeedResult>) -> rental_core::Result<SyncReport> {
+        let report = SyncReport::new(started_at, self.rental.now(), results);
+        let recorded = report.clone();
+        self.blocking(move |r| r.record_sync(&recorded)).await?;
+        Ok(report)
+    }
+
+    /// Pulls `pulls`, in their order; the results of those pulled.
     async fn pull_all(
         self: &Arc<Self>,
         pulls: Vec<FeedPull>,
+        mode: Mode,
         on_feed: impl Fn(&FeedResult) + Send + Sync + 'static,
-    ) -> rental_core::Result<SyncReport> {
-        let started_at = self.rental.now();
+    ) -> rental_core::Result<Vec<FeedResult>> {
         let on_feed = Arc::new(on_feed);
         let permits = Arc::new(Semaphore::new(CONCURRENT_PULLS));
         let mut tasks = JoinSet::new();
@@ -102,8 +141,8 @@ impl<S: Store + 'static> Syncer<S> {
             let (this, permits, on_feed) = (Arc::clone(self), Arc::clone(&permits), Arc::clone(&on_feed));
             tasks.spawn(async move {
                 let _permit = permits.acquire_owned().await;
-                let result = this.pull(pull).await;
-                if let Ok(result) = &result {
+                let result = this.pull(pull, mode).await;
+                if let Ok(Some(result)) = &result {
                     on_feed(result);
                 }
                 (i, result)
@@ -120,31 +159,61 @@ impl<S: Store + 'static> Syncer<S> {
             }
         }
         results.sort_by_key(|(i, _)| *i);
-        let report = SyncReport::new(started_at, self.rental.now(), results.into_iter().map(|(_, r)| r).collect());
-        let recorded = report.clone();
-        self.blocking(move |r| r.record_sync(&recorded)).await?;
-        Ok(report)
+        Ok(results.into_iter().filter_map(|(_, r)| r).collect())
     }
 
-    /// Pulls one feed and applies what came back.
-    async fn pull(&self, pull: FeedPull) -> rental_core::Result<FeedResult> {
-        let lock = {
-            let mut pulling = self.pulling.lock().unwrap_or_else(PoisonError::into_inner);
-            let key = (pull.property.to_string(), pull.feed.to_string());
-            Arc::clone(pulling.entry(key).or_default())
+    /// Pulls one feed once it has its lease, and applies what came back; `None` when a
+    /// scheduled pull leaves the feed alone.
+    async fn pull(&self, pull: FeedPull, mode: Mode) -> rental_core::Result<Option<FeedResult>> {
+        let pull = match self.claim(pull, mode).await? {
+            Turn::Mine(pull) => pull,
+            Turn::Skip => return Ok(None),
+            Turn::Busy(result) => return Ok(Some(result)),
         };
-        let _one_at_a_time = lock.lock().await;
         let fetched = self.fetch(&pull).await;
         if let Fetched::Failed(error) = &fetched {
             tracing::warn!(property = %pull.property, feed = %pull.feed, %error, "feed pull failed");
         }
-        let result = self.blocking(move |r| r.apply_feed(&pull, fetched)).await?;
+        let applying = pull.clone();
+        let applied = self.blocking(move |r| r.apply_feed(&applying, fetched)).await;
+        if applied.is_err() {
+            // Not applied: the feed is given back now rather than when its lease lapses.
+            if let Err(error) = self.blocking(move |r| r.release_feed_pull(&pull)).await {
+                tracing::warn!(%error, "a feed lease was left to lapse");
+            }
+        }
+        let result = applied?;
         tracing::info!(
             property = %result.property, feed = %result.feed, ok = result.ok, events = result.events,
             created = result.created, updated = result.updated, cancelled = result.cancelled,
             conflicts = result.conflicts, "feed pulled"
         );
-        Ok(result)
+        Ok(Some(result))
+    }
+
+    /// Claims `pull`'s feed. While another pull holds it, a scheduled pull skips it and
+    /// one asked for waits, at most until that first lease ends (a lapsed lease is taken
+    /// over). A scheduled pull that finds the feed pulled since it was planned gives it back.
+    async fn claim(&self, pull: FeedPull, mode: Mode) -> rental_core::Result<Turn> {
+        let lease = self.timeout + LEASE_MARGIN;
+        let mut first_until = None;
+        loop {
+            let (asked, owner) = (pull.clone(), self.owner.clone());
+            match self.blocking(move |r| r.claim_feed_pull(&asked, &owner, lease)).await? {
+                PullClaim::Claimed(fresh) if mode == Mode::Due && fresh.applied != pull.applied => {
+                    self.blocking(move |r| r.release_feed_pull(&fresh)).await?;
+                    return Ok(Turn::Skip);
+                }
+                PullClaim::Claimed(fresh) => return Ok(Turn::Mine(fresh)),
+                PullClaim::Held(_) if mode == Mode::Due => return Ok(Turn::Skip),
+                PullClaim::Held(until) => {
+                    if self.rental.now() > *first_until.get_or_insert(until) {
+                        return Ok(Turn::Busy(FeedResult::failed(pull.property, pull.feed, BUSY)));
+                    }
+                    tokio::time::sleep(CLAIM_POLL).await;
+                }
+            }
+        }
     }
 
     /// GETs a feed with the validators of its last applied body.

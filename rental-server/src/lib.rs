@@ -27,6 +27,7 @@ pub mod dispatcher;
 pub mod handlers;
 pub mod ical_sync;
 pub mod jobs;
+mod lease_owner;
 pub mod openapi;
 pub mod outbound;
 pub mod problem;

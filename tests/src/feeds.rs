@@ -1,14 +1,14 @@
 //! A channel that serves iCal feeds, for the import tests: a hyper server on
 //! `127.0.0.1:0` where each path answers as the test last set it (a calendar
 //! with an `ETag`, a status, an HTML page, a hang, a huge body), and that
-//! records the conditional headers each request carried.
+//! records the conditional headers each request carried and when it was answered.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::fmt::Write;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http::{HeaderMap, Request, Response, StatusCode, header};
@@ -33,6 +33,9 @@ pub enum Feed {
     Hang(Duration),
     /// `200 text/calendar` with a valid start and this many bytes in all.
     Huge(usize),
+    /// Waits this long, then answers `200 text/calendar` with this body (no `ETag`):
+    /// pulls that overlap in time show in [`FeedServer::spans`].
+    Slow(String, Duration),
 }
 
 /// A running feed server; it stops when dropped.
@@ -48,6 +51,8 @@ pub struct FeedServer {
 struct Shared {
     feeds: HashMap<String, Feed>,
     requests: Vec<(String, HeaderMap)>,
+    /// Each answered request's path, and when it came in and was answered.
+    spans: Vec<(String, Instant, Instant)>,
 }
 
 impl FeedServer {
@@ -79,6 +84,11 @@ impl FeedServer {
     /// The headers of the last request to `path`.
     pub fn last_headers(&self, path: &str) -> Option<HeaderMap> {
         self.lock().requests.iter().rev().find(|(p, _)| p == path).map(|(_, h)| h.clone())
+    }
+
+    /// When each request to `path` came in and was answered, in the order answered.
+    pub fn spans(&self, path: &str) -> Vec<(Instant, Instant)> {
+        self.lock().spans.iter().filter(|(p, ..)| p == path).map(|(_, from, to)| (*from, *to)).collect()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
@@ -113,6 +123,13 @@ pub fn calendar(events: &[(&str, &str, &str, &str)]) -> String {
 }
 
 async fn answer(shared: Arc<Mutex<Shared>>, req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
+    let (path, came) = (req.uri().path().to_owned(), Instant::now());
+    let response = respond(&shared, req).await;
+    shared.lock().unwrap_or_else(PoisonError::into_inner).spans.push((path, came, Instant::now()));
+    Ok(response)
+}
+
+async fn respond(shared: &Mutex<Shared>, req: Request<Incoming>) -> Response<Full<Bytes>> {
     let path = req.uri().path().to_owned();
     let feed = {
         let mut shared = shared.lock().unwrap_or_else(PoisonError::into_inner);
@@ -125,7 +142,7 @@ async fn answer(shared: Arc<Mutex<Shared>>, req: Request<Incoming>) -> Result<Re
         response.headers_mut().insert(header::CONTENT_TYPE, content_type.parse().expect("a content type"));
         response
     };
-    Ok(match feed {
+    match feed {
         None => reply(404, "text/plain", Bytes::from_static(b"no such feed")),
         Some(Feed::Status(status)) => reply(status, "text/plain", Bytes::from_static(b"the channel is down")),
         Some(Feed::Html) => {
@@ -151,5 +168,9 @@ async fn answer(shared: Arc<Mutex<Shared>>, req: Request<Incoming>) -> Result<Re
             response.headers_mut().insert(header::ETAG, etag.parse().expect("a header value"));
             response
         }
-    })
+        Some(Feed::Slow(body, wait)) => {
+            tokio::time::sleep(wait).await;
+            reply(200, "text/calendar", Bytes::from(body))
+        }
+    }
 }

@@ -5,9 +5,11 @@
 //! transaction is [`Rental::apply_feed`](crate::Rental::apply_feed)'s.
 
 mod classify;
+mod lease;
 mod reconcile;
 mod state;
 
 pub use self::classify::{Kind, UNNAMED_GUEST, classify, without_markers};
+pub use self::lease::{FeedLease, held_until, is_owned_by};
 pub use self::reconcile::{Action, HORIZON_DAYS, Seen, Step, plan};
 pub use self::state::{FeedResult, FeedState, Owned, OwnedKind, SyncReport};

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::lease::FeedLease;
 use crate::ids::{Slug, Source};
 
 /// One feed of one property, between pulls.
@@ -35,6 +36,10 @@ pub struct FeedState {
     /// empty pull is believed.
     #[serde(default)]
     pub empty_once: bool,
+    /// With `empty_once`: how many pulls were applied once the empty one was. Only a
+    /// pull asked for from then on confirms it (one asked for while it ran does not).
+    #[serde(default)]
+    pub empty_at: u64,
     /// What the feed owns, by event key (`FeedEvent::uid`).
     #[serde(default)]
     pub items: BTreeMap<String, Owned>,
@@ -42,6 +47,9 @@ pub struct FeedState {
     /// server's pull of the feed was applied meanwhile) and is dropped.
     #[serde(default)]
     pub pulls: u64,
+    /// The process pulling the feed now, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease: Option<FeedLease>,
 }
 
 impl FeedState {
@@ -56,8 +64,10 @@ impl FeedState {
             etag: None,
             last_modified: None,
             empty_once: false,
+            empty_at: 0,
             items: BTreeMap::new(),
             pulls: 0,
+            lease: None,
         }
     }
 
@@ -65,6 +75,13 @@ impl FeedState {
     /// the last pull when it succeeded.
     pub fn last_success(&self) -> Option<DateTime<Utc>> {
         self.last_success_at.or_else(|| self.last_result.as_ref().filter(|r| r.ok).and(self.last_pull_at))
+    }
+
+    /// True when an empty calendar is believed from a pull asked for when `requested`
+    /// pulls were applied: an earlier pull found it empty, and was applied before this
+    /// one was asked for (CONTRACT.md section 8).
+    pub fn empty_confirmed_by(&self, requested: u64) -> bool {
+        self.empty_once && requested >= self.empty_at
     }
 
     /// Every booking code and block id the feed owns.

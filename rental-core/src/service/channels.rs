@@ -1,15 +1,16 @@
-//! Channel feed pulls, applied: each pulled feed is reconciled with what it
-//! owns in one store transaction, with its booking events in the outbox.
+//! Channel feed pulls, claimed and applied: one process pulls a feed at a time, and
+//! each pull is reconciled with what the feed owns in one store transaction.
 
 use std::collections::HashSet;
+use std::time::Duration;
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 
 use super::write::Tx;
 use super::{FromStore, Rental, active_property};
 use crate::booking::{Booking, ExternalRef, PaymentStatus, Status};
 use crate::calendar::{Block, EntryKind};
-use crate::channel::{self, Action, FeedResult, FeedState, Owned, OwnedKind, Seen, Step, SyncReport};
+use crate::channel::{self, Action, FeedLease, FeedResult, FeedState, Owned, OwnedKind, Seen, Step, SyncReport};
 use crate::error::Result;
 use crate::event::{Event, EventName};
 use crate::ical::{self, Feed, FeedError};
@@ -38,6 +39,38 @@ pub struct FeedPull {
     pub last_pull_at: Option<DateTime<Utc>>,
     /// How many pulls of the feed were applied when this one was planned ([`FeedState::pulls`]).
     pub applied: u64,
+    /// How many were applied when it was asked for: a pull asked for while another pull of
+    /// the feed ran does not confirm that pull's empty calendar ([`FeedState::empty_confirmed_by`]).
+    pub requested: u64,
+    /// The owner of the lease it was claimed under ([`Rental::claim_feed_pull`]), if any.
+    pub holder: Option<String>,
+}
+
+impl FeedPull {
+    /// A pull of `feed` of `property` from `url`, planned from its stored `state`.
+    fn planned(property: &Slug, feed: &Source, url: &str, state: Option<&FeedState>) -> Self {
+        let applied = state.map_or(0, |s| s.pulls);
+        FeedPull {
+            property: property.clone(),
+            feed: feed.clone(),
+            url: url.to_owned(),
+            etag: state.and_then(|s| s.etag.clone()),
+            last_modified: state.and_then(|s| s.last_modified.clone()),
+            last_pull_at: state.and_then(|s| s.last_pull_at),
+            applied,
+            requested: applied,
+            holder: None,
+        }
+    }
+}
+
+/// What claiming a feed's pull came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PullClaim {
+    /// Claimed: this pull, planned afresh, is the caller's to fetch and apply.
+    Claimed(FeedPull),
+    /// Another pull of the feed holds its lease until then.
+    Held(DateTime<Utc>),
 }
 
 /// What pulling a feed brought back.
@@ -79,18 +112,49 @@ impl<S: Store> Rental<S> {
         for p in &properties {
             for feed in &p.ical_feeds {
                 let state = tx.feed_state(p.slug.as_str(), feed.name.as_str())?;
-                pulls.push(FeedPull {
-                    property: p.slug.clone(),
-                    feed: feed.name.clone(),
-                    url: feed.url.clone(),
-                    etag: state.as_ref().and_then(|s| s.etag.clone()),
-                    last_modified: state.as_ref().and_then(|s| s.last_modified.clone()),
-                    last_pull_at: state.as_ref().and_then(|s| s.last_pull_at),
-                    applied: state.as_ref().map_or(0, |s| s.pulls),
-                });
+                pulls.push(FeedPull::planned(&p.slug, &feed.name, &feed.url, state.as_ref()));
             }
         }
         Ok(pulls)
+    }
+
+    /// Claims `pull`'s feed for `owner` for `lease` from now, so that one process at a time
+    /// pulls it (CONTRACT.md section 17). A feed another pull holds is [`PullClaim::Held`] until
+    /// that pull is applied or given up, or its lease ends (its process crashed or hung).
+    /// Claimed, the pull is planned afresh (the feed's URL, validators and count of pulls
+    /// applied now) and keeps when it was asked for.
+    pub fn claim_feed_pull(&self, pull: &FeedPull, owner: &str, lease: Duration) -> Result<PullClaim> {
+        let now = self.now();
+        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        self.write(|tx| {
+            let stored = tx.feed_state(pull.property.as_str(), pull.feed.as_str())?;
+            if let Some(until) = channel::held_until(stored.as_ref().and_then(|s| s.lease.as_ref()), now) {
+                return Ok(PullClaim::Held(until));
+            }
+            let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
+            state.lease = Some(FeedLease { owner: owner.to_owned(), until });
+            tx.put_feed_state(&state)?;
+            let url = configured_feed(tx, pull)?.map_or_else(|| pull.url.clone(), |(_, feed)| feed.url);
+            Ok(PullClaim::Claimed(FeedPull {
+                requested: pull.requested,
+                holder: Some(owner.to_owned()),
+                ..FeedPull::planned(&pull.property, &pull.feed, &url, Some(&state))
+            }))
+        })
+    }
+
+    /// Gives up a claimed pull that will not be applied: its feed may be claimed at once.
+    pub fn release_feed_pull(&self, pull: &FeedPull) -> Result<()> {
+        self.write(|tx| {
+            let Some(mut state) = tx.feed_state(pull.property.as_str(), pull.feed.as_str())? else {
+                return Ok(());
+            };
+            if channel::is_owned_by(state.lease.as_ref(), pull.holder.as_deref()) {
+                state.lease = None;
+                tx.put_feed_state(&state)?;
+            }
+            Ok(())
+        })
     }
 
     /// What every feed owns and how its last pull went.
@@ -100,7 +164,8 @@ impl<S: Store> Rental<S> {
 
     /// Applies what a pull of `pull` brought back, in one transaction: the feed's bookings
     /// and blocks follow its events (CONTRACT.md section 8), or, when it failed, nothing of
-    /// it changes. The body is read before the writer is taken.
+    /// it changes. The body is read before the writer is taken. The pull's lease, if it
+    /// holds the feed's, is cleared in the same transaction.
     pub fn apply_feed(&self, pull: &FeedPull, fetched: Fetched) -> Result<FeedResult> {
         let zone = self.store.read()?.property(pull.property.as_str())?.map_or(chrono_tz::UTC, |p| p.timezone);
         let (read, validators) = match fetched {
@@ -115,12 +180,20 @@ impl<S: Store> Rental<S> {
         let now = self.now();
         self.write(|tx| {
             let stored = tx.feed_state(pull.property.as_str(), pull.feed.as_str())?;
-            // Another pull of this feed (another server's, say) was applied after this one was
-            // planned: this one is stale, and applying it could defeat the empty-feed guard.
-            if stored.as_ref().is_some_and(|s| s.pulls != pull.applied) {
+            let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
+            let leased = channel::is_owned_by(state.lease.as_ref(), pull.holder.as_deref());
+            if leased {
+                state.lease = None;
+            }
+            // Another pull of this feed was applied after this one was planned (its lease lapsed,
+            // or it was never claimed): this one is stale, and applying it could defeat the
+            // empty-feed guard.
+            if state.pulls != pull.applied {
+                if leased {
+                    tx.put_feed_state(&state)?;
+                }
                 return Ok(failed(pull, SUPERSEDED));
             }
-            let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
             let configured = configured_feed(tx, pull)?;
             let result = match (configured, read.clone()) {
                 (None, _) => failed(pull, "the feed is no longer configured"),
@@ -129,7 +202,7 @@ impl<S: Store> Rental<S> {
                     FeedResult::succeeded(pull.property.clone(), pull.feed.clone(), state.items.len())
                 }
                 (Some((property, feed)), Read::Feed(parsed)) => {
-                    let result = self.reconcile(tx, &property, &feed, &mut state, parsed, now)?;
+                    let result = self.reconcile(tx, (&property, &feed), &mut state, parsed, pull.requested, now)?;
                     if result.ok {
                         (state.etag, state.last_modified) = validators.clone();
                     }
@@ -157,18 +230,22 @@ impl<S: Store> Rental<S> {
         })
     }
 
+    /// Brings what `state`'s feed owns in line with `parsed`, the body of a pull asked
+    /// for when `requested` pulls were applied.
     fn reconcile(
         &self,
         tx: &mut Tx<'_, S>,
-        property: &Property,
-        feed: &IcalFeed,
+        (property, feed): (&Property, &IcalFeed),
         state: &mut FeedState,
         parsed: Feed,
+        requested: u64,
         now: DateTime<Utc>,
     ) -> Result<FeedResult> {
         let events = parsed.events.len();
-        if events == 0 && !state.items.is_empty() && !state.empty_once {
-            state.empty_once = true;
+        if events == 0 && !state.items.is_empty() && !state.empty_confirmed_by(requested) {
+            if !state.empty_once {
+                (state.empty_once, state.empty_at) = (true, state.pulls + 1);
+            }
             let error = "the calendar came back empty; it is believed if the next pull says the same";
             return Ok(failed_for(property, feed, error));
         }

@@ -25,7 +25,7 @@ mod write;
 pub use self::admin::NewKey;
 pub use self::agenda::Agenda;
 pub use self::bookings::Created;
-pub use self::channels::{FeedPull, Fetched};
+pub use self::channels::{FeedPull, Fetched, PullClaim};
 pub use self::deliveries::DueDelivery;
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::stay::CATCH_UP_DAYS;

@@ -9,6 +9,7 @@ mod catalog;
 mod deliveries;
 mod delivery_leases;
 mod expiry;
+mod feed_leases;
 mod idempotency;
 mod keys;
 mod lifecycle;
