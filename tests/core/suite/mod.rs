@@ -18,6 +18,7 @@ mod outbox;
 mod precision;
 mod quotes;
 mod retention;
+mod stay_summary;
 mod summary;
 mod webhook_secrets;
 
