@@ -1,7 +1,7 @@
 //! The visits the occupancy summary needs, kept between summaries so that a
 //! summary reads no booking from the store (docs/PERFORMANCE.md, "Growth").
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::booking::Booking;
@@ -48,22 +48,24 @@ impl VisitCache {
         needed: &[(&str, Vec<&str>)],
     ) -> Result<Vec<Vec<(String, Visit)>>> {
         let mut held = self.lock();
-        let mut before = std::mem::take(&mut *held);
-        held.reserve(before.len());
         let mut read = None;
         let mut out = Vec::with_capacity(needed.len());
         for (property, codes) in needed {
             let mut visits = Vec::with_capacity(codes.len());
             for code in codes {
-                let mut found = before.remove_entry(*code);
-                if found.is_none() {
-                    found = stored(store, &mut read, property, code)?;
+                if let Some(kept) = held.get(*code) {
+                    visits.push(((*code).to_owned(), kept.visit.clone()));
+                } else if let Some(kept) = stored(store, &mut read, property, code)? {
+                    visits.push(((*code).to_owned(), kept.visit.clone()));
+                    held.insert((*code).to_owned(), kept);
                 }
-                let Some((code, kept)) = found else { continue };
-                visits.push((code.clone(), kept.visit.clone()));
-                held.insert(code, kept);
             }
             out.push(visits);
+        }
+        // A booking's code is needed by its property only, so equal sizes mean nothing else is held.
+        if held.len() > out.iter().map(Vec::len).sum() {
+            let wanted: HashSet<&str> = needed.iter().flat_map(|(_, codes)| codes.iter().copied()).collect();
+            held.retain(|code, _| wanted.contains(code.as_str()));
         }
         Ok(out)
     }
@@ -99,11 +101,48 @@ fn stored<'s, S: Store>(
     read: &mut Option<S::Read<'s>>,
     property: &str,
     code: &str,
-) -> Result<Option<(String, Held)>> {
+) -> Result<Option<Held>> {
     let tx = match read {
         Some(tx) => tx,
         empty => empty.insert(store.read()?),
     };
-    let visit = tx.booking(code)?.map(|b| b.visit);
-    Ok(visit.map(|visit| (code.to_owned(), Held { property: property.to_owned(), visit })))
+    Ok(tx.booking(code)?.map(|b| Held { property: property.to_owned(), visit: b.visit }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo;
+    use crate::store::{MemoryStore, WriteTx};
+
+    fn store_with(codes: &[&str]) -> MemoryStore {
+        let store = MemoryStore::new();
+        let mut tx = store.write().unwrap();
+        for code in codes {
+            tx.put_booking(&demo::booking(code, "2026-12-20", "2026-12-23")).unwrap();
+        }
+        tx.commit().unwrap();
+        store
+    }
+
+    fn held(cache: &VisitCache) -> Vec<String> {
+        let mut codes: Vec<String> = cache.lock().keys().cloned().collect();
+        codes.sort();
+        codes
+    }
+
+    #[test]
+    fn it_holds_exactly_what_the_last_summary_needed() {
+        let store = store_with(&["BK-A", "BK-B", "BK-C"]);
+        let cache = VisitCache::default();
+        let first = cache.needed(&store, &[("sea-view", vec!["BK-A", "BK-B"]), ("loft", vec!["BK-C", "BK-X"])]);
+        assert_eq!(first.unwrap().iter().map(Vec::len).collect::<Vec<_>>(), [2, 1], "an unknown code is left out");
+        assert_eq!(held(&cache), ["BK-A", "BK-B", "BK-C"]);
+        cache.needed(&store, &[("sea-view", vec!["BK-B"]), ("loft", vec![])]).unwrap();
+        assert_eq!(held(&cache), ["BK-B"], "ended stays are let go");
+        cache.forget(&["loft"]);
+        assert_eq!(held(&cache), ["BK-B"]);
+        cache.forget(&["sea-view"]);
+        assert!(held(&cache).is_empty());
+    }
 }
