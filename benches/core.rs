@@ -99,11 +99,14 @@ struct Fleet {
     pending: Vec<usize>,
 }
 
-fn fleet(size: usize) -> Fleet {
+/// `size` fleet properties in redb; with `cached`, the engine keeps its read cache
+/// (as `rental serve` runs it).
+fn fleet(size: usize, cached: bool) -> Fleet {
     let started = Instant::now();
     let dir = tempfile::tempdir().expect("a temp dir");
     let rental = data::open_rental(dir.path());
     data::load_fleet(&rental, size);
+    let rental = if cached { rental.with_read_cache().expect("the read cache") } else { rental };
     let tx = rental.store().read().expect("read");
     let properties = rental.properties().expect("properties");
     let mut calendars = Vec::new();
@@ -139,16 +142,15 @@ fn summarize(days: &[PropertyDay<'_>]) -> occupancy::Summary {
 
 fn occupancy(c: &mut Criterion) {
     let size = if quick() { 20 } else { 1_000 };
-    let cell = OnceCell::new();
-    let fleet = || {
-        cell.get_or_init(|| {
-            let f = fleet(size);
-            let pure = summarize(&f.days());
-            assert_eq!(pure.totals.properties, size);
-            assert_eq!(f.rental.summary().expect("summary"), pure, "pure and redb summaries agree");
-            f
-        })
+    let (cell, cached_cell) = (OnceCell::new(), OnceCell::new());
+    let checked = |cached: bool| {
+        let f = fleet(size, cached);
+        let pure = summarize(&f.days());
+        assert_eq!(pure.totals.properties, size);
+        assert_eq!(f.rental.summary().expect("summary"), pure, "pure and redb summaries agree");
+        f
     };
+    let fleet = || cell.get_or_init(|| checked(false));
     let mut g = c.benchmark_group(format!("occupancy_summary_{size}_properties"));
     g.sample_size(20).measurement_time(Duration::from_secs(5));
     g.bench_function("pure", |b| {
@@ -157,6 +159,11 @@ fn occupancy(c: &mut Criterion) {
     });
     g.bench_function("redb", |b| {
         let rental = &fleet().rental;
+        b.iter(|| rental.summary().expect("summary"));
+    });
+    // The read cache answers from memory after the first summary, visits included.
+    g.bench_function("redb_cached", |b| {
+        let rental = &cached_cell.get_or_init(|| checked(true)).rental;
         b.iter(|| rental.summary().expect("summary"));
     });
     g.finish();

@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 use chrono::Days;
 use rental_core::availability::NightStatus;
 use rental_core::keys::Scope;
+use rental_core::stay_state::StayState;
 use rental_core::store::{PgStore, ReadTx, WriteTx};
 use rental_core::webhook::Subscription;
-use rental_core::{Booking, Error, Rental, Slug, Source, Store, StoreError};
+use rental_core::{Action, Booking, Error, Rental, Slug, Source, Store, StoreError};
 use rental_tests::postgres::PgCluster;
 use rental_tests::{d, fixed_clock, new_booking, rental_with_demo};
 
@@ -76,6 +77,23 @@ fn a_booking_made_through_one_engine_shows_in_the_others_availability() {
     let took = within(Duration::from_secs(2), || night(&engines[1]).nights[0].status == NightStatus::Held);
     assert!(took.is_some(), "the other engine's cache never saw the booking");
     assert_eq!(engines[1].summary().unwrap(), engines[0].summary().unwrap());
+}
+
+#[test]
+fn a_check_in_made_through_one_engine_shows_in_the_others_summary() {
+    let (_, engines) = engines(2);
+    let code = engines[0].create_booking(&new_booking("sea-view", "2026-11-22", "2026-11-25", 2), None).unwrap();
+    let code = code.booking.code;
+    engines[0].update_booking(code.as_str(), &Action::Confirm).unwrap();
+    let state = |r: &Rental<PgStore>| {
+        let summary = r.summary().unwrap();
+        summary.properties.into_iter().find(|p| p.slug.as_str() == "sea-view").unwrap().stay_state
+    };
+    let awaiting = within(Duration::from_secs(2), || state(&engines[1]) == StayState::AwaitingCheckIn);
+    assert!(awaiting.is_some(), "the other engine's summary never saw the confirmed stay");
+    engines[0].update_booking(code.as_str(), &Action::CheckIn).unwrap();
+    let took = within(Duration::from_secs(2), || state(&engines[1]) == StayState::CheckedIn);
+    assert!(took.is_some(), "the other engine's summary never saw the check-in");
 }
 
 #[test]

@@ -19,6 +19,7 @@ mod property_feeds;
 mod read_model;
 mod retention;
 mod stay;
+mod visit_cache;
 mod webhook_admin;
 mod write;
 
@@ -316,7 +317,8 @@ impl<S: Store> Rental<S> {
     }
 
     /// Per property, the visits of the few bookings the stay state needs and
-    /// its feeds' freshness: one store read, whatever the cache holds.
+    /// its feeds' freshness. The visits come from the read cache once a
+    /// summary has filled it, else from one store read.
     #[expect(clippy::type_complexity, reason = "two parallel lists, one entry per property")]
     fn stay_inputs(
         &self,
@@ -324,36 +326,34 @@ impl<S: Store> Rental<S> {
         days: &[PropertyDay<'_>],
         now: DateTime<Utc>,
     ) -> Result<(Vec<Vec<(String, Visit)>>, Vec<Vec<FeedStatus>>)> {
-        let needed: Vec<Vec<&str>> =
-            days.iter().zip(&summary.properties).map(|(day, ps)| stay_summary::needed_visits(day, ps)).collect();
+        let needed: Vec<(&str, Vec<&str>)> = days
+            .iter()
+            .zip(&summary.properties)
+            .map(|(day, ps)| (day.property.slug.as_str(), stay_summary::needed_visits(day, ps)))
+            .collect();
         let any_feeds = days.iter().any(|d| !d.property.ical_feeds.is_empty());
-        if !any_feeds && needed.iter().all(Vec::is_empty) {
+        if !any_feeds && needed.iter().all(|(_, codes)| codes.is_empty()) {
             // Nothing stayed or syncs: no store read (the summary is polled often).
             return Ok((vec![Vec::new(); days.len()], vec![Vec::new(); days.len()]));
         }
-        let read = self.store.read()?;
-        let states = if any_feeds { read.feed_states()? } else { Vec::new() };
-        let mut visits = Vec::with_capacity(days.len());
-        let mut feeds = Vec::with_capacity(days.len());
-        for (day, codes) in days.iter().zip(needed) {
-            let mut found = Vec::new();
-            for code in codes {
-                if let Some(b) = read.booking(code)? {
-                    found.push((code.to_owned(), b.visit));
-                }
-            }
-            visits.push(found);
-            let p = day.property;
-            feeds.push(
+        let visits = match &self.cache {
+            Some(cache) => cache.visits(&self.store, &needed)?,
+            None => stored_visits(&self.store.read()?, &needed)?,
+        };
+        let states = if any_feeds { self.store.read()?.feed_states()? } else { Vec::new() };
+        let feeds = days
+            .iter()
+            .map(|day| {
+                let p = day.property;
                 p.ical_feeds
                     .iter()
                     .map(|f| {
                         let state = states.iter().find(|s| s.property == p.slug && s.feed == f.name);
                         feed_status::status(&p.slug, &f.name, state, now, self.settings.sync_interval)
                     })
-                    .collect(),
-            );
-        }
+                    .collect()
+            })
+            .collect();
         Ok((visits, feeds))
     }
 
@@ -382,6 +382,21 @@ impl<S: Store> Rental<S> {
         }
         f(&FromStore(&self.store.read()?))
     }
+}
+
+/// For each `(property, codes)`, the visits of those bookings read from `read`.
+fn stored_visits(read: &impl ReadTx, needed: &[(&str, Vec<&str>)]) -> Result<Vec<Vec<(String, Visit)>>> {
+    let mut visits = Vec::with_capacity(needed.len());
+    for (_, codes) in needed {
+        let mut found = Vec::with_capacity(codes.len());
+        for code in codes {
+            if let Some(b) = read.booking(code)? {
+                found.push(((*code).to_owned(), b.visit));
+            }
+        }
+        visits.push(found);
+    }
+    Ok(visits)
 }
 
 /// The property `slug` if it exists and is active.

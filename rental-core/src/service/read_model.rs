@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
+use super::visit_cache::VisitCache;
 use super::write::Changes;
 use crate::booking::Status;
 use crate::calendar::CalendarEntry;
@@ -17,6 +18,7 @@ use crate::keys::ApiKey;
 use crate::property::Property;
 use crate::stay::MAX_NIGHTS;
 use crate::store::{ChangeMarks, KEYS_TOPIC, ReadTx, Store, StoreResult, topic_property};
+use crate::visit::Visit;
 
 /// Properties and calendars, from wherever they are kept.
 pub(super) trait ReadModel {
@@ -250,7 +252,8 @@ impl<S: Store> ReadModel for Layered<'_, S> {
     }
 }
 
-/// The snapshot and the keys already seen, shared by every caller of a `Rental`.
+/// The snapshot, the visits the summary needs and the keys already seen,
+/// shared by every caller of a `Rental`.
 ///
 /// The snapshot is read from the store on the first read that needs it, not
 /// when the cache is made: a server that restarts over a large store holds
@@ -258,11 +261,14 @@ impl<S: Store> ReadModel for Layered<'_, S> {
 ///
 /// Over a store that other processes write too ([`Store::change_marks`]),
 /// each read first catches up: the properties whose change version grew are
-/// read again, and a new keys version forgets every key seen.
+/// read again (and their visits forgotten), and a new keys version forgets every key seen.
 #[derive(Debug, Default)]
 pub(super) struct Cache {
     /// `None` until the first read loads it.
     snapshot: RwLock<Option<Arc<Snapshot>>>,
+    /// The visits the last summary needed; starts empty. Its lock is taken
+    /// after `snapshot` and `seen` when they are held.
+    visits: VisitCache,
     keys: RwLock<HashMap<[u8; 32], Arc<ApiKey>>>,
     /// What the cache has caught up with. Taken after `snapshot` when both are held.
     seen: Mutex<Seen>,
@@ -332,6 +338,7 @@ impl Cache {
         let mut seen = self.lock_seen();
         let stale = seen.stale(&current);
         let slugs: Vec<&str> = stale.iter().filter_map(|t| topic_property(t)).collect();
+        self.visits.forget(&slugs);
         if let (Some(snapshot), false) = (slot.as_mut(), slugs.is_empty()) {
             let tx = store.read()?;
             let versions = tx.change_versions()?;
@@ -374,6 +381,18 @@ impl Cache {
         if let Some(snapshot) = slot.as_mut() {
             Arc::make_mut(snapshot).apply(changes, now);
         }
+        drop(slot);
+        self.visits.take_in(&changes.bookings);
+    }
+
+    /// For each `(property, codes)`, the visits of those bookings, from
+    /// memory once a summary has asked for them (see [`VisitCache`]).
+    pub(super) fn visits<S: Store>(
+        &self,
+        store: &S,
+        needed: &[(&str, Vec<&str>)],
+    ) -> Result<Vec<Vec<(String, Visit)>>> {
+        self.visits.needed(store, needed)
     }
 
     /// A key seen before under this secret digest, unless keys changed

@@ -19,6 +19,7 @@ mod outbox;
 mod precision;
 mod quotes;
 mod retention;
+mod stay_summary;
 mod summary;
 mod webhook_secrets;
 
