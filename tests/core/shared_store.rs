@@ -158,10 +158,13 @@ fn the_database_refuses_overlapping_direct_stays_that_skipped_the_check_but_reco
     tx.put_booking(&direct("BK-AAAAAA", "2027-03-01", "2027-03-05")).unwrap();
     tx.commit().unwrap();
 
+    // The write is sent with the transaction's next statement at the latest: here, the commit.
     let mut tx = store.write().unwrap();
-    let err = tx.put_booking(&direct("BK-BBBBBB", "2027-03-04", "2027-03-06")).expect_err("overlaps");
+    let err = tx
+        .put_booking(&direct("BK-BBBBBB", "2027-03-04", "2027-03-06"))
+        .and_then(|()| tx.commit())
+        .expect_err("overlaps");
     assert!(matches!(err, StoreError::Conflict(_)), "{err:?}");
-    drop(tx);
 
     let mut channel = direct("BK-CCCCCC", "2027-03-02", "2027-03-04");
     channel.external =

@@ -227,6 +227,11 @@ pub trait ReadTx {
 }
 
 /// What the write transaction can change, on top of reading.
+///
+/// A store may hold writes back and send them together with its next
+/// statement (PostgreSQL does, for bookings and events): a write its
+/// database refuses (the overlap constraint, a taken key) then fails that
+/// later call, or the commit. Either way nothing of the transaction is kept.
 pub trait WriteTx: ReadTx {
     /// Inserts or replaces a property.
     fn put_property(&mut self, property: &Property) -> StoreResult<()>;
