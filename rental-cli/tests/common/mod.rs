@@ -181,16 +181,21 @@ impl Server {
 
 /// `POST path` with a JSON body and a bearer key over a fresh connection; the status and the body.
 pub fn post(addr: SocketAddr, path: &str, key: &str, body: &Value) -> (u16, Value) {
-    exchange(addr, "POST", path, key, &body.to_string())
+    exchange(addr, "POST", path, key, "", &body.to_string())
+}
+
+/// [`post`] with an `Idempotency-Key`, so that sending it again, to any server, creates nothing twice.
+pub fn post_once(addr: SocketAddr, path: &str, key: &str, idempotency_key: &str, body: &Value) -> (u16, Value) {
+    exchange(addr, "POST", path, key, &format!("Idempotency-Key: {idempotency_key}\r\n"), &body.to_string())
 }
 
 /// `GET path` with a bearer key over a fresh connection; the status and the body.
 pub fn get(addr: SocketAddr, path: &str, key: &str) -> (u16, Value) {
-    exchange(addr, "GET", path, key, "")
+    exchange(addr, "GET", path, key, "", "")
 }
 
-fn exchange(addr: SocketAddr, method: &str, path: &str, key: &str, body: &str) -> (u16, Value) {
-    let response = request(addr, method, path, key, body);
+fn exchange(addr: SocketAddr, method: &str, path: &str, key: &str, headers: &str, body: &str) -> (u16, Value) {
+    let response = request_with(addr, method, path, key, headers, body);
     let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("not HTTP: {response}"));
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status: {head}"));
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
@@ -198,11 +203,16 @@ fn exchange(addr: SocketAddr, method: &str, path: &str, key: &str, body: &str) -
 
 /// `method path` with a JSON body and a bearer key over a fresh connection; the response as text.
 pub fn request(addr: SocketAddr, method: &str, path: &str, key: &str, body: &str) -> String {
+    request_with(addr, method, path, key, "", body)
+}
+
+/// [`request`] with more `headers`: whole lines, each ending in CRLF.
+fn request_with(addr: SocketAddr, method: &str, path: &str, key: &str, headers: &str, body: &str) -> String {
     round_trip(
         addr,
         &format!(
-            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {key}\r\n{headers}\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
         ),
     )
