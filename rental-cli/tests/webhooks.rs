@@ -356,7 +356,10 @@ fn deliveries_pending_when_the_server_is_killed_are_made_after_it_starts_again()
     let url = format!("http://127.0.0.1:{receiver_port}/hooks");
     run_ok(dir, &["webhook", "add", "--url", &url, "--events", "*", "--secret", SECRET]);
 
-    let server = Server::start(dir, 1);
+    // A crash while an attempt is claimed leaves its lease to lapse before the
+    // restarted server sends it: a short lease keeps that wait inside the deadline.
+    let lease = [("RENTAL_WEBHOOK_LEASE", "3s")];
+    let server = Server::start_with(dir, 1, &lease);
     let mut codes = BTreeSet::new();
     for i in 0..5u64 {
         let check_in = Utc::now().date_naive() + Days::new(60 + 5 * i);
@@ -373,7 +376,7 @@ fn deliveries_pending_when_the_server_is_killed_are_made_after_it_starts_again()
     server.crash();
 
     let received = receive_on(receiver_port);
-    let server = Server::start(dir, 2);
+    let server = Server::start_with(dir, 2, &lease);
     let deadline = Instant::now() + Duration::from_secs(15);
     let distinct = loop {
         let got = received.lock().unwrap_or_else(PoisonError::into_inner).clone();
