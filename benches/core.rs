@@ -125,7 +125,7 @@ fn fleet(size: usize, cached: bool) -> Fleet {
 impl Fleet {
     fn days(&self) -> Vec<PropertyDay<'_>> {
         (self.properties.iter().zip(&self.calendars).zip(&self.pending))
-            .map(|((property, calendar), &pending)| PropertyDay { property, calendar, pending })
+            .map(|((property, calendar), &pending)| PropertyDay::new(property, calendar, pending, data::now()))
             .collect()
     }
 }

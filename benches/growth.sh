@@ -21,6 +21,8 @@
 #   GROWTH_PICK=free     each request asks for a night no other request of the run asked
 #                        for (the default: every request is a creation); =random picks
 #                        at random, and the 409s grow as the nights fill up
+#   GROWTH_KEEP=1        keep the work directory (the grown data directory, the key in
+#                        key.txt, the server log) to profile against it afterwards
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CHUNKS=${1:-12}
@@ -43,7 +45,10 @@ PROBE=$PWD/target/release/redb-commits
 WORK=$(mktemp -d "${GROWTH_DIR:-/tmp}/growth.XXXXXX")
 DATA=$WORK/data
 SERVER=
-cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; rm -rf "$WORK"; }
+cleanup() {
+  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
+  if [ -n "${GROWTH_KEEP:-}" ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
+}
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -76,6 +81,7 @@ PY
 RENTAL_DATA_DIR=$DATA "$RENTAL" property import "$WORK/properties.json" >/dev/null
 RENTAL_KEY=$(RENTAL_DATA_DIR=$DATA "$RENTAL" keys create --name growth --scope read,write)
 export RENTAL_KEY LOAD_PROPERTIES=$PROPERTIES
+echo "$RENTAL_KEY" > "$WORK/key.txt"
 
 echo "machine: $(nproc) cores, $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg); data on $(df -T "$WORK" | awk 'NR==2 {print $2}')"
 echo "rental: $RENTAL; $PROPERTIES properties; wrk -t$THREADS -c$CONNECTIONS, $CHUNKS chunks of ${CHUNK_SECONDS}s"

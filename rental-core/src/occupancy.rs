@@ -257,7 +257,8 @@ fn push_bool(out: &mut Vec<u8>, key: &str, value: bool) {
 }
 
 /// What the summary needs of one property: the property, the calendar entries
-/// that have not ended before its today, and how many of its bookings are pending.
+/// that have not ended before its today, how many of its bookings are pending,
+/// and its next confirmed arrival.
 #[derive(Debug, Clone, Copy)]
 pub struct PropertyDay<'a> {
     /// The property.
@@ -269,6 +270,9 @@ pub struct PropertyDay<'a> {
     pub calendar: &'a [CalendarEntry],
     /// Its bookings now pending, whatever their dates.
     pub pending: usize,
+    /// The first confirmed stay of `calendar` arriving after today, however
+    /// many pending ones come before it (the read cache keeps an index of them).
+    pub next_confirmed: Option<&'a CalendarEntry>,
 }
 
 /// The local date at `now` in `tz`.
@@ -276,17 +280,29 @@ pub fn today_in(tz: Tz, now: DateTime<Utc>) -> NaiveDate {
     now.with_timezone(&tz).date_naive()
 }
 
-impl PropertyDay<'_> {
+impl<'a> PropertyDay<'a> {
+    /// The day of `property` at `now`, its next confirmed arrival found by a scan of `calendar`.
+    pub fn new(property: &'a Property, calendar: &'a [CalendarEntry], pending: usize, now: DateTime<Utc>) -> Self {
+        let next_confirmed = next_confirmed(calendar, today_in(property.timezone, now)).map(|i| &calendar[i]);
+        PropertyDay { property, calendar, pending, next_confirmed }
+    }
+
     /// The entries arriving on or before `today`: the only ones that can be in
     /// the house, arrive or leave that day.
-    fn until(&self, today: NaiveDate) -> &[CalendarEntry] {
+    pub(crate) fn until(&self, today: NaiveDate) -> &'a [CalendarEntry] {
         &self.calendar[..self.calendar.partition_point(|e| e.stay.check_in() <= today)]
     }
 
     /// The entries arriving on or after `today`.
-    fn from(&self, today: NaiveDate) -> &[CalendarEntry] {
+    fn from(&self, today: NaiveDate) -> &'a [CalendarEntry] {
         &self.calendar[self.calendar.partition_point(|e| e.stay.check_in() < today)..]
     }
+}
+
+/// Where in `calendar` (by check-in) the first confirmed stay arriving after `today` is.
+pub fn next_confirmed(calendar: &[CalendarEntry], today: NaiveDate) -> Option<usize> {
+    let after = calendar.partition_point(|e| e.stay.check_in() <= today);
+    calendar[after..].iter().position(|e| e.kind == EntryKind::Booked).map(|i| after + i)
 }
 
 /// Summarises `days` at `now`; the top-level date is today in `default_tz`.
@@ -389,7 +405,7 @@ mod tests {
             entry("blk_1", "2026-11-22", "2026-11-23", EntryKind::Blocked),
             entry("BK-NEXT", "2026-11-28", "2026-11-30", EntryKind::Booked),
         ];
-        let day = PropertyDay { property: &p, calendar: &calendar, pending: 1 };
+        let day = PropertyDay::new(&p, &calendar, 1, at("2026-11-22T12:00:00Z"));
         let s = summarize(at("2026-11-22T12:00:00Z"), chrono_tz::UTC, &[day]);
         let ps = &s.properties[0];
         assert!(!ps.occupied, "a pending request does not occupy");
@@ -417,7 +433,7 @@ mod tests {
             entry("BK-NOW", "2026-11-22", "2026-11-25", EntryKind::Booked),
             entry("BK-LATER", "2026-12-01", "2026-12-03", EntryKind::Held),
         ];
-        let day = PropertyDay { property: &p, calendar: &calendar, pending: 1 };
+        let day = PropertyDay::new(&p, &calendar, 1, at("2026-11-22T12:00:00Z"));
         let s = summarize(at("2026-11-22T12:00:00Z"), chrono_tz::UTC, &[day]);
         let ps = &s.properties[0];
         assert_eq!(ps.current_booking.as_ref().map(|c| c.code.as_str()), Some("BK-NOW"));
@@ -444,7 +460,7 @@ mod tests {
                 guests: 1,
             });
         }
-        let day = PropertyDay { property: &p, calendar: &calendar, pending: 500 };
+        let day = PropertyDay::new(&p, &calendar, 500, at("2026-11-22T12:00:00Z"));
         let s = summarize(at("2026-11-22T12:00:00Z"), chrono_tz::UTC, &[day]);
         let ps = &s.properties[0];
         assert_eq!(ps.current_booking.as_ref().map(|c| c.code.as_str()), Some("BK-NOW"));
@@ -471,10 +487,7 @@ mod tests {
         let mut lax = demo::sea_view();
         lax.timezone = chrono_tz::America::Los_Angeles;
         let calendar = [entry("BK-23", "2026-11-23", "2026-11-25", EntryKind::Booked)];
-        let days = [
-            PropertyDay { property: &akl, calendar: &calendar, pending: 0 },
-            PropertyDay { property: &lax, calendar: &calendar, pending: 0 },
-        ];
+        let days = [PropertyDay::new(&akl, &calendar, 0, now), PropertyDay::new(&lax, &calendar, 0, now)];
         let s = summarize(now, chrono_tz::UTC, &days);
         assert_eq!(s.date, d("2026-11-22"));
         assert_eq!(
@@ -495,22 +508,17 @@ mod tests {
             entry("BK-NOW", "2026-11-22", "2026-11-25", EntryKind::Booked),
             entry("BK-LATER", "2026-12-01", "2026-12-03", EntryKind::Held),
         ];
-        let days = [
-            PropertyDay { property: &p, calendar: &calendar, pending: 1 },
-            PropertyDay { property: &demo::harbour_loft(), calendar: &[], pending: 0 },
-        ];
-        let s = summarize(at("2026-11-22T12:00:00.123Z"), chrono_tz::UTC, &days);
+        let (loft, now) = (demo::harbour_loft(), at("2026-11-22T12:00:00.123Z"));
+        let days = [PropertyDay::new(&p, &calendar, 1, now), PropertyDay::new(&loft, &[], 0, now)];
+        let s = summarize(now, chrono_tz::UTC, &days);
         assert_eq!(String::from_utf8(s.to_json()).unwrap(), serde_json::to_string(&s).unwrap());
     }
 
     #[test]
     fn the_summary_serialises_with_the_spec_field_names() {
         let p = demo::sea_view();
-        let s = summarize(
-            at("2026-11-22T07:39:21.123Z"),
-            chrono_tz::UTC,
-            &[PropertyDay { property: &p, calendar: &[], pending: 0 }],
-        );
+        let now = at("2026-11-22T07:39:21.123Z");
+        let s = summarize(now, chrono_tz::UTC, &[PropertyDay::new(&p, &[], 0, now)]);
         let json = serde_json::to_value(&s).unwrap();
         assert_eq!(json["generatedAt"], "2026-11-22T07:39:21.123Z");
         assert_eq!(json["totals"]["occupiedTonight"], 0);

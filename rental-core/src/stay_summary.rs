@@ -23,13 +23,12 @@ pub struct StayDay<'a> {
 
 /// The confirmed stays whose visits the summary reads: those departing
 /// today or later that arrived by today, and the first one arriving after.
-pub fn needed_visits<'a>(day: &PropertyDay<'a>, summary: &PropertySummary) -> Vec<&'a str> {
+pub fn needed_visits<'a>(day: &PropertyDay<'a>, summary: &PropertySummary) -> Vec<&'a CalendarEntry> {
     let today = summary.date;
-    let booked = day.calendar.iter().filter(|e| e.kind == EntryKind::Booked && e.stay.check_out() >= today);
-    let mut codes: Vec<&str> =
-        booked.clone().filter(|e| e.stay.check_in() <= today).map(|e| e.holder.as_str()).collect();
-    codes.extend(booked.filter(|e| e.stay.check_in() > today).map(|e| e.holder.as_str()).next());
-    codes
+    let mut stays: Vec<&CalendarEntry> =
+        day.until(today).iter().filter(|e| e.kind == EntryKind::Booked && e.stay.check_out() >= today).collect();
+    stays.extend(day.next_confirmed);
+    stays
 }
 
 /// Fills in the section-15 fields of `summary` (made from `days` at `now`)
@@ -46,11 +45,8 @@ pub fn complete(summary: &mut Summary, now: DateTime<Utc>, days: &[PropertyDay<'
 fn complete_one(ps: &mut PropertySummary, now: DateTime<Utc>, day: &PropertyDay<'_>, stay: &StayDay<'_>) {
     let p = day.property;
     let visit_of = |code: &str| stay.visits.iter().find(|(c, _)| c == code).map(|(_, v)| v);
-    let relevant: Vec<(&CalendarEntry, Visit)> = needed_visits(day, ps)
-        .into_iter()
-        .filter_map(|code| day.calendar.iter().find(|e| e.holder == code))
-        .map(|e| (e, visit_of(&e.holder).cloned().unwrap_or_default()))
-        .collect();
+    let relevant: Vec<(&CalendarEntry, Visit)> =
+        needed_visits(day, ps).into_iter().map(|e| (e, visit_of(&e.holder).cloned().unwrap_or_default())).collect();
     let times: Vec<StayTimes> =
         relevant.iter().map(|(e, v)| StayTimes::of(p, e.stay.check_in(), e.stay.check_out(), v)).collect();
     let state = state_at(p, now, &times);
@@ -133,7 +129,7 @@ mod tests {
     }
 
     fn summary_at(p: &Property, now: &str, calendar: &[CalendarEntry], stay: StayDay<'_>) -> Summary {
-        let days = [PropertyDay { property: p, calendar, pending: 0 }];
+        let days = [PropertyDay::new(p, calendar, 0, at(now))];
         let mut s = summarize(at(now), chrono_tz::UTC, &days);
         complete(&mut s, at(now), &days, &[stay]);
         s

@@ -289,24 +289,15 @@ impl<S: Store> Rental<S> {
 
     fn summary_in(&self, model: &dyn ReadModel) -> Result<Summary> {
         let now = self.now();
-        let mut properties = model.properties()?;
-        properties.retain(|p| p.active);
-        let starts: Vec<(&str, NaiveDate)> = properties
+        let live = model.live_days(&|p| today_in(p.timezone, now))?;
+        let days: Vec<PropertyDay<'_>> = live
             .iter()
-            .map(|p| {
-                let today = today_in(p.timezone, now);
-                // From yesterday on, so that stays leaving today are seen.
-                (p.slug.as_str(), today.pred_opt().unwrap_or(today))
+            .map(|d| PropertyDay {
+                property: &d.property,
+                calendar: &d.calendar,
+                pending: d.pending,
+                next_confirmed: d.next_confirmed.map(|i| &d.calendar[i]),
             })
-            .collect();
-        let calendars = model.calendars_from(&starts)?;
-        let slugs: Vec<&str> = starts.iter().map(|(slug, _)| *slug).collect();
-        let pending = model.pending_counts(&slugs)?;
-        let days: Vec<PropertyDay<'_>> = properties
-            .iter()
-            .zip(&calendars)
-            .zip(pending)
-            .map(|((property, calendar), pending)| PropertyDay { property, calendar, pending })
             .collect();
         let mut summary = occupancy::summarize(now, self.settings.timezone, &days);
         let (visits, feeds) = self.stay_inputs(&summary, &days, now)?;
@@ -329,7 +320,10 @@ impl<S: Store> Rental<S> {
         let needed: Vec<(&str, Vec<&str>)> = days
             .iter()
             .zip(&summary.properties)
-            .map(|(day, ps)| (day.property.slug.as_str(), stay_summary::needed_visits(day, ps)))
+            .map(|(day, ps)| {
+                let codes = stay_summary::needed_visits(day, ps).into_iter().map(|e| e.holder.as_str()).collect();
+                (day.property.slug.as_str(), codes)
+            })
             .collect();
         let any_feeds = days.iter().any(|d| !d.property.ical_feeds.is_empty());
         if !any_feeds && needed.iter().all(|(_, codes)| codes.is_empty()) {

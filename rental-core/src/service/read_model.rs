@@ -12,9 +12,10 @@ use chrono::{DateTime, Days, NaiveDate, Utc};
 use super::visit_cache::VisitCache;
 use super::write::Changes;
 use crate::booking::Status;
-use crate::calendar::CalendarEntry;
+use crate::calendar::{CalendarEntry, EntryKind};
 use crate::error::Result;
 use crate::keys::ApiKey;
+use crate::occupancy;
 use crate::property::Property;
 use crate::stay::MAX_NIGHTS;
 use crate::store::{ChangeMarks, KEYS_TOPIC, ReadTx, Store, StoreResult, topic_property};
@@ -28,10 +29,37 @@ pub(super) trait ReadModel {
     fn properties(&self) -> Result<Vec<Cow<'_, Property>>>;
     /// At least the property's entries that share a night with `from..to` (more do no harm).
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> Result<Cow<'_, [CalendarEntry]>>;
-    /// For each `(slug, from)`, at least that property's entries holding a night on or after `from`.
-    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> Result<Vec<Cow<'_, [CalendarEntry]>>>;
-    /// How many of each property's bookings are pending.
-    fn pending_counts(&self, slugs: &[&str]) -> Result<Vec<usize>>;
+    /// Every active property, by slug, with what the occupancy summary reads
+    /// of it on its today, as `today_of` gives it.
+    fn live_days(&self, today_of: &dyn Fn(&Property) -> NaiveDate) -> Result<Vec<LiveDay<'_>>>;
+}
+
+/// What the occupancy summary reads of one property on its today.
+#[derive(Debug)]
+pub(super) struct LiveDay<'a> {
+    pub(super) property: Cow<'a, Property>,
+    /// At least its entries holding a night on or after its yesterday, by check-in then holder.
+    pub(super) calendar: Cow<'a, [CalendarEntry]>,
+    /// How many of its bookings are pending.
+    pub(super) pending: usize,
+    /// Where in `calendar` the first confirmed stay arriving after its today is.
+    pub(super) next_confirmed: Option<usize>,
+}
+
+impl LiveDay<'_> {
+    fn into_owned(self) -> LiveDay<'static> {
+        LiveDay {
+            property: Cow::Owned(self.property.into_owned()),
+            calendar: Cow::Owned(self.calendar.into_owned()),
+            pending: self.pending,
+            next_confirmed: self.next_confirmed,
+        }
+    }
+}
+
+/// The night before `today`: the summary's first, so that stays leaving today are seen.
+fn yesterday(today: NaiveDate) -> NaiveDate {
+    today.pred_opt().unwrap_or(today)
 }
 
 /// A store transaction as a read model.
@@ -50,12 +78,24 @@ impl<T: ReadTx> ReadModel for FromStore<'_, T> {
         Ok(Cow::Owned(self.0.calendar(slug, from, to)?))
     }
 
-    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> Result<Vec<Cow<'_, [CalendarEntry]>>> {
-        Ok(self.0.calendars_from(starts)?.into_iter().map(Cow::Owned).collect())
-    }
-
-    fn pending_counts(&self, slugs: &[&str]) -> Result<Vec<usize>> {
-        Ok(self.0.pending_counts(slugs)?)
+    fn live_days(&self, today_of: &dyn Fn(&Property) -> NaiveDate) -> Result<Vec<LiveDay<'_>>> {
+        let mut properties = self.0.properties()?;
+        properties.retain(|p| p.active);
+        let todays: Vec<NaiveDate> = properties.iter().map(today_of).collect();
+        let starts: Vec<(&str, NaiveDate)> =
+            properties.iter().zip(&todays).map(|(p, today)| (p.slug.as_str(), yesterday(*today))).collect();
+        let calendars = self.0.calendars_from(&starts)?;
+        let slugs: Vec<&str> = starts.iter().map(|(slug, _)| *slug).collect();
+        let pending = self.0.pending_counts(&slugs)?;
+        let days = properties.into_iter().zip(calendars).zip(pending).zip(todays);
+        Ok(days
+            .map(|(((property, calendar), pending), today)| LiveDay {
+                next_confirmed: occupancy::next_confirmed(&calendar, today),
+                property: Cow::Owned(property),
+                calendar: Cow::Owned(calendar),
+                pending,
+            })
+            .collect())
     }
 }
 
@@ -65,22 +105,64 @@ impl<T: ReadTx> ReadModel for FromStore<'_, T> {
 struct PropertyState {
     property: Property,
     calendar: Vec<CalendarEntry>,
+    /// The check-in of each confirmed entry of `calendar`, in order: the
+    /// summary finds the next confirmed arrival without walking the pending ones.
+    confirmed: Vec<NaiveDate>,
     pending: BTreeSet<String>,
 }
 
 impl PropertyState {
     fn new(property: Property) -> Self {
-        PropertyState { property, calendar: Vec::new(), pending: BTreeSet::new() }
+        PropertyState { property, calendar: Vec::new(), confirmed: Vec::new(), pending: BTreeSet::new() }
+    }
+
+    /// Holds `calendar` (by check-in then holder) in place of the current one.
+    fn set_calendar(&mut self, calendar: Vec<CalendarEntry>) {
+        self.confirmed = calendar.iter().filter(|e| e.kind == EntryKind::Booked).map(|e| e.stay.check_in()).collect();
+        self.calendar = calendar;
     }
 
     /// Puts `entry` in place of the holder's current one (if any); `None` only removes.
     fn replace(&mut self, holder: &str, entry: Option<CalendarEntry>, horizon: NaiveDate) {
-        self.calendar.retain(|e| e.holder != holder);
+        if let Some(at) = self.calendar.iter().position(|e| e.holder == holder) {
+            let old = self.calendar.remove(at);
+            if old.kind == EntryKind::Booked
+                && let Some(at) = self.confirmed.iter().position(|d| *d == old.stay.check_in())
+            {
+                self.confirmed.remove(at);
+            }
+        }
         if let Some(entry) = entry.filter(|e| e.stay.check_out() > horizon) {
-            let at = self.calendar.partition_point(|e| {
-                (e.stay.check_in(), e.holder.as_str()) < (entry.stay.check_in(), entry.holder.as_str())
-            });
+            let check_in = entry.stay.check_in();
+            if entry.kind == EntryKind::Booked {
+                self.confirmed.insert(self.confirmed.partition_point(|d| *d <= check_in), check_in);
+            }
+            let at =
+                self.calendar.partition_point(|e| (e.stay.check_in(), e.holder.as_str()) < (check_in, &entry.holder));
             self.calendar.insert(at, entry);
+        }
+    }
+
+    /// Where the entries that may share a night on or after `from` begin: entries
+    /// are sorted by check-in and span at most `MAX_NIGHTS`.
+    fn first_sharing(&self, from: NaiveDate) -> usize {
+        let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN);
+        self.calendar.partition_point(|e| e.stay.check_in() < earliest)
+    }
+
+    /// What the summary reads of this property on `today`.
+    fn live_day(&self, today: NaiveDate) -> LiveDay<'_> {
+        let start = self.first_sharing(yesterday(today));
+        let arriving = self.confirmed.partition_point(|d| *d <= today);
+        let next_confirmed = self.confirmed.get(arriving).and_then(|check_in| {
+            let at = self.calendar.partition_point(|e| e.stay.check_in() < *check_in);
+            self.calendar[at..].iter().position(|e| e.kind == EntryKind::Booked).map(|i| at + i - start)
+        });
+        LiveDay {
+            property: Cow::Borrowed(&self.property),
+            calendar: Cow::Borrowed(&self.calendar[start..]),
+            pending: self.pending.len(),
+            next_confirmed,
         }
     }
 }
@@ -101,8 +183,9 @@ impl Snapshot {
         for property in tx.properties()? {
             let slug = property.slug.to_string();
             let mut state = PropertyState::new(property);
-            state.calendar = tx.calendar(&slug, horizon, NaiveDate::MAX)?;
-            state.calendar.retain(|e| e.stay.check_out() > horizon);
+            let mut calendar = tx.calendar(&slug, horizon, NaiveDate::MAX)?;
+            calendar.retain(|e| e.stay.check_out() > horizon);
+            state.set_calendar(calendar);
             properties.insert(slug, Arc::new(state));
         }
         for code in tx.pending_codes()? {
@@ -156,8 +239,9 @@ impl Snapshot {
             return Ok(());
         };
         let mut state = PropertyState::new(property);
-        state.calendar = tx.calendar(slug, self.horizon, NaiveDate::MAX)?;
-        state.calendar.retain(|e| e.stay.check_out() > self.horizon);
+        let mut calendar = tx.calendar(slug, self.horizon, NaiveDate::MAX)?;
+        calendar.retain(|e| e.stay.check_out() > self.horizon);
+        state.set_calendar(calendar);
         state.pending = tx.pending_codes_of(slug)?.into_iter().map(|c| c.to_string()).collect();
         self.properties.insert(slug.to_owned(), Arc::new(state));
         Ok(())
@@ -171,7 +255,10 @@ impl Snapshot {
         self.horizon = to;
         for state in self.properties.values_mut() {
             if state.calendar.iter().any(|e| e.stay.check_out() <= to) {
-                Arc::make_mut(state).calendar.retain(|e| e.stay.check_out() > to);
+                let state = Arc::make_mut(state);
+                let mut calendar = std::mem::take(&mut state.calendar);
+                calendar.retain(|e| e.stay.check_out() > to);
+                state.set_calendar(calendar);
             }
         }
     }
@@ -201,20 +288,14 @@ impl ReadModel for Snapshot {
 
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> Result<Cow<'_, [CalendarEntry]>> {
         let Some(state) = self.properties.get(slug) else { return Ok(Cow::Borrowed(&[])) };
-        // Entries are sorted by check-in and span at most MAX_NIGHTS, so the
-        // ones sharing a night with from..to start in [from - MAX_NIGHTS, to).
-        let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN);
-        let start = state.calendar.partition_point(|e| e.stay.check_in() < earliest);
+        let start = state.first_sharing(from);
         let end = state.calendar.partition_point(|e| e.stay.check_in() < to);
         Ok(Cow::Borrowed(&state.calendar[start..end.max(start)]))
     }
 
-    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> Result<Vec<Cow<'_, [CalendarEntry]>>> {
-        starts.iter().map(|(slug, from)| self.calendar(slug, *from, NaiveDate::MAX)).collect()
-    }
-
-    fn pending_counts(&self, slugs: &[&str]) -> Result<Vec<usize>> {
-        Ok(slugs.iter().map(|slug| self.properties.get(*slug).map_or(0, |s| s.pending.len())).collect())
+    fn live_days(&self, today_of: &dyn Fn(&Property) -> NaiveDate) -> Result<Vec<LiveDay<'_>>> {
+        let active = self.properties.values().filter(|s| s.property.active);
+        Ok(active.map(|state| state.live_day(today_of(&state.property))).collect())
     }
 }
 
@@ -240,15 +321,13 @@ impl<S: Store> ReadModel for Layered<'_, S> {
         Ok(Cow::Owned(self.store.read()?.calendar(slug, from, to)?))
     }
 
-    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> Result<Vec<Cow<'_, [CalendarEntry]>>> {
-        if starts.iter().all(|(_, from)| self.snapshot.covers(*from)) {
-            return self.snapshot.calendars_from(starts);
+    fn live_days(&self, today_of: &dyn Fn(&Property) -> NaiveDate) -> Result<Vec<LiveDay<'_>>> {
+        let days = self.snapshot.live_days(today_of)?;
+        if days.iter().all(|d| self.snapshot.covers(yesterday(today_of(&d.property)))) {
+            return Ok(days);
         }
-        Ok(self.store.read()?.calendars_from(starts)?.into_iter().map(Cow::Owned).collect())
-    }
-
-    fn pending_counts(&self, slugs: &[&str]) -> Result<Vec<usize>> {
-        self.snapshot.pending_counts(slugs)
+        let tx = self.store.read()?;
+        Ok(FromStore(&tx).live_days(today_of)?.into_iter().map(LiveDay::into_owned).collect())
     }
 }
 
@@ -414,5 +493,63 @@ impl Cache {
     /// Forgets every key, after one changed.
     pub(super) fn forget_keys(&self) {
         self.keys.write().unwrap_or_else(PoisonError::into_inner).clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo;
+    use crate::stay::Stay;
+
+    fn entry(holder: &str, check_in: NaiveDate, nights: u64, kind: EntryKind) -> CalendarEntry {
+        let stay = Stay::new(check_in, check_in + Days::new(nights)).unwrap();
+        CalendarEntry { holder: holder.into(), stay, kind, guest_name: String::new(), guests: 1 }
+    }
+
+    /// The index's answer, as a holder, against a walk of the whole calendar.
+    fn next_confirmed_both_ways(state: &PropertyState, today: NaiveDate) -> (Option<String>, Option<String>) {
+        let day = state.live_day(today);
+        let indexed = day.next_confirmed.map(|i| day.calendar[i].holder.clone());
+        let walked = occupancy::next_confirmed(&state.calendar, today).map(|i| state.calendar[i].holder.clone());
+        (indexed, walked)
+    }
+
+    #[test]
+    fn the_next_confirmed_arrival_follows_every_write_and_the_horizon() {
+        let start: NaiveDate = "2026-12-01".parse().unwrap();
+        let horizon = start - Days::new(3);
+        let mut state = PropertyState::new(demo::sea_view());
+        // Forty stays of two nights, every fifth one confirmed, written out of order.
+        for i in (0..40u64).rev() {
+            let kind = if i % 5 == 0 { EntryKind::Booked } else { EntryKind::Held };
+            state.replace(
+                &format!("BK-{i:02}"),
+                Some(entry(&format!("BK-{i:02}"), start + Days::new(2 * i), 2, kind)),
+                horizon,
+            );
+        }
+        let check = |state: &PropertyState, expected: &[(u64, Option<&str>)]| {
+            for (offset, holder) in expected {
+                let (indexed, walked) = next_confirmed_both_ways(state, start + Days::new(*offset));
+                assert_eq!(indexed.as_deref(), *holder, "day {offset}");
+                assert_eq!(indexed, walked, "day {offset}");
+            }
+        };
+        check(&state, &[(0, Some("BK-05")), (9, Some("BK-05")), (10, Some("BK-10")), (69, Some("BK-35")), (70, None)]);
+
+        // A pending stay confirmed, a confirmed one cancelled, one moved.
+        state.replace("BK-03", Some(entry("BK-03", start + Days::new(6), 2, EntryKind::Booked)), horizon);
+        state.replace("BK-05", None, horizon);
+        state.replace("BK-10", Some(entry("BK-10", start + Days::new(90), 2, EntryKind::Booked)), horizon);
+        check(&state, &[(0, Some("BK-03")), (6, Some("BK-15")), (69, Some("BK-35")), (70, Some("BK-10")), (90, None)]);
+
+        // Stays that ended before a later horizon leave the index with the calendar.
+        let mut snapshot = Snapshot { properties: BTreeMap::from([("sea-view".into(), Arc::new(state))]), horizon };
+        snapshot.advance(start + Days::new(20));
+        let state = &snapshot.properties["sea-view"];
+        assert!(state.calendar.iter().all(|e| e.stay.check_out() > start + Days::new(20)));
+        assert_eq!(state.confirmed.len(), state.calendar.iter().filter(|e| e.kind == EntryKind::Booked).count());
+        check(state, &[(20, Some("BK-15")), (30, Some("BK-20"))]);
     }
 }
