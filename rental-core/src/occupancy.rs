@@ -290,12 +290,19 @@ impl<'a> PropertyDay<'a> {
     /// The entries arriving on or before `today`: the only ones that can be in
     /// the house, arrive or leave that day.
     pub(crate) fn until(&self, today: NaiveDate) -> &'a [CalendarEntry] {
-        &self.calendar[..self.calendar.partition_point(|e| e.stay.check_in() <= today)]
+        &self.calendar[..self.arriving_before(|check_in| check_in <= today)]
     }
 
     /// The entries arriving on or after `today`.
     fn from(&self, today: NaiveDate) -> &'a [CalendarEntry] {
-        &self.calendar[self.calendar.partition_point(|e| e.stay.check_in() < today)..]
+        &self.calendar[self.arriving_before(|check_in| check_in < today)..]
+    }
+
+    /// How many entries from the front arrive `before` (a test true up to some entry).
+    /// A walk, not a binary search: the calendar starts with yesterday's stays, so
+    /// the walk is short and stays in adjacent memory.
+    fn arriving_before(&self, before: impl Fn(NaiveDate) -> bool) -> usize {
+        self.calendar.iter().position(|e| !before(e.stay.check_in())).unwrap_or(self.calendar.len())
     }
 }
 
@@ -336,7 +343,8 @@ fn summarize_one(now: DateTime<Utc>, day: &PropertyDay<'_>) -> PropertySummary {
         day.calendar.is_sorted_by_key(|e| (e.stay.check_in(), e.holder.as_str())),
         "a summary's calendar is by check-in then holder"
     );
-    let stays = || day.until(today).iter().filter(|e| e.kind != EntryKind::Blocked);
+    let until = day.until(today);
+    let stays = || until.iter().filter(|e| e.kind != EntryKind::Blocked);
     let current = stays().find(|e| e.kind == EntryKind::Booked && e.stay.contains(today));
     // By check-in then holder, so the first one found is the earliest.
     let next = day

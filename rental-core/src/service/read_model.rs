@@ -143,24 +143,17 @@ impl PropertyState {
         }
     }
 
-    /// Where the entries that may share a night on or after `from` begin: entries
-    /// are sorted by check-in and span at most `MAX_NIGHTS`.
-    fn first_sharing(&self, from: NaiveDate) -> usize {
-        let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN);
-        self.calendar.partition_point(|e| e.stay.check_in() < earliest)
-    }
-
-    /// What the summary reads of this property on `today`.
+    /// What the summary reads of this property on `today` (on or after the
+    /// horizon): the whole calendar, which holds nothing that ended earlier.
     fn live_day(&self, today: NaiveDate) -> LiveDay<'_> {
-        let start = self.first_sharing(yesterday(today));
         let arriving = self.confirmed.partition_point(|d| *d <= today);
         let next_confirmed = self.confirmed.get(arriving).and_then(|check_in| {
             let at = self.calendar.partition_point(|e| e.stay.check_in() < *check_in);
-            self.calendar[at..].iter().position(|e| e.kind == EntryKind::Booked).map(|i| at + i - start)
+            self.calendar[at..].iter().position(|e| e.kind == EntryKind::Booked).map(|i| at + i)
         });
         LiveDay {
             property: Cow::Borrowed(&self.property),
-            calendar: Cow::Borrowed(&self.calendar[start..]),
+            calendar: Cow::Borrowed(&self.calendar),
             pending: self.pending.len(),
             next_confirmed,
         }
@@ -288,7 +281,10 @@ impl ReadModel for Snapshot {
 
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> Result<Cow<'_, [CalendarEntry]>> {
         let Some(state) = self.properties.get(slug) else { return Ok(Cow::Borrowed(&[])) };
-        let start = state.first_sharing(from);
+        // Entries are sorted by check-in and span at most MAX_NIGHTS, so the
+        // ones sharing a night with from..to start in [from - MAX_NIGHTS, to).
+        let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN);
+        let start = state.calendar.partition_point(|e| e.stay.check_in() < earliest);
         let end = state.calendar.partition_point(|e| e.stay.check_in() < to);
         Ok(Cow::Borrowed(&state.calendar[start..end.max(start)]))
     }
