@@ -9,6 +9,7 @@ use postgres::types::Json;
 use serde::de::DeserializeOwned;
 
 use super::PgTx;
+use super::local::Local;
 use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
@@ -206,8 +207,10 @@ impl ReadTx for PgTx<'_> {
             return Ok(());
         }
         self.local.borrow_mut().events_expected = wanted.events;
-        self.prefetch_properties(&wanted.properties)?;
-        self.prefetch_bookings(&wanted.bookings)?;
+        self.prefetch_docs(&wanted.properties, "SELECT slug, doc FROM properties WHERE slug = ANY($1)", |l| {
+            &mut l.properties
+        })?;
+        self.prefetch_docs(&wanted.bookings, LOOKUP_BOOKINGS, |l| &mut l.bookings)?;
         self.prefetch_calendars(&wanted.calendars)
     }
 
@@ -362,40 +365,31 @@ const LOOKUP_CALENDARS: &str = "SELECT w.slug, c.holder, c.check_in, c.check_out
      ORDER BY w.slug, c.check_in, c.holder";
 
 impl PgTx<'_> {
-    fn prefetch_properties(&self, slugs: &[&str]) -> StoreResult<()> {
+    /// Reads the documents of those `keys` the transaction does not know yet
+    /// with `sql` (rows of key and document) into the map `known` picks,
+    /// noting the keys that have none as absent.
+    fn prefetch_docs<D: DeserializeOwned>(
+        &self,
+        keys: &[&str],
+        sql: &'static str,
+        known: fn(&mut Local) -> &mut HashMap<String, Option<D>>,
+    ) -> StoreResult<()> {
         let unknown: Vec<&str> = {
-            let local = self.local.borrow();
-            slugs.iter().copied().filter(|s| !local.properties.contains_key(*s)).collect()
+            let mut local = self.local.borrow_mut();
+            let known = known(&mut local);
+            keys.iter().copied().filter(|k| !known.contains_key(*k)).collect()
         };
         if unknown.is_empty() {
             return Ok(());
         }
-        let rows = self.query("SELECT slug, doc FROM properties WHERE slug = ANY($1)", &[&unknown])?;
+        let rows = self.query(sql, &[&unknown])?;
         let mut local = self.local.borrow_mut();
-        for slug in unknown {
-            local.properties.insert(slug.to_owned(), None);
+        let known = known(&mut local);
+        for key in unknown {
+            known.insert(key.to_owned(), None);
         }
         for row in &rows {
-            local.properties.insert(row.get(0), Some(doc(row, 1)?));
-        }
-        Ok(())
-    }
-
-    fn prefetch_bookings(&self, codes: &[&str]) -> StoreResult<()> {
-        let unknown: Vec<&str> = {
-            let local = self.local.borrow();
-            codes.iter().copied().filter(|c| !local.bookings.contains_key(*c)).collect()
-        };
-        if unknown.is_empty() {
-            return Ok(());
-        }
-        let rows = self.query(LOOKUP_BOOKINGS, &[&unknown])?;
-        let mut local = self.local.borrow_mut();
-        for code in unknown {
-            local.bookings.insert(code.to_owned(), None);
-        }
-        for row in &rows {
-            local.bookings.insert(row.get(0), Some(doc(row, 1)?));
+            known.insert(row.get(0), Some(doc(row, 1)?));
         }
         Ok(())
     }
