@@ -57,14 +57,9 @@ struct Server {
 }
 
 impl Server {
-    /// Starts `rental serve` in `dir` on a free port, with loopback webhooks and quick retries,
-    /// and waits (up to 15 s) until it accepts connections.
-    fn start(dir: &Path, run: u32) -> Self {
-        Self::start_with(dir, run, &[])
-    }
-
-    /// The same with more `RENTAL_*` variables.
-    fn start_with(dir: &Path, run: u32, more: &[(&str, &str)]) -> Self {
+    /// Starts `rental serve` in `dir` on a free port, with loopback webhooks, quick retries
+    /// and the `more` `RENTAL_*` variables, and waits (up to 15 s) until it accepts connections.
+    fn start(dir: &Path, run: u32, more: &[(&str, &str)]) -> Self {
         let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().expect("an address");
         let log = dir.join(format!("serve-{run}.log"));
         let mut env = vec![("RENTAL_ALLOW_PRIVATE_TARGETS", "true"), ("RENTAL_WEBHOOK_RETRIES", RETRIES)];
@@ -256,7 +251,7 @@ fn after_a_sigkill_only_the_attempts_of_the_last_flush_interval_are_sent_again()
     let count = |received: &Arc<Mutex<Vec<Received>>>| received.lock().unwrap_or_else(PoisonError::into_inner).len();
     // A short lease, so what the killed server had claimed is claimable soon after the restart.
     let env = [("RENTAL_WEBHOOK_LEASE", "2s")];
-    let server = Server::start_with(dir, 1, &env);
+    let server = Server::start(dir, 1, &env);
     let booking = book_in_background(server.addr, key, 500);
     let deadline = Instant::now() + Duration::from_secs(30);
     while count(&received) < 150 {
@@ -268,7 +263,7 @@ fn after_a_sigkill_only_the_attempts_of_the_last_flush_interval_are_sent_again()
     let booked = booking.join().expect("the booking thread ends");
     let answered_before = count(&received);
 
-    let server = Server::start_with(dir, 2, &env);
+    let server = Server::start(dir, 2, &env);
     let distinct = |received: &Arc<Mutex<Vec<Received>>>| {
         let all = received.lock().unwrap_or_else(PoisonError::into_inner).clone();
         all.iter().map(|r| r.header("x-svc-delivery").to_owned()).collect::<BTreeSet<_>>().len()
@@ -317,7 +312,7 @@ fn sigterm_with_deliveries_pending_on_a_slow_receiver_exits_within_the_grace() {
     let receiver_port = free_port();
     let key = sandbox(dir, receiver_port);
     let connections = hang_on(receiver_port);
-    let mut server = Server::start_with(dir, 1, &[("RENTAL_SHUTDOWN_GRACE", "2s")]);
+    let mut server = Server::start(dir, 1, &[("RENTAL_SHUTDOWN_GRACE", "2s")]);
     let made = book_in_background(server.addr, key, 40).join().expect("the booking thread ends");
     assert_eq!(made, 40, "{}", server.log());
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -359,7 +354,7 @@ fn deliveries_pending_when_the_server_is_killed_are_made_after_it_starts_again()
     // A crash while an attempt is claimed leaves its lease to lapse before the
     // restarted server sends it: a short lease keeps that wait inside the deadline.
     let lease = [("RENTAL_WEBHOOK_LEASE", "3s")];
-    let server = Server::start_with(dir, 1, &lease);
+    let server = Server::start(dir, 1, &lease);
     let mut codes = BTreeSet::new();
     for i in 0..5u64 {
         let check_in = Utc::now().date_naive() + Days::new(60 + 5 * i);
@@ -376,7 +371,7 @@ fn deliveries_pending_when_the_server_is_killed_are_made_after_it_starts_again()
     server.crash();
 
     let received = receive_on(receiver_port);
-    let server = Server::start_with(dir, 2, &lease);
+    let server = Server::start(dir, 2, &lease);
     let deadline = Instant::now() + Duration::from_secs(15);
     let distinct = loop {
         let got = received.lock().unwrap_or_else(PoisonError::into_inner).clone();
