@@ -58,7 +58,9 @@ run() { # name url script (RENTAL_KEY from the environment)
 
 FROM=$(date -u -d '+60 days' +%F); TO=$(date -u -d '+90 days' +%F)
 export QUOTE_IN=$(date -u -d '+60 days' +%F) QUOTE_OUT=$(date -u -d '+67 days' +%F) BASE_YEAR=$(( $(date -u +%Y) + 1 ))
-export LOAD_PROPERTIES=200
+# Nights within the 36-month booking horizon (from next January), so that the
+# writes are creations, not 422s.
+export LOAD_PROPERTIES=200 LOAD_DAYS=900
 
 echo "machine: $(nproc) cores, $(uname -r); wrk -t$THREADS -c$CONNECTIONS -d${SECONDS_EACH}s; data on $(df -T "$WORK" | awk 'NR==2 {print $2}')"
 

@@ -1,6 +1,7 @@
 -- POST /api/v1/bookings: one-night stays spread over LOAD_PROPERTIES properties
--- and ten years of nights, so that nearly every request creates a booking
--- (a durable redb commit). Conflicts (409) are counted, not hidden.
+-- and LOAD_DAYS nights from BASE_YEAR-01-02, so that nearly every request creates
+-- a booking (a durable commit). Conflicts (409) and refusals (422: beyond the
+-- booking horizon) are counted, not hidden.
 wrk.method = "POST"
 wrk.headers["Authorization"] = "Bearer " .. os.getenv("RENTAL_KEY")
 wrk.headers["Content-Type"] = "application/json"
