@@ -256,6 +256,18 @@ impl Snapshot {
         }
     }
 
+    /// Every active property's [`LiveDay`] on its today, as `today_of` gives it;
+    /// `None` when some property's yesterday lies before the horizon (a clock set back).
+    fn covered_live_days(&self, today_of: &dyn Fn(&Property) -> NaiveDate) -> Option<Vec<LiveDay<'_>>> {
+        let active = self.properties.values().filter(|s| s.property.active);
+        active
+            .map(|state| {
+                let today = today_of(&state.property);
+                self.covers(yesterday(today)).then(|| state.live_day(today))
+            })
+            .collect()
+    }
+
     /// True when the snapshot holds every entry sharing a night on or after `from`.
     fn covers(&self, from: NaiveDate) -> bool {
         from >= self.horizon
@@ -318,8 +330,7 @@ impl<S: Store> ReadModel for Layered<'_, S> {
     }
 
     fn live_days(&self, today_of: &dyn Fn(&Property) -> NaiveDate) -> Result<Vec<LiveDay<'_>>> {
-        let days = self.snapshot.live_days(today_of)?;
-        if days.iter().all(|d| self.snapshot.covers(yesterday(today_of(&d.property)))) {
+        if let Some(days) = self.snapshot.covered_live_days(today_of) {
             return Ok(days);
         }
         let tx = self.store.read()?;
