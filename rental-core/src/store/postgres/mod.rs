@@ -1,6 +1,7 @@
 //! The shared store on PostgreSQL: any number of processes on one database
-//! (CONTRACT.md section 17). Write transactions are SERIALIZABLE; a lost race
-//! is a [`StoreError::Conflict`] that [`Rental`](crate::Rental) retries.
+//! (CONTRACT.md section 17). Write transactions take turns under one
+//! advisory lock; a lost race (a key another writer committed first, a lost
+//! connection) is a transient [`StoreError`] that [`Rental`](crate::Rental) retries.
 //!
 //! Records are JSONB documents beside the columns their indexes and
 //! constraints need; docs/SEVERAL-SERVERS.md tells how to run it.
@@ -112,13 +113,13 @@ const COUNTS: [&str; 9] = [
     "SELECT count(*) FROM feeds",
 ];
 
-/// The advisory lock every write transaction holds from before its
-/// snapshot until after its commit: writers take turns across processes, as
-/// redb's do within one, so they never fail each other's serialization.
+/// The advisory lock every write transaction takes first and holds until it
+/// ends: writers take turns across processes, as redb's do within one. Under
+/// it, READ COMMITTED is serializable, and each statement sees every write before.
 const WRITE_LOCK: i64 = 0x72_65_6e_74_61_6c_77;
 
 /// A transaction on one pooled connection: a read snapshot (REPEATABLE READ,
-/// READ ONLY) or a write (SERIALIZABLE, under [`WRITE_LOCK`]). Dropped
+/// READ ONLY) or a write (READ COMMITTED, under [`WRITE_LOCK`]). Dropped
 /// without commit, it rolls back.
 #[derive(Debug)]
 pub struct PgTx<'a> {
@@ -136,10 +137,9 @@ impl PgTx<'_> {
     fn begin(pool: &Pool, write: bool) -> StoreResult<PgTx<'_>> {
         let mut conn = pool.get()?;
         let begun = if write {
-            // The lock is taken before BEGIN, so the snapshot sees every write before this one.
+            // Read committed: each statement after the lock sees every write before this one.
             conn.conn()
-                .batch(&format!("SELECT pg_advisory_lock({WRITE_LOCK})"))
-                .and_then(|()| conn.conn().batch("BEGIN ISOLATION LEVEL SERIALIZABLE"))
+                .batch(&format!("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({WRITE_LOCK})"))
         } else {
             conn.conn().batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         };
@@ -156,19 +156,13 @@ impl PgTx<'_> {
         })
     }
 
-    /// Ends the transaction with `sql` (COMMIT or ROLLBACK) and, in the same
-    /// round trip, lets the next writer in.
+    /// Ends the transaction with `sql` (COMMIT or ROLLBACK), which also lets
+    /// the next writer in. After a failure the link may be gone: the
+    /// connection is closed, which ends the transaction too.
     fn end(&mut self, sql: &str) -> StoreResult<()> {
         self.open = false;
         let mut conn = self.conn.borrow_mut();
-        let ended = if self.locked {
-            self.locked = false;
-            conn.conn().batch(&format!("{sql}; SELECT pg_advisory_unlock({WRITE_LOCK})"))
-        } else {
-            conn.conn().batch(sql)
-        };
-        // After a failure the unlock may not have run, or the link is gone:
-        // closing the connection releases the lock.
+        let ended = conn.conn().batch(sql);
         if ended.is_err() {
             conn.discard();
         }
