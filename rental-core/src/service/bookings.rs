@@ -76,7 +76,6 @@ impl<S: Store> Rental<S> {
             properties: jobs.iter().map(|j| j.req.property.as_str()).collect(),
             bookings: codes.iter().map(BookingCode::as_str).collect(),
             calendars: jobs.iter().map(|j| (j.req.property.as_str(), j.stay.check_in(), j.stay.check_out())).collect(),
-            events: jobs.len(),
         };
         let written = self.write(|tx| {
             tx.prefetch(&wanted)?;

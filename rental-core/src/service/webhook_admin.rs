@@ -83,7 +83,7 @@ impl<S: Store> Rental<S> {
                 timestamp: now,
                 data: json!({ "webhook": webhook.id, "message": "a test event sent from the admin dashboard" }),
             };
-            let seq = tx.append_events(&[event])?.pop().unwrap_or_default();
+            let seq = tx.append_event(&event)?;
             let id = keys::new_id("dlv_", self.entropy.as_ref());
             let test = Delivery::new(id, webhook.id, seq, EventName::WebhookTest, now);
             tx.put_delivery(&test)?;

@@ -316,9 +316,13 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
         }
         Ok(removed)
     }
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>> {
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
         self.changed();
         self.tx.append_events(events)
+    }
+    fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
+        self.changed();
+        self.tx.append_event(event)
     }
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
         self.changed();

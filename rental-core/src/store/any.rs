@@ -229,8 +229,11 @@ impl<R: WriteTx, P: WriteTx> WriteTx for AnyTx<R, P> {
     fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
         each!(self, tx => tx.remove_webhook(id))
     }
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>> {
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
         each!(self, tx => tx.append_events(events))
+    }
+    fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
+        each!(self, tx => tx.append_event(event))
     }
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
         each!(self, tx => tx.put_delivery(delivery))

@@ -328,16 +328,19 @@ impl WriteTx for MemoryTx<'_, Data> {
         Ok(self.data.webhooks.remove(id).is_some())
     }
 
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>> {
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
         let mut seq = self.data.outbox.last_key_value().map_or(0, |(&seq, _)| seq);
-        let mut numbers = Vec::with_capacity(events.len());
         for event in events {
             seq += 1;
             self.data.outbox.insert(seq, event.clone());
             self.data.unfanned.insert(seq);
-            numbers.push(seq);
         }
-        Ok(numbers)
+        Ok(())
+    }
+
+    fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
+        self.append_events(std::slice::from_ref(event))?;
+        Ok(self.data.outbox.last_key_value().map_or(0, |(&seq, _)| seq))
     }
 
     fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {

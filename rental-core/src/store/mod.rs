@@ -112,8 +112,6 @@ pub struct Prefetch<'a> {
     pub bookings: Vec<&'a str>,
     /// Calendars: a property's entries sharing a night with `from..to`.
     pub calendars: Vec<(&'a str, NaiveDate, NaiveDate)>,
-    /// How many outbox events the group will append, about.
-    pub events: usize,
 }
 
 /// What a transaction can read.
@@ -257,8 +255,10 @@ pub trait WriteTx: ReadTx {
     fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()>;
     /// Removes a webhook; false when there was none.
     fn remove_webhook(&mut self, id: &str) -> StoreResult<bool>;
-    /// Appends events to the outbox, numbering them after the last one; returns their numbers.
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>>;
+    /// Appends events to the outbox, numbered after the last one, in order.
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<()>;
+    /// Appends one event to the outbox as [`WriteTx::append_events`] does, and returns its number.
+    fn append_event(&mut self, event: &Event) -> StoreResult<u64>;
     /// Inserts or replaces a delivery, keeping the due index in step; a
     /// delivery that is no longer pending loses its lease.
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()>;

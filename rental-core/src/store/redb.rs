@@ -636,18 +636,22 @@ impl WriteTx for RedbTx<WriteTransaction> {
         self.remove(WEBHOOKS, id)
     }
 
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>> {
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
         let mut table = self.0.open_table(OUTBOX).map_err(backend)?;
         let mut seq = table.last().map_err(backend)?.map_or(0, |(k, _)| k.value());
         let mut unfanned = self.0.open_table(UNFANNED).map_err(backend)?;
-        let mut numbers = Vec::with_capacity(events.len());
         for event in events {
             seq += 1;
             table.insert(seq, encode(event)?.as_slice()).map_err(backend)?;
             unfanned.insert(seq, ()).map_err(backend)?;
-            numbers.push(seq);
         }
-        Ok(numbers)
+        Ok(())
+    }
+
+    fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
+        self.append_events(std::slice::from_ref(event))?;
+        let table = self.0.open_table(OUTBOX).map_err(backend)?;
+        Ok(table.last().map_err(backend)?.map_or(0, |(k, _)| k.value()))
     }
 
     fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {

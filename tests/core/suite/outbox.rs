@@ -1,5 +1,6 @@
 //! The event outbox (CONTRACT.md section 9) as a dispatcher reads it.
 
+use rental_core::webhook::Subscription;
 use rental_core::{Action, Store, webhook};
 use rental_tests::{Harness, NOW, store_suite};
 
@@ -7,6 +8,7 @@ store_suite!(
     events_are_numbered_from_one_in_the_order_they_happened,
     events_after_pages_through_the_outbox,
     an_event_body_is_the_spec_envelope_with_a_millisecond_timestamp,
+    a_test_event_takes_the_next_number_between_the_events_around_it,
 );
 
 fn events_are_numbered_from_one_in_the_order_they_happened<S: Store>(h: &Harness<S>) {
@@ -55,4 +57,17 @@ fn an_event_body_is_the_spec_envelope_with_a_millisecond_timestamp<S: Store>(h: 
     assert_eq!(keys.len(), 3, "{keys:?}");
     let header = webhook::sign(b"whsec_test", body.as_bytes());
     assert!(webhook::verify(b"whsec_test", body.as_bytes(), &header));
+}
+
+/// A webhook test event is numbered when it is appended (its delivery names
+/// it), in the same order as the events written before and after it.
+fn a_test_event_takes_the_next_number_between_the_events_around_it<S: Store>(h: &Harness<S>) {
+    h.book("sea-view", "2026-12-20", "2026-12-27", 3);
+    let hook = h.rental.add_webhook("https://a.example/h", Subscription::parse("*").unwrap(), None).unwrap();
+    let test = h.rental.send_test_event(&hook.id).unwrap();
+    h.book("sea-view", "2027-01-10", "2027-01-12", 2);
+    assert_eq!(test.event_seq, 2);
+    let events = h.events();
+    let numbered: Vec<(u64, &str)> = events.iter().map(|e| (e.seq, e.event.event.as_str())).collect();
+    assert_eq!(numbered, [(1, "booking.created"), (2, "webhook.test"), (3, "booking.created")]);
 }

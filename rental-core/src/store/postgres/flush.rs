@@ -1,47 +1,119 @@
-//! Sending a write transaction's waiting writes: one multi-row statement per
-//! table, so a group of bookings costs a few round trips instead of a few each.
+//! Sending a write transaction's waiting writes: one statement of multi-row
+//! inserts, so a group of bookings costs one round trip, and its commit one more.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use postgres::types::Json;
+use postgres::types::{Json, ToSql};
 
 use super::PgTx;
+use super::changes::CHANNEL;
 use super::local::Pending;
 use super::read::kind_code;
 use crate::booking::Booking;
+use crate::event::Event;
 use crate::lifecycle;
 use crate::store::StoreResult;
 
-const INSERT_BOOKINGS: &str =
-    "INSERT INTO bookings (code, property, check_in, check_out, status, source, updated_at, created_at, may_lapse, doc)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::date[], $4::date[], $5::text[], $6::text[],
-                          $7::timestamptz[], $8::timestamptz[], $9::boolean[], $10::jsonb[])";
+/// Every waiting write in one statement, each an `unnest` of arrays (empty
+/// when nothing of its kind waits): new bookings ($1–$10), bookings written
+/// again ($11–$20), calendar rows ($21–$28), outbox events ($29), idempotency
+/// records ($30–$32). At commit, the change topics ($33) are bumped too and
+/// announced on channel $34; past $35 bytes the notification is empty, and
+/// listeners read the `changes` table instead.
+///
+/// Calendar rows go in as written (`ORDER BY n`): an exclusion constraint
+/// checks each against those before it. Events take their numbers from the
+/// sequence in the order they were appended.
+const WRITE_PENDING: &str = "
+WITH new_bookings AS (
+    INSERT INTO bookings (code, property, check_in, check_out, status, source, updated_at, created_at, may_lapse, doc)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::date[], $4::date[], $5::text[], $6::text[],
+                         $7::timestamptz[], $8::timestamptz[], $9::boolean[], $10::jsonb[])
+), old_bookings AS (
+    INSERT INTO bookings (code, property, check_in, check_out, status, source, updated_at, created_at, may_lapse, doc)
+    SELECT * FROM unnest($11::text[], $12::text[], $13::date[], $14::date[], $15::text[], $16::text[],
+                         $17::timestamptz[], $18::timestamptz[], $19::boolean[], $20::jsonb[])
+    ON CONFLICT (code) DO UPDATE SET property = EXCLUDED.property, check_in = EXCLUDED.check_in,
+        check_out = EXCLUDED.check_out, status = EXCLUDED.status, source = EXCLUDED.source,
+        updated_at = EXCLUDED.updated_at, created_at = EXCLUDED.created_at,
+        may_lapse = EXCLUDED.may_lapse, doc = EXCLUDED.doc
+), entries AS (
+    INSERT INTO calendar (holder, property, check_in, check_out, kind, guests, guest_name, guarded)
+    SELECT holder, property, check_in, check_out, kind, guests, guest_name, guarded
+    FROM unnest($21::text[], $22::text[], $23::date[], $24::date[], $25::smallint[], $26::integer[], $27::text[], $28::text[])
+         WITH ORDINALITY AS w(holder, property, check_in, check_out, kind, guests, guest_name, guarded, n)
+    ORDER BY n
+    ON CONFLICT (holder) DO UPDATE SET property = EXCLUDED.property, check_in = EXCLUDED.check_in,
+        check_out = EXCLUDED.check_out, kind = EXCLUDED.kind, guests = EXCLUDED.guests,
+        guest_name = EXCLUDED.guest_name, guarded = EXCLUDED.guarded
+), events AS (
+    INSERT INTO outbox (doc) SELECT doc FROM unnest($29::jsonb[]) WITH ORDINALITY AS e(doc, n) ORDER BY n
+), idempotency_keys AS (
+    INSERT INTO idempotency (key, created_at, doc) SELECT * FROM unnest($30::text[], $31::timestamptz[], $32::jsonb[])
+), bumped AS (
+    INSERT INTO changes (topic, version) SELECT t, 1 FROM unnest($33::text[]) AS t
+    ON CONFLICT (topic) DO UPDATE SET version = changes.version + 1
+    RETURNING topic || '=' || version AS line
+), payload AS (SELECT string_agg(line, E'\\n') AS lines FROM bumped)
+SELECT pg_notify($34, CASE WHEN octet_length(lines) > $35 THEN '' ELSE lines END) FROM payload WHERE lines IS NOT NULL";
 
-const UPSERT_BOOKINGS: &str =
-    "INSERT INTO bookings (code, property, check_in, check_out, status, source, updated_at, created_at, may_lapse, doc)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::date[], $4::date[], $5::text[], $6::text[],
-                          $7::timestamptz[], $8::timestamptz[], $9::boolean[], $10::jsonb[])
-     ON CONFLICT (code) DO UPDATE SET property = EXCLUDED.property, check_in = EXCLUDED.check_in,
-         check_out = EXCLUDED.check_out, status = EXCLUDED.status, source = EXCLUDED.source,
-         updated_at = EXCLUDED.updated_at, created_at = EXCLUDED.created_at,
-         may_lapse = EXCLUDED.may_lapse, doc = EXCLUDED.doc";
+/// Up to this many bytes of `topic=version` lines ride on the notification;
+/// past it the listeners read the `changes` table instead (NOTIFY takes 8000).
+const MAX_PAYLOAD: i32 = 7_000;
 
-/// Rows go in as written (`ORDER BY n`): an exclusion constraint checks each against those before it.
-const UPSERT_ENTRIES: &str =
-    "INSERT INTO calendar (holder, property, check_in, check_out, kind, guests, guest_name, guarded)
-     SELECT holder, property, check_in, check_out, kind, guests, guest_name, guarded
-     FROM unnest($1::text[], $2::text[], $3::date[], $4::date[], $5::smallint[], $6::integer[], $7::text[], $8::text[])
-          WITH ORDINALITY AS w(holder, property, check_in, check_out, kind, guests, guest_name, guarded, n)
-     ORDER BY n
-     ON CONFLICT (holder) DO UPDATE SET property = EXCLUDED.property, check_in = EXCLUDED.check_in,
-         check_out = EXCLUDED.check_out, kind = EXCLUDED.kind, guests = EXCLUDED.guests,
-         guest_name = EXCLUDED.guest_name, guarded = EXCLUDED.guarded";
+/// One kind of booking write as the statement's ten arrays.
+struct BookingColumns<'a> {
+    codes: Vec<&'a str>,
+    properties: Vec<&'a str>,
+    check_ins: Vec<NaiveDate>,
+    check_outs: Vec<NaiveDate>,
+    statuses: Vec<String>,
+    sources: Vec<&'a str>,
+    updated: Vec<DateTime<Utc>>,
+    created: Vec<DateTime<Utc>>,
+    lapsing: Vec<bool>,
+    docs: Vec<Json<&'a Booking>>,
+}
+
+impl<'a> BookingColumns<'a> {
+    fn of(bookings: impl Iterator<Item = &'a Booking> + Clone) -> Self {
+        BookingColumns {
+            codes: bookings.clone().map(|b| b.code.as_str()).collect(),
+            properties: bookings.clone().map(|b| b.property.as_str()).collect(),
+            check_ins: bookings.clone().map(Booking::check_in).collect(),
+            check_outs: bookings.clone().map(Booking::check_out).collect(),
+            statuses: bookings.clone().map(|b| b.status.to_string()).collect(),
+            sources: bookings.clone().map(|b| b.source.as_str()).collect(),
+            updated: bookings.clone().map(|b| b.updated_at).collect(),
+            created: bookings.clone().map(|b| b.created_at).collect(),
+            lapsing: bookings.clone().map(lifecycle::may_lapse).collect(),
+            docs: bookings.map(Json).collect(),
+        }
+    }
+
+    fn params(&self) -> [&(dyn ToSql + Sync); 10] {
+        [
+            &self.codes,
+            &self.properties,
+            &self.check_ins,
+            &self.check_outs,
+            &self.statuses,
+            &self.sources,
+            &self.updated,
+            &self.created,
+            &self.lapsing,
+            &self.docs,
+        ]
+    }
+}
 
 impl PgTx<'_> {
-    /// Sends every waiting write, removals first (they can only make room).
-    pub(super) fn flush(&self) -> StoreResult<()> {
+    /// Sends every waiting write (see [`WRITE_PENDING`]), removals first in
+    /// a statement of their own (they can only make room), and with `topics`
+    /// (at commit) bumps and announces those change topics in the same statement.
+    pub(super) fn flush_with(&self, topics: &[&str]) -> StoreResult<()> {
         let pending = {
             let mut local = self.local.borrow_mut();
-            if local.pending.is_empty() {
+            if local.pending.is_empty() && topics.is_empty() {
                 return Ok(());
             }
             std::mem::take(&mut local.pending)
@@ -50,81 +122,46 @@ impl PgTx<'_> {
         if !removed.is_empty() {
             self.send("DELETE FROM calendar WHERE holder = ANY($1)", &[&removed])?;
         }
-        let (new, old): (Vec<_>, Vec<_>) = bookings.into_iter().partition(|(_, new)| *new);
-        self.send_bookings(INSERT_BOOKINGS, &new.iter().map(|(b, _)| b).collect::<Vec<_>>())?;
-        self.send_bookings(UPSERT_BOOKINGS, &old.iter().map(|(b, _)| b).collect::<Vec<_>>())?;
-        if !entries.is_empty() {
-            let holders: Vec<&str> = entries.iter().map(|e| e.entry.holder.as_str()).collect();
-            let properties: Vec<&str> = entries.iter().map(|e| e.property.as_str()).collect();
-            let check_ins: Vec<NaiveDate> = entries.iter().map(|e| e.entry.stay.check_in()).collect();
-            let check_outs: Vec<NaiveDate> = entries.iter().map(|e| e.entry.stay.check_out()).collect();
-            let kinds: Vec<i16> = entries.iter().map(|e| kind_code(e.entry.kind)).collect();
-            let guests: Vec<i32> = entries.iter().map(|e| i32::try_from(e.entry.guests).unwrap_or(i32::MAX)).collect();
-            let names: Vec<&str> = entries.iter().map(|e| e.entry.guest_name.as_str()).collect();
-            let guarded: Vec<Option<&str>> = entries.iter().map(|e| e.guarded).collect();
-            self.send(
-                UPSERT_ENTRIES,
-                &[&holders, &properties, &check_ins, &check_outs, &kinds, &guests, &names, &guarded],
-            )?;
-        }
-        if !events.is_empty() {
-            let (seqs, docs): (Vec<i64>, Vec<_>) = events.iter().map(|(seq, e)| (*seq, Json(e))).unzip();
-            self.send(
-                "INSERT INTO outbox (seq, doc) SELECT * FROM unnest($1::bigint[], $2::jsonb[])",
-                &[&seqs, &docs],
-            )?;
-        }
-        if !idempotency.is_empty() {
-            let keys: Vec<&str> = idempotency.iter().map(|r| r.key.as_str()).collect();
-            let created: Vec<DateTime<Utc>> = idempotency.iter().map(|r| r.created_at).collect();
-            let docs: Vec<_> = idempotency.iter().map(Json).collect();
-            self.send(
-                "INSERT INTO idempotency (key, created_at, doc)
-                 SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::jsonb[])",
-                &[&keys, &created, &docs],
-            )?;
-        }
+        let new = BookingColumns::of(bookings.iter().filter(|(_, new)| *new).map(|(b, _)| b));
+        let old = BookingColumns::of(bookings.iter().filter(|(_, new)| !*new).map(|(b, _)| b));
+        let holders: Vec<&str> = entries.iter().map(|e| e.entry.holder.as_str()).collect();
+        let properties: Vec<&str> = entries.iter().map(|e| e.property.as_str()).collect();
+        let check_ins: Vec<NaiveDate> = entries.iter().map(|e| e.entry.stay.check_in()).collect();
+        let check_outs: Vec<NaiveDate> = entries.iter().map(|e| e.entry.stay.check_out()).collect();
+        let kinds: Vec<i16> = entries.iter().map(|e| kind_code(e.entry.kind)).collect();
+        let guests: Vec<i32> = entries.iter().map(|e| i32::try_from(e.entry.guests).unwrap_or(i32::MAX)).collect();
+        let names: Vec<&str> = entries.iter().map(|e| e.entry.guest_name.as_str()).collect();
+        let guarded: Vec<Option<&str>> = entries.iter().map(|e| e.guarded).collect();
+        let event_docs: Vec<Json<&Event>> = events.iter().map(Json).collect();
+        let keys: Vec<&str> = idempotency.iter().map(|r| r.key.as_str()).collect();
+        let keys_created: Vec<DateTime<Utc>> = idempotency.iter().map(|r| r.created_at).collect();
+        let key_docs: Vec<_> = idempotency.iter().map(Json).collect();
+        let mut params: Vec<&(dyn ToSql + Sync)> = Vec::with_capacity(35);
+        params.extend(new.params());
+        params.extend(old.params());
+        params.extend([
+            &holders as &(dyn ToSql + Sync),
+            &properties,
+            &check_ins,
+            &check_outs,
+            &kinds,
+            &guests,
+            &names,
+            &guarded,
+            &event_docs,
+            &keys,
+            &keys_created,
+            &key_docs,
+            &topics,
+            &CHANNEL,
+            &MAX_PAYLOAD,
+        ]);
+        self.send_query(WRITE_PENDING, &params)?;
         Ok(())
     }
 
-    fn send_bookings(&self, sql: &'static str, bookings: &[&Booking]) -> StoreResult<()> {
-        if bookings.is_empty() {
-            return Ok(());
-        }
-        let codes: Vec<&str> = bookings.iter().map(|b| b.code.as_str()).collect();
-        let properties: Vec<&str> = bookings.iter().map(|b| b.property.as_str()).collect();
-        let check_ins: Vec<NaiveDate> = bookings.iter().map(|b| b.check_in()).collect();
-        let check_outs: Vec<NaiveDate> = bookings.iter().map(|b| b.check_out()).collect();
-        let statuses: Vec<String> = bookings.iter().map(|b| b.status.to_string()).collect();
-        let sources: Vec<&str> = bookings.iter().map(|b| b.source.as_str()).collect();
-        let updated: Vec<DateTime<Utc>> = bookings.iter().map(|b| b.updated_at).collect();
-        let created: Vec<DateTime<Utc>> = bookings.iter().map(|b| b.created_at).collect();
-        let lapsing: Vec<bool> = bookings.iter().map(|b| lifecycle::may_lapse(b)).collect();
-        let docs: Vec<Json<&Booking>> = bookings.iter().map(|b| Json(*b)).collect();
-        self.send(
-            sql,
-            &[&codes, &properties, &check_ins, &check_outs, &statuses, &sources, &updated, &created, &lapsing, &docs],
-        )?;
-        Ok(())
-    }
-
-    /// `n` unused outbox numbers, taken from the sequence as many at a time as
-    /// the transaction said it would append ([`Local::events_expected`](super::local::Local)).
-    pub(super) fn next_seqs(&self, n: usize) -> StoreResult<Vec<i64>> {
-        let (held, expected) = {
-            let local = self.local.borrow();
-            (local.seqs.len(), local.events_expected)
-        };
-        if n > held {
-            let take = i64::try_from((n - held).max(expected)).unwrap_or(i64::MAX);
-            let rows = self.send_query(
-                "SELECT nextval(pg_get_serial_sequence('outbox', 'seq')) FROM generate_series(1, $1::bigint)",
-                &[&take],
-            )?;
-            let mut local = self.local.borrow_mut();
-            local.seqs.extend(rows.iter().map(|r| r.get::<_, i64>(0)));
-            local.events_expected = 0;
-        }
-        Ok(self.local.borrow_mut().seqs.drain(..n).collect())
+    /// Sends every waiting write (see [`PgTx::flush_with`]).
+    pub(super) fn flush(&self) -> StoreResult<()> {
+        self.flush_with(&[])
     }
 }

@@ -4,7 +4,7 @@
 //! A write holds the advisory write lock, so the database changes only
 //! through it: what it read, updated by what it wrote, stays exact until it ends.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use chrono::NaiveDate;
 
@@ -23,10 +23,6 @@ pub(super) struct Local {
     pub bookings: HashMap<String, Option<Booking>>,
     /// Per property, every calendar row sharing a night with a known span.
     pub calendars: HashMap<String, KnownCalendar>,
-    /// Outbox numbers taken from the sequence and not used yet.
-    pub seqs: VecDeque<i64>,
-    /// How many events the transaction said it would append, taken at once when the first comes.
-    pub events_expected: usize,
     /// Writes made and not yet sent.
     pub pending: Pending,
 }
@@ -48,8 +44,8 @@ pub(super) struct Pending {
     pub entries: Vec<PendingEntry>,
     /// Calendar rows to remove, by holder.
     pub removed: Vec<String>,
-    /// Outbox events with their numbers.
-    pub events: Vec<(i64, Event)>,
+    /// Outbox events, in the order appended.
+    pub events: Vec<Event>,
     /// Idempotency records to insert.
     pub idempotency: Vec<IdempotencyRecord>,
 }

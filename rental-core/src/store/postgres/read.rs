@@ -33,7 +33,7 @@ pub(super) fn seq_value(seq: u64) -> i64 {
     i64::try_from(seq).unwrap_or(i64::MAX)
 }
 
-fn seq_of(value: i64) -> u64 {
+pub(super) fn seq_of(value: i64) -> u64 {
     u64::try_from(value).unwrap_or(0)
 }
 
@@ -206,7 +206,6 @@ impl ReadTx for PgTx<'_> {
         if !self.locked {
             return Ok(());
         }
-        self.local.borrow_mut().events_expected = wanted.events;
         self.prefetch_docs(&wanted.properties, "SELECT slug, doc FROM properties WHERE slug = ANY($1)", |l| {
             &mut l.properties
         })?;

@@ -6,9 +6,8 @@ use chrono::{DateTime, Utc};
 use postgres::types::Json;
 
 use super::PgTx;
-use super::changes::CHANNEL;
 use super::local::PendingEntry;
-use super::read::{kind_code, limit, millis, seq_value};
+use super::read::{kind_code, limit, millis, seq_of, seq_value};
 use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::Booking;
 use crate::calendar::{Block, CalendarEntry};
@@ -21,10 +20,6 @@ use crate::store::{
     IdempotencyRecord, KEYS_TOPIC, ReadTx, StoreError, StoreResult, WriteTx, due_key, finished_key, property_topic,
 };
 use crate::webhook::Webhook;
-
-/// Up to this many bytes of `topic=version` lines ride on the notification;
-/// past it the listeners read the `changes` table instead (NOTIFY takes 8000).
-const MAX_PAYLOAD: usize = 7_000;
 
 impl PgTx<'_> {
     fn touch(&mut self, topic: String) {
@@ -60,27 +55,6 @@ impl PgTx<'_> {
                 &e.guest_name,
                 &guarded,
             ],
-        )?;
-        Ok(())
-    }
-
-    /// Bumps the version of every topic this write touched and announces them,
-    /// in one statement. Past [`MAX_PAYLOAD`] the notification is empty, and
-    /// listeners read the `changes` table instead.
-    fn bump_touched(&self) -> StoreResult<()> {
-        if self.touched.is_empty() {
-            return Ok(());
-        }
-        let topics: Vec<&str> = self.touched.iter().map(String::as_str).collect();
-        let max = i32::try_from(MAX_PAYLOAD).unwrap_or(i32::MAX);
-        self.query(
-            "WITH bumped AS (
-                 INSERT INTO changes (topic, version) SELECT t, 1 FROM unnest($1::text[]) AS t
-                 ON CONFLICT (topic) DO UPDATE SET version = changes.version + 1
-                 RETURNING topic || '=' || version AS line
-             ), payload AS (SELECT string_agg(line, E'\n') AS lines FROM bumped)
-             SELECT pg_notify($2, CASE WHEN octet_length(lines) > $3 THEN '' ELSE lines END) FROM payload",
-            &[&topics, &CHANNEL, &max],
         )?;
         Ok(())
     }
@@ -157,12 +131,18 @@ impl WriteTx for PgTx<'_> {
         Ok(self.execute("DELETE FROM webhooks WHERE id = $1", &[&id])? > 0)
     }
 
-    /// Sent with the next flush, numbered from the sequence now.
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<Vec<u64>> {
-        let seqs = self.next_seqs(events.len())?;
-        let numbers = seqs.iter().map(|s| u64::try_from(*s).unwrap_or(0)).collect();
-        self.local.get_mut().pending.events.extend(seqs.into_iter().zip(events.iter().cloned()));
-        Ok(numbers)
+    /// Sent with the next flush, numbered from the sequence then, in order.
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
+        self.local.get_mut().pending.events.extend(events.iter().cloned());
+        Ok(())
+    }
+
+    /// Sent now, after what waits, to learn its number.
+    fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
+        let rows = self.query("INSERT INTO outbox (doc) VALUES ($1) RETURNING seq", &[&Json(event)])?;
+        rows.first()
+            .map(|r| seq_of(r.get(0)))
+            .ok_or_else(|| StoreError::Corrupt("an outbox insert returned no number".into()))
     }
 
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
@@ -315,9 +295,10 @@ impl WriteTx for PgTx<'_> {
         Ok(())
     }
 
+    /// Sends what waits and bumps the touched change topics in one round trip, then commits.
     fn commit(mut self) -> StoreResult<()> {
-        self.flush()?;
-        self.bump_touched()?;
+        let topics: Vec<&str> = self.touched.iter().map(String::as_str).collect();
+        self.flush_with(&topics)?;
         self.end("COMMIT")
     }
 }
