@@ -76,11 +76,34 @@ wrk_run() { # connections url script
 
 echo "machine: $(nproc) cores; PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') fsync=on synchronous_commit=on; $CLIENTS clients; ${SECONDS_EACH}s each"
 
+# The raw probe: one INSERT into the calendar table per transaction, each on its own
+# property so that none is refused, through the same two exclusion constraints, into
+# a fresh database $1. It runs right before each booking measurement: this machine's
+# fsync time moves by 2x within minutes, so each ratio is against the rate beside it.
+cat > "$WORK/insert.sql" <<'SQL'
+\set night random(0, 900)
+INSERT INTO calendar (holder, property, check_in, check_out, kind, guests, guest_name, guarded)
+SELECT h, h, DATE '2027-01-01' + :night, DATE '2027-01-02' + :night, 0, 2, 'Load Test', 'booking'
+FROM (SELECT gen_random_uuid()::text AS h) AS new_holder;
+SQL
+raw_probe() {
+  $PSQL -c "CREATE DATABASE $1" postgres
+  RENTAL_DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/$1" "$RENTAL" db migrate >/dev/null
+  "$PGBIN/pgbench" -n -h 127.0.0.1 -p "$PGPORT" -U postgres -c "$CLIENTS" -j 2 -T "$SECONDS_EACH" -f "$WORK/insert.sql" "$1" 2>/dev/null \
+    | awk '/^tps/ {tps = int($3)} /latency average/ {avg = $4} END {printf "tps=%d avg_ms=%s", tps, avg}'
+}
+created() { sed -n 's/.*201=\([0-9]*\).*/\1/p'; }  # the 201s of a RESULT line
+
+RAW1=$(raw_probe probe1)
+printf '%-40s %s\n' "raw INSERT ... COMMIT (pgbench)" "$RAW1"
 prepare one
 serve "$URL"
-printf '%-40s %s\n' "POST bookings, 1 server" "$(wrk_run $CLIENTS "http://127.0.0.1:$PORT/api/v1/bookings" booking.lua)"
+ONE=$(wrk_run $CLIENTS "http://127.0.0.1:$PORT/api/v1/bookings" booking.lua)
+printf '%-40s %s\n' "POST bookings, 1 server" "$ONE"
 kill "${PIDS[-1]}"
 
+RAW2=$(raw_probe probe2)
+printf '%-40s %s\n' "raw INSERT ... COMMIT (pgbench)" "$RAW2"
 prepare two
 serve "$URL"; A=$PORT
 serve "$URL"; B=$PORT
@@ -90,19 +113,13 @@ wrk_run $((CLIENTS / 2)) "http://127.0.0.1:$B/api/v1/bookings" booking.lua > "$W
 wait "$FIRST"
 printf '%-40s %s\n' "POST bookings, 2 servers (server A)" "$(cat "$WORK/a.txt")"
 printf '%-40s %s\n' "POST bookings, 2 servers (server B)" "$(cat "$WORK/b.txt")"
-
-# The raw probe: one INSERT into the calendar table per transaction, each on its own
-# property so that none is refused, through the same two exclusion constraints.
-$PSQL -c "CREATE DATABASE probe" postgres
-RENTAL_DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/probe" "$RENTAL" db migrate >/dev/null
-cat > "$WORK/insert.sql" <<'SQL'
-\set night random(0, 900)
-INSERT INTO calendar (holder, property, check_in, check_out, kind, guests, guest_name, guarded)
-SELECT h, h, DATE '2027-01-01' + :night, DATE '2027-01-02' + :night, 0, 2, 'Load Test', 'booking'
-FROM (SELECT gen_random_uuid()::text AS h) AS new_holder;
-SQL
-"$PGBIN/pgbench" -n -h 127.0.0.1 -p "$PGPORT" -U postgres -c "$CLIENTS" -j 2 -T "$SECONDS_EACH" -f "$WORK/insert.sql" probe 2>/dev/null \
-  | awk '/^tps/ {printf "%-40s tps=%d\n", "raw INSERT ... COMMIT (pgbench)", $3} /latency average/ {printf "%-40s avg_ms=%s\n", "", $4}'
+python3 - "$(echo "$ONE" | created)" "$(created < "$WORK/a.txt")" "$(created < "$WORK/b.txt")" \
+  "$(echo "$RAW1" | sed 's/tps=\([0-9]*\).*/\1/')" "$(echo "$RAW2" | sed 's/tps=\([0-9]*\).*/\1/')" "$SECONDS_EACH" <<'PY'
+import sys
+one, a, b, raw1, raw2, secs = (int(x) for x in sys.argv[1:])
+print(f"bookings created/s over the raw rate beside it: 1 server {one / secs:.0f} / {raw1} = {one / secs / raw1:.2f}x, "
+      f"2 servers {(a + b) / secs:.0f} / {raw2} = {(a + b) / secs / raw2:.2f}x (goal >= 0.5x)")
+PY
 
 # Reads from the cache: availability on PostgreSQL beside redb.
 FROM=$(date -u -d '+60 days' +%F); TO=$(date -u -d '+90 days' +%F)
