@@ -419,7 +419,7 @@ impl Cache {
             return Ok(());
         }
         let current = marks.versions();
-        self.catch_up_keys(&current);
+        self.catch_up_keys(current.get(KEYS_TOPIC).copied());
         let mut slot = self.snapshot.write().unwrap_or_else(PoisonError::into_inner);
         let mut seen = self.lock_seen();
         let stale = seen.stale(&current);
@@ -441,9 +441,9 @@ impl Cache {
         Ok(())
     }
 
-    /// Forgets every key seen when `current` has a newer keys version.
-    fn catch_up_keys(&self, current: &HashMap<String, i64>) {
-        let Some(&version) = current.get(KEYS_TOPIC) else { return };
+    /// Forgets every key seen when the keys' `version` is newer than the one seen.
+    fn catch_up_keys(&self, version: Option<i64>) {
+        let Some(version) = version else { return };
         let mut seen = self.lock_seen();
         if seen.versions.get(KEYS_TOPIC).is_none_or(|v| *v < version) {
             seen.versions.insert(KEYS_TOPIC.to_owned(), version);
@@ -487,7 +487,7 @@ impl Cache {
         if let Some(marks) = marks
             && marks.generation() != self.caught_up.load(Ordering::Acquire)
         {
-            self.catch_up_keys(&marks.versions());
+            self.catch_up_keys(marks.version(KEYS_TOPIC));
         }
         self.keys.read().unwrap_or_else(PoisonError::into_inner).get(digest).cloned()
     }

@@ -46,6 +46,11 @@ impl ChangeMarks {
         self.versions.read().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
+    /// The newest known version of one topic, if any process changed it.
+    pub fn version(&self, topic: &str) -> Option<i64> {
+        self.versions.read().unwrap_or_else(PoisonError::into_inner).get(topic).copied()
+    }
+
     /// Takes in `version` of `topic`; an older one than known changes nothing.
     ///
     /// ```
@@ -59,6 +64,7 @@ impl ChangeMarks {
     /// marks.note("keys", 4);
     /// assert!(marks.generation() > seen);
     /// assert_eq!(marks.versions()["keys"], 4);
+    /// assert_eq!((marks.version("keys"), marks.version("property/sea-view")), (Some(4), None));
     /// ```
     pub fn note(&self, topic: &str, version: i64) {
         let mut versions = self.versions.write().unwrap_or_else(PoisonError::into_inner);
