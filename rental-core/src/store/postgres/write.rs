@@ -1,6 +1,6 @@
 //! What a PostgreSQL write transaction changes: upserts of JSON documents
 //! with their index columns, inserts that conflict on a taken key, and the
-//! change marks bumped (and announced with `NOTIFY`) at commit.
+//! change topics it touched, bumped and announced at commit (`flush.rs`).
 
 use chrono::{DateTime, Utc};
 use postgres::types::Json;
