@@ -75,18 +75,18 @@ struct BookingColumns<'a> {
 }
 
 impl<'a> BookingColumns<'a> {
-    fn of(bookings: impl Iterator<Item = &'a Booking> + Clone) -> Self {
+    fn of(bookings: &[&'a Booking]) -> Self {
         BookingColumns {
-            codes: bookings.clone().map(|b| b.code.as_str()).collect(),
-            properties: bookings.clone().map(|b| b.property.as_str()).collect(),
-            check_ins: bookings.clone().map(Booking::check_in).collect(),
-            check_outs: bookings.clone().map(Booking::check_out).collect(),
-            statuses: bookings.clone().map(|b| b.status.to_string()).collect(),
-            sources: bookings.clone().map(|b| b.source.as_str()).collect(),
-            updated: bookings.clone().map(|b| b.updated_at).collect(),
-            created: bookings.clone().map(|b| b.created_at).collect(),
-            lapsing: bookings.clone().map(lifecycle::may_lapse).collect(),
-            docs: bookings.map(Json).collect(),
+            codes: bookings.iter().map(|b| b.code.as_str()).collect(),
+            properties: bookings.iter().map(|b| b.property.as_str()).collect(),
+            check_ins: bookings.iter().map(|b| b.check_in()).collect(),
+            check_outs: bookings.iter().map(|b| b.check_out()).collect(),
+            statuses: bookings.iter().map(|b| b.status.to_string()).collect(),
+            sources: bookings.iter().map(|b| b.source.as_str()).collect(),
+            updated: bookings.iter().map(|b| b.updated_at).collect(),
+            created: bookings.iter().map(|b| b.created_at).collect(),
+            lapsing: bookings.iter().map(|b| lifecycle::may_lapse(b)).collect(),
+            docs: bookings.iter().map(|b| Json(*b)).collect(),
         }
     }
 
@@ -122,8 +122,9 @@ impl PgTx<'_> {
         if !removed.is_empty() {
             self.send("DELETE FROM calendar WHERE holder = ANY($1)", &[&removed])?;
         }
-        let new = BookingColumns::of(bookings.iter().filter(|(_, new)| *new).map(|(b, _)| b));
-        let old = BookingColumns::of(bookings.iter().filter(|(_, new)| !*new).map(|(b, _)| b));
+        let (new, old): (Vec<_>, Vec<_>) = bookings.iter().partition(|(_, new)| *new);
+        let new = BookingColumns::of(&new.iter().map(|(b, _)| b).collect::<Vec<_>>());
+        let old = BookingColumns::of(&old.iter().map(|(b, _)| b).collect::<Vec<_>>());
         let holders: Vec<&str> = entries.iter().map(|e| e.entry.holder.as_str()).collect();
         let properties: Vec<&str> = entries.iter().map(|e| e.property.as_str()).collect();
         let check_ins: Vec<NaiveDate> = entries.iter().map(|e| e.entry.stay.check_in()).collect();
