@@ -77,13 +77,15 @@ wrk_run() { # connections url script
 echo "machine: $(nproc) cores; PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') fsync=on synchronous_commit=on; $CLIENTS clients; ${SECONDS_EACH}s each"
 
 # The raw probe: one INSERT into the calendar table per transaction, each on its own
-# property so that none is refused, through the same two exclusion constraints, into
-# a fresh database $1. It runs right before each booking measurement: this machine's
-# fsync time moves by 2x within minutes, so each ratio is against the rate beside it.
+# property (a random id among two billion) so that none is refused, through the same
+# exclusion constraint, into a fresh database $1. It runs right before each booking
+# measurement: this machine's fsync time moves by 2x within minutes, so each ratio is
+# against the rate beside it.
 cat > "$WORK/insert.sql" <<'SQL'
 \set night random(0, 900)
-INSERT INTO calendar (holder, property, check_in, check_out, kind, guests, guest_name, guarded)
-SELECT h, h, DATE '2027-01-01' + :night, DATE '2027-01-02' + :night, 0, 2, 'Load Test', 'booking'
+\set property random(1, 2000000000)
+INSERT INTO calendar (holder, property, property_id, check_in, check_out, kind, guests, guest_name, guarded)
+SELECT h, h, :property, DATE '2027-01-01' + :night, DATE '2027-01-02' + :night, 0, 2, 'Load Test', 'booking'
 FROM (SELECT gen_random_uuid()::text AS h) AS new_holder;
 SQL
 raw_probe() {

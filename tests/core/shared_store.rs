@@ -155,6 +155,10 @@ fn direct(code: &str, check_in: &str, check_out: &str) -> Booking {
 fn the_database_refuses_overlapping_direct_stays_that_skipped_the_check_but_records_channel_ones() {
     let store = PgStore::open(&PgCluster::shared().database()).unwrap();
     let mut tx = store.write().unwrap();
+    let err = tx.put_booking(&direct("BK-ZZZZZZ", "2027-03-01", "2027-03-05")).and_then(|()| tx.commit());
+    assert!(matches!(err, Err(StoreError::Backend(_))), "the calendar's rows name a property that exists: {err:?}");
+    let mut tx = store.write().unwrap();
+    tx.put_property(&rental_core::demo::sea_view()).unwrap();
     tx.put_booking(&direct("BK-AAAAAA", "2027-03-01", "2027-03-05")).unwrap();
     tx.commit().unwrap();
 

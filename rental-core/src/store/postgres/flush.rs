@@ -37,13 +37,14 @@ WITH new_bookings AS (
         updated_at = EXCLUDED.updated_at, created_at = EXCLUDED.created_at,
         may_lapse = EXCLUDED.may_lapse, doc = EXCLUDED.doc
 ), entries AS (
-    INSERT INTO calendar (holder, property, check_in, check_out, kind, guests, guest_name, guarded)
-    SELECT holder, property, check_in, check_out, kind, guests, guest_name, guarded
+    INSERT INTO calendar (holder, property, property_id, check_in, check_out, kind, guests, guest_name, guarded)
+    SELECT holder, property, (SELECT id FROM properties p WHERE p.slug = w.property),
+           check_in, check_out, kind, guests, guest_name, guarded
     FROM unnest($21::text[], $22::text[], $23::date[], $24::date[], $25::smallint[], $26::integer[], $27::text[], $28::text[])
          WITH ORDINALITY AS w(holder, property, check_in, check_out, kind, guests, guest_name, guarded, n)
     ORDER BY n
-    ON CONFLICT (holder) DO UPDATE SET property = EXCLUDED.property, check_in = EXCLUDED.check_in,
-        check_out = EXCLUDED.check_out, kind = EXCLUDED.kind, guests = EXCLUDED.guests,
+    ON CONFLICT (holder) DO UPDATE SET property = EXCLUDED.property, property_id = EXCLUDED.property_id,
+        check_in = EXCLUDED.check_in, check_out = EXCLUDED.check_out, kind = EXCLUDED.kind, guests = EXCLUDED.guests,
         guest_name = EXCLUDED.guest_name, guarded = EXCLUDED.guarded
 ), events AS (
     INSERT INTO outbox (doc) SELECT doc FROM unnest($29::jsonb[]) WITH ORDINALITY AS e(doc, n) ORDER BY n

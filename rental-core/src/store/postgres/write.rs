@@ -41,10 +41,10 @@ impl PgTx<'_> {
         };
         let guests = i32::try_from(e.guests).unwrap_or(i32::MAX);
         self.execute(
-            "INSERT INTO calendar (holder, property, check_in, check_out, kind, guests, guest_name, guarded)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-             ON CONFLICT (holder) DO UPDATE SET property = $2, check_in = $3, check_out = $4, kind = $5,
-                 guests = $6, guest_name = $7, guarded = $8",
+            "INSERT INTO calendar (holder, property, property_id, check_in, check_out, kind, guests, guest_name, guarded)
+             VALUES ($1, $2, (SELECT id FROM properties WHERE slug = $2), $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (holder) DO UPDATE SET property = EXCLUDED.property, property_id = EXCLUDED.property_id,
+                 check_in = $3, check_out = $4, kind = $5, guests = $6, guest_name = $7, guarded = $8",
             &[
                 &holder,
                 &slug,
