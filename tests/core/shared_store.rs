@@ -2,7 +2,7 @@
 //! processes run (CONTRACT.md section 17): each has its own store, pool and
 //! read cache, and every guarantee holds across them.
 
-use std::sync::{Arc, Barrier};
+use std::sync::{Arc, Barrier, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -309,4 +309,110 @@ fn an_admin_session_and_failed_logins_are_known_to_every_engine() {
         engine.login_failed("10.0.0.9", engine.now()).unwrap();
     }
     assert!(b.login_wait("10.0.0.9", b.now()).unwrap().is_some(), "five failures split over two engines");
+}
+
+/// Runs `work` on a thread of its own; its result arrives on the receiver when it ends.
+fn started<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> mpsc::Receiver<T> {
+    let (done, result) = mpsc::channel();
+    thread::spawn(move || done.send(work()));
+    result
+}
+
+/// How long a write that must wait is watched, still waiting, before what holds it ends.
+const STILL_WAITING: Duration = Duration::from_millis(300);
+
+/// Two stores (as two processes) on a new database holding the demo properties.
+fn two_stores() -> (Arc<PgStore>, Arc<PgStore>) {
+    let url = PgCluster::shared().database();
+    let first = PgStore::open(&url).unwrap();
+    let mut tx = first.write().unwrap();
+    for property in rental_core::demo::properties() {
+        tx.put_property(&property).unwrap();
+    }
+    tx.commit().unwrap();
+    (Arc::new(first), Arc::new(PgStore::open(&url).unwrap()))
+}
+
+#[test]
+fn a_write_for_one_property_waits_only_for_writes_that_hold_it() {
+    let (first, other) = two_stores();
+    let held = first.write_for(&["sea-view"]).unwrap();
+
+    let store = Arc::clone(&other);
+    let beside = started(move || store.write_for(&["alpine-cabin"]).and_then(WriteTx::commit));
+    beside.recv_timeout(Duration::from_secs(10)).expect("another property's write is not held up").unwrap();
+
+    let store = Arc::clone(&other);
+    let same = started(move || store.write_for(&["harbour-loft", "sea-view"]).and_then(WriteTx::commit));
+    let store = Arc::clone(&other);
+    let everything = started(move || store.write().and_then(WriteTx::commit));
+    thread::sleep(STILL_WAITING);
+    assert!(same.try_recv().is_err(), "a write for the same property waits");
+    assert!(everything.try_recv().is_err(), "a write of everything waits");
+    held.commit().unwrap();
+    same.recv_timeout(Duration::from_secs(10)).unwrap().unwrap();
+    everything.recv_timeout(Duration::from_secs(10)).unwrap().unwrap();
+}
+
+#[test]
+fn a_write_for_one_property_that_reaches_past_it_waits_for_what_it_reaches() {
+    let (first, other) = two_stores();
+    let mut tx = first.write().unwrap();
+    tx.put_booking(&direct("BK-AAAAAA", "2027-03-01", "2027-03-05")).unwrap();
+    tx.commit().unwrap();
+    let held = first.write_for(&["sea-view"]).unwrap();
+
+    // A booking of the held property, read from a write for another one.
+    let store = Arc::clone(&other);
+    let booking = started(move || {
+        let tx = store.write_for(&["alpine-cabin"])?;
+        let booking = tx.booking("BK-AAAAAA")?;
+        tx.commit().map(|()| booking)
+    });
+    // The keys, which are no property's: every other write must end first.
+    let store = Arc::clone(&other);
+    let keys = started(move || {
+        let tx = store.write_for(&["harbour-loft"])?;
+        let keys = tx.keys()?;
+        tx.commit().map(|()| keys)
+    });
+    thread::sleep(STILL_WAITING);
+    assert!(booking.try_recv().is_err(), "reading another property's booking waits for its lock");
+    assert!(keys.try_recv().is_err(), "reading the keys waits for every other write");
+    held.commit().unwrap();
+    let booking = booking.recv_timeout(Duration::from_secs(10)).unwrap().unwrap();
+    assert_eq!(booking.map(|b| b.code.to_string()).as_deref(), Some("BK-AAAAAA"));
+    assert!(keys.recv_timeout(Duration::from_secs(10)).unwrap().unwrap().is_empty());
+}
+
+#[test]
+fn events_of_writes_for_different_properties_are_numbered_in_commit_order() {
+    let (first, other) = two_stores();
+    let at = rental_tests::at(rental_tests::NOW);
+    let sea_view = direct("BK-AAAAAA", "2027-03-01", "2027-03-05");
+    let mut alpine = direct("BK-BBBBBB", "2027-03-01", "2027-03-05");
+    alpine.property = Slug::parse("alpine-cabin").unwrap();
+
+    let mut held = first.write_for(&["sea-view"]).unwrap();
+    held.insert_booking(&sea_view).unwrap();
+    held.append_events(&[rental_core::Event::created(&sea_view, at)]).unwrap();
+    // A read sends what waits: the event is numbered now, its commit still to come.
+    assert!(held.booking("BK-NOTHERE").unwrap().is_none());
+
+    let store = Arc::clone(&other);
+    let event = rental_core::Event::created(&alpine, at);
+    let later = started(move || {
+        let mut tx = store.write_for(&["alpine-cabin"])?;
+        tx.insert_booking(&alpine)?;
+        tx.append_events(&[event])?;
+        tx.commit()
+    });
+    thread::sleep(STILL_WAITING);
+    assert!(later.try_recv().is_err(), "a second write's events wait for the first write's commit");
+    held.commit().unwrap();
+    later.recv_timeout(Duration::from_secs(10)).unwrap().unwrap();
+
+    let events = other.read().unwrap().events_after(0, 10).unwrap();
+    let codes: Vec<&str> = events.iter().map(|e| e.event.data["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["BK-AAAAAA", "BK-BBBBBB"], "numbered in the order they committed");
 }

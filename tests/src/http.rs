@@ -467,6 +467,11 @@ impl Store for FailingStore {
         self.inner.write()
     }
 
+    fn write_for(&self, properties: &[&str]) -> StoreResult<Self::Write<'_>> {
+        self.check(true)?;
+        self.inner.write_for(properties)
+    }
+
     fn group_commit(&self) -> usize {
         self.inner.group_commit()
     }

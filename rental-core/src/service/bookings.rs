@@ -66,9 +66,9 @@ impl<S: Store> Rental<S> {
         self.creations.run(job, self.store.group_commit().max(1), |jobs| self.create_group(&jobs), failed)
     }
 
-    /// Creates a group of bookings in one write transaction and one commit.
-    /// What the group will read is said first ([`ReadTx::prefetch`]), with a
-    /// code drawn for each creation.
+    /// Creates a group of bookings in one write transaction for their
+    /// properties ([`Store::write_for`]) and one commit. What the group will
+    /// read is said first ([`ReadTx::prefetch`]), with a code drawn for each creation.
     fn create_group(&self, jobs: &[NewBookingJob]) -> Vec<Result<Created>> {
         let now = self.now();
         let codes: Vec<BookingCode> = jobs.iter().map(|_| self.new_code()).collect();
@@ -77,7 +77,7 @@ impl<S: Store> Rental<S> {
             bookings: codes.iter().map(BookingCode::as_str).collect(),
             calendars: jobs.iter().map(|j| (j.req.property.as_str(), j.stay.check_in(), j.stay.check_out())).collect(),
         };
-        let written = self.write(|tx| {
+        let written = self.write_for(&wanted.properties, |tx| {
             tx.prefetch(&wanted)?;
             let mut results = Vec::with_capacity(jobs.len());
             for (job, code) in jobs.iter().zip(&codes) {

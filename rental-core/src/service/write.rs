@@ -66,11 +66,21 @@ impl<S: Store> Rental<S> {
     /// with another writer, a lost connection) runs `work` again from the
     /// start in a new transaction, up to [`WRITE_ATTEMPTS`] times in all with
     /// a growing pause; the last failure is returned if none succeeds.
-    pub(super) fn write<R>(&self, mut work: impl FnMut(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
+    pub(super) fn write<R>(&self, work: impl FnMut(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
+        self.write_in(None, work)
+    }
+
+    /// [`Rental::write`] for work on these properties alone ([`Store::write_for`]):
+    /// a store shared by several processes may run it beside their writes for others.
+    pub(super) fn write_for<R>(&self, properties: &[&str], work: impl FnMut(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
+        self.write_in(Some(properties), work)
+    }
+
+    fn write_in<R>(&self, properties: Option<&[&str]>, mut work: impl FnMut(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
         let _turn = self.writes.lock().unwrap_or_else(PoisonError::into_inner);
         let mut attempt = 1;
         loop {
-            match self.write_once(&mut work) {
+            match self.write_once(properties, &mut work) {
                 Err(Error::Store(e)) if e.is_transient() && attempt < WRITE_ATTEMPTS => {
                     std::thread::sleep(self.retry_pause(attempt));
                     attempt += 1;
@@ -81,9 +91,17 @@ impl<S: Store> Rental<S> {
     }
 
     /// One try of [`Rental::write`], with the turn held.
-    fn write_once<R>(&self, work: &mut impl FnMut(&mut Tx<'_, S>) -> Result<R>) -> Result<R> {
+    fn write_once<R>(
+        &self,
+        properties: Option<&[&str]>,
+        work: &mut impl FnMut(&mut Tx<'_, S>) -> Result<R>,
+    ) -> Result<R> {
+        let tx = match properties {
+            Some(properties) => self.store.write_for(properties)?,
+            None => self.store.write()?,
+        };
         let mut tx = Recorder {
-            tx: self.store.write()?,
+            tx,
             changes: Changes::default(),
             entropy: Arc::clone(&self.entropy),
             now: self.now(),

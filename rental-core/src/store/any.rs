@@ -66,6 +66,13 @@ impl Store for AnyStore {
         })
     }
 
+    fn write_for(&self, properties: &[&str]) -> StoreResult<Self::Write<'_>> {
+        Ok(match self {
+            AnyStore::Redb(s) => AnyTx::Redb(s.write_for(properties)?),
+            AnyStore::Postgres(s) => AnyTx::Postgres(s.write_for(properties)?),
+        })
+    }
+
     fn group_commit(&self) -> usize {
         match self {
             AnyStore::Redb(s) => s.group_commit(),

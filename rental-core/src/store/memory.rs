@@ -90,6 +90,11 @@ impl Store for MemoryStore {
         Ok(MemoryTx { data, writer: Some((guard, self)) })
     }
 
+    /// The one writer, as [`Store::write`].
+    fn write_for(&self, _properties: &[&str]) -> StoreResult<Self::Write<'_>> {
+        self.write()
+    }
+
     /// Each creation commits alone: a commit here is a pointer swap, with no sync to share.
     fn group_commit(&self) -> usize {
         1

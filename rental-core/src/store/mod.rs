@@ -87,6 +87,13 @@ pub trait Store: Send + Sync {
     fn read(&self) -> StoreResult<Self::Read<'_>>;
     /// Opens the write transaction, waiting while another is open.
     fn write(&self) -> StoreResult<Self::Write<'_>>;
+    /// Opens a write transaction for work on these properties (their
+    /// bookings, calendars and events; idempotency records). A store whose
+    /// writers are several processes may run it beside writes for other
+    /// properties; it must still take whatever else the work reaches. No
+    /// default, as below: a store that wraps another passes it on, or answers
+    /// with [`Store::write`].
+    fn write_for(&self, properties: &[&str]) -> StoreResult<Self::Write<'_>>;
     /// How many concurrent booking creations may share one write transaction
     /// and its commit (group commit); 1 gives each its own.
     ///

@@ -185,6 +185,11 @@ impl Store for RedbStore {
         Ok(RedbTx(self.db.begin_write().map_err(backend)?))
     }
 
+    /// The one writer, as [`Store::write`]: redb has no other kind.
+    fn write_for(&self, _properties: &[&str]) -> StoreResult<Self::Write<'_>> {
+        self.write()
+    }
+
     /// Up to 64: one writer, and each durable commit is an `fdatasync` the
     /// whole group shares (docs/PERFORMANCE.md measures it).
     fn group_commit(&self) -> usize {

@@ -1,8 +1,9 @@
 //! What a PostgreSQL write transaction already knows: the records it read
 //! or wrote, so reading them again costs no round trip, and its writes not yet sent.
 //!
-//! A write holds the advisory write lock, so the database changes only
-//! through it: what it read, updated by what it wrote, stays exact until it ends.
+//! A write holds the advisory write lock (or, for some properties, their
+//! locks: `scope.rs`), so what it holds changes only through it: what it
+//! read of that, updated by what it wrote, stays exact until it ends.
 
 use std::collections::HashMap;
 

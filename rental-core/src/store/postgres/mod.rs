@@ -1,7 +1,8 @@
 //! The shared store on PostgreSQL: any number of processes on one database
 //! (CONTRACT.md section 17). Write transactions take turns under one
-//! advisory lock; a lost race (a key another writer committed first, a lost
-//! connection) is a transient [`StoreError`] that [`Rental`](crate::Rental) retries.
+//! advisory lock, groups of booking creations per property (`scope.rs`); a
+//! lost race (a key another writer committed first, a lost connection) is a
+//! transient [`StoreError`] that [`Rental`](crate::Rental) retries.
 //!
 //! Records are JSONB documents beside the columns their indexes and
 //! constraints need; docs/SEVERAL-SERVERS.md tells how to run it.
@@ -14,6 +15,7 @@ mod local;
 mod pool;
 mod read;
 mod schema;
+mod scope;
 mod write;
 
 use std::cell::RefCell;
@@ -115,7 +117,8 @@ const COUNTS: [&str; 9] = [
 
 /// The advisory lock every write transaction takes first and holds until it
 /// ends: writers take turns across processes, as redb's do within one. Under
-/// it, READ COMMITTED is serializable, and each statement sees every write before.
+/// it, READ COMMITTED is serializable, and each statement sees every write
+/// before. A write for some properties holds it shared (see `scope.rs`).
 const WRITE_LOCK: i64 = 0x72_65_6e_74_61_6c_77;
 
 /// A transaction on one pooled connection: a read snapshot (REPEATABLE READ,
@@ -129,20 +132,37 @@ pub struct PgTx<'a> {
     open: bool,
     /// True for a write, which holds [`WRITE_LOCK`] until it ends.
     locked: bool,
+    /// For a write for some properties ([`Store::write_for`]), which holds
+    /// [`WRITE_LOCK`] shared: the properties whose locks it holds (see
+    /// `scope.rs`). `None`: a read, or a write that holds the lock exclusive.
+    scope: RefCell<Option<BTreeSet<String>>>,
     /// What a write knows and has not sent yet (unused by reads).
     local: RefCell<Local>,
 }
 
+/// What a transaction is opened for.
+enum Begin<'s> {
+    Read,
+    Write,
+    /// A write for these properties alone (it may reach further; see `scope.rs`).
+    WriteFor(&'s [&'s str]),
+}
+
 impl PgTx<'_> {
-    fn begin(pool: &Pool, write: bool) -> StoreResult<PgTx<'_>> {
+    fn begin<'p>(pool: &'p Pool, what: &Begin<'_>) -> StoreResult<PgTx<'p>> {
         let mut conn = pool.get()?;
-        let begun = if write {
-            // Read committed: each statement after the lock sees every write before this one.
-            conn.conn()
-                .batch(&format!("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({WRITE_LOCK})"))
-        } else {
-            conn.conn().batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        // Read committed: each statement after the locks sees every write committed before them.
+        let (sql, scope) = match what {
+            Begin::Read => ("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY".to_owned(), None),
+            Begin::Write => {
+                (format!("BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({WRITE_LOCK})"), None)
+            }
+            Begin::WriteFor(properties) => {
+                let held: BTreeSet<String> = properties.iter().map(|s| (*s).to_owned()).collect();
+                (scope::begin_for(&held), Some(held))
+            }
         };
+        let begun = conn.conn().batch(&sql);
         if let Err(e) = begun {
             conn.discard();
             return Err(e);
@@ -151,7 +171,8 @@ impl PgTx<'_> {
             conn: RefCell::new(conn),
             touched: BTreeSet::new(),
             open: true,
-            locked: write,
+            locked: !matches!(what, Begin::Read),
+            scope: RefCell::new(scope),
             local: RefCell::default(),
         })
     }
@@ -214,11 +235,17 @@ impl Store for PgStore {
     type Write<'a> = PgTx<'a>;
 
     fn read(&self) -> StoreResult<Self::Read<'_>> {
-        PgTx::begin(&self.pool, false)
+        PgTx::begin(&self.pool, &Begin::Read)
     }
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
-        PgTx::begin(&self.pool, true)
+        PgTx::begin(&self.pool, &Begin::Write)
+    }
+
+    /// Holds the write lock shared and these properties' locks, so that
+    /// writes for other properties, from any process, run beside this one.
+    fn write_for(&self, properties: &[&str]) -> StoreResult<Self::Write<'_>> {
+        PgTx::begin(&self.pool, &Begin::WriteFor(properties))
     }
 
     /// Up to 64, as redb: writes take turns across processes (the advisory

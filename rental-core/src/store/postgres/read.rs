@@ -91,6 +91,7 @@ fn strings(rows: &[Row]) -> Vec<String> {
 
 impl ReadTx for PgTx<'_> {
     fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
+        self.hold_property(slug)?;
         if let Some(known) = self.local.borrow().properties.get(slug) {
             return Ok(known.clone());
         }
@@ -103,14 +104,22 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn properties(&self) -> StoreResult<Vec<Property>> {
+        self.hold_all()?;
         docs(&self.query("SELECT doc FROM properties ORDER BY slug", &[])?)
     }
 
+    /// In a write for some properties, a booking of another property is read
+    /// again once the write holds that property's lock.
     fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
         if let Some(known) = self.local.borrow().bookings.get(code) {
             return Ok(known.clone());
         }
-        let booking: Option<Booking> = first_doc(&self.query("SELECT doc FROM bookings WHERE code = $1", &[&code])?)?;
+        let read = || first_doc::<Booking>(&self.query("SELECT doc FROM bookings WHERE code = $1", &[&code])?);
+        let mut booking = read()?;
+        if let Some(other) = booking.as_ref().map(|b| b.property.as_str()).filter(|slug| !self.holds(slug)) {
+            self.hold_property(other)?;
+            booking = read()?;
+        }
         if self.locked {
             self.local.borrow_mut().bookings.insert(code.to_owned(), booking.clone());
         }
@@ -118,6 +127,7 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>> {
+        self.hold_all()?;
         let statuses: Vec<String> = query.statuses.iter().map(ToString::to_string).collect();
         let (after_day, after_code) = match &query.after {
             Some(c) => (Some(c.check_in), Some(c.code.to_string())),
@@ -153,16 +163,19 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn pending_codes(&self) -> StoreResult<Vec<BookingCode>> {
+        self.hold_all()?;
         let rows = self.query("SELECT code FROM bookings WHERE status = 'pending' ORDER BY property, code", &[])?;
         Ok(codes(&rows))
     }
 
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
+        self.hold_property(slug)?;
         let rows = self.query("SELECT count(*) FROM bookings WHERE status = 'pending' AND property = $1", &[&slug])?;
         Ok(usize::try_from(rows.first().map_or(0, |r| r.get::<_, i64>(0))).unwrap_or(0))
     }
 
     fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
+        self.hold_property(slug)?;
         let rows =
             self.query("SELECT code FROM bookings WHERE status = 'pending' AND property = $1 ORDER BY code", &[&slug])?;
         Ok(codes(&rows))
@@ -174,6 +187,7 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn lapsing_holds(&self, created_until: DateTime<Utc>, limit_to: usize) -> StoreResult<Vec<BookingCode>> {
+        self.hold_all()?;
         let rows = self.query(
             "SELECT code FROM bookings WHERE may_lapse AND created_at <= $1 ORDER BY created_at, code LIMIT $2",
             &[&created_until, &limit(limit_to)],
@@ -182,6 +196,7 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
+        self.hold_property(slug)?;
         if let Some(known) = self.local.borrow().calendar(slug, from, to) {
             return Ok(known);
         }
@@ -202,43 +217,64 @@ impl ReadTx for PgTx<'_> {
 
     /// Reads, in three round trips, what a group of writes is about to read;
     /// the reads that follow are answered from it. Only a write keeps it.
+    ///
+    /// A write for some properties first holds every property named; bookings
+    /// found of others are not kept (`booking` reads them again under their lock).
     fn prefetch(&self, wanted: &Prefetch<'_>) -> StoreResult<()> {
         if !self.locked {
             return Ok(());
+        }
+        let mut slugs: Vec<&str> =
+            wanted.properties.iter().copied().chain(wanted.calendars.iter().map(|c| c.0)).collect();
+        slugs.sort_unstable();
+        slugs.dedup();
+        for slug in slugs {
+            self.hold_property(slug)?;
         }
         self.prefetch_docs(&wanted.properties, "SELECT slug, doc FROM properties WHERE slug = ANY($1)", |l| {
             &mut l.properties
         })?;
         self.prefetch_docs(&wanted.bookings, LOOKUP_BOOKINGS, |l| &mut l.bookings)?;
+        if self.is_scoped() {
+            let mut local = self.local.borrow_mut();
+            local.bookings.retain(|_, b| b.as_ref().is_none_or(|b| self.holds(b.property.as_str())));
+        }
         self.prefetch_calendars(&wanted.calendars)
     }
 
     fn block(&self, id: &str) -> StoreResult<Option<Block>> {
+        self.hold_all()?;
         first_doc(&self.query("SELECT doc FROM blocks WHERE id = $1", &[&id])?)
     }
 
     fn key(&self, id: &str) -> StoreResult<Option<ApiKey>> {
+        self.hold_all()?;
         first_doc(&self.query("SELECT doc FROM api_keys WHERE id = $1", &[&id])?)
     }
 
     fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
+        self.hold_all()?;
         first_doc(&self.query("SELECT doc FROM api_keys WHERE hash = $1", &[&hash])?)
     }
 
     fn key_hashes(&self) -> StoreResult<Vec<(String, String)>> {
+        self.hold_all()?;
         let rows = self.query("SELECT hash, id FROM api_keys ORDER BY hash", &[])?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
     fn keys(&self) -> StoreResult<Vec<ApiKey>> {
+        self.hold_all()?;
         docs(&self.query("SELECT doc FROM api_keys ORDER BY id", &[])?)
     }
 
     fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
+        self.hold_all()?;
         docs(&self.query("SELECT doc FROM webhooks ORDER BY id", &[])?)
     }
 
     fn events_after(&self, seq: u64, limit_to: usize) -> StoreResult<Vec<OutboxEvent>> {
+        self.hold_all()?;
         let rows = self.query(
             "SELECT seq, doc FROM outbox WHERE seq > $1 ORDER BY seq LIMIT $2",
             &[&seq_value(seq), &limit(limit_to)],
@@ -247,20 +283,24 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn event(&self, seq: u64) -> StoreResult<Option<Event>> {
+        self.hold_all()?;
         first_doc(&self.query("SELECT doc FROM outbox WHERE seq = $1", &[&seq_value(seq)])?)
     }
 
     fn unfanned_events(&self, limit_to: usize) -> StoreResult<Vec<OutboxEvent>> {
+        self.hold_all()?;
         let rows =
             self.query("SELECT seq, doc FROM outbox WHERE NOT fanned_out ORDER BY seq LIMIT $1", &[&limit(limit_to)])?;
         rows.iter().map(|r| Ok(OutboxEvent { seq: seq_of(r.get(0)), event: doc(r, 1)? })).collect()
     }
 
     fn delivery(&self, id: &str) -> StoreResult<Option<Delivery>> {
+        self.hold_all()?;
         first_doc(&self.query("SELECT doc FROM deliveries WHERE id = $1", &[&id])?)
     }
 
     fn due_deliveries(&self, now: DateTime<Utc>, limit_to: usize) -> StoreResult<Vec<Delivery>> {
+        self.hold_all()?;
         docs(&self.query(
             "SELECT doc FROM deliveries WHERE due_at <= $1 ORDER BY due_at, event_seq, id LIMIT $2",
             &[&millis(now), &limit(limit_to)],
@@ -268,10 +308,12 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
+        self.hold_all()?;
         docs(&self.query("SELECT doc FROM deliveries WHERE due_at IS NOT NULL ORDER BY due_at, event_seq, id", &[])?)
     }
 
     fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
+        self.hold_all()?;
         let rows =
             self.query("SELECT delivery_id, webhook_id, owner, until FROM delivery_leases ORDER BY delivery_id", &[])?;
         Ok(rows
@@ -288,18 +330,22 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
+        self.hold_all()?;
         first_doc(&self.query("SELECT doc FROM feeds WHERE property = $1 AND feed = $2", &[&slug, &feed])?)
     }
 
     fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
+        self.hold_all()?;
         docs(&self.query("SELECT doc FROM feeds ORDER BY property, feed", &[])?)
     }
 
     fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>> {
+        self.hold_all()?;
         docs(&self.query("SELECT doc FROM feeds WHERE property = $1 ORDER BY feed", &[&slug])?)
     }
 
     fn deliveries_of(&self, webhook_id: &str, limit_to: usize) -> StoreResult<Vec<Delivery>> {
+        self.hold_all()?;
         docs(&self.query(
             "SELECT doc FROM deliveries WHERE webhook_id = $1 ORDER BY event_seq DESC, id LIMIT $2",
             &[&webhook_id, &limit(limit_to)],
@@ -307,24 +353,29 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn admin_password(&self) -> StoreResult<Option<String>> {
+        self.hold_all()?;
         let rows = self.query("SELECT value FROM meta WHERE key = 'admin_password'", &[])?;
         Ok(rows.first().map(|r| r.get(0)))
     }
 
     fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
+        self.hold_all()?;
         first_doc(&self.query("SELECT doc FROM admin_sessions WHERE key = $1", &[&key_hash])?)
     }
 
     fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
+        self.hold_all()?;
         first_doc(&self.query("SELECT doc FROM login_failures WHERE client = $1", &[&client])?)
     }
 
     fn login_failure_clients(&self) -> StoreResult<usize> {
+        self.hold_all()?;
         let rows = self.query("SELECT count(*) FROM login_failures", &[])?;
         Ok(rows.first().map_or(0, |r| usize::try_from(r.get::<_, i64>(0)).unwrap_or(0)))
     }
 
     fn finished_deliveries(&self, before: DateTime<Utc>, limit_to: usize) -> StoreResult<Vec<String>> {
+        self.hold_all()?;
         let rows = self.query(
             "SELECT id FROM deliveries WHERE finished_at < $1 ORDER BY finished_at, id LIMIT $2",
             &[&millis(before), &limit(limit_to)],
@@ -333,11 +384,13 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn first_delivered_event(&self) -> StoreResult<Option<u64>> {
+        self.hold_all()?;
         let rows = self.query("SELECT min(event_seq) FROM deliveries", &[])?;
         Ok(rows.first().and_then(|r| r.get::<_, Option<i64>>(0)).map(seq_of))
     }
 
     fn idempotency_before(&self, before: DateTime<Utc>, limit_to: usize) -> StoreResult<Vec<String>> {
+        self.hold_all()?;
         let rows = self.query(
             "SELECT key FROM idempotency WHERE created_at < $1 ORDER BY created_at, key LIMIT $2",
             &[&before, &limit(limit_to)],

@@ -63,6 +63,7 @@ impl PgTx<'_> {
 impl WriteTx for PgTx<'_> {
     fn put_property(&mut self, property: &Property) -> StoreResult<()> {
         let slug = property.slug.as_str();
+        self.hold_property(slug)?;
         self.execute(
             "INSERT INTO properties (slug, doc) VALUES ($1, $2) ON CONFLICT (slug) DO UPDATE SET doc = $2",
             &[&slug, &Json(property)],
@@ -73,12 +74,14 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        self.hold_property(booking.property.as_str())?;
         self.write_booking(booking, false)
     }
 
     /// A taken code conflicts here, not at the flush: the code is looked up
     /// unless this transaction already knows it.
     fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        self.hold_property(booking.property.as_str())?;
         if self.booking(booking.code.as_str())?.is_some() {
             return Err(StoreError::Conflict(format!("booking code {} is taken", booking.code)));
         }
@@ -86,6 +89,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn put_block(&mut self, block: &Block) -> StoreResult<()> {
+        self.hold_all()?;
         let (id, slug) = (block.id.as_str(), block.property.as_str());
         self.execute(
             "INSERT INTO blocks (id, property, doc) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET property = $2, doc = $3",
@@ -98,6 +102,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
+        self.hold_all()?;
         let Some(old) = self.block(id)? else { return Ok(false) };
         self.execute("DELETE FROM blocks WHERE id = $1", &[&id])?;
         self.put_entry(old.property.as_str(), None, id, None)?;
@@ -106,11 +111,13 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute("INSERT INTO api_keys (id, hash, doc) VALUES ($1, $2, $3)", &[&key.id, &hash, &Json(key)])?;
         Ok(())
     }
 
     fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute("UPDATE api_keys SET doc = $2 WHERE id = $1", &[&key.id, &Json(key)])?;
         // Caches hold only keys they found valid: a revocation is the one change they must hear of.
         if key.revoked_at.is_some() {
@@ -120,6 +127,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute(
             "INSERT INTO webhooks (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = $2",
             &[&webhook.id, &Json(webhook)],
@@ -128,6 +136,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
+        self.hold_all()?;
         Ok(self.execute("DELETE FROM webhooks WHERE id = $1", &[&id])? > 0)
     }
 
@@ -139,6 +148,7 @@ impl WriteTx for PgTx<'_> {
 
     /// Sent now, after what waits, to learn its number.
     fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
+        self.hold_all()?;
         let rows = self.query("INSERT INTO outbox (doc) VALUES ($1) RETURNING seq", &[&Json(event)])?;
         rows.first()
             .map(|r| seq_of(r.get(0)))
@@ -146,6 +156,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
+        self.hold_all()?;
         let due = due_key(delivery).map(|(at, _)| i64::try_from(at).unwrap_or(i64::MAX));
         let finished = finished_key(delivery).map(|at| i64::try_from(at).unwrap_or(i64::MAX));
         self.execute(
@@ -160,6 +171,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute(
             "INSERT INTO delivery_leases (delivery_id, webhook_id, owner, until) VALUES ($1, $2, $3, $4)
              ON CONFLICT (delivery_id) DO UPDATE SET webhook_id = $2, owner = $3, until = $4",
@@ -169,6 +181,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute("DELETE FROM delivery_leases WHERE delivery_id = $1", &[&delivery_id])?;
         Ok(())
     }
@@ -183,6 +196,7 @@ impl WriteTx for PgTx<'_> {
         until: DateTime<Utc>,
         limits: ClaimLimits,
     ) -> StoreResult<Vec<Delivery>> {
+        self.hold_all()?;
         self.execute("DELETE FROM delivery_leases WHERE until <= $1", &[&now])?;
         let free = self.query(
             "SELECT id FROM webhooks WHERE id IN (SELECT DISTINCT webhook_id FROM deliveries WHERE due_at <= $1)
@@ -210,6 +224,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
+        self.hold_all()?;
         let seqs: Vec<i64> = seqs.iter().map(|s| seq_value(*s)).collect();
         self.execute("UPDATE outbox SET fanned_out = true WHERE seq = ANY($1)", &[&seqs])?;
         Ok(())
@@ -225,6 +240,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute(
             "INSERT INTO feeds (property, feed, doc) VALUES ($1, $2, $3)
              ON CONFLICT (property, feed) DO UPDATE SET doc = $3",
@@ -234,6 +250,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute(
             "INSERT INTO meta (key, value) VALUES ('admin_password', $1) ON CONFLICT (key) DO UPDATE SET value = $1",
             &[&phc],
@@ -242,6 +259,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute(
             "INSERT INTO admin_sessions (key, last_seen, doc) VALUES ($1, $2, $3)
              ON CONFLICT (key) DO UPDATE SET last_seen = $2, doc = $3",
@@ -251,16 +269,19 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute("DELETE FROM admin_sessions WHERE key = $1", &[&key_hash])?;
         Ok(())
     }
 
     fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
+        self.hold_all()?;
         let n = self.execute("DELETE FROM admin_sessions WHERE last_seen < $1", &[&seen_before])?;
         Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 
     fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute(
             "INSERT INTO login_failures (client, last, doc) VALUES ($1, $2, $3)
              ON CONFLICT (client) DO UPDATE SET last = $2, doc = $3",
@@ -270,22 +291,26 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute("DELETE FROM login_failures WHERE client = $1", &[&client])?;
         Ok(())
     }
 
     fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
+        self.hold_all()?;
         let n = self.execute("DELETE FROM login_failures WHERE last < $1", &[&last_before])?;
         Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute("DELETE FROM delivery_leases WHERE delivery_id = $1", &[&id])?;
         self.execute("DELETE FROM deliveries WHERE id = $1", &[&id])?;
         Ok(())
     }
 
     fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
+        self.hold_all()?;
         self.execute("DELETE FROM outbox WHERE seq = $1", &[&seq_value(seq)])?;
         Ok(())
     }
