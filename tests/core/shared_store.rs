@@ -200,6 +200,33 @@ fn the_database_refuses_overlapping_direct_stays_that_skipped_the_check_but_reco
 }
 
 #[test]
+fn a_database_left_at_schema_version_2_keeps_its_calendar_and_its_net_after_the_upgrade() {
+    let url = PgCluster::shared().empty_database();
+    assert_eq!(PgStore::connect(&url).unwrap().migrate_to(2).unwrap(), [1, 2]);
+    let mut old = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let doc = serde_json::to_string(&rental_core::demo::sea_view()).unwrap();
+    old.execute("INSERT INTO properties (slug, doc) VALUES ('sea-view', $1::text::jsonb)", &[&doc]).unwrap();
+    old.batch_execute(
+        "INSERT INTO calendar (holder, property, check_in, check_out, kind, guests, guest_name, guarded) VALUES
+           ('BK-AAAAAA', 'sea-view', '2027-03-01', '2027-03-05', 1, 2, 'Ada', 'booking'),
+           ('blk_1', 'sea-view', '2027-04-01', '2027-04-05', 2, 0, '', 'block'),
+           ('blk_2', 'sea-view', '2027-04-03', '2027-04-08', 2, 0, '', 'block')",
+    )
+    .unwrap();
+
+    let store = PgStore::open(&url).unwrap();
+    let entries = store.read().unwrap().calendar("sea-view", d("2027-03-01"), d("2027-05-01")).unwrap();
+    let holders: Vec<&str> = entries.iter().map(|e| e.holder.as_str()).collect();
+    assert_eq!(holders, ["BK-AAAAAA", "blk_1", "blk_2"]);
+    let mut tx = store.write().unwrap();
+    let err = tx.put_booking(&direct("BK-BBBBBB", "2027-03-04", "2027-03-06")).and_then(|()| tx.commit());
+    assert!(matches!(err, Err(StoreError::Conflict(_))), "the net holds over the upgraded rows: {err:?}");
+    let mut tx = store.write().unwrap();
+    tx.put_booking(&direct("BK-CCCCCC", "2027-03-05", "2027-03-07")).unwrap();
+    tx.commit().unwrap();
+}
+
+#[test]
 fn migrations_started_by_many_processes_at_once_apply_once() {
     let cluster = PgCluster::shared();
     let url = cluster.empty_database();

@@ -121,26 +121,27 @@ ALTER TABLE calendar ALTER COLUMN property_id SET NOT NULL,
     ),
 ];
 
-/// Brings the database's schema up to the newest version; returns the versions it applied.
+/// Brings the database's schema up to `version` (the newest, for a server);
+/// returns the versions it applied.
 ///
 /// Holds an advisory lock for the whole run, from before `schema_migrations`
 /// is created, so a second process starting at the same time waits, then
 /// finds nothing left to do.
-pub(super) fn migrate(conn: &mut Conn) -> StoreResult<Vec<i32>> {
+pub(super) fn migrate(conn: &mut Conn, version: i32) -> StoreResult<Vec<i32>> {
     conn.batch(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))?;
     let applied = conn
         .batch(
             "CREATE TABLE IF NOT EXISTS schema_migrations
                (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
         )
-        .and_then(|()| apply_missing(conn));
+        .and_then(|()| apply_missing(conn, version));
     let unlocked = conn.batch(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})"));
     let applied = applied?;
     unlocked?;
     Ok(applied)
 }
 
-fn apply_missing(conn: &mut Conn) -> StoreResult<Vec<i32>> {
+fn apply_missing(conn: &mut Conn, up_to: i32) -> StoreResult<Vec<i32>> {
     let rows = conn.query("SELECT version FROM schema_migrations", &[])?;
     let done: Vec<i32> = rows.iter().map(|r| r.get(0)).collect();
     if let Some(newer) = done.iter().find(|v| !MIGRATIONS.iter().any(|(known, _)| known == *v)) {
@@ -149,7 +150,7 @@ fn apply_missing(conn: &mut Conn) -> StoreResult<Vec<i32>> {
         )));
     }
     let mut applied = Vec::new();
-    for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| !done.contains(v)) {
+    for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v <= up_to && !done.contains(v)) {
         conn.batch(&format!("BEGIN; {sql}; INSERT INTO schema_migrations (version) VALUES ({version}); COMMIT;"))
             .inspect_err(|_| {
                 let _ = conn.batch("ROLLBACK");
