@@ -10,7 +10,7 @@ use chrono::Days;
 use rental_core::availability::NightStatus;
 use rental_core::keys::Scope;
 use rental_core::stay_state::StayState;
-use rental_core::store::{PgStore, ReadTx, WriteTx};
+use rental_core::store::{PgStore, ReadTx, StoreResult, WriteTx};
 use rental_core::webhook::Subscription;
 use rental_core::{Action, Booking, Error, Rental, Slug, Source, Store, StoreError};
 use rental_tests::postgres::PgCluster;
@@ -413,7 +413,7 @@ fn a_write_for_one_property_that_reaches_past_it_waits_for_what_it_reaches() {
 }
 
 #[test]
-fn events_of_writes_for_different_properties_are_numbered_in_commit_order() {
+fn the_fan_out_reads_events_of_writes_side_by_side_only_once_both_are_settled_and_in_number_order() {
     let (first, other) = two_stores();
     let at = rental_tests::at(rental_tests::NOW);
     let sea_view = direct("BK-AAAAAA", "2027-03-01", "2027-03-05");
@@ -423,23 +423,26 @@ fn events_of_writes_for_different_properties_are_numbered_in_commit_order() {
     let mut held = first.write_for(&["sea-view"]).unwrap();
     held.insert_booking(&sea_view).unwrap();
     held.append_events(&[rental_core::Event::created(&sea_view, at)]).unwrap();
-    // A read sends what waits: the event is numbered now, its commit still to come.
+    // A read sends what waits: the event has its number now, its commit still to come.
     assert!(held.booking("BK-NOTHERE").unwrap().is_none());
 
+    let mut beside = other.write_for(&["alpine-cabin"]).unwrap();
+    beside.insert_booking(&alpine).unwrap();
+    beside.append_events(&[rental_core::Event::created(&alpine, at)]).unwrap();
+    beside.commit().unwrap();
+    let committed = other.read().unwrap().events_after(0, 10).unwrap();
+    assert_eq!(committed.len(), 1, "the later number is committed first");
+
     let store = Arc::clone(&other);
-    let event = rental_core::Event::created(&alpine, at);
-    let later = started(move || {
-        let mut tx = store.write_for(&["alpine-cabin"])?;
-        tx.insert_booking(&alpine)?;
-        tx.append_events(&[event])?;
-        tx.commit()
+    let fan_out = started(move || -> StoreResult<Vec<String>> {
+        let tx = store.write()?;
+        let events = tx.unfanned_events(10)?;
+        tx.commit()?;
+        Ok(events.iter().map(|e| e.event.data["code"].as_str().unwrap().to_owned()).collect())
     });
     thread::sleep(STILL_WAITING);
-    assert!(later.try_recv().is_err(), "a second write's events wait for the first write's commit");
+    assert!(fan_out.try_recv().is_err(), "the fan-out waits for the write still open");
     held.commit().unwrap();
-    later.recv_timeout(Duration::from_secs(10)).unwrap().unwrap();
-
-    let events = other.read().unwrap().events_after(0, 10).unwrap();
-    let codes: Vec<&str> = events.iter().map(|e| e.event.data["code"].as_str().unwrap()).collect();
-    assert_eq!(codes, ["BK-AAAAAA", "BK-BBBBBB"], "numbered in the order they committed");
+    let codes = fan_out.recv_timeout(Duration::from_secs(10)).unwrap().unwrap();
+    assert_eq!(codes, ["BK-AAAAAA", "BK-BBBBBB"], "both, in number order");
 }

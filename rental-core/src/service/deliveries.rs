@@ -32,6 +32,10 @@ impl<S: Store> Rental<S> {
     /// many events it took. The dispatcher calls this, so a booking's own
     /// transaction writes only its event, whatever the number of webhooks.
     ///
+    /// It is a write of everything ([`Rental::write`]): with no other write
+    /// open, every event number drawn so far is committed or gone, so the
+    /// events come in number order, none after a later one.
+    ///
     /// The same write drops the webhook secrets whose rotation overlap is over.
     pub fn fan_out(&self, limit: usize) -> Result<usize> {
         let now = self.now();

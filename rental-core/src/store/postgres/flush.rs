@@ -8,7 +8,6 @@ use super::PgTx;
 use super::changes::CHANNEL;
 use super::local::Pending;
 use super::read::kind_code;
-use super::scope::OUTBOX_LOCK;
 use crate::booking::Booking;
 use crate::event::Event;
 use crate::lifecycle;
@@ -57,10 +56,6 @@ WITH new_bookings AS (
     RETURNING topic || '=' || version AS line
 ), payload AS (SELECT string_agg(line, E'\\n') AS lines FROM bumped)
 SELECT pg_notify($34, CASE WHEN octet_length(lines) > $35 THEN '' ELSE lines END) FROM payload WHERE lines IS NOT NULL";
-
-/// Events alone, numbered from the sequence in the order they were appended.
-const INSERT_EVENTS: &str =
-    "INSERT INTO outbox (doc) SELECT doc FROM unnest($1::jsonb[]) WITH ORDINALITY AS e(doc, n) ORDER BY n";
 
 /// Up to this many bytes of `topic=version` lines ride on the notification;
 /// past it the listeners read the `changes` table instead (NOTIFY takes 8000).
@@ -116,8 +111,6 @@ impl PgTx<'_> {
     /// Sends every waiting write (see [`WRITE_PENDING`]), removals first in
     /// a statement of their own (they can only make room), and with `topics`
     /// (at commit) bumps and announces those change topics in the same statement.
-    /// A write for some properties sends its events after it, under
-    /// [`OUTBOX_LOCK`], which it holds to its commit.
     pub(super) fn flush_with(&self, topics: &[&str]) -> StoreResult<()> {
         let pending = {
             let mut local = self.local.borrow_mut();
@@ -142,10 +135,6 @@ impl PgTx<'_> {
         let names: Vec<&str> = entries.iter().map(|e| e.entry.guest_name.as_str()).collect();
         let guarded: Vec<Option<&str>> = entries.iter().map(|e| e.guarded).collect();
         let event_docs: Vec<Json<&Event>> = events.iter().map(Json).collect();
-        // A write for some properties numbers its events last, under the outbox lock (see `scope.rs`).
-        let events_later = self.is_scoped() && !event_docs.is_empty();
-        let no_events = Vec::new();
-        let events_now = if events_later { &no_events } else { &event_docs };
         let keys: Vec<&str> = idempotency.iter().map(|r| r.key.as_str()).collect();
         let keys_created: Vec<DateTime<Utc>> = idempotency.iter().map(|r| r.created_at).collect();
         let key_docs: Vec<_> = idempotency.iter().map(Json).collect();
@@ -161,7 +150,7 @@ impl PgTx<'_> {
             &guests,
             &names,
             &guarded,
-            events_now,
+            &event_docs,
             &keys,
             &keys_created,
             &key_docs,
@@ -170,10 +159,6 @@ impl PgTx<'_> {
             &MAX_PAYLOAD,
         ]);
         self.send_query(WRITE_PENDING, &params)?;
-        if events_later {
-            self.send("SELECT pg_advisory_xact_lock($1)", &[&OUTBOX_LOCK])?;
-            self.send(INSERT_EVENTS, &[&event_docs])?;
-        }
         Ok(())
     }
 

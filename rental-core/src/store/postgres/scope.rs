@@ -6,9 +6,11 @@
 //!
 //! Such a write takes what else it reaches as it reaches it: another
 //! property's lock, or the write lock exclusive for anything that is not a
-//! property's (keys, webhooks, deliveries, lists across properties). Events
-//! are numbered under one more lock held to the commit, so their numbers
-//! keep commit order for the fan-out ([`PgTx::flush_with`]).
+//! property's (keys, webhooks, deliveries, lists across properties).
+//!
+//! Two such writes may commit their events out of number order. The fan-out
+//! still takes them in order: it is a write of everything, so when it reads
+//! the outbox no write is open, and every number drawn so far is settled.
 
 use std::collections::BTreeSet;
 
@@ -20,10 +22,6 @@ use crate::store::StoreResult;
 /// The first key of every property's advisory lock (`rent` in ASCII); the
 /// second is [`property_key`].
 const PROPERTY_LOCKS: i32 = 0x72_65_6e_74;
-
-/// The advisory lock a write for some properties takes from its first event
-/// to its commit: writes number their events one at a time, in commit order.
-pub(super) const OUTBOX_LOCK: i64 = 0x72_65_6e_74_61_6c_6f;
 
 /// The second key of a property's advisory lock: the first four bytes of
 /// its slug's SHA-256. Two slugs that share one only wait for each other.
