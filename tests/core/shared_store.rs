@@ -361,6 +361,35 @@ fn two_stores() -> (Arc<PgStore>, Arc<PgStore>) {
 }
 
 #[test]
+fn a_version_bumped_without_an_announcement_is_seen_by_the_poll_while_others_are_announced() {
+    let url = PgCluster::shared().database();
+    let (writer, listener) = (Arc::new(PgStore::open(&url).unwrap()), PgStore::open(&url).unwrap());
+    let marks = listener.change_marks().expect("PostgreSQL keeps change marks");
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let announcing = {
+        let (writer, stop) = (Arc::clone(&writer), Arc::clone(&stop));
+        thread::spawn(move || {
+            let mut property = rental_core::demo::properties().remove(0);
+            while !stop.load(std::sync::atomic::Ordering::Acquire) {
+                property.name.push('.');
+                let mut tx = writer.write().unwrap();
+                tx.put_property(&property).unwrap();
+                tx.commit().unwrap();
+                thread::sleep(Duration::from_millis(20));
+            }
+        })
+    };
+    thread::sleep(Duration::from_millis(200));
+    // As a process that crashed between its commit and its announcement leaves it.
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    client.batch_execute("INSERT INTO changes (topic, version) VALUES ('lost', 7)").unwrap();
+    let seen = within(Duration::from_secs(2), || marks.version("lost") == Some(7));
+    stop.store(true, std::sync::atomic::Ordering::Release);
+    announcing.join().unwrap();
+    assert!(seen.is_some(), "the listener, hearing other announcements, never read the table");
+}
+
+#[test]
 fn a_write_for_one_property_waits_only_for_writes_that_hold_it() {
     let (first, other) = two_stores();
     let held = first.write_for(&["sea-view"]).unwrap();

@@ -5,7 +5,6 @@ use chrono::{DateTime, NaiveDate, Utc};
 use postgres::types::{Json, ToSql};
 
 use super::PgTx;
-use super::changes::CHANNEL;
 use super::local::Pending;
 use super::read::kind_code;
 use crate::booking::Booking;
@@ -16,9 +15,8 @@ use crate::store::StoreResult;
 /// Every waiting write in one statement, each an `unnest` of arrays (empty
 /// when nothing of its kind waits): new bookings ($1–$10), bookings written
 /// again ($11–$20), calendar rows ($21–$28), outbox events ($29), idempotency
-/// records ($30–$32). At commit, the change topics ($33) are bumped too and
-/// announced on channel $34; past $35 bytes the notification is empty, and
-/// listeners read the `changes` table instead.
+/// records ($30–$32). At commit, the change topics ($33) are bumped too, and
+/// their new versions come back as `topic=version` lines to announce.
 ///
 /// Calendar rows go in as written (`ORDER BY n`): an exclusion constraint
 /// checks each against those before it. Events take their numbers from the
@@ -55,11 +53,7 @@ WITH new_bookings AS (
     ON CONFLICT (topic) DO UPDATE SET version = changes.version + 1
     RETURNING topic || '=' || version AS line
 ), payload AS (SELECT string_agg(line, E'\\n') AS lines FROM bumped)
-SELECT pg_notify($34, CASE WHEN octet_length(lines) > $35 THEN '' ELSE lines END) FROM payload WHERE lines IS NOT NULL";
-
-/// Up to this many bytes of `topic=version` lines ride on the notification;
-/// past it the listeners read the `changes` table instead (NOTIFY takes 8000).
-const MAX_PAYLOAD: i32 = 7_000;
+SELECT lines FROM payload WHERE lines IS NOT NULL";
 
 /// One kind of booking write as the statement's ten arrays.
 struct BookingColumns<'a> {
@@ -110,12 +104,13 @@ impl<'a> BookingColumns<'a> {
 impl PgTx<'_> {
     /// Sends every waiting write (see [`WRITE_PENDING`]), removals first in
     /// a statement of their own (they can only make room), and with `topics`
-    /// (at commit) bumps and announces those change topics in the same statement.
-    pub(super) fn flush_with(&self, topics: &[&str]) -> StoreResult<()> {
+    /// (at commit) bumps those change topics in the same statement; returns
+    /// their new versions as `topic=version` lines, to announce after the commit.
+    pub(super) fn flush_with(&self, topics: &[&str]) -> StoreResult<Option<String>> {
         let pending = {
             let mut local = self.local.borrow_mut();
             if local.pending.is_empty() && topics.is_empty() {
-                return Ok(());
+                return Ok(None);
             }
             std::mem::take(&mut local.pending)
         };
@@ -138,7 +133,7 @@ impl PgTx<'_> {
         let keys: Vec<&str> = idempotency.iter().map(|r| r.key.as_str()).collect();
         let keys_created: Vec<DateTime<Utc>> = idempotency.iter().map(|r| r.created_at).collect();
         let key_docs: Vec<_> = idempotency.iter().map(Json).collect();
-        let mut params: Vec<&(dyn ToSql + Sync)> = Vec::with_capacity(35);
+        let mut params: Vec<&(dyn ToSql + Sync)> = Vec::with_capacity(33);
         params.extend(new.params());
         params.extend(old.params());
         params.extend([
@@ -155,15 +150,13 @@ impl PgTx<'_> {
             &keys_created,
             &key_docs,
             &topics,
-            &CHANNEL,
-            &MAX_PAYLOAD,
         ]);
-        self.send_query(WRITE_PENDING, &params)?;
-        Ok(())
+        let rows = self.send_query(WRITE_PENDING, &params)?;
+        Ok(rows.first().map(|row| row.get(0)))
     }
 
     /// Sends every waiting write (see [`PgTx::flush_with`]).
     pub(super) fn flush(&self) -> StoreResult<()> {
-        self.flush_with(&[])
+        self.flush_with(&[]).map(drop)
     }
 }

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use postgres::Config;
 
-use self::changes::Listener;
+use self::changes::{Announcer, Listener};
 pub use self::copy::Counts;
 use self::local::Local;
 use self::pool::{Pool, Pooled};
@@ -38,6 +38,7 @@ pub const MAX_CONNECTIONS: usize = 16;
 pub struct PgStore {
     pool: Pool,
     listener: Listener,
+    announcer: Announcer,
 }
 
 /// True when `url` names a PostgreSQL database (`postgres://` or `postgresql://`).
@@ -73,7 +74,7 @@ impl PgStore {
         }
         let pool = Pool::new(config.clone(), MAX_CONNECTIONS);
         drop(pool.get()?);
-        Ok(PgStore { pool, listener: Listener::new(config) })
+        Ok(PgStore { pool, listener: Listener::new(config.clone()), announcer: Announcer::new(config) })
     }
 
     /// Applies the migrations the database lacks, under an advisory lock (safe
@@ -134,6 +135,8 @@ const WRITE_LOCK: i64 = 0x72_65_6e_74_61_6c_77;
 #[derive(Debug)]
 pub struct PgTx<'a> {
     conn: RefCell<Pooled<'a>>,
+    /// Where a write's bumped change topics go after its commit.
+    announcer: &'a Announcer,
     /// The change topics this write touched, bumped at commit.
     touched: BTreeSet<String>,
     open: bool,
@@ -156,8 +159,8 @@ enum Begin<'s> {
 }
 
 impl PgTx<'_> {
-    fn begin<'p>(pool: &'p Pool, what: &Begin<'_>) -> StoreResult<PgTx<'p>> {
-        let mut conn = pool.get()?;
+    fn begin<'p>(store: &'p PgStore, what: &Begin<'_>) -> StoreResult<PgTx<'p>> {
+        let mut conn = store.pool.get()?;
         // Read committed: each statement after the locks sees every write committed before them.
         let (sql, scope) = match what {
             Begin::Read => ("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY".to_owned(), None),
@@ -176,6 +179,7 @@ impl PgTx<'_> {
         }
         Ok(PgTx {
             conn: RefCell::new(conn),
+            announcer: &store.announcer,
             touched: BTreeSet::new(),
             open: true,
             locked: !matches!(what, Begin::Read),
@@ -242,17 +246,17 @@ impl Store for PgStore {
     type Write<'a> = PgTx<'a>;
 
     fn read(&self) -> StoreResult<Self::Read<'_>> {
-        PgTx::begin(&self.pool, &Begin::Read)
+        PgTx::begin(self, &Begin::Read)
     }
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
-        PgTx::begin(&self.pool, &Begin::Write)
+        PgTx::begin(self, &Begin::Write)
     }
 
     /// Holds the write lock shared and these properties' locks, so that
     /// writes for other properties, from any process, run beside this one.
     fn write_for(&self, properties: &[&str]) -> StoreResult<Self::Write<'_>> {
-        PgTx::begin(&self.pool, &Begin::WriteFor(properties))
+        PgTx::begin(self, &Begin::WriteFor(properties))
     }
 
     /// Up to 64, as redb: writes take turns across processes (the advisory

@@ -1,6 +1,6 @@
 //! What a PostgreSQL write transaction changes: upserts of JSON documents
 //! with their index columns, inserts that conflict on a taken key, and the
-//! change topics it touched, bumped and announced at commit (`flush.rs`).
+//! change topics it touched, bumped at commit (`flush.rs`) and announced after it.
 
 use chrono::{DateTime, Utc};
 use postgres::types::Json;
@@ -320,11 +320,16 @@ impl WriteTx for PgTx<'_> {
         Ok(())
     }
 
-    /// Sends what waits and bumps the touched change topics in one round trip, then commits.
+    /// Sends what waits and bumps the touched change topics in one round
+    /// trip, commits, then has their new versions announced.
     fn commit(mut self) -> StoreResult<()> {
         let topics: Vec<&str> = self.touched.iter().map(String::as_str).collect();
-        self.flush_with(&topics)?;
-        self.end("COMMIT")
+        let bumped = self.flush_with(&topics)?;
+        self.end("COMMIT")?;
+        if let Some(lines) = bumped {
+            self.announcer.announce(lines);
+        }
+        Ok(())
     }
 }
 
