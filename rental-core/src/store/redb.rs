@@ -280,15 +280,24 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         self.get_json(BOOKINGS, code)
     }
 
+    /// Walks the listing order from the cursor, within the dates asked for:
+    /// a stay with a night on or after `from` starts at most [`MAX_NIGHTS`]
+    /// before it, and one with a night before `to` starts before `to`.
     fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>> {
         let order = self.0.open(BOOKING_ORDER)?;
         let bookings = self.0.open(BOOKINGS)?;
-        let start = query.after.as_ref().map_or((0, ""), |c| (day(c.check_in), c.code.as_str()));
+        let cursor = query.after.as_ref().map(|c| (day(c.check_in), c.code.as_str()));
+        let earliest = query.from.map_or(0, |from| day(from).saturating_sub(MAX_NIGHTS));
+        let start = cursor.filter(|c| c.0 >= earliest).unwrap_or((earliest, ""));
+        let end = query.to.map_or(u32::MAX, day);
         let mut out = Vec::new();
         for row in order.range(start..).map_err(backend)? {
             let (pos, _) = row.map_err(backend)?;
             let pos = pos.value();
-            if query.after.is_some() && pos == start {
+            if pos.0 >= end {
+                break;
+            }
+            if Some(pos) == cursor {
                 continue;
             }
             let Some(raw) = bookings.get(pos.1).map_err(backend)? else {

@@ -14,6 +14,7 @@ store_suite!(
     the_property_filter_keeps_one_property,
     the_source_filter_keeps_one_source,
     from_and_to_keep_stays_that_overlap_the_range,
+    a_stay_of_the_most_nights_is_kept_by_from_on_its_last_night_alone,
     updated_since_keeps_bookings_changed_at_or_after_the_instant,
     filters_and_pages_combine,
     a_limit_outside_1_to_200_is_refused,
@@ -120,6 +121,20 @@ fn from_and_to_keep_stays_that_overlap_the_range<S: Store>(h: &Harness<S>) {
     assert_eq!(codes(&from_only), codes(&[b, c]));
     let to_only = list_all(h, BookingQuery { to: Some(d("2026-12-05")), ..query() });
     assert_eq!(codes(&to_only), codes(&[a]));
+}
+
+fn a_stay_of_the_most_nights_is_kept_by_from_on_its_last_night_alone<S: Store>(h: &Harness<S>) {
+    h.edit_property("sea-view", |p| p.max_nights = rental_core::stay::MAX_NIGHTS).unwrap();
+    let long = h.book("sea-view", "2026-12-01", "2027-12-02", 2);
+    assert_eq!(long.nights, rental_core::stay::MAX_NIGHTS);
+    let after = h.book("sea-view", "2027-12-02", "2027-12-04", 2);
+    let from = |day: &str| codes(&list_all(h, BookingQuery { from: Some(d(day)), ..query() }));
+    assert_eq!(from("2027-12-01"), codes(&[long.clone(), after.clone()]), "its last night is the 1st");
+    assert_eq!(from("2027-12-02"), codes(std::slice::from_ref(&after)));
+    let page = h.bookings(&BookingQuery { from: Some(d("2027-12-01")), limit: 1, ..query() }).unwrap();
+    assert_eq!(codes(&page.data), codes(std::slice::from_ref(&long)));
+    let rest = BookingQuery { from: Some(d("2027-12-01")), after: page.next, ..query() };
+    assert_eq!(codes(&h.bookings(&rest).unwrap().data), codes(&[after]), "the next page starts after it");
 }
 
 fn updated_since_keeps_bookings_changed_at_or_after_the_instant<S: Store>(h: &Harness<S>) {
