@@ -149,3 +149,53 @@ async fn the_forms_act_through_the_library_and_refusals_come_back_as_messages() 
     assert!(bad.text().contains(r#"data-field="nightlyRate""#));
     assert_eq!(s.rental.property("sea-view").unwrap().nightly_rate, 15_000, "nothing saved");
 }
+
+/// The `data-code` of every row of the results table, in order.
+fn listed(html: &str) -> Vec<String> {
+    let results = &html[html.find("id=\"results\"").expect("the results card")..];
+    results.split("<tr data-code=\"").skip(1).map(|row| row[..row.find('"').unwrap()].to_owned()).collect()
+}
+
+/// The `href` of the link with `id`, unescaped, if the page has it.
+fn link(html: &str, id: &str) -> Option<String> {
+    let at = html.find(&format!("id=\"{id}\""))?;
+    let href = &html[at..][html[at..].find("href=\"")? + 6..];
+    Some(href[..href.find('"')?].replace("&amp;", "&"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bookings_list_goes_page_by_page_from_where_the_last_page_ended() {
+    let s = server().await;
+    let first = rental_tests::d("2027-01-04");
+    for i in 0..120u64 {
+        let slug = ["sea-view", "alpine-cabin", "harbour-loft"][usize::try_from(i % 3).unwrap()];
+        let check_in = (first + chrono::Days::new(i / 3 * 8)).to_string();
+        let check_out = (first + chrono::Days::new(i / 3 * 8 + 7)).to_string();
+        let mut request = rental_tests::new_booking(slug, &check_in, &check_out, 2);
+        request.guest_name = format!("Guest {i}");
+        s.rental.create_booking(&request, None).unwrap();
+    }
+    let everything = rental_core::BookingQuery { limit: rental_core::BookingQuery::MAX_LIMIT, ..Default::default() };
+    let expected: Vec<String> =
+        rental_tests::list_all(&s.rental, everything).iter().map(|b| b.code.to_string()).collect();
+    let client = Client::logged_in(&s.http).await;
+
+    let mut pages = Vec::new();
+    let mut path = Some("/admin/bookings".to_owned());
+    while let Some(next) = path {
+        let html = client.get(&next).await.text();
+        assert_eq!(link(&html, "page-first").is_some(), !pages.is_empty(), "{next}: a way back to the first page");
+        pages.push(listed(&html));
+        path = link(&html, "page-next");
+        assert!(pages.len() <= 3, "{next} links on past the end");
+    }
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [50, 50, 20]);
+    assert_eq!(pages.concat(), expected, "every booking once, in check-in order");
+
+    let html = client.get("/admin/bookings?q=GUEST+11").await.text();
+    assert_eq!(listed(&html).len(), 11, "Guest 11 and Guest 110 to 119");
+    assert!(html.contains("11 bookings") && link(&html, "page-next").is_none(), "one page holds them all");
+    let r = client.get("/admin/bookings?after=not-a-position").await;
+    assert_eq!(r.status, 400);
+    assert!(r.text().contains("start again from the first page"), "{}", r.text());
+}
