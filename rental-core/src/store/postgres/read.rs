@@ -126,33 +126,37 @@ impl ReadTx for PgTx<'_> {
         Ok(booking)
     }
 
+    /// Walks `bookings_order` from the cursor, within the dates asked for (as
+    /// redb's: a stay with a night on or after `from` starts at most
+    /// [`MAX_NIGHTS`] before it), bounds the index scan can start and stop at.
     fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>> {
         self.hold_all()?;
         let statuses: Vec<String> = query.statuses.iter().map(ToString::to_string).collect();
-        let (after_day, after_code) = match &query.after {
-            Some(c) => (Some(c.check_in), Some(c.code.to_string())),
-            None => (None, None),
+        let earliest = query.from.and_then(|from| from.checked_sub_days(Days::new(MAX_NIGHTS.into())));
+        let (start_day, start_code) = match &query.after {
+            Some(c) if earliest.is_none_or(|earliest| c.check_in >= earliest) => (Some(c.check_in), c.code.to_string()),
+            _ => (earliest, String::new()),
         };
         let property = query.property.as_ref().map(ToString::to_string);
         let source = query.source.as_ref().map(ToString::to_string);
         let rows = self.query(
             "SELECT doc FROM bookings
-             WHERE ($1::date IS NULL OR (check_in, code) > ($1, $2::text COLLATE \"C\"))
-               AND (cardinality($3::text[]) = 0 OR status = ANY($3))
-               AND ($4::text IS NULL OR property = $4)
-               AND ($5::text IS NULL OR source = $5)
-               AND ($6::date IS NULL OR check_out > $6)
-               AND ($7::date IS NULL OR check_in < $7)
+             WHERE (check_in, code) > (coalesce($1, '-infinity'::date), $2::text COLLATE \"C\")
+               AND check_in < coalesce($3, 'infinity'::date)
+               AND (cardinality($4::text[]) = 0 OR status = ANY($4))
+               AND ($5::text IS NULL OR property = $5)
+               AND ($6::text IS NULL OR source = $6)
+               AND ($7::date IS NULL OR check_out > $7)
                AND ($8::timestamptz IS NULL OR updated_at >= $8)
              ORDER BY check_in, code LIMIT $9",
             &[
-                &after_day,
-                &after_code,
+                &start_day,
+                &start_code,
+                &query.to,
                 &statuses,
                 &property,
                 &source,
                 &query.from,
-                &query.to,
                 &query.updated_since,
                 &limit(query.limit.saturating_add(1)),
             ],
