@@ -25,11 +25,11 @@ const WRITE_PENDING: &str = "
 WITH new_bookings AS (
     INSERT INTO bookings (code, property, check_in, check_out, status, source, updated_at, created_at, may_lapse, doc)
     SELECT * FROM unnest($1::text[], $2::text[], $3::date[], $4::date[], $5::text[], $6::text[],
-                         $7::timestamptz[], $8::timestamptz[], $9::boolean[], $10::jsonb[])
+                         $7::timestamptz[], $8::timestamptz[], $9::boolean[], $10::json[])
 ), old_bookings AS (
     INSERT INTO bookings (code, property, check_in, check_out, status, source, updated_at, created_at, may_lapse, doc)
     SELECT * FROM unnest($11::text[], $12::text[], $13::date[], $14::date[], $15::text[], $16::text[],
-                         $17::timestamptz[], $18::timestamptz[], $19::boolean[], $20::jsonb[])
+                         $17::timestamptz[], $18::timestamptz[], $19::boolean[], $20::json[])
     ON CONFLICT (code) DO UPDATE SET property = EXCLUDED.property, check_in = EXCLUDED.check_in,
         check_out = EXCLUDED.check_out, status = EXCLUDED.status, source = EXCLUDED.source,
         updated_at = EXCLUDED.updated_at, created_at = EXCLUDED.created_at,
@@ -45,9 +45,9 @@ WITH new_bookings AS (
         check_in = EXCLUDED.check_in, check_out = EXCLUDED.check_out, kind = EXCLUDED.kind, guests = EXCLUDED.guests,
         guest_name = EXCLUDED.guest_name, guarded = EXCLUDED.guarded
 ), events AS (
-    INSERT INTO outbox (doc) SELECT doc FROM unnest($29::jsonb[]) WITH ORDINALITY AS e(doc, n) ORDER BY n
+    INSERT INTO outbox (doc) SELECT doc FROM unnest($29::json[]) WITH ORDINALITY AS e(doc, n) ORDER BY n
 ), idempotency_keys AS (
-    INSERT INTO idempotency (key, created_at, doc) SELECT * FROM unnest($30::text[], $31::timestamptz[], $32::jsonb[])
+    INSERT INTO idempotency (key, created_at, doc) SELECT * FROM unnest($30::text[], $31::timestamptz[], $32::json[])
 ), bumped AS (
     INSERT INTO changes (topic, version) SELECT t, 1 FROM unnest($33::text[]) AS t
     ON CONFLICT (topic) DO UPDATE SET version = changes.version + 1

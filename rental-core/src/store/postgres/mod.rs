@@ -4,7 +4,7 @@
 //! lost race (a key another writer committed first, a lost connection) is a
 //! transient [`StoreError`] that [`Rental`](crate::Rental) retries.
 //!
-//! Records are JSONB documents beside the columns their indexes and
+//! Records are JSON documents beside the columns their indexes and
 //! constraints need; docs/SEVERAL-SERVERS.md tells how to run it.
 
 mod changes;
