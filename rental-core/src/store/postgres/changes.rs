@@ -63,7 +63,7 @@ impl Listener {
             std::thread::Builder::new()
                 .name("rental-pg-listen".into())
                 .spawn(move || listen(&config, &marks, &stop))
-                .map_err(|e| tracing_free_warning(&e))
+                .map_err(|e| cannot_start("change listener", &e))
                 .ok();
         }
         Arc::clone(&self.marks)
@@ -76,10 +76,11 @@ impl Drop for Listener {
     }
 }
 
-/// A thread that cannot start leaves the marks as they are: the caches then
-/// see other processes' writes only after a restart, which is said on stderr.
-fn tracing_free_warning(e: &std::io::Error) {
-    eprintln!("rental: cannot start the PostgreSQL change listener: {e}");
+/// Says on stderr that a thread could not start. Without the listener, this
+/// process's cache sees other processes' writes only after a restart; without
+/// the announcer, the others see this one's writes by their poll alone.
+fn cannot_start(thread: &str, e: &std::io::Error) {
+    eprintln!("rental: cannot start the PostgreSQL {thread}: {e}");
 }
 
 /// Listens until `stop`, reconnecting after a failure.
@@ -164,7 +165,7 @@ impl Announcer {
                     *self.finished.lock().unwrap_or_else(PoisonError::into_inner) = Some(finished);
                 }
                 // The listeners' poll finds the versions in the table instead.
-                Err(e) => return tracing_free_warning(&e),
+                Err(e) => return cannot_start("change announcer", &e),
             }
         }
         if let Some(queue) = queue.as_ref() {
