@@ -64,10 +64,6 @@ pub(super) fn kind_code(kind: EntryKind) -> i16 {
     }
 }
 
-fn entry(row: &Row) -> StoreResult<CalendarEntry> {
-    entry_at(row, 0)
-}
-
 /// The calendar entry in columns `at..at + 6` (holder, check-in, check-out, kind, guests, guest name).
 fn entry_at(row: &Row, at: usize) -> StoreResult<CalendarEntry> {
     let kind = match row.get::<_, i16>(at + 3) {
@@ -204,15 +200,7 @@ impl ReadTx for PgTx<'_> {
         if let Some(known) = self.local.borrow().calendar(slug, from, to) {
             return Ok(known);
         }
-        // Entries span at most MAX_NIGHTS: the ones sharing a night with from..to start after `earliest`.
-        let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN);
-        let rows = self.query(
-            "SELECT holder, check_in, check_out, kind, guests, guest_name FROM calendar
-             WHERE property = $1 AND check_in >= $2 AND check_in < $3 AND check_out > $4
-             ORDER BY check_in, holder",
-            &[&slug, &earliest, &to, &from],
-        )?;
-        let entries: Vec<CalendarEntry> = rows.iter().map(entry).collect::<StoreResult<_>>()?;
+        let entries = self.lookup_calendars(&[(slug, from, to)])?.remove(slug).unwrap_or_default();
         if self.locked {
             self.local.borrow_mut().know_calendar(slug, from, to, entries.clone());
         }
@@ -409,16 +397,31 @@ impl ReadTx for PgTx<'_> {
 const LOOKUP_BOOKINGS: &str = "SELECT b.code, b.doc FROM unnest($1::text[]) AS k(code)
      CROSS JOIN LATERAL (SELECT code, doc FROM bookings WHERE code = k.code LIMIT 1) AS b";
 
-/// The calendars of several properties, each read from its index as
-/// [`ReadTx::calendar`] reads one (`OFFSET 0` keeps them apart, as above).
+/// The calendars of several properties, each property's apart (`OFFSET 0`,
+/// as above): its direct bookings and manual blocks by overlap, from the
+/// exclusion constraint's `GiST` index, and what channels imported from an
+/// index of their own (from [`earliest`]: however full the calendar, only
+/// the stays that overlap are read).
 const LOOKUP_CALENDARS: &str = "SELECT w.slug, c.holder, c.check_in, c.check_out, c.kind, c.guests, c.guest_name
      FROM unnest($1::text[], $2::date[], $3::date[], $4::date[]) AS w(slug, earliest, start, stop)
      CROSS JOIN LATERAL (
          SELECT holder, check_in, check_out, kind, guests, guest_name FROM calendar
-         WHERE property = w.slug AND check_in >= w.earliest AND check_in < w.stop AND check_out > w.start
+         WHERE property_id = (SELECT id FROM properties p WHERE p.slug = w.slug) AND guarded IS NOT NULL
+           AND daterange(check_in, check_out) && daterange(w.start, w.stop, '[]')
+           AND check_in < w.stop AND check_out > w.start
+         UNION ALL
+         SELECT holder, check_in, check_out, kind, guests, guest_name FROM calendar
+         WHERE property = w.slug AND guarded IS NULL
+           AND check_in >= w.earliest AND check_in < w.stop AND check_out > w.start
          OFFSET 0
      ) AS c
      ORDER BY w.slug, c.check_in, c.holder";
+
+/// The earliest check-in of an entry that shares a night with a span from
+/// `from`: entries span at most [`MAX_NIGHTS`].
+fn earliest(from: NaiveDate) -> NaiveDate {
+    from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN)
+}
 
 impl PgTx<'_> {
     /// Reads the documents of those `keys` the transaction does not know yet
@@ -450,6 +453,24 @@ impl PgTx<'_> {
         Ok(())
     }
 
+    /// The entries of each span's property that share a night with the span
+    /// ([`LOOKUP_CALENDARS`]), by property, in calendar order.
+    fn lookup_calendars(
+        &self,
+        spans: &[(&str, NaiveDate, NaiveDate)],
+    ) -> StoreResult<HashMap<String, Vec<CalendarEntry>>> {
+        let slugs: Vec<&str> = spans.iter().map(|s| s.0).collect();
+        let froms: Vec<NaiveDate> = spans.iter().map(|s| s.1).collect();
+        let tos: Vec<NaiveDate> = spans.iter().map(|s| s.2).collect();
+        let earliest: Vec<NaiveDate> = froms.iter().copied().map(earliest).collect();
+        let rows = self.query(LOOKUP_CALENDARS, &[&slugs, &earliest, &froms, &tos])?;
+        let mut by_slug: HashMap<String, Vec<CalendarEntry>> = HashMap::new();
+        for row in &rows {
+            by_slug.entry(row.get(0)).or_default().push(entry_at(row, 1)?);
+        }
+        Ok(by_slug)
+    }
+
     /// One span per property, from the earliest `from` to the latest `to` asked for it.
     fn prefetch_calendars(&self, wanted: &[(&str, NaiveDate, NaiveDate)]) -> StoreResult<()> {
         let mut spans: Vec<(&str, NaiveDate, NaiveDate)> = Vec::new();
@@ -463,18 +484,7 @@ impl PgTx<'_> {
         if spans.is_empty() {
             return Ok(());
         }
-        let slugs: Vec<&str> = spans.iter().map(|s| s.0).collect();
-        let froms: Vec<NaiveDate> = spans.iter().map(|s| s.1).collect();
-        let tos: Vec<NaiveDate> = spans.iter().map(|s| s.2).collect();
-        let earliest: Vec<NaiveDate> = froms
-            .iter()
-            .map(|from| from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN))
-            .collect();
-        let rows = self.query(LOOKUP_CALENDARS, &[&slugs, &earliest, &froms, &tos])?;
-        let mut by_slug: HashMap<String, Vec<CalendarEntry>> = HashMap::new();
-        for row in &rows {
-            by_slug.entry(row.get(0)).or_default().push(entry_at(row, 1)?);
-        }
+        let mut by_slug = self.lookup_calendars(&spans)?;
         let mut local = self.local.borrow_mut();
         for (slug, from, to) in spans {
             local.know_calendar(slug, from, to, by_slug.remove(slug).unwrap_or_default());

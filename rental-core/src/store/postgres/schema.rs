@@ -138,6 +138,17 @@ ALTER TABLE admin_sessions ALTER COLUMN doc TYPE json USING doc::json;
 ALTER TABLE login_failures ALTER COLUMN doc TYPE json USING doc::json;
 ",
     ),
+    (
+        5,
+        r"
+-- A calendar's direct bookings and manual blocks are found by overlap in the
+-- exclusion constraint's GiST index; only what channels imported (guarded
+-- NULL, outside the constraint) needs an index by check-in, and a direct
+-- booking no longer writes one.
+CREATE INDEX calendar_imports ON calendar (property, check_in, holder) WHERE guarded IS NULL;
+DROP INDEX calendar_by_property;
+",
+    ),
 ];
 
 /// Brings the database's schema up to `version` (the newest, for a server);
