@@ -389,19 +389,32 @@ fn a_version_bumped_without_an_announcement_is_seen_by_the_poll_while_others_are
     assert!(seen.is_some(), "the listener, hearing other announcements, never read the table");
 }
 
+/// Opens a write for `properties` (all when `None`), reads the first
+/// property's record, and commits. A PostgreSQL write begins, and takes its
+/// locks, with its first statement.
+fn write_reading(store: &PgStore, properties: Option<&[&str]>) -> StoreResult<()> {
+    let tx = match properties {
+        Some(properties) => store.write_for(properties)?,
+        None => store.write()?,
+    };
+    tx.property(properties.map_or("sea-view", |p| p[0]))?;
+    tx.commit()
+}
+
 #[test]
 fn a_write_for_one_property_waits_only_for_writes_that_hold_it() {
     let (first, other) = two_stores();
     let held = first.write_for(&["sea-view"]).unwrap();
+    held.property("sea-view").unwrap();
 
     let store = Arc::clone(&other);
-    let beside = started(move || store.write_for(&["alpine-cabin"]).and_then(WriteTx::commit));
+    let beside = started(move || write_reading(&store, Some(&["alpine-cabin"])));
     beside.recv_timeout(Duration::from_secs(10)).expect("another property's write is not held up").unwrap();
 
     let store = Arc::clone(&other);
-    let same = started(move || store.write_for(&["harbour-loft", "sea-view"]).and_then(WriteTx::commit));
+    let same = started(move || write_reading(&store, Some(&["harbour-loft", "sea-view"])));
     let store = Arc::clone(&other);
-    let everything = started(move || store.write().and_then(WriteTx::commit));
+    let everything = started(move || write_reading(&store, None));
     thread::sleep(STILL_WAITING);
     assert!(same.try_recv().is_err(), "a write for the same property waits");
     assert!(everything.try_recv().is_err(), "a write of everything waits");
@@ -417,6 +430,7 @@ fn a_write_for_one_property_that_reaches_past_it_waits_for_what_it_reaches() {
     tx.put_booking(&direct("BK-AAAAAA", "2027-03-01", "2027-03-05")).unwrap();
     tx.commit().unwrap();
     let held = first.write_for(&["sea-view"]).unwrap();
+    held.property("sea-view").unwrap();
 
     // A booking of the held property, read from a write for another one.
     let store = Arc::clone(&other);

@@ -85,7 +85,9 @@ pub trait Store: Send + Sync {
 
     /// Opens a read snapshot.
     fn read(&self) -> StoreResult<Self::Read<'_>>;
-    /// Opens the write transaction, waiting while another is open.
+    /// Opens the write transaction, waiting while another is open. (A store
+    /// may instead wait at the transaction's first statement, which no caller
+    /// can tell apart: PostgreSQL sends its locks with that statement.)
     fn write(&self) -> StoreResult<Self::Write<'_>>;
     /// Opens a write transaction for work on these properties (their
     /// bookings, calendars and events; idempotency records). A store whose

@@ -12,8 +12,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use postgres::Config;
-use postgres::fallible_iterator::FallibleIterator;
+use tokio_postgres::Config;
 
 use super::pool::Conn;
 use crate::store::{ChangeMarks, StoreResult};
@@ -99,17 +98,9 @@ fn listen_once(config: &Config, marks: &ChangeMarks, stop: &AtomicBool) -> Store
     let mut last_read = Instant::now();
     while !stop.load(Ordering::Acquire) {
         let mut heard = Vec::new();
-        {
-            let mut notifications = conn.client().notifications();
-            match notifications.timeout_iter(POLL).next() {
-                Ok(Some(n)) => heard.push(n.payload().to_owned()),
-                Ok(None) => {}
-                Err(e) => return Err(super::errors::store_error(&e)),
-            }
-            let mut pending = notifications.iter();
-            while let Ok(Some(n)) = pending.next() {
-                heard.push(n.payload().to_owned());
-            }
+        heard.extend(conn.notification(POLL)?);
+        while let Some(payload) = conn.heard() {
+            heard.push(payload);
         }
         if last_read.elapsed() >= POLL || heard.iter().any(String::is_empty) {
             read_table(&mut conn, marks)?;

@@ -2,7 +2,7 @@
 //! into an empty PostgreSQL database in one transaction, outbox numbers kept.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use postgres::types::Json;
+use tokio_postgres::types::Json;
 
 use super::read::seq_value;
 use super::{PgStore, PgTx};

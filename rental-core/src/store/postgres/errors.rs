@@ -1,7 +1,7 @@
 //! How a PostgreSQL failure becomes a [`StoreError`]: races and lost
 //! connections are transient (tried again), everything else is not.
 
-use postgres::error::SqlState;
+use tokio_postgres::error::SqlState;
 
 use crate::store::StoreError;
 
@@ -27,7 +27,7 @@ const UNAVAILABLE: [SqlState; 5] = [
 ];
 
 /// The store error of a failed PostgreSQL call.
-pub(super) fn store_error(e: &postgres::Error) -> StoreError {
+pub(super) fn store_error(e: &tokio_postgres::Error) -> StoreError {
     if let Some(code) = e.code() {
         if CONFLICTS.contains(code) {
             return StoreError::Conflict(format!("{} ({})", message(e), code.code()));
@@ -44,12 +44,12 @@ pub(super) fn store_error(e: &postgres::Error) -> StoreError {
 }
 
 /// The server's own message when there is one, else the client's.
-fn message(e: &postgres::Error) -> String {
+fn message(e: &tokio_postgres::Error) -> String {
     e.as_db_error().map_or_else(|| e.to_string(), |db| db.message().to_owned())
 }
 
 /// True when the cause is the socket: refused, reset, timed out.
-fn io_failure(e: &postgres::Error) -> bool {
+fn io_failure(e: &tokio_postgres::Error) -> bool {
     let mut source = std::error::Error::source(e);
     while let Some(cause) = source {
         if cause.is::<std::io::Error>() {

@@ -2,7 +2,7 @@
 //! inserts, so a group of bookings costs one round trip, and its commit one more.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use postgres::types::{Json, ToSql};
+use tokio_postgres::types::{Json, ToSql};
 
 use super::PgTx;
 use super::local::Pending;
@@ -103,17 +103,15 @@ impl<'a> BookingColumns<'a> {
 
 impl PgTx<'_> {
     /// Sends every waiting write (see [`WRITE_PENDING`]), removals first in
-    /// a statement of their own (they can only make room), and with `topics`
-    /// (at commit) bumps those change topics in the same statement; returns
-    /// their new versions as `topic=version` lines, to announce after the commit.
-    pub(super) fn flush_with(&self, topics: &[&str]) -> StoreResult<Option<String>> {
-        let pending = {
-            let mut local = self.local.borrow_mut();
-            if local.pending.is_empty() && topics.is_empty() {
-                return Ok(None);
-            }
-            std::mem::take(&mut local.pending)
-        };
+    /// a statement of their own (they can only make room). With `commit`,
+    /// it also bumps the change topics `topics` in that statement and
+    /// commits in the same round trip; it returns their new versions as
+    /// `topic=version` lines, to announce after the commit.
+    fn send_pending(&self, topics: &[&str], commit: bool) -> StoreResult<Option<String>> {
+        let pending = std::mem::take(&mut self.local.borrow_mut().pending);
+        if pending.is_empty() && topics.is_empty() {
+            return if commit { self.end("COMMIT").map(|()| None) } else { Ok(None) };
+        }
         let Pending { bookings, entries, removed, events, idempotency } = pending;
         if !removed.is_empty() {
             self.send("DELETE FROM calendar WHERE holder = ANY($1)", &[&removed])?;
@@ -151,12 +149,22 @@ impl PgTx<'_> {
             &key_docs,
             &topics,
         ]);
-        let rows = self.send_query(WRITE_PENDING, &params)?;
+        let rows = if commit {
+            self.send_query_and_commit(WRITE_PENDING, &params)?
+        } else {
+            self.send_query(WRITE_PENDING, &params)?
+        };
         Ok(rows.first().map(|row| row.get(0)))
     }
 
-    /// Sends every waiting write (see [`PgTx::flush_with`]).
+    /// Sends every waiting write (see [`PgTx::send_pending`]).
     pub(super) fn flush(&self) -> StoreResult<()> {
-        self.flush_with(&[]).map(drop)
+        self.send_pending(&[], false).map(drop)
+    }
+
+    /// Sends every waiting write, bumps `topics` and commits, in one round
+    /// trip (see [`PgTx::send_pending`]); returns the bumped versions.
+    pub(super) fn flush_and_commit(&self, topics: &[&str]) -> StoreResult<Option<String>> {
+        self.send_pending(topics, true)
     }
 }

@@ -18,11 +18,12 @@ mod schema;
 mod scope;
 mod write;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use postgres::Config;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Config, Row};
 
 use self::changes::{Announcer, Listener};
 pub use self::copy::Counts;
@@ -68,7 +69,8 @@ impl PgStore {
         if !is_postgres_url(url) {
             return Err(StoreError::Backend("a database URL starts with postgres:// or postgresql://".into()));
         }
-        let mut config: Config = url.parse().map_err(|e: postgres::Error| StoreError::Backend(e.to_string().into()))?;
+        let mut config: Config =
+            url.parse().map_err(|e: tokio_postgres::Error| StoreError::Backend(e.to_string().into()))?;
         if config.get_application_name().is_none() {
             config.application_name("rental");
         }
@@ -132,14 +134,20 @@ const WRITE_LOCK: i64 = 0x72_65_6e_74_61_6c_77;
 /// A transaction on one pooled connection: a read snapshot (REPEATABLE READ,
 /// READ ONLY) or a write (READ COMMITTED, under [`WRITE_LOCK`]). Dropped
 /// without commit, it rolls back.
+///
+/// Its `BEGIN` (and its locks) go out with its first statement, and its
+/// last write with its `COMMIT`: one round trip each, not three. Until the
+/// first statement it has seen nothing, so it is as if begun then.
 #[derive(Debug)]
 pub struct PgTx<'a> {
     conn: RefCell<Pooled<'a>>,
+    /// The statements that begin the transaction, until sent with the first statement.
+    unsent_begin: RefCell<Option<String>>,
     /// Where a write's bumped change topics go after its commit.
     announcer: &'a Announcer,
     /// The change topics this write touched, bumped at commit.
     touched: BTreeSet<String>,
-    open: bool,
+    open: Cell<bool>,
     /// True for a write, which holds [`WRITE_LOCK`] until it ends.
     locked: bool,
     /// For a write for some properties ([`Store::write_for`]), which holds
@@ -160,7 +168,7 @@ enum Begin<'s> {
 
 impl PgTx<'_> {
     fn begin<'p>(store: &'p PgStore, what: &Begin<'_>) -> StoreResult<PgTx<'p>> {
-        let mut conn = store.pool.get()?;
+        let conn = store.pool.get()?;
         // Read committed: each statement after the locks sees every write committed before them.
         let (sql, scope) = match what {
             Begin::Read => ("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY".to_owned(), None),
@@ -172,16 +180,12 @@ impl PgTx<'_> {
                 (scope::begin_for(&held), Some(held))
             }
         };
-        let begun = conn.conn().batch(&sql);
-        if let Err(e) = begun {
-            conn.discard();
-            return Err(e);
-        }
         Ok(PgTx {
             conn: RefCell::new(conn),
+            unsent_begin: RefCell::new(Some(sql)),
             announcer: &store.announcer,
             touched: BTreeSet::new(),
-            open: true,
+            open: Cell::new(true),
             locked: !matches!(what, Begin::Read),
             scope: RefCell::new(scope),
             local: RefCell::default(),
@@ -189,10 +193,14 @@ impl PgTx<'_> {
     }
 
     /// Ends the transaction with `sql` (COMMIT or ROLLBACK), which also lets
-    /// the next writer in. After a failure the link may be gone: the
-    /// connection is closed, which ends the transaction too.
-    fn end(&mut self, sql: &str) -> StoreResult<()> {
-        self.open = false;
+    /// the next writer in; one that sent nothing has nothing to end. After a
+    /// failure the link may be gone: the connection is closed, which ends the
+    /// transaction too.
+    fn end(&self, sql: &str) -> StoreResult<()> {
+        self.open.set(false);
+        if self.unsent_begin.borrow_mut().take().is_some() {
+            return Ok(());
+        }
         let mut conn = self.conn.borrow_mut();
         let ended = conn.conn().batch(sql);
         if ended.is_err() {
@@ -203,39 +211,46 @@ impl PgTx<'_> {
 
     /// Sends the writes still waiting, then runs `sql` and returns its rows;
     /// a failure leaves the transaction to roll back.
-    fn query(
-        &self,
-        sql: &'static str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> StoreResult<Vec<postgres::Row>> {
+    fn query(&self, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> StoreResult<Vec<Row>> {
         self.flush()?;
         self.send_query(sql, params)
     }
 
     /// Sends the writes still waiting, then runs `sql`; returns how many rows it changed.
-    fn execute(&self, sql: &'static str, params: &[&(dyn postgres::types::ToSql + Sync)]) -> StoreResult<u64> {
+    fn execute(&self, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> StoreResult<u64> {
         self.flush()?;
         self.send(sql, params)
     }
 
-    /// Runs `sql` as it is, whatever waits.
-    fn send_query(
-        &self,
-        sql: &'static str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> StoreResult<Vec<postgres::Row>> {
-        self.conn.borrow_mut().conn().query(sql, params)
+    /// Runs `sql` as it is, whatever waits (after the `BEGIN`, if not sent yet).
+    fn send_query(&self, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> StoreResult<Vec<Row>> {
+        let begin = self.unsent_begin.borrow_mut().take();
+        self.conn.borrow_mut().conn().query_between(begin.as_deref(), sql, params, None)
     }
 
     /// Runs `sql` as it is, whatever waits; returns how many rows it changed.
-    fn send(&self, sql: &'static str, params: &[&(dyn postgres::types::ToSql + Sync)]) -> StoreResult<u64> {
-        self.conn.borrow_mut().conn().execute(sql, params)
+    fn send(&self, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> StoreResult<u64> {
+        let begin = self.unsent_begin.borrow_mut().take();
+        self.conn.borrow_mut().conn().execute_between(begin.as_deref(), sql, params, None)
+    }
+
+    /// Runs `sql` as it is, and commits in the same round trip (when `sql`
+    /// fails, nothing is committed); returns its rows.
+    fn send_query_and_commit(&self, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> StoreResult<Vec<Row>> {
+        self.open.set(false);
+        let begin = self.unsent_begin.borrow_mut().take();
+        let mut conn = self.conn.borrow_mut();
+        let rows = conn.conn().query_between(begin.as_deref(), sql, params, Some("COMMIT"));
+        if rows.is_err() {
+            conn.discard();
+        }
+        rows
     }
 }
 
 impl Drop for PgTx<'_> {
     fn drop(&mut self) {
-        if self.open && self.end("ROLLBACK").is_err() {
+        if self.open.get() && self.end("ROLLBACK").is_err() {
             self.conn.borrow_mut().discard();
         }
     }

@@ -2,26 +2,44 @@
 //! gives it back; a broken one is dropped, and a new one is opened when needed.
 
 use std::collections::HashMap;
+use std::future::poll_fn;
 use std::sync::{Condvar, Mutex, PoisonError};
+use std::time::Duration;
 
-use postgres::types::ToSql;
-use postgres::{Client, Config, NoTls, Row, Statement};
+use tokio::runtime::Runtime;
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+use tokio::task::JoinHandle;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{AsyncMessage, Client, Config, NoTls, Row, Statement};
 
 use super::errors::store_error;
 use crate::store::{StoreError, StoreResult};
 
-/// One connection and the statements prepared on it.
+/// One connection, the statements prepared on it, and the runtime that
+/// drives it: a current-thread runtime, run by whichever thread sends a
+/// statement, so that several statements can go out in one round trip.
 pub(super) struct Conn {
-    /// Always `Some` until dropped: closing it blocks, so the drop steps off the runtime too.
+    /// Always `Some` until dropped: dropping it closes the connection.
     client: Option<Client>,
+    /// Always `Some` until dropped: shutting it down blocks, so the drop steps off the runtime too.
+    runtime: Option<Runtime>,
+    /// Reads the connection's messages; ends when the connection does.
+    driver: Option<JoinHandle<()>>,
+    /// The payloads of the notifications heard (see [`Conn::notification`]).
+    notifications: UnboundedReceiver<String>,
     statements: HashMap<&'static str, Statement>,
 }
 
 impl Drop for Conn {
     fn drop(&mut self) {
-        if let Some(client) = self.client.take() {
-            off_runtime(move || drop(client));
-        }
+        let (client, runtime, driver) = (self.client.take(), self.runtime.take(), self.driver.take());
+        off_runtime(move || {
+            // Without its client the connection says goodbye to the server and ends.
+            drop(client);
+            if let (Some(runtime), Some(driver)) = (runtime, driver) {
+                let _ = runtime.block_on(async { tokio::time::timeout(Duration::from_secs(1), driver).await });
+            }
+        });
     }
 }
 
@@ -34,33 +52,111 @@ impl std::fmt::Debug for Conn {
 impl Conn {
     /// Opens a connection.
     pub(super) fn open(config: &Config) -> StoreResult<Self> {
-        let client = off_runtime(|| config.connect(NoTls)).map_err(|e| match store_error(&e) {
+        let unavailable = |e: &tokio_postgres::Error| match store_error(e) {
             StoreError::Backend(b) => StoreError::Unavailable(b.to_string()),
             other => other,
-        })?;
-        Ok(Conn { client: Some(client), statements: HashMap::new() })
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Unavailable(format!("cannot start a connection's runtime: {e}")))?;
+        let (client, mut connection) =
+            off_runtime(|| runtime.block_on(config.connect(NoTls))).map_err(|e| unavailable(&e))?;
+        let (heard, notifications) = unbounded_channel();
+        let driver = runtime.spawn(async move {
+            while let Some(Ok(message)) = poll_fn(|cx| connection.poll_message(cx)).await {
+                if let AsyncMessage::Notification(n) = message {
+                    let _ = heard.send(n.payload().to_owned());
+                }
+            }
+        });
+        Ok(Conn {
+            client: Some(client),
+            runtime: Some(runtime),
+            driver: Some(driver),
+            notifications,
+            statements: HashMap::new(),
+        })
     }
 
     /// Runs `sql` (prepared once per connection) and returns its rows.
     pub(super) fn query(&mut self, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> StoreResult<Vec<Row>> {
-        let statement = self.statement(sql)?;
-        off_runtime(|| self.client().query(&statement, params)).map_err(|e| store_error(&e))
-    }
-
-    /// Runs `sql` (prepared once per connection) and returns how many rows it changed.
-    pub(super) fn execute(&mut self, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> StoreResult<u64> {
-        let statement = self.statement(sql)?;
-        off_runtime(|| self.client().execute(&statement, params)).map_err(|e| store_error(&e))
+        self.query_between(None, sql, params, None)
     }
 
     /// Runs statements without parameters (transaction control, migrations).
     pub(super) fn batch(&mut self, sql: &str) -> StoreResult<()> {
-        off_runtime(|| self.client().batch_execute(sql)).map_err(|e| store_error(&e))
+        self.run(|client| client.batch_execute(sql))
     }
 
-    /// The connection itself, for notifications.
-    pub(super) fn client(&mut self) -> &mut Client {
-        self.client.as_mut().expect("a connection's client is present until dropped")
+    /// [`Conn::query`], with statements without parameters sent `before` it
+    /// (`BEGIN`) and `after` it (`COMMIT`) in the same round trip.
+    pub(super) fn query_between(
+        &mut self,
+        before: Option<&str>,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+        after: Option<&str>,
+    ) -> StoreResult<Vec<Row>> {
+        let statement = self.statement(sql)?;
+        self.between(before, |client| client.query(&statement, params), after)
+    }
+
+    /// Runs `sql` (prepared once per connection) and returns how many rows it
+    /// changed, with statements sent before and after it as in [`Conn::query_between`].
+    pub(super) fn execute_between(
+        &mut self,
+        before: Option<&str>,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+        after: Option<&str>,
+    ) -> StoreResult<u64> {
+        let statement = self.statement(sql)?;
+        self.between(before, |client| client.execute(&statement, params), after)
+    }
+
+    /// Sends `before`, the statement `call` makes, and `after` at once, in
+    /// that order (each is sent when first polled): the server runs them so, each after the one before has ended.
+    /// The first failure is returned. A statement after a failed one runs in
+    /// a failed transaction (a `COMMIT` there rolls back), so a `BEGIN` that
+    /// fails leaves nothing done.
+    fn between<'c, T, F>(
+        &'c self,
+        before: Option<&'c str>,
+        call: impl FnOnce(&'c Client) -> F,
+        after: Option<&'c str>,
+    ) -> StoreResult<T>
+    where
+        F: Future<Output = Result<T, tokio_postgres::Error>>,
+    {
+        self.run(|client| async move {
+            let batch = |sql: Option<&'c str>| async move {
+                match sql {
+                    Some(sql) => client.batch_execute(sql).await,
+                    None => Ok(()),
+                }
+            };
+            let (before, result, after) = tokio::join!(biased; batch(before), call(client), batch(after));
+            before.and(result).and_then(|result| after.map(|()| result))
+        })
+    }
+
+    /// The payload of the next notification heard within `wait` (after
+    /// `LISTEN`), or `None`; an error once the connection is lost.
+    pub(super) fn notification(&mut self, wait: Duration) -> StoreResult<Option<String>> {
+        let Conn { runtime, notifications, .. } = self;
+        let runtime = runtime.as_ref().expect("a connection's runtime is present until dropped");
+        let heard = off_runtime(|| runtime.block_on(async { tokio::time::timeout(wait, notifications.recv()).await }));
+        match heard {
+            Ok(Some(payload)) => Ok(Some(payload)),
+            Ok(None) => Err(StoreError::Unavailable("the connection to PostgreSQL closed".into())),
+            Err(_elapsed) => Ok(None),
+        }
+    }
+
+    /// The payload of a notification already heard, if any.
+    pub(super) fn heard(&mut self) -> Option<String> {
+        self.notifications.try_recv().ok()
     }
 
     /// True when the server or the network closed the connection.
@@ -72,9 +168,20 @@ impl Conn {
         if let Some(statement) = self.statements.get(sql) {
             return Ok(statement.clone());
         }
-        let statement = off_runtime(|| self.client().prepare(sql)).map_err(|e| store_error(&e))?;
+        let statement = self.run(|client| client.prepare(sql))?;
         self.statements.insert(sql, statement.clone());
         Ok(statement)
+    }
+
+    /// Runs the future `call` makes on this connection's client to its end.
+    fn run<'c, T, F>(&'c self, call: impl FnOnce(&'c Client) -> F) -> StoreResult<T>
+    where
+        F: Future<Output = Result<T, tokio_postgres::Error>>,
+    {
+        let client = self.client.as_ref().expect("a connection's client is present until dropped");
+        let runtime = self.runtime.as_ref().expect("a connection's runtime is present until dropped");
+        let call = call(client);
+        off_runtime(|| runtime.block_on(call)).map_err(|e| store_error(&e))
     }
 }
 

@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
-use postgres::Row;
-use postgres::types::Json;
 use serde::de::DeserializeOwned;
+use tokio_postgres::Row;
+use tokio_postgres::types::Json;
 
 use super::PgTx;
 use super::local::Local;

@@ -3,7 +3,7 @@
 //! change topics it touched, bumped at commit (`flush.rs`) and announced after it.
 
 use chrono::{DateTime, Utc};
-use postgres::types::Json;
+use tokio_postgres::types::Json;
 
 use super::PgTx;
 use super::local::PendingEntry;
@@ -320,12 +320,11 @@ impl WriteTx for PgTx<'_> {
         Ok(())
     }
 
-    /// Sends what waits and bumps the touched change topics in one round
-    /// trip, commits, then has their new versions announced.
-    fn commit(mut self) -> StoreResult<()> {
+    /// Sends what waits, bumps the touched change topics and commits, in
+    /// one round trip; then has their new versions announced.
+    fn commit(self) -> StoreResult<()> {
         let topics: Vec<&str> = self.touched.iter().map(String::as_str).collect();
-        let bumped = self.flush_with(&topics)?;
-        self.end("COMMIT")?;
+        let bumped = self.flush_and_commit(&topics)?;
         if let Some(lines) = bumped {
             self.announcer.announce(lines);
         }
