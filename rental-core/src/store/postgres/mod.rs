@@ -222,6 +222,14 @@ impl PgTx<'_> {
         self.send(sql, params)
     }
 
+    /// Sends the writes still waiting, then runs `queries` in one round trip;
+    /// returns each one's rows.
+    fn query_many(&self, queries: &[(&'static str, &[&(dyn ToSql + Sync)])]) -> StoreResult<Vec<Vec<Row>>> {
+        self.flush()?;
+        let begin = self.unsent_begin.borrow_mut().take();
+        self.conn.borrow_mut().conn().query_many(begin.as_deref(), queries)
+    }
+
     /// Runs `sql` as it is, whatever waits (after the `BEGIN`, if not sent yet).
     fn send_query(&self, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> StoreResult<Vec<Row>> {
         let begin = self.unsent_begin.borrow_mut().take();

@@ -6,6 +6,7 @@ use std::future::poll_fn;
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
+use futures_util::future::try_join_all;
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 use tokio::task::JoinHandle;
@@ -100,6 +101,22 @@ impl Conn {
     ) -> StoreResult<Vec<Row>> {
         let statement = self.statement(sql)?;
         self.between(before, |client| client.query(&statement, params), after)
+    }
+
+    /// Runs `queries` (each prepared once per connection) in one round trip,
+    /// after `before` as in [`Conn::query_between`]; returns each one's rows.
+    pub(super) fn query_many(
+        &mut self,
+        before: Option<&str>,
+        queries: &[(&'static str, &[&(dyn ToSql + Sync)])],
+    ) -> StoreResult<Vec<Vec<Row>>> {
+        let statements = queries.iter().map(|(sql, _)| self.statement(sql)).collect::<StoreResult<Vec<_>>>()?;
+        let queries = statements.iter().zip(queries).map(|(statement, (_, params))| (statement, *params));
+        self.between(
+            before,
+            |client| try_join_all(queries.map(|(statement, params)| client.query(statement, params))),
+            None,
+        )
     }
 
     /// Runs `sql` (prepared once per connection) and returns how many rows it

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use serde::de::DeserializeOwned;
 use tokio_postgres::Row;
-use tokio_postgres::types::Json;
+use tokio_postgres::types::{Json, ToSql};
 
 use super::PgTx;
 use super::local::Local;
@@ -207,7 +207,7 @@ impl ReadTx for PgTx<'_> {
         Ok(entries)
     }
 
-    /// Reads, in three round trips, what a group of writes is about to read;
+    /// Reads, in one round trip, what a group of writes is about to read;
     /// the reads that follow are answered from it. Only a write keeps it.
     ///
     /// A write for some properties first holds every property named; bookings
@@ -223,15 +223,43 @@ impl ReadTx for PgTx<'_> {
         for slug in slugs {
             self.hold_property(slug)?;
         }
-        self.prefetch_docs(&wanted.properties, "SELECT slug, doc FROM properties WHERE slug = ANY($1)", |l| {
-            &mut l.properties
-        })?;
-        self.prefetch_docs(&wanted.bookings, LOOKUP_BOOKINGS, |l| &mut l.bookings)?;
-        if self.is_scoped() {
-            let mut local = self.local.borrow_mut();
-            local.bookings.retain(|_, b| b.as_ref().is_none_or(|b| self.holds(b.property.as_str())));
+        let properties = self.unknown(&wanted.properties, |l| &mut l.properties);
+        let bookings = self.unknown(&wanted.bookings, |l| &mut l.bookings);
+        let spans = self.unknown_spans(&wanted.calendars);
+        let span_columns = SpanColumns::of(&spans);
+        let (property_params, booking_params) =
+            ([&properties as &(dyn ToSql + Sync)], [&bookings as &(dyn ToSql + Sync)]);
+        let span_params = span_columns.params();
+        let queries: Vec<(&'static str, &[&(dyn ToSql + Sync)])> = [
+            (!properties.is_empty()).then_some((LOOKUP_PROPERTIES, &property_params[..])),
+            (!bookings.is_empty()).then_some((LOOKUP_BOOKINGS, &booking_params[..])),
+            (!spans.is_empty()).then_some((LOOKUP_CALENDARS, &span_params[..])),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if queries.is_empty() {
+            return Ok(());
         }
-        self.prefetch_calendars(&wanted.calendars)
+        let mut found = self.query_many(&queries)?.into_iter();
+        if !properties.is_empty() {
+            self.know_docs(&properties, &found.next().unwrap_or_default(), |l| &mut l.properties)?;
+        }
+        if !bookings.is_empty() {
+            self.know_docs(&bookings, &found.next().unwrap_or_default(), |l| &mut l.bookings)?;
+            if self.is_scoped() {
+                let mut local = self.local.borrow_mut();
+                local.bookings.retain(|_, b| b.as_ref().is_none_or(|b| self.holds(b.property.as_str())));
+            }
+        }
+        if !spans.is_empty() {
+            let mut by_slug = calendars_by_slug(&found.next().unwrap_or_default())?;
+            let mut local = self.local.borrow_mut();
+            for (slug, from, to) in spans {
+                local.know_calendar(slug, from, to, by_slug.remove(slug).unwrap_or_default());
+            }
+        }
+        Ok(())
     }
 
     fn block(&self, id: &str) -> StoreResult<Option<Block>> {
@@ -391,6 +419,9 @@ impl ReadTx for PgTx<'_> {
     }
 }
 
+/// Properties by slug, as rows of slug and document.
+const LOOKUP_PROPERTIES: &str = "SELECT slug, doc FROM properties WHERE slug = ANY($1)";
+
 /// Bookings by code, each looked up in the primary key. The lookups are
 /// kept apart (`LIMIT 1`): as one join, a plan made while the table was
 /// small would scan it whole for as long as the connection lives.
@@ -423,31 +454,65 @@ fn earliest(from: NaiveDate) -> NaiveDate {
     from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN)
 }
 
-impl PgTx<'_> {
-    /// Reads the documents of those `keys` the transaction does not know yet
-    /// with `sql` (rows of key and document) into the map `known` picks,
-    /// noting the keys that have none as absent.
-    fn prefetch_docs<D: DeserializeOwned>(
-        &self,
-        keys: &[&str],
-        sql: &'static str,
-        known: fn(&mut Local) -> &mut HashMap<String, Option<D>>,
-    ) -> StoreResult<()> {
-        let unknown: Vec<&str> = {
-            let mut local = self.local.borrow_mut();
-            let known = known(&mut local);
-            keys.iter().copied().filter(|k| !known.contains_key(*k)).collect()
-        };
-        if unknown.is_empty() {
-            return Ok(());
+/// The columns of [`LOOKUP_CALENDARS`]'s parameters, one row per span.
+struct SpanColumns<'s> {
+    slugs: Vec<&'s str>,
+    earliest: Vec<NaiveDate>,
+    froms: Vec<NaiveDate>,
+    tos: Vec<NaiveDate>,
+}
+
+impl<'s> SpanColumns<'s> {
+    fn of(spans: &[(&'s str, NaiveDate, NaiveDate)]) -> Self {
+        SpanColumns {
+            slugs: spans.iter().map(|s| s.0).collect(),
+            earliest: spans.iter().map(|s| earliest(s.1)).collect(),
+            froms: spans.iter().map(|s| s.1).collect(),
+            tos: spans.iter().map(|s| s.2).collect(),
         }
-        let rows = self.query(sql, &[&unknown])?;
+    }
+
+    fn params(&self) -> [&(dyn ToSql + Sync); 4] {
+        [&self.slugs, &self.earliest, &self.froms, &self.tos]
+    }
+}
+
+/// The rows of [`LOOKUP_CALENDARS`], by property, in calendar order.
+fn calendars_by_slug(rows: &[Row]) -> StoreResult<HashMap<String, Vec<CalendarEntry>>> {
+    let mut by_slug: HashMap<String, Vec<CalendarEntry>> = HashMap::new();
+    for row in rows {
+        by_slug.entry(row.get(0)).or_default().push(entry_at(row, 1)?);
+    }
+    Ok(by_slug)
+}
+
+impl PgTx<'_> {
+    /// Those of `keys` whose documents the transaction does not know yet, in
+    /// the map `known` picks.
+    fn unknown<'k, D>(
+        &self,
+        keys: &[&'k str],
+        known: fn(&mut Local) -> &mut HashMap<String, Option<D>>,
+    ) -> Vec<&'k str> {
         let mut local = self.local.borrow_mut();
         let known = known(&mut local);
-        for key in unknown {
-            known.insert(key.to_owned(), None);
+        keys.iter().copied().filter(|k| !known.contains_key(*k)).collect()
+    }
+
+    /// Keeps the documents read for `keys` (rows of key and document) in the
+    /// map `known` picks, noting the keys that have none as absent.
+    fn know_docs<D: DeserializeOwned>(
+        &self,
+        keys: &[&str],
+        rows: &[Row],
+        known: fn(&mut Local) -> &mut HashMap<String, Option<D>>,
+    ) -> StoreResult<()> {
+        let mut local = self.local.borrow_mut();
+        let known = known(&mut local);
+        for key in keys {
+            known.insert((*key).to_owned(), None);
         }
-        for row in &rows {
+        for row in rows {
             known.insert(row.get(0), Some(doc(row, 1)?));
         }
         Ok(())
@@ -459,20 +524,13 @@ impl PgTx<'_> {
         &self,
         spans: &[(&str, NaiveDate, NaiveDate)],
     ) -> StoreResult<HashMap<String, Vec<CalendarEntry>>> {
-        let slugs: Vec<&str> = spans.iter().map(|s| s.0).collect();
-        let froms: Vec<NaiveDate> = spans.iter().map(|s| s.1).collect();
-        let tos: Vec<NaiveDate> = spans.iter().map(|s| s.2).collect();
-        let earliest: Vec<NaiveDate> = froms.iter().copied().map(earliest).collect();
-        let rows = self.query(LOOKUP_CALENDARS, &[&slugs, &earliest, &froms, &tos])?;
-        let mut by_slug: HashMap<String, Vec<CalendarEntry>> = HashMap::new();
-        for row in &rows {
-            by_slug.entry(row.get(0)).or_default().push(entry_at(row, 1)?);
-        }
-        Ok(by_slug)
+        let columns = SpanColumns::of(spans);
+        calendars_by_slug(&self.query(LOOKUP_CALENDARS, &columns.params())?)
     }
 
-    /// One span per property, from the earliest `from` to the latest `to` asked for it.
-    fn prefetch_calendars(&self, wanted: &[(&str, NaiveDate, NaiveDate)]) -> StoreResult<()> {
+    /// The spans to read for `wanted`, which the transaction does not know
+    /// yet: one per property, from the earliest `from` to the latest `to` asked for it.
+    fn unknown_spans<'s>(&self, wanted: &[(&'s str, NaiveDate, NaiveDate)]) -> Vec<(&'s str, NaiveDate, NaiveDate)> {
         let mut spans: Vec<(&str, NaiveDate, NaiveDate)> = Vec::new();
         for &(slug, from, to) in wanted {
             match spans.iter_mut().find(|s| s.0 == slug) {
@@ -481,14 +539,6 @@ impl PgTx<'_> {
             }
         }
         spans.retain(|&(slug, from, to)| self.local.borrow().calendar(slug, from, to).is_none());
-        if spans.is_empty() {
-            return Ok(());
-        }
-        let mut by_slug = self.lookup_calendars(&spans)?;
-        let mut local = self.local.borrow_mut();
-        for (slug, from, to) in spans {
-            local.know_calendar(slug, from, to, by_slug.remove(slug).unwrap_or_default());
-        }
-        Ok(())
+        spans
     }
 }
