@@ -75,6 +75,7 @@ pub mod demo;
 pub mod error;
 pub mod event;
 pub mod feed_status;
+pub mod gathering;
 pub mod ical;
 pub mod ids;
 mod json_out;

@@ -157,7 +157,7 @@ fn booking_query(query: &Query) -> Result<BookingQuery, Problem> {
 }
 
 /// `POST /api/v1/bookings`, with `Idempotency-Key` replays.
-pub async fn create_booking<S: Store + 'static>(rental: &Arc<Rental<S>>, headers: &HeaderMap, body: &[u8]) -> Reply {
+pub async fn create_booking(creations: &crate::creations::Creations, headers: &HeaderMap, body: &[u8]) -> Reply {
     let key = match headers.get("idempotency-key") {
         None => None,
         Some(v) => Some(v.to_str().map(str::to_owned).map_err(|_| {
@@ -165,7 +165,7 @@ pub async fn create_booking<S: Store + 'static>(rental: &Arc<Rental<S>>, headers
         })?),
     };
     let req: NewBooking = request::json(body)?;
-    let created = blocking(rental, move |r| r.create_booking(&req, key.as_deref())).await?;
+    let created = creations.create(req, key).await.map_err(problem)?;
     let mut response = json(StatusCode::CREATED, &created.booking);
     let location = format!("/api/v1/bookings/{}", created.booking.code);
     if let Ok(location) = HeaderValue::from_str(&location) {

@@ -23,6 +23,7 @@ pub mod admin;
 pub mod blocks;
 pub mod client_addr;
 pub mod connection;
+pub mod creations;
 pub mod dispatcher;
 pub mod handlers;
 pub mod ical_sync;
@@ -135,6 +136,8 @@ pub struct AppState<S> {
     next_request: AtomicU64,
     /// Requests answered so far: how the dispatcher tells a busy server.
     requests: Arc<AtomicU64>,
+    /// Booking creations gathered into groups (started with the first).
+    creations: std::sync::OnceLock<creations::Creations>,
 }
 
 impl<S: Store + 'static> AppState<S> {
@@ -153,6 +156,7 @@ impl<S: Store + 'static> AppState<S> {
             draining: AtomicBool::new(false),
             next_request: AtomicU64::new(1),
             requests: Arc::new(AtomicU64::new(0)),
+            creations: std::sync::OnceLock::new(),
         })
     }
 
@@ -347,7 +351,8 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Inc
         Route::ListBookings => handlers::list_bookings(rental, &query).await,
         Route::CreateBooking => {
             let bytes = request::body(&parts.headers, body).await?;
-            handlers::create_booking(rental, &parts.headers, &bytes).await
+            let creations = state.creations.get_or_init(|| creations::Creations::start(Arc::clone(rental)));
+            handlers::create_booking(creations, &parts.headers, &bytes).await
         }
         Route::GetBooking(code) => handlers::get_booking(rental, code).await,
         Route::PatchBooking(code) => {

@@ -117,3 +117,40 @@ fn eight_threads_repeating_one_idempotent_request_create_one_booking_on_redb() {
     assert!(created.iter().all(|c| c.booking.code == created[0].booking.code), "one code for all");
     assert_eq!(rental.events_after(0, 1000).unwrap().len(), 1);
 }
+
+/// One batch as the HTTP server gathers it: each creation is checked against
+/// every one before it, and each gets its own answer, in order.
+fn a_batch_answers_each_request_in_order<S: Store>(rental: &Rental<S>) {
+    let stay = new_booking("sea-view", "2027-02-01", "2027-02-04", 2);
+    let keyed = new_booking("sea-view", "2027-03-01", "2027-03-03", 2);
+    let requests = vec![
+        (stay.clone(), None),
+        (NewBooking { guests: 0, ..stay.clone() }, None),
+        (NewBooking { guest_name: "Second".into(), ..stay.clone() }, None),
+        (keyed.clone(), Some("order-9".to_owned())),
+        (keyed, Some("order-9".to_owned())),
+        (new_booking("sea-view", "2027-02-04", "2027-02-06", 2), None),
+    ];
+    let results = rental.create_bookings(&requests);
+    assert_eq!(results.len(), 6, "{results:?}");
+    assert!(matches!(&results[0], Ok(c) if !c.replayed), "{:?}", results[0]);
+    assert!(matches!(&results[1], Err(Error::Validation(_))), "guests 0: {:?}", results[1]);
+    assert!(matches!(&results[2], Err(Error::DatesUnavailable { .. })), "the same nights: {:?}", results[2]);
+    let (first, again) = (results[3].as_ref().unwrap(), results[4].as_ref().unwrap());
+    assert!(!first.replayed && again.replayed, "the repeated key replays the creation before it");
+    assert_eq!(first.booking.code, again.booking.code);
+    assert!(results[5].is_ok(), "the next stay starts on the first one's check-out: {:?}", results[5]);
+    let all = list_all(rental, rental_core::BookingQuery { limit: 50, ..Default::default() });
+    assert_eq!(all.len(), 3, "three bookings made: {all:?}");
+}
+
+#[test]
+fn a_batch_of_creations_answers_each_request_in_order_on_redb() {
+    let dir = tempfile::tempdir().unwrap();
+    a_batch_answers_each_request_in_order(&rental_with_demo(open_redb(dir.path()), fixed_clock()));
+}
+
+#[test]
+fn a_batch_of_creations_answers_each_request_in_order_in_memory() {
+    a_batch_answers_each_request_in_order(&rental_with_demo(MemoryStore::new(), fixed_clock()));
+}

@@ -19,12 +19,27 @@ use crate::stay::Stay;
 use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreError, WriteTx};
 
 /// A creation waiting for its group: the request, checked as far as it can be without the store.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct NewBookingJob {
     req: NewBooking,
     stay: Stay,
     key: Option<String>,
     fingerprint: Option<String>,
+}
+
+impl NewBookingJob {
+    /// Checks what can be checked of `req` without the store.
+    fn check(req: &NewBooking, idempotency_key: Option<&str>) -> Result<Self> {
+        let stay = check_new_booking(req)?;
+        let fingerprint =
+            idempotency_key.map(|key| check_idempotency_key(key).map(|()| fingerprint(req))).transpose()?;
+        Ok(NewBookingJob { req: req.clone(), stay, key: idempotency_key.map(str::to_owned), fingerprint })
+    }
+}
+
+/// A creation whose group ended without its result (a panic).
+fn failed() -> Error {
+    Error::Store(StoreError::Backend("booking creation failed unexpectedly".into()))
 }
 
 /// How long an idempotency key is remembered.
@@ -58,12 +73,26 @@ impl<S: Store> Rental<S> {
     /// against every booking before it, and none returns before the commit
     /// that holds it is on disk.
     pub fn create_booking(&self, req: &NewBooking, idempotency_key: Option<&str>) -> Result<Created> {
-        let stay = check_new_booking(req)?;
-        let fingerprint =
-            idempotency_key.map(|key| check_idempotency_key(key).map(|()| fingerprint(req))).transpose()?;
-        let job = NewBookingJob { req: req.clone(), stay, key: idempotency_key.map(str::to_owned), fingerprint };
-        let failed = || Err(Error::Store(StoreError::Backend("booking creation failed unexpectedly".into())));
-        self.creations.run(job, self.store.group_commit().max(1), |jobs| self.create_group(&jobs), failed)
+        let job = NewBookingJob::check(req, idempotency_key)?;
+        self.creations.run(job, self.store.group_commit().max(1), |jobs| self.create_group(&jobs), || Err(failed()))
+    }
+
+    /// Creates bookings as [`Rental::create_booking`] does, one result per
+    /// request in order, sharing write transactions and commits (up to
+    /// [`Store::group_commit`] creations each) among the requests given: for
+    /// a caller that gathers requests itself, as the HTTP server does.
+    /// Each creation is checked against every one before it.
+    pub fn create_bookings(&self, requests: &[(NewBooking, Option<String>)]) -> Vec<Result<Created>> {
+        let checked: Vec<Result<NewBookingJob>> =
+            requests.iter().map(|(req, key)| NewBookingJob::check(req, key.as_deref())).collect();
+        let jobs: Vec<&NewBookingJob> = checked.iter().filter_map(|c| c.as_ref().ok()).collect();
+        let mut created = Vec::with_capacity(jobs.len());
+        for group in jobs.chunks(self.store.group_commit().max(1)) {
+            let group: Vec<NewBookingJob> = group.iter().map(|j| (*j).clone()).collect();
+            created.extend(self.create_group(&group));
+        }
+        let mut created = created.into_iter();
+        checked.into_iter().map(|c| c.and_then(|_| created.next().unwrap_or_else(|| Err(failed())))).collect()
     }
 
     /// Creates a group of bookings in one write transaction for their
