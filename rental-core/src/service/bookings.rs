@@ -19,7 +19,7 @@ use crate::stay::Stay;
 use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreError, WriteTx};
 
 /// A creation waiting for its group: the request, checked as far as it can be without the store.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(super) struct NewBookingJob {
     req: NewBooking,
     stay: Stay,
@@ -83,16 +83,19 @@ impl<S: Store> Rental<S> {
     /// a caller that gathers requests itself, as the HTTP server does.
     /// Each creation is checked against every one before it.
     pub fn create_bookings(&self, requests: &[(NewBooking, Option<String>)]) -> Vec<Result<Created>> {
-        let checked: Vec<Result<NewBookingJob>> =
-            requests.iter().map(|(req, key)| NewBookingJob::check(req, key.as_deref())).collect();
-        let jobs: Vec<&NewBookingJob> = checked.iter().filter_map(|c| c.as_ref().ok()).collect();
-        let mut created = Vec::with_capacity(jobs.len());
-        for group in jobs.chunks(self.store.group_commit().max(1)) {
-            let group: Vec<NewBookingJob> = group.iter().map(|j| (*j).clone()).collect();
-            created.extend(self.create_group(&group));
-        }
-        let mut created = created.into_iter();
-        checked.into_iter().map(|c| c.and_then(|_| created.next().unwrap_or_else(|| Err(failed())))).collect()
+        let mut jobs = Vec::with_capacity(requests.len());
+        let refused: Vec<Option<Error>> = requests
+            .iter()
+            .map(|(req, key)| NewBookingJob::check(req, key.as_deref()).map(|job| jobs.push(job)).err())
+            .collect();
+        let mut created = jobs.chunks(self.store.group_commit().max(1)).flat_map(|group| self.create_group(group));
+        refused
+            .into_iter()
+            .map(|refusal| match refusal {
+                Some(e) => Err(e),
+                None => created.next().unwrap_or_else(|| Err(failed())),
+            })
+            .collect()
     }
 
     /// Creates a group of bookings in one write transaction for their
