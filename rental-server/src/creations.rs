@@ -7,7 +7,7 @@
 //! `Rental::create_booking`'s own queue), and creates the group on the
 //! blocking pool with [`Rental::create_bookings`]. One group runs at a
 //! time; the next queues meanwhile. Measured against a blocking task per
-//! request: a fifth to a quarter less server CPU per booking
+//! request: a fifth to a third less server CPU per booking
 //! (docs/PERFORMANCE.md, "Several servers", run 10).
 
 use std::sync::Arc;
@@ -46,13 +46,29 @@ impl Creations {
     /// optional idempotency key.
     pub async fn create(&self, request: NewBooking, key: Option<String>) -> rental_core::Result<Created> {
         let (answer, answered) = oneshot::channel();
-        self.waiting.fetch_add(1, Ordering::Relaxed);
+        let _waiting = Waiting::count(&self.waiting);
         let result = match self.jobs.send(Job { request: (request, key), answer }) {
             Ok(()) => answered.await.ok(),
             Err(_) => None,
         };
-        self.waiting.fetch_sub(1, Ordering::Relaxed);
         result.unwrap_or_else(|| Err(Error::Store(StoreError::Backend("booking creation failed unexpectedly".into()))))
+    }
+}
+
+/// One caller counted as waiting until dropped, also when its request is
+/// dropped mid-wait (the client went away).
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn count(waiting: &'a AtomicUsize) -> Self {
+        waiting.fetch_add(1, Ordering::Relaxed);
+        Waiting(waiting)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
