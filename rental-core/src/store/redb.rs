@@ -773,6 +773,10 @@ impl WriteTx for RedbTx<WriteTransaction> {
 }
 
 /// The entries of `slug` in an open calendar table that share a night with `from..to`.
+///
+/// The rows are walked from the earliest check-in that can reach `from`
+/// ([`MAX_NIGHTS`] before it), and only those that end after `from` are
+/// decoded: in a full calendar most rows of that year end before it.
 fn entries_from(
     table: &impl ReadableTable<CalendarKey<'static>, CalendarValue<'static>>,
     slug: &str,
@@ -780,12 +784,14 @@ fn entries_from(
     to: NaiveDate,
 ) -> StoreResult<Vec<CalendarEntry>> {
     let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).map_or(0, day);
+    let first_night = day(from);
     let mut out = Vec::new();
     for row in table.range((slug, earliest, "")..(slug, day(to), "")).map_err(backend)? {
         let (key, value) = row.map_err(backend)?;
-        let entry = entry(key.value(), value.value())?;
-        if entry.stay.overlaps(from, to) {
-            out.push(entry);
+        let value = value.value();
+        let (check_out, ..) = value;
+        if check_out > first_night {
+            out.push(entry(key.value(), value)?);
         }
     }
     Ok(out)
