@@ -15,7 +15,7 @@ use super::{
     IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key, feed_key, feed_keys_of, finished_key,
 };
 use crate::admin_session::{AdminSession, LoginFailures};
-use crate::booking::{Booking, BookingQuery, Status};
+use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
 use crate::channel::FeedState;
 use crate::delivery::{Delivery, Lease};
@@ -30,7 +30,7 @@ use crate::webhook::Webhook;
 /// The version of the table layout below; bumped with a migration when it changes.
 /// 2 added `lapsing_holds`, `delivery_finished`, `delivery_events` and `idempotency_created`;
 /// 3 replaced the fan-out high-water mark with the `unfanned` set.
-const SCHEMA_VERSION: &str = "3";
+const SCHEMA_VERSION: &str = "4";
 
 /// The most booking creations one durable commit takes (see [`Store::group_commit`]).
 const GROUP_COMMIT: usize = 64;
@@ -51,7 +51,9 @@ type CalendarKey<'a> = (&'a str, u32, &'a str);
 /// (check-out day, kind, guests, guest name).
 type CalendarValue<'a> = (u32, u8, u32, &'a str);
 const CALENDAR: TableDefinition<CalendarKey, CalendarValue> = TableDefinition::new("calendar");
-/// (slug, code) of every pending booking.
+/// (slug, code) of every pending booking, up to schema 3. Since schema 4 the
+/// pending bookings are the calendar's held entries: one tree less to write
+/// per booking.
 const PENDING: TableDefinition<(&str, &str), ()> = TableDefinition::new("pending");
 /// (created at in ms since 1970, code) of every hold a checkout TTL can expire.
 const LAPSING_HOLDS: TableDefinition<(u64, &str), ()> = TableDefinition::new("lapsing_holds");
@@ -128,14 +130,15 @@ impl RedbStore {
             match version.as_deref() {
                 None => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
                 Some(SCHEMA_VERSION) => {}
-                Some("1") => {
-                    index_lapsing_holds(&tx)?;
-                    index_deliveries_and_idempotency(&tx)?;
-                    mark_unfanned(&tx, &mut meta)?;
-                    meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
-                }
-                Some("2") => {
-                    mark_unfanned(&tx, &mut meta)?;
+                Some(old @ ("1" | "2" | "3")) => {
+                    if old == "1" {
+                        index_lapsing_holds(&tx)?;
+                        index_deliveries_and_idempotency(&tx)?;
+                    }
+                    if old != "3" {
+                        mark_unfanned(&tx, &mut meta)?;
+                    }
+                    tx.delete_table(PENDING).map_err(backend)?;
                     meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
                 }
                 Some(other) => {
@@ -147,7 +150,6 @@ impl RedbStore {
         tx.open_table(BOOKINGS).map_err(backend)?;
         tx.open_table(BOOKING_ORDER).map_err(backend)?;
         tx.open_table(CALENDAR).map_err(backend)?;
-        tx.open_table(PENDING).map_err(backend)?;
         tx.open_table(LAPSING_HOLDS).map_err(backend)?;
         tx.open_table(BLOCKS).map_err(backend)?;
         tx.open_table(KEYS).map_err(backend)?;
@@ -315,13 +317,7 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn pending_codes(&self) -> StoreResult<Vec<BookingCode>> {
-        let table = self.0.open(PENDING)?;
-        let mut out = Vec::new();
-        for row in table.iter().map_err(backend)? {
-            let (key, _) = row.map_err(backend)?;
-            out.push(BookingCode::from(key.value().1));
-        }
-        Ok(out)
+        held_codes(&self.0.open(CALENDAR)?, ..)
     }
 
     fn lapsing_holds(&self, created_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<BookingCode>> {
@@ -358,7 +354,11 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
-        count_pending(&self.0.open(PENDING)?, slug)
+        Ok(held_codes(&self.0.open(CALENDAR)?, of_property(slug))?.len())
+    }
+
+    fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
+        held_codes(&self.0.open(CALENDAR)?, of_property(slug))
     }
 
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
@@ -371,8 +371,8 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn pending_counts(&self, slugs: &[&str]) -> StoreResult<Vec<usize>> {
-        let table = self.0.open(PENDING)?;
-        slugs.iter().map(|slug| count_pending(&table, slug)).collect()
+        let table = self.0.open(CALENDAR)?;
+        slugs.iter().map(|slug| Ok(held_codes(&table, of_property(slug))?.len())).collect()
     }
 
     fn block(&self, id: &str) -> StoreResult<Option<Block>> {
@@ -584,7 +584,6 @@ impl RedbTx<WriteTransaction> {
     fn unindex_booking(&self, old: &Booking) -> StoreResult<()> {
         let (slug, code) = (old.property.as_str(), old.code.as_str());
         self.0.open_table(BOOKING_ORDER).map_err(backend)?.remove((day(old.check_in()), code)).map_err(backend)?;
-        self.0.open_table(PENDING).map_err(backend)?.remove((slug, code)).map_err(backend)?;
         self.0.open_table(LAPSING_HOLDS).map_err(backend)?.remove((millis(old.created_at), code)).map_err(backend)?;
         self.remove_entry(slug, old.check_in(), code)
     }
@@ -606,9 +605,6 @@ impl WriteTx for RedbTx<WriteTransaction> {
             .map_err(backend)?
             .insert((day(booking.check_in()), code), ())
             .map_err(backend)?;
-        if booking.status == Status::Pending {
-            self.0.open_table(PENDING).map_err(backend)?.insert((slug, code), ()).map_err(backend)?;
-        }
         if lifecycle::may_lapse(booking) {
             let mut holds = self.0.open_table(LAPSING_HOLDS).map_err(backend)?;
             holds.insert((millis(booking.created_at), code), ()).map_err(backend)?;
@@ -797,10 +793,28 @@ fn entries_from(
     Ok(out)
 }
 
-/// The pending bookings of `slug` in an open pending table.
-fn count_pending(table: &impl ReadableTable<(&'static str, &'static str), ()>, slug: &str) -> StoreResult<usize> {
-    let rows = table.range((slug, "")..).map_err(backend)?;
-    Ok(rows.take_while(|row| row.as_ref().is_ok_and(|(k, _)| k.value().0 == slug)).count())
+/// The calendar keys of property `slug`, every night.
+fn of_property(slug: &str) -> std::ops::Range<CalendarKey<'_>> {
+    (slug, 0, "")..(slug, u32::MAX, "")
+}
+
+/// The codes of the pending bookings among the calendar rows in `keys`,
+/// by property then code: a pending booking's entry is the one kind `Held`.
+fn held_codes<'k>(
+    table: &impl ReadableTable<CalendarKey<'static>, CalendarValue<'static>>,
+    keys: impl std::ops::RangeBounds<CalendarKey<'k>> + 'k,
+) -> StoreResult<Vec<BookingCode>> {
+    let held = kind_code(EntryKind::Held);
+    let mut found = Vec::new();
+    for row in table.range(keys).map_err(backend)? {
+        let (key, value) = row.map_err(backend)?;
+        if value.value().1 == held {
+            let (slug, _, holder) = key.value();
+            found.push((slug.to_owned(), BookingCode::from(holder)));
+        }
+    }
+    found.sort_unstable();
+    Ok(found.into_iter().map(|(_, code)| code).collect())
 }
 
 /// Days since 0001-01-01: dates as ordered keys.
@@ -951,6 +965,7 @@ mod tests {
             for table in [LAPSING_HOLDS, DELIVERY_FINISHED, DELIVERY_EVENTS, IDEMPOTENCY_CREATED] {
                 assert!(tx.delete_table(table).unwrap(), "schema 2 has {}", table.name());
             }
+            tx.open_table(PENDING).unwrap().insert((hold.property.as_str(), hold.code.as_str()), ()).unwrap();
             tx.open_table(META).unwrap().insert("schema_version", "1").unwrap();
             tx.commit().unwrap();
         }
@@ -958,6 +973,7 @@ mod tests {
         let read = store.read().unwrap();
         let just_after = at + chrono::TimeDelta::milliseconds(1);
         assert_eq!(read.lapsing_holds(at, 10).unwrap(), vec![hold.code.clone()]);
+        assert_eq!(read.pending_codes().unwrap(), vec![hold.code.clone()]);
         assert!(read.lapsing_holds(at - chrono::TimeDelta::milliseconds(1), 10).unwrap().is_empty());
         assert_eq!(read.finished_deliveries(just_after, 10).unwrap(), ["dlv_1"]);
         assert_eq!(read.first_delivered_event().unwrap(), Some(1));
@@ -988,5 +1004,38 @@ mod tests {
         let store = RedbStore::open(&path).unwrap();
         let seqs: Vec<u64> = store.read().unwrap().unfanned_events(10).unwrap().iter().map(|e| e.seq).collect();
         assert_eq!(seqs, [2, 3]);
+    }
+
+    /// A store written by schema 3 loses its `pending` table on open, and its
+    /// pending bookings are still counted, from the calendar's held entries.
+    #[test]
+    fn opening_a_schema_3_store_drops_the_pending_table_and_keeps_the_pending_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+        let mut confirmed = demo::booking("BK-9T3K8W", "2027-01-04", "2027-01-08");
+        confirmed.status = crate::booking::Status::Confirmed;
+        {
+            let store = RedbStore::open(&path).unwrap();
+            let mut tx = store.write().unwrap();
+            tx.put_booking(&hold).unwrap();
+            tx.put_booking(&confirmed).unwrap();
+            tx.commit().unwrap();
+            let tx = store.db.begin_write().unwrap();
+            tx.open_table(PENDING).unwrap().insert((hold.property.as_str(), hold.code.as_str()), ()).unwrap();
+            tx.open_table(META).unwrap().insert("schema_version", "3").unwrap();
+            tx.commit().unwrap();
+        }
+        let store = RedbStore::open(&path).unwrap();
+        let slug = hold.property.as_str();
+        let read = store.read().unwrap();
+        assert_eq!(read.pending_codes().unwrap(), vec![hold.code.clone()]);
+        assert_eq!(read.pending_codes_of(slug).unwrap(), vec![hold.code.clone()]);
+        assert_eq!(
+            (read.pending_count(slug).unwrap(), read.pending_counts(&[slug, "nowhere"]).unwrap()),
+            (1, vec![1, 0])
+        );
+        let tables = store.db.begin_read().unwrap();
+        assert!(matches!(tables.open_table(PENDING), Err(redb::TableError::TableDoesNotExist(_))));
     }
 }
