@@ -100,7 +100,9 @@ impl<T: ReadTx> ReadModel for FromStore<'_, T> {
 }
 
 /// One property with the calendar entries that hold a night on or after the
-/// snapshot's horizon, by check-in then holder, and the codes of its pending bookings.
+/// snapshot's horizon, by check-in then holder, and what it takes to count
+/// its pending bookings: those are its `Held` entries, and the few whose
+/// stays ended before the horizon (no code is kept per pending stay ahead).
 #[derive(Debug, Clone)]
 struct PropertyState {
     property: Property,
@@ -108,24 +110,44 @@ struct PropertyState {
     /// The check-in of each confirmed entry of `calendar`, in order: the
     /// summary finds the next confirmed arrival without walking the pending ones.
     confirmed: Vec<NaiveDate>,
-    pending: BTreeSet<String>,
+    /// How many entries of `calendar` are `Held`: pending bookings.
+    held: usize,
+    /// The codes of pending bookings whose stays ended before the horizon.
+    ended_pending: BTreeSet<String>,
 }
 
 impl PropertyState {
     fn new(property: Property) -> Self {
-        PropertyState { property, calendar: Vec::new(), confirmed: Vec::new(), pending: BTreeSet::new() }
+        PropertyState { property, calendar: Vec::new(), confirmed: Vec::new(), held: 0, ended_pending: BTreeSet::new() }
     }
 
     /// Holds `calendar` (by check-in then holder) in place of the current one.
     fn set_calendar(&mut self, calendar: Vec<CalendarEntry>) {
         self.confirmed = calendar.iter().filter(|e| e.kind == EntryKind::Booked).map(|e| e.stay.check_in()).collect();
+        self.held = calendar.iter().filter(|e| e.kind == EntryKind::Held).count();
         self.calendar = calendar;
+    }
+
+    /// Takes `pending` (every pending booking's code) as this property's: the
+    /// ones without a `Held` entry here are those whose stays ended.
+    fn set_pending(&mut self, pending: impl IntoIterator<Item = String>) {
+        let held: BTreeSet<&str> =
+            self.calendar.iter().filter(|e| e.kind == EntryKind::Held).map(|e| e.holder.as_str()).collect();
+        self.ended_pending = pending.into_iter().filter(|code| !held.contains(code.as_str())).collect();
+    }
+
+    /// How many of the property's bookings are pending.
+    fn pending(&self) -> usize {
+        self.held + self.ended_pending.len()
     }
 
     /// Puts `entry` in place of the holder's current one (if any); `None` only removes.
     fn replace(&mut self, holder: &str, entry: Option<CalendarEntry>, horizon: NaiveDate) {
         if let Some(at) = self.calendar.iter().position(|e| e.holder == holder) {
             let old = self.calendar.remove(at);
+            if old.kind == EntryKind::Held {
+                self.held -= 1;
+            }
             if old.kind == EntryKind::Booked
                 && let Some(at) = self.confirmed.iter().position(|d| *d == old.stay.check_in())
             {
@@ -134,8 +156,12 @@ impl PropertyState {
         }
         if let Some(entry) = entry.filter(|e| e.stay.check_out() > horizon) {
             let check_in = entry.stay.check_in();
-            if entry.kind == EntryKind::Booked {
-                self.confirmed.insert(self.confirmed.partition_point(|d| *d <= check_in), check_in);
+            match entry.kind {
+                EntryKind::Booked => {
+                    self.confirmed.insert(self.confirmed.partition_point(|d| *d <= check_in), check_in);
+                }
+                EntryKind::Held => self.held += 1,
+                EntryKind::Blocked => {}
             }
             let at =
                 self.calendar.partition_point(|e| (e.stay.check_in(), e.holder.as_str()) < (check_in, &entry.holder));
@@ -154,7 +180,7 @@ impl PropertyState {
         LiveDay {
             property: Cow::Borrowed(&self.property),
             calendar: Cow::Borrowed(&self.calendar),
-            pending: self.pending.len(),
+            pending: self.pending(),
             next_confirmed,
         }
     }
@@ -181,10 +207,15 @@ impl Snapshot {
             state.set_calendar(calendar);
             properties.insert(slug, Arc::new(state));
         }
+        let mut pending: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for code in tx.pending_codes()? {
-            let booking = tx.booking(code.as_str())?;
-            if let Some(state) = booking.and_then(|b| properties.get_mut(b.property.as_str())) {
-                Arc::make_mut(state).pending.insert(code.to_string());
+            if let Some(booking) = tx.booking(code.as_str())? {
+                pending.entry(booking.property.to_string()).or_default().push(code.to_string());
+            }
+        }
+        for (slug, codes) in pending {
+            if let Some(state) = properties.get_mut(&slug) {
+                Arc::make_mut(state).set_pending(codes);
             }
         }
         Ok(Snapshot { properties, horizon })
@@ -205,10 +236,10 @@ impl Snapshot {
             if let Some(state) = self.properties.get_mut(booking.property.as_str()) {
                 let state = Arc::make_mut(state);
                 state.replace(booking.code.as_str(), CalendarEntry::of_booking(booking), horizon);
-                if booking.status == Status::Pending {
-                    state.pending.insert(booking.code.to_string());
+                if booking.status == Status::Pending && booking.check_out() <= horizon {
+                    state.ended_pending.insert(booking.code.to_string());
                 } else {
-                    state.pending.remove(booking.code.as_str());
+                    state.ended_pending.remove(booking.code.as_str());
                 }
             }
         }
@@ -235,7 +266,7 @@ impl Snapshot {
         let mut calendar = tx.calendar(slug, self.horizon, NaiveDate::MAX)?;
         calendar.retain(|e| e.stay.check_out() > self.horizon);
         state.set_calendar(calendar);
-        state.pending = tx.pending_codes_of(slug)?.into_iter().map(|c| c.to_string()).collect();
+        state.set_pending(tx.pending_codes_of(slug)?.into_iter().map(|c| c.to_string()));
         self.properties.insert(slug.to_owned(), Arc::new(state));
         Ok(())
     }
@@ -249,8 +280,10 @@ impl Snapshot {
         for state in self.properties.values_mut() {
             if state.calendar.iter().any(|e| e.stay.check_out() <= to) {
                 let state = Arc::make_mut(state);
-                let mut calendar = std::mem::take(&mut state.calendar);
-                calendar.retain(|e| e.stay.check_out() > to);
+                let (calendar, ended): (Vec<_>, Vec<_>) =
+                    std::mem::take(&mut state.calendar).into_iter().partition(|e| e.stay.check_out() > to);
+                let ended_held = ended.into_iter().filter(|e| e.kind == EntryKind::Held).map(|e| e.holder);
+                state.ended_pending.extend(ended_held);
                 state.set_calendar(calendar);
             }
         }
@@ -506,6 +539,7 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::booking::Booking;
     use crate::demo;
     use crate::stay::Stay;
 
@@ -558,5 +592,37 @@ mod tests {
         assert!(state.calendar.iter().all(|e| e.stay.check_out() > start + Days::new(20)));
         assert_eq!(state.confirmed.len(), state.calendar.iter().filter(|e| e.kind == EntryKind::Booked).count());
         check(state, &[(20, Some("BK-15")), (30, Some("BK-20"))]);
+    }
+
+    #[test]
+    fn a_pending_stay_counts_until_confirmed_or_cancelled_also_after_it_ended() {
+        let mut ahead = demo::booking("BK-AHEAD1", "2026-12-20", "2026-12-23");
+        let mut ending = demo::booking("BK-ENDING", "2026-12-02", "2026-12-04");
+        let mut ended = demo::booking("BK-ENDED1", "2026-11-01", "2026-11-03");
+        let slug = ahead.property.to_string();
+        let mut state = PropertyState::new(demo::sea_view());
+        state.property.slug = ahead.property.clone();
+        let horizon: NaiveDate = "2026-11-28".parse().unwrap();
+        let mut snapshot = Snapshot { properties: BTreeMap::from([(slug.clone(), Arc::new(state))]), horizon };
+        let now = |day: &str| format!("{day}T12:00:00Z").parse::<DateTime<Utc>>().unwrap();
+        let write = |snapshot: &mut Snapshot, bookings: &[&Booking], at: &str| {
+            let bookings = bookings.iter().map(|b| (*b).clone()).collect();
+            snapshot.apply(&Changes { bookings, ..Changes::default() }, now(at));
+        };
+        let pending = |snapshot: &Snapshot| snapshot.properties[&slug].pending();
+
+        write(&mut snapshot, &[&ahead, &ending, &ended], "2026-12-01");
+        assert_eq!(pending(&snapshot), 3, "two held in the calendar, one ended before the horizon");
+        write(&mut snapshot, &[], "2026-12-10");
+        assert_eq!(pending(&snapshot), 3, "a pending stay that ends is still pending");
+        assert_eq!(snapshot.properties[&slug].calendar.len(), 1);
+
+        ending.status = Status::Confirmed;
+        ended.status = Status::Cancelled;
+        write(&mut snapshot, &[&ending, &ended], "2026-12-10");
+        assert_eq!(pending(&snapshot), 1);
+        ahead.status = Status::Confirmed;
+        write(&mut snapshot, &[&ahead], "2026-12-10");
+        assert_eq!(pending(&snapshot), 0);
     }
 }
