@@ -29,7 +29,8 @@ use crate::webhook::Webhook;
 
 /// The version of the table layout below; bumped with a migration when it changes.
 /// 2 added `lapsing_holds`, `delivery_finished`, `delivery_events` and `idempotency_created`;
-/// 3 replaced the fan-out high-water mark with the `unfanned` set.
+/// 3 replaced the fan-out high-water mark with the `unfanned` set; 4 dropped
+/// `pending`, whose rows were the calendar's held entries over again.
 const SCHEMA_VERSION: &str = "4";
 
 /// The most booking creations one durable commit takes (see [`Store::group_commit`]).
