@@ -355,7 +355,7 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
-        Ok(held_codes(&self.0.open(CALENDAR)?, of_property(slug))?.len())
+        count_held(&self.0.open(CALENDAR)?, slug)
     }
 
     fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
@@ -373,7 +373,7 @@ impl<T: Tables> ReadTx for RedbTx<T> {
 
     fn pending_counts(&self, slugs: &[&str]) -> StoreResult<Vec<usize>> {
         let table = self.0.open(CALENDAR)?;
-        slugs.iter().map(|slug| Ok(held_codes(&table, of_property(slug))?.len())).collect()
+        slugs.iter().map(|slug| count_held(&table, slug)).collect()
     }
 
     fn block(&self, id: &str) -> StoreResult<Option<Block>> {
@@ -799,23 +799,43 @@ fn of_property(slug: &str) -> std::ops::Range<CalendarKey<'_>> {
     (slug, 0, "")..(slug, u32::MAX, "")
 }
 
-/// The codes of the pending bookings among the calendar rows in `keys`,
-/// by property then code: a pending booking's entry is the one kind `Held`.
-fn held_codes<'k>(
+/// Calls `visit` with the slug and holder of each `Held` calendar row in
+/// `keys`: a pending booking's entry is the one kind `Held`.
+fn each_held<'k>(
     table: &impl ReadableTable<CalendarKey<'static>, CalendarValue<'static>>,
     keys: impl std::ops::RangeBounds<CalendarKey<'k>> + 'k,
-) -> StoreResult<Vec<BookingCode>> {
+    mut visit: impl FnMut(&str, &str),
+) -> StoreResult<()> {
     let held = kind_code(EntryKind::Held);
-    let mut found = Vec::new();
     for row in table.range(keys).map_err(backend)? {
         let (key, value) = row.map_err(backend)?;
         if value.value().1 == held {
             let (slug, _, holder) = key.value();
-            found.push((slug.to_owned(), BookingCode::from(holder)));
+            visit(slug, holder);
         }
     }
+    Ok(())
+}
+
+/// The codes of the pending bookings among the calendar rows in `keys`, by property then code.
+fn held_codes<'k>(
+    table: &impl ReadableTable<CalendarKey<'static>, CalendarValue<'static>>,
+    keys: impl std::ops::RangeBounds<CalendarKey<'k>> + 'k,
+) -> StoreResult<Vec<BookingCode>> {
+    let mut found = Vec::new();
+    each_held(table, keys, |slug, holder| found.push((slug.to_owned(), BookingCode::from(holder))))?;
     found.sort_unstable();
     Ok(found.into_iter().map(|(_, code)| code).collect())
+}
+
+/// How many bookings of `slug` are pending.
+fn count_held(
+    table: &impl ReadableTable<CalendarKey<'static>, CalendarValue<'static>>,
+    slug: &str,
+) -> StoreResult<usize> {
+    let mut count = 0;
+    each_held(table, of_property(slug), |_, _| count += 1)?;
+    Ok(count)
 }
 
 /// Days since 0001-01-01: dates as ordered keys.
