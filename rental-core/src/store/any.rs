@@ -7,7 +7,8 @@ use std::sync::Arc;
 use chrono::{DateTime, NaiveDate, Utc};
 
 use super::{
-    ChangeMarks, IdempotencyRecord, PgStore, PgTx, Prefetch, ReadTx, RedbStore, RedbTx, Store, StoreResult, WriteTx,
+    ChangeMarks, IdempotencyRecord, PgStore, PgTx, Prefetch, ReadTx, RedbStore, RedbTx, RedbWrite, Store, StoreResult,
+    WriteTx,
 };
 use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
@@ -50,7 +51,7 @@ macro_rules! each {
 
 impl Store for AnyStore {
     type Read<'a> = AnyTx<RedbTx<redb::ReadTransaction>, PgTx<'a>>;
-    type Write<'a> = AnyTx<RedbTx<redb::WriteTransaction>, PgTx<'a>>;
+    type Write<'a> = AnyTx<RedbTx<RedbWrite<'a>>, PgTx<'a>>;
 
     fn read(&self) -> StoreResult<Self::Read<'_>> {
         Ok(match self {

@@ -1,12 +1,15 @@
 //! The durable store on redb: one file, one writer at a time, every commit
 //! persisted before it returns. Table layout: docs/DESIGN.md, "Storage".
 
-use std::path::Path;
+mod redo;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use chrono::{DateTime, Datelike, Days, NaiveDate, Utc};
 use redb::{
-    Database, Key, ReadTransaction, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition, Value,
-    WriteTransaction,
+    Database, Durability, Key, ReadTransaction, ReadableDatabase, ReadableTable, ReadableTableMetadata,
+    TableDefinition, Value, WriteTransaction,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -26,6 +29,7 @@ use crate::lifecycle;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
 use crate::webhook::Webhook;
+use redo::{Change, Changes, Logged, RedoLog};
 
 /// The version of the table layout below; bumped with a migration when it changes.
 /// 2 added `lapsing_holds`, `delivery_finished`, `delivery_events` and `idempotency_created`;
@@ -89,6 +93,9 @@ const LOGIN_FAILURES: TableDefinition<&str, &[u8]> = TableDefinition::new("login
 /// The file name inside a data directory.
 pub const FILE_NAME: &str = "rental.redb";
 
+/// The `meta` key of the number of the first redo log record the last checkpoint did not hold.
+const REDO_FROM: &str = "redo_from";
+
 /// The most memory redb's page cache (read cache and write buffer together)
 /// may hold. redb's default is 1 GiB, which a growing store fills: a server
 /// holding 340,000 bookings had grown to about 500 MB. Pages beyond this are
@@ -96,10 +103,12 @@ pub const FILE_NAME: &str = "rental.redb";
 /// See docs/PERFORMANCE.md, "Growth".
 pub const CACHE_BYTES: usize = 32 * 1024 * 1024;
 
-/// A store in one redb file. Only one process may hold the file at a time.
+/// A store in one redb file, with its redo log beside it (`rental.redb.redo`).
+/// Only one process may hold the file at a time.
 #[derive(Debug)]
 pub struct RedbStore {
     db: Database,
+    log: Mutex<RedoLog>,
 }
 
 impl RedbStore {
@@ -107,12 +116,20 @@ impl RedbStore {
     ///
     /// Fails with [`StoreError::Locked`] while another process, such as a
     /// running server, holds the file.
+    ///
+    /// A commit appends what it changed to the redo log and syncs that, and
+    /// about once a second redb makes everything durable at once and the log
+    /// is emptied (a checkpoint). Opening replays what the log holds past the
+    /// last checkpoint, such as the commits before a crash.
     pub fn open(path: impl AsRef<Path>) -> StoreResult<Self> {
+        let path = path.as_ref();
         let db = Database::builder().set_cache_size(CACHE_BYTES).create(path).map_err(|e| match e {
             redb::DatabaseError::DatabaseAlreadyOpen => StoreError::Locked,
             other => backend(other),
         })?;
-        let store = RedbStore { db };
+        let (log, records) = RedoLog::open(&redo_path(path))?;
+        let store = RedbStore { db, log: Mutex::new(log) };
+        store.replay(&records)?;
         store.create_tables()?;
         Ok(store)
     }
@@ -121,6 +138,27 @@ impl RedbStore {
     pub fn open_dir(dir: impl AsRef<Path>) -> StoreResult<Self> {
         std::fs::create_dir_all(dir.as_ref()).map_err(backend)?;
         Self::open(dir.as_ref().join(FILE_NAME))
+    }
+
+    /// Does again, in one durable commit, the logged commits the last
+    /// checkpoint did not hold, and empties the log.
+    fn replay(&self, records: &[redo::Record]) -> StoreResult<()> {
+        let tx = self.db.begin_write().map_err(backend)?;
+        let from = tx.open_table(META).map_err(backend)?.get(REDO_FROM).map_err(backend)?.map(|v| v.value().to_owned());
+        let from =
+            from.map_or(Ok(0), |v| v.parse::<u64>().map_err(|_| StoreError::Corrupt(format!("bad {REDO_FROM} {v}"))))?;
+        for record in records.iter().filter(|r| r.seq >= from) {
+            for change in redo::changes(&record.changes) {
+                redo_change(&tx, &change?)?;
+            }
+        }
+        let mut log = self.log();
+        log.number_from(from);
+        checkpoint(tx, &mut log)
+    }
+
+    fn log(&self) -> MutexGuard<'_, RedoLog> {
+        self.log.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn create_tables(&self) -> StoreResult<()> {
@@ -176,16 +214,89 @@ impl RedbStore {
 #[derive(Debug)]
 pub struct RedbTx<T>(T);
 
+/// redb's write transaction, with the rows it changed for the redo log.
+pub struct RedbWrite<'a> {
+    tx: WriteTransaction,
+    changes: Changes,
+    log: &'a Mutex<RedoLog>,
+}
+
+impl std::fmt::Debug for RedbWrite<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedbWrite").finish_non_exhaustive()
+    }
+}
+
+impl Drop for RedbStore {
+    /// Checkpoints what the log holds, so the next open has nothing to replay.
+    /// If that fails, the log still holds it.
+    fn drop(&mut self) {
+        let mut log = self.log();
+        if log.holds_records()
+            && let Ok(tx) = self.db.begin_write()
+        {
+            let _ = checkpoint(tx, &mut log);
+        }
+    }
+}
+
+/// Commits `tx` durably, noting in `meta` that the log's records so far are
+/// in the file, then empties the log.
+fn checkpoint(tx: WriteTransaction, log: &mut RedoLog) -> StoreResult<()> {
+    let from = log.next_seq().to_string();
+    tx.open_table(META).map_err(backend)?.insert(REDO_FROM, from.as_str()).map_err(backend)?;
+    tx.commit().map_err(backend)?;
+    log.checkpointed();
+    Ok(())
+}
+
+/// Does one logged change again. Every table a write transaction changes is
+/// here; a name the log holds but this does not know is corruption.
+fn redo_change(tx: &WriteTransaction, change: &Change<'_>) -> StoreResult<()> {
+    match change.table {
+        "meta" => change.apply(tx, META),
+        "unfanned" => change.apply(tx, UNFANNED),
+        "properties" => change.apply(tx, PROPERTIES),
+        "bookings" => change.apply(tx, BOOKINGS),
+        "booking_order" => change.apply(tx, BOOKING_ORDER),
+        "calendar" => change.apply(tx, CALENDAR),
+        "lapsing_holds" => change.apply(tx, LAPSING_HOLDS),
+        "blocks" => change.apply(tx, BLOCKS),
+        "keys" => change.apply(tx, KEYS),
+        "key_hashes" => change.apply(tx, KEY_HASHES),
+        "webhooks" => change.apply(tx, WEBHOOKS),
+        "outbox" => change.apply(tx, OUTBOX),
+        "idempotency" => change.apply(tx, IDEMPOTENCY),
+        "deliveries" => change.apply(tx, DELIVERIES),
+        "delivery_due" => change.apply(tx, DELIVERY_DUE),
+        "delivery_finished" => change.apply(tx, DELIVERY_FINISHED),
+        "delivery_events" => change.apply(tx, DELIVERY_EVENTS),
+        "delivery_leases" => change.apply(tx, DELIVERY_LEASES),
+        "idempotency_created" => change.apply(tx, IDEMPOTENCY_CREATED),
+        "feeds" => change.apply(tx, FEEDS),
+        "admin_sessions" => change.apply(tx, ADMIN_SESSIONS),
+        "login_failures" => change.apply(tx, LOGIN_FAILURES),
+        other => Err(StoreError::Corrupt(format!("the redo log changes an unknown table {other}"))),
+    }
+}
+
+fn redo_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".redo");
+    PathBuf::from(name)
+}
+
 impl Store for RedbStore {
     type Read<'a> = RedbTx<ReadTransaction>;
-    type Write<'a> = RedbTx<WriteTransaction>;
+    type Write<'a> = RedbTx<RedbWrite<'a>>;
 
     fn read(&self) -> StoreResult<Self::Read<'_>> {
         Ok(RedbTx(self.db.begin_read().map_err(backend)?))
     }
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
-        Ok(RedbTx(self.db.begin_write().map_err(backend)?))
+        let tx = self.db.begin_write().map_err(backend)?;
+        Ok(RedbTx(RedbWrite { tx, changes: Changes::default(), log: &self.log }))
     }
 
     /// The one writer, as [`Store::write`]: redb has no other kind.
@@ -235,6 +346,19 @@ impl Tables for WriteTransaction {
         def: TableDefinition<K, V>,
     ) -> StoreResult<Self::Table<'_, K, V>> {
         self.open_table(def).map_err(backend)
+    }
+}
+
+impl Tables for RedbWrite<'_> {
+    type Table<'t, K: Key + 'static, V: Value + 'static>
+        = redb::Table<'t, K, V>
+    where
+        Self: 't;
+    fn open<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> StoreResult<Self::Table<'_, K, V>> {
+        self.tx.open(def)
     }
 }
 
@@ -538,10 +662,15 @@ impl<T: Tables> RedbTx<T> {
     }
 }
 
-impl RedbTx<WriteTransaction> {
+impl RedbTx<RedbWrite<'_>> {
+    /// Opens a table to change; its changes go to the redo log.
+    fn table<K: Key + 'static, V: Value + 'static>(&self, def: TableDefinition<K, V>) -> StoreResult<Logged<'_, K, V>> {
+        Logged::open(&self.0.tx, def, &self.0.changes)
+    }
+
     fn put_json(&self, def: TableDefinition<&str, &[u8]>, key: &str, value: &impl Serialize) -> StoreResult<()> {
         let bytes = encode(value)?;
-        self.0.open_table(def).map_err(backend)?.insert(key, bytes.as_slice()).map_err(backend)?;
+        self.table(def)?.insert(key, bytes.as_slice())?;
         Ok(())
     }
 
@@ -551,7 +680,7 @@ impl RedbTx<WriteTransaction> {
         def: TableDefinition<&str, &[u8]>,
         doomed: impl Fn(&D) -> bool,
     ) -> StoreResult<usize> {
-        let mut table = self.0.open_table(def).map_err(backend)?;
+        let mut table = self.table(def)?;
         let mut keys = Vec::new();
         for row in table.iter().map_err(backend)? {
             let (k, v) = row.map_err(backend)?;
@@ -560,37 +689,49 @@ impl RedbTx<WriteTransaction> {
             }
         }
         for key in &keys {
-            table.remove(key.as_str()).map_err(backend)?;
+            table.remove(key.as_str())?;
         }
         Ok(keys.len())
     }
 
     fn remove(&self, def: TableDefinition<&str, &[u8]>, key: &str) -> StoreResult<bool> {
-        let removed = self.0.open_table(def).map_err(backend)?.remove(key).map_err(backend)?.is_some();
+        let removed = self.table(def)?.remove(key)?;
         Ok(removed)
     }
 
     fn put_entry(&self, slug: &str, e: &CalendarEntry) -> StoreResult<()> {
-        let mut table = self.0.open_table(CALENDAR).map_err(backend)?;
+        let mut table = self.table(CALENDAR)?;
         let value = (day(e.stay.check_out()), kind_code(e.kind), e.guests, e.guest_name.as_str());
-        table.insert((slug, day(e.stay.check_in()), e.holder.as_str()), value).map_err(backend)?;
+        table.insert((slug, day(e.stay.check_in()), e.holder.as_str()), value)?;
         Ok(())
     }
 
     fn remove_entry(&self, slug: &str, check_in: NaiveDate, holder: &str) -> StoreResult<()> {
-        self.0.open_table(CALENDAR).map_err(backend)?.remove((slug, day(check_in), holder)).map_err(backend)?;
+        self.table(CALENDAR)?.remove((slug, day(check_in), holder))?;
         Ok(())
+    }
+
+    /// Writes the index rows of a delivery (its record is written by the caller).
+    fn index_delivery(&self, delivery: &Delivery) -> StoreResult<()> {
+        let id = delivery.id.as_str();
+        if let Some((at, seq)) = due_key(delivery) {
+            self.table(DELIVERY_DUE)?.insert((at, seq, id), ())?;
+        }
+        if let Some(at) = finished_key(delivery) {
+            self.table(DELIVERY_FINISHED)?.insert((at, id), ())?;
+        }
+        self.table(DELIVERY_EVENTS)?.insert((delivery.event_seq, id), ())
     }
 
     fn unindex_booking(&self, old: &Booking) -> StoreResult<()> {
         let (slug, code) = (old.property.as_str(), old.code.as_str());
-        self.0.open_table(BOOKING_ORDER).map_err(backend)?.remove((day(old.check_in()), code)).map_err(backend)?;
-        self.0.open_table(LAPSING_HOLDS).map_err(backend)?.remove((millis(old.created_at), code)).map_err(backend)?;
+        self.table(BOOKING_ORDER)?.remove((day(old.check_in()), code))?;
+        self.table(LAPSING_HOLDS)?.remove((millis(old.created_at), code))?;
         self.remove_entry(slug, old.check_in(), code)
     }
 }
 
-impl WriteTx for RedbTx<WriteTransaction> {
+impl WriteTx for RedbTx<RedbWrite<'_>> {
     fn put_property(&mut self, property: &Property) -> StoreResult<()> {
         self.put_json(PROPERTIES, property.slug.as_str(), property)
     }
@@ -601,14 +742,10 @@ impl WriteTx for RedbTx<WriteTransaction> {
         }
         let (slug, code) = (booking.property.as_str(), booking.code.as_str());
         self.put_json(BOOKINGS, code, booking)?;
-        self.0
-            .open_table(BOOKING_ORDER)
-            .map_err(backend)?
-            .insert((day(booking.check_in()), code), ())
-            .map_err(backend)?;
+        self.table(BOOKING_ORDER)?.insert((day(booking.check_in()), code), ())?;
         if lifecycle::may_lapse(booking) {
-            let mut holds = self.0.open_table(LAPSING_HOLDS).map_err(backend)?;
-            holds.insert((millis(booking.created_at), code), ()).map_err(backend)?;
+            let mut holds = self.table(LAPSING_HOLDS)?;
+            holds.insert((millis(booking.created_at), code), ())?;
         }
         match CalendarEntry::of_booking(booking) {
             Some(entry) => self.put_entry(slug, &entry),
@@ -631,7 +768,7 @@ impl WriteTx for RedbTx<WriteTransaction> {
     }
 
     fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
-        self.0.open_table(KEY_HASHES).map_err(backend)?.insert(hash, key.id.as_str()).map_err(backend)?;
+        self.table(KEY_HASHES)?.insert(hash, key.id.as_str())?;
         self.update_key(key)
     }
 
@@ -648,20 +785,20 @@ impl WriteTx for RedbTx<WriteTransaction> {
     }
 
     fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
-        let mut table = self.0.open_table(OUTBOX).map_err(backend)?;
+        let mut table = self.table(OUTBOX)?;
         let mut seq = table.last().map_err(backend)?.map_or(0, |(k, _)| k.value());
-        let mut unfanned = self.0.open_table(UNFANNED).map_err(backend)?;
+        let mut unfanned = self.table(UNFANNED)?;
         for event in events {
             seq += 1;
-            table.insert(seq, encode(event)?.as_slice()).map_err(backend)?;
-            unfanned.insert(seq, ()).map_err(backend)?;
+            table.insert(seq, encode(event)?.as_slice())?;
+            unfanned.insert(seq, ())?;
         }
         Ok(())
     }
 
     fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
         self.append_events(std::slice::from_ref(event))?;
-        let table = self.0.open_table(OUTBOX).map_err(backend)?;
+        let table = self.table(OUTBOX)?;
         Ok(table.last().map_err(backend)?.map_or(0, |(k, _)| k.value()))
     }
 
@@ -670,16 +807,16 @@ impl WriteTx for RedbTx<WriteTransaction> {
     }
 
     fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
-        let mut unfanned = self.0.open_table(UNFANNED).map_err(backend)?;
+        let mut unfanned = self.table(UNFANNED)?;
         for &seq in seqs {
-            unfanned.remove(seq).map_err(backend)?;
+            unfanned.remove(seq)?;
         }
         Ok(())
     }
 
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
         self.remove_delivery(&delivery.id)?;
-        index_delivery(&self.0, delivery)?;
+        self.index_delivery(delivery)?;
         if due_key(delivery).is_none() {
             self.remove_lease(&delivery.id)?;
         }
@@ -687,14 +824,14 @@ impl WriteTx for RedbTx<WriteTransaction> {
     }
 
     fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
-        let mut table = self.0.open_table(DELIVERY_LEASES).map_err(backend)?;
+        let mut table = self.table(DELIVERY_LEASES)?;
         let value = (lease.webhook_id.as_str(), lease.owner.as_str(), millis(lease.until));
-        table.insert(lease.delivery_id.as_str(), value).map_err(backend)?;
+        table.insert(lease.delivery_id.as_str(), value)?;
         Ok(())
     }
 
     fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
-        self.0.open_table(DELIVERY_LEASES).map_err(backend)?.remove(delivery_id).map_err(backend)?;
+        self.table(DELIVERY_LEASES)?.remove(delivery_id)?;
         Ok(())
     }
 
@@ -702,8 +839,8 @@ impl WriteTx for RedbTx<WriteTransaction> {
         if self.idempotency(&record.key)?.is_some() {
             return Err(StoreError::Conflict(format!("idempotency key {:?} is recorded", record.key)));
         }
-        let mut created = self.0.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
-        created.insert((millis(record.created_at), record.key.as_str()), ()).map_err(backend)?;
+        let mut created = self.table(IDEMPOTENCY_CREATED)?;
+        created.insert((millis(record.created_at), record.key.as_str()), ())?;
         drop(created);
         self.put_json(IDEMPOTENCY, &record.key, record)
     }
@@ -711,32 +848,32 @@ impl WriteTx for RedbTx<WriteTransaction> {
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
         let Some(old) = self.delivery(id)? else { return Ok(()) };
         if let Some((at, seq)) = due_key(&old) {
-            self.0.open_table(DELIVERY_DUE).map_err(backend)?.remove((at, seq, id)).map_err(backend)?;
+            self.table(DELIVERY_DUE)?.remove((at, seq, id))?;
         }
         if let Some(at) = finished_key(&old) {
-            self.0.open_table(DELIVERY_FINISHED).map_err(backend)?.remove((at, id)).map_err(backend)?;
+            self.table(DELIVERY_FINISHED)?.remove((at, id))?;
         }
-        self.0.open_table(DELIVERY_EVENTS).map_err(backend)?.remove((old.event_seq, id)).map_err(backend)?;
+        self.table(DELIVERY_EVENTS)?.remove((old.event_seq, id))?;
         self.remove(DELIVERIES, id).map(drop)
     }
 
     fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
-        self.0.open_table(OUTBOX).map_err(backend)?.remove(seq).map_err(backend)?;
-        self.0.open_table(UNFANNED).map_err(backend)?.remove(seq).map_err(backend)?;
+        self.table(OUTBOX)?.remove(seq)?;
+        self.table(UNFANNED)?.remove(seq)?;
         Ok(())
     }
 
     fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
         let Some(old) = self.idempotency(key)? else { return Ok(()) };
-        let mut created = self.0.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
-        created.remove((millis(old.created_at), key)).map_err(backend)?;
+        let mut created = self.table(IDEMPOTENCY_CREATED)?;
+        created.remove((millis(old.created_at), key))?;
         drop(created);
         self.remove(IDEMPOTENCY, key).map(drop)
     }
 
     fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
-        let mut meta = self.0.open_table(META).map_err(backend)?;
-        meta.insert(ADMIN_PASSWORD, phc).map_err(backend)?;
+        let mut meta = self.table(META)?;
+        meta.insert(ADMIN_PASSWORD, phc)?;
         Ok(())
     }
 
@@ -764,8 +901,25 @@ impl WriteTx for RedbTx<WriteTransaction> {
         self.remove_where(LOGIN_FAILURES, |f: &LoginFailures| f.last < last_before)
     }
 
+    /// Appends the changes to the redo log and commits redb without a sync
+    /// of its own; about once a second, a durable redb commit instead (a
+    /// checkpoint). A commit that changed nothing writes nothing.
     fn commit(self) -> StoreResult<()> {
-        self.0.commit().map_err(backend)
+        let RedbWrite { mut tx, changes, log } = self.0;
+        let mut log = log.lock().unwrap_or_else(PoisonError::into_inner);
+        if changes.is_empty() {
+            tx.set_durability(Durability::None).map_err(backend)?;
+            return tx.commit().map_err(backend);
+        }
+        if log.checkpoint_due() {
+            return checkpoint(tx, &mut log);
+        }
+        tx.set_durability(Durability::None).map_err(backend)?;
+        log.append(&changes.into_bytes())?;
+        tx.commit().map_err(|e| {
+            log.take_back_last();
+            backend(e)
+        })
     }
 }
 
@@ -871,19 +1025,6 @@ fn mark_unfanned(tx: &WriteTransaction, meta: &mut redb::Table<'_, &str, &str>) 
     for row in outbox.range(mark + 1..).map_err(backend)? {
         unfanned.insert(row.map_err(backend)?.0.value(), ()).map_err(backend)?;
     }
-    Ok(())
-}
-
-/// Writes the index rows of a delivery (its record is written by the caller).
-fn index_delivery(tx: &WriteTransaction, delivery: &Delivery) -> StoreResult<()> {
-    let id = delivery.id.as_str();
-    if let Some((at, seq)) = due_key(delivery) {
-        tx.open_table(DELIVERY_DUE).map_err(backend)?.insert((at, seq, id), ()).map_err(backend)?;
-    }
-    if let Some(at) = finished_key(delivery) {
-        tx.open_table(DELIVERY_FINISHED).map_err(backend)?.insert((at, id), ()).map_err(backend)?;
-    }
-    tx.open_table(DELIVERY_EVENTS).map_err(backend)?.insert((delivery.event_seq, id), ()).map_err(backend)?;
     Ok(())
 }
 
@@ -1058,5 +1199,98 @@ mod tests {
         );
         let tables = store.db.begin_read().unwrap();
         assert!(matches!(tables.open_table(PENDING), Err(redb::TableError::TableDoesNotExist(_))));
+    }
+
+    /// What a crash leaves, opened: the files of a store copied while it is open.
+    fn crash_copy(from: &Path, to: &Path) -> RedbStore {
+        std::fs::copy(from, to).unwrap();
+        std::fs::copy(redo_path(from), redo_path(to)).unwrap();
+        RedbStore::open(to).unwrap()
+    }
+
+    /// What a few reads see, to compare two stores by.
+    fn contents(store: &RedbStore) -> String {
+        let read = store.read().unwrap();
+        let from = NaiveDate::from_ymd_opt(2026, 1, 1).unwrap();
+        let listing = read.bookings(&BookingQuery { limit: 10, ..BookingQuery::default() }).unwrap();
+        format!(
+            "{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+            listing,
+            read.calendar("sea-view", from, NaiveDate::MAX).unwrap(),
+            read.events_after(0, 10).unwrap(),
+            read.pending_codes().unwrap(),
+            read.admin_password().unwrap(),
+        )
+    }
+
+    /// Commits between checkpoints are in the redo log, not yet in redb's
+    /// file: after a crash, opening the store replays them, rows removed too.
+    #[test]
+    fn a_crash_between_checkpoints_keeps_every_commit_the_redo_log_holds() {
+        use crate::booking::Status;
+        use crate::event::Event;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let store = RedbStore::open(&path).unwrap();
+        store.log().checkpoint_every(std::time::Duration::MAX);
+        let kept = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+        let mut cancelled = demo::booking("BK-3JD8PA", "2027-01-04", "2027-01-06");
+        let mut tx = store.write().unwrap();
+        tx.put_booking(&kept).unwrap();
+        tx.put_booking(&cancelled).unwrap();
+        tx.append_events(&[Event::created(&kept, kept.created_at)]).unwrap();
+        tx.set_admin_password("$argon2id$v=19$kept").unwrap();
+        tx.commit().unwrap();
+        cancelled.status = Status::Cancelled;
+        let mut tx = store.write().unwrap();
+        tx.put_booking(&cancelled).unwrap();
+        tx.commit().unwrap();
+        let before = contents(&store);
+        assert!(before.contains("BK-7Q4M2X") && before.contains("Cancelled") && before.contains("kept"));
+
+        let redb_alone = dir.path().join("redb-alone.redb");
+        std::fs::copy(&path, &redb_alone).unwrap();
+        let unsynced = contents(&RedbStore::open(&redb_alone).unwrap());
+        assert!(!unsynced.contains("BK-7Q4M2X"), "without its log the file lacks the commits: {unsynced}");
+
+        let reopened = crash_copy(&path, &dir.path().join("copy.redb"));
+        assert_eq!(contents(&reopened), before);
+        assert!(!reopened.log().holds_records(), "the replay is checkpointed");
+    }
+
+    /// A checkpoint makes what the log held durable in redb's file and
+    /// empties the log; records it already holds are not done again.
+    #[test]
+    fn a_checkpoint_empties_the_log_and_a_crash_after_it_replays_nothing_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let store = RedbStore::open(&path).unwrap();
+        store.log().checkpoint_every(std::time::Duration::MAX);
+        let mut booking = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+        let mut tx = store.write().unwrap();
+        tx.put_booking(&booking).unwrap();
+        tx.commit().unwrap();
+        let logged = std::fs::read(redo_path(&path)).unwrap();
+        assert!(!logged.is_empty());
+
+        store.log().checkpoint_every(std::time::Duration::ZERO);
+        booking.status = crate::booking::Status::Cancelled;
+        let mut tx = store.write().unwrap();
+        tx.put_booking(&booking).unwrap();
+        tx.commit().unwrap();
+        assert!(!store.log().holds_records(), "the checkpoint emptied the log");
+        assert_eq!(std::fs::metadata(redo_path(&path)).unwrap().len(), 0);
+
+        // A log the checkpoint's emptying did not reach: its record is older than the checkpoint.
+        std::fs::write(redo_path(&path), &logged).unwrap();
+        let reopened = crash_copy(&path, &dir.path().join("copy.redb"));
+        let read = reopened.read().unwrap();
+        let status = read.booking("BK-7Q4M2X").unwrap().map(|b| b.status);
+        assert_eq!(
+            status,
+            Some(crate::booking::Status::Cancelled),
+            "the old record, a pending booking, is not replayed"
+        );
+        assert!(read.pending_codes().unwrap().is_empty());
     }
 }
