@@ -19,7 +19,7 @@
 use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::Deref;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -193,17 +193,27 @@ pub(super) struct Record {
     pub changes: Vec<u8>,
 }
 
-/// The log file, beside the redb file.
+/// How much the log file grows by when a record does not fit: zeros,
+/// written once, so that a record overwrites blocks the file already has and
+/// its `fdatasync` writes no file-system metadata.
+const GROW_BY: u64 = 1 << 20;
+
+/// The log file, beside the redb file. It is written from the start again
+/// after each checkpoint and never shrinks: the records past the current
+/// run are older than the checkpoint, and the run ends before them.
 #[derive(Debug)]
 pub(super) struct RedoLog {
     file: File,
-    len: u64,
+    /// The file's length: zeros or old records past `end`.
+    size: u64,
+    /// Where the next record goes.
+    end: u64,
     /// Where the last appended record starts.
     last_start: u64,
     next_seq: u64,
     /// Set when a failed commit's record could not be taken back: the log
     /// takes no more records, so none follows it. (Reopened, the store
-    /// replays that record: the disk refused both the commit and the cut.)
+    /// replays that record: the disk refused both the commit and the undo.)
     broken: bool,
     last_checkpoint: Instant,
     every: Duration,
@@ -211,20 +221,21 @@ pub(super) struct RedoLog {
 
 impl RedoLog {
     /// Opens (or creates) the log at `path`, returning it with the records it
-    /// holds: every whole record in an unbroken run from the first. What
-    /// follows the run is left for [`RedoLog::checkpointed`] to clear.
+    /// holds: every whole record in an unbroken run from the start. Until a
+    /// checkpoint, new records go after the run.
     pub(super) fn open(path: &Path) -> StoreResult<(Self, Vec<Record>)> {
-        let mut file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(backend)?;
+        let mut file =
+            OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path).map_err(backend)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(backend)?;
-        let records = records(&bytes);
-        let next_seq = records.last().map_or(0, |r| r.seq + 1);
+        let (records, end) = records(&bytes);
         let log = RedoLog {
             file,
-            len: bytes.len() as u64,
-            last_start: 0,
+            size: bytes.len() as u64,
+            end,
+            last_start: end,
+            next_seq: records.last().map_or(0, |r| r.seq + 1),
             broken: false,
-            next_seq,
             last_checkpoint: Instant::now(),
             every: CHECKPOINT_EVERY,
         };
@@ -241,9 +252,9 @@ impl RedoLog {
         self.next_seq = self.next_seq.max(seq);
     }
 
-    /// Whether the file holds anything a checkpoint would clear.
+    /// Whether records were appended since the last checkpoint.
     pub(super) fn holds_records(&self) -> bool {
-        self.len > 0
+        self.end > 0
     }
 
     /// Whether the next commit should be a checkpoint.
@@ -257,8 +268,8 @@ impl RedoLog {
         self.every = every;
     }
 
-    /// Appends one commit's changes and syncs them. When it fails the file
-    /// is cut back to where it was, so the log holds nothing of the commit.
+    /// Appends one commit's changes and syncs them. When that fails, the log
+    /// is left ending before the record.
     pub(super) fn append(&mut self, changes: &[u8]) -> StoreResult<()> {
         if self.broken {
             return Err(StoreError::Backend(
@@ -273,41 +284,65 @@ impl RedoLog {
         record.extend_from_slice(&len.to_le_bytes());
         record.extend_from_slice(&digest(&body));
         record.extend_from_slice(&body);
-        let written = self.file.write_all(&record).and_then(|()| self.file.sync_data());
-        if let Err(e) = written {
-            self.cut_to(self.len);
+        let start = self.end;
+        if let Err(e) = self.grow_for(record.len() as u64).and_then(|()| self.write_at(start, &record)) {
+            self.end_at(start);
             return Err(backend(e));
         }
-        self.last_start = self.len;
-        self.len += record.len() as u64;
+        self.last_start = start;
+        self.end = start + record.len() as u64;
         self.next_seq += 1;
         Ok(())
     }
 
     /// Takes back the last appended record, whose redb commit failed.
     pub(super) fn take_back_last(&mut self) {
-        if self.cut_to(self.last_start) {
+        self.end_at(self.last_start);
+        if !self.broken {
             self.next_seq -= 1;
+        }
+    }
+
+    /// Makes the log end at `at`: zeros over the length of what starts
+    /// there, so no record is read from it. If even that fails, the log is
+    /// broken (see [`RedoLog::broken`]).
+    fn end_at(&mut self, at: u64) {
+        if at + 4 > self.size || self.write_at(at, &[0; 4]).is_ok() {
+            self.end = at;
         } else {
             self.broken = true;
         }
     }
 
-    /// Cuts the file to `len` bytes; returns whether it could.
-    fn cut_to(&mut self, len: u64) -> bool {
-        let cut = self.file.set_len(len).and_then(|()| self.file.sync_all()).is_ok();
-        if cut {
-            self.len = len;
-        }
-        cut
+    fn write_at(&mut self, at: u64, bytes: &[u8]) -> std::io::Result<()> {
+        self.file.seek(SeekFrom::Start(at))?;
+        self.file.write_all(bytes)?;
+        self.file.sync_data()
     }
 
-    /// Empties the log after a checkpoint made everything in it durable. If
-    /// that fails the records stay, and a replay skips them: they are
-    /// numbered before the checkpoint's `redo_from`.
+    /// Makes room for `len` more bytes after the end: zeros, synced with the
+    /// file's new length.
+    fn grow_for(&mut self, len: u64) -> std::io::Result<()> {
+        let needed = self.end + len;
+        if needed <= self.size {
+            return Ok(());
+        }
+        let size = needed.div_ceil(GROW_BY) * GROW_BY;
+        self.file.seek(SeekFrom::Start(self.size))?;
+        let zeros = vec![0; usize::try_from(size - self.size).map_err(std::io::Error::other)?];
+        self.file.write_all(&zeros)?;
+        self.file.sync_all()?;
+        self.size = size;
+        Ok(())
+    }
+
+    /// Starts the log again after a checkpoint made everything in it durable.
+    /// The records it held stay in the file until overwritten, and a replay
+    /// skips them: they are numbered before the checkpoint's `redo_from`.
     pub(super) fn checkpointed(&mut self) {
         self.last_checkpoint = Instant::now();
-        let _ = self.cut_to(0);
+        self.end = 0;
+        self.last_start = 0;
     }
 }
 
@@ -316,14 +351,16 @@ fn digest(body: &[u8]) -> [u8; 8] {
     full[..8].try_into().expect("SHA-256 has 32 bytes")
 }
 
-/// The whole records at the start of `bytes`, numbered one after another.
-fn records(mut bytes: &[u8]) -> Vec<Record> {
+/// The whole records at the start of `bytes`, numbered one after another,
+/// and where the run ends.
+fn records(bytes: &[u8]) -> (Vec<Record>, u64) {
     let mut out: Vec<Record> = Vec::new();
-    while bytes.len() >= HEADER {
-        let len = u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes"));
+    let mut at = 0;
+    while let Some(header) = bytes.get(at..at + HEADER) {
+        let len = u32::from_le_bytes(header[..4].try_into().expect("4 bytes"));
         let Ok(len) = usize::try_from(len) else { break };
-        let Some(body) = bytes.get(HEADER..HEADER + len) else { break };
-        if len < 8 || digest(body) != bytes[4..HEADER] {
+        let Some(body) = bytes.get(at + HEADER..at + HEADER + len) else { break };
+        if len < 8 || digest(body) != header[4..] {
             break;
         }
         let seq = u64::from_le_bytes(body[..8].try_into().expect("8 bytes"));
@@ -331,9 +368,9 @@ fn records(mut bytes: &[u8]) -> Vec<Record> {
             break;
         }
         out.push(Record { seq, changes: body[8..].to_vec() });
-        bytes = &bytes[HEADER + len..];
+        at += HEADER + len;
     }
-    out
+    (out, at as u64)
 }
 
 #[cfg(test)]
@@ -369,40 +406,45 @@ mod tests {
     fn a_log_ends_at_a_torn_record_or_a_break_in_the_numbering() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("log");
+        let seqs = |path: &Path| RedoLog::open(path).unwrap().1.iter().map(|r| r.seq).collect::<Vec<_>>();
         let (mut log, none) = RedoLog::open(&path).unwrap();
         assert!(none.is_empty());
         for n in 0..3u8 {
             log.append(&encoded(&[("meta", &[n], Some(b"v"))])).unwrap();
         }
+        let run = usize::try_from(log.end).unwrap();
         drop(log);
         let whole = std::fs::read(&path).unwrap();
-
-        let (log, read) = RedoLog::open(&path).unwrap();
-        assert_eq!(read.iter().map(|r| r.seq).collect::<Vec<_>>(), [0, 1, 2]);
-        assert_eq!(log.next_seq(), 3);
-        drop(log);
+        assert_eq!(seqs(&path), [0, 1, 2]);
+        assert_eq!(RedoLog::open(&path).unwrap().0.next_seq(), 3);
 
         // The last record cut short: a commit that crashed while it was appended.
-        std::fs::write(&path, &whole[..whole.len() - 3]).unwrap();
-        assert_eq!(RedoLog::open(&path).unwrap().1.len(), 2);
+        std::fs::write(&path, &whole[..run - 3]).unwrap();
+        assert_eq!(seqs(&path), [0, 1]);
 
         // A flipped bit in the second record ends the log before it.
         let mut flipped = whole.clone();
-        let second = whole.len() / 3 + HEADER + 9;
-        flipped[second] ^= 1;
+        flipped[run / 3 + HEADER + 9] ^= 1;
         std::fs::write(&path, &flipped).unwrap();
-        assert_eq!(RedoLog::open(&path).unwrap().1.len(), 1);
+        assert_eq!(seqs(&path), [0]);
 
-        // Records of an older run after the newer ones are not read.
+        // After a checkpoint the log starts again over the older records,
+        // which follow the new run and are not read.
+        std::fs::write(&path, &whole).unwrap();
         let (mut log, _) = RedoLog::open(&path).unwrap();
         log.checkpointed();
         log.number_from(10);
-        log.append(&encoded(&[("meta", b"new", Some(b"v"))])).unwrap();
+        log.append(&encoded(&[("meta", &[9], Some(b"v"))])).unwrap();
         drop(log);
-        let mut mixed = std::fs::read(&path).unwrap();
-        mixed.extend_from_slice(&whole);
-        std::fs::write(&path, &mixed).unwrap();
-        let read = RedoLog::open(&path).unwrap().1;
-        assert_eq!(read.iter().map(|r| r.seq).collect::<Vec<_>>(), [10]);
+        assert_eq!(std::fs::read(&path).unwrap()[run / 3..], whole[run / 3..], "the older records follow");
+        assert_eq!(seqs(&path), [10]);
+
+        // A record taken back (its redb commit failed) is not read either.
+        let (mut log, _) = RedoLog::open(&path).unwrap();
+        log.append(&encoded(&[("meta", &[11], Some(b"v"))])).unwrap();
+        log.take_back_last();
+        assert_eq!(log.next_seq(), 11);
+        drop(log);
+        assert_eq!(seqs(&path), [10]);
     }
 }
