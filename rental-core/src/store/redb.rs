@@ -103,7 +103,8 @@ const REDO_FROM: &str = "redo_from";
 /// See docs/PERFORMANCE.md, "Growth".
 pub const CACHE_BYTES: usize = 32 * 1024 * 1024;
 
-/// A store in one redb file, with its redo log beside it (`rental.redb.redo`).
+/// A store in one redb file, with its redo log beside it (the file's name
+/// with `.redo` added: `rental.redb.redo`).
 /// Only one process may hold the file at a time.
 #[derive(Debug)]
 pub struct RedbStore {
