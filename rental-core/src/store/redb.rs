@@ -1,9 +1,9 @@
 //! The durable store on redb: one file, one writer at a time, every commit
-//! persisted before it returns. Table layout: docs/DESIGN.md, "Storage".
+//! persisted (in its redo log) before it returns. Table layout: docs/DESIGN.md, "Storage".
 
 mod redo;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use chrono::{DateTime, Datelike, Days, NaiveDate, Utc};
@@ -29,7 +29,7 @@ use crate::lifecycle;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
 use crate::webhook::Webhook;
-use redo::{Change, Changes, Logged, RedoLog};
+use redo::{Changes, Logged, RedoLog, checkpoint, redo_path};
 
 /// The version of the table layout below; bumped with a migration when it changes.
 /// 2 added `lapsing_holds`, `delivery_finished`, `delivery_events` and `idempotency_created`;
@@ -120,8 +120,8 @@ impl RedbStore {
     ///
     /// A commit appends what it changed to the redo log and syncs that, and
     /// about once a second redb makes everything durable at once and the log
-    /// is emptied (a checkpoint). Opening replays what the log holds past the
-    /// last checkpoint, such as the commits before a crash.
+    /// starts again (a checkpoint). Opening replays what the log holds past
+    /// the last checkpoint, such as the commits before a crash.
     pub fn open(path: impl AsRef<Path>) -> StoreResult<Self> {
         let path = path.as_ref();
         let db = Database::builder().set_cache_size(CACHE_BYTES).create(path).map_err(|e| match e {
@@ -142,7 +142,7 @@ impl RedbStore {
     }
 
     /// Does again, in one durable commit, the logged commits the last
-    /// checkpoint did not hold, and empties the log.
+    /// checkpoint did not hold, and starts the log again.
     fn replay(&self, records: &[redo::Record]) -> StoreResult<()> {
         let tx = self.db.begin_write().map_err(backend)?;
         let from = tx.open_table(META).map_err(backend)?.get(REDO_FROM).map_err(backend)?.map(|v| v.value().to_owned());
@@ -150,7 +150,7 @@ impl RedbStore {
             from.map_or(Ok(0), |v| v.parse::<u64>().map_err(|_| StoreError::Corrupt(format!("bad {REDO_FROM} {v}"))))?;
         for record in records.iter().filter(|r| r.seq >= from) {
             for change in redo::changes(&record.changes) {
-                redo_change(&tx, &change?)?;
+                redo::apply(&tx, &change?)?;
             }
         }
         let mut log = self.log();
@@ -239,52 +239,6 @@ impl Drop for RedbStore {
             let _ = checkpoint(tx, &mut log);
         }
     }
-}
-
-/// Commits `tx` durably, noting in `meta` that the log's records so far are
-/// in the file, then empties the log.
-fn checkpoint(tx: WriteTransaction, log: &mut RedoLog) -> StoreResult<()> {
-    let from = log.next_seq().to_string();
-    tx.open_table(META).map_err(backend)?.insert(REDO_FROM, from.as_str()).map_err(backend)?;
-    tx.commit().map_err(backend)?;
-    log.checkpointed();
-    Ok(())
-}
-
-/// Does one logged change again. Every table a write transaction changes is
-/// here; a name the log holds but this does not know is corruption.
-fn redo_change(tx: &WriteTransaction, change: &Change<'_>) -> StoreResult<()> {
-    match change.table {
-        "meta" => change.apply(tx, META),
-        "unfanned" => change.apply(tx, UNFANNED),
-        "properties" => change.apply(tx, PROPERTIES),
-        "bookings" => change.apply(tx, BOOKINGS),
-        "booking_order" => change.apply(tx, BOOKING_ORDER),
-        "calendar" => change.apply(tx, CALENDAR),
-        "lapsing_holds" => change.apply(tx, LAPSING_HOLDS),
-        "blocks" => change.apply(tx, BLOCKS),
-        "keys" => change.apply(tx, KEYS),
-        "key_hashes" => change.apply(tx, KEY_HASHES),
-        "webhooks" => change.apply(tx, WEBHOOKS),
-        "outbox" => change.apply(tx, OUTBOX),
-        "idempotency" => change.apply(tx, IDEMPOTENCY),
-        "deliveries" => change.apply(tx, DELIVERIES),
-        "delivery_due" => change.apply(tx, DELIVERY_DUE),
-        "delivery_finished" => change.apply(tx, DELIVERY_FINISHED),
-        "delivery_events" => change.apply(tx, DELIVERY_EVENTS),
-        "delivery_leases" => change.apply(tx, DELIVERY_LEASES),
-        "idempotency_created" => change.apply(tx, IDEMPOTENCY_CREATED),
-        "feeds" => change.apply(tx, FEEDS),
-        "admin_sessions" => change.apply(tx, ADMIN_SESSIONS),
-        "login_failures" => change.apply(tx, LOGIN_FAILURES),
-        other => Err(StoreError::Corrupt(format!("the redo log changes an unknown table {other}"))),
-    }
-}
-
-fn redo_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".redo");
-    PathBuf::from(name)
 }
 
 impl Store for RedbStore {

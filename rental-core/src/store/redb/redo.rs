@@ -21,13 +21,17 @@ use std::cell::RefCell;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::Deref;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use redb::{Key, TableDefinition, TableHandle, Value, WriteTransaction};
 use sha2::{Digest, Sha256};
 
-use super::backend;
+use super::{
+    ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKINGS, CALENDAR, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS,
+    DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS, IDEMPOTENCY, IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS,
+    LOGIN_FAILURES, META, OUTBOX, PROPERTIES, REDO_FROM, UNFANNED, WEBHOOKS, backend,
+};
 use crate::store::{StoreError, StoreResult};
 
 /// How often a commit is a durable redb commit that empties the log.
@@ -136,6 +140,36 @@ impl Change<'_> {
             None => drop(table.remove(key).map_err(backend)?),
         }
         Ok(())
+    }
+}
+
+/// Does one logged change again. Every table a write transaction changes is
+/// here; a name the log holds but this does not know is corruption.
+pub(super) fn apply(tx: &WriteTransaction, change: &Change<'_>) -> StoreResult<()> {
+    match change.table {
+        "meta" => change.apply(tx, META),
+        "unfanned" => change.apply(tx, UNFANNED),
+        "properties" => change.apply(tx, PROPERTIES),
+        "bookings" => change.apply(tx, BOOKINGS),
+        "booking_order" => change.apply(tx, BOOKING_ORDER),
+        "calendar" => change.apply(tx, CALENDAR),
+        "lapsing_holds" => change.apply(tx, LAPSING_HOLDS),
+        "blocks" => change.apply(tx, BLOCKS),
+        "keys" => change.apply(tx, KEYS),
+        "key_hashes" => change.apply(tx, KEY_HASHES),
+        "webhooks" => change.apply(tx, WEBHOOKS),
+        "outbox" => change.apply(tx, OUTBOX),
+        "idempotency" => change.apply(tx, IDEMPOTENCY),
+        "deliveries" => change.apply(tx, DELIVERIES),
+        "delivery_due" => change.apply(tx, DELIVERY_DUE),
+        "delivery_finished" => change.apply(tx, DELIVERY_FINISHED),
+        "delivery_events" => change.apply(tx, DELIVERY_EVENTS),
+        "delivery_leases" => change.apply(tx, DELIVERY_LEASES),
+        "idempotency_created" => change.apply(tx, IDEMPOTENCY_CREATED),
+        "feeds" => change.apply(tx, FEEDS),
+        "admin_sessions" => change.apply(tx, ADMIN_SESSIONS),
+        "login_failures" => change.apply(tx, LOGIN_FAILURES),
+        other => Err(StoreError::Corrupt(format!("the redo log changes an unknown table {other}"))),
     }
 }
 
@@ -344,6 +378,23 @@ impl RedoLog {
         self.end = 0;
         self.last_start = 0;
     }
+}
+
+/// Commits `tx` durably, noting in `meta` that the log's records so far are
+/// in the file, then starts the log again (a checkpoint).
+pub(super) fn checkpoint(tx: WriteTransaction, log: &mut RedoLog) -> StoreResult<()> {
+    let from = log.next_seq().to_string();
+    tx.open_table(META).map_err(backend)?.insert(REDO_FROM, from.as_str()).map_err(backend)?;
+    tx.commit().map_err(backend)?;
+    log.checkpointed();
+    Ok(())
+}
+
+/// The log's path: the redb file's with `.redo` added.
+pub(super) fn redo_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".redo");
+    PathBuf::from(name)
 }
 
 fn digest(body: &[u8]) -> [u8; 8] {
