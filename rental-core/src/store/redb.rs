@@ -1,6 +1,7 @@
 //! The durable store on redb: one file, one writer at a time, every commit
 //! persisted (in its redo log) before it returns. Table layout: docs/DESIGN.md, "Storage".
 
+mod flusher;
 mod redo;
 
 use std::path::Path;
@@ -29,6 +30,7 @@ use crate::lifecycle;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
 use crate::webhook::Webhook;
+use flusher::Flusher;
 use redo::{Changes, Logged, RedoLog, checkpoint, redo_path};
 
 /// The version of the table layout below; bumped with a migration when it changes.
@@ -110,6 +112,7 @@ pub const CACHE_BYTES: usize = 32 * 1024 * 1024;
 pub struct RedbStore {
     db: Database,
     log: Mutex<RedoLog>,
+    flusher: Flusher,
 }
 
 impl RedbStore {
@@ -129,7 +132,7 @@ impl RedbStore {
             other => backend(other),
         })?;
         let (log, records) = RedoLog::open(&redo_path(path))?;
-        let store = RedbStore { db, log: Mutex::new(log) };
+        let store = RedbStore { db, log: Mutex::new(log), flusher: Flusher::start(path)? };
         store.replay(&records)?;
         store.create_tables()?;
         Ok(store)
@@ -219,7 +222,7 @@ pub struct RedbTx<T>(T);
 pub struct RedbWrite<'a> {
     tx: WriteTransaction,
     changes: Changes,
-    log: &'a Mutex<RedoLog>,
+    store: &'a RedbStore,
 }
 
 impl std::fmt::Debug for RedbWrite<'_> {
@@ -251,7 +254,7 @@ impl Store for RedbStore {
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
         let tx = self.db.begin_write().map_err(backend)?;
-        Ok(RedbTx(RedbWrite { tx, changes: Changes::default(), log: &self.log }))
+        Ok(RedbTx(RedbWrite { tx, changes: Changes::default(), store: self }))
     }
 
     /// The one writer, as [`Store::write`]: redb has no other kind.
@@ -860,8 +863,8 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
     /// of its own; about once a second, a durable redb commit instead (a
     /// checkpoint). A commit that changed nothing writes nothing.
     fn commit(self) -> StoreResult<()> {
-        let RedbWrite { mut tx, changes, log } = self.0;
-        let mut log = log.lock().unwrap_or_else(PoisonError::into_inner);
+        let RedbWrite { mut tx, changes, store } = self.0;
+        let mut log = store.log();
         if changes.is_empty() {
             tx.set_durability(Durability::None).map_err(backend)?;
             return tx.commit().map_err(backend);
@@ -874,7 +877,9 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         tx.commit().map_err(|e| {
             log.take_back_last();
             backend(e)
-        })
+        })?;
+        store.flusher.committed();
+        Ok(())
     }
 }
 
