@@ -307,6 +307,7 @@ impl Tables for WriteTransaction {
     }
 }
 
+/// A write transaction reads through the redb transaction it wraps.
 impl Tables for RedbWrite<'_> {
     type Table<'t, K: Key + 'static, V: Value + 'static>
         = redb::Table<'t, K, V>

@@ -6,9 +6,9 @@
 //! holds a few hundred thousand. Here a commit appends its changed rows to the
 //! log (one sequential write and one `fdatasync`) and commits redb without
 //! durability. About once a second a commit is a redb durable one instead (a
-//! checkpoint): it writes each page once for all the commits since, and
-//! empties the log. Opening the store replays what the log holds past the
-//! last checkpoint (see [`RedoLog::open`]).
+//! checkpoint): it writes each page once for all the commits since, and the
+//! log starts again from the front. Opening the store replays what the log
+//! holds past the last checkpoint (see [`RedoLog::open`]).
 //!
 //! A record is `length: u32 | digest: 8 bytes | seq: u64 | changes`, little
 //! endian, the digest being the start of the SHA-256 of `seq | changes`.
@@ -34,7 +34,7 @@ use super::{
 };
 use crate::store::{StoreError, StoreResult};
 
-/// How often a commit is a durable redb commit that empties the log.
+/// How often a commit is a durable redb commit that starts the log again.
 pub(super) const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 
 const INSERT: u8 = 1;
@@ -92,9 +92,8 @@ impl<'t, K: Key + 'static, V: Value + 'static> Logged<'t, K, V> {
         value: impl Borrow<V::SelfType<'v>>,
     ) -> StoreResult<()> {
         let (key, value) = (key.borrow(), value.borrow());
-        let name = self.table.name();
-        self.changes.push(INSERT, name, K::as_bytes(key).as_ref(), Some(V::as_bytes(value).as_ref()));
         self.table.insert(key, value).map_err(backend)?;
+        self.changes.push(INSERT, self.table.name(), K::as_bytes(key).as_ref(), Some(V::as_bytes(value).as_ref()));
         Ok(())
     }
 
