@@ -7,7 +7,7 @@ mod redo;
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use chrono::{DateTime, Datelike, Days, NaiveDate, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use redb::{
     Database, Durability, Key, ReadTransaction, ReadableDatabase, ReadableTable, ReadableTableMetadata,
     TableDefinition, Value, WriteTransaction,
@@ -36,8 +36,9 @@ use redo::{Changes, Logged, RedoLog, checkpoint, redo_path};
 /// The version of the table layout below; bumped with a migration when it changes.
 /// 2 added `lapsing_holds`, `delivery_finished`, `delivery_events` and `idempotency_created`;
 /// 3 replaced the fan-out high-water mark with the `unfanned` set; 4 dropped
-/// `pending`, whose rows were the calendar's held entries over again.
-const SCHEMA_VERSION: &str = "4";
+/// `pending`, whose rows were the calendar's held entries over again; 5
+/// added `calendar_reach`.
+const SCHEMA_VERSION: &str = "5";
 
 /// The most booking creations one durable commit takes (see [`Store::group_commit`]).
 const GROUP_COMMIT: usize = 64;
@@ -58,6 +59,9 @@ type CalendarKey<'a> = (&'a str, u32, &'a str);
 /// (check-out day, kind, guests, guest name).
 type CalendarValue<'a> = (u32, u8, u32, &'a str);
 const CALENDAR: TableDefinition<CalendarKey, CalendarValue> = TableDefinition::new("calendar");
+/// Slug -> the most nights any calendar entry of the property has held (it
+/// never shrinks): how far before a night its calendar is read (schema 5).
+const CALENDAR_REACH: TableDefinition<&str, u32> = TableDefinition::new("calendar_reach");
 /// (slug, code) of every pending booking, up to schema 3. Since schema 4 the
 /// pending bookings are the calendar's held entries: one tree less to write
 /// per booking.
@@ -173,15 +177,18 @@ impl RedbStore {
             match version.as_deref() {
                 None => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
                 Some(SCHEMA_VERSION) => {}
-                Some(old @ ("1" | "2" | "3")) => {
+                Some(old @ ("1" | "2" | "3" | "4")) => {
                     if old == "1" {
                         index_lapsing_holds(&tx)?;
                         index_deliveries_and_idempotency(&tx)?;
                     }
-                    if old != "3" {
+                    if old == "1" || old == "2" {
                         mark_unfanned(&tx, &mut meta)?;
                     }
-                    tx.delete_table(PENDING).map_err(backend)?;
+                    if old != "4" {
+                        tx.delete_table(PENDING).map_err(backend)?;
+                    }
+                    measure_calendar_reach(&tx)?;
                     meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
                 }
                 Some(other) => {
@@ -193,6 +200,7 @@ impl RedbStore {
         tx.open_table(BOOKINGS).map_err(backend)?;
         tx.open_table(BOOKING_ORDER).map_err(backend)?;
         tx.open_table(CALENDAR).map_err(backend)?;
+        tx.open_table(CALENDAR_REACH).map_err(backend)?;
         tx.open_table(LAPSING_HOLDS).map_err(backend)?;
         tx.open_table(BLOCKS).map_err(backend)?;
         tx.open_table(KEYS).map_err(backend)?;
@@ -446,12 +454,16 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
-        entries_from(&self.0.open(CALENDAR)?, slug, from, to)
+        let reach = reach_of(&self.0.open(CALENDAR_REACH)?, slug)?;
+        entries_from(&self.0.open(CALENDAR)?, slug, reach, from, to)
     }
 
     fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> StoreResult<Vec<Vec<CalendarEntry>>> {
-        let table = self.0.open(CALENDAR)?;
-        starts.iter().map(|(slug, from)| entries_from(&table, slug, *from, NaiveDate::MAX)).collect()
+        let (table, reaches) = (self.0.open(CALENDAR)?, self.0.open(CALENDAR_REACH)?);
+        starts
+            .iter()
+            .map(|(slug, from)| entries_from(&table, slug, reach_of(&reaches, slug)?, *from, NaiveDate::MAX))
+            .collect()
     }
 
     fn pending_counts(&self, slugs: &[&str]) -> StoreResult<Vec<usize>> {
@@ -659,6 +671,11 @@ impl RedbTx<RedbWrite<'_>> {
     }
 
     fn put_entry(&self, slug: &str, e: &CalendarEntry) -> StoreResult<()> {
+        let nights = day(e.stay.check_out()) - day(e.stay.check_in());
+        let mut reaches = self.table(CALENDAR_REACH)?;
+        if nights > reach_of(&*reaches, slug)? {
+            reaches.insert(slug, nights)?;
+        }
         let mut table = self.table(CALENDAR)?;
         let value = (day(e.stay.check_out()), kind_code(e.kind), e.guests, e.guest_name.as_str());
         table.insert((slug, day(e.stay.check_in()), e.holder.as_str()), value)?;
@@ -887,16 +904,17 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
 /// The entries of `slug` in an open calendar table that share a night with `from..to`.
 ///
 /// The rows are walked from the earliest check-in that can reach `from`
-/// ([`MAX_NIGHTS`] before it), and only those that end after `from` are
-/// decoded: in a full calendar most rows of that year end before it.
+/// (`reach`, the property's longest entry, before it), and only those that
+/// end after `from` are decoded.
 fn entries_from(
     table: &impl ReadableTable<CalendarKey<'static>, CalendarValue<'static>>,
     slug: &str,
+    reach: u32,
     from: NaiveDate,
     to: NaiveDate,
 ) -> StoreResult<Vec<CalendarEntry>> {
-    let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).map_or(0, day);
     let first_night = day(from);
+    let earliest = first_night.saturating_sub(reach);
     let mut out = Vec::new();
     for row in table.range((slug, earliest, "")..(slug, day(to), "")).map_err(backend)? {
         let (key, value) = row.map_err(backend)?;
@@ -907,6 +925,27 @@ fn entries_from(
         }
     }
     Ok(out)
+}
+
+/// The most nights any calendar entry of `slug` has held; 0 for a property
+/// without entries.
+fn reach_of(table: &impl ReadableTable<&'static str, u32>, slug: &str) -> StoreResult<u32> {
+    Ok(table.get(slug).map_err(backend)?.map_or(0, |v| v.value()))
+}
+
+/// Schema 4 to 5: the longest entry of each property's calendar.
+fn measure_calendar_reach(tx: &WriteTransaction) -> StoreResult<()> {
+    let calendar = tx.open_table(CALENDAR).map_err(backend)?;
+    let mut reaches = tx.open_table(CALENDAR_REACH).map_err(backend)?;
+    for row in calendar.iter().map_err(backend)? {
+        let (key, value) = row.map_err(backend)?;
+        let ((slug, check_in, _), (check_out, ..)) = (key.value(), value.value());
+        let nights = check_out.saturating_sub(check_in);
+        if nights > reach_of(&reaches, slug)? {
+            reaches.insert(slug, nights).map_err(backend)?;
+        }
+    }
+    Ok(())
 }
 
 /// The calendar keys of property `slug`, every night.
@@ -1160,6 +1199,41 @@ mod tests {
         );
         let tables = store.db.begin_read().unwrap();
         assert!(matches!(tables.open_table(PENDING), Err(redb::TableError::TableDoesNotExist(_))));
+    }
+
+    /// The nights of a property's stays, seen from a night: its calendar is
+    /// read from its longest stay before that night, and no further.
+    fn nights_seen_from(store: &RedbStore, night: &str) -> Vec<String> {
+        let from = NaiveDate::parse_from_str(night, "%Y-%m-%d").unwrap();
+        let read = store.read().unwrap();
+        let seen = read.calendar("sea-view", from, from.succ_opt().unwrap()).unwrap();
+        seen.iter().map(|e| e.holder.clone()).collect()
+    }
+
+    /// A stay is found from its last night, however long it is and however
+    /// short the stays after it; a schema 4 store measures its stays on open.
+    #[test]
+    fn a_calendar_reads_back_as_far_as_its_longest_stay_also_after_an_upgrade() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let long = demo::booking("BK-LONG20", "2026-12-01", "2026-12-21");
+        let short = demo::booking("BK-SHORT1", "2026-12-25", "2026-12-26");
+        {
+            let store = RedbStore::open(&path).unwrap();
+            let mut tx = store.write().unwrap();
+            tx.put_booking(&long).unwrap();
+            tx.put_booking(&short).unwrap();
+            tx.commit().unwrap();
+            assert_eq!(nights_seen_from(&store, "2026-12-20"), ["BK-LONG20"]);
+            assert!(nights_seen_from(&store, "2026-12-21").is_empty());
+            let tx = store.db.begin_write().unwrap();
+            assert!(tx.delete_table(CALENDAR_REACH).unwrap(), "schema 5 has calendar_reach");
+            tx.open_table(META).unwrap().insert("schema_version", "4").unwrap();
+            tx.commit().unwrap();
+        }
+        let store = RedbStore::open(&path).unwrap();
+        assert_eq!(nights_seen_from(&store, "2026-12-20"), ["BK-LONG20"], "measured on open");
+        assert_eq!(nights_seen_from(&store, "2026-12-25"), ["BK-SHORT1"]);
     }
 
     /// What a crash leaves, opened: the files of a store copied while it is open.

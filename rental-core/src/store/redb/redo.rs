@@ -28,9 +28,9 @@ use redb::{Key, TableDefinition, TableHandle, Value, WriteTransaction};
 use sha2::{Digest, Sha256};
 
 use super::{
-    ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKINGS, CALENDAR, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS,
-    DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS, IDEMPOTENCY, IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS,
-    LOGIN_FAILURES, META, OUTBOX, PROPERTIES, REDO_FROM, UNFANNED, WEBHOOKS, backend,
+    ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKINGS, CALENDAR, CALENDAR_REACH, DELIVERIES, DELIVERY_DUE,
+    DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS, IDEMPOTENCY, IDEMPOTENCY_CREATED, KEY_HASHES, KEYS,
+    LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PROPERTIES, REDO_FROM, UNFANNED, WEBHOOKS, backend,
 };
 use crate::store::{StoreError, StoreResult};
 
@@ -152,6 +152,7 @@ pub(super) fn apply(tx: &WriteTransaction, change: &Change<'_>) -> StoreResult<(
         "bookings" => change.apply(tx, BOOKINGS),
         "booking_order" => change.apply(tx, BOOKING_ORDER),
         "calendar" => change.apply(tx, CALENDAR),
+        "calendar_reach" => change.apply(tx, CALENDAR_REACH),
         "lapsing_holds" => change.apply(tx, LAPSING_HOLDS),
         "blocks" => change.apply(tx, BLOCKS),
         "keys" => change.apply(tx, KEYS),
