@@ -174,6 +174,7 @@ pub fn nights(property: &Property, range: Stay, today: NaiveDate, calendar: &[Ca
 mod tests {
     use super::*;
     use crate::demo;
+    use crate::short_text::ShortText;
 
     fn d(s: &str) -> NaiveDate {
         s.parse().unwrap()
@@ -181,7 +182,7 @@ mod tests {
 
     fn entry(a: &str, b: &str, kind: EntryKind) -> CalendarEntry {
         let stay = Stay::new(d(a), d(b)).unwrap();
-        CalendarEntry { holder: format!("{a}{kind:?}"), stay, kind, guest_name: String::new(), guests: 0 }
+        CalendarEntry { holder: format!("{a}{kind:?}").into(), stay, kind, guest_name: ShortText::default(), guests: 0 }
     }
 
     #[test]

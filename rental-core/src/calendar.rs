@@ -6,19 +6,20 @@ use serde::{Deserialize, Serialize};
 
 use crate::booking::{Booking, Status};
 use crate::ids::{Slug, Source};
+use crate::short_text::ShortText;
 use crate::stay::Stay;
 
 /// One stay or block on a property's calendar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CalendarEntry {
     /// The booking code or block id.
-    pub holder: String,
+    pub holder: ShortText,
     /// The nights held.
     pub stay: Stay,
     /// What holds them.
     pub kind: EntryKind,
     /// The guest's name; empty for blocks.
-    pub guest_name: String,
+    pub guest_name: ShortText,
     /// Number of guests; 0 for blocks.
     pub guests: u32,
 }
@@ -43,10 +44,10 @@ impl CalendarEntry {
             Status::Cancelled => return None,
         };
         Some(CalendarEntry {
-            holder: b.code.to_string(),
+            holder: b.code.as_str().into(),
             stay: b.stay,
             kind,
-            guest_name: b.guest_name.clone(),
+            guest_name: b.guest_name.as_str().into(),
             guests: b.guests,
         })
     }
@@ -54,10 +55,10 @@ impl CalendarEntry {
     /// The entry of a block.
     pub fn of_block(b: &Block) -> Self {
         CalendarEntry {
-            holder: b.id.clone(),
+            holder: b.id.as_str().into(),
             stay: b.stay,
             kind: EntryKind::Blocked,
-            guest_name: String::new(),
+            guest_name: ShortText::default(),
             guests: 0,
         }
     }
@@ -165,7 +166,7 @@ mod tests {
 
     fn entry(a: &str, b: &str) -> CalendarEntry {
         let stay = Stay::new(d(a), d(b)).unwrap();
-        CalendarEntry { holder: a.into(), stay, kind: EntryKind::Booked, guest_name: String::new(), guests: 1 }
+        CalendarEntry { holder: a.into(), stay, kind: EntryKind::Booked, guest_name: ShortText::default(), guests: 1 }
     }
 
     #[test]

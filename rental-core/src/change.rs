@@ -146,6 +146,7 @@ mod tests {
     use crate::calendar::EntryKind;
     use crate::demo;
     use crate::ids::Source;
+    use crate::short_text::ShortText;
 
     fn d(s: &str) -> NaiveDate {
         s.parse().unwrap()
@@ -167,7 +168,13 @@ mod tests {
 
     fn entry(holder: &str, a: &str, z: &str) -> CalendarEntry {
         let stay = Stay::new(d(a), d(z)).unwrap();
-        CalendarEntry { holder: holder.into(), stay, kind: EntryKind::Booked, guest_name: String::new(), guests: 1 }
+        CalendarEntry {
+            holder: holder.into(),
+            stay,
+            kind: EntryKind::Booked,
+            guest_name: ShortText::default(),
+            guests: 1,
+        }
     }
 
     fn dates(check_in: &str, check_out: &str) -> Change {

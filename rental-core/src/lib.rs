@@ -87,6 +87,7 @@ pub mod presence;
 pub mod pricing;
 pub mod property;
 mod service;
+pub mod short_text;
 pub mod stay;
 pub mod stay_state;
 pub mod stay_summary;

@@ -359,15 +359,15 @@ fn summarize_one(now: DateTime<Utc>, day: &PropertyDay<'_>) -> PropertySummary {
         check_in_today: stays().any(|e| e.stay.check_in() == today),
         check_out_today: stays().any(|e| e.stay.check_out() == today),
         current_booking: current.map(|e| CurrentBooking {
-            code: e.holder.clone(),
-            guest_name: e.guest_name.clone(),
+            code: e.holder.to_string(),
+            guest_name: e.guest_name.to_string(),
             guests: e.guests,
             check_in: e.stay.check_in(),
             check_out: e.stay.check_out(),
         }),
         next_arrival: next.map(|e| NextArrival {
-            code: e.holder.clone(),
-            guest_name: e.guest_name.clone(),
+            code: e.holder.to_string(),
+            guest_name: e.guest_name.to_string(),
             check_in: e.stay.check_in(),
             status: if e.kind == EntryKind::Booked { "confirmed" } else { "pending" },
         }),
@@ -388,6 +388,7 @@ fn summarize_one(now: DateTime<Utc>, day: &PropertyDay<'_>) -> PropertySummary {
 mod tests {
     use super::*;
     use crate::demo;
+    use crate::short_text::ShortText;
     use crate::stay::Stay;
     use chrono::Days;
 
@@ -397,7 +398,7 @@ mod tests {
 
     fn entry(code: &str, a: &str, b: &str, kind: EntryKind) -> CalendarEntry {
         let stay = Stay::new(d(a), d(b)).unwrap();
-        CalendarEntry { holder: code.into(), stay, kind, guest_name: format!("guest of {code}"), guests: 2 }
+        CalendarEntry { holder: code.into(), stay, kind, guest_name: format!("guest of {code}").into(), guests: 2 }
     }
 
     fn at(s: &str) -> DateTime<Utc> {
@@ -461,10 +462,10 @@ mod tests {
         for i in 0..500u64 {
             let from = start + Days::new(2 * i);
             calendar.push(CalendarEntry {
-                holder: format!("BK-{i:04}"),
+                holder: format!("BK-{i:04}").into(),
                 stay: Stay::new(from, from + Days::new(1)).unwrap(),
                 kind: EntryKind::Held,
-                guest_name: String::new(),
+                guest_name: ShortText::default(),
                 guests: 1,
             });
         }

@@ -37,7 +37,7 @@ impl<S: Store> Rental<S> {
                 continue;
             }
             let (start, end) = (entry.stay.check_in(), entry.stay.check_out());
-            busy.push(Busy { holder: entry.holder, created_at, start, end, reserved, changed_at });
+            busy.push(Busy { holder: entry.holder.into(), created_at, start, end, reserved, changed_at });
         }
         Ok(export::calendar(slug, &property.name, &busy))
     }

@@ -455,7 +455,7 @@ fn direct_stays(tx: &impl ReadTx, property: &Property, state: &FeedState, today:
     let entries = tx.calendar(property.slug.as_str(), today, NaiveDate::MAX)?;
     Ok(entries
         .into_iter()
-        .filter(|e| e.kind != EntryKind::Blocked && !imported.contains(&e.holder))
+        .filter(|e| e.kind != EntryKind::Blocked && !imported.contains(e.holder.as_str()))
         .map(|e| e.stay)
         .collect())
 }

@@ -282,7 +282,7 @@ impl Snapshot {
                 let state = Arc::make_mut(state);
                 let (calendar, ended): (Vec<_>, Vec<_>) =
                     std::mem::take(&mut state.calendar).into_iter().partition(|e| e.stay.check_out() > to);
-                let ended_held = ended.into_iter().filter(|e| e.kind == EntryKind::Held).map(|e| e.holder);
+                let ended_held = ended.into_iter().filter(|e| e.kind == EntryKind::Held).map(|e| e.holder.into());
                 state.ended_pending.extend(ended_held);
                 state.set_calendar(calendar);
             }
@@ -541,18 +541,19 @@ mod tests {
     use super::*;
     use crate::booking::Booking;
     use crate::demo;
+    use crate::short_text::ShortText;
     use crate::stay::Stay;
 
     fn entry(holder: &str, check_in: NaiveDate, nights: u64, kind: EntryKind) -> CalendarEntry {
         let stay = Stay::new(check_in, check_in + Days::new(nights)).unwrap();
-        CalendarEntry { holder: holder.into(), stay, kind, guest_name: String::new(), guests: 1 }
+        CalendarEntry { holder: holder.into(), stay, kind, guest_name: ShortText::default(), guests: 1 }
     }
 
     /// The index's answer, as a holder, against a walk of the whole calendar.
     fn next_confirmed_both_ways(state: &PropertyState, today: NaiveDate) -> (Option<String>, Option<String>) {
         let day = state.live_day(today);
-        let indexed = day.next_confirmed.map(|i| day.calendar[i].holder.clone());
-        let walked = occupancy::next_confirmed(&state.calendar, today).map(|i| state.calendar[i].holder.clone());
+        let indexed = day.next_confirmed.map(|i| day.calendar[i].holder.to_string());
+        let walked = occupancy::next_confirmed(&state.calendar, today).map(|i| state.calendar[i].holder.to_string());
         (indexed, walked)
     }
 

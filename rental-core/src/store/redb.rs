@@ -1074,7 +1074,7 @@ fn entry(
         other => return Err(StoreError::Corrupt(format!("bad calendar kind {other}"))),
     };
     let stay = Stay::new(date(check_in)?, date(check_out)?).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    Ok(CalendarEntry { holder: holder.to_owned(), stay, kind, guest_name: name.to_owned(), guests })
+    Ok(CalendarEntry { holder: holder.into(), stay, kind, guest_name: name.into(), guests })
 }
 
 fn encode(value: &impl Serialize) -> StoreResult<Vec<u8>> {
@@ -1207,7 +1207,7 @@ mod tests {
         let from = NaiveDate::parse_from_str(night, "%Y-%m-%d").unwrap();
         let read = store.read().unwrap();
         let seen = read.calendar("sea-view", from, from.succ_opt().unwrap()).unwrap();
-        seen.iter().map(|e| e.holder.clone()).collect()
+        seen.iter().map(|e| e.holder.to_string()).collect()
     }
 
     /// A stay is found from its last night, however long it is and however

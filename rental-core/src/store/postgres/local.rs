@@ -121,10 +121,10 @@ mod tests {
 
     fn entry(holder: &str, from: u32, to: u32) -> CalendarEntry {
         CalendarEntry {
-            holder: holder.to_owned(),
+            holder: holder.into(),
             stay: Stay::new(day(from), day(to)).unwrap(),
             kind: EntryKind::Held,
-            guest_name: "Ada".to_owned(),
+            guest_name: "Ada".into(),
             guests: 2,
         }
     }

@@ -74,7 +74,8 @@ fn entry_at(row: &Row, at: usize) -> StoreResult<CalendarEntry> {
     };
     let stay = Stay::new(row.get(at + 1), row.get(at + 2)).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     let guests = u32::try_from(row.get::<_, i32>(at + 4)).unwrap_or(0);
-    Ok(CalendarEntry { holder: row.get(at), stay, kind, guest_name: row.get(at + 5), guests })
+    let (holder, guest_name): (&str, &str) = (row.get(at), row.get(at + 5));
+    Ok(CalendarEntry { holder: holder.into(), stay, kind, guest_name: guest_name.into(), guests })
 }
 
 fn codes(rows: &[Row]) -> Vec<BookingCode> {

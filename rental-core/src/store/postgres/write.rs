@@ -52,7 +52,7 @@ impl PgTx<'_> {
                 &e.stay.check_out(),
                 &kind_code(e.kind),
                 &guests,
-                &e.guest_name,
+                &e.guest_name.as_str(),
                 &guarded,
             ],
         )?;
