@@ -14,6 +14,7 @@ use super::write::Changes;
 use crate::booking::Status;
 use crate::calendar::{CalendarEntry, EntryKind};
 use crate::error::Result;
+use crate::ids::BookingCode;
 use crate::keys::ApiKey;
 use crate::occupancy;
 use crate::property::Property;
@@ -128,12 +129,13 @@ impl PropertyState {
         self.calendar = calendar;
     }
 
-    /// Takes `pending` (every pending booking's code) as this property's: the
-    /// ones without a `Held` entry here are those whose stays ended.
-    fn set_pending(&mut self, pending: impl IntoIterator<Item = String>) {
+    /// Takes `pending` (the codes of its pending bookings) as this property's:
+    /// the ones without a `Held` entry here are those whose stays ended.
+    fn set_pending(&mut self, pending: &[BookingCode]) {
         let held: BTreeSet<&str> =
             self.calendar.iter().filter(|e| e.kind == EntryKind::Held).map(|e| e.holder.as_str()).collect();
-        self.ended_pending = pending.into_iter().filter(|code| !held.contains(code.as_str())).collect();
+        let ended = pending.iter().filter(|code| !held.contains(code.as_str()));
+        self.ended_pending = ended.map(ToString::to_string).collect();
     }
 
     /// How many of the property's bookings are pending.
@@ -195,30 +197,27 @@ pub(super) struct Snapshot {
 }
 
 impl Snapshot {
-    /// Reads every property with its calendar from the horizon of `now` on, and its pending bookings.
+    /// Reads every property with its calendar from the horizon of `now` on,
+    /// and its pending bookings, one property at a time.
     fn load(tx: &impl ReadTx, now: DateTime<Utc>) -> StoreResult<Self> {
-        let horizon = horizon(now);
-        let mut properties = BTreeMap::new();
+        let mut snapshot = Snapshot { properties: BTreeMap::new(), horizon: horizon(now) };
         for property in tx.properties()? {
             let slug = property.slug.to_string();
-            let mut state = PropertyState::new(property);
-            let mut calendar = tx.calendar(&slug, horizon, NaiveDate::MAX)?;
-            calendar.retain(|e| e.stay.check_out() > horizon);
-            state.set_calendar(calendar);
-            properties.insert(slug, Arc::new(state));
+            let state = snapshot.read_state(tx, property)?;
+            snapshot.properties.insert(slug, Arc::new(state));
         }
-        let mut pending: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for code in tx.pending_codes()? {
-            if let Some(booking) = tx.booking(code.as_str())? {
-                pending.entry(booking.property.to_string()).or_default().push(code.to_string());
-            }
-        }
-        for (slug, codes) in pending {
-            if let Some(state) = properties.get_mut(&slug) {
-                Arc::make_mut(state).set_pending(codes);
-            }
-        }
-        Ok(Snapshot { properties, horizon })
+        Ok(snapshot)
+    }
+
+    /// Reads `property`'s calendar from the horizon on, and its pending bookings.
+    fn read_state(&self, tx: &impl ReadTx, property: Property) -> StoreResult<PropertyState> {
+        let slug = property.slug.to_string();
+        let mut state = PropertyState::new(property);
+        let mut calendar = tx.calendar(&slug, self.horizon, NaiveDate::MAX)?;
+        calendar.retain(|e| e.stay.check_out() > self.horizon);
+        state.set_calendar(calendar);
+        state.set_pending(&tx.pending_codes_of(&slug)?);
+        Ok(state)
     }
 
     /// Takes in what one committed write changed, in the order it wrote it.
@@ -262,11 +261,7 @@ impl Snapshot {
             self.properties.remove(slug);
             return Ok(());
         };
-        let mut state = PropertyState::new(property);
-        let mut calendar = tx.calendar(slug, self.horizon, NaiveDate::MAX)?;
-        calendar.retain(|e| e.stay.check_out() > self.horizon);
-        state.set_calendar(calendar);
-        state.set_pending(tx.pending_codes_of(slug)?.into_iter().map(|c| c.to_string()));
+        let state = self.read_state(tx, property)?;
         self.properties.insert(slug.to_owned(), Arc::new(state));
         Ok(())
     }
@@ -543,6 +538,7 @@ mod tests {
     use crate::demo;
     use crate::short_text::ShortText;
     use crate::stay::Stay;
+    use crate::store::WriteTx;
 
     fn entry(holder: &str, check_in: NaiveDate, nights: u64, kind: EntryKind) -> CalendarEntry {
         let stay = Stay::new(check_in, check_in + Days::new(nights)).unwrap();
@@ -625,5 +621,43 @@ mod tests {
         ahead.status = Status::Confirmed;
         write(&mut snapshot, &[&ahead], "2026-12-10");
         assert_eq!(pending(&snapshot), 0);
+    }
+
+    /// Writes pending stays ahead and ended, a confirmed one and a cancelled
+    /// one over two properties, then loads a snapshot from `store`.
+    fn loaded_from<S: Store>(store: &S) -> Snapshot {
+        let mut tx = store.write().unwrap();
+        for property in demo::properties() {
+            tx.put_property(&property).unwrap();
+        }
+        let mut bookings = vec![
+            demo::booking("BK-AHEAD1", "2026-12-20", "2026-12-23"),
+            demo::booking("BK-ENDED1", "2026-11-01", "2026-11-03"),
+            demo::booking("BK-CONFIR", "2026-12-24", "2026-12-26"),
+            demo::booking("BK-CANCEL", "2026-12-27", "2026-12-29"),
+            demo::booking("BK-OTHER1", "2026-12-20", "2026-12-23"),
+        ];
+        bookings[2].status = Status::Confirmed;
+        bookings[3].status = Status::Cancelled;
+        bookings[4].property = demo::alpine_cabin().slug;
+        for booking in &bookings {
+            tx.put_booking(booking).unwrap();
+        }
+        tx.commit().unwrap();
+        let now = "2026-12-01T12:00:00Z".parse::<DateTime<Utc>>().unwrap();
+        Snapshot::load(&store.read().unwrap(), now).unwrap()
+    }
+
+    #[test]
+    fn a_loaded_snapshot_counts_each_property_s_pending_stays_ahead_and_ended() {
+        let dir = tempfile::tempdir().unwrap();
+        let redb = crate::RedbStore::open_dir(dir.path()).unwrap();
+        for snapshot in [loaded_from(&crate::MemoryStore::new()), loaded_from(&redb)] {
+            let sea_view = &snapshot.properties["sea-view"];
+            assert_eq!(sea_view.pending(), 2, "one held ahead, one ended before the horizon");
+            assert_eq!(sea_view.calendar.len(), 2, "the pending and the confirmed stay ahead");
+            assert_eq!(snapshot.properties["alpine-cabin"].pending(), 1);
+            assert_eq!(snapshot.properties["harbour-loft"].pending(), 0);
+        }
     }
 }

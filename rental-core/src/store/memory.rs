@@ -143,6 +143,12 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(self.data().pending.iter().filter(|(s, _)| s == slug).count())
     }
 
+    fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
+        let data = self.data();
+        let of = data.pending.iter().filter(|(s, _)| s == slug);
+        Ok(of.map(|(_, code)| BookingCode::from(code.as_str())).collect())
+    }
+
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
         let earliest = from.checked_sub_days(Days::new(MAX_NIGHTS.into())).unwrap_or(NaiveDate::MIN);
         let range = (slug.to_owned(), earliest, String::new())..(slug.to_owned(), to, String::new());
