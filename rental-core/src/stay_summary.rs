@@ -52,7 +52,7 @@ fn complete_one(ps: &mut PropertySummary, now: DateTime<Utc>, day: &PropertyDay<
     let state = state_at(p, now, &times);
     ps.stay_state = state.state;
     ps.next_transition_at = state.next_transition_at;
-    ps.stay_booking = state.stay.and_then(|i| relevant.get(i)).map(|(e, _)| e.holder.to_string());
+    ps.stay_booking = state.stay.and_then(|i| relevant.get(i)).map(|(e, _)| e.holder.as_str().to_owned());
     ps.access = current_access(p, now, &relevant);
     if let Some(valid) = ps.access.as_ref().filter(|a| a.valid_at(now)) {
         ps.door_code.clone_from(&valid.code);

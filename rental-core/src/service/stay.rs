@@ -82,7 +82,7 @@ impl<S: Store> Rental<S> {
             for entry in due {
                 let Some(b) = read.booking(&entry.holder)? else { continue };
                 if presence::due(&b, property, now) != Outcome::Unchanged {
-                    pending.push(entry.holder.to_string());
+                    pending.push(entry.holder.as_str().to_owned());
                 }
             }
         }
