@@ -140,13 +140,11 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
     }
 
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
-        Ok(self.data().pending.iter().filter(|(s, _)| s == slug).count())
+        Ok(self.data().pending_of(slug).count())
     }
 
     fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
-        let data = self.data();
-        let of = data.pending.iter().filter(|(s, _)| s == slug);
-        Ok(of.map(|(_, code)| BookingCode::from(code.as_str())).collect())
+        Ok(self.data().pending_of(slug).map(BookingCode::from).collect())
     }
 
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
@@ -270,6 +268,14 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
 impl<D: Borrow<Data>> MemoryTx<'_, D> {
     fn data(&self) -> &Data {
         self.data.borrow()
+    }
+}
+
+impl Data {
+    /// The codes of property `slug`'s pending bookings, from its part of the index.
+    fn pending_of<'a>(&'a self, slug: &'a str) -> impl Iterator<Item = &'a str> {
+        let of = self.pending.range((slug.to_owned(), String::new())..);
+        of.take_while(move |(s, _)| s == slug).map(|(_, code)| code.as_str())
     }
 }
 
