@@ -37,8 +37,9 @@ use redo::{Changes, Logged, RedoLog, checkpoint, redo_path};
 /// 2 added `lapsing_holds`, `delivery_finished`, `delivery_events` and `idempotency_created`;
 /// 3 replaced the fan-out high-water mark with the `unfanned` set; 4 dropped
 /// `pending`, whose rows were the calendar's held entries over again; 5
-/// added `calendar_reach`.
-const SCHEMA_VERSION: &str = "5";
+/// added `calendar_reach`; 6 keyed the bookings by a sequence number, with
+/// `booking_seqs` from code to number.
+const SCHEMA_VERSION: &str = "6";
 
 /// The most booking creations one durable commit takes (see [`Store::group_commit`]).
 const GROUP_COMMIT: usize = 64;
@@ -51,7 +52,14 @@ const UNFANNED: TableDefinition<u64, ()> = TableDefinition::new("unfanned");
 /// The `meta` key of the admin dashboard's password hash (a PHC string).
 const ADMIN_PASSWORD: &str = "admin_password";
 const PROPERTIES: TableDefinition<&str, &[u8]> = TableDefinition::new("properties");
-const BOOKINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("bookings");
+/// Sequence number -> booking (schema 6). A new booking takes the next
+/// number, so creations write the tree's last leaf, not a random one; a
+/// change keeps the booking's number.
+const BOOKINGS: TableDefinition<u64, &[u8]> = TableDefinition::new("booking_rows");
+/// Booking code -> its number in `booking_rows` (schema 6).
+const BOOKING_SEQS: TableDefinition<&str, u64> = TableDefinition::new("booking_seqs");
+/// Code -> booking, up to schema 5.
+const CODE_KEYED_BOOKINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("bookings");
 /// (check-in day, code): the listing order.
 const BOOKING_ORDER: TableDefinition<(u32, &str), ()> = TableDefinition::new("booking_order");
 /// (slug, check-in day, holder).
@@ -177,7 +185,7 @@ impl RedbStore {
             match version.as_deref() {
                 None => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
                 Some(SCHEMA_VERSION) => {}
-                Some(old @ ("1" | "2" | "3" | "4")) => {
+                Some(old @ ("1" | "2" | "3" | "4" | "5")) => {
                     if old == "1" {
                         index_lapsing_holds(&tx)?;
                         index_deliveries_and_idempotency(&tx)?;
@@ -188,7 +196,10 @@ impl RedbStore {
                     if old != "4" {
                         tx.delete_table(PENDING).map_err(backend)?;
                     }
-                    measure_calendar_reach(&tx)?;
+                    if old != "5" {
+                        measure_calendar_reach(&tx)?;
+                    }
+                    number_bookings(&tx)?;
                     meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
                 }
                 Some(other) => {
@@ -198,6 +209,7 @@ impl RedbStore {
         }
         tx.open_table(PROPERTIES).map_err(backend)?;
         tx.open_table(BOOKINGS).map_err(backend)?;
+        tx.open_table(BOOKING_SEQS).map_err(backend)?;
         tx.open_table(BOOKING_ORDER).map_err(backend)?;
         tx.open_table(CALENDAR).map_err(backend)?;
         tx.open_table(CALENDAR_REACH).map_err(backend)?;
@@ -350,6 +362,17 @@ impl<T: Tables> RedbTx<T> {
         value.map(|v| decode(v.value())).transpose()
     }
 
+    /// The booking with this code, with its number in `booking_rows`.
+    fn numbered_booking(&self, code: &str) -> StoreResult<Option<(u64, Booking)>> {
+        let Some(seq) = self.0.open(BOOKING_SEQS)?.get(code).map_err(backend)?.map(|v| v.value()) else {
+            return Ok(None);
+        };
+        let rows = self.0.open(BOOKINGS)?;
+        let raw = rows.get(seq).map_err(backend)?;
+        let raw = raw.ok_or_else(|| StoreError::Corrupt(format!("booking {code} has number {seq} but no row")))?;
+        Ok(Some((seq, decode(raw.value())?)))
+    }
+
     fn all_json<D: DeserializeOwned>(&self, def: TableDefinition<&str, &[u8]>) -> StoreResult<Vec<D>> {
         let table = self.0.open(def)?;
         let mut out = Vec::new();
@@ -371,7 +394,7 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
-        self.get_json(BOOKINGS, code)
+        Ok(self.numbered_booking(code)?.map(|(_, booking)| booking))
     }
 
     /// Walks the listing order from the cursor, within the dates asked for:
@@ -379,6 +402,7 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     /// before it, and one with a night before `to` starts before `to`.
     fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>> {
         let order = self.0.open(BOOKING_ORDER)?;
+        let seqs = self.0.open(BOOKING_SEQS)?;
         let bookings = self.0.open(BOOKINGS)?;
         let cursor = query.after.as_ref().map(|c| (day(c.check_in), c.code.as_str()));
         let earliest = query.from.map_or(0, |from| day(from).saturating_sub(MAX_NIGHTS));
@@ -394,7 +418,10 @@ impl<T: Tables> ReadTx for RedbTx<T> {
             if Some(pos) == cursor {
                 continue;
             }
-            let Some(raw) = bookings.get(pos.1).map_err(backend)? else {
+            let Some(seq) = seqs.get(pos.1).map_err(backend)?.map(|v| v.value()) else {
+                continue;
+            };
+            let Some(raw) = bookings.get(seq).map_err(backend)? else {
                 continue;
             };
             let booking: Booking = decode(raw.value())?;
@@ -713,11 +740,16 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
     }
 
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
-        if let Some(old) = self.booking(booking.code.as_str())? {
-            self.unindex_booking(&old)?;
-        }
         let (slug, code) = (booking.property.as_str(), booking.code.as_str());
-        self.put_json(BOOKINGS, code, booking)?;
+        let seq = if let Some((seq, old)) = self.numbered_booking(code)? {
+            self.unindex_booking(&old)?;
+            seq
+        } else {
+            let seq = self.table(BOOKINGS)?.last().map_err(backend)?.map_or(1, |(k, _)| k.value() + 1);
+            self.table(BOOKING_SEQS)?.insert(code, seq)?;
+            seq
+        };
+        self.table(BOOKINGS)?.insert(seq, encode(booking)?.as_slice())?;
         self.table(BOOKING_ORDER)?.insert((day(booking.check_in()), code), ())?;
         if lifecycle::may_lapse(booking) {
             let mut holds = self.table(LAPSING_HOLDS)?;
@@ -1001,7 +1033,7 @@ fn millis(at: DateTime<Utc>) -> u64 {
 /// Schema 1 to 2: indexes the holds already stored, found among the pending bookings.
 fn index_lapsing_holds(tx: &WriteTransaction) -> StoreResult<()> {
     let pending = tx.open_table(PENDING).map_err(backend)?;
-    let bookings = tx.open_table(BOOKINGS).map_err(backend)?;
+    let bookings = tx.open_table(CODE_KEYED_BOOKINGS).map_err(backend)?;
     let mut holds = tx.open_table(LAPSING_HOLDS).map_err(backend)?;
     for row in pending.iter().map_err(backend)? {
         let (key, _) = row.map_err(backend)?;
@@ -1012,6 +1044,22 @@ fn index_lapsing_holds(tx: &WriteTransaction) -> StoreResult<()> {
             holds.insert((millis(booking.created_at), code), ()).map_err(backend)?;
         }
     }
+    Ok(())
+}
+
+/// Schema 5 to 6: numbers the bookings in code order, into `booking_rows`
+/// and `booking_seqs`, and drops the table keyed by code.
+fn number_bookings(tx: &WriteTransaction) -> StoreResult<()> {
+    let old = tx.open_table(CODE_KEYED_BOOKINGS).map_err(backend)?;
+    let mut rows = tx.open_table(BOOKINGS).map_err(backend)?;
+    let mut seqs = tx.open_table(BOOKING_SEQS).map_err(backend)?;
+    for (seq, row) in (1..).zip(old.iter().map_err(backend)?) {
+        let (code, booking) = row.map_err(backend)?;
+        rows.insert(seq, booking.value()).map_err(backend)?;
+        seqs.insert(code.value(), seq).map_err(backend)?;
+    }
+    drop(old);
+    tx.delete_table(CODE_KEYED_BOOKINGS).map_err(backend)?;
     Ok(())
 }
 
@@ -1096,6 +1144,19 @@ mod tests {
     use super::*;
     use crate::demo;
 
+    /// Lays the bookings out as schema 5 and before did: keyed by code, unnumbered.
+    fn unnumber_bookings(tx: &WriteTransaction) {
+        let seqs = tx.open_table(BOOKING_SEQS).unwrap();
+        let rows = tx.open_table(BOOKINGS).unwrap();
+        let mut old = tx.open_table(CODE_KEYED_BOOKINGS).unwrap();
+        for row in seqs.iter().unwrap() {
+            let (code, seq) = row.unwrap();
+            old.insert(code.value(), rows.get(seq.value()).unwrap().unwrap().value()).unwrap();
+        }
+        drop((seqs, rows, old));
+        assert!(tx.delete_table(BOOKINGS).unwrap() && tx.delete_table(BOOKING_SEQS).unwrap());
+    }
+
     /// A store written by schema 1 (without the indexes schema 2 added) gets
     /// its holds, finished deliveries and idempotency records indexed on open.
     #[test]
@@ -1129,6 +1190,7 @@ mod tests {
             }
             tx.open_table(PENDING).unwrap().insert((hold.property.as_str(), hold.code.as_str()), ()).unwrap();
             tx.open_table(META).unwrap().insert("schema_version", "1").unwrap();
+            unnumber_bookings(&tx);
             tx.commit().unwrap();
         }
         let store = RedbStore::open(&path).unwrap();
@@ -1186,6 +1248,7 @@ mod tests {
             let tx = store.db.begin_write().unwrap();
             tx.open_table(PENDING).unwrap().insert((hold.property.as_str(), hold.code.as_str()), ()).unwrap();
             tx.open_table(META).unwrap().insert("schema_version", "3").unwrap();
+            unnumber_bookings(&tx);
             tx.commit().unwrap();
         }
         let store = RedbStore::open(&path).unwrap();
@@ -1199,6 +1262,48 @@ mod tests {
         );
         let tables = store.db.begin_read().unwrap();
         assert!(matches!(tables.open_table(PENDING), Err(redb::TableError::TableDoesNotExist(_))));
+    }
+
+    /// A store written by schema 5 (bookings keyed by code) gets its bookings
+    /// numbered on open: each reads back by code and in the listing, a change
+    /// keeps its number, and a new booking takes the next one.
+    #[test]
+    fn opening_a_schema_5_store_numbers_its_bookings_and_new_ones_follow() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let first = demo::booking("BK-ZZZZZ1", "2026-12-20", "2026-12-27");
+        let mut second = demo::booking("BK-22222A", "2027-01-04", "2027-01-08");
+        {
+            let store = RedbStore::open(&path).unwrap();
+            let mut tx = store.write().unwrap();
+            tx.put_booking(&first).unwrap();
+            tx.put_booking(&second).unwrap();
+            tx.commit().unwrap();
+            let tx = store.db.begin_write().unwrap();
+            tx.open_table(META).unwrap().insert("schema_version", "5").unwrap();
+            unnumber_bookings(&tx);
+            tx.commit().unwrap();
+        }
+        let store = RedbStore::open(&path).unwrap();
+        let codes = |store: &RedbStore| -> Vec<String> {
+            let listing = store.read().unwrap().bookings(&BookingQuery { limit: 10, ..BookingQuery::default() });
+            listing.unwrap().iter().map(|b| b.code.to_string()).collect()
+        };
+        assert_eq!(codes(&store), ["BK-ZZZZZ1", "BK-22222A"]);
+        assert_eq!(store.read().unwrap().booking("BK-ZZZZZ1").unwrap(), Some(first.clone()));
+        let third = demo::booking("BK-33333B", "2027-02-01", "2027-02-03");
+        second.guests = 1;
+        let mut tx = store.write().unwrap();
+        tx.put_booking(&second).unwrap();
+        tx.put_booking(&third).unwrap();
+        tx.commit().unwrap();
+        let read = store.read().unwrap();
+        let numbered = |code: &str| read.numbered_booking(code).unwrap().unwrap();
+        assert_eq!(numbered("BK-22222A"), (1, second.clone()), "numbered in code order, kept on a change");
+        assert_eq!(numbered("BK-ZZZZZ1"), (2, first));
+        assert_eq!(numbered("BK-33333B"), (3, third));
+        let tables = store.db.begin_read().unwrap();
+        assert!(matches!(tables.open_table(CODE_KEYED_BOOKINGS), Err(redb::TableError::TableDoesNotExist(_))));
     }
 
     /// The nights of a property's stays, seen from a night: its calendar is
@@ -1229,6 +1334,7 @@ mod tests {
             let tx = store.db.begin_write().unwrap();
             assert!(tx.delete_table(CALENDAR_REACH).unwrap(), "schema 5 has calendar_reach");
             tx.open_table(META).unwrap().insert("schema_version", "4").unwrap();
+            unnumber_bookings(&tx);
             tx.commit().unwrap();
         }
         let store = RedbStore::open(&path).unwrap();

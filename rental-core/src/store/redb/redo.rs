@@ -28,9 +28,10 @@ use redb::{Key, TableDefinition, TableHandle, Value, WriteTransaction};
 use sha2::{Digest, Sha256};
 
 use super::{
-    ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKINGS, CALENDAR, CALENDAR_REACH, DELIVERIES, DELIVERY_DUE,
-    DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS, IDEMPOTENCY, IDEMPOTENCY_CREATED, KEY_HASHES, KEYS,
-    LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PROPERTIES, REDO_FROM, UNFANNED, WEBHOOKS, backend,
+    ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CODE_KEYED_BOOKINGS,
+    DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS, IDEMPOTENCY,
+    IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PROPERTIES, REDO_FROM,
+    UNFANNED, WEBHOOKS, backend,
 };
 use crate::store::{StoreError, StoreResult};
 
@@ -143,13 +144,16 @@ impl Change<'_> {
 }
 
 /// Does one logged change again. Every table a write transaction changes is
-/// here; a name the log holds but this does not know is corruption.
+/// here, and `bookings`, which schema 5 changed: opening replays a log before
+/// it migrates. A name the log holds but this does not know is corruption.
 pub(super) fn apply(tx: &WriteTransaction, change: &Change<'_>) -> StoreResult<()> {
     match change.table {
         "meta" => change.apply(tx, META),
         "unfanned" => change.apply(tx, UNFANNED),
         "properties" => change.apply(tx, PROPERTIES),
-        "bookings" => change.apply(tx, BOOKINGS),
+        "bookings" => change.apply(tx, CODE_KEYED_BOOKINGS),
+        "booking_rows" => change.apply(tx, BOOKINGS),
+        "booking_seqs" => change.apply(tx, BOOKING_SEQS),
         "booking_order" => change.apply(tx, BOOKING_ORDER),
         "calendar" => change.apply(tx, CALENDAR),
         "calendar_reach" => change.apply(tx, CALENDAR_REACH),
