@@ -1159,6 +1159,22 @@ mod tests {
         assert!(tx.delete_table(BOOKINGS).unwrap() && tx.delete_table(BOOKING_SEQS).unwrap());
     }
 
+    /// Writes `bookings` at `path`, then lays the file out as schema
+    /// `version` did, `older` adding or removing what that schema had.
+    fn written_by_schema(path: &Path, version: &str, bookings: &[&Booking], older: impl FnOnce(&WriteTransaction)) {
+        let store = RedbStore::open(path).unwrap();
+        let mut tx = store.write().unwrap();
+        for booking in bookings {
+            tx.put_booking(booking).unwrap();
+        }
+        tx.commit().unwrap();
+        let tx = store.db.begin_write().unwrap();
+        older(&tx);
+        tx.open_table(META).unwrap().insert("schema_version", version).unwrap();
+        unnumber_bookings(&tx);
+        tx.commit().unwrap();
+    }
+
     /// A store written by schema 1 (without the indexes schema 2 added) gets
     /// its holds, finished deliveries and idempotency records indexed on open.
     #[test]
@@ -1241,18 +1257,9 @@ mod tests {
         let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
         let mut confirmed = demo::booking("BK-9T3K8W", "2027-01-04", "2027-01-08");
         confirmed.status = crate::booking::Status::Confirmed;
-        {
-            let store = RedbStore::open(&path).unwrap();
-            let mut tx = store.write().unwrap();
-            tx.put_booking(&hold).unwrap();
-            tx.put_booking(&confirmed).unwrap();
-            tx.commit().unwrap();
-            let tx = store.db.begin_write().unwrap();
+        written_by_schema(&path, "3", &[&hold, &confirmed], |tx| {
             tx.open_table(PENDING).unwrap().insert((hold.property.as_str(), hold.code.as_str()), ()).unwrap();
-            tx.open_table(META).unwrap().insert("schema_version", "3").unwrap();
-            unnumber_bookings(&tx);
-            tx.commit().unwrap();
-        }
+        });
         let store = RedbStore::open(&path).unwrap();
         let slug = hold.property.as_str();
         let read = store.read().unwrap();
@@ -1275,17 +1282,7 @@ mod tests {
         let path = dir.path().join(FILE_NAME);
         let first = demo::booking("BK-ZZZZZ1", "2026-12-20", "2026-12-27");
         let mut second = demo::booking("BK-22222A", "2027-01-04", "2027-01-08");
-        {
-            let store = RedbStore::open(&path).unwrap();
-            let mut tx = store.write().unwrap();
-            tx.put_booking(&first).unwrap();
-            tx.put_booking(&second).unwrap();
-            tx.commit().unwrap();
-            let tx = store.db.begin_write().unwrap();
-            tx.open_table(META).unwrap().insert("schema_version", "5").unwrap();
-            unnumber_bookings(&tx);
-            tx.commit().unwrap();
-        }
+        written_by_schema(&path, "5", &[&first, &second], |_| {});
         let store = RedbStore::open(&path).unwrap();
         let codes = |store: &RedbStore| -> Vec<String> {
             let listing = store.read().unwrap().bookings(&BookingQuery { limit: 10, ..BookingQuery::default() });
