@@ -47,7 +47,6 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http::{HeaderValue, Request, Response, StatusCode, header};
 use http_body_util::Full;
-use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
@@ -59,8 +58,11 @@ use tracing::Instrument;
 
 use crate::client_addr::TrustedProxies;
 use crate::connection::ConnectionLimits;
+use crate::connection::body::{Body, ReadyClock};
 use crate::connection::idle::IdleTimeout;
 use crate::connection::malformed::MalformedAnswers;
+use crate::connection::per_address::{AddressSlot, AddressSlots};
+use crate::connection::stall::WriteStall;
 use crate::handlers::Reply;
 use crate::problem::Problem;
 use crate::ratelimit::{Limiter, RateLimit};
@@ -211,6 +213,7 @@ pub async fn serve<S: Store + 'static>(
         .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stop_jobs.subscribe())));
     tokio::pin!(shutdown);
     let slots = Arc::new(Semaphore::new(state.limits.max_connections.max(1)));
+    let per_address = AddressSlots::new(state.limits.max_per_address, state.proxies.clone());
     loop {
         // At the cap, wait for a connection to close before accepting another.
         // (The semaphore is never closed, so acquiring fails only in theory.)
@@ -220,7 +223,13 @@ pub async fn serve<S: Store + 'static>(
         };
         tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => serve_connection(&state, &graceful, stream, peer, slot),
+                Ok((stream, peer)) => {
+                    if let Some(address_slot) = per_address.take(peer.ip()) {
+                        serve_connection(&state, &graceful, stream, peer, (slot, address_slot));
+                    } else {
+                        refuse(&stream, peer, state.limits.max_per_address);
+                    }
+                }
                 Err(e) => {
                     tracing::warn!(error = %e, "accept failed");
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -258,20 +267,32 @@ async fn finish(deadline: tokio::time::Instant, name: &str, task: Option<tokio::
     }
 }
 
-/// Serves one accepted connection on its own task, holding `slot` until it closes.
+/// Closes a connection from a client that holds its cap of them, with a
+/// reset: the client learns at once, and no `TIME_WAIT` is left here.
+fn refuse(stream: &TcpStream, peer: SocketAddr, cap: usize) {
+    tracing::debug!(%peer, cap, "refusing a connection: this address holds its cap");
+    let _ = stream.set_zero_linger();
+}
+
+/// Serves one accepted connection on its own task, holding its slots until it closes.
 fn serve_connection<S: Store + 'static>(
     state: &Arc<AppState<S>>,
     graceful: &GracefulShutdown,
     stream: TcpStream,
     peer: SocketAddr,
-    slot: OwnedSemaphorePermit,
+    slot: (OwnedSemaphorePermit, AddressSlot),
 ) {
     let limits = state.limits;
-    let io = IdleTimeout::new(stream, limits.keep_alive_idle);
+    let ready = ReadyClock::new();
+    let io = WriteStall::new(stream, limits.write_stall_timeout);
+    let io = IdleTimeout::new(io, limits.keep_alive_idle, ready.clone());
     let ids = Arc::clone(state);
     let io = MalformedAnswers::new(io, move || new_request_id(&ids));
     let state = Arc::clone(state);
-    let service = service_fn(move |req| handle(Arc::clone(&state), peer.ip(), req));
+    let service = service_fn(move |req: Request<hyper::body::Incoming>| {
+        let req = req.map(|body| Body::new(body, ready.since(), &limits));
+        handle(Arc::clone(&state), peer.ip(), req)
+    });
     let conn = graceful.watch(limits.builder().serve_connection(TokioIo::new(io), service));
     tokio::spawn(async move {
         if let Err(e) = conn.await {
@@ -285,7 +306,7 @@ fn serve_connection<S: Store + 'static>(
 async fn handle<S: Store + 'static>(
     state: Arc<AppState<S>>,
     peer: std::net::IpAddr,
-    req: Request<Incoming>,
+    req: Request<Body>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let started = Instant::now();
     state.requests.fetch_add(1, Ordering::Relaxed);
@@ -314,7 +335,7 @@ async fn handle<S: Store + 'static>(
 }
 
 /// The client's `X-Request-Id` when it is sensible, else a new one.
-fn request_id<S>(state: &AppState<S>, req: &Request<Incoming>) -> String {
+fn request_id<S>(state: &AppState<S>, req: &Request<Body>) -> String {
     let given = req.headers().get(X_REQUEST_ID).and_then(|v| v.to_str().ok());
     match given {
         Some(id) if (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic()) => id.to_owned(),
@@ -327,10 +348,11 @@ fn new_request_id<S>(state: &AppState<S>) -> String {
     format!("req_{:x}_{:06}", std::process::id(), state.next_request.fetch_add(1, Ordering::Relaxed))
 }
 
-async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Incoming>) -> Reply {
+async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, mut req: Request<Body>) -> Reply {
     let route = routes::resolve(req.method(), req.uri().path())?;
     if let Some(scope) = route.scope() {
         let key = authenticate(state, req.headers(), scope).await?;
+        req.body_mut().credential_proven();
         state.limiter.check(&key.id, Instant::now()).map_err(|wait| {
             Problem::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", "too many requests for this key; slow down")
                 .with_header(header::RETRY_AFTER, wait.to_string())

@@ -62,6 +62,16 @@ impl Problem {
         Problem::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "an unexpected error occurred; it has been logged")
     }
 
+    /// 408 `request_timeout`: the body did not arrive in time; the connection closes.
+    pub fn request_timeout() -> Self {
+        Problem::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "request_timeout",
+            "the request body did not arrive in time; send it whole, without pauses",
+        )
+        .with_header(header::CONNECTION, "close")
+    }
+
     /// 503 `unavailable` with `Retry-After`.
     pub fn unavailable(detail: &str) -> Self {
         Problem::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", detail).with_header(header::RETRY_AFTER, "5")

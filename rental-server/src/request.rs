@@ -4,9 +4,9 @@
 use bytes::Bytes;
 use http::{HeaderMap, StatusCode, header};
 use http_body_util::{BodyExt, Limited};
-use hyper::body::Incoming;
 use serde::de::DeserializeOwned;
 
+use crate::connection::body::{Body, is_timeout};
 use crate::problem::Problem;
 
 /// The largest request body accepted.
@@ -21,7 +21,7 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 
 /// Reads the whole body, refusing more than [`MAX_BODY_BYTES`] (413) and any
 /// content type but JSON (415).
-pub async fn body(headers: &HeaderMap, body: Incoming) -> Result<Bytes, Problem> {
+pub async fn body(headers: &HeaderMap, body: Body) -> Result<Bytes, Problem> {
     let too_large = || {
         Problem::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -40,6 +40,7 @@ pub async fn body(headers: &HeaderMap, body: Incoming) -> Result<Bytes, Problem>
     let bytes = match Limited::new(body, MAX_BODY_BYTES).collect().await {
         Ok(collected) => collected.to_bytes(),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
+        Err(e) if is_timeout(&*e) => return Err(Problem::request_timeout()),
         Err(_) => {
             return Err(Problem::new(StatusCode::BAD_REQUEST, "invalid_json", "the request body could not be read"));
         }

@@ -14,7 +14,7 @@ use serde_json::Value;
 const GET: &str = "GET /api/openapi.json HTTP/1.1\r\nHost: test\r\n\r\n";
 
 /// A server whose limits are short enough to test at their edges.
-async fn server(limits: ConnectionLimits) -> TestServer<rental_core::MemoryStore> {
+pub(crate) async fn server(limits: ConnectionLimits) -> TestServer<rental_core::MemoryStore> {
     TestServer::with_config(&ServerConfig { connections: limits, ..ServerConfig::default() }).await
 }
 
@@ -23,15 +23,16 @@ fn limits(header_read_timeout: u64, keep_alive_idle: u64, max_connections: usize
         header_read_timeout: Duration::from_millis(header_read_timeout),
         keep_alive_idle: Duration::from_millis(keep_alive_idle),
         max_connections,
+        ..ConnectionLimits::default()
     }
 }
 
 /// Runs blocking socket code off the runtime that serves.
-async fn client<T: Send + 'static>(talk: impl FnOnce() -> T + Send + 'static) -> T {
+pub(crate) async fn client<T: Send + 'static>(talk: impl FnOnce() -> T + Send + 'static) -> T {
     tokio::task::spawn_blocking(talk).await.expect("the client does not panic")
 }
 
-fn connect(addr: SocketAddr) -> TcpStream {
+pub(crate) fn connect(addr: SocketAddr) -> TcpStream {
     let stream = TcpStream::connect(addr).expect("the server's port takes connections");
     stream.set_read_timeout(Some(Duration::from_secs(5))).expect("a read timeout");
     stream
@@ -39,7 +40,7 @@ fn connect(addr: SocketAddr) -> TcpStream {
 
 /// Reads one response (head and `content-length` body): its status and body.
 /// `None` when the server closes the connection first.
-fn response(stream: &mut TcpStream) -> Option<(u16, String, Value)> {
+pub(crate) fn response(stream: &mut TcpStream) -> Option<(u16, String, Value)> {
     let mut bytes = Vec::new();
     let mut byte = [0u8; 1];
     while !bytes.ends_with(b"\r\n\r\n") {
@@ -62,7 +63,7 @@ fn response(stream: &mut TcpStream) -> Option<(u16, String, Value)> {
 }
 
 /// True when the server closes `stream` without sending anything.
-fn closed_silently(stream: &mut TcpStream) -> bool {
+pub(crate) fn closed_silently(stream: &mut TcpStream) -> bool {
     let mut buf = [0u8; 64];
     match stream.read(&mut buf) {
         Ok(0) => true,
@@ -73,7 +74,7 @@ fn closed_silently(stream: &mut TcpStream) -> bool {
 }
 
 /// No byte arrives on `stream` within `wait`.
-fn nothing_within(stream: &mut TcpStream, wait: Duration) -> bool {
+pub(crate) fn nothing_within(stream: &mut TcpStream, wait: Duration) -> bool {
     stream.set_read_timeout(Some(wait)).expect("a read timeout");
     let mut buf = [0u8; 1];
     let silent =

@@ -9,7 +9,9 @@
 //! - `concurrency`: racing creations over HTTP; `restart`: what a redb store
 //!   keeps across a restart, and a graceful shutdown.
 //! - `connections`: head and idle time-outs, the connection cap, and problem
-//!   details for the requests hyper refuses before routing.
+//!   details for the requests hyper refuses before routing; `slow_clients`:
+//!   body deadlines, the minimum body rate, write stalls, the per-address cap;
+//!   `denial`: attacks from one address do not deny service to another.
 //! - `webhooks`: signed deliveries of every event to a recording receiver,
 //!   subscriptions, retries, 410, redirects, a hanging receiver, checkout expiry.
 //! - `delivery_claims`: deliveries claimed as store leases: 2,000 answered at
@@ -30,6 +32,7 @@ mod change;
 mod concurrency;
 mod connections;
 mod delivery_claims;
+mod denial;
 mod errors;
 mod home_assistant;
 mod ical;
@@ -38,6 +41,7 @@ mod properties;
 mod quotes;
 mod restart;
 mod schemathesis;
+mod slow_clients;
 mod standard_webhooks;
 mod stay;
 mod summary;

@@ -3,8 +3,8 @@
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Limited};
-use hyper::body::Incoming;
 
+use crate::connection::body::Body;
 use crate::request::{MAX_BODY_BYTES, percent_decode};
 
 /// The fields of a posted form.
@@ -13,7 +13,7 @@ pub struct Form(Vec<(String, String)>);
 
 impl Form {
     /// Reads and decodes the body; `None` when it is too large, unreadable or malformed.
-    pub async fn read(body: Incoming) -> Option<Form> {
+    pub async fn read(body: Body) -> Option<Form> {
         let bytes: Bytes = Limited::new(body, MAX_BODY_BYTES).collect().await.ok()?.to_bytes();
         Form::parse(std::str::from_utf8(&bytes).ok()?)
     }

@@ -11,7 +11,6 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use http::{HeaderMap, HeaderValue, StatusCode, header};
-use hyper::body::Incoming;
 use maud::html;
 use rental_core::clock::{Entropy, OsEntropy};
 use rental_core::{Rental, Store};
@@ -22,6 +21,7 @@ use super::page::{Page, redirect, shell};
 use super::session::{self, Session};
 use super::{throttle, unavailable};
 use crate::AppState;
+use crate::connection::body::Body;
 use crate::handlers::blocking;
 
 /// The cookie holding the login form's CSRF token.
@@ -64,7 +64,7 @@ pub async fn submit<S: Store + 'static>(
     state: &Arc<AppState<S>>,
     client: IpAddr,
     headers: &HeaderMap,
-    body: Incoming,
+    body: Body,
 ) -> Page {
     match throttle::wait(state, client).await {
         Ok(None) => {}

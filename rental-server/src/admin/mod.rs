@@ -25,13 +25,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use http::{Method, Request, StatusCode};
-use hyper::body::Incoming;
 use rental_core::Store;
 
 use self::form::Form;
 use self::page::{Page, message, redirect};
 use self::session::{Flash, Session};
 use crate::AppState;
+use crate::connection::body::Body;
 use crate::problem::Problem;
 
 /// How the dashboard behaves.
@@ -69,8 +69,8 @@ pub fn owns(path: &str) -> bool {
 
 /// Answers one `/admin` request from the client at `client` (the TCP peer, or
 /// the address a trusted proxy forwarded).
-pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr, req: Request<Incoming>) -> Page {
-    let (parts, body) = req.into_parts();
+pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr, req: Request<Body>) -> Page {
+    let (parts, mut body) = req.into_parts();
     let path = parts.uri.path().to_owned();
     let segments: Vec<&str> = path.trim_start_matches("/admin").split('/').filter(|s| !s.is_empty()).collect();
     let session = match session::cookie_value(&parts.headers) {
@@ -89,6 +89,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr
         };
     }
     let Some(session) = session else { return redirect("/admin/login") };
+    body.credential_proven();
     let query = match crate::request::Query::of(&parts.uri) {
         Ok(query) => query,
         Err(p) => return message(p.status, "Bad request", &explain(&p)),

@@ -9,22 +9,27 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
 
+use super::body::ReadyClock;
+
 /// A connection that ends (reads give end of stream) when nothing has been
 /// read for `limit` since the last write: the time between a response and the
 /// next request. Before the first response, hyper's header timer is the limit.
+/// Each write also marks `ready`: the next request's head may start from then.
 #[derive(Debug)]
 pub struct IdleTimeout<T> {
     inner: T,
     limit: Duration,
+    ready: ReadyClock,
     /// When the last write finished, if nothing has been read since.
     idle_since: Option<Instant>,
     timer: Pin<Box<Sleep>>,
 }
 
 impl<T> IdleTimeout<T> {
-    /// Wraps `inner`, allowing `limit` of silence after each response.
-    pub fn new(inner: T, limit: Duration) -> Self {
-        IdleTimeout { inner, limit, idle_since: None, timer: Box::pin(tokio::time::sleep(limit)) }
+    /// Wraps `inner`, allowing `limit` of silence after each response, and
+    /// marking `ready` as each response goes out.
+    pub fn new(inner: T, limit: Duration, ready: ReadyClock) -> Self {
+        IdleTimeout { inner, limit, ready, idle_since: None, timer: Box::pin(tokio::time::sleep(limit)) }
     }
 
     /// True when the idle time is over; arms the timer to wake `cx` otherwise.
@@ -43,7 +48,10 @@ impl<T> IdleTimeout<T> {
     fn wrote(&mut self, written: Poll<io::Result<usize>>) -> Poll<io::Result<usize>> {
         // A response still going out to a slow reader is not idle time.
         self.idle_since = match written {
-            Poll::Ready(Ok(n)) if n > 0 => Some(Instant::now()),
+            Poll::Ready(Ok(n)) if n > 0 => {
+                self.ready.mark();
+                Some(Instant::now())
+            }
             Poll::Pending => None,
             Poll::Ready(_) => self.idle_since,
         };

@@ -1,0 +1,241 @@
+//! The limits a slow or hostile client meets, at their edges over raw
+//! sockets: the body deadlines (anonymous and authenticated), the minimum body
+//! rate, the write-stall deadline, and the per-address connection cap.
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use rental_server::connection::ConnectionLimits;
+
+use crate::connections::{client, closed_silently, connect, response, server};
+
+const QUOTE: &str = r#"{"property": "sea-view", "checkIn": "2026-12-20", "checkOut": "2026-12-27", "guests": 3}"#;
+
+/// Limits with every deadline at `deadline_ms`, a rate low enough not to
+/// matter unless `rate` says otherwise, and the caps of `base`.
+fn limits(deadline_ms: u64, rate: u32) -> ConnectionLimits {
+    let deadline = Duration::from_millis(deadline_ms);
+    ConnectionLimits {
+        header_read_timeout: deadline,
+        body_read_timeout: deadline,
+        write_stall_timeout: deadline,
+        keep_alive_idle: Duration::from_secs(5),
+        min_body_rate: rate,
+        body_rate_grace: Duration::from_millis(200),
+        ..ConnectionLimits::default()
+    }
+}
+
+/// A head for `path` announcing a body of `length` bytes.
+fn head(method: &str, path: &str, key: Option<&str>, length: usize) -> String {
+    let auth = key.map(|k| format!("Authorization: Bearer {k}\r\n")).unwrap_or_default();
+    let content_type =
+        if path.starts_with("/admin") { "application/x-www-form-urlencoded" } else { "application/json" };
+    format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\n{auth}Content-Type: {content_type}\r\nContent-Length: {length}\r\n\r\n"
+    )
+}
+
+/// Sends `head` at once, then `body` in `parts` pieces `pause` apart;
+/// stops early if the server closes. Returns the stream to read the answer from.
+fn trickle(addr: SocketAddr, head: &str, body: &[u8], parts: usize, pause: Duration) -> TcpStream {
+    let mut stream = connect(addr);
+    stream.write_all(head.as_bytes()).unwrap();
+    for chunk in body.chunks(body.len().div_ceil(parts).max(1)) {
+        std::thread::sleep(pause);
+        if stream.write_all(chunk).is_err() {
+            break;
+        }
+    }
+    stream
+}
+
+/// The status of the answer, if any, and that the connection then ends.
+fn answer_then_close(stream: &mut TcpStream) -> Option<u16> {
+    let status = response(stream).map(|r| r.0);
+    assert!(closed_silently(stream), "the connection stays open after a body that came too late");
+    status
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_anonymous_body_must_be_whole_by_the_head_deadline() {
+    let s = server(limits(1_000, 1)).await;
+    let addr = s.addr;
+    client(move || {
+        let form = b"_csrf=x&password=not-it";
+        let login = head("POST", "/admin/login", None, form.len());
+        // Just under: head and body within 0.6 s of connecting are answered.
+        let mut stream = trickle(addr, &login, form, 3, Duration::from_millis(200));
+        assert!(response(&mut stream).is_some_and(|r| r.0 < 500));
+
+        // Over: a byte every 300 ms ends at the head's deadline, counted from the connect.
+        let started = Instant::now();
+        let mut stream = trickle(addr, &login, form, form.len(), Duration::from_millis(300));
+        let _ = answer_then_close(&mut stream);
+        let took = started.elapsed();
+        assert!(took >= Duration::from_millis(900) && took < Duration::from_secs(2), "{took:?}");
+
+        // A body no handler reads (a GET's) holds the connection no longer.
+        let started = Instant::now();
+        let get = head("GET", "/api/openapi.json", None, 1_000);
+        let mut stream = trickle(addr, &get, &[b'x'; 8], 8, Duration::from_millis(300));
+        assert_eq!(answer_then_close(&mut stream), Some(200));
+        assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    })
+    .await;
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_authenticated_body_gets_the_body_deadline_and_then_408() {
+    let s = server(limits(1_000, 1)).await;
+    let (addr, key) = (s.addr, s.key.clone());
+    client(move || {
+        let quote = head("POST", "/api/v1/quotes", Some(&key), QUOTE.len());
+        // Just under: the body in three parts over 0.6 s is quoted.
+        let mut stream = trickle(addr, &quote, QUOTE.as_bytes(), 3, Duration::from_millis(200));
+        assert_eq!(response(&mut stream).map(|r| r.0), Some(200));
+
+        // Over: the body stops halfway; 408 request_timeout at the deadline, then a close.
+        let started = Instant::now();
+        let mut stream = trickle(addr, &quote, &QUOTE.as_bytes()[..20], 1, Duration::ZERO);
+        let (status, head, body) = response(&mut stream).expect("an answer");
+        assert_eq!((status, body["code"].as_str()), (408, Some("request_timeout")), "{head}");
+        assert!(head.contains("\r\nconnection: close"), "{head}");
+        assert!(closed_silently(&mut stream));
+        let took = started.elapsed();
+        assert!(took >= Duration::from_millis(900) && took < Duration::from_secs(2), "{took:?}");
+
+        // Without a valid key nothing of the body is waited for: 401 at once.
+        let mut stream = trickle(addr, &head_for_bad_key(), &[], 1, Duration::ZERO);
+        assert_eq!(response(&mut stream).map(|r| r.0), Some(401));
+    })
+    .await;
+    s.stop().await;
+}
+
+fn head_for_bad_key() -> String {
+    head("POST", "/api/v1/quotes", Some("rk_not_a_key"), 60_000)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_slower_than_the_minimum_rate_is_cut_after_the_grace() {
+    // Deadlines of 10 s; 200 bytes a second after a 200 ms grace.
+    let s = server(limits(10_000, 200)).await;
+    let (addr, key) = (s.addr, s.key.clone());
+    client(move || {
+        let quote = head("POST", "/api/v1/quotes", Some(&key), QUOTE.len());
+        // Just above the rate: 88 bytes in four parts over 0.4 s is quoted.
+        let mut stream = trickle(addr, &quote, QUOTE.as_bytes(), 4, Duration::from_millis(100));
+        assert_eq!(response(&mut stream).map(|r| r.0), Some(200));
+
+        // Below it: a byte every 400 ms falls behind at once, far before the 10 s deadline.
+        let started = Instant::now();
+        let mut stream = trickle(addr, &quote, QUOTE.as_bytes(), QUOTE.len(), Duration::from_millis(400));
+        assert_eq!(answer_then_close(&mut stream), Some(408));
+        let took = started.elapsed();
+        assert!(took < Duration::from_millis(1_500), "{took:?}");
+    })
+    .await;
+    s.stop().await;
+}
+
+/// Sends `count` pipelined requests for the OpenAPI document without reading.
+fn pipeline(addr: SocketAddr, count: usize) -> TcpStream {
+    let mut stream = connect(addr);
+    let request = "GET /api/openapi.json HTTP/1.1\r\nHost: test\r\n\r\n".repeat(count);
+    stream.write_all(request.as_bytes()).unwrap();
+    stream
+}
+
+/// How many responses `stream` delivers before it ends, reading whatever is
+/// there every `pause`.
+fn count_responses(stream: &mut TcpStream, pause: Duration) -> usize {
+    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut bytes = Vec::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => break,
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => break,
+            Err(e) => panic!("{e}"),
+        }
+        std::thread::sleep(pause);
+    }
+    bytes.windows(9).filter(|w| w == b"HTTP/1.1 ").count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_is_reset_after_the_stall_time() {
+    let s = server(limits(800, 1)).await;
+    let addr = s.addr;
+    client(move || {
+        // Just under: a client that reads every 200 ms gets all 60 answers.
+        let mut stream = pipeline(addr, 60);
+        stream.write_all(b"GET /api/openapi.json HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").unwrap();
+        assert_eq!(count_responses(&mut stream, Duration::from_millis(200)), 61);
+
+        // Over: 300 requests and no reading; once the writes stall past 0.8 s
+        // the connection is reset and the rest is never sent.
+        let mut stream = pipeline(addr, 300);
+        std::thread::sleep(Duration::from_secs(2));
+        let delivered = count_responses(&mut stream, Duration::ZERO);
+        assert!(delivered < 300, "all {delivered} answers waited for a client that did not read");
+    })
+    .await;
+    s.stop().await;
+}
+
+/// A connection to `addr` from the loopback address `from`.
+pub(crate) async fn connect_from(from: &str, addr: SocketAddr) -> std::io::Result<TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(format!("{from}:0").parse().expect("an address"))?;
+    let stream = socket.connect(addr).await?.into_std()?;
+    stream.set_nonblocking(false)?;
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    Ok(stream)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_at_most_its_cap_and_another_still_gets_in() {
+    let s = server(ConnectionLimits { max_per_address: 4, ..limits(5_000, 1) }).await;
+    let addr = s.addr;
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(connect_from("127.0.0.1", addr).await.unwrap());
+    }
+    let over = connect_from("127.0.0.1", addr).await;
+    let mut other = connect_from("127.0.0.2", addr).await.unwrap();
+    let held = client(move || {
+        // The fifth from the same address is reset at once, unanswered.
+        match over {
+            Ok(mut over) => {
+                let _ = over.write_all(b"GET /api/openapi.json HTTP/1.1\r\nHost: test\r\n\r\n");
+                assert!(closed_silently(&mut over));
+            }
+            Err(e) => assert_eq!(e.kind(), ErrorKind::ConnectionReset, "{e}"),
+        }
+        // Another address is served, while the four stay open.
+        other.write_all(b"GET /api/openapi.json HTTP/1.1\r\nHost: test\r\n\r\n").unwrap();
+        assert_eq!(response(&mut other).map(|r| r.0), Some(200));
+        // One of the four closes: the address may open one more.
+        held[0].write_all(b"GET /api/openapi.json HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").unwrap();
+        assert_eq!(response(&mut held[0]).map(|r| r.0), Some(200));
+        assert!(closed_silently(&mut held[0]));
+        held
+    })
+    .await;
+    // The server gives the slot back as its side of the connection ends.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut again = connect_from("127.0.0.1", addr).await.unwrap();
+    client(move || {
+        again.write_all(b"GET /api/openapi.json HTTP/1.1\r\nHost: test\r\n\r\n").unwrap();
+        assert_eq!(response(&mut again).map(|r| r.0), Some(200));
+    })
+    .await;
+    drop(held);
+    s.stop().await;
+}
