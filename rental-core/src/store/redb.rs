@@ -130,7 +130,7 @@ pub struct RedbStore {
 }
 
 impl RedbStore {
-    /// Opens (or creates) the store at `path`, with a page cache of at most [`CACHE_BYTES`].
+    /// Opens (or creates) the store at `path`, with a page cache of at most `CACHE_BYTES` (16 MiB).
     ///
     /// Fails with [`StoreError::Locked`] while another process, such as a
     /// running server, holds the file.
