@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Booking creation on PostgreSQL (issue 13, docs/PERFORMANCE.md "Several servers"):
+# Booking creation on PostgreSQL (issue 13, docs/PERFORMANCE.md "Several servers (PostgreSQL)"):
 # durable POST /api/v1/bookings through one server and through two servers on one
 # database, beside a raw INSERT ... COMMIT probe (pgbench) into the same calendar
 # table with the same exclusion constraint, at the same number of clients; then

@@ -1,4 +1,4 @@
-//! The configuration (CONTRACT.md section 11): `rental.toml`, overridden by
+//! The configuration (docs/API.md section 11): `rental.toml`, overridden by
 //! `RENTAL_*` environment variables, overridden by command-line flags.
 
 use std::fmt;

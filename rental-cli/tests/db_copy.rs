@@ -1,4 +1,4 @@
-//! `rental db migrate` and `rental db copy --to URL` (CONTRACT.md section 17): an empty database's
+//! `rental db migrate` and `rental db copy --to URL` (docs/API.md section 17): an empty database's
 //! schema; a redb data directory copied whole, every count checked, and the same answers on both.
 
 mod common;

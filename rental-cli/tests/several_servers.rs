@@ -1,4 +1,4 @@
-//! Two `rental serve` processes on one PostgreSQL database (CONTRACT.md
+//! Two `rental serve` processes on one PostgreSQL database (docs/API.md
 //! section 17): every guarantee holds across them. The database is a
 //! throwaway cluster (`rental_tests::postgres`); the servers are the real binary.
 

@@ -1,4 +1,4 @@
-//! Per-stay door codes stay out of the server's log (CONTRACT.md section 15):
+//! Per-stay door codes stay out of the server's log (docs/API.md section 15):
 //! a real `rental serve` at debug level answers the summary and the booking
 //! with the code, checks the stay in and out, and its log never shows it.
 

@@ -107,7 +107,7 @@ fn sync_imports_the_feeds_and_prints_a_table_with_progress() {
 #[test]
 fn sync_json_is_the_api_report_and_a_refused_feed_is_reported_not_fatal() {
     let dir = sandbox(&channel());
-    // Without allowPrivateTargets, a loopback feed is refused (CONTRACT.md section 10).
+    // Without allowPrivateTargets, a loopback feed is refused (docs/API.md section 10).
     let out = rental(&dir, &["sync", "--json"], false);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -1,4 +1,4 @@
-//! Door codes (CONTRACT.md section 15): a property's code mode, each stay's
+//! Door codes (docs/API.md section 15): a property's code mode, each stay's
 //! access window, and fresh per-stay codes unique among overlapping windows.
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};

@@ -1,5 +1,5 @@
 //! Pure per-night availability: a property, a range of nights, its local
-//! today and its calendar give one record per night (CONTRACT.md section 4).
+//! today and its calendar give one record per night (docs/API.md section 4).
 
 use chrono::NaiveDate;
 use serde::Serialize;

@@ -11,7 +11,7 @@ use crate::property::Cents;
 use crate::stay::Stay;
 use crate::visit::Visit;
 
-/// A booking (CONTRACT.md section 6).
+/// A booking (docs/API.md section 6).
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -60,7 +60,7 @@ pub struct Booking {
     /// For bookings imported from a channel: the feed and event that own it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<ExternalRef>,
-    /// Check-in, check-out and the stay's own door code (CONTRACT.md section 15).
+    /// Check-in, check-out and the stay's own door code (docs/API.md section 15).
     #[serde(flatten)]
     pub visit: Visit,
 }
@@ -181,7 +181,7 @@ impl std::str::FromStr for Status {
     }
 }
 
-/// A request to create a booking: the fields of SPEC.md section 4 plus `notes` and `source`.
+/// A request to create a booking: the fields of docs/API.md section 6, `notes` and `source` included.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
@@ -237,7 +237,7 @@ fn one_guest() -> u32 {
     1
 }
 
-/// Which bookings a listing returns, and from where (CONTRACT.md section 6).
+/// Which bookings a listing returns, and from where (docs/API.md section 6).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BookingQuery {
     /// Only these statuses; all when empty.

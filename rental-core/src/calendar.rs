@@ -99,7 +99,7 @@ pub struct Block {
 }
 
 impl Block {
-    /// The API's view of the block (CONTRACT.md section 14): `source` is
+    /// The API's view of the block (docs/API.md section 14): `source` is
     /// `manual` or the feed's name, and an empty note is `null`.
     pub fn public(&self) -> BlockView<'_> {
         BlockView {

@@ -1,4 +1,4 @@
-//! Changing a booking's dates or guests (CONTRACT.md section 13): the new
+//! Changing a booking's dates or guests (docs/API.md section 13): the new
 //! stay checked and re-priced as pure functions, and the fields it changed.
 
 use chrono::{DateTime, NaiveDate, Utc};

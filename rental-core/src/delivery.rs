@@ -12,7 +12,7 @@ pub mod lease;
 
 pub use self::lease::{ClaimLimits, Lease};
 
-/// The waits before each retry of CONTRACT.md section 9: 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h.
+/// The waits before each retry of docs/API.md section 9: 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h.
 pub const DEFAULT_RETRIES: [Duration; 8] = [
     Duration::from_secs(10),
     Duration::from_secs(60),

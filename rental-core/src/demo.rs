@@ -22,7 +22,7 @@ fn slug(s: &str) -> Slug {
     Slug::parse(s).unwrap_or_else(|e| unreachable!("demo slug: {e}"))
 }
 
-/// The property of CONTRACT.md section 3: Sea View Cottage in Lisbon.
+/// The property of docs/API.md section 3: Sea View Cottage in Lisbon.
 pub fn sea_view() -> Property {
     Property {
         slug: slug("sea-view"),

@@ -1,5 +1,5 @@
 //! The one error type of the library. Each variant maps to exactly one
-//! problem `code` of CONTRACT.md section 1, so servers and CLIs can match on it.
+//! problem `code` of docs/API.md section 1, so servers and CLIs can match on it.
 
 use chrono::NaiveDate;
 
@@ -50,7 +50,7 @@ pub enum Error {
 }
 
 impl Error {
-    /// The stable, machine-readable problem code of CONTRACT.md section 1.
+    /// The stable, machine-readable problem code of docs/API.md section 1.
     pub fn code(&self) -> &'static str {
         match self {
             Error::Validation(_) => "validation_failed",

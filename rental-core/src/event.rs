@@ -1,5 +1,5 @@
 //! Events: what a change caused, as data. Use cases write them to the outbox
-//! in the same transaction as the change; payloads follow SPEC.md section 6.
+//! in the same transaction as the change; payloads follow docs/API.md section 9.
 
 use std::fmt;
 
@@ -50,7 +50,7 @@ pub enum EventName {
 }
 
 impl EventName {
-    /// Every event, in the order SPEC.md lists them.
+    /// Every event, in the order docs/API.md section 9 lists them.
     pub const ALL: [EventName; 10] = [
         EventName::BookingCreated,
         EventName::BookingConfirmed,
@@ -103,7 +103,7 @@ pub struct Event {
     /// When it happened.
     #[serde(with = "crate::timestamp")]
     pub timestamp: DateTime<Utc>,
-    /// The payload (SPEC.md section 6, CONTRACT.md section 9).
+    /// The payload (docs/API.md section 9).
     pub data: Value,
 }
 
@@ -164,7 +164,7 @@ impl Event {
     }
 }
 
-/// The fields every booking event carries (SPEC.md section 6).
+/// The fields every booking event carries (docs/API.md section 9).
 fn envelope(b: &Booking) -> Map<String, Value> {
     let value = json!({
         "code": b.code,

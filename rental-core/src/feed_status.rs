@@ -1,4 +1,4 @@
-//! Channel feed freshness (CONTRACT.md section 15): how each configured feed's
+//! Channel feed freshness (docs/API.md section 15): how each configured feed's
 //! last pulls went, and whether it has gone stale.
 
 use chrono::{DateTime, TimeDelta, Utc};

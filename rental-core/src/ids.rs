@@ -26,7 +26,7 @@ impl Slug {
     }
 }
 
-/// A booking's code, `<PREFIX>-<6 characters>` (CONTRACT.md section 6).
+/// A booking's code, `<PREFIX>-<6 characters>` (docs/API.md section 6).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct BookingCode(String);

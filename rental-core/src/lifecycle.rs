@@ -1,4 +1,4 @@
-//! The booking state machine (CONTRACT.md section 6): one exhaustive match
+//! The booking state machine (docs/API.md section 6): one exhaustive match
 //! over (status, action) that returns the new booking and the events it causes.
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -37,7 +37,7 @@ pub enum Action {
     },
     /// The guest's card hold succeeded.
     Authorize,
-    /// New dates and/or guests, re-checked and re-priced (CONTRACT.md section 13).
+    /// New dates and/or guests, re-checked and re-priced (docs/API.md section 13).
     Change(Change),
     /// The guest arrived (a lock's first unlock, or the host).
     #[serde(rename = "check_in")]

@@ -1,4 +1,4 @@
-//! The occupancy summary for home automation (SPEC.md section 2, CONTRACT.md
+//! The occupancy summary for home automation (docs/API.md
 //! section 7): who is in, who arrives and leaves today, each in its own zone.
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -83,7 +83,7 @@ pub struct PropertySummary {
     pub door_code: String,
     /// The Wi-Fi network name.
     pub wifi_ssid: String,
-    /// Where its confirmed stays are now (CONTRACT.md section 15).
+    /// Where its confirmed stays are now (docs/API.md section 15).
     pub stay_state: StayState,
     /// When `stayState` next changes by itself.
     #[serde(with = "crate::timestamp::option")]

@@ -1,4 +1,4 @@
-//! Check-in and check-out of a confirmed stay (CONTRACT.md section 15): the
+//! Check-in and check-out of a confirmed stay (docs/API.md section 15): the
 //! `check_in` and `check_out` actions, and the transitions the schedule makes.
 
 use chrono::{DateTime, Utc};

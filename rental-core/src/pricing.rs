@@ -1,5 +1,5 @@
 //! Pure pricing: a property and a stay give nightly prices, discounts, fees,
-//! taxes and the stay-rule problems of a quote (CONTRACT.md section 5).
+//! taxes and the stay-rule problems of a quote (docs/API.md section 5).
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};

@@ -22,7 +22,7 @@ pub const MAX_AMOUNT: Cents = 100_000_000;
 /// The most guests a property may allow.
 pub const MAX_GUESTS: u32 = 100;
 
-/// A bookable property, as imported (CONTRACT.md section 3).
+/// A bookable property, as imported (docs/API.md section 3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Property {
@@ -236,7 +236,7 @@ impl Property {
     }
 }
 
-/// A property as the API shows it (CONTRACT.md section 3): no private fields.
+/// A property as the API shows it (docs/API.md section 3): no private fields.
 #[derive(Debug, Clone, Copy)]
 pub struct PublicProperty<'a>(&'a Property);
 

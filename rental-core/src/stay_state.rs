@@ -1,4 +1,4 @@
-//! A property's stay state at an instant (CONTRACT.md section 15): vacant,
+//! A property's stay state at an instant (docs/API.md section 15): vacant,
 //! awaiting check-in, checked in or checked out, and when it next changes.
 
 use chrono::{DateTime, NaiveDate, Utc};

@@ -1,4 +1,4 @@
-//! The second part of the occupancy summary (CONTRACT.md section 15): each
+//! The second part of the occupancy summary (docs/API.md section 15): each
 //! property's stay state, door code, turnover and feeds, and their totals.
 
 use chrono::{DateTime, Utc};

@@ -1,5 +1,5 @@
 //! The turnover between a stay that leaves and the next one that arrives
-//! (CONTRACT.md section 15): the cleaning window and the gap between them.
+//! (docs/API.md section 15): the cleaning window and the gap between them.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;

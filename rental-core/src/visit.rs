@@ -1,5 +1,5 @@
 //! What happened at the door of one stay: when the guest checked in and out,
-//! who said so, and the stay's own door code (CONTRACT.md section 15).
+//! who said so, and the stay's own door code (docs/API.md section 15).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

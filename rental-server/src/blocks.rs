@@ -1,4 +1,4 @@
-//! The manual-block endpoints (CONTRACT.md section 14): list, create and
+//! The manual-block endpoints (docs/API.md section 14): list, create and
 //! delete under `/api/v1/properties/{slug}/blocks`.
 
 use std::sync::Arc;

@@ -8,7 +8,7 @@
 //! blocking pool with [`Rental::create_bookings`]. One group runs at a
 //! time; the next queues meanwhile. Measured against a blocking task per
 //! request: a fifth to a third less server CPU per booking
-//! (docs/PERFORMANCE.md, "Several servers", run 10).
+//! (docs/PERFORMANCE.md, "What was tried").
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -8,8 +8,8 @@
 //! lease nor on a webhook that has one, so one webhook is sent to by one
 //! worker in one process at a time, in event order, and a delivery recorded as
 //! delivered is never in a later claim. Each claimed webhook gets a worker
-//! ([`worker`]) that sends its deliveries one after the other, signed
-//! ([`send`]), and records attempts as they finish, every
+//! (`dispatcher/worker.rs`) that sends its deliveries one after the other, signed
+//! (`dispatcher/send.rs`), and records attempts as they finish, every
 //! [`DispatchConfig::flush_every`] at the latest, renewing its leases as it
 //! goes. No write transaction is held while waiting on the network.
 //!

@@ -1,5 +1,5 @@
 //! One function per endpoint: parse, call one library use case off the
-//! async runtime, render. Shapes follow CONTRACT.md sections 3 to 8.
+//! async runtime, render. Shapes follow docs/API.md sections 3 to 8.
 
 use std::sync::Arc;
 

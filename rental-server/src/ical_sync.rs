@@ -266,7 +266,7 @@ const FIRST_CHECK: Duration = Duration::from_secs(1);
 /// do not pull together.
 pub const CHECK_EVERY: Duration = Duration::from_secs(60);
 
-/// Pulls due feeds about once a minute until `stop` changes (CONTRACT.md section 8).
+/// Pulls due feeds about once a minute until `stop` changes (docs/API.md section 8).
 pub async fn schedule<S: Store + 'static>(
     syncer: Arc<Syncer<S>>,
     interval: Duration,

@@ -1,6 +1,6 @@
 //! Background work of a running server: the checkout expiry, run at start
 //! (for expiries that fell due while it was down) and then every second, and
-//! retention (CONTRACT.md section 18), run at start and then every minute.
+//! retention (docs/API.md section 18), run at start and then every minute.
 
 use std::sync::Arc;
 use std::time::Duration;

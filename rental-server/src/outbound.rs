@@ -1,5 +1,5 @@
 //! The server's one outbound HTTP client: webhook deliveries (POST, never redirected)
-//! and iCal pulls (GET, a few redirects), reaching only public addresses (CONTRACT.md section 10).
+//! and iCal pulls (GET, a few redirects), reaching only public addresses (docs/API.md section 10).
 //!
 //! Why it is built this way: the address check is only worth something if the socket goes to
 //! the address that was checked. A hostname resolved twice (once to check, once by a connector)

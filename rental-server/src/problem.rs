@@ -1,4 +1,4 @@
-//! Errors as RFC 9457 problem details (CONTRACT.md section 1), and the one
+//! Errors as RFC 9457 problem details (docs/API.md section 1), and the one
 //! place where a library error becomes an HTTP status and a `code`.
 
 use bytes::Bytes;

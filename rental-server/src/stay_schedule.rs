@@ -1,4 +1,4 @@
-//! The stay schedule of a running server (CONTRACT.md section 15): automatic
+//! The stay schedule of a running server (docs/API.md section 15): automatic
 //! check-ins and check-outs within a minute of their time, and those missed while down.
 
 use std::sync::Arc;

@@ -1,4 +1,4 @@
-//! SPEC.md section 5 and CONTRACT.md section 2: keys and scopes. A missing,
+//! docs/API.md section 2: keys and scopes. A missing,
 //! malformed, unknown or revoked key is 401 with the challenge; a valid key
 //! without the scope is 403; both are decided before the body is read.
 

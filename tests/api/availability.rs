@@ -1,4 +1,4 @@
-//! CONTRACT.md section 4: per-night availability, its defaults, statuses and refusals.
+//! docs/API.md section 4: per-night availability, its defaults, statuses and refusals.
 
 use rental_core::Stay;
 use rental_tests::d;

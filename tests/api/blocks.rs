@@ -1,4 +1,4 @@
-//! CONTRACT.md section 14: manual blocks under
+//! docs/API.md section 14: manual blocks under
 //! `/api/v1/properties/{slug}/blocks`, and what they close.
 
 use rental_tests::http::TestServer;

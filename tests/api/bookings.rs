@@ -1,4 +1,4 @@
-//! CONTRACT.md section 6: creating, listing, paging and looking up bookings,
+//! docs/API.md section 6: creating, listing, paging and looking up bookings,
 //! and `Idempotency-Key` replays.
 
 use std::collections::BTreeSet;
@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 const PATH: &str = "/api/v1/bookings";
 
-/// Every field of a booking body, as CONTRACT.md section 6 lists them.
+/// Every field of a booking body, as docs/API.md section 6 lists them.
 const BOOKING_FIELDS: [&str; 24] = [
     "code",
     "property",

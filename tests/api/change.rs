@@ -1,4 +1,4 @@
-//! CONTRACT.md section 13: the `change` action re-checks and re-prices a
+//! docs/API.md section 13: the `change` action re-checks and re-prices a
 //! booking's stay in one transaction, with one `booking.updated`.
 
 use rental_tests::http::TestServer;

@@ -1,4 +1,4 @@
-//! CONTRACT.md sections 6 and 13: concurrent requests for overlapping nights
+//! docs/API.md sections 6 and 13: concurrent requests for overlapping nights
 //! (creations, changes), exactly one wins, over HTTP and on the durable store.
 
 use std::sync::Arc;

@@ -1,4 +1,4 @@
-//! CONTRACT.md section 1: every error code, with its status, its
+//! docs/API.md section 1: every error code, with its status, its
 //! `application/problem+json` body and its headers; and a refused request
 //! changes nothing (the bookings, the summary and the outbox are as before).
 

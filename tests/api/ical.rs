@@ -1,4 +1,4 @@
-//! CONTRACT.md section 8 end to end: channel feeds served by a local HTTP
+//! docs/API.md section 8 end to end: channel feeds served by a local HTTP
 //! server are pulled through `POST /api/v1/sync/ical`, and our own calendar is
 //! published at `GET /api/v1/calendar/{slug}.ics`.
 

@@ -1,4 +1,4 @@
-//! Black-box tests of the HTTP API (CONTRACT.md sections 1 to 9), each
+//! Black-box tests of the HTTP API (docs/API.md sections 1 to 9), each
 //! against its own in-process server from `rental_tests::http`.
 //!
 //! - `properties`, `availability`, `quotes`, `bookings`, `patch`, `summary`:

@@ -1,4 +1,4 @@
-//! CONTRACT.md section 6: `PATCH /api/v1/bookings/{code}`, each action, each
+//! docs/API.md section 6: `PATCH /api/v1/bookings/{code}`, each action, each
 //! refused transition, repeats as no-ops, and malformed actions.
 
 use rental_tests::http::TestServer;

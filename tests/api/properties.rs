@@ -1,4 +1,4 @@
-//! CONTRACT.md section 3: the property list and detail, public fields only.
+//! docs/API.md section 3: the property list and detail, public fields only.
 
 use rental_core::property::IcalFeed;
 use rental_core::{Property, Source, demo};

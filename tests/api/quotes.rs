@@ -1,4 +1,4 @@
-//! CONTRACT.md section 5: quotes over HTTP.
+//! docs/API.md section 5: quotes over HTTP.
 
 use rental_core::Stay;
 use rental_tests::d;

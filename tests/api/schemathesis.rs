@@ -1,4 +1,4 @@
-//! CONTRACT.md section 19: Schemathesis, with all its phases and checks, finds
+//! docs/API.md section 19: Schemathesis, with all its phases and checks, finds
 //! nothing wrong between `/api/openapi.json` and what a demo server answers.
 //!
 //! `st` comes from `./scripts/test` (pinned in scripts/test-requirements.txt,

@@ -1,4 +1,4 @@
-//! CONTRACT.md section 16 end to end: a real server delivers to a recording
+//! docs/API.md section 16 end to end: a real server delivers to a recording
 //! receiver, and the `standardwebhooks` crate (the reference Rust verifier, not
 //! our code) checks every delivery, also during a secret rotation.
 //!

@@ -1,4 +1,4 @@
-//! CONTRACT.md section 15 over HTTP: check-in and check-out, per-stay door
+//! docs/API.md section 15 over HTTP: check-in and check-out, per-stay door
 //! codes, turnover and feed freshness in the summary, `GET /api/v1/sync/status`,
 //! and the scheduled transitions, each once across a restart.
 

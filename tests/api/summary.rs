@@ -1,4 +1,4 @@
-//! SPEC.md section 2 and CONTRACT.md section 7: the occupancy summary over
+//! docs/API.md section 7: the occupancy summary over
 //! HTTP, its shape, and each property's own midnight.
 
 use rental_tests::NOW;

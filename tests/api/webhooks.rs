@@ -1,4 +1,4 @@
-//! Webhook deliveries end to end (SPEC.md section 6, CONTRACT.md sections 6
+//! Webhook deliveries end to end (docs/API.md sections 6
 //! and 9): the real server with its dispatcher sends to a recording
 //! [`Receiver`] on 127.0.0.1, and every signature is checked with an HMAC
 //! computed here, independently of `rental_core::webhook`.
@@ -74,7 +74,7 @@ fn the_tests_own_hmac_is_rfc_4231() {
     );
 }
 
-/// Asserts everything CONTRACT.md section 9 says of one delivery request:
+/// Asserts everything docs/API.md section 9 says of one delivery request:
 /// method, headers, the signature over the raw bytes, and the envelope.
 #[track_caller]
 fn assert_delivery(r: &Received, secret: &str) {
@@ -95,7 +95,7 @@ fn assert_delivery(r: &Received, secret: &str) {
     assert_millisecond_timestamp(body["timestamp"].as_str().unwrap_or_default());
 }
 
-/// The Standard Webhooks headers (CONTRACT.md section 16), as the reference
+/// The Standard Webhooks headers (docs/API.md section 16), as the reference
 /// library computes them: the server's clock is stopped in the past, so the
 /// library signs with the delivery's own timestamp rather than verifying it against now.
 #[track_caller]

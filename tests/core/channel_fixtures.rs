@@ -41,7 +41,7 @@ const CASES: &[Case] = &[
     Case { file: "agoda-ycs-language-param.ics", zone: UTC, pulled_at: "2025-11-01T00:00:00Z", nights: 2, bookings: 1 },
     Case { file: "homegrown-pms-malformed-datetime.ics", zone: UTC, pulled_at: "2025-06-01T00:00:00Z", nights: 0, bookings: 0 },
     Case { file: "icloud-vtimezone-last-mixed-timed-allday.ics", zone: PARIS, pulled_at: "2026-01-01T00:00:00Z", nights: 480, bookings: 0 },
-    // "Booked" is a reservation by CONTRACT.md section 8 (Agoda's wording).
+    // "Booked" is a reservation by docs/API.md section 8 (Agoda's wording).
     Case { file: "ownerrez-vtimezone-tzid-datetime-crlf.ics", zone: PARIS, pulled_at: "2022-05-01T00:00:00Z", nights: 289, bookings: 1 },
     Case { file: "morningcroissant-empty-calendar-crlf.ics", zone: UTC, pulled_at: "2026-01-01T00:00:00Z", nights: 0, bookings: 0 },
     Case { file: "synology-date-without-value-duration.ics", zone: UTC, pulled_at: "2024-02-01T00:00:00Z", nights: 7, bookings: 0 },

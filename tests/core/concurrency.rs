@@ -1,4 +1,4 @@
-//! Racing writers (CONTRACT.md section 6): two concurrent requests for
+//! Racing writers (docs/API.md section 6): two concurrent requests for
 //! overlapping nights, exactly one wins. Many threads share one engine.
 
 use std::sync::{Arc, Barrier};

@@ -1,4 +1,4 @@
-//! What a redb store keeps across closing and reopening (CONTRACT.md section 9:
+//! What a redb store keeps across closing and reopening (docs/API.md section 9:
 //! events are stored in the same write as the change that causes them).
 
 use rental_core::availability::NightStatus;

@@ -1,6 +1,6 @@
 //! Black-box tests of `rental-core`, through its public API only.
 //!
-//! - `suite`: every rule of CONTRACT.md sections 4 to 7, run against both stores.
+//! - `suite`: every rule of docs/API.md sections 4 to 7, run against both stores.
 //! - `bad_input`: refused requests write nothing.
 //! - `channel_fixtures`: every iCal fixture through the whole import.
 //! - `timezones`: each property's "today" is its own.

@@ -1,5 +1,5 @@
 //! Several engines on one PostgreSQL database, as several `rental serve`
-//! processes run (CONTRACT.md section 17): each has its own store, pool and
+//! processes run (docs/API.md section 17): each has its own store, pool and
 //! read cache, and every guarantee holds across them.
 
 use std::sync::{Arc, Barrier, mpsc};

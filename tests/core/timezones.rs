@@ -1,4 +1,4 @@
-//! Each property's "today" is its own (CONTRACT.md sections 4 and 7). At
+//! Each property's "today" is its own (docs/API.md sections 4 and 7). At
 //! [`NOW`] it is Sunday evening in Auckland and still Saturday night in Los
 //! Angeles: the same instant, two different dates.
 

@@ -71,7 +71,7 @@ impl Reply {
         self
     }
 
-    /// Asserts an RFC 9457 problem with `status` and `code` (CONTRACT.md section 1):
+    /// Asserts an RFC 9457 problem with `status` and `code` (docs/API.md section 1):
     /// the content type and every required body field.
     #[track_caller]
     pub fn problem(&self, status: u16, code: &str) -> &Self {

@@ -38,7 +38,7 @@ pub enum PropertyCommand {
 }
 
 const IMPORT_HELP: &str = r#"JSON files hold an array of property objects (or one object) with the keys
-of the API's Property (CONTRACT.md section 3), plus "active" (default true),
+of the API's Property (docs/API.md section 3), plus "active" (default true),
 "doorCode", "wifiSsid" and "icalFeeds": [{"name": "airbnb", "url": "https://..."}].
 Money is in cents; taxRate and discounts are basis points (1200 = 12 %).
 

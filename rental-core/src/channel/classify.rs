@@ -1,5 +1,5 @@
 //! Reservation or block: what a channel's event summary says it is
-//! (CONTRACT.md section 8), and which events are only check-in/out markers.
+//! (docs/API.md section 8), and which events are only check-in/out markers.
 
 use crate::ical::FeedEvent;
 

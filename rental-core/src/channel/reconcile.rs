@@ -1,5 +1,5 @@
 //! From what a feed says now and what it owned before, the changes to make:
-//! pure, so every rule of CONTRACT.md section 8 is tested without a store.
+//! pure, so every rule of docs/API.md section 8 is tested without a store.
 
 use chrono::{Days, NaiveDate};
 

@@ -79,7 +79,7 @@ impl FeedState {
 
     /// True when an empty calendar is believed from a pull asked for when `requested`
     /// pulls were applied: an earlier pull found it empty, and was applied before this
-    /// one was asked for (CONTRACT.md section 8).
+    /// one was asked for (docs/API.md section 8).
     pub fn empty_confirmed_by(&self, requested: u64) -> bool {
         self.empty_once && requested >= self.empty_at
     }
@@ -117,7 +117,7 @@ pub enum OwnedKind {
     Block,
 }
 
-/// The result of pulling one feed (CONTRACT.md section 8).
+/// The result of pulling one feed (docs/API.md section 8).
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,4 +1,4 @@
-//! The calendar we publish for the channels (CONTRACT.md section 8): one
+//! The calendar we publish for the channels (docs/API.md section 8): one
 //! all-day event per stay or block, no guest data, the same bytes for the same state.
 
 use chrono::{DateTime, NaiveDate, Utc};

@@ -19,7 +19,7 @@ pub struct Agenda {
     pub arrivals: Vec<Booking>,
     /// Pending or confirmed stays leaving today, by property.
     pub departures: Vec<Booking>,
-    /// Every pending request (up to [`MAX_PENDING_LISTED`]), by check-in.
+    /// Every pending request (up to `MAX_PENDING_LISTED`, 500), by check-in.
     pub pending: Vec<Booking>,
 }
 

@@ -1,4 +1,4 @@
-//! Manual blocks (CONTRACT.md section 14): owner stays, maintenance and
+//! Manual blocks (docs/API.md section 14): owner stays, maintenance and
 //! closures, listed by date, added over free nights and removed.
 
 use chrono::{Days, NaiveDate};

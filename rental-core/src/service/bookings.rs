@@ -221,7 +221,7 @@ impl<S: Store> Rental<S> {
     }
 
     /// Confirms, cancels, annotates, authorizes, changes, checks in or checks
-    /// out a booking (CONTRACT.md sections 6, 13 and 15).
+    /// out a booking (docs/API.md sections 6, 13 and 15).
     /// A transition already made is a no-op that emits nothing.
     pub fn update_booking(&self, code: &str, action: &Action) -> Result<Booking> {
         match action {

@@ -14,7 +14,7 @@ use crate::store::{ReadTx, Store};
 pub const PUBLISHED_PAST_DAYS: u64 = 30;
 
 impl<S: Store> Rental<S> {
-    /// The calendar of an active property for the channels to import (CONTRACT.md section 8):
+    /// The calendar of an active property for the channels to import (docs/API.md section 8):
     /// every pending or confirmed stay and every block that ended at most 30 days ago, as
     /// all-day events with no guest data. `exclude` leaves out what was imported from that
     /// feed, so a channel is not sent its own bookings back.

@@ -1,5 +1,5 @@
 //! Changing a booking's dates or guests: checked, re-priced and written in
-//! one transaction, or previewed as a quote first (CONTRACT.md section 13).
+//! one transaction, or previewed as a quote first (docs/API.md section 13).
 
 use chrono::{DateTime, Utc};
 

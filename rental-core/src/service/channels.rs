@@ -119,7 +119,7 @@ impl<S: Store> Rental<S> {
     }
 
     /// Claims `pull`'s feed for `owner` for `lease` from now, so that one process at a time
-    /// pulls it (CONTRACT.md section 17). A feed another pull holds is [`PullClaim::Held`] until
+    /// pulls it (docs/API.md section 17). A feed another pull holds is [`PullClaim::Held`] until
     /// that pull is applied or given up, or its lease ends (its process crashed or hung).
     /// Claimed, the pull is planned afresh (the feed's URL, validators and count of pulls
     /// applied now) and keeps when it was asked for.
@@ -163,7 +163,7 @@ impl<S: Store> Rental<S> {
     }
 
     /// Applies what a pull of `pull` brought back, in one transaction: the feed's bookings
-    /// and blocks follow its events (CONTRACT.md section 8), or, when it failed, nothing of
+    /// and blocks follow its events (docs/API.md section 8), or, when it failed, nothing of
     /// it changes. The body is read before the writer is taken. The pull's lease, if it
     /// holds the feed's, is cleared in the same transaction.
     pub fn apply_feed(&self, pull: &FeedPull, fetched: Fetched) -> Result<FeedResult> {

@@ -32,7 +32,7 @@ impl<S: Store> Rental<S> {
     /// many events it took. The dispatcher calls this, so a booking's own
     /// transaction writes only its event, whatever the number of webhooks.
     ///
-    /// It is a write of everything ([`Rental::write`]): with no other write
+    /// It is a write of everything (`Rental::write`): with no other write
     /// open, every event number drawn so far is committed or gone, so the
     /// events come in number order, none after a later one.
     ///

@@ -55,7 +55,7 @@ use self::bookings::NewBookingJob;
 use self::group_commit::GroupCommit;
 use self::read_model::{Cache, FromStore, Layered, ReadModel};
 
-/// Settings of a [`Rental`] (CONTRACT.md section 11).
+/// Settings of a [`Rental`] (docs/API.md section 11).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
     /// Prefix of booking codes (`BK`).
@@ -65,10 +65,10 @@ pub struct Settings {
     /// How long a pending, unpaid booking waits for payment; `None` never expires.
     pub checkout_ttl: Option<TimeDelta>,
     /// How long finished deliveries and the outbox events behind them are
-    /// kept (CONTRACT.md section 18).
+    /// kept (docs/API.md section 18).
     pub retention: TimeDelta,
     /// How often channel feeds are pulled; a feed is stale after 3 of these
-    /// without a successful pull (CONTRACT.md section 15).
+    /// without a successful pull (docs/API.md section 15).
     pub sync_interval: TimeDelta,
 }
 

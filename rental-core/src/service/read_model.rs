@@ -371,7 +371,7 @@ impl<S: Store> ReadModel for Layered<'_, S> {
 ///
 /// The snapshot is read from the store on the first read that needs it, not
 /// when the cache is made: a server that restarts over a large store holds
-/// no calendar in memory until a request asks for one (docs/PERFORMANCE.md, "Growth").
+/// no calendar in memory until a request asks for one (docs/PERFORMANCE.md, "Growth and memory").
 ///
 /// Over a store that other processes write too ([`Store::change_marks`]),
 /// each read first catches up: the properties whose change version grew are

@@ -1,4 +1,4 @@
-//! Retention (CONTRACT.md section 18): what the store may forget, removed a
+//! Retention (docs/API.md section 18): what the store may forget, removed a
 //! small transaction at a time so the writer is never held long.
 
 use chrono::{DateTime, Utc};

@@ -1,4 +1,4 @@
-//! Stay use cases (CONTRACT.md section 15): the `check_in` and `check_out`
+//! Stay use cases (docs/API.md section 15): the `check_in` and `check_out`
 //! actions, and the scheduled transitions a server applies as they fall due.
 
 use chrono::{DateTime, Days, Utc};

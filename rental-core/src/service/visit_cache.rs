@@ -1,5 +1,5 @@
 //! The visits the occupancy summary needs, kept between summaries so that a
-//! summary reads no booking from the store (docs/PERFORMANCE.md, "Growth").
+//! summary reads no booking from the store (docs/PERFORMANCE.md, "Growth and memory").
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard, PoisonError};

@@ -130,7 +130,7 @@ impl<S: Store> Rental<S> {
     }
 }
 
-/// How many times [`Rental::write`] tries a write that fails transiently.
+/// How many times `Rental::write` tries a write that fails transiently.
 pub const WRITE_ATTEMPTS: u32 = 6;
 
 /// The pause after failed try `attempt` (1-based): 5 ms doubling each time,

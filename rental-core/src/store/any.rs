@@ -1,5 +1,5 @@
 //! One store chosen at run time: the redb file of a data directory, or a
-//! PostgreSQL database named by URL (CONTRACT.md section 17).
+//! PostgreSQL database named by URL (docs/API.md section 17).
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -116,7 +116,7 @@ const REDO_FROM: &str = "redo_from";
 /// read again from the file, which the kernel's page cache usually serves.
 /// The write buffer is what a checkpoint writes while it holds the writer:
 /// at 16 MiB rather than 32 the checkpoint's stall on a grown store fell from
-/// about 115 ms to 75 at the same write rate. See docs/PERFORMANCE.md, "Growth".
+/// about 115 ms to 75 at the same write rate. See docs/PERFORMANCE.md, "Growth and memory".
 pub const CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 /// A store in one redb file, with its redo log beside it (the file's name
@@ -130,7 +130,7 @@ pub struct RedbStore {
 }
 
 impl RedbStore {
-    /// Opens (or creates) the store at `path`, with a page cache of at most [`CACHE_BYTES`].
+    /// Opens (or creates) the store at `path`, with a page cache of at most `CACHE_BYTES` (16 MiB).
     ///
     /// Fails with [`StoreError::Locked`] while another process, such as a
     /// running server, holds the file.

@@ -1,4 +1,4 @@
-//! The `X-SVC-Signature` scheme of SPEC.md section 6: `sha256=` and the hex
+//! The `X-SVC-Signature` scheme of docs/API.md section 9: `sha256=` and the hex
 //! HMAC-SHA256 of the raw body, keyed by the secret string's UTF-8 bytes.
 
 use hmac::{Hmac, KeyInit, Mac};
@@ -19,7 +19,7 @@ pub fn sign(secret: &[u8], body: &[u8]) -> String {
 /// True when `header` is exactly the signature of `body` under `secret`.
 ///
 /// Compares the full header value, lengths first, in constant time, as
-/// SPEC.md section 6 asks of receivers. Pass the raw body bytes as received,
+/// docs/API.md section 9 asks of receivers. Pass the raw body bytes as received,
 /// before any JSON parsing.
 ///
 /// ```

@@ -1,4 +1,4 @@
-//! One delivery attempt: the body signed in both schemes (CONTRACT.md sections
+//! One delivery attempt: the body signed in both schemes (docs/API.md sections
 //! 9 and 16), posted through the outbound client, and what happened.
 
 use std::time::Instant;
@@ -37,7 +37,7 @@ pub(super) async fn attempt(
     (id, attempt)
 }
 
-/// The headers of CONTRACT.md sections 9 and 16, the signatures over the exact body bytes:
+/// The headers of docs/API.md sections 9 and 16, the signatures over the exact body bytes:
 /// `X-SVC-Signature` with the current secret (the first), `webhook-signature` with each.
 fn headers(
     delivery: &rental_core::delivery::Delivery,

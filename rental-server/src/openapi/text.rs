@@ -1,5 +1,5 @@
 //! The prose of the document's `info.description`: conventions, errors, and
-//! the decisions SPEC.md and CONTRACT.md leave open.
+//! the decisions recorded in docs/API.md where the first interface was silent.
 
 pub(super) const CONVENTIONS: &str = "\
 The JSON API of `rental`, a short-term rental booking engine.

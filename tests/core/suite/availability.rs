@@ -1,4 +1,4 @@
-//! CONTRACT.md section 4: per-night availability.
+//! docs/API.md section 4: per-night availability.
 
 use rental_core::availability::NightStatus;
 use rental_core::{Error, NotFound, Stay, Store};

@@ -1,4 +1,4 @@
-//! CONTRACT.md section 6: creating bookings.
+//! docs/API.md section 6: creating bookings.
 
 use rental_core::availability::NightStatus;
 use rental_core::ids::CODE_ALPHABET;

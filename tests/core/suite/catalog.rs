@@ -1,4 +1,4 @@
-//! CONTRACT.md section 3 as the library keeps it: properties, active or not.
+//! docs/API.md section 3 as the library keeps it: properties, active or not.
 
 use rental_core::{Error, NotFound, Property, QuoteRequest, Slug, Store, demo};
 use rental_tests::{Harness, d, new_booking, store_suite};

@@ -1,4 +1,4 @@
-//! CONTRACT.md section 9: each outbox event fans out to the webhooks
+//! docs/API.md section 9: each outbox event fans out to the webhooks
 //! subscribed to it; attempts are recorded and retried.
 
 use std::time::Duration;

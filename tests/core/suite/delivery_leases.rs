@@ -1,4 +1,4 @@
-//! Delivery leases (issue 12, CONTRACT.md section 17): a claim takes due
+//! Delivery leases (issue 12, docs/API.md section 17): a claim takes due
 //! deliveries with an owner and an expiry, on every store, in its write.
 
 use std::time::Duration;

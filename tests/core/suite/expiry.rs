@@ -1,4 +1,4 @@
-//! CONTRACT.md section 6, checkout links: unpaid requests lapse after 24 hours.
+//! docs/API.md section 6, checkout links: unpaid requests lapse after 24 hours.
 
 use chrono::TimeDelta;
 use rental_core::booking::CancelledBy;

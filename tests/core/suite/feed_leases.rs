@@ -1,4 +1,4 @@
-//! Feed pull leases (CONTRACT.md section 17): one pull of a feed at a time, on
+//! Feed pull leases (docs/API.md section 17): one pull of a feed at a time, on
 //! every store, claimed and cleared in ordinary writes.
 
 use std::time::Duration;

@@ -1,4 +1,4 @@
-//! CONTRACT.md section 6: `Idempotency-Key` on booking creation.
+//! docs/API.md section 6: `Idempotency-Key` on booking creation.
 
 use chrono::TimeDelta;
 use rental_core::{Error, Status, Store};

@@ -1,4 +1,4 @@
-//! CONTRACT.md section 2 as the library keeps it: API keys.
+//! docs/API.md section 2 as the library keeps it: API keys.
 
 use chrono::TimeDelta;
 use rental_core::keys::Scope;

@@ -1,4 +1,4 @@
-//! CONTRACT.md section 6: the PATCH actions through `update_booking`.
+//! docs/API.md section 6: the PATCH actions through `update_booking`.
 
 use chrono::TimeDelta;
 use rental_core::availability::NightStatus;

@@ -1,4 +1,4 @@
-//! CONTRACT.md section 6: listing bookings, with filters and cursors.
+//! docs/API.md section 6: listing bookings, with filters and cursors.
 
 use chrono::{Days, TimeDelta};
 use rental_core::lifecycle::Party;

@@ -1,4 +1,4 @@
-//! What holds when several writers share a store (CONTRACT.md section 17):
+//! What holds when several writers share a store (docs/API.md section 17):
 //! inserts that find their key taken conflict, and each event is fanned out on its own mark.
 
 use rental_core::store::{IdempotencyRecord, ReadTx, WriteTx};

@@ -1,4 +1,4 @@
-//! The event outbox (CONTRACT.md section 9) as a dispatcher reads it.
+//! The event outbox (docs/API.md section 9) as a dispatcher reads it.
 
 use rental_core::webhook::Subscription;
 use rental_core::{Action, Store, webhook};

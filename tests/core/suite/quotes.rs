@@ -1,4 +1,4 @@
-//! CONTRACT.md section 5: quotes.
+//! docs/API.md section 5: quotes.
 
 use rental_core::pricing::Problem;
 use rental_core::{Error, NotFound, QuoteRequest, Store};

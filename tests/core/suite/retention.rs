@@ -1,4 +1,4 @@
-//! CONTRACT.md section 18: finished deliveries and the events behind them are
+//! docs/API.md section 18: finished deliveries and the events behind them are
 //! removed once older than `retention` (30 days), idempotency records after 24 hours.
 
 use std::time::Duration;

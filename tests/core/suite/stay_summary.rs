@@ -1,4 +1,4 @@
-//! CONTRACT.md section 15 in the summary: each property's stay state and
+//! docs/API.md section 15 in the summary: each property's stay state and
 //! door code follow the stay's check-in, check-out and date changes at once.
 
 use rental_core::access::DoorCodeMode;

@@ -1,4 +1,4 @@
-//! CONTRACT.md section 7: the occupancy summary.
+//! docs/API.md section 7: the occupancy summary.
 
 use rental_core::lifecycle::Party;
 use rental_core::occupancy::{PropertySummary, Summary};

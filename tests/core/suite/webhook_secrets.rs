@@ -1,4 +1,4 @@
-//! CONTRACT.md section 16 on every store: generated secrets in the Standard
+//! docs/API.md section 16 on every store: generated secrets in the Standard
 //! Webhooks form, and rotation: the replaced secret signs for 24 h more, then is dropped.
 
 use chrono::TimeDelta;

@@ -1,5 +1,5 @@
 //! The shared store on PostgreSQL: any number of processes on one database
-//! (CONTRACT.md section 17). Write transactions take turns under one
+//! (docs/API.md section 17). Write transactions take turns under one
 //! advisory lock, groups of booking creations per property (`scope.rs`); a
 //! lost race (a key another writer committed first, a lost connection) is a
 //! transient [`StoreError`] that [`Rental`](crate::Rental) retries.

@@ -3,7 +3,7 @@
 //!
 //! Between checkpoints redb writes the pages its cache lets go into the file
 //! without syncing them; a checkpoint then synced them all at once, 45–100 ms
-//! on a store of 500,000 bookings (docs/PERFORMANCE.md, "Growth"). Syncing
+//! on a store of 500,000 bookings (docs/PERFORMANCE.md, "Growth and memory"). Syncing
 //! them from here, off the writer's path, took that stall's share of the
 //! write p99 from about 95 ms to under 30.
 
