@@ -132,7 +132,7 @@ const COUNTS: [&str; 9] = [
 const WRITE_LOCK: i64 = 0x72_65_6e_74_61_6c_77;
 
 /// A transaction on one pooled connection: a read snapshot (REPEATABLE READ,
-/// READ ONLY) or a write (READ COMMITTED, under [`WRITE_LOCK`]). Dropped
+/// READ ONLY) or a write (READ COMMITTED, under `WRITE_LOCK`). Dropped
 /// without commit, it rolls back.
 ///
 /// Its `BEGIN` (and its locks) go out with its first statement, and its
