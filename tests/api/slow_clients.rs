@@ -239,3 +239,33 @@ async fn one_address_holds_at_most_its_cap_and_another_still_gets_in() {
     drop(held);
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_with_slow_bodies_in_flight_ends_within_its_grace() {
+    let config = rental_server::ServerConfig {
+        connections: limits(10_000, 1),
+        shutdown_grace: Duration::from_secs(1),
+        ..rental_server::ServerConfig::default()
+    };
+    let mut s = rental_tests::http::TestServer::with_config(&config).await;
+    let (addr, key) = (s.addr, s.key.clone());
+    // Twenty bodies trickling for 3 s, under 10 s deadlines: half to the login form, half to the API.
+    let senders: Vec<_> = (0..20)
+        .map(|n| {
+            let head = if n % 2 == 0 {
+                head("POST", "/admin/login", None, 1_000)
+            } else {
+                head("POST", "/api/v1/quotes", Some(&key), 1_000)
+            };
+            std::thread::spawn(move || trickle(addr, &head, &[b'x'; 12], 12, Duration::from_millis(250)))
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let started = Instant::now();
+    s.begin_shutdown().await.unwrap().expect("serve ends cleanly");
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(1_300), "shutdown took {took:?} with a 1 s grace");
+    assert!(took >= Duration::from_millis(900), "the bodies in flight were not waited for: {took:?}");
+    drop(senders);
+    s.stop().await;
+}
