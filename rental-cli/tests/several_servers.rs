@@ -18,6 +18,7 @@ use rental_core::{BookingQuery, Rental, Status, demo};
 use rental_tests::feeds::{Feed, FeedServer, calendar};
 use rental_tests::postgres::PgCluster;
 use rental_tests::receiver::Receiver;
+use rental_tests::tools;
 use serde_json::{Value, json};
 
 /// A database with the demo properties and a read+write key, and a sandbox to run the binary in.
@@ -90,6 +91,9 @@ fn stay(property: &str, from: u64, nights: u64) -> Value {
 
 #[test]
 fn forty_overlapping_creations_split_across_two_servers_make_exactly_one_201() {
+    if !tools::postgres() {
+        return;
+    }
     let shared = Shared::new();
     let servers = [shared.serve(), shared.serve()];
     let clients: Vec<_> = (0..40u64)
@@ -111,6 +115,9 @@ const HEARD_WITHIN: Duration = Duration::from_millis(250);
 
 #[test]
 fn a_booking_made_on_one_server_is_visible_on_the_other_at_once() {
+    if !tools::postgres() {
+        return;
+    }
     let shared = Shared::new();
     let (a, b) = (shared.serve(), shared.serve());
     let path = format!("/api/v1/properties/sea-view/availability?from={}&to={}", day(50), day(51));
@@ -129,6 +136,9 @@ fn a_booking_made_on_one_server_is_visible_on_the_other_at_once() {
 
 #[test]
 fn a_key_revoked_with_the_cli_while_both_servers_run_is_refused_by_both_within_two_seconds() {
+    if !tools::postgres() {
+        return;
+    }
     let shared = Shared::new();
     let servers = [shared.serve(), shared.serve()];
     let key = shared.run(&["keys", "create", "--name", "partner", "--scope", "read"]).ok().stdout.trim().to_owned();
@@ -172,6 +182,9 @@ fn book_many(servers: &[&Server], key: &str, count: u64) -> Vec<String> {
 
 #[test]
 fn five_hundred_bookings_through_two_servers_deliver_every_event_once() {
+    if !tools::postgres() {
+        return;
+    }
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let receiver = runtime.block_on(Receiver::ok());
     let shared = Shared::new();
@@ -195,6 +208,9 @@ fn five_hundred_bookings_through_two_servers_deliver_every_event_once() {
 
 #[test]
 fn a_server_killed_mid_load_leaves_the_other_to_deliver_everything_and_loses_no_acknowledged_booking() {
+    if !tools::postgres() {
+        return;
+    }
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let receiver = runtime.block_on(Receiver::ok());
     let shared = Shared::new();
@@ -282,6 +298,9 @@ fn log_in(addr: std::net::SocketAddr, password: &str) -> (u16, String) {
 
 #[test]
 fn an_admin_logged_in_on_one_server_is_logged_in_on_the_other_and_failures_count_on_both() {
+    if !tools::postgres() {
+        return;
+    }
     let shared = Shared::new();
     Rental::new(PgStore::open(&shared.url).unwrap()).set_admin_password("correct-horse").unwrap();
     let (a, b) = (shared.serve(), shared.serve());
@@ -310,6 +329,9 @@ fn sync_feeds(shared: &Shared, server: &Server) -> Value {
 
 #[test]
 fn both_servers_syncing_one_feed_that_turned_empty_keep_the_guard_and_never_pull_it_at_once() {
+    if !tools::postgres() {
+        return;
+    }
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let channel = runtime.block_on(FeedServer::start());
     let shared = Shared::new();

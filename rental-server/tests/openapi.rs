@@ -120,7 +120,9 @@ fn every_operation_is_named_described_scoped_and_answers_with_a_request_id() {
 
 #[test]
 fn the_document_passes_openapi_spec_validator() {
-    require_python_validator();
+    if !python_validator() {
+        return;
+    }
     let file = json_file(&document());
     let out = Command::new("python3")
         .args(["-m", "openapi_spec_validator", "--schema", "3.1"])
@@ -522,19 +524,22 @@ fn seed(rental: &Rental<MemoryStore>) {
 
 // ---------------------------------------------------------------- the Python validator
 
-fn require_python_validator() {
+/// True when Python has the OpenAPI validators. When it has not, a test under
+/// `./scripts/test` (which sets `RENTAL_TEST_REQUIRE_TOOLS` and installs them)
+/// fails; a plain `cargo test` skips the Python half, saying so.
+fn python_validator() -> bool {
     let probe =
         Command::new("python3").args(["-c", "import openapi_spec_validator, openapi_schema_validator"]).output();
-    match probe {
-        Ok(out) if out.status.success() => {}
-        Ok(out) => panic!(
-            "the OpenAPI validator is not installed: run `pip install openapi-spec-validator` ({})",
-            String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or_default()
-        ),
-        Err(e) => panic!(
-            "python3 is needed to validate the OpenAPI document ({e}); then run `pip install openapi-spec-validator`"
-        ),
+    if probe.is_ok_and(|out| out.status.success()) {
+        return true;
     }
+    let how = "pip install -r scripts/test-requirements.txt (./scripts/test installs it)";
+    assert!(
+        std::env::var_os("RENTAL_TEST_REQUIRE_TOOLS").is_none_or(|v| v == "0"),
+        "the Python OpenAPI validators are missing: {how}"
+    );
+    eprintln!("SKIPPED: the Python OpenAPI validators are missing ({how})");
+    false
 }
 
 fn json_file(value: &Value) -> tempfile::NamedTempFile {
@@ -576,7 +581,9 @@ sys.exit(1 if failures else 0)
 "#;
 
 fn validate_cases(doc: &Value, cases: &[(String, Value, Value)]) {
-    require_python_validator();
+    if !python_validator() {
+        return;
+    }
     let cases: Vec<Value> = cases.iter().map(|(label, schema, instance)| json!([label, schema, instance])).collect();
     let file = json_file(&json!({"components": doc["components"], "cases": cases}));
     let out = Command::new("python3").args(["-c", VALIDATE]).arg(file.path()).output().expect("run python3");

@@ -381,6 +381,9 @@ print(json.dumps(out))
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn our_calendar_reads_in_python_and_round_trips_through_our_import() {
+    if !rental_tests::tools::python_modules("icalendar") {
+        return;
+    }
     let (s, channel) = (server().await, FeedServer::start().await);
     s.book("sea-view", "2026-12-01", "2026-12-04", 2).await;
     s.book("sea-view", "2026-12-04", "2026-12-06", 2).await;

@@ -14,6 +14,7 @@ use rental_core::store::{PgStore, ReadTx, StoreResult, WriteTx};
 use rental_core::webhook::Subscription;
 use rental_core::{Action, Booking, Error, Rental, Slug, Source, Store, StoreError};
 use rental_tests::postgres::PgCluster;
+use rental_tests::tools;
 use rental_tests::{d, fixed_clock, new_booking, rental_with_demo};
 
 /// `n` engines with read caches on one new database, the demo properties loaded through the first.
@@ -43,6 +44,9 @@ fn within(limit: Duration, mut check: impl FnMut() -> bool) -> Option<Duration> 
 
 #[test]
 fn forty_overlapping_creations_split_across_two_engines_make_exactly_one_booking() {
+    if !tools::postgres() {
+        return;
+    }
     let (_, engines) = engines(2);
     let barrier = Arc::new(Barrier::new(40));
     let handles: Vec<_> = (0..40u64)
@@ -69,6 +73,9 @@ fn forty_overlapping_creations_split_across_two_engines_make_exactly_one_booking
 
 #[test]
 fn a_booking_made_through_one_engine_shows_in_the_others_availability() {
+    if !tools::postgres() {
+        return;
+    }
     let (_, engines) = engines(2);
     let from = d("2026-12-20");
     let night = |r: &Rental<PgStore>| r.availability("sea-view", Some(from), Some(from + Days::new(1))).unwrap();
@@ -81,6 +88,9 @@ fn a_booking_made_through_one_engine_shows_in_the_others_availability() {
 
 #[test]
 fn a_check_in_made_through_one_engine_shows_in_the_others_summary() {
+    if !tools::postgres() {
+        return;
+    }
     let (_, engines) = engines(2);
     let code = engines[0].create_booking(&new_booking("sea-view", "2026-11-22", "2026-11-25", 2), None).unwrap();
     let code = code.booking.code;
@@ -98,6 +108,9 @@ fn a_check_in_made_through_one_engine_shows_in_the_others_summary() {
 
 #[test]
 fn a_key_revoked_through_one_engine_is_refused_by_the_other_within_two_seconds() {
+    if !tools::postgres() {
+        return;
+    }
     let (_, engines) = engines(2);
     let secret = engines[0].create_key("ci", &[Scope::Read]).unwrap().secret;
     assert!(engines[1].authenticate(&secret).unwrap().is_some());
@@ -112,6 +125,9 @@ fn a_key_revoked_through_one_engine_is_refused_by_the_other_within_two_seconds()
 
 #[test]
 fn fanning_out_from_two_engines_at_once_makes_one_delivery_per_event() {
+    if !tools::postgres() {
+        return;
+    }
     let (_, engines) = engines(2);
     engines[0].add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     for week in 0..20u64 {
@@ -153,6 +169,9 @@ fn direct(code: &str, check_in: &str, check_out: &str) -> Booking {
 
 #[test]
 fn the_database_refuses_overlapping_direct_stays_that_skipped_the_check_but_records_channel_ones() {
+    if !tools::postgres() {
+        return;
+    }
     let store = PgStore::open(&PgCluster::shared().database()).unwrap();
     let mut tx = store.write().unwrap();
     let err = tx.put_booking(&direct("BK-ZZZZZZ", "2027-03-01", "2027-03-05")).and_then(|()| tx.commit());
@@ -201,6 +220,9 @@ fn the_database_refuses_overlapping_direct_stays_that_skipped_the_check_but_reco
 
 #[test]
 fn a_database_left_at_schema_version_2_keeps_its_calendar_and_its_net_after_the_upgrade() {
+    if !tools::postgres() {
+        return;
+    }
     let url = PgCluster::shared().empty_database();
     assert_eq!(PgStore::connect(&url).unwrap().migrate_to(2).unwrap(), [1, 2]);
     let mut old = postgres::Client::connect(&url, postgres::NoTls).unwrap();
@@ -228,6 +250,9 @@ fn a_database_left_at_schema_version_2_keeps_its_calendar_and_its_net_after_the_
 
 #[test]
 fn migrations_started_by_many_processes_at_once_apply_once() {
+    if !tools::postgres() {
+        return;
+    }
     let cluster = PgCluster::shared();
     let url = cluster.empty_database();
     let barrier = Arc::new(Barrier::new(6));
@@ -247,6 +272,9 @@ fn migrations_started_by_many_processes_at_once_apply_once() {
 
 #[test]
 fn a_write_on_a_lost_connection_is_done_again_on_a_new_one() {
+    if !tools::postgres() {
+        return;
+    }
     let cluster = PgCluster::shared();
     let url = cluster.database();
     let rental = rental_with_demo(PgStore::open(&url).unwrap(), fixed_clock());
@@ -260,6 +288,9 @@ fn a_write_on_a_lost_connection_is_done_again_on_a_new_one() {
 
 #[test]
 fn a_database_that_is_down_is_unavailable_and_the_write_is_not_half_done() {
+    if !tools::postgres() {
+        return;
+    }
     let cluster = PgCluster::start_durable();
     let url = cluster.database();
     let rental = rental_with_demo(PgStore::open(&url).unwrap(), fixed_clock());
@@ -276,6 +307,9 @@ fn a_database_that_is_down_is_unavailable_and_the_write_is_not_half_done() {
 
 #[test]
 fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
+    if !tools::postgres() {
+        return;
+    }
     let (_, engines) = engines(2);
     let mut property = engines[0].property("sea-view").unwrap();
     property.ical_feeds = vec![rental_core::property::IcalFeed {
@@ -321,6 +355,9 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
 
 #[test]
 fn an_admin_session_and_failed_logins_are_known_to_every_engine() {
+    if !tools::postgres() {
+        return;
+    }
     let (_, engines) = engines(2);
     let (a, b) = (&engines[0], &engines[1]);
     let idle = chrono::TimeDelta::hours(12);
@@ -362,6 +399,9 @@ fn two_stores() -> (Arc<PgStore>, Arc<PgStore>) {
 
 #[test]
 fn a_version_bumped_without_an_announcement_is_seen_by_the_poll_while_others_are_announced() {
+    if !tools::postgres() {
+        return;
+    }
     let url = PgCluster::shared().database();
     let (writer, listener) = (Arc::new(PgStore::open(&url).unwrap()), PgStore::open(&url).unwrap());
     let marks = listener.change_marks().expect("PostgreSQL keeps change marks");
@@ -403,6 +443,9 @@ fn write_reading(store: &PgStore, properties: Option<&[&str]>) -> StoreResult<()
 
 #[test]
 fn a_write_for_one_property_waits_only_for_writes_that_hold_it() {
+    if !tools::postgres() {
+        return;
+    }
     let (first, other) = two_stores();
     let held = first.write_for(&["sea-view"]).unwrap();
     held.property("sea-view").unwrap();
@@ -425,6 +468,9 @@ fn a_write_for_one_property_waits_only_for_writes_that_hold_it() {
 
 #[test]
 fn a_write_for_one_property_that_reaches_past_it_waits_for_what_it_reaches() {
+    if !tools::postgres() {
+        return;
+    }
     let (first, other) = two_stores();
     let mut tx = first.write().unwrap();
     tx.put_booking(&direct("BK-AAAAAA", "2027-03-01", "2027-03-05")).unwrap();
@@ -457,6 +503,9 @@ fn a_write_for_one_property_that_reaches_past_it_waits_for_what_it_reaches() {
 
 #[test]
 fn the_fan_out_reads_events_of_writes_side_by_side_only_once_both_are_settled_and_in_number_order() {
+    if !tools::postgres() {
+        return;
+    }
     let (first, other) = two_stores();
     let at = rental_tests::at(rental_tests::NOW);
     let sea_view = direct("BK-AAAAAA", "2027-03-01", "2027-03-05");

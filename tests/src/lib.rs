@@ -9,6 +9,8 @@
 //! `#[test]` per store, so the same suite checks `MemoryStore` and `RedbStore`.
 //!
 //! [`http`] serves such an engine through the real HTTP server, for the API tests.
+//! [`tools`] says what a test does when a program it needs (PostgreSQL,
+//! chromium, Python packages) is missing: fail under `./scripts/test`, skip otherwise.
 
 // Fixtures are test code: a setup step that fails should stop the test at once.
 #![allow(clippy::missing_panics_doc)]
@@ -17,6 +19,7 @@ pub mod feeds;
 pub mod http;
 pub mod postgres;
 pub mod receiver;
+pub mod tools;
 
 use std::ops::Deref;
 use std::path::Path;
@@ -236,6 +239,9 @@ macro_rules! store_suite {
         $(#[$attr])*
         #[test]
         fn $test() {
+            if stringify!($open).contains("postgres") && !$crate::tools::postgres() {
+                return;
+            }
             let harness = $open();
             super::$test(&harness);
         }

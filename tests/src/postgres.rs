@@ -35,8 +35,19 @@ pub struct PgCluster {
 /// The directory of `initdb`, `pg_ctl` and `postgres`: `RENTAL_PG_BIN`, or the
 /// newest version under /usr/lib/postgresql. Panics with how to install it when there is none.
 pub fn binaries() -> PathBuf {
+    find_binaries().unwrap_or_else(|| {
+        panic!(
+            "PostgreSQL is not installed: no {DEBIAN_BINARIES}/*/bin/initdb. \
+             Run scripts/test (it installs Debian's postgresql package) or `apt-get install postgresql`, \
+             or set RENTAL_PG_BIN to the directory of initdb and pg_ctl."
+        )
+    })
+}
+
+/// The directory of `initdb`, `pg_ctl` and `postgres`, if PostgreSQL is installed.
+pub fn find_binaries() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("RENTAL_PG_BIN") {
-        return PathBuf::from(dir);
+        return Some(PathBuf::from(dir));
     }
     let mut found: Vec<(u32, PathBuf)> = std::fs::read_dir(DEBIAN_BINARIES)
         .into_iter()
@@ -49,14 +60,7 @@ pub fn binaries() -> PathBuf {
         })
         .collect();
     found.sort();
-    let Some((_, bin)) = found.pop() else {
-        panic!(
-            "PostgreSQL is not installed: no {DEBIAN_BINARIES}/*/bin/initdb. \
-             Run scripts/test (it installs Debian's postgresql package) or `apt-get install postgresql`, \
-             or set RENTAL_PG_BIN to the directory of initdb and pg_ctl."
-        )
-    };
-    bin
+    found.pop().map(|(_, bin)| bin)
 }
 
 impl PgCluster {
