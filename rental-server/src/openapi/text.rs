@@ -13,7 +13,10 @@ Timestamps are RFC 3339 in UTC with milliseconds, `2026-11-22T07:39:21.123Z`.
 - Rates given in basis points (`taxRate`, `weeklyDiscount`, `monthlyDiscount`): 1200 = 12 %.
 - Send `Authorization: Bearer <key>` on every `/api/v1` request. Keys have the `read` scope, the \
 `write` scope, or both; neither implies the other. The key and its scope are checked before the \
-body is read, so a read-only key posting a malformed body gets 403, not 400.
+body is read, so a read-only key posting a malformed body gets 403, not 400. A key without \
+`read` never receives a booking body it did not send: its `PATCH /api/v1/bookings/{code}` is \
+`204 No Content`, and its `POST /api/v1/bookings` gets back the booking it sent (code, status, \
+total) with `access` null, never a door code.
 - Send bodies as `Content-Type: application/json`, at most 64 KiB.
 - Every response carries `X-Request-Id`: the one the client sent (1 to 128 visible ASCII \
 characters), else a new one. Quote it when reporting a problem.
