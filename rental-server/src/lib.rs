@@ -297,8 +297,7 @@ async fn handle<S: Store + 'static>(
             return Problem::unavailable("the server is shutting down").into_response();
         }
         if admin::owns(&path) {
-            let client = state.proxies.client(peer, req.headers());
-            return admin::handle(&state, client, req).await;
+            return admin::handle(&state, peer, req).await;
         }
         dispatch(&state, req).await.unwrap_or_else(Problem::into_response)
     }
