@@ -1,8 +1,13 @@
 //! Output for people (aligned tables, money as `$1,234.56`, dates with their
 //! weekday) and for programs (the library's JSON, as serde writes it).
+//!
+//! Text for people goes through [`rental_core::text::visible`]: a control or
+//! bidirectional character in a name or note is shown as `\u{9b}`, never obeyed
+//! by the terminal.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use rental_core::Cents;
+pub use rental_core::text::visible;
 use serde::Serialize;
 
 /// `$1,234.56`; `-$111.00` below zero.
@@ -66,10 +71,14 @@ impl Table {
         Table { columns: columns.to_vec(), rows: Vec::new() }
     }
 
-    /// Adds a row: one cell per column.
+    /// Adds a row: one cell per column, each shown [`visible`].
     pub fn row(&mut self, cells: Vec<String>) {
         debug_assert_eq!(cells.len(), self.columns.len());
-        self.rows.push(cells);
+        let shown = cells.into_iter().map(|cell| match visible(&cell) {
+            std::borrow::Cow::Borrowed(_) => cell,
+            std::borrow::Cow::Owned(escaped) => escaped,
+        });
+        self.rows.push(shown.collect());
     }
 
     /// The table as text, a newline after each row.
@@ -100,12 +109,12 @@ impl Table {
     }
 }
 
-/// Label-value lines, the labels padded to one width.
+/// Label-value lines, the labels padded to one width, the values shown [`visible`].
 pub fn fields(pairs: &[(&str, String)]) -> String {
     let width = pairs.iter().map(|(label, _)| label.chars().count()).max().unwrap_or(0) + 1;
     let lines: Vec<String> = pairs
         .iter()
-        .map(|(label, value)| format!("{:<width$} {value}\n", format!("{label}:"), width = width))
+        .map(|(label, value)| format!("{:<width$} {}\n", format!("{label}:"), visible(value), width = width))
         .collect();
     lines.concat()
 }
@@ -157,6 +166,14 @@ mod tests {
         t.row(vec!["sea-view".into(), "$150.00".into()]);
         t.row(vec!["loft".into(), "$1,120.00".into()]);
         assert_eq!(t.render(), "SLUG           RATE\nsea-view    $150.00\nloft      $1,120.00\n");
+    }
+
+    #[test]
+    fn a_cell_s_control_and_bidi_characters_are_shown_not_obeyed() {
+        let mut t = Table::new(&[("GUEST", Align::Left), ("NOTE", Align::Left)]);
+        t.row(vec!["A\u{9b}31mB".into(), "one\r\ntwo\u{202e}".into()]);
+        assert_eq!(t.render(), "GUEST        NOTE\nA\\u{9b}31mB  one\\u{d}\\u{a}two\\u{202e}\n");
+        assert_eq!(fields(&[("Guest", "\u{1b}[2J".into())]), "Guest: \\u{1b}[2J\n");
     }
 
     #[test]

@@ -82,6 +82,23 @@ fn bookings_are_confirmed_and_cancelled_through_the_server() {
 }
 
 #[test]
+fn a_write_only_key_confirms_through_the_server_and_is_told_the_booking_is_not_shown() {
+    let (s, key) = Sandbox::with_key();
+    let code = s.with_bookings()[0].code.to_string();
+    let writer = s.library().create_key("writer", &[Scope::Write]).unwrap().secret;
+    let server = s.serve();
+    let url = server.url();
+
+    let done = s.run(&["bookings", "confirm", &code, "--url", &url, "--api-key", &writer]).ok();
+    assert_eq!(done.stdout, format!("{code}: done\n"));
+    assert!(done.stderr.contains("read scope"), "{done:?}");
+    let quiet = s.run(&["bookings", "confirm", &code, "--json", "--url", &url, "--api-key", &writer]).ok();
+    assert_eq!(quiet.stdout, "", "no booking to print");
+    let shown = s.run(&["bookings", "show", &code, "--json", "--url", &url, "--api-key", &key]).ok().json();
+    assert_eq!(shown["status"], "confirmed");
+}
+
+#[test]
 fn keys_without_the_scope_or_unknown_keys_are_refused_with_the_servers_words() {
     let (s, key) = Sandbox::with_key();
     let code = s.with_bookings()[0].code.to_string();

@@ -81,9 +81,13 @@ impl Change {
 }
 
 /// Whether `b` may be changed on `today` (its property's local date): a
-/// pending or confirmed stay that has not ended and that no channel owns.
+/// pending or confirmed stay that has not ended, that no channel owns, and
+/// that was not checked out: its departure is a fact, and moving the dates
+/// would only move a door-code window that the check-out already closed.
 pub fn check_allowed(b: &Booking, today: NaiveDate) -> Result<(), Error> {
-    let open = matches!(b.status, Status::Pending | Status::Confirmed) && today < b.check_out();
+    let open = matches!(b.status, Status::Pending | Status::Confirmed)
+        && today < b.check_out()
+        && b.visit.checked_out_at.is_none();
     if open && !b.is_channel_owned() {
         Ok(())
     } else {

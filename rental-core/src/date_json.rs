@@ -4,16 +4,18 @@
 use chrono::{Datelike, NaiveDate};
 use serde::{Deserialize, Deserializer, Serializer};
 
-/// A date written exactly `YYYY-MM-DD`: a four-digit year, a two-digit month and day.
+/// A date written exactly `YYYY-MM-DD`: a four-digit year from 0001 to 9999, a
+/// two-digit month and day.
 ///
-/// chrono's own parser also takes `2027-1-5`, `+2027-03-01` and `+10000-01-03`;
-/// requests, queries and commands read dates here instead, so none of those get in.
+/// chrono's own parser also takes `2027-1-5`, `+2027-03-01`, `+10000-01-03` and the
+/// year `0000` (1 BC in the proleptic calendar, which no booking, feed or reader
+/// means); requests, queries and commands read dates here instead, so none of those get in.
 ///
 /// ```
 /// use rental_core::parse_date;
 ///
 /// assert_eq!(parse_date("2027-01-05"), "2027-01-05".parse().ok());
-/// for bad in ["2027-1-5", "+2027-03-01", "+10000-01-03", "2027-02-30", "2027-01-05 ", ""] {
+/// for bad in ["2027-1-5", "+2027-03-01", "+10000-01-03", "2027-02-30", "0000-01-01", "2027-01-05 ", ""] {
 ///     assert_eq!(parse_date(bad), None, "{bad:?}");
 /// }
 /// ```
@@ -27,20 +29,25 @@ pub fn parse_date(s: &str) -> Option<NaiveDate> {
         return None;
     }
     let number = |range: std::ops::Range<usize>| s[range].parse::<u32>().ok();
-    NaiveDate::from_ymd_opt(i32::try_from(number(0..4)?).ok()?, number(5..7)?, number(8..10)?)
+    let year = number(0..4).filter(|y| *y >= 1)?;
+    NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, number(5..7)?, number(8..10)?)
 }
 
 /// Deserialises a request's date with [`parse_date`].
 pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<NaiveDate, D::Error> {
     let text = String::deserialize(deserializer)?;
-    parse_date(&text).ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not a date written YYYY-MM-DD")))
+    parse_date(&text).ok_or_else(|| {
+        serde::de::Error::custom(format!("{text:?} is not a date written YYYY-MM-DD (years 0001 to 9999)"))
+    })
 }
 
 /// Deserialises an optional request date with [`parse_date`] (`null` is none).
 pub(crate) fn deserialize_opt<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<NaiveDate>, D::Error> {
     let Some(text) = Option::<String>::deserialize(deserializer)? else { return Ok(None) };
     let date = parse_date(&text);
-    date.map(Some).ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not a date written YYYY-MM-DD")))
+    date.map(Some).ok_or_else(|| {
+        serde::de::Error::custom(format!("{text:?} is not a date written YYYY-MM-DD (years 0001 to 9999)"))
+    })
 }
 
 /// Serialises `date` as `"YYYY-MM-DD"`.

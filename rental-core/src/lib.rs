@@ -92,6 +92,7 @@ pub mod stay;
 pub mod stay_state;
 pub mod stay_summary;
 pub mod store;
+pub mod text;
 pub mod timestamp;
 pub mod turnover;
 pub mod visit;

@@ -172,14 +172,8 @@ pub enum Outcome {
     },
 }
 
-/// True when `text` holds a C0 control character other than tab. Guest names,
-/// notes and cancel reasons refuse them: they end up in e-mails, calendars and logs.
-pub(crate) fn has_control(text: &str) -> bool {
-    text.chars().any(|c| c < ' ' && c != '\t')
-}
-
 /// The free text an action carries, refused (422 on its field) when it holds
-/// control characters or, for a cancel reason, is over [`MAX_NOTE_LEN`] bytes
+/// a character [`crate::text`] refuses or, for a cancel reason, is over [`MAX_NOTE_LEN`] bytes
 /// (checked before the state, so a repeated cancel refuses it too).
 fn check_text(action: &Action) -> Result<(), Error> {
     let (field, text) = match action {
@@ -187,9 +181,7 @@ fn check_text(action: &Action) -> Result<(), Error> {
         Action::Cancel { reason: Some(reason), .. } => ("reason", reason.as_str()),
         _ => return Ok(()),
     };
-    if has_control(text) {
-        return Err(Error::invalid(field, "control_character", "must not contain control characters (tab is allowed)"));
-    }
+    crate::text::check(field, text)?;
     if field == "reason" && text.trim().len() > MAX_NOTE_LEN {
         return Err(Error::invalid(field, "invalid", format!("must be at most {MAX_NOTE_LEN} bytes")));
     }

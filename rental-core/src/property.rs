@@ -218,7 +218,22 @@ impl Property {
         check(names.windows(2).all(|w| w[0] != w[1]), "icalFeeds.name", "feed names must be unique");
         let urls_ok = self.ical_feeds.iter().all(|f| f.url.starts_with("http://") || f.url.starts_with("https://"));
         check(urls_ok, "icalFeeds.url", "must be an http or https URL");
+        let years_ok = self.seasonal_rates.iter().all(|s| [s.start_date, s.end_date].iter().all(|d| d.year() >= 1));
+        check(years_ok, "seasonalRates.startDate", "must be in the years 0001 to 9999");
+        errors.extend(self.texts().filter_map(|(field, text)| crate::text::field_error(field, text)));
         if errors.is_empty() { Ok(()) } else { Err(Error::Validation(errors)) }
+    }
+
+    /// Every free-text field, named as in JSON: each follows [`crate::text`]'s rule.
+    fn texts(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        let own = [("name", self.name.as_str()), ("doorCode", &self.door_code), ("wifiSsid", &self.wifi_ssid)];
+        let seasons = self.seasonal_rates.iter().map(|s| ("seasonalRates.name", s.name.as_str()));
+        let urls = self.ical_feeds.iter().map(|f| ("icalFeeds.url", f.url.as_str()));
+        let patterns = self.ical_feeds.iter().flat_map(|f| &f.reservation_patterns);
+        own.into_iter()
+            .chain(seasons)
+            .chain(urls)
+            .chain(patterns.map(|p| ("icalFeeds.reservationPatterns", p.as_str())))
     }
 
     fn amounts(&self) -> Vec<(&'static str, Cents)> {

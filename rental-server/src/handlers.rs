@@ -156,8 +156,14 @@ fn booking_query(query: &Query) -> Result<BookingQuery, Problem> {
     })
 }
 
-/// `POST /api/v1/bookings`, with `Idempotency-Key` replays.
-pub async fn create_booking(creations: &crate::creations::Creations, headers: &HeaderMap, body: &[u8]) -> Reply {
+/// `POST /api/v1/bookings`, with `Idempotency-Key` replays. A key without
+/// `read` (`reader` false) gets the booking it sent back, never a door code.
+pub async fn create_booking(
+    creations: &crate::creations::Creations,
+    headers: &HeaderMap,
+    body: &[u8],
+    reader: bool,
+) -> Reply {
     let key = match headers.get("idempotency-key") {
         None => None,
         Some(v) => Some(v.to_str().map(str::to_owned).map_err(|_| {
@@ -165,7 +171,10 @@ pub async fn create_booking(creations: &crate::creations::Creations, headers: &H
         })?),
     };
     let req: NewBooking = request::json(body)?;
-    let created = creations.create(req, key).await.map_err(problem)?;
+    let mut created = creations.create(req, key).await.map_err(problem)?;
+    if !reader {
+        created.booking.visit.access = None;
+    }
     let mut response = json(StatusCode::CREATED, &created.booking);
     let location = format!("/api/v1/bookings/{}", created.booking.code);
     if let Ok(location) = HeaderValue::from_str(&location) {
@@ -183,11 +192,28 @@ pub async fn get_booking<S: Store + 'static>(rental: &Arc<Rental<S>>, code: Stri
     Ok(json(StatusCode::OK, &booking))
 }
 
-/// `PATCH /api/v1/bookings/{code}` with one action.
-pub async fn patch_booking<S: Store + 'static>(rental: &Arc<Rental<S>>, code: String, body: &[u8]) -> Reply {
+/// `PATCH /api/v1/bookings/{code}` with one action: 200 with the booking, or
+/// `204 No Content` for a key without `read` (`reader` false), which may change
+/// a booking but never read its guest's details or door code.
+pub async fn patch_booking<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    code: String,
+    body: &[u8],
+    reader: bool,
+) -> Reply {
     let action: Action = request::json(body)?;
     let booking = blocking(rental, move |r| r.update_booking(&code, &action)).await?;
+    if !reader {
+        return Ok(no_content());
+    }
     Ok(json(StatusCode::OK, &booking))
+}
+
+/// `204 No Content`.
+fn no_content() -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::new()));
+    *response.status_mut() = StatusCode::NO_CONTENT;
+    response
 }
 
 /// `GET /api/v1/ha/summary`.

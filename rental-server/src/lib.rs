@@ -318,8 +318,7 @@ async fn handle<S: Store + 'static>(
             return Problem::unavailable("the server is shutting down").into_response();
         }
         if admin::owns(&path) {
-            let client = state.proxies.client(peer, req.headers());
-            return admin::handle(&state, client, req).await;
+            return admin::handle(&state, peer, req).await;
         }
         dispatch(&state, req).await.unwrap_or_else(Problem::into_response)
     }
@@ -350,6 +349,7 @@ fn new_request_id<S>(state: &AppState<S>) -> String {
 
 async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, mut req: Request<Body>) -> Reply {
     let route = routes::resolve(req.method(), req.uri().path())?;
+    let mut reader = false;
     if let Some(scope) = route.scope() {
         let key = authenticate(state, req.headers(), scope).await?;
         req.body_mut().credential_proven();
@@ -357,6 +357,7 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, mut req: Request
             Problem::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", "too many requests for this key; slow down")
                 .with_header(header::RETRY_AFTER, wait.to_string())
         })?;
+        reader = key.allows(Scope::Read);
     }
     let (parts, body) = req.into_parts();
     let query = Query::of(&parts.uri)?;
@@ -374,11 +375,11 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, mut req: Request
         Route::CreateBooking => {
             let bytes = request::body(&parts.headers, body).await?;
             let creations = state.creations.get_or_init(|| creations::Creations::start(Arc::clone(rental)));
-            handlers::create_booking(creations, &parts.headers, &bytes).await
+            handlers::create_booking(creations, &parts.headers, &bytes, reader).await
         }
         Route::GetBooking(code) => handlers::get_booking(rental, code).await,
         Route::PatchBooking(code) => {
-            handlers::patch_booking(rental, code, &request::body(&parts.headers, body).await?).await
+            handlers::patch_booking(rental, code, &request::body(&parts.headers, body).await?, reader).await
         }
         Route::Summary => handlers::summary(rental).await,
         Route::Sync => handlers::sync(&state.syncer, &query).await,

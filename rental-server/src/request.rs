@@ -169,8 +169,12 @@ impl Query {
     pub fn date(&self, name: &str) -> Result<Option<chrono::NaiveDate>, Problem> {
         self.get(name)
             .map(|v| {
-                rental_core::parse_date(v)
-                    .ok_or_else(|| Problem::invalid_parameter(name, format!("{v:?} is not a date written YYYY-MM-DD")))
+                rental_core::parse_date(v).ok_or_else(|| {
+                    Problem::invalid_parameter(
+                        name,
+                        format!("{v:?} is not a date written YYYY-MM-DD (years 0001 to 9999)"),
+                    )
+                })
             })
             .transpose()
     }

@@ -50,12 +50,18 @@ pub struct Client {
     http: Http,
     cookies: Mutex<BTreeMap<String, String>>,
     forwarded_for: Option<String>,
+    origin: Mutex<Option<String>>,
 }
 
 impl Client {
     /// A client with no cookies.
     pub fn new(http: &Http) -> Self {
-        Client { http: http.clone(), cookies: Mutex::default(), forwarded_for: None }
+        Client { http: http.clone(), cookies: Mutex::default(), forwarded_for: None, origin: Mutex::default() }
+    }
+
+    /// Sends `Origin: origin` with every request from now on, as a browser does with a form post.
+    pub fn send_origin(&self, origin: &str) {
+        *self.origin.lock().unwrap() = Some(origin.to_owned());
     }
 
     /// A client that sends `X-Forwarded-For: forwarded_for` with every request,
@@ -124,6 +130,9 @@ impl Client {
         }
         if let Some(forwarded_for) = &self.forwarded_for {
             builder = builder.header("x-forwarded-for", forwarded_for);
+        }
+        if let Some(origin) = self.origin.lock().unwrap().as_deref() {
+            builder = builder.header(header::ORIGIN, origin);
         }
         let request: Request<Full<Bytes>> =
             builder.body(Full::new(Bytes::from(form.unwrap_or_default()))).expect("a valid request");

@@ -199,3 +199,63 @@ async fn the_bookings_list_goes_page_by_page_from_where_the_last_page_ended() {
     assert_eq!(r.status, 400);
     assert!(r.text().contains("start again from the first page"), "{}", r.text());
 }
+
+#[tokio::test]
+async fn a_back_value_that_is_not_a_dashboard_path_goes_back_to_the_calendar() {
+    let s = server().await;
+    let client = Client::logged_in(&s.http).await;
+    let block = [("property", "sea-view"), ("startDate", "2027-02-01"), ("endDate", "2027-02-03")];
+    for back in
+        ["/admin/calendar\r\nSet-Cookie: rental_admin=x", "//evil.example/admin", "https://evil.example", "/adminx"]
+    {
+        let mut fields = block.to_vec();
+        fields.push(("back", back));
+        let r = client.post("/admin/blocks", &fields).await;
+        assert_eq!((r.status, r.header("location")), (303, Some("/admin/calendar")), "{back:?}");
+        assert!(r.header("set-cookie").is_none(), "{back:?}");
+    }
+    let mut fields = block.to_vec();
+    fields.push(("back", "/admin/calendar?from=2027-02-01&nights=14"));
+    let r = client.post("/admin/blocks", &fields).await;
+    assert_eq!(r.header("location"), Some("/admin/calendar?from=2027-02-01&nights=14"));
+}
+
+#[tokio::test]
+async fn a_property_name_with_a_line_break_or_a_bidi_override_is_refused_by_the_editor() {
+    let s = server().await;
+    let client = Client::logged_in(&s.http).await;
+    let form = [
+        ("nightlyRate", "150"),
+        ("weekendRate", "180"),
+        ("cleaningFee", "60"),
+        ("extraGuestFee", "20"),
+        ("baseGuests", "2"),
+        ("maxGuests", "4"),
+        ("taxRate", "12"),
+        ("weeklyDiscount", "10"),
+        ("monthlyDiscount", "20"),
+        ("minNights", "2"),
+        ("maxNights", "28"),
+        ("checkInTime", "15:00"),
+        ("checkOutTime", "11:00"),
+        ("active", "yes"),
+    ];
+    for name in ["Evil\r\nBEGIN:VEVENT\r\nSUMMARY:Injected", "Sea \u{202e}weiV", "Sea\u{9b}View"] {
+        let mut fields = vec![("name", name)];
+        fields.extend_from_slice(&form);
+        let r = client.post("/admin/properties/sea-view/edit", &fields).await;
+        assert_eq!(r.status, 422, "{name:?}");
+        let html = r.text();
+        assert!(html.contains(r#"data-field="name" role="alert">must not contain control"#), "{name:?}: {html}");
+    }
+    assert_eq!(s.rental.property("sea-view").unwrap().name, "Sea View Cottage", "nothing saved");
+    let mut fields = vec![("name", r#"Zoë's <b>"loft"</b>; 日本, by the sea"#)];
+    fields.extend_from_slice(&form);
+    client.post("/admin/properties/sea-view/edit", &fields).await.expect(303);
+    let page = client.get("/admin/properties").await.text();
+    assert!(
+        page.contains("Zoë&#39;s &lt;b&gt;&quot;loft&quot;&lt;/b&gt;; 日本, by the sea")
+            || page.contains("Zoë's &lt;b&gt;&quot;loft&quot;&lt;/b&gt;; 日本, by the sea"),
+        "{page}"
+    );
+}

@@ -116,6 +116,25 @@ async fn a_form_post_without_or_with_a_wrong_csrf_token_is_refused_and_changes_n
 }
 
 #[tokio::test]
+async fn a_form_post_from_another_origin_is_refused_even_with_the_right_token() {
+    let s = server().await;
+    let client = Client::logged_in(&s.http).await;
+    let token = client.csrf().await;
+    let before = s.rental.keys().unwrap();
+    let own = format!("http://{}", s.http.addr);
+    for origin in ["http://evil.example", "null", &format!("https://{}", s.http.addr), "http://127.0.0.1:1"] {
+        client.send_origin(origin);
+        let r = client.post_raw("/admin/api-keys", &[("_csrf", &token), ("name", "sneaky"), ("scope", "write")]).await;
+        assert_eq!(r.status, 403, "{origin}: {}", r.text());
+        client.post_raw("/admin/login", &[("_csrf", &token), ("password", PASSWORD)]).await.expect(403);
+    }
+    assert_eq!(s.rental.keys().unwrap(), before, "no key created");
+    client.send_origin(&own);
+    let made = client.post_raw("/admin/api-keys", &[("_csrf", &token), ("name", "site"), ("scope", "read")]).await;
+    assert_eq!((made.status, made.header("location")), (303, Some("/admin/api-keys")), "{}", made.text());
+}
+
+#[tokio::test]
 async fn ten_wrong_passwords_in_a_row_are_slowed_down() {
     let s = server().await;
     let client = Client::new(&s.http);

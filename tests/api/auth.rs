@@ -128,7 +128,7 @@ async fn each_scope_is_enough_for_its_own_endpoints() {
         s.post("/api/v1/bookings", &s.write_key, &booking_body("sea-view", "2026-12-20", "2026-12-27", 2)).await;
     reply.expect(201);
     let code = reply.body["code"].as_str().unwrap();
-    s.patch(&format!("/api/v1/bookings/{code}"), &s.write_key, &json!({"action": "confirm"})).await.expect(200);
+    s.patch(&format!("/api/v1/bookings/{code}"), &s.write_key, &json!({"action": "confirm"})).await.expect(204);
     s.post("/api/v1/sync/ical", &s.write_key, &json!({})).await.expect(200);
 }
 

@@ -119,3 +119,22 @@ async fn bad_blocks_are_refused_and_change_nothing() {
     let list = s.get(&format!("{BLOCKS}?from=2026-11-22&to=2027-11-22"), &s.read_key).await;
     assert_eq!(list.body["data"].as_array().unwrap().len(), 1, "only the good block");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_block_past_the_booking_horizon_is_refused_as_a_booking_would_be() {
+    let s = TestServer::memory().await; // today 2026-11-22: the last check-in is 2029-11-22
+    for (start, end) in [("9999-12-30", "9999-12-31"), ("2029-11-23", "2029-11-25")] {
+        let reply = add(&s, &json!({"startDate": start, "endDate": end})).await;
+        reply.problem(422, "validation_failed");
+        assert_eq!(reply.error_codes(), [("startDate".to_owned(), "beyond_horizon".to_owned())], "{}", reply.text());
+        let booking = json!({"property": "sea-view", "checkIn": start, "checkOut": end, "guests": 2,
+                             "guestName": "Ada", "guestEmail": "ada@example.com"});
+        let refused = s.post("/api/v1/bookings", &s.key, &booking).await;
+        let horizon =
+            refused.body["errors"].as_array().unwrap().iter().find(|e| e["code"] == "beyond_horizon").cloned();
+        assert_eq!(horizon.unwrap()["message"], reply.body["errors"][0]["message"], "the same words");
+    }
+    add(&s, &json!({"startDate": "2029-11-22", "endDate": "2029-11-23"})).await.expect(201);
+    let list = s.get(&format!("{BLOCKS}?from=2029-11-01&to=2029-12-01"), &s.read_key).await;
+    assert_eq!(list.body["data"].as_array().unwrap().len(), 1, "only the block on the last night");
+}

@@ -470,3 +470,78 @@ async fn the_feed_owns_its_imports_a_block_cannot_be_deleted_nor_a_stay_changed(
     let code = imported[0]["code"].as_str().unwrap();
     s.act(code, &json!({"action": "change", "guests": 2})).await.problem(409, "invalid_transition");
 }
+
+/// The `NAME` and `X-WR-CALNAME` of each calendar, as Python's `icalendar` reads them.
+fn python_names(bodies: &[String]) -> Vec<(String, String)> {
+    let script = r#"
+import json, sys
+import icalendar
+out = []
+for body in json.load(sys.stdin):
+    cal = icalendar.Calendar.from_ical(body.encode())
+    out.append([str(cal["NAME"]), str(cal["X-WR-CALNAME"])])
+print(json.dumps(out))
+"#;
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs (the test script installs it)");
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), json!(bodies).to_string().as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "Python's icalendar failed: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Property names that valid input allows: separators, quotes, tabs, long runs of
+/// multi-byte characters, and a few from a seeded generator of any printable text.
+fn valid_names() -> Vec<String> {
+    use proptest::strategy::{Strategy, ValueTree};
+    let mut names: Vec<String> = [
+        r#"Sea; View, "Cottage" \ by the: sea"#,
+        "Zoë's 日本の家 🏠 Ångström, a name long enough to be folded past seventy-five octets",
+        "Tab\there\\n is not a line break",
+        "BEGIN:VEVENT",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let printable =
+        proptest::char::any().prop_filter("printable", |c| !c.is_control() && !rental_core::text::is_refused(*c));
+    let strategy = proptest::collection::vec(printable, 1..60).prop_map(|chars| chars.into_iter().collect::<String>());
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    while names.len() < 16 {
+        let name = strategy.new_tree(&mut runner).unwrap().current();
+        if !name.trim().is_empty() {
+            names.push(name.trim().to_owned());
+        }
+    }
+    names
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_property_name_reads_back_whole_in_python_and_a_line_break_in_one_is_refused() {
+    let s = server().await;
+    let names = valid_names();
+    let mut bodies = Vec::new();
+    for name in &names {
+        let property = rental_core::Property { name: name.clone(), ..rental_core::demo::sea_view() };
+        s.rental.import_properties(&[property]).unwrap_or_else(|e| panic!("{name:?}: {e}"));
+        let (_, body, _, _) = get_calendar(&s, "/api/v1/calendar/sea-view.ics", None).await;
+        bodies.push(body);
+    }
+    let read = python_names(&bodies);
+    for (name, (calname, wr)) in names.iter().zip(read) {
+        assert_eq!((&calname, &wr), (name, name), "NAME and X-WR-CALNAME of {name:?}");
+    }
+    for evil in ["Evil\r\nBEGIN:VEVENT\r\nSUMMARY:Injected", "Evil\nX", "A\u{9b}31mB", "\u{202e}Evil"] {
+        let property = rental_core::Property { name: evil.to_owned(), ..rental_core::demo::sea_view() };
+        let Err(rental_core::Error::Validation(errors)) = s.rental.import_properties(&[property]) else {
+            panic!("{evil:?} was accepted")
+        };
+        assert!(errors.iter().any(|e| e.field.ends_with("name") && e.code == "control_character"), "{errors:?}");
+    }
+    let (_, body, _, _) = get_calendar(&s, "/api/v1/calendar/sea-view.ics", None).await;
+    assert_eq!(python_names(&[body])[0].0, names[names.len() - 1], "the last good name stands");
+}

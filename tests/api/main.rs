@@ -4,7 +4,8 @@
 //! - `properties`, `availability`, `quotes`, `bookings`, `patch`, `summary`:
 //!   every endpoint, its shapes and its refusals; `change` and `blocks`:
 //!   changing a stay and manual blocks (sections 13 and 14).
-//! - `auth`: keys and scopes; `errors`: every problem code, and that refused
+//! - `auth`: keys and scopes; `scopes`: every endpoint with every scope, and
+//!   nothing private to a key without `read`; `errors`: every problem code, and that refused
 //!   requests change nothing.
 //! - `concurrency`: racing creations over HTTP; `restart`: what a redb store
 //!   keeps across a restart, and a graceful shutdown.
@@ -41,6 +42,7 @@ mod properties;
 mod quotes;
 mod restart;
 mod schemathesis;
+mod scopes;
 mod slow_clients;
 mod standard_webhooks;
 mod stay;

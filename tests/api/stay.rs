@@ -173,6 +173,29 @@ async fn an_early_check_out_ends_the_code_fifteen_minutes_later() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_checked_out_stay_refuses_a_change_and_keeps_its_code_window() {
+    let s = TestServer::memory().await;
+    s.rental.import_properties(&[per_stay_sea_view()]).unwrap();
+    let code = confirmed(&s, "sea-view", "2026-11-22", "2026-11-25").await;
+    s.set_now("2026-11-22T16:00:00Z");
+    s.act(&code, &json!({"action": "check_in"})).await.expect(200);
+    s.set_now("2026-11-23T08:00:00Z");
+    let before = s.act(&code, &json!({"action": "check_out"})).await.body.clone();
+    let changes = [
+        json!({"action": "change", "checkOut": "2026-11-27"}),
+        json!({"action": "change", "checkOut": "2026-11-25"}),
+        json!({"action": "change", "guests": 1}),
+    ];
+    for change in changes {
+        s.act(&code, &change).await.problem(409, "invalid_transition");
+    }
+    let after = s.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body.clone();
+    assert_eq!(after, before, "nothing changed");
+    assert_eq!(after["access"]["validUntil"], "2026-11-23T08:15:00.000Z");
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sync_status_shows_every_feed_and_a_never_pulled_one_is_stale() {
     let s = TestServer::memory().await;
     let mut sea = demo::sea_view();

@@ -7,12 +7,14 @@
 //! - `concurrency`: racing writers, exactly one winner.
 //! - `durability`: what a redb store keeps across closing and reopening.
 //! - `properties`: property-based checks of the invariants.
+//! - `free_text`: random names through the published calendar and the terminal form.
 //! - `shared_store`: several engines on one PostgreSQL database.
 
 mod bad_input;
 mod channel_fixtures;
 mod concurrency;
 mod durability;
+mod free_text;
 mod properties;
 mod shared_store;
 mod suite;

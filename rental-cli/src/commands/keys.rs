@@ -132,5 +132,5 @@ fn revoke(engine: &Engine, id_or_name: &str, json: bool) -> Result<String, CliEr
     if json {
         return Ok(output::json(&key));
     }
-    Ok(format!("revoked {} ({:?})\n", key.id, key.name))
+    Ok(format!("revoked {} (\"{}\")\n", key.id, output::visible(&key.name)))
 }

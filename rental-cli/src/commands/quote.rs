@@ -82,7 +82,8 @@ fn render(quote: &Quote, name: &str) -> String {
     let guests = if quote.guests == 1 { "guest" } else { "guests" };
     let nights = if quote.nights == 1 { "night" } else { "nights" };
     let mut out = format!(
-        "{name} ({})\n{} to {}: {} {nights}, {} {guests}\n\n",
+        "{} ({})\n{} to {}: {} {nights}, {} {guests}\n\n",
+        output::visible(name),
         quote.property,
         output::day(quote.check_in),
         output::day(quote.check_out),

@@ -53,8 +53,12 @@ pub fn classify(summary: &str, patterns: &[String]) -> Kind {
     Kind::Block
 }
 
+/// A reservation for `name`, without the characters no guest name may hold
+/// (a channel's summary is taken as it comes, so they are dropped, not refused).
 fn reservation(name: &str) -> Kind {
-    Kind::Reservation { guest_name: name.to_owned() }
+    let name = crate::text::scrubbed(name);
+    let name = name.trim();
+    Kind::Reservation { guest_name: if name.is_empty() { UNNAMED_GUEST } else { name }.to_owned() }
 }
 
 /// Whole-string match where `*` stands for any run of characters.
@@ -93,7 +97,7 @@ mod tests {
     use super::*;
 
     fn named(name: &str) -> Kind {
-        reservation(name)
+        Kind::Reservation { guest_name: name.to_owned() }
     }
 
     #[test]
@@ -104,6 +108,12 @@ mod tests {
         assert_eq!(classify("RÉSERVÉE", &[]), named("Reserved"));
         assert_eq!(classify(" BOOKED", &[]), named("Reserved"));
         assert_eq!(classify("Reserved - ", &[]), named("Reserved"));
+    }
+
+    #[test]
+    fn a_guest_name_from_a_feed_loses_its_control_and_bidi_characters() {
+        assert_eq!(classify("Reserved - Jane\u{9b}31m \u{202e}Doe", &[]), named("Jane31m Doe"));
+        assert_eq!(classify("Reserved - \u{202e}\r\n", &[]), named("Reserved"));
     }
 
     #[test]

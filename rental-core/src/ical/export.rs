@@ -2,7 +2,7 @@
 //! all-day event per stay or block, no guest data, the same bytes for the same state.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use icalendar::{Calendar, Component, EventLike};
+use icalendar::{Calendar, Component, EventLike, Property};
 use sha2::{Digest, Sha256};
 
 /// One stay or block to publish.
@@ -56,7 +56,8 @@ pub fn calendar(slug: &str, name: &str, busy: &[Busy]) -> Published {
         .append_property(("PRODID", "-//rental//booking calendar//EN"))
         .append_property(("CALSCALE", "GREGORIAN"))
         .append_property(("METHOD", "PUBLISH"))
-        .name(name);
+        .append_property(text_property("NAME", name))
+        .append_property(text_property("X-WR-CALNAME", name));
     for item in busy {
         let event = icalendar::Event::new()
             .uid(&event_uid(slug, item))
@@ -68,9 +69,58 @@ pub fn calendar(slug: &str, name: &str, busy: &[Busy]) -> Published {
             .done();
         cal.push(event);
     }
-    let body = cal.to_string();
+    let body = refolded(&cal.to_string());
     let etag = format!("\"{}\"", hex::encode(&Sha256::digest(body.as_bytes())[..16]));
     Published { body, etag }
+}
+
+/// `text` fit for one TEXT value: every line break (CRLF, CR or LF) becomes one
+/// LF, which escaping writes as `\n`, and every other control character but tab
+/// is dropped, since RFC 5545 allows none in a content line (stored text from before
+/// [`crate::text`]'s rule, or a host's own edit of the store, may still hold them).
+fn one_value(text: &str) -> String {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    text.chars().filter(|c| *c == '\n' || *c == '\t' || !c.is_control()).collect()
+}
+
+/// `body` folded again, each line at most 75 octets with its leading space
+/// (RFC 5545 section 3.1): the crate folds continuation lines at 75 octets after
+/// the space, 76 in all. The crate folds with CRLF and one space, and no content
+/// line of ours starts with a space (names escape their line breaks), so
+/// unfolding first is exact.
+fn refolded(body: &str) -> String {
+    let unfolded = body.replace("\r\n ", "");
+    let mut out = String::with_capacity(body.len() + body.len() / 50);
+    for line in unfolded.split_terminator("\r\n") {
+        fold_into(&mut out, line);
+    }
+    out
+}
+
+/// Appends `line` and its CRLF, folded before 75 octets on character boundaries.
+fn fold_into(out: &mut String, line: &str) {
+    const LIMIT: usize = 75;
+    let (mut rest, mut room) = (line, LIMIT);
+    while rest.len() > room {
+        let mut cut = room;
+        while !rest.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.push_str(&rest[..cut]);
+        out.push_str("\r\n ");
+        rest = &rest[cut..];
+        room = LIMIT - 1;
+    }
+    out.push_str(rest);
+    out.push_str("\r\n");
+}
+
+/// `key` with `text` as one value marked `VALUE=TEXT`, so that the crate escapes it
+/// (backslash, semicolon, comma, line feed; it would write an unknown property such as
+/// RFC 7986's `NAME` as given) and readers unescape it (Python's `icalendar` reads
+/// both names as opaque otherwise).
+fn text_property(key: &str, text: &str) -> Property {
+    Property::new(key, one_value(text)).add_parameter("VALUE", "TEXT").done()
 }
 
 /// `<32 hex digits>@<slug>.rental`: the first 128 bits of a SHA-256 over the holder and
@@ -110,6 +160,17 @@ mod tests {
             assert!(line.len() <= 75, "{} octets: {line:?}", line.len());
         }
         assert!(body.contains("\r\n "), "the long name is folded");
+    }
+
+    #[test]
+    fn a_name_with_line_breaks_and_separators_stays_one_escaped_value() {
+        let name = "Evil\r\nBEGIN:VEVENT\r\nSUMMARY:Injected;x,y\\z\u{9b}\u{7}";
+        let body = calendar("s", name, &[]).body;
+        let value = r"Evil\nBEGIN:VEVENT\nSUMMARY:Injected\;x\,y\\z";
+        assert!(body.contains(&format!("\r\nNAME;VALUE=TEXT:{value}\r\n")), "{body}");
+        assert!(body.contains(&format!("\r\nX-WR-CALNAME;VALUE=TEXT:{value}\r\n")), "{body}");
+        assert!(!body.contains("\r\nBEGIN:VEVENT"), "no line of its own: {body}");
+        assert!(!body.contains('\u{9b}') && !body.contains('\u{7}'));
     }
 
     #[test]

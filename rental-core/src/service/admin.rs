@@ -29,6 +29,7 @@ impl<S: Store> Rental<S> {
         if name.is_empty() || name.len() > 100 {
             return Err(Error::invalid("name", "invalid", "must be 1 to 100 characters"));
         }
+        crate::text::check("name", name)?;
         if scopes.is_empty() {
             return Err(Error::invalid("scopes", "required", "give read, write or both"));
         }
@@ -123,7 +124,8 @@ impl<S: Store> Rental<S> {
 
     /// Registers a webhook; a secret (`whsec_` and base64 of 32 random bytes) is generated when none is given.
     pub fn add_webhook(&self, url: &str, events: Subscription, secret: Option<String>) -> Result<Webhook> {
-        if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2_000 {
+        let printable = url.chars().all(|c| !c.is_whitespace() && !c.is_control() && !crate::text::is_refused(c));
+        if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2_000 || !printable {
             return Err(Error::invalid("url", "invalid_url", "must be an http or https URL"));
         }
         let now = self.now();

@@ -8,9 +8,9 @@ use super::{Rental, active_property};
 use crate::calendar::{Block, EntryKind, NewBlock, taken_nights};
 use crate::error::{Error, NotFound, Result};
 use crate::keys;
-use crate::lifecycle::has_control;
 use crate::occupancy::today_in;
-use crate::stay::{MAX_NIGHTS, Stay, StayError};
+use crate::pricing::Problem;
+use crate::stay::{MAX_NIGHTS, Stay, StayError, last_check_in};
 use crate::store::{ReadTx, Store, WriteTx};
 
 /// The longest block note, in characters.
@@ -48,30 +48,19 @@ impl<S: Store> Rental<S> {
     /// Closes nights of an active property without a booking. Nights a
     /// pending or confirmed stay holds are refused (`dates_unavailable`);
     /// blocks may overlap each other. A block may not start before the
-    /// property's local today, and its note is at most 500 characters.
+    /// property's local today nor past the booking horizon
+    /// ([`crate::stay::HORIZON_MONTHS`]), and its note is at most 500 characters.
     pub fn add_block(&self, slug: &str, stay: Stay, note: &str) -> Result<Block> {
         let note = note.trim();
         if note.chars().count() > MAX_BLOCK_NOTE {
             return Err(Error::invalid("note", "invalid", format!("at most {MAX_BLOCK_NOTE} characters")));
         }
-        if has_control(note) {
-            return Err(Error::invalid(
-                "note",
-                "control_character",
-                "must not contain control characters (tab is allowed)",
-            ));
-        }
+        crate::text::check("note", note)?;
         let now = self.now();
         self.write(|tx| {
             let property = active_property(&FromStore(&*tx), slug)?.into_owned();
             let today = today_in(property.timezone, now);
-            if stay.check_in() < today {
-                return Err(Error::invalid(
-                    "startDate",
-                    "past_dates",
-                    format!("starts before {today}, the property's today"),
-                ));
-            }
+            check_dates(stay, today)?;
             let mut stays = tx.calendar(slug, stay.check_in(), stay.check_out())?;
             stays.retain(|e| e.kind != EntryKind::Blocked);
             let taken = taken_nights(&stays, stay);
@@ -109,6 +98,20 @@ impl<S: Store> Rental<S> {
             Ok(block)
         })
     }
+}
+
+/// A block's dates against the property's local `today`: not before it, and not
+/// starting past the booking horizon (the rule and words a booking's check-in gets).
+fn check_dates(stay: Stay, today: NaiveDate) -> Result<()> {
+    if stay.check_in() < today {
+        return Err(Error::invalid("startDate", "past_dates", format!("starts before {today}, the property's today")));
+    }
+    let last = last_check_in(today);
+    if stay.check_in() > last {
+        let problem = Problem::BeyondHorizon { last };
+        return Err(Error::invalid("startDate", problem.code(), problem.message()));
+    }
+    Ok(())
 }
 
 /// A date range that makes no stay, named by the block's own fields.

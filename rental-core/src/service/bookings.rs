@@ -322,10 +322,7 @@ fn check_new_booking(req: &NewBooking) -> Result<Stay> {
         errors.push(FieldError::new("notes", "invalid", format!("at most {} bytes", lifecycle::MAX_NOTE_LEN)));
     }
     for (field, text) in [("guestName", Some(&req.guest_name)), ("notes", req.notes.as_ref())] {
-        if text.is_some_and(|t| lifecycle::has_control(t)) {
-            let message = "must not contain control characters (tab is allowed)";
-            errors.push(FieldError::new(field, "control_character", message));
-        }
+        errors.extend(text.and_then(|t| crate::text::field_error(field, t)));
     }
     match stay {
         Ok(stay) if errors.is_empty() => Ok(stay),
@@ -344,7 +341,7 @@ fn looks_like_email(s: &str) -> bool {
         && domain.contains('.')
         && !domain.starts_with('.')
         && !domain.ends_with('.')
-        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control() || crate::text::is_refused(c))
 }
 
 fn check_idempotency_key(key: &str) -> Result<()> {

@@ -11,7 +11,7 @@ use rental_core::calendar::{Block, NewBlock};
 use rental_core::{Booking, BookingQuery, Property, Rental, Status, Store};
 
 use super::Act;
-use super::page::{Page, Section, button_form, csrf_field, shell};
+use super::page::{self, Page, Section, button_form, csrf_field, shell};
 use super::session::{Flash, Session};
 use crate::handlers::blocking;
 use crate::problem::Problem;
@@ -290,13 +290,9 @@ fn encode(s: &str) -> String {
     out
 }
 
-/// Only paths inside the dashboard are followed back.
+/// Only paths inside the dashboard are followed back; anything else goes to the calendar.
 fn back_to(candidate: &str) -> String {
-    if candidate.starts_with("/admin") && !candidate.starts_with("//") {
-        candidate.to_owned()
-    } else {
-        "/admin/calendar".to_owned()
-    }
+    page::dashboard_path(candidate).unwrap_or("/admin/calendar").to_owned()
 }
 
 /// `POST /admin/blocks`: a block from the form.

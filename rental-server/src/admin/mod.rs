@@ -2,7 +2,8 @@
 //! webhooks, properties, bookings and the calendar, behind a password and a session.
 //!
 //! Every route but the login page needs a session (else `303` to
-//! `/admin/login`); every POST carries the session's CSRF token (else `403`,
+//! `/admin/login`); every POST carries the session's CSRF token and, when the
+//! browser names its `Origin`, comes from the dashboard's own (else `403`,
 //! nothing changed). Pages call the same library use cases as the API.
 
 mod booking;
@@ -12,6 +13,7 @@ mod form;
 mod home;
 mod keys;
 mod login;
+mod origin;
 mod page;
 mod properties;
 mod property_edit;
@@ -67,10 +69,16 @@ pub fn owns(path: &str) -> bool {
     path == "/admin" || path.starts_with("/admin/")
 }
 
-/// Answers one `/admin` request from the client at `client` (the TCP peer, or
-/// the address a trusted proxy forwarded).
-pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr, req: Request<Body>) -> Page {
+/// Answers one `/admin` request from the TCP peer `peer` (the client, or a
+/// trusted proxy that names the client).
+pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, req: Request<Body>) -> Page {
     let (parts, mut body) = req.into_parts();
+    let client = state.proxies.client(peer, &parts.headers);
+    let https = state.admin.config.secure_cookie;
+    let arrival = origin::Arrival { headers: &parts.headers, peer, proxies: &state.proxies, https };
+    if parts.method == Method::POST && arrival.is_cross_origin() {
+        return message(StatusCode::FORBIDDEN, "Refused", "This form was sent from another site.");
+    }
     let path = parts.uri.path().to_owned();
     let segments: Vec<&str> = path.trim_start_matches("/admin").split('/').filter(|s| !s.is_empty()).collect();
     let session = match session::cookie_value(&parts.headers) {

@@ -212,13 +212,22 @@ pub fn message(status: StatusCode, title: &str, text: &str) -> Page {
     page
 }
 
-/// `303 See Other` to `location`.
+/// `303 See Other` to `location`, or to the dashboard's home when `location`
+/// cannot be a header value (so a 303 never goes out without a `Location`).
 pub fn redirect(location: &str) -> Page {
     let mut response = respond(StatusCode::SEE_OTHER, "none", String::new());
-    if let Ok(location) = HeaderValue::from_str(location) {
-        response.headers_mut().insert(header::LOCATION, location);
-    }
+    let location = HeaderValue::from_str(location).unwrap_or(HeaderValue::from_static("/admin"));
+    response.headers_mut().insert(header::LOCATION, location);
     response
+}
+
+/// `candidate` when it is a path of the dashboard's own: `/admin`, `/admin/...` or
+/// `/admin?...`, in visible ASCII (no line break, space or backslash can get into a header).
+pub fn dashboard_path(candidate: &str) -> Option<&str> {
+    let rest = candidate.strip_prefix("/admin")?;
+    let inside = rest.is_empty() || rest.starts_with('/') || rest.starts_with('?');
+    let visible = candidate.bytes().all(|b| b.is_ascii_graphic() && b != b'\\');
+    (inside && visible && !rest.starts_with("//")).then_some(candidate)
 }
 
 /// `bytes` random bytes in hex.
@@ -239,6 +248,32 @@ mod tests {
         for (cents, want) in cases {
             assert_eq!(money(cents), want);
         }
+    }
+
+    #[test]
+    fn only_visible_paths_of_the_dashboard_are_followed_back() {
+        for ok in ["/admin", "/admin/calendar?from=2026-12-01&nights=14", "/admin?x=1"] {
+            assert_eq!(dashboard_path(ok), Some(ok));
+        }
+        for bad in [
+            "/admin/x\r\nSet-Cookie: a=b",
+            "/admin//evil.example",
+            "/adminx",
+            "https://evil.example/admin",
+            "//evil.example",
+            "/admin/\\evil",
+            "/admin/a b",
+            "/admin/\u{e9}",
+            "",
+        ] {
+            assert_eq!(dashboard_path(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_redirect_always_carries_a_location() {
+        let page = redirect("/admin/x\r\ny");
+        assert_eq!(page.headers().get(header::LOCATION).unwrap(), "/admin");
     }
 
     #[test]

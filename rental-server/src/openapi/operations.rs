@@ -30,6 +30,8 @@ enum Success {
     BlockCreated,
     /// 204, no body.
     NoContent(&'static str),
+    /// 200 with the booking, or 204 for a key without `read`.
+    Updated,
     /// 200 `text/calendar` with an `ETag`, or 304 when `If-None-Match` names it.
     Calendar,
 }
@@ -222,7 +224,8 @@ const OPERATIONS: &[Operation] = &[
             `dates_unavailable`. A stay that breaks a rule (`min_nights`, `max_nights`, `max_guests`, \
             `past_dates`), a malformed e-mail, or guests outside 1 to the property's `maxGuests` is 422 \
             `validation_failed` with the fields at fault. Send an `Idempotency-Key` to retry safely. \
-            Needs the `write` scope.",
+            Needs the `write` scope; a key without `read` gets the booking it sent back with `access` \
+            null (a new booking has no door code yet; it never learns one).",
         access: Access::Write,
         parameters: &["IdempotencyKey", "RequestId"],
         body: Some("NewBooking"),
@@ -253,7 +256,7 @@ const OPERATIONS: &[Operation] = &[
             `cancelled`, nights released, `paid` becomes `refunded` and `authorized` becomes `unpaid`. \
             `annotate` (any status): appends a note. `authorize` (from `pending` and `unpaid`): the \
             guest's card hold succeeded, payment `authorized`. `change` (from `pending` or `confirmed` before \
-            the stay ends, not for channel bookings): new `checkIn`, `checkOut` and/or `guests` (at least \
+            the stay ends and before it is checked out, not for channel bookings): new `checkIn`, `checkOut` and/or `guests` (at least \
             one; the others keep their values), checked like a creation (422 for a stay rule, 409 \
             `dates_unavailable` for nights another stay or a block holds) and re-priced at today's rates in \
             one transaction; `paymentStatus` is unchanged and one `booking.updated` names the `changes`; the \
@@ -266,11 +269,11 @@ const OPERATIONS: &[Operation] = &[
             200 with the booking unchanged and no event. A known action from any other state is 409 \
             `invalid_transition`, as is every `confirm` or `cancel` of a booking imported from a channel \
             (it carries `external`; the channel owns it). An unknown or missing `action` is 422. Needs \
-            the `write` scope.",
+            the `write` scope; a key without `read` gets `204 No Content` instead of the booking.",
         access: Access::Write,
         parameters: &["Code", "RequestId"],
         body: Some("BookingAction"),
-        success: Success::Json(200, "The booking after the action.", "Booking"),
+        success: Success::Updated,
         errors: &["NotFound", "InvalidTransition", "ValidationFailed"],
     },
     Operation {
@@ -401,6 +404,13 @@ fn responses(op: &Operation) -> Value {
         }
         Success::Calendar => {
             all.extend(calendar());
+        }
+        Success::Updated => {
+            all.insert("200".to_owned(), json_response("The booking after the action.", "Booking"));
+            let description = "Done, for a key without the `read` scope: it may change a booking but not \
+                read it, so no guest details or door code are sent.";
+            let response = json!({"description": description, "headers": {"X-Request-Id": header_ref("XRequestId")}});
+            all.insert("204".to_owned(), response);
         }
     }
     let authenticated = if matches!(op.access, Access::Public) { &[][..] } else { AUTHENTICATED };

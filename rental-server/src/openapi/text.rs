@@ -13,7 +13,10 @@ Timestamps are RFC 3339 in UTC with milliseconds, `2026-11-22T07:39:21.123Z`.
 - Rates given in basis points (`taxRate`, `weeklyDiscount`, `monthlyDiscount`): 1200 = 12 %.
 - Send `Authorization: Bearer <key>` on every `/api/v1` request. Keys have the `read` scope, the \
 `write` scope, or both; neither implies the other. The key and its scope are checked before the \
-body is read, so a read-only key posting a malformed body gets 403, not 400.
+body is read, so a read-only key posting a malformed body gets 403, not 400. A key without \
+`read` never receives a booking body it did not send: its `PATCH /api/v1/bookings/{code}` is \
+`204 No Content`, and its `POST /api/v1/bookings` gets back the booking it sent (code, status, \
+total) with `access` null, never a door code.
 - Send bodies as `Content-Type: application/json`, at most 64 KiB.
 - Every response carries `X-Request-Id`: the one the client sent (1 to 128 visible ASCII \
 characters), else a new one. Quote it when reporting a problem.
@@ -49,6 +52,17 @@ the 422.
 - Quote `problems` carry a `limit` (`min_nights`, `max_nights`, `max_guests`), the property's \
 local `today` (`past_dates`) or the `last` possible check-in (`beyond_horizon`) beside their `code`.
 - A cancel `reason` is at most 2000 bytes, like a note: longer is 422.
+- Free text (guest names, notes, reasons, block notes, property and season names, feed names \
+and patterns, door codes, Wi-Fi names, key names) is one line of printable text: C0 controls \
+but tab, DEL, C1 controls (U+0080 to U+009F), the line and paragraph separators (U+2028, \
+U+2029) and the bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to \
+U+2069) are 422 `validation_failed`, code \
+`control_character`, on the field. A note is one line; several lines are several notes.
+- Dates are years 0001 to 9999: `0000-12-20` is refused like any malformed date.
+- A manual block may start at most 36 months after the property's today, as a booking may \
+(422 `beyond_horizon` on `startDate`).
+- A stay checked out (`check_out`, or at `checkOutTime`) cannot be changed: `change` is 409 \
+`invalid_transition`.
 - An `Idempotency-Key` is remembered for 24 hours. The check shares the booking's write \
 transaction, so a concurrent repeat waits for the first request and then replays it: \
 `idempotency_in_progress` is never returned. A replay answers 201 with the first booking and \
