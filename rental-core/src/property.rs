@@ -8,6 +8,7 @@ use chrono_tz::Tz;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::access::{CODE_LENGTHS, DEFAULT_CODE_LENGTH, DoorCodeMode, MAX_ACCESS_MINUTES};
+use crate::booking_page::BookingPage;
 use crate::error::{Error, FieldError};
 use crate::ids::{Slug, Source};
 use crate::stay::MAX_NIGHTS;
@@ -99,6 +100,9 @@ pub struct Property {
     /// Private: minutes a stay's code opens the door after its check-out time.
     #[serde(default)]
     pub access_after_minutes: u32,
+    /// The page guests book on directly, and the sites that may frame it.
+    #[serde(default)]
+    pub booking_page: BookingPage,
 }
 
 /// A season: nights `start_date..=end_date` with their own rates. Where
@@ -218,6 +222,9 @@ impl Property {
         check(names.windows(2).all(|w| w[0] != w[1]), "icalFeeds.name", "feed names must be unique");
         let urls_ok = self.ical_feeds.iter().all(|f| f.url.starts_with("http://") || f.url.starts_with("https://"));
         check(urls_ok, "icalFeeds.url", "must be an http or https URL");
+        if let Some((field, message)) = self.booking_page.fault() {
+            errors.push(FieldError::new(field, "invalid", message));
+        }
         if errors.is_empty() { Ok(()) } else { Err(Error::Validation(errors)) }
     }
 
@@ -262,6 +269,7 @@ impl Serialize for PublicProperty<'_> {
             check_in_time: p.check_in_time,
             check_out_time: p.check_out_time,
             seasonal_rates: &p.seasonal_rates,
+            booking_page: &p.booking_page,
         }
         .serialize(serializer)
     }
@@ -331,6 +339,8 @@ struct PropertyView<'a> {
     check_out_time: ClockTime,
     /// Seasons with their own rates.
     seasonal_rates: &'a [SeasonalRate],
+    /// The booking page at `/book/{slug}`: on or off, and the sites allowed to frame it.
+    booking_page: &'a BookingPage,
 }
 
 /// A local time of day, written `15:00` in JSON and `3:00 PM` for people.

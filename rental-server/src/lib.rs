@@ -21,6 +21,7 @@
 
 pub mod admin;
 pub mod blocks;
+pub mod book;
 pub mod client_addr;
 pub mod connection;
 pub mod creations;
@@ -95,6 +96,8 @@ pub struct ServerConfig {
     pub trusted_proxies: TrustedProxies,
     /// How long shutdown may take ([`SHUTDOWN_GRACE`]).
     pub shutdown_grace: Duration,
+    /// The booking page's token secret, token lifetime and post limit.
+    pub book: book::BookConfig,
 }
 
 impl Default for ServerConfig {
@@ -107,6 +110,7 @@ impl Default for ServerConfig {
             connections: ConnectionLimits::default(),
             trusted_proxies: TrustedProxies::default(),
             shutdown_grace: SHUTDOWN_GRACE,
+            book: book::BookConfig::default(),
         }
     }
 }
@@ -132,6 +136,7 @@ pub struct AppState<S> {
     grace: Duration,
     proxies: TrustedProxies,
     admin: admin::Admin,
+    book: book::Book,
     draining: AtomicBool,
     next_request: AtomicU64,
     /// Requests answered so far: how the dispatcher tells a busy server.
@@ -153,6 +158,7 @@ impl<S: Store + 'static> AppState<S> {
             grace: config.shutdown_grace,
             proxies: config.trusted_proxies.clone(),
             admin: admin::Admin::new(config.admin.clone()),
+            book: book::Book::new(&config.book),
             draining: AtomicBool::new(false),
             next_request: AtomicU64::new(1),
             requests: Arc::new(AtomicU64::new(0)),
@@ -163,6 +169,11 @@ impl<S: Store + 'static> AppState<S> {
     /// The engine.
     pub fn rental(&self) -> &Arc<Rental<S>> {
         &self.rental
+    }
+
+    /// The gatherer of booking creations, started with the first: the API and the booking page share it.
+    pub fn creations(&self) -> &creations::Creations {
+        self.creations.get_or_init(|| creations::Creations::start(Arc::clone(&self.rental)))
     }
 
     /// The channel calendar puller.
@@ -300,6 +311,10 @@ async fn handle<S: Store + 'static>(
             let client = state.proxies.client(peer, req.headers());
             return admin::handle(&state, client, req).await;
         }
+        if book::owns(&path) {
+            let client = state.proxies.client(peer, req.headers());
+            return book::handle(&state, client, req).await;
+        }
         dispatch(&state, req).await.unwrap_or_else(Problem::into_response)
     }
     .instrument(span)
@@ -351,8 +366,7 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Inc
         Route::ListBookings => handlers::list_bookings(rental, &query).await,
         Route::CreateBooking => {
             let bytes = request::body(&parts.headers, body).await?;
-            let creations = state.creations.get_or_init(|| creations::Creations::start(Arc::clone(rental)));
-            handlers::create_booking(creations, &parts.headers, &bytes).await
+            handlers::create_booking(state.creations(), &parts.headers, &bytes).await
         }
         Route::GetBooking(code) => handlers::get_booking(rental, code).await,
         Route::PatchBooking(code) => {

@@ -8,11 +8,11 @@
 mod booking;
 mod bookings;
 mod calendar;
-mod form;
+pub(crate) mod form;
 mod home;
 mod keys;
 mod login;
-mod page;
+pub(crate) mod page;
 mod properties;
 mod property_edit;
 pub mod session;
