@@ -63,6 +63,7 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
         println!("{}", banner(&base_url(config, addr), demo.as_ref()));
         let mut server_config = server_config(config);
         server_config.book.secret = book_secret(&config.data_dir)?;
+        server_config.admin.base_url = Some(base_url(config, addr));
         // Reads come from memory: over redb the server is the only writer (it locks the file); over
         // PostgreSQL each read first catches up with what other processes changed.
         let state = AppState::new(Arc::new(engine.with_read_cache()?), &server_config);
@@ -121,7 +122,10 @@ fn book_secret(data_dir: &std::path::Path) -> Result<Vec<u8>, CliError> {
     }
     let mut bytes = [0u8; 32];
     OsEntropy.fill(&mut bytes);
-    let secret: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let secret = bytes.iter().fold(String::with_capacity(64), |mut hex, b| {
+        let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{b:02x}"));
+        hex
+    });
     std::fs::create_dir_all(data_dir).map_err(failed)?;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
