@@ -8,6 +8,8 @@ use http::{Method, header};
 use http_body_util::Full;
 use rental_core::{MemoryStore, Stay};
 use rental_server::ServerConfig;
+use rental_server::book::BookConfig;
+use rental_server::book::throttle::PostLimit;
 use rental_tests::d;
 use rental_tests::http::{NO_KEY, Reply, TestServer};
 
@@ -282,7 +284,10 @@ async fn two_guests_racing_for_the_same_nights_get_one_booking_and_one_form_back
 
 #[tokio::test]
 async fn a_broken_rule_or_a_bad_address_brings_the_form_back_with_the_reason_beside_the_field() {
-    let s = server().await;
+    let posts = PostLimit { posts: 20, ..PostLimit::default() };
+    let s =
+        server_with(&ServerConfig { book: BookConfig { posts, ..BookConfig::default() }, ..ServerConfig::default() })
+            .await;
     let token = token(&s, "2026-12-20", "2026-12-23").await;
     let short = post(&s, form("2026-12-20", "2026-12-21", &token, "")).await;
     let page = short.expect(422).text();
@@ -295,6 +300,10 @@ async fn a_broken_rule_or_a_bad_address_brings_the_form_back_with_the_reason_bes
     assert_eq!(field(&page, "guestEmail"), "ada", "kept as typed");
     let past = post(&s, form("2026-11-01", "2026-11-04", &token, "")).await;
     assert!(past.expect(422).text().contains("Check-in cannot be before today"));
+    let crowd = form("2026-12-20", "2026-12-23", &token, "").replace("guests=2", "guests=5");
+    assert!(post(&s, crowd).await.expect(422).text().contains("At most 4 guests"));
+    let far = post(&s, form("2029-12-01", "2029-12-04", &token, "")).await;
+    assert!(far.expect(422).text().contains("Stays can be booked up to a check-in on 2029-11-22"));
     let unreadable = post(&s, form("x", "2026-12-23", &token, "")).await;
     assert!(unreadable.expect(422).text().contains("pick a date"));
     assert!(page_bookings(&s).await.is_empty());
