@@ -114,6 +114,19 @@ mod tests {
     }
 
     #[test]
+    fn the_booking_page_settings_read_from_toml_and_json() {
+        let toml = format!(
+            "{SEA_VIEW_TOML}\n        [property.bookingPage]\n        enabled = true\n        embedOrigins = [\"https://my-cottage.example\"]\n"
+        );
+        let read = from_toml(&toml).unwrap();
+        assert!(read[0].booking_page.enabled);
+        assert_eq!(read[0].booking_page.embed_origins, ["https://my-cottage.example"]);
+        let json = serde_json::to_string(&read).unwrap();
+        assert!(json.contains(r#""bookingPage":{"enabled":true,"embedOrigins":["https://my-cottage.example"]}"#));
+        assert_eq!(from_json(&json).unwrap(), read, "what is listed imports again");
+    }
+
+    #[test]
     fn json_is_an_array_or_one_object() {
         let one = serde_json::to_string(&demo::sea_view()).unwrap();
         let all = serde_json::to_string(&demo::properties()).unwrap();

@@ -41,7 +41,7 @@ pub struct Booking {
     pub total: Cents,
     /// `USD`.
     pub currency: String,
-    /// Where the booking came from.
+    /// Where the booking came from: `api`, `admin`, `cli`, `agent`, `page` (the booking page) or a channel feed's name.
     pub source: Source,
     /// Notes added over time, oldest first.
     pub notes: Vec<Note>,

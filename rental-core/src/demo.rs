@@ -5,6 +5,7 @@ use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 
 use crate::access::{DEFAULT_CODE_LENGTH, DoorCodeMode};
 use crate::booking::{Booking, PaymentStatus, Status};
+use crate::booking_page::BookingPage;
 use crate::ids::{BookingCode, Slug, Source};
 use crate::property::{ClockTime, Property, SeasonalRate};
 use crate::stay::Stay;
@@ -59,6 +60,7 @@ pub fn sea_view() -> Property {
         door_code_length: DEFAULT_CODE_LENGTH,
         access_before_minutes: 0,
         access_after_minutes: 0,
+        booking_page: BookingPage::default(),
     }
 }
 
@@ -135,6 +137,14 @@ pub fn properties() -> Vec<Property> {
     vec![sea_view(), alpine_cabin(), harbour_loft()]
 }
 
+/// `properties` with their booking pages on, as `rental serve --demo` loads them.
+pub fn with_booking_pages(mut properties: Vec<Property>) -> Vec<Property> {
+    for p in &mut properties {
+        p.booking_page.enabled = true;
+    }
+    properties
+}
+
 /// A pending, unpaid booking of `sea_view` for 3 guests, made at 2026-11-22T07:39:21.123Z.
 pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
     let stay = Stay::new(date(check_in), date(check_out)).unwrap_or_else(|e| unreachable!("demo stay: {e}"));
@@ -171,7 +181,7 @@ pub fn seed<S: crate::Store>(rental: &crate::Rental<S>) -> crate::Result<bool> {
     if !rental.all_properties()?.is_empty() {
         return Ok(false);
     }
-    rental.import_properties(&properties())?;
+    rental.import_properties(&with_booking_pages(properties()))?;
     let now = rental.now();
     let stays = [
         (sea_view(), 0, 3, "Grace Hopper", 2, true),

@@ -52,7 +52,7 @@ pub fn check_prefix(prefix: &str) -> Result<(), IdError> {
     if ok { Ok(()) } else { Err(IdError::Prefix(prefix.to_owned())) }
 }
 
-/// Where a booking came from: `api`, `admin`, `cli`, `agent`, or a channel feed's name.
+/// Where a booking came from: `api`, `admin`, `cli`, `agent`, `page`, or a channel feed's name.
 /// 1 to 32 of `a-z`, `0-9`, `-` and `_`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
@@ -77,6 +77,11 @@ impl Source {
     /// Bookings made with the `rental` command.
     pub fn cli() -> Self {
         Source("cli".to_owned())
+    }
+
+    /// Requests guests sent from a property's booking page (`/book/{slug}`).
+    pub fn page() -> Self {
+        Source("page".to_owned())
     }
 
     /// The source as text.

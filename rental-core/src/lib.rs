@@ -65,6 +65,7 @@ pub mod admin_session;
 pub mod availability;
 mod base64;
 pub mod booking;
+pub mod booking_page;
 pub mod calendar;
 pub mod change;
 pub mod channel;

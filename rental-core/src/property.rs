@@ -8,6 +8,7 @@ use chrono_tz::Tz;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::access::{CODE_LENGTHS, DEFAULT_CODE_LENGTH, DoorCodeMode, MAX_ACCESS_MINUTES};
+use crate::booking_page::BookingPage;
 use crate::error::{Error, FieldError};
 use crate::ids::{Slug, Source};
 use crate::stay::MAX_NIGHTS;
@@ -99,6 +100,9 @@ pub struct Property {
     /// Private: minutes a stay's code opens the door after its check-out time.
     #[serde(default)]
     pub access_after_minutes: u32,
+    /// The page guests book on directly, and the sites that may frame it.
+    #[serde(default)]
+    pub booking_page: BookingPage,
 }
 
 /// A season: nights `start_date..=end_date` with their own rates. Where
@@ -221,6 +225,9 @@ impl Property {
         let years_ok = self.seasonal_rates.iter().all(|s| [s.start_date, s.end_date].iter().all(|d| d.year() >= 1));
         check(years_ok, "seasonalRates.startDate", "must be in the years 0001 to 9999");
         errors.extend(self.texts().filter_map(|(field, text)| crate::text::field_error(field, text)));
+        if let Some((field, message)) = self.booking_page.fault() {
+            errors.push(FieldError::new(field, "invalid", message));
+        }
         if errors.is_empty() { Ok(()) } else { Err(Error::Validation(errors)) }
     }
 
@@ -277,6 +284,7 @@ impl Serialize for PublicProperty<'_> {
             check_in_time: p.check_in_time,
             check_out_time: p.check_out_time,
             seasonal_rates: &p.seasonal_rates,
+            booking_page: &p.booking_page,
         }
         .serialize(serializer)
     }
@@ -346,6 +354,8 @@ struct PropertyView<'a> {
     check_out_time: ClockTime,
     /// Seasons with their own rates.
     seasonal_rates: &'a [SeasonalRate],
+    /// The booking page at `/book/{slug}`: on or off, and the sites allowed to frame it.
+    booking_page: &'a BookingPage,
 }
 
 /// A local time of day, written `15:00` in JSON and `3:00 PM` for people.

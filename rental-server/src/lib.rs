@@ -21,6 +21,7 @@
 
 pub mod admin;
 pub mod blocks;
+pub mod book;
 pub mod client_addr;
 pub mod connection;
 pub mod creations;
@@ -97,6 +98,8 @@ pub struct ServerConfig {
     pub trusted_proxies: TrustedProxies,
     /// How long shutdown may take ([`SHUTDOWN_GRACE`]).
     pub shutdown_grace: Duration,
+    /// The booking page's token secret, token lifetime and post limit.
+    pub book: book::BookConfig,
 }
 
 impl Default for ServerConfig {
@@ -109,6 +112,7 @@ impl Default for ServerConfig {
             connections: ConnectionLimits::default(),
             trusted_proxies: TrustedProxies::default(),
             shutdown_grace: SHUTDOWN_GRACE,
+            book: book::BookConfig::default(),
         }
     }
 }
@@ -134,6 +138,7 @@ pub struct AppState<S> {
     grace: Duration,
     proxies: TrustedProxies,
     admin: admin::Admin,
+    book: book::Book,
     draining: AtomicBool,
     next_request: AtomicU64,
     /// Requests answered so far: how the dispatcher tells a busy server.
@@ -155,6 +160,7 @@ impl<S: Store + 'static> AppState<S> {
             grace: config.shutdown_grace,
             proxies: config.trusted_proxies.clone(),
             admin: admin::Admin::new(config.admin.clone()),
+            book: book::Book::new(&config.book),
             draining: AtomicBool::new(false),
             next_request: AtomicU64::new(1),
             requests: Arc::new(AtomicU64::new(0)),
@@ -165,6 +171,11 @@ impl<S: Store + 'static> AppState<S> {
     /// The engine.
     pub fn rental(&self) -> &Arc<Rental<S>> {
         &self.rental
+    }
+
+    /// The gatherer of booking creations, started with the first: the API and the booking page share it.
+    pub fn creations(&self) -> &creations::Creations {
+        self.creations.get_or_init(|| creations::Creations::start(Arc::clone(&self.rental)))
     }
 
     /// The channel calendar puller.
@@ -320,6 +331,10 @@ async fn handle<S: Store + 'static>(
         if admin::owns(&path) {
             return admin::handle(&state, peer, req).await;
         }
+        if book::owns(&path) {
+            let client = state.proxies.client(peer, req.headers());
+            return book::handle(&state, client, req).await;
+        }
         dispatch(&state, req).await.unwrap_or_else(Problem::into_response)
     }
     .instrument(span)
@@ -374,8 +389,7 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, mut req: Request
         Route::ListBookings => handlers::list_bookings(rental, &query).await,
         Route::CreateBooking => {
             let bytes = request::body(&parts.headers, body).await?;
-            let creations = state.creations.get_or_init(|| creations::Creations::start(Arc::clone(rental)));
-            handlers::create_booking(creations, &parts.headers, &bytes, reader).await
+            handlers::create_booking(state.creations(), &parts.headers, &bytes, reader).await
         }
         Route::GetBooking(code) => handlers::get_booking(rental, code).await,
         Route::PatchBooking(code) => {

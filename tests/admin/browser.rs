@@ -54,6 +54,12 @@ impl Driver {
     }
 
     pub(crate) async fn browser(&self, profile: &Path) -> Client {
+        self.browser_with(profile, &json!({})).await
+    }
+
+    /// A session whose chromium profile has `prefs` (`{"profile.managed_default_content_settings.javascript": 2}`
+    /// turns script off).
+    pub(crate) async fn browser_with(&self, profile: &Path, prefs: &serde_json::Value) -> Client {
         let mut caps = serde_json::Map::new();
         caps.insert("browserName".into(), json!("chrome"));
         caps.insert(
@@ -64,6 +70,7 @@ impl Driver {
                          "--disable-background-networking", "--disable-component-update", "--disable-sync",
                          "--disable-dev-shm-usage", "--window-size=1280,900",
                          format!("--user-data-dir={}", profile.display())],
+                "prefs": prefs,
             }),
         );
         ClientBuilder::new(HttpConnector::new())

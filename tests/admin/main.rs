@@ -7,12 +7,15 @@
 //!   confirm/cancel, iCal feeds, test events and resends through the real dispatcher.
 //! - `browser`: the whole flow in Debian's chromium through chromedriver,
 //!   with screenshots at desktop and phone widths under `target/screenshots/`.
+//! - `book_browser`: the booking page in chromium (mouse, keyboard, no script,
+//!   embedded on a second origin) with axe-core, and its settings in the dashboard.
 //! - `calendar_scale`: the calendar of 200 properties, its time and size.
 //! - `host_actions`: the host forms over HTTP: CSRF, escaping, use cases.
 //! - `host_browser`: host operations in chromium: the calendar, blocks, the
 //!   bookings search and changing a booking's dates from its page.
 
 mod actions;
+mod book_browser;
 mod browser;
 mod calendar_scale;
 mod client;

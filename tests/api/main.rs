@@ -24,10 +24,12 @@
 //! - `home_assistant`: a real Home Assistant runs the example configuration
 //!   against a server (installed by `scripts/test`).
 //! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
+//! - `book`: the booking page guests book on (section 20), its form, tokens and framing.
 
 mod auth;
 mod availability;
 mod blocks;
+mod book;
 mod bookings;
 mod change;
 mod concurrency;

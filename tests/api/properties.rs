@@ -6,7 +6,7 @@ use rental_tests::http::{NO_KEY, TestServer};
 use serde_json::json;
 
 /// The public fields of a property, in the contract's order.
-const PUBLIC_FIELDS: [&str; 18] = [
+const PUBLIC_FIELDS: [&str; 19] = [
     "slug",
     "name",
     "timezone",
@@ -25,6 +25,7 @@ const PUBLIC_FIELDS: [&str; 18] = [
     "checkInTime",
     "checkOutTime",
     "seasonalRates",
+    "bookingPage",
 ];
 
 fn with_a_feed() -> Property {
@@ -74,7 +75,8 @@ async fn the_detail_is_the_contract_example_with_its_seasonal_rates() {
         "minNights": 2, "maxNights": 28, "weeklyDiscount": 1000, "monthlyDiscount": 2000,
         "checkInTime": "15:00", "checkOutTime": "11:00",
         "seasonalRates": [{"name": "Summer", "startDate": "2026-06-01", "endDate": "2026-08-31",
-                           "nightlyRate": 22000, "weekendRate": 25000, "minNights": 3}]});
+                           "nightlyRate": 22000, "weekendRate": 25000, "minNights": 3}],
+        "bookingPage": {"enabled": false, "embedOrigins": []}});
     assert_eq!(reply.body, want);
 }
 

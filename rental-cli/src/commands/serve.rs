@@ -61,7 +61,9 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
             .map_err(|e| CliError::Serve(format!("cannot listen on {}: {e}", config.listen)))?;
         let addr = listener.local_addr().map_err(|e| CliError::Serve(e.to_string()))?;
         println!("{}", banner(&base_url(config, addr), demo.as_ref()));
-        let server_config = server_config(config);
+        let mut server_config = server_config(config);
+        server_config.book.secret = book_secret(&config.data_dir)?;
+        server_config.admin.base_url = Some(base_url(config, addr));
         // Reads come from memory: over redb the server is the only writer (it locks the file); over
         // PostgreSQL each read first catches up with what other processes changed.
         let state = AppState::new(Arc::new(engine.with_read_cache()?), &server_config);
@@ -101,7 +103,36 @@ fn server_config(config: &Config) -> ServerConfig {
         connections: ConnectionLimits::default(),
         trusted_proxies: config.trusted_proxies.clone(),
         shutdown_grace: config.shutdown_grace,
+        ..ServerConfig::default()
     }
+}
+
+/// The booking page's signing secret, kept in the data directory (`book-secret`,
+/// readable by its owner only) so form tokens and confirmation links outlive a
+/// restart; made on first start. Servers sharing one PostgreSQL store share it by copying the file.
+fn book_secret(data_dir: &std::path::Path) -> Result<Vec<u8>, CliError> {
+    let path = data_dir.join("book-secret");
+    let failed =
+        |e: std::io::Error| CliError::Serve(format!("cannot keep the booking page secret in {}: {e}", path.display()));
+    match std::fs::read_to_string(&path) {
+        Ok(text) if text.trim().len() >= 32 => return Ok(text.trim().as_bytes().to_vec()),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(failed(e)),
+    }
+    let mut bytes = [0u8; 32];
+    OsEntropy.fill(&mut bytes);
+    let secret = bytes.iter().fold(String::with_capacity(64), |mut hex, b| {
+        let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{b:02x}"));
+        hex
+    });
+    std::fs::create_dir_all(data_dir).map_err(failed)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    std::io::Write::write_all(&mut options.open(&path).map_err(failed)?, secret.as_bytes()).map_err(failed)?;
+    Ok(secret.into_bytes())
 }
 
 /// What `--demo` hands out: an API key and the admin password, both new at each start.

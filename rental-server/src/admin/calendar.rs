@@ -143,7 +143,7 @@ fn legend() -> Markup {
             span.stay.confirmed.src-agent { span.src { "A" } "agent" }
             span.stay.confirmed.src-channel { span.src { "airbnb" } "channel" }
             span.stay.block { "blocked" }
-            span.muted { "D = direct (API, admin, CLI), A = an agent; a channel by its feed's name." }
+            span.muted { "D = direct (API, admin, CLI, booking page), A = an agent; a channel by its feed's name." }
         }
     }
 }
@@ -189,7 +189,7 @@ fn source_kind(b: &Booking) -> (&'static str, String) {
     match b.source.as_str() {
         _ if b.is_channel_owned() => ("channel", b.source.as_str().to_owned()),
         "agent" => ("agent", "A".to_owned()),
-        "api" | "admin" | "cli" => ("direct", "D".to_owned()),
+        "api" | "admin" | "cli" | "page" => ("direct", "D".to_owned()),
         other => ("channel", other.to_owned()),
     }
 }

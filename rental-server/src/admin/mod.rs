@@ -9,12 +9,12 @@
 mod booking;
 mod bookings;
 mod calendar;
-mod form;
+pub(crate) mod form;
 mod home;
 mod keys;
 mod login;
 mod origin;
-mod page;
+pub(crate) mod page;
 mod properties;
 mod property_edit;
 pub mod session;
@@ -43,11 +43,14 @@ pub struct AdminConfig {
     pub secure_cookie: bool,
     /// How long a session lasts without a request.
     pub session_idle: Duration,
+    /// The server's public URL (`baseUrl`), for the booking page links it shows;
+    /// `None`: the request's `Host` over http.
+    pub base_url: Option<String>,
 }
 
 impl Default for AdminConfig {
     fn default() -> Self {
-        AdminConfig { secure_cookie: false, session_idle: session::DEFAULT_IDLE }
+        AdminConfig { secure_cookie: false, session_idle: session::DEFAULT_IDLE, base_url: None }
     }
 }
 
@@ -111,7 +114,9 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
             ["api-keys"] => keys::page(state.rental(), &session).await,
             ["webhooks"] => webhooks::page(state.rental(), &session).await,
             ["properties"] => properties::page(state.rental(), &session).await,
-            ["properties", slug, "edit"] => property_edit::page(state.rental(), &session, slug).await,
+            ["properties", slug, "edit"] => {
+                property_edit::page(state.rental(), &session, slug, &base_url(state, &parts.headers)).await
+            }
             ["logout"] => login::logout_page(&session),
             _ => message(StatusCode::NOT_FOUND, "Not found", "There is no admin page here."),
         };
@@ -129,7 +134,8 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
             "This form did not come from this dashboard, or it has expired. Reload the page and try again.",
         );
     }
-    let act = Act { state, session: &session, form: &form };
+    let base = base_url(state, &parts.headers);
+    let act = Act { state, session: &session, form: &form, base: &base };
     match segments.as_slice() {
         ["logout"] => login::logout(state, &session).await,
         ["api-keys"] => keys::create(&act).await,
@@ -154,6 +160,17 @@ struct Act<'a, S> {
     state: &'a Arc<AppState<S>>,
     session: &'a Session,
     form: &'a Form,
+    /// The server's public URL, for links shown to the host.
+    base: &'a str,
+}
+
+/// The configured public URL, else `http://` and the request's `Host`.
+fn base_url<S>(state: &AppState<S>, headers: &http::HeaderMap) -> String {
+    if let Some(base) = &state.admin.config.base_url {
+        return base.trim_end_matches('/').to_owned();
+    }
+    let host = headers.get(http::header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
+    format!("http://{host}")
 }
 
 impl<S: Store + 'static> Act<'_, S> {

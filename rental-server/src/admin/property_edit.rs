@@ -16,7 +16,7 @@ use super::session::{Flash, Session};
 use crate::handlers::blocking;
 
 /// The edit page.
-pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session, slug: &str) -> Page {
+pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session, slug: &str, base: &str) -> Page {
     let slug = slug.to_owned();
     let loaded = blocking(rental, move |r| {
         let property = r
@@ -29,7 +29,7 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
     })
     .await;
     match loaded {
-        Ok((property, blocks)) => render(&property, &blocks, session, &[]),
+        Ok((property, blocks)) => render(&property, &blocks, session, &[], base),
         Err(p) => super::page::message(p.status, "Not found", &super::explain(&p)),
     }
 }
@@ -55,7 +55,7 @@ fn parse_hundredths(s: &str) -> Option<i64> {
     whole.parse::<i64>().ok()?.checked_mul(100)?.checked_add(frac.parse::<i64>().ok()?)
 }
 
-fn render(p: &Property, blocks: &[Block], session: &Session, errors: &[FieldError]) -> Page {
+fn render(p: &Property, blocks: &[Block], session: &Session, errors: &[FieldError], base: &str) -> Page {
     let error = |field: &str| -> Markup {
         let messages: Vec<&str> = errors.iter().filter(|e| e.field == field).map(|e| e.message.as_str()).collect();
         html! { @if !messages.is_empty() { span.field-error data-field=(field) role="alert" { (messages.join("; ")) } } }
@@ -108,6 +108,8 @@ fn render(p: &Property, blocks: &[Block], session: &Session, errors: &[FieldErro
                 (text("doorCode", "Door code", p.door_code.clone(), ""))
                 (text("wifiSsid", "Wi-Fi name", p.wifi_ssid.clone(), ""))
             }
+            h2 { "Booking page" }
+            (booking_page(p, base, &error))
             h2 { "Seasons" }
             p.muted { "Order sets the list's order; the last row adds a season. A night in two seasons takes the one that starts later." }
             @for e in &season_errors { span.field-error data-field=(e.field) role="alert" { (e.field) ": " (e.message) } }
@@ -145,6 +147,27 @@ fn render(p: &Property, blocks: &[Block], session: &Session, errors: &[FieldErro
         *page.status_mut() = http::StatusCode::UNPROCESSABLE_ENTITY;
     }
     page
+}
+
+/// The page guests book on: on or off, the sites that may frame it, its link and the snippet to paste.
+fn booking_page(p: &Property, base: &str, error: &dyn Fn(&str) -> Markup) -> Markup {
+    let link = format!("{base}/book/{}", p.slug);
+    let snippet = format!(
+        "<div data-rental-property=\"{}\"></div>\n<script src=\"{base}/book/embed.js\" async></script>",
+        p.slug
+    );
+    html! {
+        div.grid2 {
+            div { label.check { input type="checkbox" name="bookingPage" value="yes" checked[p.booking_page.enabled]; "Guests can ask to book on the page" } }
+        }
+        label for="embedOrigins" { "Sites that may show the page in a frame " span.muted { "(one per line, like https://example.com)" } }
+        textarea #embedOrigins name="embedOrigins" rows="3" cols="50" { (p.booking_page.embed_origins.join("\n")) }
+        (error("bookingPage.embedOrigins"))
+        p { "Link: " a #booking-link href=(link) { (link) } " " button.quiet type="button" data-copy="booking-link" { "Copy" } }
+        p { "To show it on your site, paste:" }
+        pre { code #embed-snippet { (snippet) } }
+        p { button.quiet type="button" data-copy="embed-snippet" { "Copy the snippet" } }
+    }
 }
 
 fn season_row(i: usize, s: Option<&SeasonalRate>) -> Markup {
@@ -215,6 +238,9 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
             None => bad(field, "must be a time like 15:00"),
         }
     }
+    p.booking_page.enabled = form.get("bookingPage") == "yes";
+    p.booking_page.embed_origins =
+        form.get("embedOrigins").lines().map(str::trim).filter(|o| !o.is_empty()).map(str::to_owned).collect();
     form.get("doorCode").trim().clone_into(&mut p.door_code);
     form.get("wifiSsid").trim().clone_into(&mut p.wifi_ssid);
     match read_seasons(form) {
@@ -289,7 +315,7 @@ pub async fn save<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
     };
     let errors = read_form(act.form, &mut candidate);
     if !errors.is_empty() {
-        return render(&candidate, &[], act.session, &errors);
+        return render(&candidate, &[], act.session, &errors, act.base);
     }
     let edited = candidate.clone();
     let slug_owned = slug.to_owned();
@@ -301,7 +327,7 @@ pub async fn save<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
             })
             .await
         }
-        Err(problem) if !problem.errors.is_empty() => render(&candidate, &[], act.session, &problem.errors),
+        Err(problem) if !problem.errors.is_empty() => render(&candidate, &[], act.session, &problem.errors, act.base),
         Err(problem) => {
             act.done::<Property>(Err(problem), &format!("/admin/properties/{slug}/edit"), |_| Flash::done("")).await
         }

@@ -80,6 +80,7 @@ fn property_example() -> Value {
         "monthlyDiscount": 2000, "checkInTime": "15:00", "checkOutTime": "11:00",
         "seasonalRates": [{"name": "Summer", "startDate": "2026-06-01", "endDate": "2026-08-31",
             "nightlyRate": 22000, "weekendRate": 25000, "minNights": 3}],
+        "bookingPage": {"enabled": true, "embedOrigins": ["https://seaviewcottage.example"]},
     })
 }
 

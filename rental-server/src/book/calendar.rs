@@ -1,0 +1,191 @@
+//! The page's calendar, as data: months of nights, each free or taken with its
+//! price, and which days can begin a stay (or, once one is picked, end it).
+
+use chrono::{Datelike, Days, Months, NaiveDate};
+use rental_core::availability::{Night, NightStatus};
+use rental_core::property::{Cents, Property};
+
+/// How many months the page shows at once.
+pub const MONTHS_SHOWN: u32 = 2;
+
+/// What a guest can do with a day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// Nothing: taken, past, or no valid stay starts (or ends) here.
+    None,
+    /// A stay can begin here.
+    CheckIn,
+    /// The picked stay can end here.
+    CheckOut,
+}
+
+/// One day of the grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Day {
+    /// The date (the night that starts on it).
+    pub date: NaiveDate,
+    /// The night's rate before discounts, fees and taxes.
+    pub price: Cents,
+    /// The night is free to book (not past, held, booked or blocked).
+    pub free: bool,
+    /// What picking it does.
+    pub pick: Pick,
+    /// Inside the picked stay (check-in up to the last night).
+    pub chosen: bool,
+}
+
+/// A month of days in weeks from Monday; `None` pads the first and last week.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Month {
+    /// The first of the month.
+    pub first: NaiveDate,
+    /// Weeks of seven.
+    pub weeks: Vec<[Option<Day>; 7]>,
+}
+
+/// The first of the month of `date`.
+pub fn month_of(date: NaiveDate) -> NaiveDate {
+    date.with_day(1).unwrap_or(date)
+}
+
+/// The first of the month `n` months after `first`.
+pub fn add_months(first: NaiveDate, n: u32) -> NaiveDate {
+    first.checked_add_months(Months::new(n)).unwrap_or(first)
+}
+
+/// The nights past the shown months a check-in needs to be judged: the longest minimum stay.
+pub fn lookahead(property: &Property) -> u32 {
+    let seasons = property.seasonal_rates.iter().filter_map(|s| s.min_nights);
+    seasons.chain([property.min_nights]).max().unwrap_or(1)
+}
+
+/// The months from `first`, given `nights` (from `first` on, at least through
+/// the shown months plus [`lookahead`]), `today`, the last check-in date and the stay
+/// picked so far (`check_in`, and `check_out` once both are picked).
+pub fn months(
+    property: &Property,
+    first: NaiveDate,
+    nights: &[Night],
+    last_check_in: NaiveDate,
+    picked: (Option<NaiveDate>, Option<NaiveDate>),
+) -> Vec<Month> {
+    let free = |date: NaiveDate| night(nights, date).is_some_and(|n| n.status == NightStatus::Available);
+    let all_free = |from: NaiveDate, count: u32| (0..u64::from(count)).all(|i| free(from + Days::new(i)));
+    let can_begin = |date: NaiveDate| {
+        date <= last_check_in && night(nights, date).is_some_and(|n| free(date) && all_free(date, n.min_nights))
+    };
+    let can_end = |check_in: NaiveDate, date: NaiveDate| {
+        let rate = property.rate_on(check_in);
+        let stay = (date - check_in).num_days();
+        stay > 0
+            && (i64::from(rate.min_nights)..=i64::from(rate.max_nights)).contains(&stay)
+            && all_free(check_in, stay as u32)
+    };
+    let day = |date: NaiveDate| {
+        let pick = match picked {
+            (Some(check_in), None) if can_end(check_in, date) => Pick::CheckOut,
+            (Some(check_in), None) if date <= check_in && can_begin(date) => Pick::CheckIn,
+            (Some(_), None) => Pick::None,
+            _ if can_begin(date) => Pick::CheckIn,
+            _ => Pick::None,
+        };
+        let chosen = match picked {
+            (Some(ci), Some(co)) => ci <= date && date < co,
+            (Some(ci), None) => ci == date,
+            _ => false,
+        };
+        Day { date, price: property.rate_on(date).price, free: free(date), pick, chosen }
+    };
+    (0..MONTHS_SHOWN).map(|i| month(add_months(first, i), &day)).collect()
+}
+
+fn night(nights: &[Night], date: NaiveDate) -> Option<&Night> {
+    let first = nights.first()?.date;
+    let i = usize::try_from((date - first).num_days()).ok()?;
+    nights.get(i).filter(|n| n.date == date)
+}
+
+fn month(first: NaiveDate, day: &impl Fn(NaiveDate) -> Day) -> Month {
+    let next = add_months(first, 1);
+    let mut weeks = Vec::new();
+    let mut week = [None; 7];
+    let mut date = first;
+    while date < next {
+        let col = date.weekday().num_days_from_monday() as usize;
+        week[col] = Some(day(date));
+        if col == 6 {
+            weeks.push(std::mem::take(&mut week));
+        }
+        date = date + Days::new(1);
+    }
+    if week.iter().any(Option::is_some) {
+        weeks.push(week);
+    }
+    Month { first, weeks }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rental_core::availability::nights;
+    use rental_core::calendar::{CalendarEntry, EntryKind};
+    use rental_core::{Stay, demo};
+
+    fn d(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    fn grid(taken: &[(&str, &str)], picked: (Option<&str>, Option<&str>)) -> Vec<Day> {
+        let p = demo::sea_view(); // 2 nights at least, 28 at most
+        let calendar: Vec<CalendarEntry> = taken
+            .iter()
+            .map(|(a, b)| CalendarEntry {
+                holder: "x".into(),
+                stay: Stay::new(d(a), d(b)).unwrap(),
+                kind: EntryKind::Booked,
+                guest_name: rental_core::short_text::ShortText::default(),
+                guests: 2,
+            })
+            .collect();
+        let range = Stay::new(d("2026-12-01"), d("2027-02-05")).unwrap();
+        let a = nights(&p, range, d("2026-12-03"), &calendar);
+        let picked = (picked.0.map(d), picked.1.map(d));
+        let months = months(&p, d("2026-12-01"), &a.nights, d("2029-12-03"), picked);
+        months.iter().flat_map(|m| m.weeks.iter().flatten().flatten().copied()).collect()
+    }
+
+    fn pick(days: &[Day], date: &str) -> Pick {
+        days.iter().find(|x| x.date == d(date)).unwrap().pick
+    }
+
+    #[test]
+    fn two_months_start_on_mondays_and_past_days_cannot_be_picked() {
+        let days = grid(&[], (None, None));
+        assert_eq!(days.len(), 31 + 31);
+        assert_eq!(pick(&days, "2026-12-02"), Pick::None, "before today");
+        assert_eq!(pick(&days, "2026-12-03"), Pick::CheckIn);
+        let m = &months(&demo::sea_view(), d("2026-12-01"), &[], d("2029-01-01"), (None, None))[0];
+        assert_eq!(m.weeks[0][0], None, "December 2026 begins on a Tuesday");
+        assert!(m.weeks[0][1].is_some());
+    }
+
+    #[test]
+    fn a_free_day_before_a_taken_night_cannot_begin_a_two_night_stay() {
+        let days = grid(&[("2026-12-20", "2026-12-23")], (None, None));
+        assert_eq!(pick(&days, "2026-12-18"), Pick::CheckIn);
+        assert_eq!(pick(&days, "2026-12-19"), Pick::None, "its second night is taken");
+        assert_eq!(pick(&days, "2026-12-20"), Pick::None, "taken");
+        assert!(!days.iter().find(|x| x.date == d("2026-12-21")).unwrap().free);
+        assert_eq!(pick(&days, "2026-12-23"), Pick::CheckIn);
+    }
+
+    #[test]
+    fn after_a_check_in_the_days_that_end_a_valid_stay_are_offered() {
+        let days = grid(&[("2026-12-20", "2026-12-23")], (Some("2026-12-15"), None));
+        assert_eq!(pick(&days, "2026-12-16"), Pick::None, "one night is too short");
+        assert_eq!(pick(&days, "2026-12-17"), Pick::CheckOut);
+        assert_eq!(pick(&days, "2026-12-20"), Pick::CheckOut, "leaving the morning the next stay arrives");
+        assert_eq!(pick(&days, "2026-12-21"), Pick::None, "a taken night inside");
+        assert_eq!(pick(&days, "2026-12-10"), Pick::CheckIn, "an earlier day starts over");
+    }
+}

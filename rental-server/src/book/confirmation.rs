@@ -1,0 +1,54 @@
+//! The page a guest lands on after asking to book: the code, the stay, the
+//! total and what happens next. Its address holds a signed token, not the code alone.
+
+use maud::{Markup, html};
+use rental_core::{Booking, Property, Status};
+
+use super::page::{day, money};
+
+/// The confirmation's `main`; `property` gives the arrival and departure times when it is still listed.
+pub fn render(b: &Booking, property: Option<&Property>, back: &str) -> Markup {
+    let (arrive, leave) = match property {
+        Some(p) => (format!(" from {}", p.check_in_time.to_12h()), format!(" by {}", p.check_out_time.to_12h())),
+        None => (String::new(), String::new()),
+    };
+    html! {
+        main.page #book {
+            h1 { (title(b.status)) }
+            div.box {
+                p { "Your request code is " strong #code { (b.code) } ". Keep it for any question about your stay." }
+                dl {
+                    dt { "Where" } dd { (b.property_name) }
+                    dt { "Check-in" } dd { (day(b.stay.check_in())) (arrive) }
+                    dt { "Check-out" } dd { (day(b.stay.check_out())) (leave) }
+                    dt { "Nights" } dd { (b.nights) }
+                    dt { "Guests" } dd { (b.guests) }
+                    dt { "Name" } dd { (b.guest_name) }
+                    dt { "Total" } dd #total { (money(b.total, &b.currency)) }
+                }
+            }
+            section.box aria-labelledby="next-title" {
+                h2 #next-title { "What happens next" }
+                @match b.status {
+                    Status::Pending => p {
+                        "These nights are held for you while the host looks at your request. "
+                        "You will hear from the host at " (b.guest_email) ": nothing is charged and "
+                        "nothing is certain until the host confirms."
+                    },
+                    Status::Confirmed => p { "The host confirmed your stay. See you on " (day(b.stay.check_in())) "!" },
+                    Status::Cancelled => p { "This request is no longer open. You can ask for other dates." },
+                }
+                p { a href=(back) { "Back to " (b.property_name) } }
+            }
+        }
+    }
+}
+
+/// The heading for a request in `status`.
+pub fn title(status: Status) -> &'static str {
+    match status {
+        Status::Pending => "Request sent",
+        Status::Confirmed => "Stay confirmed",
+        Status::Cancelled => "Request closed",
+    }
+}

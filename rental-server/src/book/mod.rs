@@ -1,0 +1,387 @@
+//! The booking page (CONTRACT.md section 20): `/book/{slug}` shows a property's
+//! calendar and prices to guests and takes requests to book, with no API key.
+//!
+//! - [`view`] renders the page, [`calendar`] lays out its months, [`page`]
+//!   holds the shell and headers, [`confirmation`] the page after a request.
+//! - [`form`] reads the posted form; [`token`] signs the form and the
+//!   confirmation's address; [`throttle`] limits posts per client address.
+//! - [`embed`] serves `embed.js` and says who may frame the page.
+//! - [`error`] is the one place a failure becomes a status and a page.
+//!
+//! Pages call the same library use cases as the API: `property`,
+//! `availability` and `quote` to show, booking creation (through the same
+//! gatherer as `POST /api/v1/bookings`) to request, keyed by the form token.
+
+pub mod calendar;
+pub mod confirmation;
+pub mod embed;
+pub mod error;
+pub mod form;
+pub mod page;
+pub mod throttle;
+pub mod token;
+pub mod view;
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use chrono::{Days, NaiveDate, TimeDelta};
+use http::{Method, Request, StatusCode};
+use rental_core::occupancy::today_in;
+use rental_core::stay::last_check_in;
+use rental_core::{Error, FieldError, NotFound, Property, QuoteRequest, Rental, Store, parse_date};
+
+use self::calendar::{MONTHS_SHOWN, Month, add_months, lookahead, month_of};
+use self::embed::allowed_origin;
+use self::error::BookError;
+use self::form::Entered;
+use self::page::{Frame, Page, see_other, shell};
+use self::throttle::{PostLimit, Throttle};
+use self::token::{FORM_LIFETIME, Signer};
+use self::view::{Asked, Quoted, RequestForm, View};
+use crate::AppState;
+use crate::admin::form::Form;
+use crate::connection::body::Body;
+use crate::handlers::read;
+use crate::request::Query;
+
+/// How the booking page behaves.
+#[derive(Clone)]
+pub struct BookConfig {
+    /// Signs form tokens and confirmation addresses. Servers sharing a store
+    /// should share it, and keep it across restarts (`rental serve` keeps it in the data directory).
+    pub secret: Vec<u8>,
+    /// How long a form token is accepted ([`FORM_LIFETIME`]).
+    pub form_lifetime: TimeDelta,
+    /// Posts allowed per client address.
+    pub posts: PostLimit,
+}
+
+impl std::fmt::Debug for BookConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BookConfig")
+            .field("secret", &"(hidden)")
+            .field("form_lifetime", &self.form_lifetime)
+            .field("posts", &self.posts)
+            .finish()
+    }
+}
+
+impl Default for BookConfig {
+    /// A random secret: tokens hold for this process only.
+    fn default() -> Self {
+        BookConfig {
+            secret: page::random_hex().into_bytes(),
+            form_lifetime: FORM_LIFETIME,
+            posts: PostLimit::default(),
+        }
+    }
+}
+
+/// The booking page's state.
+#[derive(Debug)]
+pub struct Book {
+    signer: Signer,
+    form_lifetime: TimeDelta,
+    throttle: Throttle,
+}
+
+impl Book {
+    /// The page configured by `config`.
+    pub fn new(config: &BookConfig) -> Self {
+        Book {
+            signer: Signer::new(&config.secret),
+            form_lifetime: config.form_lifetime,
+            throttle: Throttle::new(config.posts),
+        }
+    }
+}
+
+/// True for the paths the booking page answers.
+pub fn owns(path: &str) -> bool {
+    path == "/book" || path.starts_with("/book/")
+}
+
+/// Answers one `/book` request from the client at `client`.
+pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr, req: Request<Body>) -> Page {
+    let (parts, body) = req.into_parts();
+    let path = parts.uri.path().to_owned();
+    let segments: Vec<&str> = path.trim_start_matches("/book").split('/').filter(|s| !s.is_empty()).collect();
+    let Ok(query) = Query::of(&parts.uri) else { return BookError::BadRequest.page(Frame::default()) };
+    let answer = match (&parts.method, segments.as_slice()) {
+        (&Method::GET | &Method::HEAD, ["embed.js"]) => Ok(embed_script()),
+        (&Method::GET | &Method::HEAD, [slug]) => show(state, slug, &query).await,
+        (&Method::POST, [slug]) => submit(state, client, slug, body).await,
+        (&Method::GET | &Method::HEAD, [slug, "requested", token]) => requested(state, slug, token, &query).await,
+        (_, [_] | [_, "requested", _]) => Err(BookError::MethodNotAllowed),
+        _ => Err(BookError::NotFound),
+    };
+    answer.unwrap_or_else(|e| e.page(Frame::default()))
+}
+
+fn embed_script() -> Page {
+    let mut page =
+        page::respond(StatusCode::OK, "default-src 'none'", "text/javascript; charset=utf-8", embed::SCRIPT.to_owned());
+    page.headers_mut().insert(http::header::CACHE_CONTROL, http::HeaderValue::from_static("public, max-age=300"));
+    page
+}
+
+/// What the page of a property shows, read in one go.
+struct Loaded {
+    property: Property,
+    months: Vec<Month>,
+    prev: Option<NaiveDate>,
+    next: Option<NaiveDate>,
+    quoted: Option<Quoted>,
+}
+
+/// The property, if its page is on.
+fn listed<S: Store>(r: &Rental<S>, slug: &str) -> rental_core::Result<Property> {
+    let property = r.property(slug)?;
+    if property.booking_page.enabled { Ok(property) } else { Err(Error::NotFound(NotFound::Property(slug.to_owned()))) }
+}
+
+/// Reads the property, its months from `month` (or the stay's, or today's) and the stay's quote.
+fn load<S: Store>(r: &Rental<S>, slug: &str, month: Option<NaiveDate>, asked: &Asked) -> rental_core::Result<Loaded> {
+    let property = listed(r, slug)?;
+    let today = today_in(property.timezone, r.now());
+    let last = last_check_in(today);
+    let (earliest, latest) = (month_of(today), month_of(last));
+    let first = month.or(asked.check_in_date.map(month_of)).unwrap_or(earliest).clamp(earliest, latest);
+    let end = add_months(first, MONTHS_SHOWN) + Days::new(u64::from(lookahead(&property)));
+    let to = end.min(first + Days::new(u64::from(rental_core::stay::MAX_NIGHTS)));
+    let availability = r.availability(slug, Some(first), Some(to))?;
+    let months =
+        calendar::months(&property, first, &availability.nights, last, (asked.check_in_date, asked.check_out_date));
+    let prev = (first > earliest)
+        .then(|| first.checked_sub_months(chrono::Months::new(MONTHS_SHOWN)).unwrap_or(earliest).max(earliest));
+    let next = (add_months(first, MONTHS_SHOWN) <= latest).then(|| add_months(first, MONTHS_SHOWN));
+    let quoted = quote(r, slug, asked)?;
+    Ok(Loaded { property, months, prev, next, quoted })
+}
+
+/// The quote of the stay asked about, once both dates are given.
+fn quote<S: Store>(r: &Rental<S>, slug: &str, asked: &Asked) -> rental_core::Result<Option<Quoted>> {
+    if asked.check_in.is_empty() || asked.check_out.is_empty() {
+        return Ok(None);
+    }
+    let mut unreadable = Vec::new();
+    if asked.check_in_date.is_none() {
+        unreadable.push("The check-in day is not a date.".to_owned());
+    }
+    if asked.check_out_date.is_none() {
+        unreadable.push("The check-out day is not a date.".to_owned());
+    }
+    let guests = asked.guests.trim().parse::<u32>().ok().filter(|g| *g >= 1);
+    if !asked.guests.is_empty() && guests.is_none() {
+        unreadable.push("The number of guests is not a number from 1.".to_owned());
+    }
+    let (Some(check_in), Some(check_out)) = (asked.check_in_date, asked.check_out_date) else {
+        return Ok(Some(Quoted::Unreadable(unreadable)));
+    };
+    if !unreadable.is_empty() {
+        return Ok(Some(Quoted::Unreadable(unreadable)));
+    }
+    let guests = guests.unwrap_or(r.property(slug)?.base_guests);
+    match r.quote(&QuoteRequest { property: slug.to_owned(), check_in, check_out, guests }) {
+        Ok(q) => Ok(Some(Quoted::Priced(q))),
+        Err(Error::Validation(errors)) => Ok(Some(Quoted::Unreadable(errors.iter().map(stay_words).collect()))),
+        Err(e) => Err(e),
+    }
+}
+
+/// A stay the library cannot even price, in words.
+fn stay_words(e: &FieldError) -> String {
+    match e.field.as_str() {
+        "checkOut" => format!("The check-out day {}.", e.message.trim_end_matches('.')),
+        "guests" => format!("The number of guests {}.", e.message.trim_end_matches('.')),
+        _ => format!("{}: {}.", e.field, e.message.trim_end_matches('.')),
+    }
+}
+
+impl Asked {
+    /// The stay in the page's query.
+    fn of(query: &Query) -> Self {
+        let get = |name: &str| query.get(name).unwrap_or_default().trim().to_owned();
+        let (check_in, check_out, guests) = (get("checkIn"), get("checkOut"), get("guests"));
+        Asked {
+            check_in_date: parse_date(&check_in),
+            check_out_date: parse_date(&check_out),
+            check_in,
+            check_out,
+            guests,
+        }
+    }
+
+    /// The stay of a posted form.
+    fn entered(e: &Entered) -> Self {
+        let (check_in, check_out) = (e.check_in.trim().to_owned(), e.check_out.trim().to_owned());
+        Asked {
+            check_in_date: parse_date(&check_in),
+            check_out_date: parse_date(&check_out),
+            check_in,
+            check_out,
+            guests: e.guests.trim().to_owned(),
+        }
+    }
+}
+
+/// `?month=2026-12` as the first of that month.
+fn month_param(query: &Query) -> Result<Option<NaiveDate>, BookError> {
+    match query.get("month") {
+        None | Some("") => Ok(None),
+        Some(m) => parse_date(&format!("{m}-01")).map(Some).ok_or(BookError::BadRequest),
+    }
+}
+
+/// `GET /book/{slug}`: the page, with the quote and the form when a stay is given.
+async fn show<S: Store + 'static>(state: &Arc<AppState<S>>, slug: &str, query: &Query) -> Result<Page, BookError> {
+    let asked = Asked::of(query);
+    let month = month_param(query)?;
+    let embed = query.get("embed").unwrap_or_default();
+    render(state, slug, month, asked, embed, None).await
+}
+
+/// Renders the page for `asked`; `failed` is a post that was refused (the
+/// guest's input and what is wrong), answered with 422.
+async fn render<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    slug: &str,
+    month: Option<NaiveDate>,
+    asked: Asked,
+    embed: &str,
+    failed: Option<(Entered, Vec<FieldError>)>,
+) -> Result<Page, BookError> {
+    let slug_owned = slug.to_owned();
+    let (loaded, asked) =
+        read(state.rental(), move |r| load(r, &slug_owned, month, &asked).map(|loaded| (loaded, asked))).await?;
+    let embed = allowed_origin(&loaded.property.booking_page, embed);
+    let bookable = matches!(&loaded.quoted, Some(Quoted::Priced(q)) if q.problems.is_empty());
+    let unreadable = matches!(&loaded.quoted, Some(Quoted::Unreadable(_)));
+    let token = state.book.signer.form_token(slug, state.rental().now(), &nonce());
+    let status = match &failed {
+        Some(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        None if unreadable => StatusCode::BAD_REQUEST,
+        None => StatusCode::OK,
+    };
+    let form = match failed {
+        Some((entered, errors)) => Some(RequestForm { entered, errors, token }),
+        None if bookable => Some(RequestForm { token, ..RequestForm::default() }),
+        None => None,
+    };
+    let view = View {
+        property: &loaded.property,
+        months: &loaded.months,
+        prev: loaded.prev,
+        next: loaded.next,
+        asked: &asked,
+        quoted: loaded.quoted.as_ref(),
+        form: form.as_ref(),
+        embed,
+    };
+    let title = format!("{} · Book your stay", loaded.property.name);
+    let frame = Frame { settings: Some(&loaded.property.booking_page), embed, requested: None };
+    Ok(shell(status, &title, frame, &view::render(&view)))
+}
+
+fn nonce() -> [u8; 16] {
+    let mut buf = [0u8; 16];
+    rental_core::clock::Entropy::fill(&rental_core::clock::OsEntropy, &mut buf);
+    buf
+}
+
+/// `POST /book/{slug}`: creates a pending request from the page, as
+/// `POST /api/v1/bookings` does, keyed by the form token; then `303` to its confirmation.
+async fn submit<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    client: IpAddr,
+    slug: &str,
+    body: Body,
+) -> Result<Page, BookError> {
+    let now = state.rental().now();
+    state.book.throttle.check(client, now).map_err(|retry_after| BookError::RateLimited { retry_after })?;
+    let form = Form::read(body).await.ok_or(BookError::BadRequest)?;
+    let entered = Entered::from_form(&form);
+    let slug_owned = slug.to_owned();
+    let property = read(state.rental(), move |r| listed(r, &slug_owned)).await?;
+    if !entered.honeypot.is_empty() {
+        return Err(BookError::Refused);
+    }
+    let embed = allowed_origin(&property.booking_page, &entered.embed).map(str::to_owned);
+    let refused = |errors: Vec<FieldError>| {
+        let asked = Asked::entered(&entered);
+        render(state, slug, None, asked, embed.as_deref().unwrap_or_default(), Some((entered.clone(), errors)))
+    };
+    if let Err(e) = state.book.signer.check_form_token(&entered.token, slug, now, state.book.form_lifetime) {
+        let message = format!("{}: check the details and send it again.", capitalized(&e.to_string()));
+        return refused(vec![FieldError::new("token", "invalid_token", message)]).await;
+    }
+    let request = match entered.request(slug) {
+        Ok(request) => request,
+        Err(errors) => return refused(errors).await,
+    };
+    let key = format!("page:{}", entered.token);
+    match state.creations().create(request, Some(key)).await {
+        Ok(created) => {
+            let token = state.book.signer.confirmation(created.booking.code.as_str());
+            let mut location = format!("/book/{slug}/requested/{token}");
+            if let Some(embed) = &embed {
+                location.push_str("?embed=");
+                location.push_str(&view::encode(embed));
+            }
+            Ok(see_other(&location))
+        }
+        Err(Error::Validation(errors)) => {
+            let errors = errors.into_iter().map(|e| FieldError { message: capitalized(&e.message), ..e }).collect();
+            refused(errors).await
+        }
+        Err(Error::DatesUnavailable { dates }) => {
+            let dates: Vec<String> = dates.iter().map(|d| d.format("%a %-d %b").to_string()).collect();
+            let message = format!("Some of these nights were just taken: {}. Pick other dates.", dates.join(", "));
+            refused(vec![FieldError::new("checkIn", "dates_unavailable", message)]).await
+        }
+        Err(Error::IdempotencyKeyReused) => {
+            let message = "This form was already sent with other details: check them and send it again.";
+            refused(vec![FieldError::new("token", "token_used", message)]).await
+        }
+        Err(e) => {
+            if matches!(e, Error::Store(_)) {
+                tracing::error!(error = %e, "a request from the booking page failed");
+            }
+            Err(crate::problem::Problem::from(e).into())
+        }
+    }
+}
+
+fn capitalized(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// `GET /book/{slug}/requested/{token}`: the confirmation of the request the token names.
+async fn requested<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    slug: &str,
+    token: &str,
+    query: &Query,
+) -> Result<Page, BookError> {
+    let code = state.book.signer.check_confirmation(token).ok_or(BookError::NotFound)?.to_owned();
+    let slug_owned = slug.to_owned();
+    let (booking, property) = crate::handlers::blocking(state.rental(), move |r| {
+        let booking = r.booking(&code)?;
+        Ok((booking, r.property(&slug_owned).ok()))
+    })
+    .await?;
+    if booking.property.as_str() != slug {
+        return Err(BookError::NotFound);
+    }
+    let settings = property.as_ref().map(|p| &p.booking_page);
+    let embed = settings.and_then(|s| allowed_origin(s, query.get("embed").unwrap_or_default()));
+    let back = match embed {
+        Some(e) => format!("/book/{slug}?embed={}", view::encode(e)),
+        None => format!("/book/{slug}"),
+    };
+    let frame = Frame { settings, embed, requested: Some(booking.code.as_str()) };
+    let title = format!("{} · {}", confirmation::title(booking.status), booking.property_name);
+    Ok(shell(StatusCode::OK, &title, frame, &confirmation::render(&booking, property.as_ref(), &back)))
+}

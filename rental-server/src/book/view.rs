@@ -1,0 +1,392 @@
+//! The property's page: rules, the stay picker and calendar, the quote or the
+//! refusal in words, and the request form, as HTML that works without script.
+
+use std::fmt::Write as _;
+
+use chrono::NaiveDate;
+use maud::{Markup, html};
+use rental_core::pricing::{Problem, Quote};
+use rental_core::{FieldError, Property};
+
+use super::calendar::{Day, Month, Pick};
+use super::form::{Entered, HONEYPOT};
+use super::page::{day, long_day, money, short_money};
+
+/// The stay a guest asked about, as typed, and as far as it could be read.
+#[derive(Debug, Clone, Default)]
+pub struct Asked {
+    /// `checkIn` as given.
+    pub check_in: String,
+    /// `checkOut` as given.
+    pub check_out: String,
+    /// `guests` as given.
+    pub guests: String,
+    /// The check-in date, if it is one.
+    pub check_in_date: Option<NaiveDate>,
+    /// The check-out date, if it is one.
+    pub check_out_date: Option<NaiveDate>,
+}
+
+/// What the page says about the stay asked for.
+#[derive(Debug, Clone)]
+pub enum Quoted {
+    /// The library's quote: bookable when it has no problems.
+    Priced(Quote),
+    /// The stay could not even be priced, in words (`check-out is before check-in`).
+    Unreadable(Vec<String>),
+}
+
+/// The request form, with what the guest typed and what is wrong with it.
+#[derive(Debug, Clone, Default)]
+pub struct RequestForm {
+    /// The fields as typed (empty on a fresh form).
+    pub entered: Entered,
+    /// The faults, by field.
+    pub errors: Vec<FieldError>,
+    /// A new token for the next submit.
+    pub token: String,
+}
+
+/// Everything the page shows.
+#[derive(Debug)]
+pub struct View<'a> {
+    /// The property.
+    pub property: &'a Property,
+    /// The months shown.
+    pub months: &'a [Month],
+    /// The first month of the previous and next views, where they may be seen.
+    pub prev: Option<NaiveDate>,
+    /// See `prev`.
+    pub next: Option<NaiveDate>,
+    /// The stay asked about.
+    pub asked: &'a Asked,
+    /// Its quote, once both dates are given.
+    pub quoted: Option<&'a Quoted>,
+    /// The request form, when the stay can be asked for (or a post failed).
+    pub form: Option<&'a RequestForm>,
+    /// The allowed origin of the site framing the page.
+    pub embed: Option<&'a str>,
+}
+
+impl View<'_> {
+    /// `/book/{slug}?...` keeping the framing site, with `params`.
+    fn href(&self, params: &[(&str, String)]) -> String {
+        let mut url = format!("/book/{}", self.property.slug);
+        let embed = self.embed.map(|e| ("embed", e.to_owned()));
+        for (i, (name, value)) in params.iter().cloned().chain(embed).enumerate() {
+            url.push(if i == 0 { '?' } else { '&' });
+            url.push_str(name);
+            url.push('=');
+            url.push_str(&encode(&value));
+        }
+        url
+    }
+
+    fn guests(&self) -> u32 {
+        self.asked.guests.trim().parse().unwrap_or(self.property.base_guests).clamp(1, self.property.max_guests)
+    }
+
+    fn errors(&self, field: &str) -> Vec<&str> {
+        let errors = self.form.map(|f| f.errors.as_slice()).unwrap_or_default();
+        errors.iter().filter(|e| e.field == field).map(|e| e.message.as_str()).collect()
+    }
+}
+
+/// The page's `main`.
+pub fn render(v: &View<'_>) -> Markup {
+    let p = v.property;
+    html! {
+        main.page #book {
+            h1 { (p.name) }
+            (rules(p))
+            div.cols {
+                section aria-labelledby="cal-title" {
+                    h2 #cal-title { "Pick your nights" }
+                    p #hint.hint { (hint(v)) }
+                    (calendar(v))
+                }
+                div {
+                    (stay_form(v))
+                    @if let Some(quoted) = v.quoted { (quote(v, quoted)) }
+                    @if let Some(form) = v.form { (request_form(v, form)) }
+                }
+            }
+        }
+    }
+}
+
+fn rules(p: &Property) -> Markup {
+    let seasons: Vec<String> = p
+        .seasonal_rates
+        .iter()
+        .filter_map(|s| {
+            s.min_nights
+                .filter(|m| *m != p.min_nights)
+                .map(|m| format!("{m} from {} to {}", s.start_date.format("%-d %b"), s.end_date.format("%-d %b %Y")))
+        })
+        .collect();
+    html! {
+        h2.sr { "House rules" }
+        ul.rules {
+            li { "Up to " (p.max_guests) " guests" }
+            li { "At least " (p.min_nights) " night" @if p.min_nights != 1 { "s" }
+                 @if !seasons.is_empty() { " (" (seasons.join("; ")) ")" } }
+            li { "Check-in from " (p.check_in_time.to_12h()) }
+            li { "Check-out by " (p.check_out_time.to_12h()) }
+        }
+    }
+}
+
+fn hint(v: &View<'_>) -> String {
+    match (v.asked.check_in_date, v.asked.check_out_date) {
+        (Some(ci), None) => format!("Check-in {} picked. Now pick your check-out day.", day(ci)),
+        (Some(ci), Some(co)) => format!("{} to {} picked. Pick another day to start over.", day(ci), day(co)),
+        _ => "Pick your check-in day, then your check-out day.".to_owned(),
+    }
+}
+
+fn calendar(v: &View<'_>) -> Markup {
+    let keep = |first: NaiveDate| {
+        let mut params = vec![("month", first.format("%Y-%m").to_string())];
+        for (name, value) in [("checkIn", &v.asked.check_in), ("checkOut", &v.asked.check_out)] {
+            if !value.is_empty() {
+                params.push((name, value.clone()));
+            }
+        }
+        params.push(("guests", v.guests().to_string()));
+        params
+    };
+    html! {
+        nav.nav aria-label="Months" {
+            @if let Some(prev) = v.prev { a data-nav="prev" href=(v.href(&keep(prev))) { "← Earlier" } } @else { span {} }
+            @if let Some(next) = v.next { a data-nav="next" href=(v.href(&keep(next))) { "Later →" } }
+        }
+        div.months {
+            @for m in v.months { (month(v, m)) }
+        }
+        p.legend aria-hidden="true" {
+            span.l-free { "free: pick to check in" } span.l-closed { "free, no check-in" }
+            span.l-taken { "taken" } span.l-chosen { "your stay" }
+        }
+    }
+}
+
+fn month(v: &View<'_>, m: &Month) -> Markup {
+    const DAYS: [(&str, &str); 7] = [
+        ("Mo", "Monday"),
+        ("Tu", "Tuesday"),
+        ("We", "Wednesday"),
+        ("Th", "Thursday"),
+        ("Fr", "Friday"),
+        ("Sa", "Saturday"),
+        ("Su", "Sunday"),
+    ];
+    html! {
+        table.cal {
+            caption { (m.first.format("%B %Y")) }
+            thead { tr { @for (short, long) in DAYS { th scope="col" { abbr title=(long) { (short) } } } } }
+            tbody {
+                @for week in &m.weeks {
+                    tr { @for cell in week { td { @if let Some(d) = cell { (day_cell(v, d)) } } } }
+                }
+            }
+        }
+    }
+}
+
+fn day_cell(v: &View<'_>, d: &Day) -> Markup {
+    let currency = &v.property.currency;
+    let price = short_money(d.price, currency);
+    let date = d.date.to_string();
+    let number = d.date.format("%-d").to_string();
+    let guests = ("guests", v.guests().to_string());
+    let first = v.months.first().map(|m| ("month", m.first.format("%Y-%m").to_string()));
+    let href = |params: Vec<(&str, String)>| v.href(&params.into_iter().chain(first.clone()).collect::<Vec<_>>());
+    let chosen = if d.chosen { " chosen" } else { "" };
+    match d.pick {
+        Pick::CheckIn => html! {
+            a class=(format!("day{chosen}")) data-date=(date) href=(href(vec![("checkIn", date.clone()), guests]))
+            { (number) span.sr { ", " (long_day(d.date)) ", free, check in" } small { (price) } }
+        },
+        Pick::CheckOut => html! {
+            a class=(format!("day{chosen}")) data-date=(date)
+              href=(href(vec![("checkIn", v.asked.check_in.clone()), ("checkOut", date.clone()), guests]))
+            { (number) span.sr { ", " (long_day(d.date)) ", check out" } small { (price) } }
+        },
+        Pick::None if d.free => html! {
+            span class=(format!("day closed{chosen}")) data-day=(date)
+            { (number) span.sr { ", " (long_day(d.date)) ", free, no check-in" } small { (price) } }
+        },
+        Pick::None => html! {
+            span class=(format!("day taken{chosen}")) data-day=(date)
+            { (number) span.sr { ", " (long_day(d.date)) ", taken" } small { (price) } }
+        },
+    }
+}
+
+/// The stay's dates and guests: a plain form, for typing dates or changing guests.
+fn stay_form(v: &View<'_>) -> Markup {
+    let field_error = |field: &str| {
+        let messages = v.errors(field);
+        html! { @if !messages.is_empty() { p.err id=(format!("{field}-err")) { (messages.join("; ")) } } }
+    };
+    let described = |field: &str| (!v.errors(field).is_empty()).then(|| format!("{field}-err"));
+    let invalid = |field: &str| (!v.errors(field).is_empty()).then_some("true");
+    html! {
+        form #stay.box method="get" action=(format!("/book/{}", v.property.slug)) aria-labelledby="stay-title" {
+            h2 #stay-title { "Your stay" }
+            @if let Some(embed) = v.embed { input type="hidden" name="embed" value=(embed); }
+            div.row {
+                div {
+                    label for="checkIn" { "Check-in" }
+                    input #checkIn type="date" name="checkIn" value=(v.asked.check_in)
+                        aria-invalid=[invalid("checkIn")] aria-describedby=[described("checkIn")];
+                    (field_error("checkIn"))
+                }
+                div {
+                    label for="checkOut" { "Check-out" }
+                    input #checkOut type="date" name="checkOut" value=(v.asked.check_out)
+                        aria-invalid=[invalid("checkOut")] aria-describedby=[described("checkOut")];
+                    (field_error("checkOut"))
+                }
+                div {
+                    label for="guests" { "Guests" }
+                    select #guests name="guests" aria-invalid=[invalid("guests")] aria-describedby=[described("guests")] {
+                        @for n in 1..=v.property.max_guests {
+                            option value=(n) selected[n == v.guests()] { (n) }
+                        }
+                    }
+                    (field_error("guests"))
+                }
+            }
+            button.quiet type="submit" { "Show the price" }
+        }
+    }
+}
+
+fn quote(v: &View<'_>, quoted: &Quoted) -> Markup {
+    match quoted {
+        Quoted::Priced(q) if q.problems.is_empty() => priced(v, q),
+        Quoted::Priced(q) => refused(&q.problems.iter().map(|p| refusal(p, q)).collect::<Vec<_>>()),
+        Quoted::Unreadable(reasons) => refused(reasons),
+    }
+}
+
+fn refused(reasons: &[String]) -> Markup {
+    html! {
+        section #quote.box aria-labelledby="quote-title" {
+            h2 #quote-title { "These dates cannot be booked" }
+            div.alert role="alert" { ul { @for r in reasons { li { (r) } } } }
+        }
+    }
+}
+
+/// A rule the stay breaks, in words for the guest. Taken nights say nothing of why.
+pub fn refusal(problem: &Problem, q: &Quote) -> String {
+    match problem {
+        Problem::DatesUnavailable { dates } => {
+            let dates: Vec<String> = dates.iter().map(|d| d.format("%a %-d %b").to_string()).collect();
+            format!("Some of these nights are already taken: {}.", dates.join(", "))
+        }
+        Problem::MinNights { limit } => format!("Stays starting on {} are at least {limit} nights.", day(q.check_in)),
+        Problem::MaxNights { limit } => format!("Stays starting on {} are at most {limit} nights.", day(q.check_in)),
+        Problem::MaxGuests { limit } => format!("The house takes at most {limit} guests."),
+        Problem::PastDates { today } => format!("Check-in cannot be before today, {}.", day(*today)),
+        Problem::BeyondHorizon { last } => format!("Stays can be booked up to a check-in on {}.", day(*last)),
+    }
+}
+
+fn priced(v: &View<'_>, q: &Quote) -> Markup {
+    let m = |cents: i64| money(cents, &q.currency);
+    let discount = if q.nights >= 28 { "Monthly discount" } else { "Weekly discount" };
+    html! {
+        section #quote.box aria-labelledby="quote-title" {
+            h2 #quote-title { "Price for " (q.nights) " night" @if q.nights != 1 { "s" } }
+            p.muted { (day(q.check_in)) " to " (day(q.check_out)) ", " (q.guests) " guest" @if q.guests != 1 { "s" } }
+            table.price {
+                tbody {
+                    tr { td { (q.nights) " night" @if q.nights != 1 { "s" } } td { (m(q.accommodation)) } }
+                    @if q.discount > 0 { tr { td { (discount) } td { "−" (m(q.discount)) } } }
+                    @if q.extra_guest_fee > 0 { tr { td { "Extra guests" } td { (m(q.extra_guest_fee)) } } }
+                    @if q.cleaning_fee > 0 { tr { td { "Cleaning fee" } td { (m(q.cleaning_fee)) } } }
+                    tr { td { "Taxes" } td { (m(q.taxes)) } }
+                    tr.total { td { "Total" } td #total { (m(q.total)) } }
+                }
+            }
+            details.nights {
+                summary { "Each night" }
+                table.price {
+                    tbody { @for n in &q.nightly { tr { td { (day(n.date)) } td { (m(n.price)) } } } }
+                }
+            }
+            @if v.form.is_none() { p.muted { "Pick other dates to see their price." } }
+        }
+    }
+}
+
+fn request_form(v: &View<'_>, form: &RequestForm) -> Markup {
+    let e = &form.entered;
+    let stay_faults: Vec<&FieldError> =
+        form.errors.iter().filter(|f| !matches!(f.field.as_str(), "guestName" | "guestEmail" | "notes")).collect();
+    let field_error = |field: &str| {
+        let messages = v.errors(field);
+        html! { @if !messages.is_empty() { p.err id=(format!("{field}-err")) { (messages.join("; ")) } } }
+    };
+    let described = |field: &str| (!v.errors(field).is_empty()).then(|| format!("{field}-err"));
+    let invalid = |field: &str| (!v.errors(field).is_empty()).then_some("true");
+    html! {
+        form #request.box method="post" action=(format!("/book/{}", v.property.slug)) aria-labelledby="request-title" {
+            h2 #request-title { "Request to book" }
+            @if !stay_faults.is_empty() {
+                div.alert role="alert" {
+                    "Your request was not sent:"
+                    ul { @for f in &stay_faults { li data-field=(f.field) { (f.message) } } }
+                }
+            }
+            input type="hidden" name="checkIn" value=(v.asked.check_in);
+            input type="hidden" name="checkOut" value=(v.asked.check_out);
+            input type="hidden" name="guests" value=(v.guests());
+            input type="hidden" name="token" value=(form.token);
+            @if let Some(embed) = v.embed { input type="hidden" name="embed" value=(embed); }
+            label for="guestName" { "Your name" }
+            input #guestName type="text" name="guestName" value=(e.guest_name) autocomplete="name" required maxlength="200"
+                aria-invalid=[invalid("guestName")] aria-describedby=[described("guestName")];
+            (field_error("guestName"))
+            label for="guestEmail" { "Your e-mail" }
+            input #guestEmail type="email" name="guestEmail" value=(e.guest_email) autocomplete="email" required maxlength="254"
+                aria-invalid=[invalid("guestEmail")] aria-describedby=[described("guestEmail")];
+            (field_error("guestEmail"))
+            label for="notes" { "A note for the host " span.muted { "(optional)" } }
+            textarea #notes name="notes" rows="3" maxlength="2000"
+                aria-invalid=[invalid("notes")] aria-describedby=[described("notes")] { (e.notes) }
+            (field_error("notes"))
+            div.hp { label for=(HONEYPOT) { "Leave this empty" } input id=(HONEYPOT) type="text" name=(HONEYPOT) tabindex="-1" autocomplete="off"; }
+            button type="submit" { "Request to book" }
+            p.muted { "Nothing is charged now. The host confirms your request by e-mail." }
+        }
+    }
+}
+
+/// Percent-encodes a query value.
+pub fn encode(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_values_are_percent_encoded() {
+        assert_eq!(encode("http://localhost:8000"), "http%3A%2F%2Flocalhost%3A8000");
+        assert_eq!(encode("2026-12-20"), "2026-12-20");
+    }
+}
