@@ -1,8 +1,16 @@
 //! The durable store on redb: one file, one writer at a time, every commit
 //! persisted (in its redo log) before it returns. Table layout: docs/DESIGN.md, "Storage".
 
+mod disk;
+mod errors;
 mod flusher;
+#[cfg(test)]
+mod power_loss;
 mod redo;
+#[cfg(test)]
+mod sim;
+
+pub use errors::RedoError;
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -30,8 +38,11 @@ use crate::lifecycle;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
 use crate::webhook::Webhook;
+use disk::{Disk, OsDisk};
 use flusher::Flusher;
-use redo::{Changes, Logged, RedoLog, checkpoint, redo_path};
+#[cfg(test)]
+use redo::redo_path;
+use redo::{Changes, Header, Logged, RedoLog, checkpoint};
 
 /// The version of the table layout below; bumped with a migration when it changes.
 /// 2 added `lapsing_holds`, `delivery_finished`, `delivery_events` and `idempotency_created`;
@@ -109,6 +120,10 @@ pub const FILE_NAME: &str = "rental.redb";
 
 /// The `meta` key of the number of the first redo log record the last checkpoint did not hold.
 const REDO_FROM: &str = "redo_from";
+/// The `meta` key of the store's id (hex), which its redo log's header repeats.
+const STORE_ID: &str = "store_id";
+/// The `meta` key of the epoch of the store's redo log, which the log's header repeats.
+const REDO_EPOCH: &str = "redo_epoch";
 
 /// The most memory redb's page cache (read cache and write buffer together)
 /// may hold. redb's default is 1 GiB, which a growing store fills: a server
@@ -140,39 +155,85 @@ impl RedbStore {
     /// starts again (a checkpoint). Opening replays what the log holds past
     /// the last checkpoint, such as the commits before a crash.
     pub fn open(path: impl AsRef<Path>) -> StoreResult<Self> {
-        let path = path.as_ref();
-        let db = Database::builder().set_cache_size(CACHE_BYTES).create(path).map_err(|e| match e {
-            redb::DatabaseError::DatabaseAlreadyOpen => StoreError::Locked,
-            other => backend(other),
-        })?;
-        let (log, records) = RedoLog::open(&redo_path(path))?;
-        let store = RedbStore { db, log: Mutex::new(log), flusher: Flusher::start(path)? };
+        Self::open_on(&OsDisk::new(path.as_ref()))
+    }
+
+    /// Opens (or creates) the store in the data directory `dir`, creating the
+    /// directory (and syncing its parent, so that a new directory survives a power loss).
+    pub fn open_dir(dir: impl AsRef<Path>) -> StoreResult<Self> {
+        let dir = dir.as_ref();
+        let existed = dir.is_dir();
+        std::fs::create_dir_all(dir).map_err(backend)?;
+        if !existed {
+            disk::sync_dir_of(dir).map_err(backend)?;
+        }
+        Self::open(dir.join(FILE_NAME))
+    }
+
+    /// Opens the store on `disk`: the real file system, or a simulated one in tests.
+    ///
+    /// Refuses, with a [`RedoError`], a redo log that is not this file's, or
+    /// whose records do not start where the file's last checkpoint ended.
+    fn open_on(disk: &dyn Disk) -> StoreResult<Self> {
+        #[cfg(test)]
+        let cache = disk.cache_bytes();
+        #[cfg(not(test))]
+        let cache = CACHE_BYTES;
+        let mut builder = Database::builder();
+        builder.set_cache_size(cache);
+        let db = disk.open_db(&builder)?;
+        let (log, records) = RedoLog::open(disk.open_log().map_err(backend)?)?;
+        #[cfg(test)]
+        let dir_synced = !disk.removed(disk::SyncPoint::Dir);
+        #[cfg(not(test))]
+        let dir_synced = true;
+        if dir_synced {
+            disk.sync_dir().map_err(backend)?;
+        }
+        let sync = disk.db_syncer().map_err(backend)?;
+        #[cfg(test)]
+        let sync = flusher_without_latch_if_removed(disk, sync);
+        let flusher = Flusher::start(sync, log.sync_failed())?;
+        let store = RedbStore { db, log: Mutex::new(log), flusher };
         store.replay(&records)?;
         store.create_tables()?;
         Ok(store)
     }
 
-    /// Opens (or creates) the store in the data directory `dir`, creating the directory.
-    pub fn open_dir(dir: impl AsRef<Path>) -> StoreResult<Self> {
-        std::fs::create_dir_all(dir.as_ref()).map_err(backend)?;
-        Self::open(dir.as_ref().join(FILE_NAME))
-    }
-
     /// Does again, in one durable commit, the logged commits the last
-    /// checkpoint did not hold, and starts the log again.
+    /// checkpoint did not hold, and starts the log again. The log must be
+    /// this file's, and its records past the checkpoint must start at
+    /// `redo_from` exactly; a log without a header gets one after the checkpoint.
     fn replay(&self, records: &[redo::Record]) -> StoreResult<()> {
         let tx = self.db.begin_write().map_err(backend)?;
-        let from = tx.open_table(META).map_err(backend)?.get(REDO_FROM).map_err(backend)?.map(|v| v.value().to_owned());
-        let from =
-            from.map_or(Ok(0), |v| v.parse::<u64>().map_err(|_| StoreError::Corrupt(format!("bad {REDO_FROM} {v}"))))?;
+        let (from, identity) = {
+            let meta = tx.open_table(META).map_err(backend)?;
+            (meta_number(&meta, REDO_FROM, 10)?, meta_identity(&meta)?)
+        };
+        let mut log = self.log();
+        let stamp = new_header(log.header(), identity)?;
+        let from = from.unwrap_or(0);
+        if let Some(first) = records.iter().find(|r| r.seq >= from)
+            && first.seq != from
+        {
+            return Err(RedoError::Gap { redo_from: from, first: first.seq }.into());
+        }
         for record in records.iter().filter(|r| r.seq >= from) {
             for change in redo::changes(&record.changes) {
                 redo::apply(&tx, &change?)?;
             }
         }
-        let mut log = self.log();
+        if let Some(header) = stamp {
+            let mut meta = tx.open_table(META).map_err(backend)?;
+            meta.insert(STORE_ID, format!("{:016x}", header.store).as_str()).map_err(backend)?;
+            meta.insert(REDO_EPOCH, header.epoch.to_string().as_str()).map_err(backend)?;
+        }
         log.number_from(from);
-        checkpoint(tx, &mut log)
+        checkpoint(tx, &mut log)?;
+        match stamp {
+            Some(header) => log.stamp(header),
+            None => Ok(()),
+        }
     }
 
     fn log(&self) -> MutexGuard<'_, RedoLog> {
@@ -234,6 +295,55 @@ impl RedbStore {
         tx.open_table(LOGIN_FAILURES).map_err(backend)?;
         tx.commit().map_err(backend)
     }
+}
+
+/// A number in `meta` under `key`, written in `radix`.
+fn meta_number(meta: &redb::Table<&str, &str>, key: &str, radix: u32) -> StoreResult<Option<u64>> {
+    let Some(value) = meta.get(key).map_err(backend)? else { return Ok(None) };
+    let value = value.value();
+    u64::from_str_radix(value, radix).map(Some).map_err(|_| StoreError::Corrupt(format!("bad {key} {value}")))
+}
+
+/// The store's id and its log's epoch, as the file's `meta` has them.
+fn meta_identity(meta: &redb::Table<&str, &str>) -> StoreResult<Option<Header>> {
+    let store = meta_number(meta, STORE_ID, 16)?;
+    let epoch = meta_number(meta, REDO_EPOCH, 10)?;
+    Ok(store.map(|store| Header { store, epoch: epoch.unwrap_or(0) }))
+}
+
+/// The header to write once the open's checkpoint is durable: none when the
+/// log has this file's; the next epoch when the log has none (new, or written
+/// before headers); a [`RedoError::ForeignLog`] when its header names another store or epoch.
+fn new_header(log: Option<Header>, file: Option<Header>) -> Result<Option<Header>, RedoError> {
+    match (log, file) {
+        (Some(log), Some(file)) if log == file => Ok(None),
+        (Some(log), file) => Err(RedoError::ForeignLog {
+            log_store: log.store,
+            log_epoch: log.epoch,
+            file: file
+                .map_or("none: a new or emptied file".into(), |f| format!("store {:016x} epoch {}", f.store, f.epoch)),
+        }),
+        (None, Some(file)) => Ok(Some(Header { epoch: file.epoch + 1, ..file })),
+        (None, None) => Ok(Some(Header { store: new_store_id(), epoch: 1 })),
+    }
+}
+
+fn new_store_id() -> u64 {
+    let mut bytes = [0; 8];
+    getrandom::fill(&mut bytes).expect("the operating system's random source failed");
+    u64::from_le_bytes(bytes)
+}
+
+/// The flusher's syncs with their errors dropped, when a test removed its latch.
+#[cfg(test)]
+fn flusher_without_latch_if_removed(disk: &dyn Disk, sync: disk::Syncer) -> disk::Syncer {
+    if !disk.removed(disk::SyncPoint::FlusherLatch) {
+        return sync;
+    }
+    std::sync::Arc::new(move || {
+        let _ = sync();
+        Ok(())
+    })
 }
 
 /// A transaction over [`RedbStore`]: a read snapshot or the write transaction.
@@ -917,6 +1027,7 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
     fn commit(self) -> StoreResult<()> {
         let RedbWrite { mut tx, changes, store } = self.0;
         let mut log = store.log();
+        log.refuse()?;
         if changes.is_empty() {
             tx.set_durability(Durability::None).map_err(backend)?;
             return tx.commit().map_err(backend);
