@@ -1574,4 +1574,120 @@ mod tests {
         );
         assert!(read.pending_codes().unwrap().is_empty());
     }
+
+    /// The refusal a failed open or commit carries.
+    fn refusal(result: StoreResult<impl std::fmt::Debug>) -> RedoError {
+        let err = result.expect_err("refused");
+        RedoError::of(&err).cloned().unwrap_or_else(|| panic!("not the log's refusal: {err}"))
+    }
+
+    /// A log whose failed commit could not be taken back takes no commit,
+    /// not even one due to be a checkpoint, until the store is reopened.
+    #[test]
+    fn a_broken_log_refuses_commits_and_checkpoints_until_the_store_is_reopened() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let store = RedbStore::open(&path).unwrap();
+        store.log().break_it();
+        let booking = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+        for every in [std::time::Duration::ZERO, std::time::Duration::MAX] {
+            store.log().checkpoint_every(every);
+            let mut tx = store.write().unwrap();
+            tx.put_booking(&booking).unwrap();
+            assert_eq!(refusal(tx.commit()), RedoError::Broken, "checkpoint due: {}", every.is_zero());
+        }
+        drop(store);
+        let store = RedbStore::open(&path).unwrap();
+        assert_eq!(store.read().unwrap().booking("BK-7Q4M2X").unwrap(), None);
+        let mut tx = store.write().unwrap();
+        tx.put_booking(&booking).unwrap();
+        tx.commit().unwrap();
+    }
+
+    /// Writes a booking per code in `codes`, each its own commit, with a
+    /// checkpoint before the first when `checkpoint_first`.
+    fn commit_bookings(store: &RedbStore, codes: &[&str], checkpoint_first: bool) {
+        for (i, code) in codes.iter().enumerate() {
+            let due = checkpoint_first && i == 0;
+            store.log().checkpoint_every(if due { std::time::Duration::ZERO } else { std::time::Duration::MAX });
+            let mut tx = store.write().unwrap();
+            tx.put_booking(&demo::booking(code, "2026-12-20", "2026-12-21")).unwrap();
+            tx.commit().unwrap();
+        }
+    }
+
+    /// A `rental.redb` restored from before the last checkpoint, beside the
+    /// current log: the records it needs were overwritten, so it does not open.
+    #[test]
+    fn an_older_file_beside_a_newer_log_is_refused_for_the_gap() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let store = RedbStore::open(&path).unwrap();
+        commit_bookings(&store, &["BK-AAAAA1"], true);
+        commit_bookings(&store, &["BK-AAAAA2", "BK-AAAAA3"], true);
+        let older = dir.path().join("older.redb");
+        std::fs::copy(&path, &older).unwrap();
+        commit_bookings(&store, &["BK-AAAAA4", "BK-AAAAA5"], true);
+        std::fs::copy(redo_path(&path), redo_path(&older)).unwrap();
+        drop(store);
+        assert_eq!(refusal(RedbStore::open(&older)), RedoError::Gap { redo_from: 0, first: 1 });
+    }
+
+    /// Another store's log, or a log beside a file that lost everything
+    /// (redb 4.5 could open a damaged file as empty), is not replayed.
+    #[test]
+    fn a_log_is_replayed_only_onto_its_own_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mine, theirs) = (dir.path().join("mine.redb"), dir.path().join("theirs.redb"));
+        for path in [&mine, &theirs] {
+            let store = RedbStore::open(path).unwrap();
+            store.log().checkpoint_every(std::time::Duration::MAX);
+            commit_bookings(&store, &["BK-AAAAA1"], false);
+        }
+        let theirs_log = std::fs::read(redo_path(&theirs)).unwrap();
+        std::fs::write(redo_path(&mine), &theirs_log).unwrap();
+        assert!(matches!(refusal(RedbStore::open(&mine)), RedoError::ForeignLog { .. }));
+        std::fs::remove_file(&theirs).unwrap();
+        let emptied = refusal(RedbStore::open(&theirs));
+        assert!(matches!(&emptied, RedoError::ForeignLog { file, .. } if file.starts_with("none")), "{emptied}");
+    }
+
+    /// A log written before headers opens when its records past the
+    /// checkpoint start at `redo_from`, is replayed, and gets a header.
+    #[test]
+    fn a_log_without_a_header_is_replayed_and_given_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FILE_NAME);
+        let store = RedbStore::open(&path).unwrap();
+        commit_bookings(&store, &["BK-AAAAA1", "BK-AAAAA2"], false);
+        let copy = dir.path().join("copy.redb");
+        std::fs::copy(&path, &copy).unwrap();
+        let log = std::fs::read(redo_path(&path)).unwrap();
+        drop(store);
+        std::fs::write(redo_path(&copy), &log[usize::try_from(redo::HEADER_BYTES).unwrap()..]).unwrap();
+        let db = Database::create(&copy).unwrap();
+        let tx = db.begin_write().unwrap();
+        let mut meta = tx.open_table(META).unwrap();
+        assert!(meta.remove(STORE_ID).unwrap().is_some() && meta.remove(REDO_EPOCH).unwrap().is_some());
+        drop(meta);
+        tx.commit().unwrap();
+        drop(db);
+
+        let store = RedbStore::open(&copy).unwrap();
+        assert!(store.read().unwrap().booking("BK-AAAAA2").unwrap().is_some());
+        assert_eq!(std::fs::read(redo_path(&copy)).unwrap()[..8], *b"rentredo");
+    }
+
+    /// Every table a store has can be replayed from the log: a table added
+    /// without its line in `redo::replayer` fails here, not after a crash.
+    #[test]
+    fn every_table_a_store_has_is_replayed_from_the_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
+        let read = store.db.begin_read().unwrap();
+        let names: Vec<String> = read.list_tables().unwrap().map(|t| t.name().to_owned()).collect();
+        assert!(names.len() >= 20, "{names:?}");
+        let missing: Vec<&String> = names.iter().filter(|name| redo::replayer(name).is_none()).collect();
+        assert!(missing.is_empty(), "tables the log cannot replay: {missing:?}");
+    }
 }

@@ -70,8 +70,6 @@ pub(crate) enum SyncPoint {
     Record,
     /// The sync of the zeros that take back a record whose redb commit failed.
     TakeBack,
-    /// The sync of the log's header.
-    Header,
     /// The directory's sync after opening (and perhaps creating) the files.
     Dir,
     /// The checkpoint's durable redb commit (removed: a commit without durability).

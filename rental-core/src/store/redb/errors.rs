@@ -1,10 +1,10 @@
 //! Why the redo log refuses to open or to take a commit: a kind callers can
-//! match, carried in [`StoreError::Backend`] (`err.downcast_ref::<RedoError>()`).
+//! match, carried in [`StoreError::Backend`] and found by [`RedoError::of`].
 
 use crate::store::StoreError;
 
 /// Why the redo log refused.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RedoError {
     /// A sync of the log or of redb's file failed, or a failed commit could not
@@ -38,6 +38,16 @@ pub enum RedoError {
     /// The log's header fails its digest.
     #[error("the redo log's header is damaged")]
     BadHeader,
+}
+
+impl RedoError {
+    /// The redo log's refusal inside a store error, if that is what it is.
+    pub fn of(err: &StoreError) -> Option<&RedoError> {
+        match err {
+            StoreError::Backend(inner) => inner.downcast_ref(),
+            _ => None,
+        }
+    }
 }
 
 impl From<RedoError> for StoreError {

@@ -341,13 +341,7 @@ fn a_failed_flusher_sync_refuses_checkpoints_and_commits_until_reopened() {
             let start = NaiveDate::from_ymd_opt(2027, 4, 1).unwrap() + Days::new(n);
             match rental.add_block("sea-view", Stay::new(start, start + Days::new(1)).unwrap(), "y") {
                 Ok(_) => acked += 1,
-                Err(Error::Store(e)) => {
-                    let kind = match &e {
-                        StoreError::Backend(inner) => inner.downcast_ref::<RedoError>(),
-                        _ => None,
-                    };
-                    assert_eq!(kind, Some(&RedoError::Broken), "{e}");
-                }
+                Err(Error::Store(e)) => assert_eq!(RedoError::of(&e), Some(&RedoError::Broken), "{e}"),
                 Err(e) => panic!("{e}"),
             }
         }

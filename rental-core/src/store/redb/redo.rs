@@ -408,7 +408,7 @@ impl RedoLog {
     /// the checkpoint.
     pub(super) fn stamp(&mut self, header: Header) -> StoreResult<()> {
         debug_assert!(!self.holds_records(), "stamped right after a checkpoint");
-        self.file.write_at(0, &header.encode()).and_then(|()| self.sync(SyncPoint::Header)).map_err(backend)?;
+        self.file.write_at(0, &header.encode()).and_then(|()| self.file.sync_data()).map_err(backend)?;
         self.header = Some(header);
         self.size = self.size.max(HEADER_BYTES);
         self.start = HEADER_BYTES;
@@ -493,6 +493,12 @@ impl RedoLog {
         self.last_checkpoint = Instant::now();
         self.end = self.start;
         self.last_start = self.start;
+    }
+
+    /// Breaks the log, as a take-back that failed does.
+    #[cfg(test)]
+    pub(super) fn break_it(&mut self) {
+        self.broken = true;
     }
 
     /// Whether a test removed this sync from the code.
@@ -636,5 +642,20 @@ mod tests {
         assert_eq!(log.next_seq(), 11);
         drop(log);
         assert_eq!(seqs(&path), [10]);
+    }
+
+    #[test]
+    fn a_header_of_another_format_or_damaged_is_refused() {
+        let header = Header { store: 0xABCD, epoch: 3 };
+        assert_eq!(Header::decode(&header.encode()), Ok(Some(header)));
+        assert_eq!(Header::decode(&[0; 512]), Ok(None), "no header: a new log, or one written before headers");
+        let mut damaged = header.encode();
+        damaged[13] ^= 1;
+        assert_eq!(Header::decode(&damaged), Err(RedoError::BadHeader));
+        let mut newer = header.encode();
+        newer[8..12].copy_from_slice(&2u32.to_le_bytes());
+        let sum = digest(&newer[..28]);
+        newer[28..36].copy_from_slice(&sum);
+        assert_eq!(Header::decode(&newer), Err(RedoError::UnknownFormat(2)));
     }
 }
