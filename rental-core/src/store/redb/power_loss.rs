@@ -357,3 +357,35 @@ fn a_failed_flusher_sync_refuses_checkpoints_and_commits_until_reopened() {
     let without = outcome(Some(SyncPoint::FlusherLatch));
     assert!(without.is_err(), "without the latch the checkpoint loses pages: {without:?}");
 }
+
+/// A use case whose redb commit fails after its record was synced is
+/// taken back: it was reported as failed, and no power loss brings it
+/// back, while without the take-back's sync one does.
+#[test]
+fn a_failed_commit_is_taken_back_for_good_and_comes_back_without_the_take_backs_sync() {
+    let comes_back = |removed: Option<SyncPoint>, seed: u64| -> bool {
+        let disk = SimDisk::default();
+        if let Some(point) = removed {
+            disk.remove(point);
+        }
+        let rental = engine(&disk, seed).unwrap();
+        rental.import_properties(&demo::properties()).unwrap();
+        rental.store().log().checkpoint_every(Duration::MAX);
+        disk.fail_writes(FileId::Db);
+        let start = NaiveDate::from_ymd_opt(2027, 4, 1).unwrap();
+        let failed = (0..300)
+            .find_map(|n| {
+                let stay = Stay::new(start + Days::new(n), start + Days::new(n + 1)).unwrap();
+                rental.add_block("sea-view", stay, &"x".repeat(400)).is_err().then_some(start + Days::new(n))
+            })
+            .expect("redb writes pages once its cache is full");
+        disk.cut();
+        drop(rental);
+        disk.lose_power(seed);
+        let reopened = engine(&disk, seed).unwrap();
+        let blocks = reopened.blocks("sea-view", Some(failed), failed.succ_opt()).unwrap();
+        !blocks.is_empty()
+    };
+    assert!((0..8).all(|seed| !comes_back(None, seed)), "a failed commit came back");
+    assert!((0..8).any(|seed| comes_back(Some(SyncPoint::TakeBack), seed)), "without the sync it never came back");
+}

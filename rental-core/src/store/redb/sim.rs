@@ -148,6 +148,8 @@ struct State {
     off: bool,
     syncs: u64,
     removed: Option<SyncPoint>,
+    /// A file whose writes fail (EIO) until the power goes.
+    failing: Option<FileId>,
 }
 
 impl State {
@@ -161,6 +163,9 @@ impl State {
 
     fn write(&mut self, id: FileId, at: u64, data: &[u8]) -> io::Result<()> {
         self.check_power()?;
+        if self.failing == Some(id) {
+            return Err(io::Error::other("simulated EIO on write"));
+        }
         let op = Op::Write(at, data.to_vec());
         let file = self.file(id);
         apply(&mut file.current, &op);
@@ -192,6 +197,11 @@ impl SimDisk {
     /// Makes the next sync of `file` fail with EIO, dropping its pending writes.
     pub(super) fn fail_next_sync(&self, file: FileId) {
         self.state().file(file).fail_next_sync = true;
+    }
+
+    /// Makes every write to `file` fail with EIO until the power goes.
+    pub(super) fn fail_writes(&self, file: FileId) {
+        self.state().failing = Some(file);
     }
 
     /// Cuts the power right after the `n`th sync from now (every write and
@@ -226,6 +236,7 @@ impl SimDisk {
         }
         state.off = false;
         state.syncs_left = None;
+        state.failing = None;
     }
 }
 
