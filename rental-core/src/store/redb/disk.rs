@@ -1,10 +1,5 @@
-//! The files under the redb store (redb's file, the redo log, their directory)
-//! behind a small trait, so that a test can put a simulated disk there and cut its power.
-//!
-//! Production uses [`OsDisk`]: `std::fs` and redb's own file backend. The
-//! power-loss tests (`power_loss.rs`) use a disk that keeps only what was
-//! synced. [`SyncPoint`] names each sync the store relies on, so a test can remove
-//! one and show that some power loss then loses a commit.
+//! The files under the redb store (redb's file, the redo log, their directory) behind
+//! a small trait: production uses `std::fs`, the power-loss tests a simulated disk.
 
 use std::fmt::Debug;
 use std::fs::{File, OpenOptions};

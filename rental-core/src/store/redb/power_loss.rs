@@ -1,13 +1,5 @@
-//! Power losses, in process: a seeded workload through [`Rental`] on a
-//! simulated disk, the power cut at a random sync, and the store reopened.
-//!
-//! The oracle runs the same workload on a disk whose power stays on and
-//! notes what the store reads after each use case. After a power loss the
-//! store must open, pass redb's integrity check, keep its invariants (no
-//! night held twice, every calendar entry's booking active) and read as
-//! after every acknowledged use case, plus at most the one in flight.
-//! Each sync the store relies on is removed in turn to show the harness
-//! then finds a loss (docs/DESIGN.md, "The power-loss harness").
+//! Power losses, in process: a seeded workload through [`Rental`] on a simulated disk,
+//! the power cut after a random sync, the store reopened and checked (docs/DESIGN.md).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -194,6 +186,12 @@ fn recover(disk: &SimDisk, seed: u64) -> Result<String, String> {
     }
 }
 
+/// The oracle runs the same workload on a disk whose power stays on and
+/// notes what the store reads after each use case. After a power loss the
+/// store must open, pass redb's integrity check, keep its invariants (no
+/// night held twice, every calendar entry's booking active) and read as
+/// after every acknowledged use case, plus at most the one in flight.
+///
 /// One power loss: runs the workload of `seed` with the power cut after a
 /// random sync (`cut` picks which), reopens, and compares with `reference`.
 fn crash_once(

@@ -28,14 +28,10 @@ use std::time::{Duration, Instant};
 use redb::{Key, TableDefinition, TableHandle, Value, WriteTransaction};
 use sha2::{Digest, Sha256};
 
+use super::backend;
 use super::disk::{LogFile, SyncPoint};
 use super::errors::RedoError;
-use super::{
-    ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CODE_KEYED_BOOKINGS,
-    DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS, IDEMPOTENCY,
-    IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PROPERTIES, REDO_FROM,
-    UNFANNED, WEBHOOKS, backend,
-};
+use super::tables::{META, REDO_FROM};
 use crate::store::{StoreError, StoreResult};
 
 /// How often a commit is a durable redb commit that starts the log again.
@@ -146,50 +142,12 @@ impl Change<'_> {
     }
 }
 
-/// Does one logged change again. A name the log holds but [`replayer`]
+/// Does one logged change again. A name the log holds but [`super::tables::replayer`]
 /// does not know is corruption.
 pub(super) fn apply(tx: &WriteTransaction, change: &Change<'_>) -> StoreResult<()> {
-    let replay = replayer(change.table)
+    let replay = super::tables::replayer(change.table)
         .ok_or_else(|| StoreError::Corrupt(format!("the redo log changes an unknown table {}", change.table)))?;
     replay(tx, change)
-}
-
-/// How a change to one table is done again.
-type Replay = fn(&WriteTransaction, &Change<'_>) -> StoreResult<()>;
-
-/// How a change to the table `name` is done again: every table a write
-/// transaction changes, and `bookings`, which schema 5 changed (opening
-/// replays a log before it migrates). A test checks that every table a
-/// store has is here.
-pub(super) fn replayer(name: &str) -> Option<Replay> {
-    Some(match name {
-        "meta" => |tx, c| c.apply(tx, META),
-        "unfanned" => |tx, c| c.apply(tx, UNFANNED),
-        "properties" => |tx, c| c.apply(tx, PROPERTIES),
-        "bookings" => |tx, c| c.apply(tx, CODE_KEYED_BOOKINGS),
-        "booking_rows" => |tx, c| c.apply(tx, BOOKINGS),
-        "booking_seqs" => |tx, c| c.apply(tx, BOOKING_SEQS),
-        "booking_order" => |tx, c| c.apply(tx, BOOKING_ORDER),
-        "calendar" => |tx, c| c.apply(tx, CALENDAR),
-        "calendar_reach" => |tx, c| c.apply(tx, CALENDAR_REACH),
-        "lapsing_holds" => |tx, c| c.apply(tx, LAPSING_HOLDS),
-        "blocks" => |tx, c| c.apply(tx, BLOCKS),
-        "keys" => |tx, c| c.apply(tx, KEYS),
-        "key_hashes" => |tx, c| c.apply(tx, KEY_HASHES),
-        "webhooks" => |tx, c| c.apply(tx, WEBHOOKS),
-        "outbox" => |tx, c| c.apply(tx, OUTBOX),
-        "idempotency" => |tx, c| c.apply(tx, IDEMPOTENCY),
-        "deliveries" => |tx, c| c.apply(tx, DELIVERIES),
-        "delivery_due" => |tx, c| c.apply(tx, DELIVERY_DUE),
-        "delivery_finished" => |tx, c| c.apply(tx, DELIVERY_FINISHED),
-        "delivery_events" => |tx, c| c.apply(tx, DELIVERY_EVENTS),
-        "delivery_leases" => |tx, c| c.apply(tx, DELIVERY_LEASES),
-        "idempotency_created" => |tx, c| c.apply(tx, IDEMPOTENCY_CREATED),
-        "feeds" => |tx, c| c.apply(tx, FEEDS),
-        "admin_sessions" => |tx, c| c.apply(tx, ADMIN_SESSIONS),
-        "login_failures" => |tx, c| c.apply(tx, LOGIN_FAILURES),
-        _ => return None,
-    })
 }
 
 /// The changes of one record, in the order they were made.

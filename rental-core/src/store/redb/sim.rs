@@ -1,11 +1,5 @@
-//! A simulated disk for the power-loss tests: each file's synced bytes plus
-//! the writes since its last sync, of which a power loss keeps a random part.
-//!
-//! It models what Linux and a disk promise and no more: a sync makes a file's
-//! writes (and its length) durable; a new file's name is durable once its
-//! directory is synced; a failed sync drops the writes it was to make
-//! durable (the kernel marks the pages clean) while reads still see them;
-//! a power loss keeps each pending write, or each 512-byte piece of it, or not.
+//! A simulated disk for the power-loss tests: each file's synced bytes plus the writes
+//! since its last sync, of which a power loss keeps a random part, torn at 512 bytes.
 
 use std::io;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -185,6 +179,11 @@ impl State {
     }
 }
 
+/// It models what Linux and a disk promise and no more: a sync makes a file's
+/// writes (and its length) durable; a new file's name is durable once its
+/// directory is synced; a failed sync drops the writes it was to make
+/// durable (the kernel marks the pages clean) while reads still see them.
+///
 /// The disk, shared by every handle on it.
 #[derive(Debug, Clone, Default)]
 pub(super) struct SimDisk(Arc<Mutex<State>>);
