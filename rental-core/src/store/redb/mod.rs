@@ -1,6 +1,7 @@
 //! The durable store on redb: one file, one writer at a time, every commit
 //! persisted (in its redo log) before it returns. Table layout: docs/DESIGN.md, "Storage".
 
+mod changes;
 mod disk;
 mod errors;
 mod flusher;
@@ -26,12 +27,13 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{Store, StoreError, StoreResult};
+use changes::Changes;
 use disk::{Disk, OsDisk};
 use flusher::Flusher;
 pub use read::Tables;
 #[cfg(test)]
 use redo::redo_path;
-use redo::{Changes, Header, RedoLog, checkpoint};
+use redo::{Header, RedoLog, checkpoint};
 use tables::{META, REDO_EPOCH, REDO_FROM, STORE_ID};
 
 /// The most booking creations one durable commit takes (see [`Store::group_commit`]).
@@ -134,8 +136,8 @@ impl RedbStore {
             return Err(RedoError::Gap { redo_from: from, first: first.seq }.into());
         }
         for record in records.iter().filter(|r| r.seq >= from) {
-            for change in redo::changes(&record.changes) {
-                redo::apply(&tx, &change?)?;
+            for change in changes::changes(&record.changes) {
+                changes::apply(&tx, &change?)?;
             }
         }
         if let Some(header) = stamp {

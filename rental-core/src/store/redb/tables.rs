@@ -3,7 +3,7 @@
 
 use redb::{TableDefinition, WriteTransaction};
 
-use super::redo::Change;
+use super::changes::Change;
 use crate::store::StoreResult;
 
 /// The version of the table layout below; bumped with a migration when it changes.

@@ -6,8 +6,9 @@ use redb::{Durability, Key, ReadableTable, TableDefinition, Value};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::changes::Logged;
 use super::read::{day, kind_code, millis, reach_of};
-use super::redo::{Logged, checkpoint};
+use super::redo::checkpoint;
 use super::tables::{
     ADMIN_PASSWORD, ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH,
     DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS, IDEMPOTENCY,
