@@ -15,7 +15,7 @@ use crate::change::Change;
 use crate::clock::{Entropy, ManualClock};
 use crate::lifecycle::Action;
 use crate::stay::Stay;
-use crate::store::{ReadTx, Store, StoreError};
+use crate::store::{ReadTx, Store, StoreError, WriteTx};
 use crate::{Error, Rental, demo};
 
 /// How often the workload checkpoints.
@@ -386,4 +386,47 @@ fn a_failed_commit_is_taken_back_for_good_and_comes_back_without_the_take_backs_
     };
     assert!((0..8).all(|seed| !comes_back(None, seed)), "a failed commit came back");
     assert!((0..8).any(|seed| comes_back(Some(SyncPoint::TakeBack), seed)), "without the sync it never came back");
+}
+
+/// A store written by schema 5, its 20 bookings durable, on a simulated disk.
+fn schema_5_store() -> SimDisk {
+    let disk = SimDisk::default();
+    let store = RedbStore::open_on(&disk).unwrap();
+    let mut tx = store.write().unwrap();
+    for n in 0..20u64 {
+        let day = NaiveDate::from_ymd_opt(2027, 1, 1).unwrap() + Days::new(2 * n);
+        let booking = demo::booking(&format!("BK-MIGR{n:02}"), &day.to_string(), &day.succ_opt().unwrap().to_string());
+        tx.put_booking(&booking).unwrap();
+    }
+    tx.commit().unwrap();
+    let tx = store.db.begin_write().unwrap();
+    tx.open_table(super::tables::META).unwrap().insert("schema_version", "5").unwrap();
+    super::tests::unnumber_bookings(&tx);
+    tx.commit().unwrap();
+    drop(store);
+    disk
+}
+
+/// The power goes at each sync of the open that migrates a schema 5 store
+/// (it numbers the bookings): the next open finds every booking, numbered.
+#[test]
+fn a_power_loss_during_a_schema_migration_loses_no_booking() {
+    let disk = schema_5_store();
+    let before = disk.syncs();
+    drop(RedbStore::open_on(&disk).unwrap());
+    let syncs = disk.syncs() - before;
+    assert!(syncs >= 3, "the open replays, migrates and closes: {syncs} syncs");
+    for cut in 1..=syncs {
+        let disk = schema_5_store();
+        disk.cut_after_syncs(cut);
+        drop(RedbStore::open_on(&disk));
+        disk.cut();
+        disk.lose_power(cut);
+        let mut store = RedbStore::open_on(&disk).unwrap_or_else(|e| panic!("cut {cut}: {e}"));
+        let read = store.read().unwrap();
+        let found = (0..20).filter(|n| read.numbered_booking(&format!("BK-MIGR{n:02}")).unwrap().is_some()).count();
+        assert_eq!(found, 20, "cut after sync {cut}");
+        drop(read);
+        assert_eq!(store.db.check_integrity().ok(), Some(true), "cut after sync {cut}");
+    }
 }

@@ -14,7 +14,7 @@ use crate::demo;
 use crate::store::{IdempotencyRecord, ReadTx, WriteTx};
 
 /// Lays the bookings out as schema 5 and before did: keyed by code, unnumbered.
-fn unnumber_bookings(tx: &WriteTransaction) {
+pub(super) fn unnumber_bookings(tx: &WriteTransaction) {
     let seqs = tx.open_table(BOOKING_SEQS).unwrap();
     let rows = tx.open_table(BOOKINGS).unwrap();
     let mut old = tx.open_table(CODE_KEYED_BOOKINGS).unwrap();
