@@ -70,7 +70,9 @@ impl RedbStore {
     /// A commit appends what it changed to the redo log and syncs that, and
     /// about once a second redb makes everything durable at once and the log
     /// starts again (a checkpoint). Opening replays what the log holds past
-    /// the last checkpoint, such as the commits before a crash.
+    /// the last checkpoint, such as the commits before a crash. It refuses,
+    /// with a [`RedoError`] (see [`RedoError::of`]), a log that is another
+    /// store's or whose records do not start where the file's last checkpoint ended.
     pub fn open(path: impl AsRef<Path>) -> StoreResult<Self> {
         Self::open_on(&OsDisk::new(path.as_ref()))
     }
