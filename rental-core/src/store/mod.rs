@@ -24,7 +24,7 @@ pub use self::memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use self::postgres::{Counts, MAX_CONNECTIONS, PgStore, PgTx, TABLES, is_postgres_url};
 #[cfg(feature = "redb")]
-pub use self::redb::{RedbStore, RedbTx, RedbWrite};
+pub use self::redb::{RedbStore, RedbTx, RedbWrite, RedoError};
 use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};

@@ -1,5 +1,5 @@
-//! The redb store's redo log: the rows each commit changed, appended and
-//! synced before the commit returns, so that redb itself syncs once a second.
+//! The redb store's redo log: the rows each commit changed (`changes.rs`), appended
+//! and synced before the commit returns, so that redb itself syncs once a second.
 //!
 //! A durable redb commit writes every page the transaction copied, at random
 //! places in the file, and syncs them: about 30 KiB a booking once the store
@@ -16,211 +16,25 @@
 //! its digest or breaks the numbering ends the log (a commit that crashed
 //! while it was appended never returned).
 
-use std::borrow::Borrow;
-use std::cell::RefCell;
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::ops::Deref;
+#[cfg(test)]
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use redb::{Key, TableDefinition, TableHandle, Value, WriteTransaction};
+use redb::WriteTransaction;
 use sha2::{Digest, Sha256};
 
-use super::{
-    ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CODE_KEYED_BOOKINGS,
-    DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS, IDEMPOTENCY,
-    IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PROPERTIES, REDO_FROM,
-    UNFANNED, WEBHOOKS, backend,
-};
+use super::backend;
+use super::disk::{LogFile, SyncPoint};
+use super::errors::RedoError;
+use super::tables::{META, REDO_FROM};
 use crate::store::{StoreError, StoreResult};
 
 /// How often a commit is a durable redb commit that starts the log again.
 pub(super) const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 
-const INSERT: u8 = 1;
-const REMOVE: u8 = 2;
 const HEADER: usize = 4 + 8;
-
-/// The rows one write transaction changed, in order, encoded for the log.
-#[derive(Debug, Default)]
-pub(super) struct Changes(RefCell<Vec<u8>>);
-
-impl Changes {
-    fn push(&self, kind: u8, table: &str, key: &[u8], value: Option<&[u8]>) {
-        let mut out = self.0.borrow_mut();
-        out.push(kind);
-        out.push(u8::try_from(table.len()).expect("table names are short"));
-        out.extend_from_slice(table.as_bytes());
-        for bytes in std::iter::once(key).chain(value) {
-            out.extend_from_slice(&u32::try_from(bytes.len()).expect("rows under 4 GiB").to_le_bytes());
-            out.extend_from_slice(bytes);
-        }
-    }
-
-    /// Whether the transaction changed nothing.
-    pub(super) fn is_empty(&self) -> bool {
-        self.0.borrow().is_empty()
-    }
-
-    /// The encoded changes.
-    pub(super) fn into_bytes(self) -> Vec<u8> {
-        self.0.into_inner()
-    }
-}
-
-/// A table of a write transaction whose changes are noted for the log. It
-/// reads as the table it wraps.
-pub(super) struct Logged<'t, K: Key + 'static, V: Value + 'static> {
-    table: redb::Table<'t, K, V>,
-    changes: &'t Changes,
-}
-
-impl<'t, K: Key + 'static, V: Value + 'static> Logged<'t, K, V> {
-    /// Opens `def` in `tx`, noting its changes in `changes`.
-    pub(super) fn open(
-        tx: &'t WriteTransaction,
-        def: TableDefinition<K, V>,
-        changes: &'t Changes,
-    ) -> StoreResult<Self> {
-        Ok(Logged { table: tx.open_table(def).map_err(backend)?, changes })
-    }
-
-    /// Inserts or replaces a row.
-    pub(super) fn insert<'k, 'v>(
-        &mut self,
-        key: impl Borrow<K::SelfType<'k>>,
-        value: impl Borrow<V::SelfType<'v>>,
-    ) -> StoreResult<()> {
-        let (key, value) = (key.borrow(), value.borrow());
-        self.table.insert(key, value).map_err(backend)?;
-        self.changes.push(INSERT, self.table.name(), K::as_bytes(key).as_ref(), Some(V::as_bytes(value).as_ref()));
-        Ok(())
-    }
-
-    /// Removes a row; returns whether there was one.
-    pub(super) fn remove<'k>(&mut self, key: impl Borrow<K::SelfType<'k>>) -> StoreResult<bool> {
-        let key = key.borrow();
-        let removed = self.table.remove(key).map_err(backend)?.is_some();
-        if removed {
-            self.changes.push(REMOVE, self.table.name(), K::as_bytes(key).as_ref(), None);
-        }
-        Ok(removed)
-    }
-}
-
-impl<'t, K: Key + 'static, V: Value + 'static> Deref for Logged<'t, K, V> {
-    type Target = redb::Table<'t, K, V>;
-    fn deref(&self) -> &Self::Target {
-        &self.table
-    }
-}
-
-/// One changed row read back from the log.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) struct Change<'a> {
-    /// The table's name.
-    pub table: &'a str,
-    key: &'a [u8],
-    /// The row's new value; `None` when it was removed.
-    value: Option<&'a [u8]>,
-}
-
-impl Change<'_> {
-    /// Does the change again in `tx`, whose table `def` is the one it names.
-    pub(super) fn apply<K: Key + 'static, V: Value + 'static>(
-        &self,
-        tx: &WriteTransaction,
-        def: TableDefinition<K, V>,
-    ) -> StoreResult<()> {
-        let mut table = tx.open_table(def).map_err(backend)?;
-        let key = K::from_bytes(self.key);
-        match self.value {
-            Some(value) => drop(table.insert(key, V::from_bytes(value)).map_err(backend)?),
-            None => drop(table.remove(key).map_err(backend)?),
-        }
-        Ok(())
-    }
-}
-
-/// Does one logged change again. Every table a write transaction changes is
-/// here, and `bookings`, which schema 5 changed: opening replays a log before
-/// it migrates. A name the log holds but this does not know is corruption.
-pub(super) fn apply(tx: &WriteTransaction, change: &Change<'_>) -> StoreResult<()> {
-    match change.table {
-        "meta" => change.apply(tx, META),
-        "unfanned" => change.apply(tx, UNFANNED),
-        "properties" => change.apply(tx, PROPERTIES),
-        "bookings" => change.apply(tx, CODE_KEYED_BOOKINGS),
-        "booking_rows" => change.apply(tx, BOOKINGS),
-        "booking_seqs" => change.apply(tx, BOOKING_SEQS),
-        "booking_order" => change.apply(tx, BOOKING_ORDER),
-        "calendar" => change.apply(tx, CALENDAR),
-        "calendar_reach" => change.apply(tx, CALENDAR_REACH),
-        "lapsing_holds" => change.apply(tx, LAPSING_HOLDS),
-        "blocks" => change.apply(tx, BLOCKS),
-        "keys" => change.apply(tx, KEYS),
-        "key_hashes" => change.apply(tx, KEY_HASHES),
-        "webhooks" => change.apply(tx, WEBHOOKS),
-        "outbox" => change.apply(tx, OUTBOX),
-        "idempotency" => change.apply(tx, IDEMPOTENCY),
-        "deliveries" => change.apply(tx, DELIVERIES),
-        "delivery_due" => change.apply(tx, DELIVERY_DUE),
-        "delivery_finished" => change.apply(tx, DELIVERY_FINISHED),
-        "delivery_events" => change.apply(tx, DELIVERY_EVENTS),
-        "delivery_leases" => change.apply(tx, DELIVERY_LEASES),
-        "idempotency_created" => change.apply(tx, IDEMPOTENCY_CREATED),
-        "feeds" => change.apply(tx, FEEDS),
-        "admin_sessions" => change.apply(tx, ADMIN_SESSIONS),
-        "login_failures" => change.apply(tx, LOGIN_FAILURES),
-        other => Err(StoreError::Corrupt(format!("the redo log changes an unknown table {other}"))),
-    }
-}
-
-/// The changes of one record, in the order they were made.
-pub(super) fn changes(mut bytes: &[u8]) -> impl Iterator<Item = StoreResult<Change<'_>>> {
-    std::iter::from_fn(move || {
-        if bytes.is_empty() {
-            return None;
-        }
-        let change = next_change(&mut bytes);
-        if change.is_err() {
-            bytes = &[];
-        }
-        Some(change)
-    })
-}
-
-fn next_change<'a>(bytes: &mut &'a [u8]) -> StoreResult<Change<'a>> {
-    let kind = take(bytes, 1)?[0];
-    let name_len = usize::from(take(bytes, 1)?[0]);
-    let table = std::str::from_utf8(take(bytes, name_len)?).map_err(|_| corrupt("a table name"))?;
-    let key = take_sized(bytes)?;
-    let value = match kind {
-        INSERT => Some(take_sized(bytes)?),
-        REMOVE => None,
-        _ => return Err(corrupt("a change's kind")),
-    };
-    Ok(Change { table, key, value })
-}
-
-fn take_sized<'a>(bytes: &mut &'a [u8]) -> StoreResult<&'a [u8]> {
-    let len = u32::from_le_bytes(take(bytes, 4)?.try_into().expect("4 bytes"));
-    take(bytes, usize::try_from(len).map_err(|_| corrupt("a length"))?)
-}
-
-fn take<'a>(bytes: &mut &'a [u8], n: usize) -> StoreResult<&'a [u8]> {
-    if bytes.len() < n {
-        return Err(corrupt("a change cut short"));
-    }
-    let (head, rest) = bytes.split_at(n);
-    *bytes = rest;
-    Ok(head)
-}
-
-fn corrupt(what: &str) -> StoreError {
-    StoreError::Corrupt(format!("the redo log has a bad record: {what}"))
-}
 
 /// A record read back from the log.
 #[derive(Debug)]
@@ -236,12 +50,69 @@ pub(super) struct Record {
 /// its `fdatasync` writes no file-system metadata.
 const GROW_BY: u64 = 1 << 20;
 
+/// The start of the log file, which the records follow: whose store and
+/// epoch the log is, and how its records are written (see [`Header`]).
+pub(super) const HEADER_BYTES: u64 = 512;
+const MAGIC: &[u8; 8] = b"rentredo";
+/// The record format this version writes and reads.
+const FORMAT: u32 = 1;
+
+/// What the log's header says: `magic | format: u32 | store: u64 | epoch: u64 | digest: 8 bytes`,
+/// little endian, zeros to [`HEADER_BYTES`] (one sector, so it is written whole or not at all).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Header {
+    /// The store's id, also in its file's `meta`.
+    pub store: u64,
+    /// Which log of the store this is, also in its file's `meta`: a new
+    /// log (created, or one without a header rewritten) is the next epoch.
+    pub epoch: u64,
+}
+
+impl Header {
+    fn encode(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(usize::try_from(HEADER_BYTES).expect("512"));
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT.to_le_bytes());
+        out.extend_from_slice(&self.store.to_le_bytes());
+        out.extend_from_slice(&self.epoch.to_le_bytes());
+        let sum = digest(&out);
+        out.extend_from_slice(&sum);
+        out.resize(out.capacity(), 0);
+        out
+    }
+
+    /// The header at the start of `bytes`; `None` when the log has none
+    /// (written before headers, or new and empty).
+    fn decode(bytes: &[u8]) -> Result<Option<Header>, RedoError> {
+        if bytes.get(..8) != Some(MAGIC.as_slice()) {
+            return Ok(None);
+        }
+        let field = |at: usize, n: usize| bytes.get(at..at + n).ok_or(RedoError::BadHeader);
+        let (body, sum) = (field(0, 28)?, field(28, 8)?);
+        if digest(body) != sum {
+            return Err(RedoError::BadHeader);
+        }
+        let format = u32::from_le_bytes(body[8..12].try_into().expect("4 bytes"));
+        if format != FORMAT {
+            return Err(RedoError::UnknownFormat(format));
+        }
+        let store = u64::from_le_bytes(body[12..20].try_into().expect("8 bytes"));
+        let epoch = u64::from_le_bytes(body[20..28].try_into().expect("8 bytes"));
+        Ok(Some(Header { store, epoch }))
+    }
+}
+
 /// The log file, beside the redb file. It is written from the start again
 /// after each checkpoint and never shrinks: the records past the current
 /// run are older than the checkpoint, and the run ends before them.
 #[derive(Debug)]
 pub(super) struct RedoLog {
-    file: File,
+    file: Box<dyn LogFile>,
+    /// The header the file has; `None` until one is written.
+    header: Option<Header>,
+    /// Where the records start: after the header, or at 0 in a log written
+    /// before headers (until a header is written).
+    start: u64,
     /// The file's length: zeros or old records past `end`.
     size: u64,
     /// Where the next record goes.
@@ -253,31 +124,56 @@ pub(super) struct RedoLog {
     /// takes no more records, so none follows it. (Reopened, the store
     /// replays that record: the disk refused both the commit and the undo.)
     broken: bool,
+    /// Set by the flusher when a sync of redb's file failed: the pages it
+    /// wrote may be lost, and only the log still holds those commits, so no
+    /// checkpoint may start the log again (see [`RedoLog::refuse`]).
+    sync_failed: Arc<AtomicBool>,
     last_checkpoint: Instant,
     every: Duration,
 }
 
 impl RedoLog {
-    /// Opens (or creates) the log at `path`, returning it with the records it
-    /// holds: every whole record in an unbroken run from the start. Until a
-    /// checkpoint, new records go after the run.
-    pub(super) fn open(path: &Path) -> StoreResult<(Self, Vec<Record>)> {
-        let mut file =
-            OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path).map_err(backend)?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(backend)?;
-        let (records, end) = records(&bytes);
+    /// Opens the log in `file`, returning it with its header and the records
+    /// it holds: every whole record in an unbroken run from the start. Until
+    /// a checkpoint, new records go after the run.
+    pub(super) fn open(mut file: Box<dyn LogFile>) -> StoreResult<(Self, Vec<Record>)> {
+        let bytes = file.read_all().map_err(backend)?;
+        let header = Header::decode(&bytes)?;
+        let start = if header.is_some() { HEADER_BYTES } else { 0 };
+        let (records, end) = records(&bytes, start);
         let log = RedoLog {
             file,
+            header,
+            start,
             size: bytes.len() as u64,
             end,
             last_start: end,
             next_seq: records.last().map_or(0, |r| r.seq + 1),
             broken: false,
+            sync_failed: Arc::new(AtomicBool::new(false)),
             last_checkpoint: Instant::now(),
             every: CHECKPOINT_EVERY,
         };
         Ok((log, records))
+    }
+
+    /// The header the file has, if any.
+    pub(super) fn header(&self) -> Option<Header> {
+        self.header
+    }
+
+    /// The latch the flusher sets when a sync of redb's file fails.
+    pub(super) fn sync_failed(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.sync_failed)
+    }
+
+    /// Fails once the log is broken or a sync of redb's file failed: no
+    /// commit and no checkpoint until the store is reopened.
+    pub(super) fn refuse(&self) -> Result<(), RedoError> {
+        if self.broken || self.sync_failed.load(Ordering::Acquire) {
+            return Err(RedoError::Broken);
+        }
+        Ok(())
     }
 
     /// The number the next record gets.
@@ -292,7 +188,7 @@ impl RedoLog {
 
     /// Whether records were appended since the last checkpoint.
     pub(super) fn holds_records(&self) -> bool {
-        self.end > 0
+        self.end > self.start
     }
 
     /// Whether the next commit should be a checkpoint.
@@ -306,14 +202,24 @@ impl RedoLog {
         self.every = every;
     }
 
+    /// Writes `header` at the front, right after a checkpoint: the records
+    /// then start after it, and whatever the file held there is older than
+    /// the checkpoint.
+    pub(super) fn stamp(&mut self, header: Header) -> StoreResult<()> {
+        debug_assert!(!self.holds_records(), "stamped right after a checkpoint");
+        self.file.write_at(0, &header.encode()).and_then(|()| self.file.sync_data()).map_err(backend)?;
+        self.header = Some(header);
+        self.size = self.size.max(HEADER_BYTES);
+        self.start = HEADER_BYTES;
+        self.end = HEADER_BYTES;
+        self.last_start = HEADER_BYTES;
+        Ok(())
+    }
+
     /// Appends one commit's changes and syncs them. When that fails, the log
     /// is left ending before the record.
     pub(super) fn append(&mut self, changes: &[u8]) -> StoreResult<()> {
-        if self.broken {
-            return Err(StoreError::Backend(
-                "the redo log could not take back a failed commit; reopen the store".into(),
-            ));
-        }
+        self.refuse()?;
         let mut body = Vec::with_capacity(8 + changes.len());
         body.extend_from_slice(&self.next_seq.to_le_bytes());
         body.extend_from_slice(changes);
@@ -323,7 +229,8 @@ impl RedoLog {
         record.extend_from_slice(&digest(&body));
         record.extend_from_slice(&body);
         let start = self.end;
-        if let Err(e) = self.grow_for(record.len() as u64).and_then(|()| self.write_at(start, &record)) {
+        let written = self.grow_for(record.len() as u64).and_then(|()| self.file.write_at(start, &record));
+        if let Err(e) = written.and_then(|()| self.sync(SyncPoint::Record)) {
             self.end_at(start);
             return Err(backend(e));
         }
@@ -345,30 +252,34 @@ impl RedoLog {
     /// there, so no record is read from it. If even that fails, the log is
     /// broken (see [`RedoLog::broken`]).
     fn end_at(&mut self, at: u64) {
-        if at + 4 > self.size || self.write_at(at, &[0; 4]).is_ok() {
+        if at + 4 > self.size || self.file.write_at(at, &[0; 4]).and_then(|()| self.sync(SyncPoint::TakeBack)).is_ok() {
             self.end = at;
         } else {
             self.broken = true;
         }
     }
 
-    fn write_at(&mut self, at: u64, bytes: &[u8]) -> std::io::Result<()> {
-        self.file.seek(SeekFrom::Start(at))?;
-        self.file.write_all(bytes)?;
+    /// `fdatasync`s the file, unless a test removed this sync.
+    fn sync(&mut self, point: SyncPoint) -> std::io::Result<()> {
+        #[cfg(test)]
+        if self.file.removed(point) {
+            return Ok(());
+        }
+        let _ = point;
         self.file.sync_data()
     }
 
     /// Makes room for `len` more bytes after the end: zeros, synced with the
-    /// file's new length.
+    /// file's new length (so that a record's `fdatasync` writes no metadata:
+    /// for speed, not durability, as that `fdatasync` would write the length).
     fn grow_for(&mut self, len: u64) -> std::io::Result<()> {
         let needed = self.end + len;
         if needed <= self.size {
             return Ok(());
         }
         let size = needed.div_ceil(GROW_BY) * GROW_BY;
-        self.file.seek(SeekFrom::Start(self.size))?;
         let zeros = vec![0; usize::try_from(size - self.size).map_err(std::io::Error::other)?];
-        self.file.write_all(&zeros)?;
+        self.file.write_at(self.size, &zeros)?;
         self.file.sync_all()?;
         self.size = size;
         Ok(())
@@ -379,26 +290,50 @@ impl RedoLog {
     /// skips them: they are numbered before the checkpoint's `redo_from`.
     pub(super) fn checkpointed(&mut self) {
         self.last_checkpoint = Instant::now();
-        self.end = 0;
-        self.last_start = 0;
+        self.end = self.start;
+        self.last_start = self.start;
+    }
+
+    /// Breaks the log, as a take-back that failed does.
+    #[cfg(test)]
+    pub(super) fn break_it(&mut self) {
+        self.broken = true;
+    }
+
+    /// Whether a test removed this sync from the code.
+    #[cfg(test)]
+    pub(super) fn removed(&self, point: SyncPoint) -> bool {
+        self.file.removed(point)
     }
 }
 
 /// Commits `tx` durably, noting in `meta` that the log's records so far are
-/// in the file, then starts the log again (a checkpoint).
+/// in the file, then starts the log again (a checkpoint). Refused once the
+/// log is broken or a sync of redb's file failed.
 pub(super) fn checkpoint(tx: WriteTransaction, log: &mut RedoLog) -> StoreResult<()> {
+    log.refuse()?;
     let from = log.next_seq().to_string();
     tx.open_table(META).map_err(backend)?.insert(REDO_FROM, from.as_str()).map_err(backend)?;
+    #[cfg(test)]
+    let tx = without_durability_if_removed(tx, log)?;
     tx.commit().map_err(backend)?;
     log.checkpointed();
     Ok(())
 }
 
+/// The checkpoint's commit without durability, when a test removed that sync.
+#[cfg(test)]
+fn without_durability_if_removed(mut tx: WriteTransaction, log: &RedoLog) -> StoreResult<WriteTransaction> {
+    if log.removed(SyncPoint::Checkpoint) {
+        tx.set_durability(redb::Durability::None).map_err(backend)?;
+    }
+    Ok(tx)
+}
+
 /// The log's path: the redb file's with `.redo` added.
+#[cfg(test)]
 pub(super) fn redo_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".redo");
-    PathBuf::from(name)
+    super::disk::with_suffix(path, ".redo")
 }
 
 fn digest(body: &[u8]) -> [u8; 8] {
@@ -406,11 +341,11 @@ fn digest(body: &[u8]) -> [u8; 8] {
     full[..8].try_into().expect("SHA-256 has 32 bytes")
 }
 
-/// The whole records at the start of `bytes`, numbered one after another,
+/// The whole records from `start` in `bytes`, numbered one after another,
 /// and where the run ends.
-fn records(bytes: &[u8]) -> (Vec<Record>, u64) {
+fn records(bytes: &[u8], start: u64) -> (Vec<Record>, u64) {
     let mut out: Vec<Record> = Vec::new();
-    let mut at = 0;
+    let mut at = usize::try_from(start).expect("the header fits");
     while let Some(header) = bytes.get(at..at + HEADER) {
         let len = u32::from_le_bytes(header[..4].try_into().expect("4 bytes"));
         let Ok(len) = usize::try_from(len) else { break };
@@ -431,38 +366,19 @@ fn records(bytes: &[u8]) -> (Vec<Record>, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::redb::changes::encoded;
 
-    /// A row changed: its table, key and new value (`None`: removed).
-    type Row<'a> = (&'a str, &'a [u8], Option<&'a [u8]>);
-
-    fn encoded(rows: &[Row]) -> Vec<u8> {
-        let changes = Changes::default();
-        for (table, key, value) in rows {
-            changes.push(if value.is_some() { INSERT } else { REMOVE }, table, key, *value);
-        }
-        changes.into_bytes()
-    }
-
-    #[test]
-    fn changes_read_back_as_they_were_noted() {
-        let bytes = encoded(&[("bookings", b"BK1", Some(b"{}")), ("calendar", b"k", None)]);
-        let read: Vec<Change> = changes(&bytes).collect::<StoreResult<_>>().unwrap();
-        assert_eq!(
-            read,
-            vec![
-                Change { table: "bookings", key: b"BK1", value: Some(b"{}") },
-                Change { table: "calendar", key: b"k", value: None },
-            ]
-        );
-        assert!(changes(&bytes[..bytes.len() - 1]).any(|c| c.is_err()), "a change cut short is an error");
+    fn open_log(path: &Path) -> StoreResult<(RedoLog, Vec<Record>)> {
+        let file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path);
+        RedoLog::open(Box::new(file.unwrap()))
     }
 
     #[test]
     fn a_log_ends_at_a_torn_record_or_a_break_in_the_numbering() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("log");
-        let seqs = |path: &Path| RedoLog::open(path).unwrap().1.iter().map(|r| r.seq).collect::<Vec<_>>();
-        let (mut log, none) = RedoLog::open(&path).unwrap();
+        let seqs = |path: &Path| open_log(path).unwrap().1.iter().map(|r| r.seq).collect::<Vec<_>>();
+        let (mut log, none) = open_log(&path).unwrap();
         assert!(none.is_empty());
         for n in 0..3u8 {
             log.append(&encoded(&[("meta", &[n], Some(b"v"))])).unwrap();
@@ -471,7 +387,7 @@ mod tests {
         drop(log);
         let whole = std::fs::read(&path).unwrap();
         assert_eq!(seqs(&path), [0, 1, 2]);
-        assert_eq!(RedoLog::open(&path).unwrap().0.next_seq(), 3);
+        assert_eq!(open_log(&path).unwrap().0.next_seq(), 3);
 
         // The last record cut short: a commit that crashed while it was appended.
         std::fs::write(&path, &whole[..run - 3]).unwrap();
@@ -486,7 +402,7 @@ mod tests {
         // After a checkpoint the log starts again over the older records,
         // which follow the new run and are not read.
         std::fs::write(&path, &whole).unwrap();
-        let (mut log, _) = RedoLog::open(&path).unwrap();
+        let (mut log, _) = open_log(&path).unwrap();
         log.checkpointed();
         log.number_from(10);
         log.append(&encoded(&[("meta", &[9], Some(b"v"))])).unwrap();
@@ -495,11 +411,26 @@ mod tests {
         assert_eq!(seqs(&path), [10]);
 
         // A record taken back (its redb commit failed) is not read either.
-        let (mut log, _) = RedoLog::open(&path).unwrap();
+        let (mut log, _) = open_log(&path).unwrap();
         log.append(&encoded(&[("meta", &[11], Some(b"v"))])).unwrap();
         log.take_back_last();
         assert_eq!(log.next_seq(), 11);
         drop(log);
         assert_eq!(seqs(&path), [10]);
+    }
+
+    #[test]
+    fn a_header_of_another_format_or_damaged_is_refused() {
+        let header = Header { store: 0xABCD, epoch: 3 };
+        assert_eq!(Header::decode(&header.encode()), Ok(Some(header)));
+        assert_eq!(Header::decode(&[0; 512]), Ok(None), "no header: a new log, or one written before headers");
+        let mut damaged = header.encode();
+        damaged[13] ^= 1;
+        assert_eq!(Header::decode(&damaged), Err(RedoError::BadHeader));
+        let mut newer = header.encode();
+        newer[8..12].copy_from_slice(&2u32.to_le_bytes());
+        let sum = digest(&newer[..28]);
+        newer[28..36].copy_from_slice(&sum);
+        assert_eq!(Header::decode(&newer), Err(RedoError::UnknownFormat(2)));
     }
 }

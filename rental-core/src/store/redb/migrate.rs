@@ -1,0 +1,155 @@
+//! Opening a redb file of an older schema: each migration, and the tables a
+//! store of this version has.
+
+use redb::{ReadableTable, WriteTransaction};
+
+use super::read::{millis, reach_of};
+use super::tables::{
+    ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CODE_KEYED_BOOKINGS,
+    DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FANNED_OUT, FEEDS, IDEMPOTENCY,
+    IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PENDING, PROPERTIES,
+    SCHEMA_VERSION, UNFANNED, WEBHOOKS,
+};
+use super::{RedbStore, RedbTx, backend, decode};
+use crate::booking::Booking;
+use crate::delivery::Delivery;
+use crate::lifecycle;
+use crate::store::{IdempotencyRecord, StoreError, StoreResult, finished_key};
+
+impl RedbStore {
+    pub(super) fn create_tables(&self) -> StoreResult<()> {
+        let tx = self.db.begin_write().map_err(backend)?;
+        {
+            let mut meta = tx.open_table(META).map_err(backend)?;
+            let version = meta.get("schema_version").map_err(backend)?.map(|v| v.value().to_owned());
+            match version.as_deref() {
+                None => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
+                Some(SCHEMA_VERSION) => {}
+                Some(old @ ("1" | "2" | "3" | "4" | "5")) => {
+                    if old == "1" {
+                        index_lapsing_holds(&tx)?;
+                        index_deliveries_and_idempotency(&tx)?;
+                    }
+                    if old == "1" || old == "2" {
+                        mark_unfanned(&tx, &mut meta)?;
+                    }
+                    if old != "4" {
+                        tx.delete_table(PENDING).map_err(backend)?;
+                    }
+                    if old != "5" {
+                        measure_calendar_reach(&tx)?;
+                    }
+                    number_bookings(&tx)?;
+                    meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
+                }
+                Some(other) => {
+                    return Err(StoreError::Corrupt(format!("unknown schema version {other}")));
+                }
+            }
+        }
+        tx.open_table(PROPERTIES).map_err(backend)?;
+        tx.open_table(BOOKINGS).map_err(backend)?;
+        tx.open_table(BOOKING_SEQS).map_err(backend)?;
+        tx.open_table(BOOKING_ORDER).map_err(backend)?;
+        tx.open_table(CALENDAR).map_err(backend)?;
+        tx.open_table(CALENDAR_REACH).map_err(backend)?;
+        tx.open_table(LAPSING_HOLDS).map_err(backend)?;
+        tx.open_table(BLOCKS).map_err(backend)?;
+        tx.open_table(KEYS).map_err(backend)?;
+        tx.open_table(KEY_HASHES).map_err(backend)?;
+        tx.open_table(WEBHOOKS).map_err(backend)?;
+        tx.open_table(OUTBOX).map_err(backend)?;
+        tx.open_table(UNFANNED).map_err(backend)?;
+        tx.open_table(IDEMPOTENCY).map_err(backend)?;
+        tx.open_table(DELIVERIES).map_err(backend)?;
+        tx.open_table(DELIVERY_DUE).map_err(backend)?;
+        tx.open_table(DELIVERY_FINISHED).map_err(backend)?;
+        tx.open_table(DELIVERY_EVENTS).map_err(backend)?;
+        tx.open_table(DELIVERY_LEASES).map_err(backend)?;
+        tx.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
+        tx.open_table(FEEDS).map_err(backend)?;
+        tx.open_table(ADMIN_SESSIONS).map_err(backend)?;
+        tx.open_table(LOGIN_FAILURES).map_err(backend)?;
+        tx.commit().map_err(backend)
+    }
+}
+
+/// Schema 4 to 5: the longest entry of each property's calendar.
+fn measure_calendar_reach(tx: &WriteTransaction) -> StoreResult<()> {
+    let calendar = tx.open_table(CALENDAR).map_err(backend)?;
+    let mut reaches = tx.open_table(CALENDAR_REACH).map_err(backend)?;
+    for row in calendar.iter().map_err(backend)? {
+        let (key, value) = row.map_err(backend)?;
+        let ((slug, check_in, _), (check_out, ..)) = (key.value(), value.value());
+        let nights = check_out.saturating_sub(check_in);
+        if nights > reach_of(&reaches, slug)? {
+            reaches.insert(slug, nights).map_err(backend)?;
+        }
+    }
+    Ok(())
+}
+
+/// Schema 1 to 2: indexes the holds already stored, found among the pending bookings.
+fn index_lapsing_holds(tx: &WriteTransaction) -> StoreResult<()> {
+    let pending = tx.open_table(PENDING).map_err(backend)?;
+    let bookings = tx.open_table(CODE_KEYED_BOOKINGS).map_err(backend)?;
+    let mut holds = tx.open_table(LAPSING_HOLDS).map_err(backend)?;
+    for row in pending.iter().map_err(backend)? {
+        let (key, _) = row.map_err(backend)?;
+        let code = key.value().1;
+        let Some(row) = bookings.get(code).map_err(backend)? else { continue };
+        let booking: Booking = decode(row.value())?;
+        if lifecycle::may_lapse(&booking) {
+            holds.insert((millis(booking.created_at), code), ()).map_err(backend)?;
+        }
+    }
+    Ok(())
+}
+
+/// Schema 5 to 6: numbers the bookings in code order, into `booking_rows`
+/// and `booking_seqs`, and drops the table keyed by code.
+fn number_bookings(tx: &WriteTransaction) -> StoreResult<()> {
+    let old = tx.open_table(CODE_KEYED_BOOKINGS).map_err(backend)?;
+    let mut rows = tx.open_table(BOOKINGS).map_err(backend)?;
+    let mut seqs = tx.open_table(BOOKING_SEQS).map_err(backend)?;
+    for (seq, row) in (1..).zip(old.iter().map_err(backend)?) {
+        let (code, booking) = row.map_err(backend)?;
+        rows.insert(seq, booking.value()).map_err(backend)?;
+        seqs.insert(code.value(), seq).map_err(backend)?;
+    }
+    drop(old);
+    tx.delete_table(CODE_KEYED_BOOKINGS).map_err(backend)?;
+    Ok(())
+}
+
+/// Schema 2 to 3: the events after the old fan-out mark are the ones not yet fanned out.
+fn mark_unfanned(tx: &WriteTransaction, meta: &mut redb::Table<'_, &str, &str>) -> StoreResult<()> {
+    let mark = meta.remove(FANNED_OUT).map_err(backend)?.map(|v| v.value().to_owned());
+    let mark: u64 =
+        mark.map_or(Ok(0), |v| v.parse().map_err(|_| StoreError::Corrupt("bad fan-out position".into())))?;
+    let outbox = tx.open_table(OUTBOX).map_err(backend)?;
+    let mut unfanned = tx.open_table(UNFANNED).map_err(backend)?;
+    for row in outbox.range(mark + 1..).map_err(backend)? {
+        unfanned.insert(row.map_err(backend)?.0.value(), ()).map_err(backend)?;
+    }
+    Ok(())
+}
+
+/// Schema 1 to 2: indexes the deliveries by when they finished and by event,
+/// and the idempotency records by when they were made.
+fn index_deliveries_and_idempotency(tx: &WriteTransaction) -> StoreResult<()> {
+    let deliveries: Vec<Delivery> = RedbTx(tx).all_json(DELIVERIES)?;
+    for delivery in &deliveries {
+        let id = delivery.id.as_str();
+        if let Some(at) = finished_key(delivery) {
+            tx.open_table(DELIVERY_FINISHED).map_err(backend)?.insert((at, id), ()).map_err(backend)?;
+        }
+        tx.open_table(DELIVERY_EVENTS).map_err(backend)?.insert((delivery.event_seq, id), ()).map_err(backend)?;
+    }
+    let records: Vec<IdempotencyRecord> = RedbTx(tx).all_json(IDEMPOTENCY)?;
+    let mut created = tx.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
+    for record in &records {
+        created.insert((millis(record.created_at), record.key.as_str()), ()).map_err(backend)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,441 @@
+//! The redb store's own tests: migrations from each older schema, and the
+//! redo log across crashes, restored files and foreign logs.
+
+use chrono::NaiveDate;
+use redb::TableHandle;
+
+use super::tables::{
+    BOOKING_SEQS, BOOKINGS, CALENDAR_REACH, CODE_KEYED_BOOKINGS, DELIVERY_EVENTS, DELIVERY_FINISHED, FANNED_OUT,
+    IDEMPOTENCY_CREATED, LAPSING_HOLDS, META, PENDING, REDO_EPOCH, STORE_ID, UNFANNED,
+};
+use super::*;
+use crate::booking::{Booking, BookingQuery};
+use crate::demo;
+use crate::store::{IdempotencyRecord, ReadTx, WriteTx};
+
+/// Lays the bookings out as schema 5 and before did: keyed by code, unnumbered.
+pub(super) fn unnumber_bookings(tx: &WriteTransaction) {
+    let seqs = tx.open_table(BOOKING_SEQS).unwrap();
+    let rows = tx.open_table(BOOKINGS).unwrap();
+    let mut old = tx.open_table(CODE_KEYED_BOOKINGS).unwrap();
+    for row in seqs.iter().unwrap() {
+        let (code, seq) = row.unwrap();
+        old.insert(code.value(), rows.get(seq.value()).unwrap().unwrap().value()).unwrap();
+    }
+    drop((seqs, rows, old));
+    assert!(tx.delete_table(BOOKINGS).unwrap() && tx.delete_table(BOOKING_SEQS).unwrap());
+}
+
+/// Writes `bookings` at `path`, then lays the file out as schema
+/// `version` did, `older` adding or removing what that schema had.
+fn written_by_schema(path: &Path, version: &str, bookings: &[&Booking], older: impl FnOnce(&WriteTransaction)) {
+    let store = RedbStore::open(path).unwrap();
+    let mut tx = store.write().unwrap();
+    for booking in bookings {
+        tx.put_booking(booking).unwrap();
+    }
+    tx.commit().unwrap();
+    let tx = store.db.begin_write().unwrap();
+    older(&tx);
+    tx.open_table(META).unwrap().insert("schema_version", version).unwrap();
+    unnumber_bookings(&tx);
+    tx.commit().unwrap();
+}
+
+/// A store written by schema 1 (without the indexes schema 2 added) gets
+/// its holds, finished deliveries and idempotency records indexed on open.
+#[test]
+fn opening_a_schema_1_store_indexes_what_it_already_has() {
+    use crate::delivery::{Attempt, Delivery, record};
+    use crate::event::EventName;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+    let at = hold.created_at;
+    let sent = Delivery::new("dlv_1".into(), "wh_1".into(), 1, EventName::BookingCreated, at);
+    let ok = Attempt { at, status: Some(200), latency_ms: 1, error: None };
+    let delivered = record(&sent, ok, &[]).delivery;
+    let replay = IdempotencyRecord {
+        key: "k1".into(),
+        fingerprint: "f".into(),
+        code: hold.code.clone(),
+        response: hold.clone(),
+        created_at: at,
+    };
+    {
+        let store = RedbStore::open(&path).unwrap();
+        let mut tx = store.write().unwrap();
+        tx.put_booking(&hold).unwrap();
+        tx.put_delivery(&delivered).unwrap();
+        tx.insert_idempotency(&replay).unwrap();
+        tx.commit().unwrap();
+        let tx = store.db.begin_write().unwrap();
+        for table in [LAPSING_HOLDS, DELIVERY_FINISHED, DELIVERY_EVENTS, IDEMPOTENCY_CREATED] {
+            assert!(tx.delete_table(table).unwrap(), "schema 2 has {}", table.name());
+        }
+        tx.open_table(PENDING).unwrap().insert((hold.property.as_str(), hold.code.as_str()), ()).unwrap();
+        tx.open_table(META).unwrap().insert("schema_version", "1").unwrap();
+        unnumber_bookings(&tx);
+        tx.commit().unwrap();
+    }
+    let store = RedbStore::open(&path).unwrap();
+    let read = store.read().unwrap();
+    let just_after = at + chrono::TimeDelta::milliseconds(1);
+    assert_eq!(read.lapsing_holds(at, 10).unwrap(), vec![hold.code.clone()]);
+    assert_eq!(read.pending_codes().unwrap(), vec![hold.code.clone()]);
+    assert!(read.lapsing_holds(at - chrono::TimeDelta::milliseconds(1), 10).unwrap().is_empty());
+    assert_eq!(read.finished_deliveries(just_after, 10).unwrap(), ["dlv_1"]);
+    assert_eq!(read.first_delivered_event().unwrap(), Some(1));
+    assert_eq!(read.idempotency_before(just_after, 10).unwrap(), ["k1"]);
+}
+
+/// A store written by schema 2 (a fan-out high-water mark) gets the events
+/// after its mark, and only those, to fan out on open.
+#[test]
+fn opening_a_schema_2_store_keeps_the_events_after_the_mark_to_fan_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+    let created = crate::event::Event::created(&hold, hold.created_at);
+    {
+        let store = RedbStore::open(&path).unwrap();
+        let mut tx = store.write().unwrap();
+        tx.append_events(&[created.clone(), created.clone(), created]).unwrap();
+        tx.commit().unwrap();
+        let tx = store.db.begin_write().unwrap();
+        assert!(tx.delete_table(UNFANNED).unwrap());
+        let mut meta = tx.open_table(META).unwrap();
+        meta.insert("schema_version", "2").unwrap();
+        meta.insert(FANNED_OUT, "1").unwrap();
+        drop(meta);
+        tx.commit().unwrap();
+    }
+    let store = RedbStore::open(&path).unwrap();
+    let seqs: Vec<u64> = store.read().unwrap().unfanned_events(10).unwrap().iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, [2, 3]);
+}
+
+/// A store written by schema 3 loses its `pending` table on open, and its
+/// pending bookings are still counted, from the calendar's held entries.
+#[test]
+fn opening_a_schema_3_store_drops_the_pending_table_and_keeps_the_pending_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+    let mut confirmed = demo::booking("BK-9T3K8W", "2027-01-04", "2027-01-08");
+    confirmed.status = crate::booking::Status::Confirmed;
+    written_by_schema(&path, "3", &[&hold, &confirmed], |tx| {
+        tx.open_table(PENDING).unwrap().insert((hold.property.as_str(), hold.code.as_str()), ()).unwrap();
+    });
+    let store = RedbStore::open(&path).unwrap();
+    let slug = hold.property.as_str();
+    let read = store.read().unwrap();
+    assert_eq!(read.pending_codes().unwrap(), vec![hold.code.clone()]);
+    assert_eq!(read.pending_codes_of(slug).unwrap(), vec![hold.code.clone()]);
+    assert_eq!((read.pending_count(slug).unwrap(), read.pending_counts(&[slug, "nowhere"]).unwrap()), (1, vec![1, 0]));
+    let tables = store.db.begin_read().unwrap();
+    assert!(matches!(tables.open_table(PENDING), Err(redb::TableError::TableDoesNotExist(_))));
+}
+
+/// A store written by schema 5 (bookings keyed by code) gets its bookings
+/// numbered on open: each reads back by code and in the listing, a change
+/// keeps its number, and a new booking takes the next one.
+#[test]
+fn opening_a_schema_5_store_numbers_its_bookings_and_new_ones_follow() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let first = demo::booking("BK-ZZZZZ1", "2026-12-20", "2026-12-27");
+    let mut second = demo::booking("BK-22222A", "2027-01-04", "2027-01-08");
+    written_by_schema(&path, "5", &[&first, &second], |_| {});
+    let store = RedbStore::open(&path).unwrap();
+    let codes = |store: &RedbStore| -> Vec<String> {
+        let listing = store.read().unwrap().bookings(&BookingQuery { limit: 10, ..BookingQuery::default() });
+        listing.unwrap().iter().map(|b| b.code.to_string()).collect()
+    };
+    assert_eq!(codes(&store), ["BK-ZZZZZ1", "BK-22222A"]);
+    assert_eq!(store.read().unwrap().booking("BK-ZZZZZ1").unwrap(), Some(first.clone()));
+    let third = demo::booking("BK-33333B", "2027-02-01", "2027-02-03");
+    second.guests = 1;
+    let mut tx = store.write().unwrap();
+    tx.put_booking(&second).unwrap();
+    tx.put_booking(&third).unwrap();
+    tx.commit().unwrap();
+    let read = store.read().unwrap();
+    let numbered = |code: &str| read.numbered_booking(code).unwrap().unwrap();
+    assert_eq!(numbered("BK-22222A"), (1, second.clone()), "numbered in code order, kept on a change");
+    assert_eq!(numbered("BK-ZZZZZ1"), (2, first));
+    assert_eq!(numbered("BK-33333B"), (3, third));
+    let tables = store.db.begin_read().unwrap();
+    assert!(matches!(tables.open_table(CODE_KEYED_BOOKINGS), Err(redb::TableError::TableDoesNotExist(_))));
+}
+
+/// The nights of a property's stays, seen from a night: its calendar is
+/// read from its longest stay before that night, and no further.
+fn nights_seen_from(store: &RedbStore, night: &str) -> Vec<String> {
+    let from = NaiveDate::parse_from_str(night, "%Y-%m-%d").unwrap();
+    let read = store.read().unwrap();
+    let seen = read.calendar("sea-view", from, from.succ_opt().unwrap()).unwrap();
+    seen.iter().map(|e| e.holder.to_string()).collect()
+}
+
+/// A stay is found from its last night, however long it is and however
+/// short the stays after it; a schema 4 store measures its stays on open.
+#[test]
+fn a_calendar_reads_back_as_far_as_its_longest_stay_also_after_an_upgrade() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let long = demo::booking("BK-LONG20", "2026-12-01", "2026-12-21");
+    let short = demo::booking("BK-SHORT1", "2026-12-25", "2026-12-26");
+    {
+        let store = RedbStore::open(&path).unwrap();
+        let mut tx = store.write().unwrap();
+        tx.put_booking(&long).unwrap();
+        tx.put_booking(&short).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(nights_seen_from(&store, "2026-12-20"), ["BK-LONG20"]);
+        assert!(nights_seen_from(&store, "2026-12-21").is_empty());
+        let tx = store.db.begin_write().unwrap();
+        assert!(tx.delete_table(CALENDAR_REACH).unwrap(), "schema 5 has calendar_reach");
+        tx.open_table(META).unwrap().insert("schema_version", "4").unwrap();
+        unnumber_bookings(&tx);
+        tx.commit().unwrap();
+    }
+    let store = RedbStore::open(&path).unwrap();
+    assert_eq!(nights_seen_from(&store, "2026-12-20"), ["BK-LONG20"], "measured on open");
+    assert_eq!(nights_seen_from(&store, "2026-12-25"), ["BK-SHORT1"]);
+}
+
+/// What a crash leaves, opened: the files of a store copied while it is open.
+fn crash_copy(from: &Path, to: &Path) -> RedbStore {
+    std::fs::copy(from, to).unwrap();
+    std::fs::copy(redo_path(from), redo_path(to)).unwrap();
+    RedbStore::open(to).unwrap()
+}
+
+/// What a few reads see, to compare two stores by.
+fn contents(store: &RedbStore) -> String {
+    let read = store.read().unwrap();
+    let from = NaiveDate::from_ymd_opt(2026, 1, 1).unwrap();
+    let listing = read.bookings(&BookingQuery { limit: 10, ..BookingQuery::default() }).unwrap();
+    format!(
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+        listing,
+        read.calendar("sea-view", from, NaiveDate::MAX).unwrap(),
+        read.events_after(0, 10).unwrap(),
+        read.pending_codes().unwrap(),
+        read.admin_password().unwrap(),
+    )
+}
+
+/// Commits between checkpoints are in the redo log, not yet in redb's
+/// file: after a crash, opening the store replays them, rows removed too.
+#[test]
+fn a_crash_between_checkpoints_keeps_every_commit_the_redo_log_holds() {
+    use crate::booking::Status;
+    use crate::event::Event;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let store = RedbStore::open(&path).unwrap();
+    store.log().checkpoint_every(std::time::Duration::MAX);
+    let kept = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+    let mut cancelled = demo::booking("BK-3JD8PA", "2027-01-04", "2027-01-06");
+    let mut tx = store.write().unwrap();
+    tx.put_booking(&kept).unwrap();
+    tx.put_booking(&cancelled).unwrap();
+    tx.append_events(&[Event::created(&kept, kept.created_at)]).unwrap();
+    tx.set_admin_password("$argon2id$v=19$kept").unwrap();
+    tx.commit().unwrap();
+    cancelled.status = Status::Cancelled;
+    let mut tx = store.write().unwrap();
+    tx.put_booking(&cancelled).unwrap();
+    tx.commit().unwrap();
+    let before = contents(&store);
+    assert!(before.contains("BK-7Q4M2X") && before.contains("Cancelled") && before.contains("kept"));
+
+    let redb_alone = dir.path().join("redb-alone.redb");
+    std::fs::copy(&path, &redb_alone).unwrap();
+    let unsynced = contents(&RedbStore::open(&redb_alone).unwrap());
+    assert!(!unsynced.contains("BK-7Q4M2X"), "without its log the file lacks the commits: {unsynced}");
+
+    let reopened = crash_copy(&path, &dir.path().join("copy.redb"));
+    assert_eq!(contents(&reopened), before);
+    assert!(!reopened.log().holds_records(), "the replay is checkpointed");
+}
+
+/// A schema 5 server that crashed with a booking only in its redo log:
+/// the next version replays it into the table keyed by code, then
+/// numbers it with the rest, so the upgrade loses nothing.
+#[test]
+fn an_upgrade_after_a_crash_replays_the_old_log_before_numbering() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let store = RedbStore::open(&path).unwrap();
+    let durable = demo::booking("BK-ZZZZZ1", "2026-12-20", "2026-12-27");
+    let logged = demo::booking("BK-22222A", "2027-01-04", "2027-01-08");
+    store.log().checkpoint_every(std::time::Duration::ZERO);
+    let mut tx = store.write().unwrap();
+    tx.put_booking(&durable).unwrap();
+    tx.commit().unwrap();
+    let tx = store.db.begin_write().unwrap();
+    tx.open_table(META).unwrap().insert("schema_version", "5").unwrap();
+    unnumber_bookings(&tx);
+    tx.commit().unwrap();
+    // What schema 5 logged for a creation: its row in `bookings`, by code.
+    store.log().checkpoint_every(std::time::Duration::MAX);
+    let tx = store.write().unwrap();
+    tx.table(CODE_KEYED_BOOKINGS).unwrap().insert("BK-22222A", encode(&logged).unwrap().as_slice()).unwrap();
+    tx.commit().unwrap();
+
+    let reopened = crash_copy(&path, &dir.path().join("copy.redb"));
+    let read = reopened.read().unwrap();
+    let numbered = |code: &str| read.numbered_booking(code).unwrap().unwrap();
+    assert_eq!(numbered("BK-22222A"), (1, logged));
+    assert_eq!(numbered("BK-ZZZZZ1"), (2, durable));
+}
+
+/// A checkpoint makes what the log held durable in redb's file and starts
+/// the log again; records it already holds are not done again.
+#[test]
+fn a_checkpoint_starts_the_log_again_and_a_crash_after_it_replays_nothing_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let store = RedbStore::open(&path).unwrap();
+    store.log().checkpoint_every(std::time::Duration::MAX);
+    let mut booking = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+    let mut tx = store.write().unwrap();
+    tx.put_booking(&booking).unwrap();
+    tx.commit().unwrap();
+    let logged = std::fs::read(redo_path(&path)).unwrap();
+    assert!(!logged.is_empty());
+
+    store.log().checkpoint_every(std::time::Duration::ZERO);
+    booking.status = crate::booking::Status::Cancelled;
+    let mut tx = store.write().unwrap();
+    tx.put_booking(&booking).unwrap();
+    tx.commit().unwrap();
+    assert!(!store.log().holds_records(), "the checkpoint started the log again");
+
+    // The record stays in the file until overwritten, but it is older than the checkpoint.
+    assert_eq!(std::fs::read(redo_path(&path)).unwrap()[..logged.len()], logged[..]);
+    let reopened = crash_copy(&path, &dir.path().join("copy.redb"));
+    let read = reopened.read().unwrap();
+    let status = read.booking("BK-7Q4M2X").unwrap().map(|b| b.status);
+    assert_eq!(status, Some(crate::booking::Status::Cancelled), "the old record, a pending booking, is not replayed");
+    assert!(read.pending_codes().unwrap().is_empty());
+}
+
+/// The refusal a failed open or commit carries.
+fn refusal(result: StoreResult<impl std::fmt::Debug>) -> RedoError {
+    let err = result.expect_err("refused");
+    RedoError::of(&err).cloned().unwrap_or_else(|| panic!("not the log's refusal: {err}"))
+}
+
+/// A log whose failed commit could not be taken back takes no commit,
+/// not even one due to be a checkpoint, until the store is reopened.
+#[test]
+fn a_broken_log_refuses_commits_and_checkpoints_until_the_store_is_reopened() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let store = RedbStore::open(&path).unwrap();
+    store.log().break_it();
+    let booking = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
+    for every in [std::time::Duration::ZERO, std::time::Duration::MAX] {
+        store.log().checkpoint_every(every);
+        let mut tx = store.write().unwrap();
+        tx.put_booking(&booking).unwrap();
+        assert_eq!(refusal(tx.commit()), RedoError::Broken, "checkpoint due: {}", every.is_zero());
+    }
+    drop(store);
+    let store = RedbStore::open(&path).unwrap();
+    assert_eq!(store.read().unwrap().booking("BK-7Q4M2X").unwrap(), None);
+    let mut tx = store.write().unwrap();
+    tx.put_booking(&booking).unwrap();
+    tx.commit().unwrap();
+}
+
+/// Writes a booking per code in `codes`, each its own commit, with a
+/// checkpoint before the first when `checkpoint_first`.
+fn commit_bookings(store: &RedbStore, codes: &[&str], checkpoint_first: bool) {
+    for (i, code) in codes.iter().enumerate() {
+        let due = checkpoint_first && i == 0;
+        store.log().checkpoint_every(if due { std::time::Duration::ZERO } else { std::time::Duration::MAX });
+        let mut tx = store.write().unwrap();
+        tx.put_booking(&demo::booking(code, "2026-12-20", "2026-12-21")).unwrap();
+        tx.commit().unwrap();
+    }
+}
+
+/// A `rental.redb` restored from before the last checkpoint, beside the
+/// current log: the records it needs were overwritten, so it does not open.
+#[test]
+fn an_older_file_beside_a_newer_log_is_refused_for_the_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let store = RedbStore::open(&path).unwrap();
+    commit_bookings(&store, &["BK-AAAAA1"], true);
+    commit_bookings(&store, &["BK-AAAAA2", "BK-AAAAA3"], true);
+    let older = dir.path().join("older.redb");
+    std::fs::copy(&path, &older).unwrap();
+    commit_bookings(&store, &["BK-AAAAA4", "BK-AAAAA5"], true);
+    std::fs::copy(redo_path(&path), redo_path(&older)).unwrap();
+    drop(store);
+    assert_eq!(refusal(RedbStore::open(&older)), RedoError::Gap { redo_from: 0, first: 1 });
+}
+
+/// Another store's log, or a log beside a file that lost everything
+/// (redb 4.5 could open a damaged file as empty), is not replayed.
+#[test]
+fn a_log_is_replayed_only_onto_its_own_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mine, theirs) = (dir.path().join("mine.redb"), dir.path().join("theirs.redb"));
+    for path in [&mine, &theirs] {
+        let store = RedbStore::open(path).unwrap();
+        store.log().checkpoint_every(std::time::Duration::MAX);
+        commit_bookings(&store, &["BK-AAAAA1"], false);
+    }
+    let theirs_log = std::fs::read(redo_path(&theirs)).unwrap();
+    std::fs::write(redo_path(&mine), &theirs_log).unwrap();
+    assert!(matches!(refusal(RedbStore::open(&mine)), RedoError::ForeignLog { .. }));
+    std::fs::remove_file(&theirs).unwrap();
+    let emptied = refusal(RedbStore::open(&theirs));
+    assert!(matches!(&emptied, RedoError::ForeignLog { file, .. } if file.starts_with("none")), "{emptied}");
+}
+
+/// A log written before headers opens when its records past the
+/// checkpoint start at `redo_from`, is replayed, and gets a header.
+#[test]
+fn a_log_without_a_header_is_replayed_and_given_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let store = RedbStore::open(&path).unwrap();
+    commit_bookings(&store, &["BK-AAAAA1", "BK-AAAAA2"], false);
+    let copy = dir.path().join("copy.redb");
+    std::fs::copy(&path, &copy).unwrap();
+    let log = std::fs::read(redo_path(&path)).unwrap();
+    drop(store);
+    std::fs::write(redo_path(&copy), &log[usize::try_from(redo::HEADER_BYTES).unwrap()..]).unwrap();
+    let db = Database::create(&copy).unwrap();
+    let tx = db.begin_write().unwrap();
+    let mut meta = tx.open_table(META).unwrap();
+    assert!(meta.remove(STORE_ID).unwrap().is_some() && meta.remove(REDO_EPOCH).unwrap().is_some());
+    drop(meta);
+    tx.commit().unwrap();
+    drop(db);
+
+    let store = RedbStore::open(&copy).unwrap();
+    assert!(store.read().unwrap().booking("BK-AAAAA2").unwrap().is_some());
+    assert_eq!(std::fs::read(redo_path(&copy)).unwrap()[..8], *b"rentredo");
+}
+
+/// Every table a store has can be replayed from the log: a table added
+/// without its line in `tables::replayer` fails here, not after a crash.
+#[test]
+fn every_table_a_store_has_is_replayed_from_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
+    let read = store.db.begin_read().unwrap();
+    let names: Vec<String> = read.list_tables().unwrap().map(|t| t.name().to_owned()).collect();
+    assert!(names.len() >= 20, "{names:?}");
+    let missing: Vec<&String> = names.iter().filter(|name| tables::replayer(name).is_none()).collect();
+    assert!(missing.is_empty(), "tables the log cannot replay: {missing:?}");
+}

@@ -1,0 +1,305 @@
+//! Writing the redb store: [`WriteTx`] on the write transaction, every change
+//! noted for the redo log, and the commit that appends and syncs it.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use redb::{Durability, Key, ReadableTable, TableDefinition, Value};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::changes::Logged;
+use super::read::{day, kind_code, millis, reach_of};
+use super::redo::checkpoint;
+use super::tables::{
+    ADMIN_PASSWORD, ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH,
+    DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS, IDEMPOTENCY,
+    IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PROPERTIES, UNFANNED, WEBHOOKS,
+};
+use super::{RedbTx, RedbWrite, backend, decode, encode};
+use crate::admin_session::{AdminSession, LoginFailures};
+use crate::booking::Booking;
+use crate::calendar::{Block, CalendarEntry};
+use crate::channel::FeedState;
+use crate::delivery::{Delivery, Lease};
+use crate::event::Event;
+use crate::keys::ApiKey;
+use crate::lifecycle;
+use crate::property::Property;
+use crate::store::{IdempotencyRecord, ReadTx, StoreError, StoreResult, WriteTx, due_key, feed_key, finished_key};
+use crate::webhook::Webhook;
+
+impl RedbTx<RedbWrite<'_>> {
+    /// Opens a table to change; its changes go to the redo log.
+    pub(super) fn table<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> StoreResult<Logged<'_, K, V>> {
+        Logged::open(&self.0.tx, def, &self.0.changes)
+    }
+
+    fn put_json(&self, def: TableDefinition<&str, &[u8]>, key: &str, value: &impl Serialize) -> StoreResult<()> {
+        let bytes = encode(value)?;
+        self.table(def)?.insert(key, bytes.as_slice())?;
+        Ok(())
+    }
+
+    /// Removes the records of a table that `doomed` picks (a scan: these tables are small).
+    fn remove_where<D: DeserializeOwned>(
+        &self,
+        def: TableDefinition<&str, &[u8]>,
+        doomed: impl Fn(&D) -> bool,
+    ) -> StoreResult<usize> {
+        let mut table = self.table(def)?;
+        let mut keys = Vec::new();
+        for row in table.iter().map_err(backend)? {
+            let (k, v) = row.map_err(backend)?;
+            if doomed(&decode(v.value())?) {
+                keys.push(k.value().to_owned());
+            }
+        }
+        for key in &keys {
+            table.remove(key.as_str())?;
+        }
+        Ok(keys.len())
+    }
+
+    fn remove(&self, def: TableDefinition<&str, &[u8]>, key: &str) -> StoreResult<bool> {
+        let removed = self.table(def)?.remove(key)?;
+        Ok(removed)
+    }
+
+    fn put_entry(&self, slug: &str, e: &CalendarEntry) -> StoreResult<()> {
+        let nights = day(e.stay.check_out()) - day(e.stay.check_in());
+        let mut reaches = self.table(CALENDAR_REACH)?;
+        if nights > reach_of(&*reaches, slug)? {
+            reaches.insert(slug, nights)?;
+        }
+        let mut table = self.table(CALENDAR)?;
+        let value = (day(e.stay.check_out()), kind_code(e.kind), e.guests, e.guest_name.as_str());
+        table.insert((slug, day(e.stay.check_in()), e.holder.as_str()), value)?;
+        Ok(())
+    }
+
+    fn remove_entry(&self, slug: &str, check_in: NaiveDate, holder: &str) -> StoreResult<()> {
+        self.table(CALENDAR)?.remove((slug, day(check_in), holder))?;
+        Ok(())
+    }
+
+    /// Writes the index rows of a delivery (its record is written by the caller).
+    fn index_delivery(&self, delivery: &Delivery) -> StoreResult<()> {
+        let id = delivery.id.as_str();
+        if let Some((at, seq)) = due_key(delivery) {
+            self.table(DELIVERY_DUE)?.insert((at, seq, id), ())?;
+        }
+        if let Some(at) = finished_key(delivery) {
+            self.table(DELIVERY_FINISHED)?.insert((at, id), ())?;
+        }
+        self.table(DELIVERY_EVENTS)?.insert((delivery.event_seq, id), ())
+    }
+
+    fn unindex_booking(&self, old: &Booking) -> StoreResult<()> {
+        let (slug, code) = (old.property.as_str(), old.code.as_str());
+        self.table(BOOKING_ORDER)?.remove((day(old.check_in()), code))?;
+        self.table(LAPSING_HOLDS)?.remove((millis(old.created_at), code))?;
+        self.remove_entry(slug, old.check_in(), code)
+    }
+}
+
+impl WriteTx for RedbTx<RedbWrite<'_>> {
+    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
+        self.put_json(PROPERTIES, property.slug.as_str(), property)
+    }
+
+    fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        let (slug, code) = (booking.property.as_str(), booking.code.as_str());
+        let seq = if let Some((seq, old)) = self.numbered_booking(code)? {
+            self.unindex_booking(&old)?;
+            seq
+        } else {
+            let seq = self.table(BOOKINGS)?.last().map_err(backend)?.map_or(1, |(k, _)| k.value() + 1);
+            self.table(BOOKING_SEQS)?.insert(code, seq)?;
+            seq
+        };
+        self.table(BOOKINGS)?.insert(seq, encode(booking)?.as_slice())?;
+        self.table(BOOKING_ORDER)?.insert((day(booking.check_in()), code), ())?;
+        if lifecycle::may_lapse(booking) {
+            let mut holds = self.table(LAPSING_HOLDS)?;
+            holds.insert((millis(booking.created_at), code), ())?;
+        }
+        match CalendarEntry::of_booking(booking) {
+            Some(entry) => self.put_entry(slug, &entry),
+            None => Ok(()),
+        }
+    }
+
+    fn put_block(&mut self, block: &Block) -> StoreResult<()> {
+        self.remove_block(&block.id)?;
+        self.put_json(BLOCKS, &block.id, block)?;
+        self.put_entry(block.property.as_str(), &CalendarEntry::of_block(block))
+    }
+
+    fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
+        let Some(old) = self.block(id)? else {
+            return Ok(false);
+        };
+        self.remove_entry(old.property.as_str(), old.stay.check_in(), id)?;
+        self.remove(BLOCKS, id)
+    }
+
+    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
+        self.table(KEY_HASHES)?.insert(hash, key.id.as_str())?;
+        self.update_key(key)
+    }
+
+    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
+        self.put_json(KEYS, &key.id, key)
+    }
+
+    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()> {
+        self.put_json(WEBHOOKS, &webhook.id, webhook)
+    }
+
+    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
+        self.remove(WEBHOOKS, id)
+    }
+
+    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
+        let mut table = self.table(OUTBOX)?;
+        let mut seq = table.last().map_err(backend)?.map_or(0, |(k, _)| k.value());
+        let mut unfanned = self.table(UNFANNED)?;
+        for event in events {
+            seq += 1;
+            table.insert(seq, encode(event)?.as_slice())?;
+            unfanned.insert(seq, ())?;
+        }
+        Ok(())
+    }
+
+    fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
+        self.append_events(std::slice::from_ref(event))?;
+        let table = self.table(OUTBOX)?;
+        Ok(table.last().map_err(backend)?.map_or(0, |(k, _)| k.value()))
+    }
+
+    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
+        self.put_json(FEEDS, &feed_key(state.property.as_str(), state.feed.as_str()), state)
+    }
+
+    fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
+        let mut unfanned = self.table(UNFANNED)?;
+        for &seq in seqs {
+            unfanned.remove(seq)?;
+        }
+        Ok(())
+    }
+
+    fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
+        self.remove_delivery(&delivery.id)?;
+        self.index_delivery(delivery)?;
+        if due_key(delivery).is_none() {
+            self.remove_lease(&delivery.id)?;
+        }
+        self.put_json(DELIVERIES, &delivery.id, delivery)
+    }
+
+    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+        let mut table = self.table(DELIVERY_LEASES)?;
+        let value = (lease.webhook_id.as_str(), lease.owner.as_str(), millis(lease.until));
+        table.insert(lease.delivery_id.as_str(), value)?;
+        Ok(())
+    }
+
+    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
+        self.table(DELIVERY_LEASES)?.remove(delivery_id)?;
+        Ok(())
+    }
+
+    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        if self.idempotency(&record.key)?.is_some() {
+            return Err(StoreError::Conflict(format!("idempotency key {:?} is recorded", record.key)));
+        }
+        let mut created = self.table(IDEMPOTENCY_CREATED)?;
+        created.insert((millis(record.created_at), record.key.as_str()), ())?;
+        drop(created);
+        self.put_json(IDEMPOTENCY, &record.key, record)
+    }
+
+    fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
+        let Some(old) = self.delivery(id)? else { return Ok(()) };
+        if let Some((at, seq)) = due_key(&old) {
+            self.table(DELIVERY_DUE)?.remove((at, seq, id))?;
+        }
+        if let Some(at) = finished_key(&old) {
+            self.table(DELIVERY_FINISHED)?.remove((at, id))?;
+        }
+        self.table(DELIVERY_EVENTS)?.remove((old.event_seq, id))?;
+        self.remove(DELIVERIES, id).map(drop)
+    }
+
+    fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
+        self.table(OUTBOX)?.remove(seq)?;
+        self.table(UNFANNED)?.remove(seq)?;
+        Ok(())
+    }
+
+    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
+        let Some(old) = self.idempotency(key)? else { return Ok(()) };
+        let mut created = self.table(IDEMPOTENCY_CREATED)?;
+        created.remove((millis(old.created_at), key))?;
+        drop(created);
+        self.remove(IDEMPOTENCY, key).map(drop)
+    }
+
+    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
+        let mut meta = self.table(META)?;
+        meta.insert(ADMIN_PASSWORD, phc)?;
+        Ok(())
+    }
+
+    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
+        self.put_json(ADMIN_SESSIONS, key_hash, session)
+    }
+
+    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
+        self.remove(ADMIN_SESSIONS, key_hash).map(drop)
+    }
+
+    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
+        self.remove_where(ADMIN_SESSIONS, |s: &AdminSession| s.last_seen < seen_before)
+    }
+
+    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
+        self.put_json(LOGIN_FAILURES, client, failures)
+    }
+
+    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
+        self.remove(LOGIN_FAILURES, client).map(drop)
+    }
+
+    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
+        self.remove_where(LOGIN_FAILURES, |f: &LoginFailures| f.last < last_before)
+    }
+
+    /// Appends the changes to the redo log and commits redb without a sync
+    /// of its own; about once a second, a durable redb commit instead (a
+    /// checkpoint). A commit that changed nothing writes nothing.
+    fn commit(self) -> StoreResult<()> {
+        let RedbWrite { mut tx, changes, store } = self.0;
+        let mut log = store.log();
+        log.refuse()?;
+        if changes.is_empty() {
+            tx.set_durability(Durability::None).map_err(backend)?;
+            return tx.commit().map_err(backend);
+        }
+        if log.checkpoint_due() {
+            return checkpoint(tx, &mut log);
+        }
+        tx.set_durability(Durability::None).map_err(backend)?;
+        log.append(&changes.into_bytes())?;
+        tx.commit().map_err(|e| {
+            log.take_back_last();
+            backend(e)
+        })?;
+        store.flusher.committed();
+        Ok(())
+    }
+}
