@@ -361,21 +361,7 @@ for e in cal.walk("VEVENT"):
     out.append([str(e["SUMMARY"]), e["DTSTART"].dt.isoformat(), e["DTEND"].dt.isoformat(), str(e["UID"])])
 print(json.dumps(out))
 "#;
-    let mut child = Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3 runs (the test script installs it)");
-    std::io::Write::write_all(child.stdin.as_mut().unwrap(), body.as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "Python's icalendar could not read our calendar (pip install icalendar): {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let rows: Vec<Vec<String>> = serde_json::from_slice(&output.stdout).unwrap();
+    let rows: Vec<Vec<String>> = serde_json::from_slice(&python(script, body.as_bytes())).unwrap();
     rows.into_iter().map(|r| (r[0].clone(), r[1].clone(), r[2].clone())).collect()
 }
 
@@ -482,6 +468,11 @@ for body in json.load(sys.stdin):
     out.append([str(cal["NAME"]), str(cal["X-WR-CALNAME"])])
 print(json.dumps(out))
 "#;
+    serde_json::from_slice(&python(script, json!(bodies).to_string().as_bytes())).unwrap()
+}
+
+/// What `script` prints when run by `python3` with `input` on its standard input.
+fn python(script: &str, input: &[u8]) -> Vec<u8> {
     let mut child = Command::new("python3")
         .args(["-c", script])
         .stdin(std::process::Stdio::piped())
@@ -489,10 +480,10 @@ print(json.dumps(out))
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("python3 runs (the test script installs it)");
-    std::io::Write::write_all(child.stdin.as_mut().unwrap(), json!(bodies).to_string().as_bytes()).unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), input).unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "Python's icalendar failed: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).unwrap()
+    output.stdout
 }
 
 /// Property names that valid input allows: separators, quotes, tabs, long runs of
@@ -522,6 +513,9 @@ fn valid_names() -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_property_name_reads_back_whole_in_python_and_a_line_break_in_one_is_refused() {
+    if !rental_tests::tools::python_modules("icalendar") {
+        return;
+    }
     let s = server().await;
     let names = valid_names();
     let mut bodies = Vec::new();

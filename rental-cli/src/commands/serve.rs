@@ -179,7 +179,8 @@ fn banner(base_url: &str, demo: Option<&Demo>) -> String {
     let demo = demo.map(|Demo { key, password }| {
         format!(
             "\n\nDemo API key (read+write), shown once:\n  {key}\n\n\
-             Admin dashboard: {base_url}/admin  (password, shown once: {password})\n\nTry:\n  \
+             Admin dashboard: {base_url}/admin  (password, shown once: {password})\n\
+             Booking page: {base_url}/book/sea-view\n\nTry:\n  \
              curl -H 'Authorization: Bearer {key}' {base_url}/api/v1/properties\n  \
              curl -H 'Authorization: Bearer {key}' {base_url}/api/v1/ha/summary"
         )

@@ -156,12 +156,12 @@ fn load<S: Store>(r: &Rental<S>, slug: &str, month: Option<NaiveDate>, asked: &A
     let prev = (first > earliest)
         .then(|| first.checked_sub_months(chrono::Months::new(MONTHS_SHOWN)).unwrap_or(earliest).max(earliest));
     let next = (add_months(first, MONTHS_SHOWN) <= latest).then(|| add_months(first, MONTHS_SHOWN));
-    let quoted = quote(r, slug, asked)?;
+    let quoted = quote(r, slug, asked, property.base_guests)?;
     Ok(Loaded { property, months, prev, next, quoted })
 }
 
-/// The quote of the stay asked about, once both dates are given.
-fn quote<S: Store>(r: &Rental<S>, slug: &str, asked: &Asked) -> rental_core::Result<Option<Quoted>> {
+/// The quote of the stay asked about, once both dates are given (for `base_guests` when no number is).
+fn quote<S: Store>(r: &Rental<S>, slug: &str, asked: &Asked, base_guests: u32) -> rental_core::Result<Option<Quoted>> {
     if asked.check_in.is_empty() || asked.check_out.is_empty() {
         return Ok(None);
     }
@@ -182,7 +182,7 @@ fn quote<S: Store>(r: &Rental<S>, slug: &str, asked: &Asked) -> rental_core::Res
     if !unreadable.is_empty() {
         return Ok(Some(Quoted::Unreadable(unreadable)));
     }
-    let guests = guests.unwrap_or(r.property(slug)?.base_guests);
+    let guests = guests.unwrap_or(base_guests);
     match r.quote(&QuoteRequest { property: slug.to_owned(), check_in, check_out, guests }) {
         Ok(q) => Ok(Some(Quoted::Priced(q))),
         Err(Error::Validation(errors)) => Ok(Some(Quoted::Unreadable(errors.iter().map(stay_words).collect()))),
