@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The booking page's quote view (CONTRACT.md section 20): server time per
+# The booking page's quote view (docs/API.md section 20): server time per
 # request from the access log (warm, one client at a time), latency at 16
 # connections with wrk, and the page's weight. Release build; wrk from Debian.
 # Usage: benches/book.sh [seconds under load, default 10]

@@ -1,4 +1,4 @@
-//! A property's booking page (CONTRACT.md section 20): whether guests may ask
+//! A property's booking page (docs/API.md section 20): whether guests may ask
 //! to book it at `/book/{slug}`, and which sites may frame that page.
 
 use serde::{Deserialize, Serialize};

@@ -3,15 +3,17 @@
 //!
 //! - [`serve`] takes an already bound listener and a shutdown future, so
 //!   `main` binds and passes `ctrl_c()`, and tests bind `127.0.0.1:0`.
-//! - [`connection`] bounds each connection: a deadline for the request head,
-//!   an idle time-out, a cap on how many are open, and problem details for
-//!   requests hyper cannot parse.
+//! - [`connection`] bounds each connection: deadlines for the request head
+//!   and body, a minimum body rate, a write-stall reset, an idle time-out,
+//!   caps on how many are open overall and per client address, and problem
+//!   details for requests hyper cannot parse.
 //! - [`routes`] maps paths to endpoints; [`handlers`] holds one function per
 //!   endpoint; [`problem`] is the one place errors become statuses and codes.
 //! - Every response carries `X-Request-Id`; every request is logged once.
 //! - Store calls run on tokio's blocking pool, never on the runtime's workers;
 //!   reads the engine answers from memory (`Rental::with_read_cache`) run inline.
 //! - [`jobs`] runs the checkout expiry and listens for SIGINT/SIGTERM.
+//! - [`book`] serves the guests' booking page under `/book`.
 //! - [`admin`] serves the dashboard's HTML pages under `/admin`; [`client_addr`]
 //!   tells it the client's address, behind trusted reverse proxies too.
 //! - In the background, [`dispatcher`] delivers webhooks and [`ical_sync`] pulls the
@@ -192,7 +194,8 @@ impl<S: Store + 'static> AppState<S> {
 /// takes at most the grace. The dispatcher starts no new attempt once shutdown begins.
 ///
 /// Connections are bounded by [`ServerConfig::connections`]: with as many open
-/// as the cap allows, it accepts the next only once one has closed.
+/// as the cap allows, it accepts the next only once one has closed, and a
+/// client address that holds its own cap has its next connection reset.
 pub async fn serve<S: Store + 'static>(
     listener: TcpListener,
     state: Arc<AppState<S>>,
@@ -238,7 +241,7 @@ pub async fn serve<S: Store + 'static>(
                     if let Some(address_slot) = per_address.take(peer.ip()) {
                         serve_connection(&state, &graceful, stream, peer, (slot, address_slot));
                     } else {
-                        refuse(&stream, peer, state.limits.max_per_address);
+                        refuse(stream, peer, state.limits.max_per_address);
                     }
                 }
                 Err(e) => {
@@ -280,9 +283,10 @@ async fn finish(deadline: tokio::time::Instant, name: &str, task: Option<tokio::
 
 /// Closes a connection from a client that holds its cap of them, with a
 /// reset: the client learns at once, and no `TIME_WAIT` is left here.
-fn refuse(stream: &TcpStream, peer: SocketAddr, cap: usize) {
+fn refuse(stream: TcpStream, peer: SocketAddr, cap: usize) {
     tracing::debug!(%peer, cap, "refusing a connection: this address holds its cap");
     let _ = stream.set_zero_linger();
+    drop(stream);
 }
 
 /// Serves one accepted connection on its own task, holding its slots until it closes.

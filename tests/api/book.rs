@@ -1,4 +1,4 @@
-//! The booking page over HTTP (CONTRACT.md section 20): what it shows, the
+//! The booking page over HTTP (docs/API.md section 20): what it shows, the
 //! quote and its refusals, requests from its form (tokens, honeypot, rate
 //! limit, races), the confirmation's address, 404s, and who may frame it.
 

@@ -1,4 +1,4 @@
-//! Scopes hold for every answer (CONTRACT.md section 2): every endpoint of the
+//! Scopes hold for every answer (docs/API.md section 2): every endpoint of the
 //! route table, walked with no key, a read key, a write key and a read+write key.
 //! A key without `read` never receives a guest's details, a note or a door code.
 

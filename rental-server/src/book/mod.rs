@@ -1,4 +1,4 @@
-//! The booking page (CONTRACT.md section 20): `/book/{slug}` shows a property's
+//! The booking page (docs/API.md section 20): `/book/{slug}` shows a property's
 //! calendar and prices to guests and takes requests to book, with no API key.
 //!
 //! - [`view`] renders the page, [`calendar`] lays out its months, [`page`]
