@@ -33,5 +33,5 @@ fn open_store(config: &Config) -> Result<AnyStore, CliError> {
         StoreError::Locked => CliError::Busy { data_dir: config.data_dir.clone() },
         other => other.into(),
     })?;
-    Ok(AnyStore::Redb(store))
+    Ok(AnyStore::Redb(Box::new(store)))
 }

@@ -25,9 +25,9 @@ use crate::webhook::Webhook;
 #[derive(Debug)]
 pub enum AnyStore {
     /// The embedded store in a data directory: one process.
-    Redb(RedbStore),
-    /// The shared store: any number of processes on one database (boxed: it is
-    /// much larger than the redb handle).
+    Redb(Box<RedbStore>),
+    /// The shared store: any number of processes on one database. (Both are
+    /// boxed: the handles are a few hundred bytes, and differ in size.)
     Postgres(Box<PgStore>),
 }
 
@@ -318,7 +318,7 @@ mod tests {
     #[test]
     fn the_embedded_store_keeps_its_group_commit_and_has_no_other_writers() {
         let dir = tempfile::tempdir().unwrap();
-        let store = AnyStore::Redb(RedbStore::open_dir(dir.path()).unwrap());
+        let store = AnyStore::Redb(Box::new(RedbStore::open_dir(dir.path()).unwrap()));
         assert_eq!(store.group_commit(), 64, "rental serve on redb shares each sync among creations");
         assert!(store.change_marks().is_none());
     }
