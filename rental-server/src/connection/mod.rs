@@ -13,8 +13,9 @@
 //!   longer than [`ConnectionLimits::header_read_timeout`]; one that has gets
 //!   [`ConnectionLimits::body_read_timeout`] from the end of its head. Either
 //!   way the body must keep up [`ConnectionLimits::min_body_rate`] after a
-//!   short grace. Past either, the answer is 408 `request_timeout` and the
-//!   connection closes.
+//!   short grace. Past either, an API request is answered 408
+//!   `request_timeout` and an HTML form shows its page again; either way the
+//!   connection then closes.
 //! - [`stall::WriteStall`] closes (with a reset, discarding what is unsent) a
 //!   connection whose client reads nothing of a response for
 //!   [`ConnectionLimits::write_stall_timeout`].
