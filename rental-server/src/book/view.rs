@@ -90,6 +90,22 @@ impl View<'_> {
         let errors = self.form.map(|f| f.errors.as_slice()).unwrap_or_default();
         errors.iter().filter(|e| e.field == field).map(|e| e.message.as_str()).collect()
     }
+
+    /// The messages for `field`, shown beside it, if any.
+    fn field_error(&self, field: &str) -> Markup {
+        let messages = self.errors(field);
+        html! { @if !messages.is_empty() { p.err id=(format!("{field}-err")) { (messages.join("; ")) } } }
+    }
+
+    /// The `aria-describedby` of `field`'s input: its messages, when it has some.
+    fn described(&self, field: &str) -> Option<String> {
+        (!self.errors(field).is_empty()).then(|| format!("{field}-err"))
+    }
+
+    /// The `aria-invalid` of `field`'s input.
+    fn invalid(&self, field: &str) -> Option<&'static str> {
+        (!self.errors(field).is_empty()).then_some("true")
+    }
 }
 
 /// The page's `main`.
@@ -226,12 +242,6 @@ fn day_cell(v: &View<'_>, d: &Day) -> Markup {
 
 /// The stay's dates and guests: a plain form, for typing dates or changing guests.
 fn stay_form(v: &View<'_>) -> Markup {
-    let field_error = |field: &str| {
-        let messages = v.errors(field);
-        html! { @if !messages.is_empty() { p.err id=(format!("{field}-err")) { (messages.join("; ")) } } }
-    };
-    let described = |field: &str| (!v.errors(field).is_empty()).then(|| format!("{field}-err"));
-    let invalid = |field: &str| (!v.errors(field).is_empty()).then_some("true");
     html! {
         form #stay.box method="get" action=(format!("/book/{}", v.property.slug)) aria-labelledby="stay-title" {
             h2 #stay-title { "Your stay" }
@@ -240,23 +250,23 @@ fn stay_form(v: &View<'_>) -> Markup {
                 div {
                     label for="checkIn" { "Check-in" }
                     input #checkIn type="date" name="checkIn" value=(v.asked.check_in)
-                        aria-invalid=[invalid("checkIn")] aria-describedby=[described("checkIn")];
-                    (field_error("checkIn"))
+                        aria-invalid=[v.invalid("checkIn")] aria-describedby=[v.described("checkIn")];
+                    (v.field_error("checkIn"))
                 }
                 div {
                     label for="checkOut" { "Check-out" }
                     input #checkOut type="date" name="checkOut" value=(v.asked.check_out)
-                        aria-invalid=[invalid("checkOut")] aria-describedby=[described("checkOut")];
-                    (field_error("checkOut"))
+                        aria-invalid=[v.invalid("checkOut")] aria-describedby=[v.described("checkOut")];
+                    (v.field_error("checkOut"))
                 }
                 div {
                     label for="guests" { "Guests" }
-                    select #guests name="guests" aria-invalid=[invalid("guests")] aria-describedby=[described("guests")] {
+                    select #guests name="guests" aria-invalid=[v.invalid("guests")] aria-describedby=[v.described("guests")] {
                         @for n in 1..=v.property.max_guests {
                             option value=(n) selected[n == v.guests()] { (n) }
                         }
                     }
-                    (field_error("guests"))
+                    (v.field_error("guests"))
                 }
             }
             button.quiet type="submit" { "Show the price" }
@@ -328,12 +338,6 @@ fn request_form(v: &View<'_>, form: &RequestForm) -> Markup {
     let e = &form.entered;
     let stay_faults: Vec<&FieldError> =
         form.errors.iter().filter(|f| !matches!(f.field.as_str(), "guestName" | "guestEmail" | "notes")).collect();
-    let field_error = |field: &str| {
-        let messages = v.errors(field);
-        html! { @if !messages.is_empty() { p.err id=(format!("{field}-err")) { (messages.join("; ")) } } }
-    };
-    let described = |field: &str| (!v.errors(field).is_empty()).then(|| format!("{field}-err"));
-    let invalid = |field: &str| (!v.errors(field).is_empty()).then_some("true");
     html! {
         form #request.box method="post" action=(format!("/book/{}", v.property.slug)) aria-labelledby="request-title" {
             h2 #request-title { "Request to book" }
@@ -350,16 +354,16 @@ fn request_form(v: &View<'_>, form: &RequestForm) -> Markup {
             @if let Some(embed) = v.embed { input type="hidden" name="embed" value=(embed); }
             label for="guestName" { "Your name" }
             input #guestName type="text" name="guestName" value=(e.guest_name) autocomplete="name" required maxlength="200"
-                aria-invalid=[invalid("guestName")] aria-describedby=[described("guestName")];
-            (field_error("guestName"))
+                aria-invalid=[v.invalid("guestName")] aria-describedby=[v.described("guestName")];
+            (v.field_error("guestName"))
             label for="guestEmail" { "Your e-mail" }
             input #guestEmail type="email" name="guestEmail" value=(e.guest_email) autocomplete="email" required maxlength="254"
-                aria-invalid=[invalid("guestEmail")] aria-describedby=[described("guestEmail")];
-            (field_error("guestEmail"))
+                aria-invalid=[v.invalid("guestEmail")] aria-describedby=[v.described("guestEmail")];
+            (v.field_error("guestEmail"))
             label for="notes" { "A note for the host " span.muted { "(optional)" } }
             textarea #notes name="notes" rows="3" maxlength="2000"
-                aria-invalid=[invalid("notes")] aria-describedby=[described("notes")] { (e.notes) }
-            (field_error("notes"))
+                aria-invalid=[v.invalid("notes")] aria-describedby=[v.described("notes")] { (e.notes) }
+            (v.field_error("notes"))
             div.hp { label for=(HONEYPOT) { "Leave this empty" } input id=(HONEYPOT) type="text" name=(HONEYPOT) tabindex="-1" autocomplete="off"; }
             button type="submit" { "Request to book" }
             p.muted { "Nothing is charged now. The host confirms your request by e-mail." }
