@@ -12,8 +12,9 @@ use crate::connections::{client, closed_silently, connect, response, server};
 
 const QUOTE: &str = r#"{"property": "sea-view", "checkIn": "2026-12-20", "checkOut": "2026-12-27", "guests": 3}"#;
 
-/// Limits with every deadline at `deadline_ms`, a rate low enough not to
-/// matter unless `rate` says otherwise, and the caps of `base`.
+/// Limits with the head, body and write-stall deadlines at `deadline_ms`, a
+/// minimum body rate of `rate` bytes a second after a 200 ms grace, and the
+/// default caps.
 fn limits(deadline_ms: u64, rate: u32) -> ConnectionLimits {
     let deadline = Duration::from_millis(deadline_ms);
     ConnectionLimits {
@@ -100,23 +101,20 @@ async fn an_authenticated_body_gets_the_body_deadline_and_then_408() {
         // Over: the body stops halfway; 408 request_timeout at the deadline, then a close.
         let started = Instant::now();
         let mut stream = trickle(addr, &quote, &QUOTE.as_bytes()[..20], 1, Duration::ZERO);
-        let (status, head, body) = response(&mut stream).expect("an answer");
-        assert_eq!((status, body["code"].as_str()), (408, Some("request_timeout")), "{head}");
-        assert!(head.contains("\r\nconnection: close"), "{head}");
+        let (status, answer_head, body) = response(&mut stream).expect("an answer");
+        assert_eq!((status, body["code"].as_str()), (408, Some("request_timeout")), "{answer_head}");
+        assert!(answer_head.contains("\r\nconnection: close"), "{answer_head}");
         assert!(closed_silently(&mut stream));
         let took = started.elapsed();
         assert!(took >= Duration::from_millis(900) && took < Duration::from_secs(2), "{took:?}");
 
         // Without a valid key nothing of the body is waited for: 401 at once.
-        let mut stream = trickle(addr, &head_for_bad_key(), &[], 1, Duration::ZERO);
+        let unknown_key = head("POST", "/api/v1/quotes", Some("rk_not_a_key"), 60_000);
+        let mut stream = trickle(addr, &unknown_key, &[], 1, Duration::ZERO);
         assert_eq!(response(&mut stream).map(|r| r.0), Some(401));
     })
     .await;
     s.stop().await;
-}
-
-fn head_for_bad_key() -> String {
-    head("POST", "/api/v1/quotes", Some("rk_not_a_key"), 60_000)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
