@@ -156,14 +156,21 @@ async fn a_per_stay_code_is_issued_on_confirmation_and_revoked_on_cancellation()
     s.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_early_check_out_ends_the_code_fifteen_minutes_later() {
+/// A server with a per-stay sea-view stay of 22 to 25 November, checked in on
+/// the 22nd, and the clock on the morning of the 23rd; the stay's code.
+async fn checked_in_until_the_morning_after() -> (TestServer<rental_core::MemoryStore>, String) {
     let s = TestServer::memory().await;
     s.rental.import_properties(&[per_stay_sea_view()]).unwrap();
     let code = confirmed(&s, "sea-view", "2026-11-22", "2026-11-25").await;
     s.set_now("2026-11-22T16:00:00Z");
     s.act(&code, &json!({"action": "check_in"})).await.expect(200);
     s.set_now("2026-11-23T08:00:00Z");
+    (s, code)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_early_check_out_ends_the_code_fifteen_minutes_later() {
+    let (s, code) = checked_in_until_the_morning_after().await;
     let reply = s.act(&code, &json!({"action": "check_out"})).await;
     reply.expect(200);
     assert_eq!(reply.body["access"]["validUntil"], "2026-11-23T08:15:00.000Z");
@@ -174,12 +181,7 @@ async fn an_early_check_out_ends_the_code_fifteen_minutes_later() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_checked_out_stay_refuses_a_change_and_keeps_its_code_window() {
-    let s = TestServer::memory().await;
-    s.rental.import_properties(&[per_stay_sea_view()]).unwrap();
-    let code = confirmed(&s, "sea-view", "2026-11-22", "2026-11-25").await;
-    s.set_now("2026-11-22T16:00:00Z");
-    s.act(&code, &json!({"action": "check_in"})).await.expect(200);
-    s.set_now("2026-11-23T08:00:00Z");
+    let (s, code) = checked_in_until_the_morning_after().await;
     let before = s.act(&code, &json!({"action": "check_out"})).await.body.clone();
     let changes = [
         json!({"action": "change", "checkOut": "2026-11-27"}),
