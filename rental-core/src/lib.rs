@@ -83,6 +83,7 @@ mod json_out;
 pub mod keys;
 pub mod lifecycle;
 pub mod local_time;
+pub mod metrics;
 pub mod occupancy;
 pub mod presence;
 pub mod pricing;

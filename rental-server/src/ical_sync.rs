@@ -183,6 +183,8 @@ impl<S: Store + 'static> Syncer<S> {
             }
         }
         let result = applied?;
+        metrics::counter!(crate::metrics::FEED_PULLS, "outcome" => if result.ok { "ok" } else { "failed" })
+            .increment(1);
         tracing::info!(
             property = %result.property, feed = %result.feed, ok = result.ok, events = result.events,
             created = result.created, updated = result.updated, cancelled = result.cancelled,
