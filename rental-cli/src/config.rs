@@ -40,7 +40,7 @@ pub struct Config {
     pub trusted_proxies: TrustedProxies,
     /// How long `serve` may take to stop after SIGTERM (`shutdownGrace`, 30s).
     pub shutdown_grace: Duration,
-    /// How long a claimed webhook delivery stays leased unless renewed (`webhookLease`, 60s).
+    /// How long a claimed webhook delivery stays leased unless renewed (`webhookLease`, 10s).
     pub webhook_lease: Duration,
     /// The PostgreSQL database every process shares (`database`); `None`: the redb store in `data_dir`.
     pub database: Option<String>,
@@ -385,7 +385,7 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
         rate_limit: setting(layers, Key::RateLimit, "100", parse_rate)?,
         trusted_proxies: setting(layers, Key::TrustedProxies, "", str::parse)?,
         shutdown_grace: setting(layers, Key::ShutdownGrace, "30s", parse_positive)?,
-        webhook_lease: setting(layers, Key::WebhookLease, "60s", parse_positive)?,
+        webhook_lease: setting(layers, Key::WebhookLease, "10s", parse_positive)?,
         database: setting(layers, Key::Database, "", parse_database)?,
         metrics_listen: setting(layers, Key::MetricsListen, "", |s| match s.trim() {
             "" => Ok(None),
@@ -632,7 +632,7 @@ mod tests {
     #[test]
     fn the_shutdown_grace_and_the_webhook_lease_have_defaults_and_cannot_be_off() {
         let c = load(None, &[], &Flags::default()).unwrap();
-        assert_eq!((c.shutdown_grace, c.webhook_lease), (Duration::from_secs(30), Duration::from_secs(60)));
+        assert_eq!((c.shutdown_grace, c.webhook_lease), (Duration::from_secs(30), Duration::from_secs(10)));
         let file = "shutdownGrace = \"10s\"\nwebhookLease = \"2m\"";
         let c = load(Some(file), &[("RENTAL_SHUTDOWN_GRACE", "2s")], &Flags::default()).unwrap();
         assert_eq!((c.shutdown_grace, c.webhook_lease), (Duration::from_secs(2), Duration::from_secs(120)));

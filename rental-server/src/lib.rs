@@ -215,6 +215,7 @@ pub async fn serve<S: Store + 'static>(
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let graceful = GracefulShutdown::new();
+    void_earlier_leases(&state.rental).await;
     let (stop_jobs, jobs_stop) = tokio::sync::watch::channel(false);
     let housekeeping = tokio::spawn(jobs::housekeeping(Arc::clone(&state.rental), jobs_stop.clone()));
     let stays = tokio::spawn(stay_schedule::run(Arc::clone(&state.rental), jobs_stop.clone()));
@@ -343,6 +344,23 @@ async fn serve_metrics<S: Store + 'static>(
                 .serve_connection(TokioIo::new(stream), service);
             let _ = tokio::time::timeout(Duration::from_secs(60), conn).await;
         });
+    }
+}
+
+/// On a store this process alone holds (redb locks its file), the leases in
+/// it were taken by an earlier run, which is gone: they are void, so its
+/// deliveries and pulls resume at once rather than when the leases lapse.
+/// A shared store ([`Store::change_marks`]) keeps them: another live process may hold them.
+async fn void_earlier_leases<S: Store + 'static>(rental: &Arc<Rental<S>>) {
+    if rental.store().change_marks().is_some() {
+        return;
+    }
+    let rental = Arc::clone(rental);
+    match tokio::task::spawn_blocking(move || rental.void_leases()).await {
+        Ok(Ok(0)) => {}
+        Ok(Ok(voided)) => tracing::info!(voided, "voided the leases of an earlier run; their work resumes now"),
+        Ok(Err(e)) => tracing::warn!(error = %e, "cannot void the leases of an earlier run; they will lapse"),
+        Err(e) => tracing::error!(error = %e, "the lease voiding task failed"),
     }
 }
 
