@@ -68,6 +68,7 @@ pub mod demo;
 pub mod error;
 mod outbox;
 mod properties;
+pub mod metrics;
 mod service;
 mod stays;
 pub mod store;

@@ -110,6 +110,7 @@ impl<S: Store> Rental<S> {
             }
             Ok(recorded)
         })
+        .inspect(|recorded| crate::metrics::deliveries(recorded))
     }
 
     /// Records an attempt at `delivery_id` (see [`delivery::record`]); a `410 Gone`
@@ -122,7 +123,7 @@ impl<S: Store> Rental<S> {
     /// Records several attempts in one transaction (a dispatcher's batch), in
     /// order; each clears its delivery's lease.
     pub fn record_attempts(&self, attempts: &[(String, Attempt)], retries: &[Duration]) -> Result<Vec<Delivery>> {
-        self.write(|tx| record_in(tx, attempts, retries))
+        self.write(|tx| record_in(tx, attempts, retries)).inspect(|recorded| crate::metrics::deliveries(recorded))
     }
 
     /// A delivery by id.

@@ -14,6 +14,7 @@ mod change;
 mod channels;
 mod deliveries;
 mod group_commit;
+mod leases;
 mod property_edit;
 mod property_feeds;
 mod read_model;
