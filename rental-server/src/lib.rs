@@ -3,6 +3,10 @@
 //!
 //! - [`serve`] takes an already bound listener and a shutdown future, so
 //!   `main` binds and passes `ctrl_c()`, and tests bind `127.0.0.1:0`.
+//! - [`RentalService`] is everything `serve` answers as one hyper service, for
+//!   a program that mounts it in its own server, under a path prefix if it
+//!   likes; [`Jobs`] runs the background work beside it. `serve` is the
+//!   two with an accept loop and the connection limits around them.
 //! - [`connection`] bounds each connection: deadlines for the request head
 //!   and body, a minimum body rate, a write-stall reset, an idle time-out,
 //!   caps on how many are open overall and per client address, and problem
@@ -26,7 +30,6 @@ pub mod blocks;
 pub mod book;
 pub mod client_addr;
 pub mod connection;
-pub mod creations;
 pub mod dispatcher;
 pub mod handlers;
 pub mod ical_sync;
@@ -38,7 +41,10 @@ pub mod problem;
 pub mod ratelimit;
 pub mod request;
 pub mod routes;
+mod service;
 pub mod stay_schedule;
+
+pub use service::RentalService;
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -145,8 +151,6 @@ pub struct AppState<S> {
     next_request: AtomicU64,
     /// Requests answered so far: how the dispatcher tells a busy server.
     requests: Arc<AtomicU64>,
-    /// Booking creations gathered into groups (started with the first).
-    creations: std::sync::OnceLock<creations::Creations>,
 }
 
 impl<S: Store + 'static> AppState<S> {
@@ -166,18 +170,12 @@ impl<S: Store + 'static> AppState<S> {
             draining: AtomicBool::new(false),
             next_request: AtomicU64::new(1),
             requests: Arc::new(AtomicU64::new(0)),
-            creations: std::sync::OnceLock::new(),
         })
     }
 
     /// The engine.
     pub fn rental(&self) -> &Arc<Rental<S>> {
         &self.rental
-    }
-
-    /// The gatherer of booking creations, started with the first: the API and the booking page share it.
-    pub fn creations(&self) -> &creations::Creations {
-        self.creations.get_or_init(|| creations::Creations::start(Arc::clone(&self.rental)))
     }
 
     /// The channel calendar puller.
@@ -202,29 +200,8 @@ pub async fn serve<S: Store + 'static>(
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let graceful = GracefulShutdown::new();
-    let (stop_jobs, jobs_stop) = tokio::sync::watch::channel(false);
-    let housekeeping = tokio::spawn(jobs::housekeeping(Arc::clone(&state.rental), jobs_stop.clone()));
-    let stays = tokio::spawn(stay_schedule::run(Arc::clone(&state.rental), jobs_stop.clone()));
-    let (drain, drain_deadline) = tokio::sync::watch::channel(None);
-    let dispatcher = match &state.webhooks {
-        Some(webhooks) => {
-            let outbound = outbound::Outbound::new(webhooks.outbound.clone())
-                .map_err(|e| std::io::Error::other(format!("cannot build the outbound HTTP client: {e}")))?;
-            let requests = Arc::clone(&state.requests);
-            let dispatch = dispatcher::run(
-                Arc::clone(&state.rental),
-                outbound,
-                webhooks.dispatch.clone(),
-                requests,
-                drain_deadline,
-            );
-            Some(tokio::spawn(dispatch))
-        }
-        None => None,
-    };
-    let scheduler = state
-        .sync_interval
-        .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stop_jobs.subscribe())));
+    let jobs = Jobs::start(&state)?;
+    let service = RentalService::new(Arc::clone(&state));
     tokio::pin!(shutdown);
     let slots = Arc::new(Semaphore::new(state.limits.max_connections.max(1)));
     let per_address = AddressSlots::new(state.limits.max_per_address, state.proxies.clone());
@@ -239,7 +216,7 @@ pub async fn serve<S: Store + 'static>(
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     if let Some(address_slot) = per_address.take(peer.ip()) {
-                        serve_connection(&state, &graceful, stream, peer, (slot, address_slot));
+                        serve_connection(&service, &graceful, stream, peer, (slot, address_slot));
                     } else {
                         refuse(stream, peer, state.limits.max_per_address);
                     }
@@ -256,16 +233,82 @@ pub async fn serve<S: Store + 'static>(
     state.draining.store(true, Ordering::SeqCst);
     let deadline = tokio::time::Instant::now() + state.grace;
     tracing::info!(grace = ?state.grace, "shutting down: finishing requests and webhook attempts in flight");
-    let _ = drain.send(Some(deadline - FINAL_WRITE.min(state.grace / 2)));
-    let _ = stop_jobs.send(true);
+    jobs.signal(deadline, state.grace);
     if tokio::time::timeout_at(deadline, graceful.shutdown()).await.is_err() {
         tracing::warn!("requests still running after {:?}; stopping anyway", state.grace);
     }
-    finish(deadline, "the housekeeping job", Some(housekeeping)).await;
-    finish(deadline, "the stay schedule", Some(stays)).await;
-    finish(deadline, "the feed sync schedule", scheduler).await;
-    finish(deadline, "the webhook dispatcher", dispatcher).await;
+    jobs.finish(deadline).await;
     Ok(())
+}
+
+/// The background work of a server: the checkout expiry and retention
+/// ([`jobs::housekeeping`]), the stay schedule, webhook deliveries (when
+/// [`ServerConfig::webhooks`] is set) and scheduled calendar pulls (when
+/// [`ical_sync::IcalConfig::interval`] is). [`serve`] runs them; a program
+/// that mounts a [`RentalService`] in its own server starts them beside it.
+#[derive(Debug)]
+pub struct Jobs {
+    stop: tokio::sync::watch::Sender<bool>,
+    /// When webhook attempts in flight are cut, once shutdown begins.
+    drain: tokio::sync::watch::Sender<Option<tokio::time::Instant>>,
+    housekeeping: tokio::task::JoinHandle<()>,
+    stays: tokio::task::JoinHandle<()>,
+    dispatcher: Option<tokio::task::JoinHandle<()>>,
+    scheduler: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Jobs {
+    /// Starts the background work of `state` on the current tokio runtime.
+    /// Fails only when the outbound HTTP client for webhooks cannot be built.
+    pub fn start<S: Store + 'static>(state: &Arc<AppState<S>>) -> std::io::Result<Jobs> {
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let housekeeping = tokio::spawn(jobs::housekeeping(Arc::clone(&state.rental), stopped.clone()));
+        let stays = tokio::spawn(stay_schedule::run(Arc::clone(&state.rental), stopped.clone()));
+        let (drain, drain_deadline) = tokio::sync::watch::channel(None);
+        let dispatcher = match &state.webhooks {
+            Some(webhooks) => {
+                let outbound = outbound::Outbound::new(webhooks.outbound.clone())
+                    .map_err(|e| std::io::Error::other(format!("cannot build the outbound HTTP client: {e}")))?;
+                let requests = Arc::clone(&state.requests);
+                let dispatch = dispatcher::run(
+                    Arc::clone(&state.rental),
+                    outbound,
+                    webhooks.dispatch.clone(),
+                    requests,
+                    drain_deadline,
+                );
+                Some(tokio::spawn(dispatch))
+            }
+            None => None,
+        };
+        let scheduler = state
+            .sync_interval
+            .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stopped)));
+        Ok(Jobs { stop, drain, housekeeping, stays, dispatcher, scheduler })
+    }
+
+    /// Stops the background work: no new webhook attempt starts, attempts in
+    /// flight get most of `grace` to finish, and whatever still runs when
+    /// `grace` is over is aborted.
+    pub async fn stop(self, grace: Duration) {
+        let deadline = tokio::time::Instant::now() + grace;
+        self.signal(deadline, grace);
+        self.finish(deadline).await;
+    }
+
+    /// Tells every job to stop, webhook attempts in flight to end a little before `deadline`.
+    fn signal(&self, deadline: tokio::time::Instant, grace: Duration) {
+        let _ = self.drain.send(Some(deadline - FINAL_WRITE.min(grace / 2)));
+        let _ = self.stop.send(true);
+    }
+
+    /// Waits for every job until `deadline`, then aborts what still runs.
+    async fn finish(self, deadline: tokio::time::Instant) {
+        finish(deadline, "the housekeeping job", Some(self.housekeeping)).await;
+        finish(deadline, "the stay schedule", Some(self.stays)).await;
+        finish(deadline, "the feed sync schedule", self.scheduler).await;
+        finish(deadline, "the webhook dispatcher", self.dispatcher).await;
+    }
 }
 
 /// Waits for a background task until `deadline`, then aborts it.
@@ -291,24 +334,26 @@ fn refuse(stream: TcpStream, peer: SocketAddr, cap: usize) {
 
 /// Serves one accepted connection on its own task, holding its slots until it closes.
 fn serve_connection<S: Store + 'static>(
-    state: &Arc<AppState<S>>,
+    service: &RentalService<S>,
     graceful: &GracefulShutdown,
     stream: TcpStream,
     peer: SocketAddr,
     slot: (OwnedSemaphorePermit, AddressSlot),
 ) {
+    let state = service.state();
     let limits = state.limits;
     let ready = ReadyClock::new();
     let io = WriteStall::new(stream, limits.write_stall_timeout);
     let io = IdleTimeout::new(io, limits.keep_alive_idle, ready.clone());
     let ids = Arc::clone(state);
     let io = MalformedAnswers::new(io, move || new_request_id(&ids));
-    let state = Arc::clone(state);
-    let service = service_fn(move |req: Request<hyper::body::Incoming>| {
+    let service = service.for_client(peer.ip());
+    let answer = service_fn(move |req: Request<hyper::body::Incoming>| {
         let req = req.map(|body| Body::new(body, ready.since(), &limits));
-        handle(Arc::clone(&state), peer.ip(), req)
+        let service = service.clone();
+        async move { Ok::<_, Infallible>(service.answer(req).await) }
     });
-    let conn = graceful.watch(limits.builder().serve_connection(TokioIo::new(io), service));
+    let conn = graceful.watch(limits.builder().serve_connection(TokioIo::new(io), answer));
     tokio::spawn(async move {
         if let Err(e) = conn.await {
             tracing::debug!(%peer, error = %e, "connection ended with an error");
@@ -322,7 +367,7 @@ async fn handle<S: Store + 'static>(
     state: Arc<AppState<S>>,
     peer: std::net::IpAddr,
     req: Request<Body>,
-) -> Result<Response<Full<Bytes>>, Infallible> {
+) -> Response<Full<Bytes>> {
     let started = Instant::now();
     state.requests.fetch_add(1, Ordering::Relaxed);
     let request_id = request_id(&state, &req);
@@ -349,7 +394,21 @@ async fn handle<S: Store + 'static>(
     let status = response.status().as_u16();
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     tracing::info!(target: "rental::access", id = %request_id, %method, %path, status, ms = format!("{ms:.2}"), "request");
-    Ok(response)
+    response
+}
+
+/// The answer to a request the service does not serve (outside its path
+/// prefix), with its id and log line like any other.
+fn handle_outside<S>(state: &AppState<S>, req: &Request<Body>, problem: Problem) -> Response<Full<Bytes>> {
+    state.requests.fetch_add(1, Ordering::Relaxed);
+    let request_id = request_id(state, req);
+    let mut response = problem.into_response();
+    if let Ok(id) = HeaderValue::from_str(&request_id) {
+        response.headers_mut().insert(X_REQUEST_ID, id);
+    }
+    let (method, path, status) = (req.method(), req.uri().path(), response.status().as_u16());
+    tracing::info!(target: "rental::access", id = %request_id, %method, %path, status, "request");
+    response
 }
 
 /// The client's `X-Request-Id` when it is sensible, else a new one.
@@ -393,7 +452,7 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, mut req: Request
         Route::ListBookings => handlers::list_bookings(rental, &query).await,
         Route::CreateBooking => {
             let bytes = request::body(&parts.headers, body).await?;
-            handlers::create_booking(state.creations(), &parts.headers, &bytes, reader).await
+            handlers::create_booking(rental, &parts.headers, &bytes, reader).await
         }
         Route::GetBooking(code) => handlers::get_booking(rental, code).await,
         Route::PatchBooking(code) => {
@@ -416,7 +475,7 @@ async fn authenticate<S: Store + 'static>(
     let Some(secret) = request::bearer(headers) else {
         return Err(Problem::unauthorized("send an API key as Authorization: Bearer <key>"));
     };
-    let key = if let Some(key) = state.rental.authenticate_from_memory(secret) {
+    let key = if let Some(key) = state.rental.operations().authenticate_from_memory(secret) {
         Some(key)
     } else {
         let secret = secret.to_owned();

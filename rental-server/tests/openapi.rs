@@ -499,7 +499,7 @@ fn parse_reply(raw: &str) -> Reply {
 fn seed(rental: &Rental<MemoryStore>) {
     let d = |s: &str| s.parse().expect("a date");
     let request = rental_core::NewBooking {
-        property: "sea-view".into(),
+        property: "sea-view".parse().unwrap(),
         check_in: d("2026-11-22"),
         check_out: d("2026-11-25"),
         guest_name: "Grace Hopper".into(),
