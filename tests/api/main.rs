@@ -25,6 +25,8 @@
 //!   against a server (installed by `scripts/test`).
 //! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
 //! - `book`: the booking page guests book on (section 20), its form, tokens and framing.
+//! - `mounted`: the whole interface mounted under `/rental` in a program's own
+//!   hyper server, beside its own route (`RentalService`).
 
 mod auth;
 mod availability;
@@ -39,6 +41,7 @@ mod denial;
 mod errors;
 mod home_assistant;
 mod ical;
+mod mounted;
 mod patch;
 mod properties;
 mod quotes;

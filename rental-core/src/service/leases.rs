@@ -5,12 +5,11 @@ use std::time::Duration;
 
 use chrono::TimeDelta;
 
-use super::Rental;
 use crate::error::Result;
 use crate::ids::{Slug, Source};
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadTx, Store, StoreResult, WriteTx};
 
-impl<S: Store> Rental<S> {
+impl<S: Store> super::Operations<'_, S> {
     /// Extends every delivery lease `owner` holds to `lease` from now, in one
     /// write; returns how many. A lease `owner` no longer holds (recorded,
     /// released, or lapsed and taken by another) is left alone.
@@ -50,6 +49,9 @@ impl<S: Store> Rental<S> {
     /// that process starts: whatever leases are there, an earlier run took,
     /// and nobody is working on them any more.
     pub fn void_leases(&self) -> Result<usize> {
+        if self.store.change_marks().is_some() {
+            return Ok(0);
+        }
         self.write(|tx| {
             let mut voided = 0;
             for lease in tx.delivery_leases()? {
@@ -63,5 +65,19 @@ impl<S: Store> Rental<S> {
             }
             Ok(voided)
         })
+    }
+
+    /// Whether the store answers a read, and whether its schema is the one
+    /// this build reads and writes (`false`: a newer process moved it on).
+    pub fn check_store(&self) -> StoreResult<bool> {
+        self.store.read()?.property("readyz")?;
+        self.store.schema_current()
+    }
+
+    /// The webhook deliveries waiting (pending, due or not), and when the
+    /// oldest of them was created.
+    pub fn webhook_backlog(&self) -> Result<(usize, Option<chrono::DateTime<chrono::Utc>>)> {
+        let pending = self.store.read()?.pending_deliveries()?;
+        Ok((pending.len(), pending.iter().map(|d| d.created_at).min()))
     }
 }
