@@ -12,7 +12,7 @@ use rental_core::keys::Scope;
 use rental_core::stay_state::StayState;
 use rental_core::store::{PgStore, ReadTx, StoreResult, WriteTx};
 use rental_core::webhook::Subscription;
-use rental_core::{Action, Booking, Error, Rental, Slug, Source, Store, StoreError};
+use rental_core::{Action, Booking, Error, ReadRecords, Rental, Slug, Source, Store, StoreError, WriteRecords};
 use rental_tests::postgres::PgCluster;
 use rental_tests::tools;
 use rental_tests::{d, fixed_clock, new_booking, rental_with_demo};
@@ -537,4 +537,71 @@ fn the_fan_out_reads_events_of_writes_side_by_side_only_once_both_are_settled_an
     held.commit().unwrap();
     let codes = fan_out.recv_timeout(Duration::from_secs(10)).unwrap().unwrap();
     assert_eq!(codes, ["BK-AAAAAA", "BK-BBBBBB"], "both, in number order");
+}
+
+/// A count kept as a record, of one property's or of none.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct Tally<const PER_PROPERTY: bool> {
+    key: String,
+    n: u32,
+}
+
+impl<const PER_PROPERTY: bool> rental_core::Record for Tally<PER_PROPERTY> {
+    const KIND: rental_core::RecordKind = rental_core::RecordKind {
+        name: if PER_PROPERTY { "test_tally" } else { "test_global_tally" },
+        per_property: PER_PROPERTY,
+    };
+    fn key(&self) -> String {
+        self.key.clone()
+    }
+}
+
+/// Adds one to the tally under `key` in a write for `properties`: a read,
+/// then a write of what it read. A write that reaches past its properties
+/// may deadlock with another doing the same; as `Rental` does, it is done again.
+fn count_once<const P: bool>(store: &PgStore, properties: &[&str], key: &str) {
+    let count = || -> StoreResult<()> {
+        let mut tx = store.write_for(properties)?;
+        let mut tally = tx.get::<Tally<P>>(key)?.unwrap_or(Tally { key: key.into(), n: 0 });
+        tally.n += 1;
+        thread::sleep(Duration::from_millis(2));
+        tx.put(&tally)?;
+        tx.commit()
+    };
+    for _ in 0..50 {
+        match count() {
+            Err(e) if e.is_transient() => thread::sleep(Duration::from_millis(5)),
+            done => return done.unwrap(),
+        }
+    }
+    panic!("50 tries conflicted");
+}
+
+#[test]
+fn records_counted_up_by_writes_for_properties_in_two_processes_lose_no_count() {
+    if !tools::postgres() {
+        return;
+    }
+    let (first, other) = two_stores();
+    let handles: Vec<_> = (0..24)
+        .map(|i| {
+            let store = Arc::clone(if i % 2 == 0 { &first } else { &other });
+            thread::spawn(move || {
+                // Writes for other properties run beside each other; each reaches a record.
+                let mine = ["sea-view", "alpine-cabin", "harbour-loft"][i % 3];
+                count_once::<true>(&store, &[mine], "sea-view/visits");
+                // Two such writes each holding a property and waiting for
+                // every other write deadlock, which costs a second: a few.
+                if i < 3 {
+                    count_once::<false>(&store, &[mine], "visits");
+                }
+            })
+        })
+        .collect();
+    for handle in handles {
+        handle.join().unwrap();
+    }
+    let read = first.read().unwrap();
+    assert_eq!(read.get::<Tally<true>>("sea-view/visits").unwrap().map(|t| t.n), Some(24));
+    assert_eq!(read.get::<Tally<false>>("visits").unwrap().map(|t| t.n), Some(3));
 }

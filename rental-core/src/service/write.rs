@@ -22,7 +22,7 @@ use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
 use crate::property::Property;
-use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreResult, WriteTx};
+use crate::store::{IdempotencyRecord, Prefetch, ReadTx, RecordKind, RecordRow, Store, StoreResult, WriteTx};
 use crate::webhook::Webhook;
 
 /// What a committed write changed that the read cache holds.
@@ -266,6 +266,15 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
         self.tx.idempotency_before(before, limit)
     }
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
+        self.tx.record(kind, key)
+    }
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        self.tx.records(kind, prefix, after, limit)
+    }
+    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        self.tx.records_due(kind, until, limit)
+    }
 }
 
 impl<T: WriteTx> Recorder<T> {
@@ -420,6 +429,14 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
     fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
         self.changed();
         self.tx.remove_idempotency(key)
+    }
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
+        self.changed();
+        self.tx.put_record(kind, row)
+    }
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
+        self.changed();
+        self.tx.remove_record(kind, key)
     }
     /// Commits through [`Rental::write`] only, which also updates the cache.
     fn commit(self) -> StoreResult<()> {

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use chrono::{DateTime, NaiveDate, Utc};
 
 use super::{
-    ChangeMarks, IdempotencyRecord, PgStore, PgTx, Prefetch, ReadTx, RedbStore, RedbTx, RedbWrite, Store, StoreResult,
-    WriteTx,
+    ChangeMarks, IdempotencyRecord, PgStore, PgTx, Prefetch, ReadTx, RecordKind, RecordRow, RedbStore, RedbTx,
+    RedbWrite, Store, StoreResult, WriteTx,
 };
 use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
@@ -207,6 +207,15 @@ impl<R: ReadTx, P: ReadTx> ReadTx for AnyTx<R, P> {
     fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
         each!(self, tx => tx.idempotency_before(before, limit))
     }
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
+        each!(self, tx => tx.record(kind, key))
+    }
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        each!(self, tx => tx.records(kind, prefix, after, limit))
+    }
+    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        each!(self, tx => tx.records_due(kind, until, limit))
+    }
 }
 
 impl<R: WriteTx, P: WriteTx> WriteTx for AnyTx<R, P> {
@@ -305,6 +314,12 @@ impl<R: WriteTx, P: WriteTx> WriteTx for AnyTx<R, P> {
     }
     fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
         each!(self, tx => tx.remove_idempotency(key))
+    }
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
+        each!(self, tx => tx.put_record(kind, row))
+    }
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
+        each!(self, tx => tx.remove_record(kind, key))
     }
     fn commit(self) -> StoreResult<()> {
         each!(self, tx => tx.commit())

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
 use super::{
-    IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key, feed_key, feed_keys_of, finished_key,
+    IdempotencyRecord, ReadTx, RecordKind, RecordRow, Store, StoreError, StoreResult, WriteTx, due_key, feed_key,
+    feed_keys_of, finished_key,
 };
 use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery, Cursor, Status};
@@ -66,6 +67,10 @@ pub struct Data {
     feeds: BTreeMap<String, FeedState>,
     admin_sessions: BTreeMap<String, AdminSession>,
     login_failures: BTreeMap<String, LoginFailures>,
+    /// (kind, key) -> record.
+    records: BTreeMap<(&'static str, String), RecordRow>,
+    /// (kind, at, key) of every record with a time.
+    record_times: BTreeSet<(&'static str, i64, String)>,
 }
 
 /// A transaction over [`MemoryStore`]: a shared snapshot to read, or a private copy to write.
@@ -262,6 +267,24 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
 
     fn login_failure_clients(&self) -> StoreResult<usize> {
         Ok(self.data().login_failures.len())
+    }
+
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
+        Ok(self.data().records.get(&(kind.name, key.to_owned())).cloned())
+    }
+
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        let start = (kind.name, std::cmp::max(prefix, after).to_owned());
+        let rows = self.data().records.range(start..).take_while(|((k, _), _)| *k == kind.name);
+        let rows = rows.map(|(_, row)| row).skip_while(|row| row.key.as_str() <= after);
+        Ok(rows.take_while(|row| row.key.starts_with(prefix)).take(limit).cloned().collect())
+    }
+
+    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        let data = self.data();
+        let times = data.record_times.range((kind.name, i64::MIN, String::new())..);
+        let due = times.take_while(|(k, at, _)| *k == kind.name && *at <= until).take(limit);
+        Ok(due.filter_map(|(k, _, key)| data.records.get(&(*k, key.clone()))).cloned().collect())
     }
 }
 
@@ -468,6 +491,23 @@ impl WriteTx for MemoryTx<'_, Data> {
         let before = self.data.login_failures.len();
         self.data.login_failures.retain(|_, f| f.last >= last_before);
         Ok(before - self.data.login_failures.len())
+    }
+
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
+        self.remove_record(kind, &row.key)?;
+        if let Some(at) = row.at {
+            self.data.record_times.insert((kind.name, at, row.key.clone()));
+        }
+        self.data.records.insert((kind.name, row.key.clone()), row.clone());
+        Ok(())
+    }
+
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
+        let Some(old) = self.data.records.remove(&(kind.name, key.to_owned())) else { return Ok(false) };
+        if let Some(at) = old.at {
+            self.data.record_times.remove(&(kind.name, at, old.key));
+        }
+        Ok(true)
     }
 
     fn commit(self) -> StoreResult<()> {

@@ -11,6 +11,7 @@ mod marks;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
+pub mod record;
 #[cfg(feature = "redb")]
 mod redb;
 
@@ -23,6 +24,7 @@ pub use self::marks::{ChangeMarks, KEYS_TOPIC, property_topic, topic_property};
 pub use self::memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use self::postgres::{Counts, MAX_CONNECTIONS, PgStore, PgTx, TABLES, is_postgres_url};
+pub use self::record::{ReadRecords, Record, RecordKind, RecordRow, WriteRecords, in_scan, prefix_end};
 #[cfg(feature = "redb")]
 pub use self::redb::{RedbStore, RedbTx, RedbWrite, RedoError};
 use crate::admin_session::{AdminSession, LoginFailures};
@@ -231,6 +233,14 @@ pub trait ReadTx {
     fn first_delivered_event(&self) -> StoreResult<Option<u64>>;
     /// Up to `limit` idempotency keys recorded before `before`, the oldest first, read from an index.
     fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>>;
+    /// The record of `kind` under `key` (see [`Record`]; callers use [`ReadRecords::get`]).
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>>;
+    /// Up to `limit` records of `kind` whose keys start with `prefix` and are
+    /// greater than `after` (`""`: from the start), in bytewise key order.
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>>;
+    /// Up to `limit` records of `kind` whose `at` is at or before `until`
+    /// (milliseconds since 1970), ordered by `at` then key, read from an index.
+    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>>;
 }
 
 /// What the write transaction can change, on top of reading.
@@ -329,6 +339,11 @@ pub trait WriteTx: ReadTx {
     fn remove_event(&mut self, seq: u64) -> StoreResult<()>;
     /// Removes an idempotency record (retention).
     fn remove_idempotency(&mut self, key: &str) -> StoreResult<()>;
+    /// Inserts or replaces the record of `kind` under `row.key`, keeping the
+    /// time index in step (callers use [`WriteRecords::put`]).
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()>;
+    /// Removes the record of `kind` under `key`; false when there was none.
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool>;
     /// Makes every change of the transaction durable and visible, at once.
     fn commit(self) -> StoreResult<()>;
 }

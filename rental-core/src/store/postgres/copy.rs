@@ -8,7 +8,7 @@ use super::read::seq_value;
 use super::{PgStore, PgTx};
 use crate::booking::BookingQuery;
 use crate::calendar::EntryKind;
-use crate::store::{ReadTx, Store, StoreError, StoreResult, WriteTx};
+use crate::store::{ReadTx, Store, StoreError, StoreResult, WriteTx, record};
 
 /// How many records of each kind a copy moved, in the order of [`super::TABLES`].
 pub type Counts = Vec<(&'static str, i64)>;
@@ -102,6 +102,15 @@ impl PgStore {
         if let Some(phc) = source.admin_password()? {
             tx.set_admin_password(&phc)?;
         }
+
+        let mut records = 0;
+        for kind in record::KINDS {
+            for row in source.records(kind, "", "", usize::MAX)? {
+                tx.put_record(kind, &row)?;
+                records += 1;
+            }
+        }
+        counts.push(("records", records));
         tx.commit()?;
         Ok(counts.into_iter().map(|(t, n)| (t, i64::try_from(n).unwrap_or(i64::MAX))).collect())
     }

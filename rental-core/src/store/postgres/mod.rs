@@ -110,10 +110,20 @@ impl PgStore {
 }
 
 /// The tables that hold records, as [`PgStore::counts`] reports them.
-pub const TABLES: &[&str] =
-    &["properties", "bookings", "blocks", "api_keys", "webhooks", "outbox", "deliveries", "idempotency", "feeds"];
+pub const TABLES: &[&str] = &[
+    "properties",
+    "bookings",
+    "blocks",
+    "api_keys",
+    "webhooks",
+    "outbox",
+    "deliveries",
+    "idempotency",
+    "feeds",
+    "records",
+];
 
-const COUNTS: [&str; 9] = [
+const COUNTS: [&str; 10] = [
     "SELECT count(*) FROM properties",
     "SELECT count(*) FROM bookings",
     "SELECT count(*) FROM blocks",
@@ -123,6 +133,7 @@ const COUNTS: [&str; 9] = [
     "SELECT count(*) FROM deliveries",
     "SELECT count(*) FROM idempotency",
     "SELECT count(*) FROM feeds",
+    "SELECT count(*) FROM records",
 ];
 
 /// The advisory lock every write transaction takes first and holds until it

@@ -20,7 +20,7 @@ use crate::ids::BookingCode;
 use crate::keys::ApiKey;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
-use crate::store::{IdempotencyRecord, Prefetch, ReadTx, StoreError, StoreResult};
+use crate::store::{IdempotencyRecord, Prefetch, ReadTx, RecordKind, RecordRow, StoreError, StoreResult, prefix_end};
 use crate::webhook::Webhook;
 
 /// A row count or limit as a query parameter.
@@ -84,6 +84,24 @@ fn codes(rows: &[Row]) -> Vec<BookingCode> {
 
 fn strings(rows: &[Row]) -> Vec<String> {
     rows.iter().map(|r| r.get(0)).collect()
+}
+
+/// The record in columns key, at, doc (as text).
+fn record_row(row: &Row) -> RecordRow {
+    RecordRow { key: row.get(0), at: row.get(1), doc: row.get::<_, String>(2).into_bytes() }
+}
+
+impl PgTx<'_> {
+    /// Before reading or writing records of `kind` whose keys start with
+    /// `prefix` (a whole key, or less): the property's lock when they are
+    /// one property's (a per-property kind, and the prefix reaches the `/`
+    /// after the slug), the whole write lock otherwise.
+    pub(super) fn hold_records(&self, kind: &RecordKind, prefix: &str) -> StoreResult<()> {
+        match kind.property_of(prefix) {
+            Some(slug) if prefix.len() > slug.len() => self.hold_property(slug),
+            _ => self.hold_all(),
+        }
+    }
 }
 
 impl ReadTx for PgTx<'_> {
@@ -417,6 +435,34 @@ impl ReadTx for PgTx<'_> {
             &[&before, &limit(limit_to)],
         )?;
         Ok(strings(&rows))
+    }
+
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
+        self.hold_records(kind, key)?;
+        let rows =
+            self.query("SELECT key, at, doc::text FROM records WHERE kind = $1 AND key = $2", &[&kind.name, &key])?;
+        Ok(rows.first().map(record_row))
+    }
+
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit_to: usize) -> StoreResult<Vec<RecordRow>> {
+        self.hold_records(kind, prefix)?;
+        let start = std::cmp::max(prefix, after);
+        let rows = self.query(
+            "SELECT key, at, doc::text FROM records
+             WHERE kind = $1 AND key >= $2 AND key > $3 AND ($4::text IS NULL OR key < $4) AND starts_with(key, $5)
+             ORDER BY key LIMIT $6",
+            &[&kind.name, &start, &after, &prefix_end(prefix), &prefix, &limit(limit_to)],
+        )?;
+        Ok(rows.iter().map(record_row).collect())
+    }
+
+    fn records_due(&self, kind: &RecordKind, until: i64, limit_to: usize) -> StoreResult<Vec<RecordRow>> {
+        self.hold_all()?;
+        let rows = self.query(
+            "SELECT key, at, doc::text FROM records WHERE kind = $1 AND at <= $2 ORDER BY at, key LIMIT $3",
+            &[&kind.name, &until, &limit(limit_to)],
+        )?;
+        Ok(rows.iter().map(record_row).collect())
     }
 }
 

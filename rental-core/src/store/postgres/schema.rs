@@ -149,6 +149,21 @@ CREATE INDEX calendar_imports ON calendar (property, check_in, holder) WHERE gua
 DROP INDEX calendar_by_property;
 ",
     ),
+    (
+        6,
+        r#"
+-- Records of every kind (store::record): a document under a key, with an
+-- optional time in milliseconds since 1970 and its index.
+CREATE TABLE records (
+    kind text COLLATE "C" NOT NULL,
+    key text COLLATE "C" NOT NULL,
+    at bigint,
+    doc json NOT NULL,
+    PRIMARY KEY (kind, key)
+);
+CREATE INDEX records_at ON records (kind, at, key) WHERE at IS NOT NULL;
+"#,
+    ),
 ];
 
 /// Brings the database's schema up to `version` (the newest, for a server);

@@ -17,7 +17,8 @@ use crate::event::Event;
 use crate::keys::ApiKey;
 use crate::property::Property;
 use crate::store::{
-    IdempotencyRecord, KEYS_TOPIC, ReadTx, StoreError, StoreResult, WriteTx, due_key, finished_key, property_topic,
+    IdempotencyRecord, KEYS_TOPIC, ReadTx, RecordKind, RecordRow, StoreError, StoreResult, WriteTx, due_key,
+    finished_key, property_topic,
 };
 use crate::webhook::Webhook;
 
@@ -318,6 +319,22 @@ impl WriteTx for PgTx<'_> {
     fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
         self.execute("DELETE FROM idempotency WHERE key = $1", &[&key])?;
         Ok(())
+    }
+
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
+        self.hold_records(kind, &row.key)?;
+        let doc = std::str::from_utf8(&row.doc).map_err(|e| StoreError::Backend(Box::new(e)))?;
+        self.execute(
+            "INSERT INTO records (kind, key, at, doc) VALUES ($1, $2, $3, $4::text::json)
+             ON CONFLICT (kind, key) DO UPDATE SET at = $3, doc = $4::text::json",
+            &[&kind.name, &row.key, &row.at, &doc],
+        )?;
+        Ok(())
+    }
+
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
+        self.hold_records(kind, key)?;
+        Ok(self.execute("DELETE FROM records WHERE kind = $1 AND key = $2", &[&kind.name, &key])? > 0)
     }
 
     /// Sends what waits, bumps the touched change topics and commits, in

@@ -8,7 +8,7 @@ use super::tables::{
     ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CODE_KEYED_BOOKINGS,
     DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FANNED_OUT, FEEDS, IDEMPOTENCY,
     IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PENDING, PROPERTIES,
-    SCHEMA_VERSION, UNFANNED, WEBHOOKS,
+    RECORD_TIMES, RECORDS, SCHEMA_VERSION, UNFANNED, WEBHOOKS,
 };
 use super::{RedbStore, RedbTx, backend, decode};
 use crate::booking::Booking;
@@ -70,6 +70,8 @@ impl RedbStore {
         tx.open_table(FEEDS).map_err(backend)?;
         tx.open_table(ADMIN_SESSIONS).map_err(backend)?;
         tx.open_table(LOGIN_FAILURES).map_err(backend)?;
+        tx.open_table(RECORDS).map_err(backend)?;
+        tx.open_table(RECORD_TIMES).map_err(backend)?;
         tx.commit().map_err(backend)
     }
 }

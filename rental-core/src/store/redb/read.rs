@@ -9,7 +9,7 @@ use super::tables::{
     ADMIN_PASSWORD, ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH,
     CalendarKey, CalendarValue, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS,
     IDEMPOTENCY, IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PROPERTIES,
-    UNFANNED, WEBHOOKS,
+    RECORD_TIMES, RECORDS, UNFANNED, WEBHOOKS,
 };
 use super::{RedbTx, RedbWrite, backend, decode};
 use crate::admin_session::{AdminSession, LoginFailures};
@@ -22,7 +22,7 @@ use crate::ids::BookingCode;
 use crate::keys::ApiKey;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
-use crate::store::{IdempotencyRecord, ReadTx, StoreError, StoreResult, feed_key, feed_keys_of};
+use crate::store::{IdempotencyRecord, ReadTx, RecordKind, RecordRow, StoreError, StoreResult, feed_key, feed_keys_of};
 use crate::webhook::Webhook;
 
 /// Opening a table to read, the same way for both kinds of transaction.
@@ -209,6 +209,49 @@ impl<T: Tables> ReadTx for RedbTx<T> {
 
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
         count_held(&self.0.open(CALENDAR)?, slug)
+    }
+
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
+        let table = self.0.open(RECORDS)?;
+        let row = table.get((kind.name, key)).map_err(backend)?;
+        Ok(row.map(|v| {
+            let (at, doc) = v.value();
+            RecordRow { key: key.to_owned(), at, doc: doc.to_vec() }
+        }))
+    }
+
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        let table = self.0.open(RECORDS)?;
+        let mut out = Vec::new();
+        for row in table.range((kind.name, std::cmp::max(prefix, after))..).map_err(backend)? {
+            let (k, v) = row.map_err(backend)?;
+            let ((of, key), (at, doc)) = (k.value(), v.value());
+            if out.len() == limit || of != kind.name || !key.starts_with(prefix) {
+                break;
+            }
+            if key > after {
+                out.push(RecordRow { key: key.to_owned(), at, doc: doc.to_vec() });
+            }
+        }
+        Ok(out)
+    }
+
+    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        let (times, table) = (self.0.open(RECORD_TIMES)?, self.0.open(RECORDS)?);
+        let mut out = Vec::new();
+        for row in times.range((kind.name, i64::MIN, "")..).map_err(backend)? {
+            let row = row.map_err(backend)?.0;
+            let (of, at, key) = row.value();
+            if out.len() == limit || of != kind.name || at > until {
+                break;
+            }
+            let raw = table.get((kind.name, key)).map_err(backend)?;
+            let raw =
+                raw.ok_or_else(|| StoreError::Corrupt(format!("{} record {key:?} is indexed but gone", kind.name)))?;
+            let (at, doc) = raw.value();
+            out.push(RecordRow { key: key.to_owned(), at, doc: doc.to_vec() });
+        }
+        Ok(out)
     }
 
     fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {

@@ -74,6 +74,14 @@ pub(super) const ADMIN_SESSIONS: TableDefinition<&str, &[u8]> = TableDefinition:
 /// Failed logins in a row by client address.
 pub(super) const LOGIN_FAILURES: TableDefinition<&str, &[u8]> = TableDefinition::new("login_failures");
 
+/// (kind, key) -> (time in ms since 1970, JSON document): the records
+/// (`store::record`). Added within schema 6: a file without it has no records.
+pub(super) const RECORDS: TableDefinition<(&str, &str), RecordValue> = TableDefinition::new("records");
+/// A record's time (ms since 1970) and document.
+pub(super) type RecordValue<'a> = (Option<i64>, &'a [u8]);
+/// (kind, time in ms since 1970, key) of every record with a time.
+pub(super) const RECORD_TIMES: TableDefinition<(&str, i64, &str), ()> = TableDefinition::new("record_times");
+
 /// The `meta` key of the number of the first redo log record the last checkpoint did not hold.
 pub(super) const REDO_FROM: &str = "redo_from";
 /// The `meta` key of the store's id (hex), which its redo log's header repeats.
@@ -115,6 +123,8 @@ pub(super) fn replayer(name: &str) -> Option<Replay> {
         "feeds" => |tx, c| c.apply(tx, FEEDS),
         "admin_sessions" => |tx, c| c.apply(tx, ADMIN_SESSIONS),
         "login_failures" => |tx, c| c.apply(tx, LOGIN_FAILURES),
+        "records" => |tx, c| c.apply(tx, RECORDS),
+        "record_times" => |tx, c| c.apply(tx, RECORD_TIMES),
         _ => return None,
     })
 }

@@ -12,7 +12,8 @@ use super::redo::checkpoint;
 use super::tables::{
     ADMIN_PASSWORD, ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH,
     DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS, IDEMPOTENCY,
-    IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PROPERTIES, UNFANNED, WEBHOOKS,
+    IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PROPERTIES, RECORD_TIMES,
+    RECORDS, UNFANNED, WEBHOOKS,
 };
 use super::{RedbTx, RedbWrite, backend, decode, encode};
 use crate::admin_session::{AdminSession, LoginFailures};
@@ -24,7 +25,9 @@ use crate::event::Event;
 use crate::keys::ApiKey;
 use crate::lifecycle;
 use crate::property::Property;
-use crate::store::{IdempotencyRecord, ReadTx, StoreError, StoreResult, WriteTx, due_key, feed_key, finished_key};
+use crate::store::{
+    IdempotencyRecord, ReadTx, RecordKind, RecordRow, StoreError, StoreResult, WriteTx, due_key, feed_key, finished_key,
+};
 use crate::webhook::Webhook;
 
 impl RedbTx<RedbWrite<'_>> {
@@ -277,6 +280,22 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
 
     fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
         self.remove_where(LOGIN_FAILURES, |f: &LoginFailures| f.last < last_before)
+    }
+
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
+        self.remove_record(kind, &row.key)?;
+        if let Some(at) = row.at {
+            self.table(RECORD_TIMES)?.insert((kind.name, at, row.key.as_str()), ())?;
+        }
+        self.table(RECORDS)?.insert((kind.name, row.key.as_str()), (row.at, row.doc.as_slice()))
+    }
+
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
+        let Some(old) = self.record(kind, key)? else { return Ok(false) };
+        if let Some(at) = old.at {
+            self.table(RECORD_TIMES)?.remove((kind.name, at, key))?;
+        }
+        self.table(RECORDS)?.remove((kind.name, key))
     }
 
     /// Appends the changes to the redo log and commits redb without a sync
