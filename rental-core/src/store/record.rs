@@ -35,10 +35,6 @@ impl RecordKind {
     }
 }
 
-/// Every kind of record this crate keeps: what `rental db copy` moves from
-/// one store to another.
-pub const KINDS: &[RecordKind] = &[];
-
 /// A record as a store keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordRow {
@@ -120,9 +116,7 @@ impl<T: ReadTx + ?Sized> ReadRecords for T {}
 pub trait WriteRecords: WriteTx {
     /// Inserts or replaces `record` under its key.
     fn put<R: Record>(&mut self, record: &R) -> StoreResult<()> {
-        let row =
-            RecordRow { key: record.key(), at: record.at().map(|at| at.timestamp_millis()), doc: encode(record)? };
-        self.put_record(&R::KIND, &row)
+        self.put_record(&R::KIND, &row_of(record)?)
     }
 
     /// Removes the record of type `R` under `key`; false when there was none.
@@ -133,8 +127,10 @@ pub trait WriteRecords: WriteTx {
 
 impl<T: WriteTx + ?Sized> WriteRecords for T {}
 
-fn encode(record: &impl Serialize) -> StoreResult<Vec<u8>> {
-    serde_json::to_vec(record).map_err(|e| StoreError::Backend(Box::new(e)))
+/// The row a store keeps `record` as.
+pub(crate) fn row_of<R: Record>(record: &R) -> StoreResult<RecordRow> {
+    let doc = serde_json::to_vec(record).map_err(|e| StoreError::Backend(Box::new(e)))?;
+    Ok(RecordRow { key: record.key(), at: record.at().map(|at| at.timestamp_millis()), doc })
 }
 
 fn decode<R: Record>(row: &RecordRow) -> StoreResult<R> {

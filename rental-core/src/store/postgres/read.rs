@@ -10,18 +10,14 @@ use tokio_postgres::types::{Json, ToSql};
 
 use super::PgTx;
 use super::local::Local;
-use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
-use crate::channel::FeedState;
 use crate::delivery::{Delivery, Lease};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
-use crate::keys::ApiKey;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
 use crate::store::{IdempotencyRecord, Prefetch, ReadTx, RecordKind, RecordRow, StoreError, StoreResult, prefix_end};
-use crate::webhook::Webhook;
 
 /// A row count or limit as a query parameter.
 pub(super) fn limit(n: usize) -> i64 {
@@ -286,32 +282,6 @@ impl ReadTx for PgTx<'_> {
         first_doc(&self.query("SELECT doc FROM blocks WHERE id = $1", &[&id])?)
     }
 
-    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>> {
-        self.hold_all()?;
-        first_doc(&self.query("SELECT doc FROM api_keys WHERE id = $1", &[&id])?)
-    }
-
-    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
-        self.hold_all()?;
-        first_doc(&self.query("SELECT doc FROM api_keys WHERE hash = $1", &[&hash])?)
-    }
-
-    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>> {
-        self.hold_all()?;
-        let rows = self.query("SELECT hash, id FROM api_keys ORDER BY hash", &[])?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
-    }
-
-    fn keys(&self) -> StoreResult<Vec<ApiKey>> {
-        self.hold_all()?;
-        docs(&self.query("SELECT doc FROM api_keys ORDER BY id", &[])?)
-    }
-
-    fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
-        self.hold_all()?;
-        docs(&self.query("SELECT doc FROM webhooks ORDER BY id", &[])?)
-    }
-
     fn events_after(&self, seq: u64, limit_to: usize) -> StoreResult<Vec<OutboxEvent>> {
         self.hold_all()?;
         let rows = self.query(
@@ -368,49 +338,12 @@ impl ReadTx for PgTx<'_> {
         first_doc(&self.query("SELECT doc FROM idempotency WHERE key = $1", &[&key])?)
     }
 
-    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
-        self.hold_all()?;
-        first_doc(&self.query("SELECT doc FROM feeds WHERE property = $1 AND feed = $2", &[&slug, &feed])?)
-    }
-
-    fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
-        self.hold_all()?;
-        docs(&self.query("SELECT doc FROM feeds ORDER BY property, feed", &[])?)
-    }
-
-    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>> {
-        self.hold_all()?;
-        docs(&self.query("SELECT doc FROM feeds WHERE property = $1 ORDER BY feed", &[&slug])?)
-    }
-
     fn deliveries_of(&self, webhook_id: &str, limit_to: usize) -> StoreResult<Vec<Delivery>> {
         self.hold_all()?;
         docs(&self.query(
             "SELECT doc FROM deliveries WHERE webhook_id = $1 ORDER BY event_seq DESC, id LIMIT $2",
             &[&webhook_id, &limit(limit_to)],
         )?)
-    }
-
-    fn admin_password(&self) -> StoreResult<Option<String>> {
-        self.hold_all()?;
-        let rows = self.query("SELECT value FROM meta WHERE key = 'admin_password'", &[])?;
-        Ok(rows.first().map(|r| r.get(0)))
-    }
-
-    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
-        self.hold_all()?;
-        first_doc(&self.query("SELECT doc FROM admin_sessions WHERE key = $1", &[&key_hash])?)
-    }
-
-    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
-        self.hold_all()?;
-        first_doc(&self.query("SELECT doc FROM login_failures WHERE client = $1", &[&client])?)
-    }
-
-    fn login_failure_clients(&self) -> StoreResult<usize> {
-        self.hold_all()?;
-        let rows = self.query("SELECT count(*) FROM login_failures", &[])?;
-        Ok(rows.first().map_or(0, |r| usize::try_from(r.get::<_, i64>(0)).unwrap_or(0)))
     }
 
     fn finished_deliveries(&self, before: DateTime<Utc>, limit_to: usize) -> StoreResult<Vec<String>> {
