@@ -148,4 +148,6 @@ pub use service::{
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;
-pub use store::{MemoryStore, Store, StoreError};
+pub use store::{
+    MemoryStore, ReadRecords, ReadTx, Record, RecordKind, RecordRow, Store, StoreError, WriteRecords, WriteTx,
+};
