@@ -11,5 +11,5 @@ mod state;
 
 pub use self::classify::{Kind, UNNAMED_GUEST, classify, without_markers};
 pub use self::lease::{FeedLease, held_until, is_owned_by};
-pub use self::reconcile::{Action, HORIZON_DAYS, Seen, Step, plan};
+pub use self::reconcile::{FeedAction, HORIZON_DAYS, Seen, Step, plan};
 pub use self::state::{FeedResult, FeedState, Owned, OwnedKind, SyncReport};
