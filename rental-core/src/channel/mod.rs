@@ -2,7 +2,7 @@
 //! reservations, what each pull changes, and what is remembered between pulls.
 //!
 //! Reading a feed body is [`crate::ical`]'s job; applying a pull in one store
-//! transaction is [`Rental::apply_feed`](crate::Rental::apply_feed)'s.
+//! transaction is [`Operations::apply_feed`](crate::Operations::apply_feed)'s.
 
 mod classify;
 mod lease;

@@ -42,7 +42,7 @@ pub struct FeedPull {
     /// How many were applied when it was asked for: a pull asked for while another pull of
     /// the feed ran does not confirm that pull's empty calendar ([`FeedState::empty_confirmed_by`]).
     pub requested: u64,
-    /// The owner of the lease it was claimed under ([`Rental::claim_feed_pull`]), if any.
+    /// The owner of the lease it was claimed under ([`Operations::claim_feed_pull`](super::Operations::claim_feed_pull)), if any.
     pub holder: Option<String>,
 }
 
