@@ -25,6 +25,7 @@
 //!   against a server (installed by `scripts/test`).
 //! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
 //! - `book`: the booking page guests book on (section 20), its form, tokens and framing.
+//! - `health`: `/healthz` and `/readyz`, at shutdown and with PostgreSQL stopped and started (section 22).
 
 mod auth;
 mod availability;
@@ -37,6 +38,7 @@ mod connections;
 mod delivery_claims;
 mod denial;
 mod errors;
+mod health;
 mod home_assistant;
 mod ical;
 mod patch;
