@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::commands::admin::AdminCommand;
+use crate::commands::backup::{BackupArgs, RestoreArgs};
 use crate::commands::blocks::BlocksArgs;
 use crate::commands::bookings::BookingsArgs;
 use crate::commands::completions::CompletionsArgs;
@@ -129,6 +130,10 @@ pub enum Command {
     /// The shared PostgreSQL database: migrate its schema, copy a data directory into it
     #[command(subcommand, after_help = DB_HELP)]
     Db(DbCommand),
+    /// Write one checked file of the whole store, also while a server runs (--url)
+    Backup(BackupArgs),
+    /// Fill an empty data directory or database from a backup file, then check the counts
+    Restore(RestoreArgs),
 }
 
 impl Command {
@@ -140,7 +145,9 @@ impl Command {
             Command::Blocks(args) => Some(&args.remote),
             Command::Mcp(args) => Some(&args.remote),
             Command::Sync(args) => Some(&args.remote),
+            Command::Backup(args) => Some(&args.remote),
             Command::Serve(_)
+            | Command::Restore(_)
             | Command::Property(_)
             | Command::Keys(_)
             | Command::Webhook(_)

@@ -63,6 +63,7 @@
 pub mod access;
 pub mod admin_session;
 pub mod availability;
+pub mod backup;
 mod base64;
 pub mod booking;
 pub mod booking_page;

@@ -1,0 +1,401 @@
+//! Backups (docs/API.md section 22): the whole store, read from one snapshot,
+//! as one versioned, checksummed file that restores into any store, redb or PostgreSQL.
+//!
+//! The file is JSON lines: a header (`{"format": "rental-backup", "version": 1,
+//! ...}`), one record a line (`{"kind": "booking", "doc": {...}}`), and a
+//! trailer with the number of records, the counts of each kind and the
+//! SHA-256 of every byte before it. A file that is cut short has no trailer;
+//! one changed anywhere fails its checksum; either is refused before anything
+//! is written. Every read and write of the store is in this module, through
+//! [`ReadTx`] and [`WriteTx`] alone.
+//!
+//! What a backup leaves out: delivery and feed pull leases (whoever held them
+//! is not the restored store's), admin sessions and failed-login counts
+//! (people log in again).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::booking::{Booking, BookingQuery, Cursor};
+use crate::calendar::{Block, EntryKind};
+use crate::channel::FeedState;
+use crate::delivery::Delivery;
+use crate::event::Event;
+use crate::keys::ApiKey;
+use crate::property::Property;
+use crate::store::{IdempotencyRecord, ReadTx, Store, StoreError, WriteTx};
+use crate::webhook::Webhook;
+
+/// The `format` of the header: what a backup file says it is.
+pub const FORMAT: &str = "rental-backup";
+/// The version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// How many records of each kind, by kind.
+pub type Counts = BTreeMap<String, u64>;
+
+/// Why a backup could not be made or restored.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BackupError {
+    /// The file is not a rental backup, is cut short or was changed: nothing was written.
+    #[error("the backup file is unusable: {0}; nothing was restored")]
+    Corrupt(String),
+    /// The file was written by a newer rental.
+    #[error("the backup is version {0}, which this rental cannot read (it reads version {VERSION}): upgrade rental")]
+    Version(u32),
+    /// The target store already holds records.
+    #[error("the target is not empty: it holds {0}; restore into an empty data directory or database")]
+    NotEmpty(String),
+    /// After the restore, the store does not hold what the file does.
+    #[error("the restored store does not match the backup: {0}")]
+    Mismatch(String),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Writing the file failed.
+    #[error("cannot write the backup: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The first line of a backup.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The version of the format ([`VERSION`]).
+    pub version: u32,
+    /// When the snapshot was read.
+    #[serde(with = "crate::timestamp")]
+    pub created_at: DateTime<Utc>,
+    /// The rental that wrote it.
+    pub rental: String,
+}
+
+/// The last line of a backup.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Trailer {
+    end: bool,
+    records: u64,
+    counts: Counts,
+    /// Hex SHA-256 of every byte before this line.
+    sha256: String,
+}
+
+/// One record of the store.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "doc", rename_all = "snake_case")]
+enum Record {
+    Property(Box<Property>),
+    Booking(Box<Booking>),
+    Block(Block),
+    ApiKey { key: ApiKey, hash: String },
+    Webhook(Webhook),
+    Event { seq: u64, fanned_out: bool, event: Box<Event> },
+    Delivery(Box<Delivery>),
+    Idempotency(Box<IdempotencyRecord>),
+    Feed(Box<FeedState>),
+    AdminPassword(String),
+}
+
+impl Record {
+    fn kind(&self) -> &'static str {
+        match self {
+            Record::Property(_) => "properties",
+            Record::Booking(_) => "bookings",
+            Record::Block(_) => "blocks",
+            Record::ApiKey { .. } => "api_keys",
+            Record::Webhook(_) => "webhooks",
+            Record::Event { .. } => "outbox",
+            Record::Delivery(_) => "deliveries",
+            Record::Idempotency(_) => "idempotency",
+            Record::Feed(_) => "feeds",
+            Record::AdminPassword(_) => "admin_password",
+        }
+    }
+}
+
+/// A backup read back and checked: ready to restore.
+#[derive(Debug)]
+pub struct Backup {
+    /// Its header.
+    pub header: Header,
+    /// How many records of each kind it holds.
+    pub counts: Counts,
+    records: Vec<Record>,
+}
+
+impl<S: Store> crate::Rental<S> {
+    /// Writes a backup of the whole store, read from one snapshot, to `out`;
+    /// returns the counts. Writers go on meanwhile: the snapshot holds every
+    /// write committed before it was opened, and none after.
+    pub fn backup(&self, out: &mut impl Write) -> Result<Counts, BackupError> {
+        write(&self.store().read()?, self.now(), out)
+    }
+}
+
+/// Writes a backup of everything `tx` sees (one snapshot) to `out`; returns the counts.
+pub fn write(tx: &impl ReadTx, now: DateTime<Utc>, out: &mut impl Write) -> Result<Counts, BackupError> {
+    let mut writer = Checksummed { out, hash: Sha256::new() };
+    let header = Header {
+        format: FORMAT.to_owned(),
+        version: VERSION,
+        created_at: now,
+        rental: env!("CARGO_PKG_VERSION").to_owned(),
+    };
+    writer.line(&header)?;
+    let mut counts = Counts::new();
+    let mut records = 0;
+    each_record(tx, &mut |record| {
+        *counts.entry(record.kind().to_owned()).or_default() += 1;
+        records += 1;
+        writer.line(&record)
+    })?;
+    let sha256 = hex::encode(writer.hash.finalize_reset());
+    let trailer = Trailer { end: true, records, counts: counts.clone(), sha256 };
+    writer.out.write_all(&line_of(&trailer)?)?;
+    writer.out.flush()?;
+    Ok(counts)
+}
+
+/// Reads a backup file whole and checks it: header, version, every record,
+/// the trailer's count and checksum. Nothing is written anywhere.
+pub fn read(bytes: &[u8]) -> Result<Backup, BackupError> {
+    let corrupt = |what: String| BackupError::Corrupt(what);
+    let body_end = match bytes.strip_suffix(b"\n") {
+        Some(rest) => rest.iter().rposition(|b| *b == b'\n').map_or(0, |at| at + 1),
+        None => return Err(corrupt("it does not end with its trailer (cut short?)".into())),
+    };
+    let (body, last) = bytes.split_at(body_end);
+    let trailer: Trailer = serde_json::from_slice(last)
+        .ok()
+        .filter(|t: &Trailer| t.end)
+        .ok_or_else(|| corrupt("its last line is not the trailer (cut short?)".into()))?;
+    if hex::encode(Sha256::digest(body)) != trailer.sha256 {
+        return Err(corrupt("its checksum does not match (changed or damaged)".into()));
+    }
+    let mut lines = body.split(|b| *b == b'\n').filter(|l| !l.is_empty());
+    let header: Header = lines
+        .next()
+        .and_then(|l| serde_json::from_slice(l).ok())
+        .filter(|h: &Header| h.format == FORMAT)
+        .ok_or_else(|| corrupt("it is not a rental backup (no header)".into()))?;
+    if header.version != VERSION {
+        return Err(BackupError::Version(header.version));
+    }
+    let mut records = Vec::new();
+    let mut counts = Counts::new();
+    for (n, line) in lines.enumerate() {
+        let record: Record =
+            serde_json::from_slice(line).map_err(|e| corrupt(format!("record {} cannot be read: {e}", n + 1)))?;
+        *counts.entry(record.kind().to_owned()).or_default() += 1;
+        records.push(record);
+    }
+    if records.len() as u64 != trailer.records || counts != trailer.counts {
+        return Err(corrupt(format!("it holds {} records, its trailer says {}", records.len(), trailer.records)));
+    }
+    Ok(Backup { header, counts, records })
+}
+
+/// Restores `backup` into `store`, which must hold nothing yet, in one write
+/// transaction; then reads the store back and checks that it holds what the
+/// backup does. Outbox events keep their numbers, which deliveries name.
+pub fn restore<S: Store>(store: &S, backup: &Backup) -> Result<Counts, BackupError> {
+    if let Some(held) = first_held(&store.read()?)? {
+        return Err(BackupError::NotEmpty(held));
+    }
+    let mut tx = store.write()?;
+    let mut events = Events::default();
+    for record in &backup.records {
+        match record {
+            Record::Property(p) => tx.put_property(p)?,
+            Record::Booking(b) => tx.put_booking(b)?,
+            Record::Block(b) => tx.put_block(b)?,
+            Record::ApiKey { key, hash } => tx.insert_key(key, hash)?,
+            Record::Webhook(w) => tx.put_webhook(w)?,
+            Record::Event { seq, fanned_out, event } => events.place(&mut tx, *seq, *fanned_out, event)?,
+            Record::Delivery(d) => tx.put_delivery(d)?,
+            Record::Idempotency(r) => tx.insert_idempotency(r)?,
+            Record::Feed(f) => tx.put_feed_state(f)?,
+            Record::AdminPassword(phc) => tx.set_admin_password(phc)?,
+        }
+    }
+    events.finish(&mut tx)?;
+    tx.commit()?;
+    let stored = counts(&store.read()?)?;
+    if stored != backup.counts {
+        return Err(BackupError::Mismatch(format!("the backup holds {:?}, the store {stored:?}", backup.counts)));
+    }
+    Ok(stored)
+}
+
+/// How many records of each kind `tx` holds, as a backup of it would count them.
+pub fn counts(tx: &impl ReadTx) -> Result<Counts, BackupError> {
+    let mut counts = Counts::new();
+    each_record(tx, &mut |record| {
+        *counts.entry(record.kind().to_owned()).or_default() += 1;
+        Ok(())
+    })?;
+    Ok(counts)
+}
+
+/// What a store holds that a restore must not overwrite, if anything.
+fn first_held(tx: &impl ReadTx) -> Result<Option<String>, StoreError> {
+    let held = [
+        ("properties", !tx.properties()?.is_empty()),
+        ("bookings", !tx.bookings(&BookingQuery { limit: 1, ..BookingQuery::default() })?.is_empty()),
+        ("API keys", !tx.keys()?.is_empty()),
+        ("webhooks", !tx.webhooks()?.is_empty()),
+        ("outbox events", !tx.events_after(0, 1)?.is_empty()),
+        ("feed states", !tx.feed_states()?.is_empty()),
+    ];
+    Ok(held.into_iter().find(|(_, held)| *held).map(|(what, _)| what.to_owned()))
+}
+
+/// Calls `each` with every record `tx` sees, kind after kind.
+fn each_record(tx: &impl ReadTx, each: &mut dyn FnMut(Record) -> Result<(), BackupError>) -> Result<(), BackupError> {
+    let properties = tx.properties()?;
+    for p in &properties {
+        each(Record::Property(Box::new(p.clone())))?;
+    }
+    let mut query = BookingQuery { limit: 1_000, ..BookingQuery::default() };
+    loop {
+        let page = tx.bookings(&query)?;
+        let full = page.len() > query.limit;
+        for b in page.iter().take(query.limit) {
+            each(Record::Booking(Box::new(b.clone())))?;
+        }
+        match page.get(query.limit.saturating_sub(1)) {
+            Some(last) if full => query.after = Some(Cursor::after(last)),
+            _ => break,
+        }
+    }
+    let mut blocks = std::collections::BTreeSet::new();
+    for p in &properties {
+        for entry in tx.calendar(p.slug.as_str(), first_day(), NaiveDate::MAX)? {
+            if entry.kind == EntryKind::Blocked
+                && blocks.insert(entry.holder.clone())
+                && let Some(block) = tx.block(&entry.holder)?
+            {
+                each(Record::Block(block))?;
+            }
+        }
+    }
+    let keys = tx.keys()?;
+    for (hash, id) in tx.key_hashes()? {
+        if let Some(key) = keys.iter().find(|k| k.id == id) {
+            each(Record::ApiKey { key: key.clone(), hash })?;
+        }
+    }
+    for w in tx.webhooks()? {
+        each(Record::Webhook(w))?;
+    }
+    let unfanned: std::collections::BTreeSet<u64> = tx.unfanned_events(usize::MAX)?.iter().map(|e| e.seq).collect();
+    let mut after = 0;
+    loop {
+        let page = tx.events_after(after, 1_000)?;
+        let Some(last) = page.last().map(|e| e.seq) else { break };
+        for e in page {
+            let fanned_out = !unfanned.contains(&e.seq);
+            each(Record::Event { seq: e.seq, fanned_out, event: Box::new(e.event) })?;
+        }
+        after = last;
+    }
+    let mut ids: Vec<String> = tx.pending_deliveries()?.into_iter().map(|d| d.id).collect();
+    ids.extend(tx.finished_deliveries(end_of_time(), usize::MAX)?);
+    for id in &ids {
+        if let Some(d) = tx.delivery(id)? {
+            each(Record::Delivery(Box::new(d)))?;
+        }
+    }
+    for key in tx.idempotency_before(end_of_time(), usize::MAX)? {
+        if let Some(record) = tx.idempotency(&key)? {
+            each(Record::Idempotency(Box::new(record)))?;
+        }
+    }
+    for mut feed in tx.feed_states()? {
+        // A pull lease belongs to a process of the store backed up, not of the one restored.
+        feed.lease = None;
+        each(Record::Feed(Box::new(feed)))?;
+    }
+    if let Some(phc) = tx.admin_password()? {
+        each(Record::AdminPassword(phc))?;
+    }
+    Ok(())
+}
+
+/// Puts events back under their numbers through [`WriteTx::append_event`],
+/// which numbers after the last: a gap (events removed by retention) is
+/// filled with placeholders, removed again before the commit.
+#[derive(Debug, Default)]
+struct Events {
+    placeholders: Vec<u64>,
+    fanned_out: Vec<u64>,
+}
+
+impl Events {
+    fn place(&mut self, tx: &mut impl WriteTx, seq: u64, fanned_out: bool, event: &Event) -> Result<(), BackupError> {
+        loop {
+            let given = tx.append_event(event)?;
+            if given == seq {
+                break;
+            }
+            if given > seq {
+                return Err(BackupError::NotEmpty(format!("an outbox numbered past {seq} (use a new database)")));
+            }
+            self.placeholders.push(given);
+        }
+        if fanned_out {
+            self.fanned_out.push(seq);
+        }
+        Ok(())
+    }
+
+    fn finish(self, tx: &mut impl WriteTx) -> Result<(), BackupError> {
+        tx.mark_fanned_out(&self.placeholders)?;
+        tx.mark_fanned_out(&self.fanned_out)?;
+        for seq in self.placeholders {
+            tx.remove_event(seq)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes lines to `out` and hashes them.
+struct Checksummed<'a, W: Write> {
+    out: &'a mut W,
+    hash: Sha256,
+}
+
+impl<W: Write> Checksummed<'_, W> {
+    fn line(&mut self, value: &impl Serialize) -> Result<(), BackupError> {
+        let line = line_of(value)?;
+        self.hash.update(&line);
+        self.out.write_all(&line)?;
+        Ok(())
+    }
+}
+
+fn line_of(value: &impl Serialize) -> Result<Vec<u8>, BackupError> {
+    let mut line = serde_json::to_vec(value).map_err(|e| BackupError::Io(std::io::Error::other(e)))?;
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// Earlier than any stay the store can hold.
+fn first_day() -> NaiveDate {
+    NaiveDate::from_ymd_opt(1, 1, 1).unwrap_or(NaiveDate::MIN)
+}
+
+/// Later than any record the store can hold.
+fn end_of_time() -> DateTime<Utc> {
+    NaiveDate::from_ymd_opt(9999, 12, 31)
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map_or(DateTime::<Utc>::MAX_UTC, |t| t.and_utc())
+}
