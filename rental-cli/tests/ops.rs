@@ -1,7 +1,8 @@
 //! Running it unattended (docs/API.md section 22), against the real binary:
 //! a real Prometheus scrapes `/metrics` with a `metrics` key and promtool
 //! accepts the exposition; `logFormat json` writes one line a request, and
-//! no line of a run that used every secret holds one.
+//! no line of a run that used every secret holds one; `systemd-analyze verify`
+//! accepts examples/systemd/rental.service.
 
 mod common;
 
@@ -274,4 +275,29 @@ fn check_log(log: &str, keys: &[&str]) {
         let found: Vec<&str> = log.lines().filter(|l| l.contains(secret)).collect();
         assert!(found.is_empty(), "{secret} is in the log: {found:?}");
     }
+}
+
+#[test]
+fn the_systemd_unit_is_hardened_and_systemd_analyze_verify_accepts_it() {
+    let unit = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/systemd/rental.service")).unwrap();
+    for directive in [
+        "DynamicUser=yes",
+        "StateDirectory=rental",
+        "ProtectSystem=strict",
+        "NoNewPrivileges=yes",
+        "Restart=on-failure",
+        "ExecStart=/usr/local/bin/rental serve",
+    ] {
+        assert!(unit.lines().any(|l| l.starts_with(directive)), "no {directive} in the unit");
+    }
+    if !tools::systemd_analyze() {
+        return;
+    }
+    // verify checks that ExecStart names an executable: this build's binary stands in for the installed one.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rental.service");
+    std::fs::write(&file, unit.replace("/usr/local/bin/rental", env!("CARGO_BIN_EXE_rental"))).unwrap();
+    let out = Command::new("systemd-analyze").arg("verify").arg(&file).output().expect("systemd-analyze runs");
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && said.trim().is_empty(), "systemd-analyze verify: {said}");
 }
