@@ -42,7 +42,7 @@ pub struct Cli {
 const MAIN_HELP: &str = "Settings come from rental.toml (camelCase keys: listen, dataDir, baseUrl,
 timezone, codePrefix, syncInterval, checkoutTtl, webhookRetries,
 allowPrivateTargets, rateLimit, retention, trustedProxies, shutdownGrace,
-webhookLease, database), overridden by
+webhookLease, database, metricsListen, logFormat), overridden by
 RENTAL_* environment variables (RENTAL_DATA_DIR, RENTAL_DATABASE_URL, RENTAL_TIMEZONE,
 RENTAL_CODE_PREFIX, RENTAL_CHECKOUT_TTL, ...), overridden by flags. Durations are written 90s, 30m, 24h; 0 turns one off.
 
