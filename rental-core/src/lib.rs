@@ -99,6 +99,7 @@
 #![deny(missing_docs)]
 
 mod admin;
+pub mod backup;
 mod basics;
 mod bookings;
 mod channels;
