@@ -231,12 +231,13 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
     /// checkpoint). A commit that changed nothing writes nothing.
     fn commit(self) -> StoreResult<()> {
         let RedbWrite { mut tx, changes, store } = self.0;
-        let mut log = store.log();
-        log.refuse()?;
         if changes.is_empty() {
+            // Nothing to make durable, so nothing a refusing log could lose.
             tx.set_durability(Durability::None).map_err(backend)?;
             return tx.commit().map_err(backend);
         }
+        let mut log = store.log();
+        log.refuse()?;
         if log.checkpoint_due() {
             return checkpoint(tx, &mut log);
         }
