@@ -33,41 +33,10 @@ pub use self::redb::{RedbStore, RedbTx, RedbWrite, RedoError};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
 use crate::delivery::{ClaimLimits, Delivery, DeliveryStatus, Lease, lease};
+pub use crate::error::StoreError;
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::property::Property;
-
-/// Why the store failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum StoreError {
-    /// The data directory is in use by another process, normally a running server.
-    #[error("the data directory is in use by a running server")]
-    Locked,
-    /// Stored data could not be read back.
-    #[error("stored data is corrupt: {0}")]
-    Corrupt(String),
-    /// The backend failed (I/O, a full disk, ...).
-    #[error("storage failed: {0}")]
-    Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
-    /// The write lost a race with another writer (a serialization failure, a
-    /// deadlock, a key inserted meanwhile) and wrote nothing; done again from
-    /// the start, it may succeed. [`Rental`](crate::Rental) retries it.
-    #[error("the write conflicted with another writer: {0}")]
-    Conflict(String),
-    /// The backend cannot be reached now (a lost connection, a database
-    /// shutting down); nothing was written, and a later try may succeed.
-    #[error("storage is unavailable: {0}")]
-    Unavailable(String),
-}
-
-impl StoreError {
-    /// True when the same work, done again from the start, may succeed:
-    /// [`StoreError::Conflict`] and [`StoreError::Unavailable`].
-    pub fn is_transient(&self) -> bool {
-        matches!(self, StoreError::Conflict(_) | StoreError::Unavailable(_))
-    }
-}
 
 /// The store's result type.
 pub type StoreResult<T> = Result<T, StoreError>;
