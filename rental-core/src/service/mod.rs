@@ -50,7 +50,7 @@ use crate::pricing::{self, Quote};
 use crate::property::{MAX_GUESTS, Property};
 use crate::stay::{MAX_NIGHTS, Stay, StayError};
 use crate::stay_summary::{self, StayDay};
-use crate::store::{ReadRecords, ReadTx, Store, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store};
 use crate::visit::Visit;
 
 use self::bookings::NewBookingJob;
