@@ -152,6 +152,7 @@ pub use date_json::parse_date;
 pub use error::{Error, FieldError, NotFound, Result};
 pub use event::{Event, EventName, OutboxEvent};
 pub use ids::{BookingCode, IdError, Slug, Source};
+pub use keys::{ApiKey, Scope};
 pub use lifecycle::Action;
 pub use occupancy::Summary;
 pub use pricing::Quote;
@@ -164,3 +165,4 @@ pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;
 pub use store::{MemoryStore, Store, StoreError};
+pub use webhook::{Subscription, Webhook};
