@@ -57,7 +57,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     // Mount the API under /shop beside a route of my own.
     let key = rental.create_key("first-program", &[Scope::Read])?.secret;
     let state = AppState::new(Arc::clone(&rental), &ServerConfig::default());
-    let jobs = Jobs::start(&state)?;
+    let jobs = Jobs::start(&state).await?;
     let shop = RentalService::new(state).under("/shop");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;

@@ -30,7 +30,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // The service to mount, and the background work beside it.
     let state = AppState::new(rental, &ServerConfig::default());
-    let jobs = Jobs::start(&state)?;
+    let jobs = Jobs::start(&state).await?;
     let rental_service = RentalService::new(state).under("/rental");
 
     let listener = TcpListener::bind("127.0.0.1:3000").await?;

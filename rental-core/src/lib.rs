@@ -98,57 +98,44 @@
 
 #![deny(missing_docs)]
 
-pub mod access;
-pub mod admin_session;
-pub mod availability;
-mod base64;
-pub mod booking;
-pub mod booking_page;
-pub mod calendar;
-pub mod change;
-pub mod channel;
-pub mod clock;
-mod clock_time;
-mod date_json;
-pub mod delivery;
+mod admin;
+pub mod backup;
+mod basics;
+mod bookings;
+mod channels;
 pub mod demo;
 mod error;
-pub mod event;
-pub mod feed_status;
-mod gathering;
-pub mod ical;
-pub mod ids;
-mod json_out;
-pub mod keys;
-pub mod lifecycle;
-mod local_time;
-pub mod occupancy;
-mod presence;
-pub mod pricing;
-pub mod property;
+pub mod metrics;
+mod outbox;
+mod properties;
 mod service;
-pub mod short_text;
-pub mod stay;
-pub mod stay_state;
-pub mod stay_summary;
+mod stays;
 pub mod store;
-pub mod text;
-pub mod timestamp;
-pub mod turnover;
-pub mod visit;
-pub mod webhook;
+
+// The folders above group the modules by what a host would call them; the
+// modules an embedder uses keep their paths at the crate root.
+pub use admin::{admin_session, keys};
+pub use basics::{clock, ids, short_text, text, timestamp};
+pub(crate) use bookings::gathering;
+pub use bookings::{availability, booking, booking_page, calendar, change, lifecycle};
+pub use channels::{channel, feed_status, ical};
+pub use outbox::{delivery, event, webhook};
+pub(crate) use properties::local_time;
+pub use properties::{pricing, property};
+pub(crate) use stays::presence;
+pub use stays::{access, occupancy, stay, stay_state, stay_summary, turnover, visit};
 
 pub mod prelude;
 
 pub use availability::Availability;
+pub use basics::clock_time::ClockTime;
+pub use basics::date_json::parse_date;
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
 pub use booking_page::BookingPage;
 /// The IANA time zone of a property (`Tz::Europe__Lisbon`), from `chrono-tz`.
 #[doc(no_inline)]
 pub use chrono_tz::Tz;
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use clock_time::ClockTime;
-pub use date_json::parse_date;
 pub use error::{Error, FieldError, NotFound, Result};
 pub use event::{Event, EventName, OutboxEvent};
 pub use ids::{BookingCode, IdError, Slug, Source};
@@ -164,5 +151,7 @@ pub use service::{
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;
-pub use store::{MemoryStore, Store, StoreError};
+pub use store::{
+    MemoryStore, ReadRecords, ReadTx, Record, RecordKind, RecordRow, Store, StoreError, WriteRecords, WriteTx,
+};
 pub use webhook::{Subscription, Webhook};

@@ -26,15 +26,18 @@
 #![deny(missing_docs)]
 
 pub mod admin;
+pub mod backup;
 pub mod blocks;
 pub mod book;
 pub mod client_addr;
 pub mod connection;
 pub mod dispatcher;
 pub mod handlers;
+pub mod health;
 pub mod ical_sync;
 pub mod jobs;
 mod lease_owner;
+pub mod metrics;
 pub mod openapi;
 pub mod outbound;
 pub mod problem;
@@ -108,6 +111,8 @@ pub struct ServerConfig {
     pub shutdown_grace: Duration,
     /// The booking page's token secret, token lifetime and post limit.
     pub book: book::BookConfig,
+    /// A second address serving `GET /metrics` alone, without a key (`metricsListen`); `None`: off.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 impl Default for ServerConfig {
@@ -121,6 +126,7 @@ impl Default for ServerConfig {
             trusted_proxies: TrustedProxies::default(),
             shutdown_grace: SHUTDOWN_GRACE,
             book: book::BookConfig::default(),
+            metrics_listen: None,
         }
     }
 }
@@ -148,6 +154,11 @@ pub struct AppState<S> {
     admin: admin::Admin,
     book: book::Book,
     draining: AtomicBool,
+    /// The process's counters and histograms ([`crate::metrics`]).
+    metrics: crate::metrics::Metrics,
+    metrics_listen: Option<SocketAddr>,
+    /// Held by the one readiness probe running ([`health`]).
+    probe: Arc<tokio::sync::Mutex<()>>,
     next_request: AtomicU64,
     /// Requests answered so far: how the dispatcher tells a busy server.
     requests: Arc<AtomicU64>,
@@ -168,6 +179,9 @@ impl<S: Store + 'static> AppState<S> {
             admin: admin::Admin::new(config.admin.clone()),
             book: book::Book::new(&config.book),
             draining: AtomicBool::new(false),
+            probe: Arc::new(tokio::sync::Mutex::new(())),
+            metrics: crate::metrics::Metrics::install(),
+            metrics_listen: config.metrics_listen,
             next_request: AtomicU64::new(1),
             requests: Arc::new(AtomicU64::new(0)),
         })
@@ -200,7 +214,7 @@ pub async fn serve<S: Store + 'static>(
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let graceful = GracefulShutdown::new();
-    let jobs = Jobs::start(&state)?;
+    let jobs = Jobs::start(&state).await?;
     let service = RentalService::new(Arc::clone(&state));
     tokio::pin!(shutdown);
     let slots = Arc::new(Semaphore::new(state.limits.max_connections.max(1)));
@@ -255,12 +269,18 @@ pub struct Jobs {
     stays: tokio::task::JoinHandle<()>,
     dispatcher: Option<tokio::task::JoinHandle<()>>,
     scheduler: Option<tokio::task::JoinHandle<()>>,
+    /// Serving `/metrics` on `metricsListen`, when set.
+    metrics_server: Option<tokio::task::JoinHandle<()>>,
+    upkeep: tokio::task::JoinHandle<()>,
 }
 
 impl Jobs {
-    /// Starts the background work of `state` on the current tokio runtime.
-    /// Fails only when the outbound HTTP client for webhooks cannot be built.
-    pub fn start<S: Store + 'static>(state: &Arc<AppState<S>>) -> std::io::Result<Jobs> {
+    /// Starts the background work of `state` on the current tokio runtime,
+    /// after voiding the leases an earlier run of a store this process alone
+    /// holds left behind. Fails when the outbound HTTP client for webhooks
+    /// cannot be built or `metricsListen` cannot be bound.
+    pub async fn start<S: Store + 'static>(state: &Arc<AppState<S>>) -> std::io::Result<Jobs> {
+        void_earlier_leases(&state.rental).await;
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let housekeeping = tokio::spawn(jobs::housekeeping(Arc::clone(&state.rental), stopped.clone()));
         let stays = tokio::spawn(stay_schedule::run(Arc::clone(&state.rental), stopped.clone()));
@@ -283,8 +303,19 @@ impl Jobs {
         };
         let scheduler = state
             .sync_interval
-            .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stopped)));
-        Ok(Jobs { stop, drain, housekeeping, stays, dispatcher, scheduler })
+            .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stopped.clone())));
+        let metrics_server = match state.metrics_listen {
+            Some(addr) => {
+                let listener = TcpListener::bind(addr)
+                    .await
+                    .map_err(|e| std::io::Error::other(format!("cannot listen for metrics on {addr}: {e}")))?;
+                tracing::info!(addr = %listener.local_addr()?, "serving /metrics without a key");
+                Some(tokio::spawn(serve_metrics(listener, Arc::clone(state), stopped.clone())))
+            }
+            None => None,
+        };
+        let upkeep = tokio::spawn(metrics_upkeep(state.metrics.clone(), stopped));
+        Ok(Jobs { stop, drain, housekeeping, stays, dispatcher, scheduler, metrics_server, upkeep })
     }
 
     /// Stops the background work: no new webhook attempt starts, attempts in
@@ -308,6 +339,74 @@ impl Jobs {
         finish(deadline, "the stay schedule", Some(self.stays)).await;
         finish(deadline, "the feed sync schedule", self.scheduler).await;
         finish(deadline, "the webhook dispatcher", self.dispatcher).await;
+        finish(deadline, "the metrics listener", self.metrics_server).await;
+        finish(deadline, "the metrics upkeep", Some(self.upkeep)).await;
+    }
+}
+
+/// Folds histogram samples into their buckets every [`crate::metrics::UPKEEP_INTERVAL`] until `stop`.
+async fn metrics_upkeep(metrics: crate::metrics::Metrics, mut stop: tokio::sync::watch::Receiver<bool>) {
+    let mut every = tokio::time::interval(crate::metrics::UPKEEP_INTERVAL);
+    loop {
+        tokio::select! {
+            _ = every.tick() => metrics.upkeep(),
+            _ = stop.changed() => return,
+        }
+    }
+}
+
+/// Serves `GET /metrics` without a key on `metricsListen` (an address only
+/// the scraper reaches), and 404 for anything else, until `stop`.
+async fn serve_metrics<S: Store + 'static>(
+    listener: TcpListener,
+    state: Arc<AppState<S>>,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) {
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    tracing::warn!(error = %e, "metrics accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = stop.changed() => return,
+        };
+        let state = Arc::clone(&state);
+        let service = service_fn(move |req: Request<hyper::body::Incoming>| {
+            let state = Arc::clone(&state);
+            async move {
+                let reply = if req.method() == http::Method::GET && req.uri().path() == "/metrics" {
+                    crate::metrics::response(&state.metrics, &state.rental).await
+                } else {
+                    Err(Problem::not_found("this address serves GET /metrics alone"))
+                };
+                Ok::<_, Infallible>(reply.unwrap_or_else(Problem::into_response))
+            }
+        });
+        tokio::spawn(async move {
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(Duration::from_secs(10))
+                .serve_connection(TokioIo::new(stream), service);
+            let _ = tokio::time::timeout(Duration::from_secs(60), conn).await;
+        });
+    }
+}
+
+/// On a store this process alone holds (redb locks its file), the leases in
+/// it were taken by an earlier run, which is gone: they are void, so its
+/// deliveries and pulls resume at once rather than when the leases lapse.
+/// A shared store ([`Store::change_marks`]) keeps them: another live process may hold them.
+async fn void_earlier_leases<S: Store + 'static>(rental: &Arc<Rental<S>>) {
+    let rental = Arc::clone(rental);
+    match tokio::task::spawn_blocking(move || rental.operations().void_leases()).await {
+        Ok(Ok(0)) => {}
+        Ok(Ok(voided)) => tracing::info!(voided, "voided the leases of an earlier run; their work resumes now"),
+        Ok(Err(e)) => tracing::warn!(error = %e, "cannot void the leases of an earlier run; they will lapse"),
+        Err(e) => tracing::error!(error = %e, "the lease voiding task failed"),
     }
 }
 
@@ -372,9 +471,12 @@ async fn handle<S: Store + 'static>(
     state.requests.fetch_add(1, Ordering::Relaxed);
     let request_id = request_id(&state, &req);
     let (method, path) = (req.method().clone(), req.uri().path().to_owned());
-    let span = tracing::info_span!("request", id = %request_id, %method, %path);
+    // The route template, never the raw path: a path can carry a token (a booking page link).
+    let route = routes::label(&method, &path);
+    let span = tracing::info_span!("request", requestId = %request_id, %method, route);
     let mut response = async {
-        if state.draining.load(Ordering::SeqCst) {
+        // Health and readiness answer for themselves while draining: alive, and not ready.
+        if state.draining.load(Ordering::SeqCst) && !matches!(path.as_str(), "/healthz" | "/readyz") {
             return Problem::unavailable("the server is shutting down").into_response();
         }
         if admin::owns(&path) {
@@ -384,16 +486,22 @@ async fn handle<S: Store + 'static>(
             let client = state.proxies.client(peer, req.headers());
             return book::handle(&state, client, req).await;
         }
-        dispatch(&state, req).await.unwrap_or_else(Problem::into_response)
+        dispatch(&state, req).await
     }
     .instrument(span)
     .await;
     if let Ok(id) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert(X_REQUEST_ID, id);
     }
+    let took = started.elapsed();
+    crate::metrics::request(&method, route, response.status(), took);
     let status = response.status().as_u16();
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
-    tracing::info!(target: "rental::access", id = %request_id, %method, %path, status, ms = format!("{ms:.2}"), "request");
+    let duration_ms = (took.as_secs_f64() * 100_000.0).round() / 100.0;
+    let key_id = response.extensions().get::<KeyId>().map(|k| k.0.clone());
+    tracing::info!(
+        target: "rental::access",
+        requestId = %request_id, %method, route, status, durationMs = duration_ms, keyId = key_id.as_deref(), "request"
+    );
     response
 }
 
@@ -406,8 +514,8 @@ fn handle_outside<S>(state: &AppState<S>, req: &Request<Body>, problem: Problem)
     if let Ok(id) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert(X_REQUEST_ID, id);
     }
-    let (method, path, status) = (req.method(), req.uri().path(), response.status().as_u16());
-    tracing::info!(target: "rental::access", id = %request_id, %method, %path, status, "request");
+    let (method, status) = (req.method(), response.status().as_u16());
+    tracing::info!(target: "rental::access", requestId = %request_id, %method, route = "outside", status, durationMs = 0.0, "request");
     response
 }
 
@@ -425,11 +533,31 @@ fn new_request_id<S>(state: &AppState<S>) -> String {
     format!("req_{:x}_{:06}", std::process::id(), state.next_request.fetch_add(1, Ordering::Relaxed))
 }
 
-async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, mut req: Request<Body>) -> Reply {
+/// The id of the key a request was made with, kept on its response for the access log.
+#[derive(Debug, Clone)]
+struct KeyId(String);
+
+/// Routes an API request and answers it, problems included; the response
+/// carries the [`KeyId`] of the key that authenticated it.
+async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Body>) -> Response<Full<Bytes>> {
+    let mut key_id = None;
+    let mut response = route_request(state, req, &mut key_id).await.unwrap_or_else(Problem::into_response);
+    if let Some(id) = key_id {
+        response.extensions_mut().insert(KeyId(id));
+    }
+    response
+}
+
+async fn route_request<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    mut req: Request<Body>,
+    key_id: &mut Option<String>,
+) -> Reply {
     let route = routes::resolve(req.method(), req.uri().path())?;
     let mut reader = false;
     if let Some(scope) = route.scope() {
         let key = authenticate(state, req.headers(), scope).await?;
+        *key_id = Some(key.id.clone());
         req.body_mut().credential_proven();
         state.limiter.check(&key.id, Instant::now()).map_err(|wait| {
             Problem::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", "too many requests for this key; slow down")
@@ -462,6 +590,10 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, mut req: Request
         Route::Sync => handlers::sync(&state.syncer, &query).await,
         Route::SyncStatus => handlers::sync_status(rental).await,
         Route::Calendar(slug) => handlers::calendar(rental, slug, &query, &parts.headers).await,
+        Route::Healthz => health::healthz(),
+        Route::Readyz => health::readyz(state).await,
+        Route::Metrics => crate::metrics::response(&state.metrics, rental).await,
+        Route::Backup => backup::download(rental).await,
     }
 }
 

@@ -49,7 +49,7 @@ use crate::problem::Problem;
 /// # async fn run() -> std::io::Result<()> {
 /// let rental = Arc::new(Rental::new(MemoryStore::new()));
 /// let state = AppState::new(rental, &ServerConfig::default());
-/// let jobs = Jobs::start(&state)?;
+/// let jobs = Jobs::start(&state).await?;
 /// let service = RentalService::new(Arc::clone(&state)).under("/rental");
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 /// loop {

@@ -28,7 +28,7 @@ async fn program() -> (Http, String, Jobs, Arc<Rental<MemoryStore>>) {
     rental.set_admin_password(PASSWORD).expect("the password is set");
     let key = rental.create_key("mounted", &[Scope::Read, Scope::Write]).expect("a key").secret;
     let state = AppState::new(Arc::clone(&rental), &ServerConfig::default());
-    let jobs = Jobs::start(&state).expect("the jobs start");
+    let jobs = Jobs::start(&state).await.expect("the jobs start");
     let mounted = RentalService::new(state).under("/rental");
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
     let addr = listener.local_addr().expect("a bound address");

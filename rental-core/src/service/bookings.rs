@@ -181,7 +181,16 @@ impl<S: Store> Rental<S> {
             Ok(results)
         });
         match written {
-            Ok(results) => results,
+            Ok(results) => {
+                for result in &results {
+                    match result {
+                        Ok(created) if !created.replayed => crate::metrics::booking_created(&created.booking.source),
+                        Err(Error::DatesUnavailable { .. }) => crate::metrics::booking_conflict(),
+                        _ => {}
+                    }
+                }
+                results
+            }
             Err(e) => {
                 let e = match e {
                     Error::Store(e) => e,

@@ -14,6 +14,7 @@ mod change;
 mod channels;
 mod deliveries;
 mod group_commit;
+mod leases;
 mod property_edit;
 mod property_feeds;
 mod read_model;
@@ -39,6 +40,7 @@ use chrono_tz::Tz;
 
 use crate::availability::{self, Availability};
 use crate::booking::QuoteRequest;
+use crate::channel::FeedState;
 use crate::clock::{Clock, Entropy, OsEntropy, SystemClock};
 use crate::error::{Error, FieldError, NotFound, Result};
 use crate::feed_status::{self, FeedStatus, SyncStatus};
@@ -48,7 +50,7 @@ use crate::pricing::{self, Quote};
 use crate::property::{MAX_GUESTS, Property};
 use crate::stay::{MAX_NIGHTS, Stay, StayError};
 use crate::stay_summary::{self, StayDay};
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store, WriteTx};
 use crate::visit::Visit;
 
 use self::bookings::NewBookingJob;
@@ -226,6 +228,16 @@ impl<S: Store> Rental<S> {
         Ok(self)
     }
 
+    /// Writes a backup of the whole store, read from one snapshot, to `out`
+    /// ([`crate::backup`]); returns the counts. Writers go on meanwhile: the
+    /// snapshot holds every write committed before it was opened, and none after.
+    pub fn backup(
+        &self,
+        out: &mut impl std::io::Write,
+    ) -> std::result::Result<crate::backup::Counts, crate::backup::BackupError> {
+        crate::backup::write(&self.store.read()?, self.now(), out)
+    }
+
     /// The store underneath, for tests that read or break it directly
     /// (feature `testing`). A program goes through the use cases instead:
     /// a write behind their back would skip the outbox and the read cache.
@@ -385,7 +397,7 @@ impl<S: Store> Rental<S> {
             Some(cache) => cache.visits(&self.store, &needed)?,
             None => stored_visits(&self.store.read()?, &needed)?,
         };
-        let states = if any_feeds { self.store.read()?.feed_states()? } else { Vec::new() };
+        let states = if any_feeds { self.store.read()?.list_all::<FeedState>("")? } else { Vec::new() };
         let feeds = days
             .iter()
             .map(|day| {
@@ -407,7 +419,7 @@ impl<S: Store> Rental<S> {
     pub fn sync_status(&self) -> Result<SyncStatus> {
         let now = self.now();
         let properties = self.properties()?;
-        let states = self.store.read()?.feed_states()?;
+        let states = self.store.read()?.list_all::<FeedState>("")?;
         let feeds = properties
             .iter()
             .flat_map(|p| p.ical_feeds.iter().map(move |f| (p, f)))

@@ -6,8 +6,8 @@ use chrono_tz::Tz;
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::access::{CODE_LENGTHS, DEFAULT_CODE_LENGTH, DoorCodeMode, MAX_ACCESS_MINUTES};
+pub use crate::basics::clock_time::ClockTime;
 use crate::booking_page::BookingPage;
-pub use crate::clock_time::ClockTime;
 use crate::error::{Error, FieldError};
 use crate::ids::{Slug, Source};
 use crate::stay::MAX_NIGHTS;

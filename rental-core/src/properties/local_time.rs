@@ -4,7 +4,7 @@
 use chrono::{DateTime, NaiveDate, NaiveTime, TimeDelta, TimeZone, Utc};
 use chrono_tz::Tz;
 
-use crate::clock_time::ClockTime;
+use crate::basics::clock_time::ClockTime;
 
 /// The instant `time` on `date` in `tz`. A time that a DST fold repeats is
 /// its first occurrence; one that a DST gap skips is the first instant after
