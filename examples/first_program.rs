@@ -15,7 +15,6 @@ use hyper::body::Incoming;
 use hyper::service::{Service, service_fn};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use rental_core::keys::Scope;
 use rental_core::prelude::*;
 use rental_server::{AppState, Jobs, RentalService, ServerConfig};
 

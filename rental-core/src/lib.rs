@@ -139,6 +139,7 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::{Error, FieldError, NotFound, Result};
 pub use event::{Event, EventName, OutboxEvent};
 pub use ids::{BookingCode, IdError, Slug, Source};
+pub use keys::{ApiKey, Scope};
 pub use lifecycle::Action;
 pub use occupancy::Summary;
 pub use pricing::Quote;
@@ -153,3 +154,4 @@ pub use store::RedbStore;
 pub use store::{
     MemoryStore, ReadRecords, ReadTx, Record, RecordKind, RecordRow, Store, StoreError, WriteRecords, WriteTx,
 };
+pub use webhook::{Subscription, Webhook};
