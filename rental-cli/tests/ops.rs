@@ -279,7 +279,8 @@ fn check_log(log: &str, keys: &[&str]) {
 
 #[test]
 fn the_systemd_unit_is_hardened_and_systemd_analyze_verify_accepts_it() {
-    let unit = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/systemd/rental.service")).unwrap();
+    let unit =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/systemd/rental.service")).unwrap();
     for directive in [
         "DynamicUser=yes",
         "StateDirectory=rental",

@@ -9,8 +9,10 @@
 //! is written. Every read and write of the store is in this module, through
 //! [`ReadTx`] and [`WriteTx`] alone.
 //!
-//! What a backup leaves out: delivery and feed pull leases (whoever held them
-//! is not the restored store's), admin sessions and failed-login counts
+//! Records of the store's generic layer ([`KINDS`]: API keys, webhooks, feed
+//! states, the admin password, and any kind added later) go as rows, kind by
+//! kind. What a backup leaves out: delivery and feed pull leases (whoever held
+//! them is not the restored store's), admin sessions and failed-login counts
 //! (people log in again).
 
 use std::collections::BTreeMap;
@@ -22,13 +24,13 @@ use sha2::{Digest, Sha256};
 
 use crate::booking::{Booking, BookingQuery, Cursor};
 use crate::calendar::{Block, EntryKind};
-use crate::channel::FeedState;
 use crate::delivery::Delivery;
 use crate::event::Event;
-use crate::keys::ApiKey;
 use crate::property::Property;
-use crate::store::{IdempotencyRecord, ReadTx, Store, StoreError, WriteTx};
-use crate::webhook::Webhook;
+use crate::store::{
+    ClientFailures, IdempotencyRecord, KINDS, ReadTx, Record as _, RecordKind, RecordRow, Store, StoreError,
+    StoredSession, WriteTx,
+};
 
 /// The `format` of the header: what a backup file says it is.
 pub const FORMAT: &str = "rental-backup";
@@ -95,31 +97,38 @@ enum Record {
     Property(Box<Property>),
     Booking(Box<Booking>),
     Block(Block),
-    ApiKey { key: ApiKey, hash: String },
-    Webhook(Webhook),
-    Event { seq: u64, fanned_out: bool, event: Box<Event> },
+    Event {
+        seq: u64,
+        fanned_out: bool,
+        event: Box<Event>,
+    },
     Delivery(Box<Delivery>),
     Idempotency(Box<IdempotencyRecord>),
-    Feed(Box<FeedState>),
-    AdminPassword(String),
+    /// A record of the generic layer, as the store keeps it: its kind's name, key, time and document.
+    Row {
+        kind: String,
+        key: String,
+        at: Option<i64>,
+        doc: serde_json::Value,
+    },
 }
 
 impl Record {
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> String {
         match self {
-            Record::Property(_) => "properties",
-            Record::Booking(_) => "bookings",
-            Record::Block(_) => "blocks",
-            Record::ApiKey { .. } => "api_keys",
-            Record::Webhook(_) => "webhooks",
-            Record::Event { .. } => "outbox",
-            Record::Delivery(_) => "deliveries",
-            Record::Idempotency(_) => "idempotency",
-            Record::Feed(_) => "feeds",
-            Record::AdminPassword(_) => "admin_password",
+            Record::Property(_) => "properties".to_owned(),
+            Record::Booking(_) => "bookings".to_owned(),
+            Record::Block(_) => "blocks".to_owned(),
+            Record::Event { .. } => "outbox".to_owned(),
+            Record::Delivery(_) => "deliveries".to_owned(),
+            Record::Idempotency(_) => "idempotency".to_owned(),
+            Record::Row { kind, .. } => kind.clone(),
         }
     }
 }
+
+/// The kinds of record a backup leaves out: they belong to people's browsers, not to the data.
+const LEFT_OUT: [RecordKind; 2] = [StoredSession::KIND, ClientFailures::KIND];
 
 /// A backup read back and checked: ready to restore.
 #[derive(Debug)]
@@ -129,15 +138,6 @@ pub struct Backup {
     /// How many records of each kind it holds.
     pub counts: Counts,
     records: Vec<Record>,
-}
-
-impl<S: Store> crate::Rental<S> {
-    /// Writes a backup of the whole store, read from one snapshot, to `out`;
-    /// returns the counts. Writers go on meanwhile: the snapshot holds every
-    /// write committed before it was opened, and none after.
-    pub fn backup(&self, out: &mut impl Write) -> Result<Counts, BackupError> {
-        write(&self.store().read()?, self.now(), out)
-    }
 }
 
 /// Writes a backup of everything `tx` sees (one snapshot) to `out`; returns the counts.
@@ -153,7 +153,7 @@ pub fn write(tx: &impl ReadTx, now: DateTime<Utc>, out: &mut impl Write) -> Resu
     let mut counts = Counts::new();
     let mut records = 0;
     each_record(tx, &mut |record| {
-        *counts.entry(record.kind().to_owned()).or_default() += 1;
+        *counts.entry(record.kind()).or_default() += 1;
         records += 1;
         writer.line(&record)
     })?;
@@ -194,7 +194,7 @@ pub fn read(bytes: &[u8]) -> Result<Backup, BackupError> {
     for (n, line) in lines.enumerate() {
         let record: Record =
             serde_json::from_slice(line).map_err(|e| corrupt(format!("record {} cannot be read: {e}", n + 1)))?;
-        *counts.entry(record.kind().to_owned()).or_default() += 1;
+        *counts.entry(record.kind()).or_default() += 1;
         records.push(record);
     }
     if records.len() as u64 != trailer.records || counts != trailer.counts {
@@ -217,13 +217,16 @@ pub fn restore<S: Store>(store: &S, backup: &Backup) -> Result<Counts, BackupErr
             Record::Property(p) => tx.put_property(p)?,
             Record::Booking(b) => tx.put_booking(b)?,
             Record::Block(b) => tx.put_block(b)?,
-            Record::ApiKey { key, hash } => tx.insert_key(key, hash)?,
-            Record::Webhook(w) => tx.put_webhook(w)?,
             Record::Event { seq, fanned_out, event } => events.place(&mut tx, *seq, *fanned_out, event)?,
             Record::Delivery(d) => tx.put_delivery(d)?,
             Record::Idempotency(r) => tx.insert_idempotency(r)?,
-            Record::Feed(f) => tx.put_feed_state(f)?,
-            Record::AdminPassword(phc) => tx.set_admin_password(phc)?,
+            Record::Row { kind, key, at, doc } => {
+                let kind = KINDS.iter().find(|k| k.name == kind).ok_or_else(|| {
+                    BackupError::Corrupt(format!("it holds records of kind {kind:?}, which this rental does not know"))
+                })?;
+                let doc = serde_json::to_vec(doc).map_err(|e| BackupError::Corrupt(e.to_string()))?;
+                tx.put_record(kind, &RecordRow { key: key.clone(), at: *at, doc })?;
+            }
         }
     }
     events.finish(&mut tx)?;
@@ -239,7 +242,7 @@ pub fn restore<S: Store>(store: &S, backup: &Backup) -> Result<Counts, BackupErr
 pub fn counts(tx: &impl ReadTx) -> Result<Counts, BackupError> {
     let mut counts = Counts::new();
     each_record(tx, &mut |record| {
-        *counts.entry(record.kind().to_owned()).or_default() += 1;
+        *counts.entry(record.kind()).or_default() += 1;
         Ok(())
     })?;
     Ok(counts)
@@ -250,12 +253,17 @@ fn first_held(tx: &impl ReadTx) -> Result<Option<String>, StoreError> {
     let held = [
         ("properties", !tx.properties()?.is_empty()),
         ("bookings", !tx.bookings(&BookingQuery { limit: 1, ..BookingQuery::default() })?.is_empty()),
-        ("API keys", !tx.keys()?.is_empty()),
-        ("webhooks", !tx.webhooks()?.is_empty()),
         ("outbox events", !tx.events_after(0, 1)?.is_empty()),
-        ("feed states", !tx.feed_states()?.is_empty()),
     ];
-    Ok(held.into_iter().find(|(_, held)| *held).map(|(what, _)| what.to_owned()))
+    if let Some((what, _)) = held.into_iter().find(|(_, held)| *held) {
+        return Ok(Some(what.to_owned()));
+    }
+    for kind in KINDS.iter().filter(|k| !LEFT_OUT.contains(k)) {
+        if !tx.records(kind, "", "", 1)?.is_empty() {
+            return Ok(Some(format!("{} records", kind.name)));
+        }
+    }
+    Ok(None)
 }
 
 /// Calls `each` with every record `tx` sees, kind after kind.
@@ -287,15 +295,6 @@ fn each_record(tx: &impl ReadTx, each: &mut dyn FnMut(Record) -> Result<(), Back
             }
         }
     }
-    let keys = tx.keys()?;
-    for (hash, id) in tx.key_hashes()? {
-        if let Some(key) = keys.iter().find(|k| k.id == id) {
-            each(Record::ApiKey { key: key.clone(), hash })?;
-        }
-    }
-    for w in tx.webhooks()? {
-        each(Record::Webhook(w))?;
-    }
     let unfanned: std::collections::BTreeSet<u64> = tx.unfanned_events(usize::MAX)?.iter().map(|e| e.seq).collect();
     let mut after = 0;
     loop {
@@ -319,15 +318,31 @@ fn each_record(tx: &impl ReadTx, each: &mut dyn FnMut(Record) -> Result<(), Back
             each(Record::Idempotency(Box::new(record)))?;
         }
     }
-    for mut feed in tx.feed_states()? {
-        // A pull lease belongs to a process of the store backed up, not of the one restored.
-        feed.lease = None;
-        each(Record::Feed(Box::new(feed)))?;
-    }
-    if let Some(phc) = tx.admin_password()? {
-        each(Record::AdminPassword(phc))?;
+    for kind in KINDS.iter().filter(|k| !LEFT_OUT.contains(k)) {
+        let mut after = String::new();
+        loop {
+            let page = tx.records(kind, "", &after, 1_000)?;
+            let Some(last) = page.last().map(|r| r.key.clone()) else { break };
+            for row in page {
+                each(row_record(kind, row)?)?;
+            }
+            after = last;
+        }
     }
     Ok(())
+}
+
+/// A generic record as a backup line. A feed state loses its pull lease: it
+/// belongs to a process of the store backed up, not of the one restored.
+fn row_record(kind: &RecordKind, row: RecordRow) -> Result<Record, BackupError> {
+    let mut doc: serde_json::Value = serde_json::from_slice(&row.doc)
+        .map_err(|e| StoreError::Corrupt(format!("{} record {:?}: {e}", kind.name, row.key)))?;
+    if *kind == crate::channel::FeedState::KIND
+        && let Some(fields) = doc.as_object_mut()
+    {
+        fields.remove("lease");
+    }
+    Ok(Record::Row { kind: kind.name.to_owned(), key: row.key, at: row.at, doc })
 }
 
 /// Puts events back under their numbers through [`WriteTx::append_event`],

@@ -6,7 +6,6 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use http::StatusCode;
-use rental_core::store::ReadTx;
 use rental_core::{Store, StoreError};
 use serde_json::json;
 
@@ -48,15 +47,10 @@ async fn probe<S: Store + 'static>(state: &Arc<AppState<S>>) -> (String, String)
     let rental = Arc::clone(state.rental());
     let work = tokio::task::spawn_blocking(move || {
         let _turn = turn;
-        let store = rental.store();
-        let read = store.read().and_then(|tx| tx.property("readyz").map(drop));
-        if let Err(e) = read {
-            return (failed("the store's read", &e), "unknown".to_owned());
-        }
-        let schema = match store.schema_current() {
+        let schema = match rental.operations().check_store() {
             Ok(true) => "ok".to_owned(),
             Ok(false) => "not this build's schema: run the rental that matches it".to_owned(),
-            Err(e) => failed("the schema check", &e),
+            Err(e) => return (failed("the store's read", &e), "unknown".to_owned()),
         };
         ("ok".to_owned(), schema)
     });

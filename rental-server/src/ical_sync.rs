@@ -102,7 +102,7 @@ impl<S: Store + 'static> Syncer<S> {
         on_feed: impl Fn(&FeedResult) + Send + Sync + 'static,
     ) -> rental_core::Result<SyncReport> {
         let started_at = self.rental.now();
-        let pulls = self.blocking(move |r| r.feed_pulls(property.as_deref())).await?;
+        let pulls = self.blocking(move |r| r.operations().feed_pulls(property.as_deref())).await?;
         let results = self.pull_all(pulls, Mode::Asked, on_feed).await?;
         self.report(started_at, results).await
     }
@@ -112,7 +112,7 @@ impl<S: Store + 'static> Syncer<S> {
     pub async fn sync_due(self: &Arc<Self>, interval: Duration) -> rental_core::Result<Option<SyncReport>> {
         let now = self.rental.now();
         let interval = chrono::TimeDelta::from_std(interval).unwrap_or(chrono::TimeDelta::MAX);
-        let mut pulls = self.blocking(|r| r.feed_pulls(None)).await?;
+        let mut pulls = self.blocking(|r| r.operations().feed_pulls(None)).await?;
         pulls.retain(|p| p.last_pull_at.is_none_or(|at| now - at >= interval));
         if pulls.is_empty() {
             return Ok(None);
@@ -128,7 +128,7 @@ impl<S: Store + 'static> Syncer<S> {
     async fn report(&self, started_at: DateTime<Utc>, results: Vec<FeedResult>) -> rental_core::Result<SyncReport> {
         let report = SyncReport::new(started_at, self.rental.now(), results);
         let recorded = report.clone();
-        self.blocking(move |r| r.record_sync(&recorded)).await?;
+        self.blocking(move |r| r.operations().record_sync(&recorded)).await?;
         Ok(report)
     }
 
@@ -181,10 +181,10 @@ impl<S: Store + 'static> Syncer<S> {
             tracing::warn!(property = %pull.property, feed = %pull.feed, %error, "feed pull failed");
         }
         let applying = pull.clone();
-        let applied = self.blocking(move |r| r.apply_feed(&applying, fetched)).await;
+        let applied = self.blocking(move |r| r.operations().apply_feed(&applying, fetched)).await;
         if applied.is_err() {
             // Not applied: the feed is given back now rather than when its lease lapses.
-            if let Err(error) = self.blocking(move |r| r.release_feed_pull(&pull)).await {
+            if let Err(error) = self.blocking(move |r| r.operations().release_feed_pull(&pull)).await {
                 tracing::warn!(%error, "a feed lease was left to lapse");
             }
         }
@@ -209,7 +209,11 @@ impl<S: Store + 'static> Syncer<S> {
             loop {
                 every.tick().await;
                 let (rental, owner, feeds) = (Arc::clone(&rental), owner.clone(), feeds.clone());
-                match tokio::task::spawn_blocking(move || rental.renew_feed_leases(&owner, &feeds, FEED_LEASE)).await {
+                match tokio::task::spawn_blocking(move || {
+                    rental.operations().renew_feed_leases(&owner, &feeds, FEED_LEASE)
+                })
+                .await
+                {
                     Ok(Ok(_)) => {}
                     Ok(Err(e)) => tracing::warn!(error = %e, "cannot renew a feed pull lease"),
                     Err(e) => tracing::error!(error = %e, "the feed lease heartbeat failed"),
@@ -229,9 +233,9 @@ impl<S: Store + 'static> Syncer<S> {
         let mut first_until = None;
         loop {
             let (asked, owner) = (pull.clone(), self.owner.clone());
-            match self.blocking(move |r| r.claim_feed_pull(&asked, &owner, lease)).await? {
+            match self.blocking(move |r| r.operations().claim_feed_pull(&asked, &owner, lease)).await? {
                 PullClaim::Claimed(fresh) if mode == Mode::Due && fresh.applied != pull.applied => {
-                    self.blocking(move |r| r.release_feed_pull(&fresh)).await?;
+                    self.blocking(move |r| r.operations().release_feed_pull(&fresh)).await?;
                     return Ok(Turn::Skip);
                 }
                 PullClaim::Claimed(fresh) => return Ok(Turn::Mine(fresh)),

@@ -3,6 +3,10 @@
 //!
 //! - [`serve`] takes an already bound listener and a shutdown future, so
 //!   `main` binds and passes `ctrl_c()`, and tests bind `127.0.0.1:0`.
+//! - [`RentalService`] is everything `serve` answers as one hyper service, for
+//!   a program that mounts it in its own server, under a path prefix if it
+//!   likes; [`Jobs`] runs the background work beside it. `serve` is the
+//!   two with an accept loop and the connection limits around them.
 //! - [`connection`] bounds each connection: deadlines for the request head
 //!   and body, a minimum body rate, a write-stall reset, an idle time-out,
 //!   caps on how many are open overall and per client address, and problem
@@ -27,7 +31,6 @@ pub mod blocks;
 pub mod book;
 pub mod client_addr;
 pub mod connection;
-pub mod creations;
 pub mod dispatcher;
 pub mod handlers;
 pub mod health;
@@ -41,7 +44,10 @@ pub mod problem;
 pub mod ratelimit;
 pub mod request;
 pub mod routes;
+mod service;
 pub mod stay_schedule;
+
+pub use service::RentalService;
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -156,8 +162,6 @@ pub struct AppState<S> {
     next_request: AtomicU64,
     /// Requests answered so far: how the dispatcher tells a busy server.
     requests: Arc<AtomicU64>,
-    /// Booking creations gathered into groups (started with the first).
-    creations: std::sync::OnceLock<creations::Creations>,
 }
 
 impl<S: Store + 'static> AppState<S> {
@@ -180,18 +184,12 @@ impl<S: Store + 'static> AppState<S> {
             metrics_listen: config.metrics_listen,
             next_request: AtomicU64::new(1),
             requests: Arc::new(AtomicU64::new(0)),
-            creations: std::sync::OnceLock::new(),
         })
     }
 
     /// The engine.
     pub fn rental(&self) -> &Arc<Rental<S>> {
         &self.rental
-    }
-
-    /// The gatherer of booking creations, started with the first: the API and the booking page share it.
-    pub fn creations(&self) -> &creations::Creations {
-        self.creations.get_or_init(|| creations::Creations::start(Arc::clone(&self.rental)))
     }
 
     /// The channel calendar puller.
@@ -216,41 +214,8 @@ pub async fn serve<S: Store + 'static>(
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let graceful = GracefulShutdown::new();
-    void_earlier_leases(&state.rental).await;
-    let (stop_jobs, jobs_stop) = tokio::sync::watch::channel(false);
-    let housekeeping = tokio::spawn(jobs::housekeeping(Arc::clone(&state.rental), jobs_stop.clone()));
-    let stays = tokio::spawn(stay_schedule::run(Arc::clone(&state.rental), jobs_stop.clone()));
-    let (drain, drain_deadline) = tokio::sync::watch::channel(None);
-    let dispatcher = match &state.webhooks {
-        Some(webhooks) => {
-            let outbound = outbound::Outbound::new(webhooks.outbound.clone())
-                .map_err(|e| std::io::Error::other(format!("cannot build the outbound HTTP client: {e}")))?;
-            let requests = Arc::clone(&state.requests);
-            let dispatch = dispatcher::run(
-                Arc::clone(&state.rental),
-                outbound,
-                webhooks.dispatch.clone(),
-                requests,
-                drain_deadline,
-            );
-            Some(tokio::spawn(dispatch))
-        }
-        None => None,
-    };
-    let scheduler = state
-        .sync_interval
-        .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stop_jobs.subscribe())));
-    let metrics_server = match state.metrics_listen {
-        Some(addr) => {
-            let listener = TcpListener::bind(addr)
-                .await
-                .map_err(|e| std::io::Error::other(format!("cannot listen for metrics on {addr}: {e}")))?;
-            tracing::info!(addr = %listener.local_addr()?, "serving /metrics without a key");
-            Some(tokio::spawn(serve_metrics(listener, Arc::clone(&state), stop_jobs.subscribe())))
-        }
-        None => None,
-    };
-    let upkeep = tokio::spawn(metrics_upkeep(state.metrics.clone(), stop_jobs.subscribe()));
+    let jobs = Jobs::start(&state).await?;
+    let service = RentalService::new(Arc::clone(&state));
     tokio::pin!(shutdown);
     let slots = Arc::new(Semaphore::new(state.limits.max_connections.max(1)));
     let per_address = AddressSlots::new(state.limits.max_per_address, state.proxies.clone());
@@ -265,7 +230,7 @@ pub async fn serve<S: Store + 'static>(
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     if let Some(address_slot) = per_address.take(peer.ip()) {
-                        serve_connection(&state, &graceful, stream, peer, (slot, address_slot));
+                        serve_connection(&service, &graceful, stream, peer, (slot, address_slot));
                     } else {
                         refuse(stream, peer, state.limits.max_per_address);
                     }
@@ -282,18 +247,101 @@ pub async fn serve<S: Store + 'static>(
     state.draining.store(true, Ordering::SeqCst);
     let deadline = tokio::time::Instant::now() + state.grace;
     tracing::info!(grace = ?state.grace, "shutting down: finishing requests and webhook attempts in flight");
-    let _ = drain.send(Some(deadline - FINAL_WRITE.min(state.grace / 2)));
-    let _ = stop_jobs.send(true);
+    jobs.signal(deadline, state.grace);
     if tokio::time::timeout_at(deadline, graceful.shutdown()).await.is_err() {
         tracing::warn!("requests still running after {:?}; stopping anyway", state.grace);
     }
-    finish(deadline, "the housekeeping job", Some(housekeeping)).await;
-    finish(deadline, "the stay schedule", Some(stays)).await;
-    finish(deadline, "the feed sync schedule", scheduler).await;
-    finish(deadline, "the webhook dispatcher", dispatcher).await;
-    finish(deadline, "the metrics listener", metrics_server).await;
-    finish(deadline, "the metrics upkeep", Some(upkeep)).await;
+    jobs.finish(deadline).await;
     Ok(())
+}
+
+/// The background work of a server: the checkout expiry and retention
+/// ([`jobs::housekeeping`]), the stay schedule, webhook deliveries (when
+/// [`ServerConfig::webhooks`] is set) and scheduled calendar pulls (when
+/// [`ical_sync::IcalConfig::interval`] is). [`serve`] runs them; a program
+/// that mounts a [`RentalService`] in its own server starts them beside it.
+#[derive(Debug)]
+pub struct Jobs {
+    stop: tokio::sync::watch::Sender<bool>,
+    /// When webhook attempts in flight are cut, once shutdown begins.
+    drain: tokio::sync::watch::Sender<Option<tokio::time::Instant>>,
+    housekeeping: tokio::task::JoinHandle<()>,
+    stays: tokio::task::JoinHandle<()>,
+    dispatcher: Option<tokio::task::JoinHandle<()>>,
+    scheduler: Option<tokio::task::JoinHandle<()>>,
+    /// Serving `/metrics` on `metricsListen`, when set.
+    metrics_server: Option<tokio::task::JoinHandle<()>>,
+    upkeep: tokio::task::JoinHandle<()>,
+}
+
+impl Jobs {
+    /// Starts the background work of `state` on the current tokio runtime,
+    /// after voiding the leases an earlier run of a store this process alone
+    /// holds left behind. Fails when the outbound HTTP client for webhooks
+    /// cannot be built or `metricsListen` cannot be bound.
+    pub async fn start<S: Store + 'static>(state: &Arc<AppState<S>>) -> std::io::Result<Jobs> {
+        void_earlier_leases(&state.rental).await;
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let housekeeping = tokio::spawn(jobs::housekeeping(Arc::clone(&state.rental), stopped.clone()));
+        let stays = tokio::spawn(stay_schedule::run(Arc::clone(&state.rental), stopped.clone()));
+        let (drain, drain_deadline) = tokio::sync::watch::channel(None);
+        let dispatcher = match &state.webhooks {
+            Some(webhooks) => {
+                let outbound = outbound::Outbound::new(webhooks.outbound.clone())
+                    .map_err(|e| std::io::Error::other(format!("cannot build the outbound HTTP client: {e}")))?;
+                let requests = Arc::clone(&state.requests);
+                let dispatch = dispatcher::run(
+                    Arc::clone(&state.rental),
+                    outbound,
+                    webhooks.dispatch.clone(),
+                    requests,
+                    drain_deadline,
+                );
+                Some(tokio::spawn(dispatch))
+            }
+            None => None,
+        };
+        let scheduler = state
+            .sync_interval
+            .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stopped.clone())));
+        let metrics_server = match state.metrics_listen {
+            Some(addr) => {
+                let listener = TcpListener::bind(addr)
+                    .await
+                    .map_err(|e| std::io::Error::other(format!("cannot listen for metrics on {addr}: {e}")))?;
+                tracing::info!(addr = %listener.local_addr()?, "serving /metrics without a key");
+                Some(tokio::spawn(serve_metrics(listener, Arc::clone(state), stopped.clone())))
+            }
+            None => None,
+        };
+        let upkeep = tokio::spawn(metrics_upkeep(state.metrics.clone(), stopped));
+        Ok(Jobs { stop, drain, housekeeping, stays, dispatcher, scheduler, metrics_server, upkeep })
+    }
+
+    /// Stops the background work: no new webhook attempt starts, attempts in
+    /// flight get most of `grace` to finish, and whatever still runs when
+    /// `grace` is over is aborted.
+    pub async fn stop(self, grace: Duration) {
+        let deadline = tokio::time::Instant::now() + grace;
+        self.signal(deadline, grace);
+        self.finish(deadline).await;
+    }
+
+    /// Tells every job to stop, webhook attempts in flight to end a little before `deadline`.
+    fn signal(&self, deadline: tokio::time::Instant, grace: Duration) {
+        let _ = self.drain.send(Some(deadline - FINAL_WRITE.min(grace / 2)));
+        let _ = self.stop.send(true);
+    }
+
+    /// Waits for every job until `deadline`, then aborts what still runs.
+    async fn finish(self, deadline: tokio::time::Instant) {
+        finish(deadline, "the housekeeping job", Some(self.housekeeping)).await;
+        finish(deadline, "the stay schedule", Some(self.stays)).await;
+        finish(deadline, "the feed sync schedule", self.scheduler).await;
+        finish(deadline, "the webhook dispatcher", self.dispatcher).await;
+        finish(deadline, "the metrics listener", self.metrics_server).await;
+        finish(deadline, "the metrics upkeep", Some(self.upkeep)).await;
+    }
 }
 
 /// Folds histogram samples into their buckets every [`crate::metrics::UPKEEP_INTERVAL`] until `stop`.
@@ -353,11 +401,8 @@ async fn serve_metrics<S: Store + 'static>(
 /// deliveries and pulls resume at once rather than when the leases lapse.
 /// A shared store ([`Store::change_marks`]) keeps them: another live process may hold them.
 async fn void_earlier_leases<S: Store + 'static>(rental: &Arc<Rental<S>>) {
-    if rental.store().change_marks().is_some() {
-        return;
-    }
     let rental = Arc::clone(rental);
-    match tokio::task::spawn_blocking(move || rental.void_leases()).await {
+    match tokio::task::spawn_blocking(move || rental.operations().void_leases()).await {
         Ok(Ok(0)) => {}
         Ok(Ok(voided)) => tracing::info!(voided, "voided the leases of an earlier run; their work resumes now"),
         Ok(Err(e)) => tracing::warn!(error = %e, "cannot void the leases of an earlier run; they will lapse"),
@@ -388,24 +433,26 @@ fn refuse(stream: TcpStream, peer: SocketAddr, cap: usize) {
 
 /// Serves one accepted connection on its own task, holding its slots until it closes.
 fn serve_connection<S: Store + 'static>(
-    state: &Arc<AppState<S>>,
+    service: &RentalService<S>,
     graceful: &GracefulShutdown,
     stream: TcpStream,
     peer: SocketAddr,
     slot: (OwnedSemaphorePermit, AddressSlot),
 ) {
+    let state = service.state();
     let limits = state.limits;
     let ready = ReadyClock::new();
     let io = WriteStall::new(stream, limits.write_stall_timeout);
     let io = IdleTimeout::new(io, limits.keep_alive_idle, ready.clone());
     let ids = Arc::clone(state);
     let io = MalformedAnswers::new(io, move || new_request_id(&ids));
-    let state = Arc::clone(state);
-    let service = service_fn(move |req: Request<hyper::body::Incoming>| {
+    let service = service.for_client(peer.ip());
+    let answer = service_fn(move |req: Request<hyper::body::Incoming>| {
         let req = req.map(|body| Body::new(body, ready.since(), &limits));
-        handle(Arc::clone(&state), peer.ip(), req)
+        let service = service.clone();
+        async move { Ok::<_, Infallible>(service.answer(req).await) }
     });
-    let conn = graceful.watch(limits.builder().serve_connection(TokioIo::new(io), service));
+    let conn = graceful.watch(limits.builder().serve_connection(TokioIo::new(io), answer));
     tokio::spawn(async move {
         if let Err(e) = conn.await {
             tracing::debug!(%peer, error = %e, "connection ended with an error");
@@ -419,7 +466,7 @@ async fn handle<S: Store + 'static>(
     state: Arc<AppState<S>>,
     peer: std::net::IpAddr,
     req: Request<Body>,
-) -> Result<Response<Full<Bytes>>, Infallible> {
+) -> Response<Full<Bytes>> {
     let started = Instant::now();
     state.requests.fetch_add(1, Ordering::Relaxed);
     let request_id = request_id(&state, &req);
@@ -455,7 +502,21 @@ async fn handle<S: Store + 'static>(
         target: "rental::access",
         requestId = %request_id, %method, route, status, durationMs = duration_ms, keyId = key_id.as_deref(), "request"
     );
-    Ok(response)
+    response
+}
+
+/// The answer to a request the service does not serve (outside its path
+/// prefix), with its id and log line like any other.
+fn handle_outside<S>(state: &AppState<S>, req: &Request<Body>, problem: Problem) -> Response<Full<Bytes>> {
+    state.requests.fetch_add(1, Ordering::Relaxed);
+    let request_id = request_id(state, req);
+    let mut response = problem.into_response();
+    if let Ok(id) = HeaderValue::from_str(&request_id) {
+        response.headers_mut().insert(X_REQUEST_ID, id);
+    }
+    let (method, status) = (req.method(), response.status().as_u16());
+    tracing::info!(target: "rental::access", requestId = %request_id, %method, route = "outside", status, durationMs = 0.0, "request");
+    response
 }
 
 /// The client's `X-Request-Id` when it is sensible, else a new one.
@@ -519,7 +580,7 @@ async fn route_request<S: Store + 'static>(
         Route::ListBookings => handlers::list_bookings(rental, &query).await,
         Route::CreateBooking => {
             let bytes = request::body(&parts.headers, body).await?;
-            handlers::create_booking(state.creations(), &parts.headers, &bytes, reader).await
+            handlers::create_booking(rental, &parts.headers, &bytes, reader).await
         }
         Route::GetBooking(code) => handlers::get_booking(rental, code).await,
         Route::PatchBooking(code) => {
@@ -546,7 +607,7 @@ async fn authenticate<S: Store + 'static>(
     let Some(secret) = request::bearer(headers) else {
         return Err(Problem::unauthorized("send an API key as Authorization: Bearer <key>"));
     };
-    let key = if let Some(key) = state.rental.authenticate_from_memory(secret) {
+    let key = if let Some(key) = state.rental.operations().authenticate_from_memory(secret) {
         Some(key)
     } else {
         let secret = secret.to_owned();

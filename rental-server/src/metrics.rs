@@ -15,7 +15,6 @@ use chrono::Utc;
 use http::{HeaderValue, Response, StatusCode, header};
 use http_body_util::Full;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use rental_core::store::ReadTx;
 use rental_core::{Rental, Store};
 
 use crate::problem::Problem;
@@ -174,10 +173,9 @@ impl StoreGauges {
     /// Reads them in one snapshot (on the blocking pool: this is a store read).
     pub fn read<S: Store>(rental: &Rental<S>) -> rental_core::Result<StoreGauges> {
         let now = Utc::now();
-        let tx = rental.store().read()?;
-        let pending = tx.pending_deliveries()?;
-        let oldest = pending.iter().map(|d| d.created_at).min();
-        let feeds = tx
+        let (pending, oldest) = rental.operations().webhook_backlog()?;
+        let feeds = rental
+            .operations()
             .feed_states()?
             .into_iter()
             .map(|f| {
@@ -186,7 +184,7 @@ impl StoreGauges {
             })
             .collect();
         Ok(StoreGauges {
-            pending: pending.len(),
+            pending,
             oldest_seconds: oldest.map_or(0.0, |at| (now - at).num_milliseconds().max(0) as f64 / 1000.0),
             feeds,
         })

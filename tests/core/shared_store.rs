@@ -12,7 +12,7 @@ use rental_core::keys::Scope;
 use rental_core::stay_state::StayState;
 use rental_core::store::{PgStore, ReadTx, StoreResult, WriteTx};
 use rental_core::webhook::Subscription;
-use rental_core::{Action, Booking, Error, Rental, Slug, Source, Store, StoreError};
+use rental_core::{Action, Booking, Error, ReadRecords, Rental, Slug, Source, Store, StoreError, WriteRecords};
 use rental_tests::postgres::PgCluster;
 use rental_tests::tools;
 use rental_tests::{d, fixed_clock, new_booking, rental_with_demo};
@@ -114,11 +114,12 @@ fn a_key_revoked_through_one_engine_is_refused_by_the_other_within_two_seconds()
     let (_, engines) = engines(2);
     let secret = engines[0].create_key("ci", &[Scope::Read]).unwrap().secret;
     assert!(engines[1].authenticate(&secret).unwrap().is_some());
-    assert!(engines[1].authenticate_from_memory(&secret).is_some(), "remembered for a minute");
+    assert!(engines[1].operations().authenticate_from_memory(&secret).is_some(), "remembered for a minute");
     let key = engines[0].authenticate(&secret).unwrap().unwrap();
     engines[0].revoke_key(&key.id).unwrap();
     let refused = within(Duration::from_secs(2), || {
-        engines[1].authenticate_from_memory(&secret).is_none() && engines[1].authenticate(&secret).unwrap().is_none()
+        engines[1].operations().authenticate_from_memory(&secret).is_none()
+            && engines[1].authenticate(&secret).unwrap().is_none()
     });
     assert!(refused.is_some(), "still accepted 2 s after the revocation");
 }
@@ -147,7 +148,7 @@ fn fanning_out_from_two_engines_at_once_makes_one_delivery_per_event() {
             thread::spawn(move || {
                 barrier.wait();
                 let mut taken = 0;
-                while let n @ 1.. = rental.fan_out(3).unwrap() {
+                while let n @ 1.. = rental.operations().fan_out(3).unwrap() {
                     taken += n;
                 }
                 taken
@@ -156,11 +157,12 @@ fn fanning_out_from_two_engines_at_once_makes_one_delivery_per_event() {
         .collect();
     let taken: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
     assert_eq!(taken, 20, "each event fanned out by one engine");
-    let mut seqs: Vec<u64> = engines[0].due_deliveries(100).unwrap().iter().map(|d| d.delivery.event_seq).collect();
+    let mut seqs: Vec<u64> =
+        engines[0].operations().due_deliveries(100).unwrap().iter().map(|d| d.delivery.event_seq).collect();
     seqs.sort_unstable();
     seqs.dedup();
     assert_eq!(seqs.len(), 20);
-    assert_eq!(engines[1].due_deliveries(100).unwrap().len(), 20, "one delivery per event");
+    assert_eq!(engines[1].operations().due_deliveries(100).unwrap().len(), 20, "one delivery per event");
 }
 
 fn direct(code: &str, check_in: &str, check_out: &str) -> Booking {
@@ -248,6 +250,82 @@ fn a_database_left_at_schema_version_2_keeps_its_calendar_and_its_net_after_the_
     tx.commit().unwrap();
 }
 
+/// A database left at schema 6 (a table per kind) has its keys, webhooks,
+/// feed states and admin records moved into `records` by the upgrade, where
+/// the engine finds each; the old tables are gone.
+#[test]
+fn a_database_left_at_schema_version_6_keeps_its_keys_webhooks_feeds_and_admin_records_after_the_upgrade() {
+    if !tools::postgres() {
+        return;
+    }
+    // What the engine made on another store, written as schema 6 kept it.
+    let made = rental_with_demo(rental_core::MemoryStore::new(), fixed_clock());
+    let new = made.create_key("website", &[Scope::Read]).unwrap();
+    let webhook = made.add_webhook("https://example.com/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    made.set_admin_password("correct horse battery").unwrap();
+    let kind = rental_core::store::KINDS.iter().find(|k| k.name == "admin_password").unwrap();
+    let phc_doc = made.store().read().unwrap().record(kind, "admin").unwrap().unwrap().doc;
+    let phc = serde_json::from_slice::<serde_json::Value>(&phc_doc).unwrap()["phc"].as_str().unwrap().to_owned();
+    let now = made.now();
+    made.operations().start_admin_session("session-hash", "csrf", chrono::TimeDelta::hours(1), now).unwrap();
+    for _ in 0..6 {
+        made.operations().login_failed("10.0.0.9", now).unwrap();
+    }
+
+    let url = PgCluster::shared().empty_database();
+    assert_eq!(PgStore::connect(&url).unwrap().migrate_to(6).unwrap(), [1, 2, 3, 4, 5, 6]);
+    let mut old = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let key_doc = serde_json::to_string(&new.key).unwrap();
+    let hash = rental_core::keys::hash_secret(&new.secret);
+    old.execute(
+        "INSERT INTO api_keys (id, hash, doc) VALUES ($1, $2, $3::text::json)",
+        &[&new.key.id, &hash, &key_doc],
+    )
+    .unwrap();
+    let hook_doc = serde_json::to_string(&webhook).unwrap();
+    old.execute("INSERT INTO webhooks (id, doc) VALUES ($1, $2::text::json)", &[&webhook.id, &hook_doc]).unwrap();
+    let feed = rental_core::channel::FeedState::new(Slug::parse("sea-view").unwrap(), Source::parse("airbnb").unwrap());
+    let feed_doc = serde_json::to_string(&feed).unwrap();
+    old.execute("INSERT INTO feeds (property, feed, doc) VALUES ('sea-view', 'airbnb', $1::text::json)", &[&feed_doc])
+        .unwrap();
+    old.execute("INSERT INTO meta (key, value) VALUES ('admin_password', $1)", &[&phc]).unwrap();
+    let session = rental_core::admin_session::AdminSession { csrf: "csrf".into(), last_seen: now, flash: None };
+    let session = serde_json::to_string(&session).unwrap();
+    old.execute(
+        "INSERT INTO admin_sessions (key, last_seen, doc) VALUES ('session-hash', $1, $2::text::json)",
+        &[&now, &session],
+    )
+    .unwrap();
+    let wait = made.operations().login_wait("10.0.0.9", now).unwrap().expect("locked out");
+    let failures = (0..6).fold(None, |f, _| Some(rental_core::admin_session::LoginFailures::and_one(f, now)));
+    let failures = serde_json::to_string(&failures.unwrap()).unwrap();
+    old.execute(
+        "INSERT INTO login_failures (client, last, doc) VALUES ('10.0.0.9', $1, $2::text::json)",
+        &[&now, &failures],
+    )
+    .unwrap();
+
+    let upgraded = Rental::new(PgStore::open(&url).unwrap()).with_clock(fixed_clock());
+    assert_eq!(upgraded.keys().unwrap(), std::slice::from_ref(&new.key));
+    assert_eq!(upgraded.authenticate(&new.secret).unwrap().map(|k| k.id), Some(new.key.id.clone()));
+    assert_eq!(upgraded.webhooks().unwrap(), [webhook]);
+    assert_eq!(upgraded.operations().feed_states().unwrap(), [feed]);
+    assert!(upgraded.operations().verify_admin_password("correct horse battery").unwrap());
+    let idle = chrono::TimeDelta::hours(1);
+    assert_eq!(
+        upgraded.operations().admin_session("session-hash", idle, now).unwrap().map(|s| s.csrf),
+        Some("csrf".into())
+    );
+    assert_eq!(upgraded.operations().login_wait("10.0.0.9", now).unwrap(), Some(wait));
+    // The sessions' time came along as the index: an idle one is swept.
+    upgraded.operations().start_admin_session("other", "csrf", idle, now + idle + idle).unwrap();
+    assert_eq!(upgraded.operations().admin_session("session-hash", idle * 10, now).unwrap(), None);
+    let gone = old
+        .query("SELECT count(*) FROM pg_tables WHERE tablename IN ('api_keys', 'webhooks', 'feeds', 'admin_sessions', 'login_failures')", &[])
+        .unwrap();
+    assert_eq!(gone[0].get::<_, i64>(0), 0);
+}
+
 #[test]
 fn migrations_started_by_many_processes_at_once_apply_once() {
     if !tools::postgres() {
@@ -324,8 +402,8 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
         last_modified: None,
     };
     let stays = [("a1", "Reserved", "2026-12-01", "2026-12-04"), ("a2", "Reserved", "2026-12-10", "2026-12-12")];
-    let pull = engines[0].feed_pulls(Some("sea-view")).unwrap().remove(0);
-    assert_eq!(engines[0].apply_feed(&pull, body(&stays)).unwrap().created, 2);
+    let pull = engines[0].operations().feed_pulls(Some("sea-view")).unwrap().remove(0);
+    assert_eq!(engines[0].operations().apply_feed(&pull, body(&stays)).unwrap().created, 2);
     let confirmed = |r: &Rental<PgStore>| {
         let query = rental_core::BookingQuery {
             source: Some(Source::parse("airbnb").unwrap()),
@@ -337,11 +415,13 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
     assert_eq!(confirmed(&engines[1]), 2);
 
     // Both servers plan their scheduled pull at once; the feed comes back empty to both.
-    let (first, second) =
-        (engines[0].feed_pulls(None).unwrap().remove(0), engines[1].feed_pulls(None).unwrap().remove(0));
-    let guarded = engines[0].apply_feed(&first, body(&[])).unwrap();
+    let (first, second) = (
+        engines[0].operations().feed_pulls(None).unwrap().remove(0),
+        engines[1].operations().feed_pulls(None).unwrap().remove(0),
+    );
+    let guarded = engines[0].operations().apply_feed(&first, body(&[])).unwrap();
     assert!(!guarded.ok && guarded.cancelled == 0, "the first empty pull is not believed: {guarded:?}");
-    let dropped = engines[1].apply_feed(&second, body(&[])).unwrap();
+    let dropped = engines[1].operations().apply_feed(&second, body(&[])).unwrap();
     assert!(
         !dropped.ok && dropped.cancelled == 0,
         "the second, planned before the first was applied, is dropped: {dropped:?}"
@@ -349,8 +429,8 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
     assert_eq!(confirmed(&engines[0]), 2, "the guard held");
 
     // The next pull, planned after both, is believed.
-    let next = engines[1].feed_pulls(None).unwrap().remove(0);
-    assert_eq!(engines[1].apply_feed(&next, body(&[])).unwrap().cancelled, 2);
+    let next = engines[1].operations().feed_pulls(None).unwrap().remove(0);
+    assert_eq!(engines[1].operations().apply_feed(&next, body(&[])).unwrap().cancelled, 2);
 }
 
 #[test]
@@ -361,18 +441,23 @@ fn an_admin_session_and_failed_logins_are_known_to_every_engine() {
     let (_, engines) = engines(2);
     let (a, b) = (&engines[0], &engines[1]);
     let idle = chrono::TimeDelta::hours(12);
-    a.start_admin_session("key", "csrf", idle, a.now()).unwrap();
-    b.set_admin_flash("key", &rental_core::admin_session::Flash::done("Saved.")).unwrap();
-    let seen = a.admin_session("key", idle, a.now()).unwrap().expect("the session, through the other engine");
+    a.operations().start_admin_session("key", "csrf", idle, a.now()).unwrap();
+    b.operations().set_admin_flash("key", &rental_core::admin_session::Flash::done("Saved.")).unwrap();
+    let seen =
+        a.operations().admin_session("key", idle, a.now()).unwrap().expect("the session, through the other engine");
     assert_eq!((seen.csrf.as_str(), seen.flash.map(|f| f.message)), ("csrf", Some("Saved.".to_owned())));
-    assert_eq!(b.admin_session("key", idle, b.now()).unwrap().unwrap().flash, None, "taken once, on either");
-    b.end_admin_session("key").unwrap();
-    assert!(a.admin_session("key", idle, a.now()).unwrap().is_none());
+    assert_eq!(
+        b.operations().admin_session("key", idle, b.now()).unwrap().unwrap().flash,
+        None,
+        "taken once, on either"
+    );
+    b.operations().end_admin_session("key").unwrap();
+    assert!(a.operations().admin_session("key", idle, a.now()).unwrap().is_none());
 
     for engine in [a, b, a, b, a] {
-        engine.login_failed("10.0.0.9", engine.now()).unwrap();
+        engine.operations().login_failed("10.0.0.9", engine.now()).unwrap();
     }
-    assert!(b.login_wait("10.0.0.9", b.now()).unwrap().is_some(), "five failures split over two engines");
+    assert!(b.operations().login_wait("10.0.0.9", b.now()).unwrap().is_some(), "five failures split over two engines");
 }
 
 /// Runs `work` on a thread of its own; its result arrives on the receiver when it ends.
@@ -489,7 +574,7 @@ fn a_write_for_one_property_that_reaches_past_it_waits_for_what_it_reaches() {
     let store = Arc::clone(&other);
     let keys = started(move || {
         let tx = store.write_for(&["harbour-loft"])?;
-        let keys = tx.keys()?;
+        let keys = tx.list_all::<rental_core::keys::ApiKey>("")?;
         tx.commit().map(|()| keys)
     });
     thread::sleep(STILL_WAITING);
@@ -537,4 +622,71 @@ fn the_fan_out_reads_events_of_writes_side_by_side_only_once_both_are_settled_an
     held.commit().unwrap();
     let codes = fan_out.recv_timeout(Duration::from_secs(10)).unwrap().unwrap();
     assert_eq!(codes, ["BK-AAAAAA", "BK-BBBBBB"], "both, in number order");
+}
+
+/// A count kept as a record, of one property's or of none.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct Tally<const PER_PROPERTY: bool> {
+    key: String,
+    n: u32,
+}
+
+impl<const PER_PROPERTY: bool> rental_core::Record for Tally<PER_PROPERTY> {
+    const KIND: rental_core::RecordKind = rental_core::RecordKind {
+        name: if PER_PROPERTY { "test_tally" } else { "test_global_tally" },
+        per_property: PER_PROPERTY,
+    };
+    fn key(&self) -> String {
+        self.key.clone()
+    }
+}
+
+/// Adds one to the tally under `key` in a write for `properties`: a read,
+/// then a write of what it read. A write that reaches past its properties
+/// may deadlock with another doing the same; as `Rental` does, it is done again.
+fn count_once<const P: bool>(store: &PgStore, properties: &[&str], key: &str) {
+    let count = || -> StoreResult<()> {
+        let mut tx = store.write_for(properties)?;
+        let mut tally = tx.get::<Tally<P>>(key)?.unwrap_or(Tally { key: key.into(), n: 0 });
+        tally.n += 1;
+        thread::sleep(Duration::from_millis(2));
+        tx.put(&tally)?;
+        tx.commit()
+    };
+    for _ in 0..50 {
+        match count() {
+            Err(e) if e.is_transient() => thread::sleep(Duration::from_millis(5)),
+            done => return done.unwrap(),
+        }
+    }
+    panic!("50 tries conflicted");
+}
+
+#[test]
+fn records_counted_up_by_writes_for_properties_in_two_processes_lose_no_count() {
+    if !tools::postgres() {
+        return;
+    }
+    let (first, other) = two_stores();
+    let handles: Vec<_> = (0..24)
+        .map(|i| {
+            let store = Arc::clone(if i % 2 == 0 { &first } else { &other });
+            thread::spawn(move || {
+                // Writes for other properties run beside each other; each reaches a record.
+                let mine = ["sea-view", "alpine-cabin", "harbour-loft"][i % 3];
+                count_once::<true>(&store, &[mine], "sea-view/visits");
+                // Two such writes each holding a property and waiting for
+                // every other write deadlock, which costs a second: a few.
+                if i < 3 {
+                    count_once::<false>(&store, &[mine], "visits");
+                }
+            })
+        })
+        .collect();
+    for handle in handles {
+        handle.join().unwrap();
+    }
+    let read = first.read().unwrap();
+    assert_eq!(read.get::<Tally<true>>("sea-view/visits").unwrap().map(|t| t.n), Some(24));
+    assert_eq!(read.get::<Tally<false>>("visits").unwrap().map(|t| t.n), Some(3));
 }

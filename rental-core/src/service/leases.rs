@@ -5,12 +5,12 @@ use std::time::Duration;
 
 use chrono::TimeDelta;
 
-use super::Rental;
+use crate::channel::FeedState;
 use crate::error::Result;
 use crate::ids::{Slug, Source};
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store, StoreResult, WriteRecords, WriteTx, feed_key};
 
-impl<S: Store> Rental<S> {
+impl<S: Store> super::Operations<'_, S> {
     /// Extends every delivery lease `owner` holds to `lease` from now, in one
     /// write; returns how many. A lease `owner` no longer holds (recorded,
     /// released, or lapsed and taken by another) is left alone.
@@ -33,12 +33,14 @@ impl<S: Store> Rental<S> {
         self.write(|tx| {
             let mut renewed = 0;
             for (property, feed) in feeds {
-                let Some(mut state) = tx.feed_state(property.as_str(), feed.as_str())? else { continue };
+                let Some(mut state) = tx.get::<FeedState>(&feed_key(property.as_str(), feed.as_str()))? else {
+                    continue;
+                };
                 match &mut state.lease {
                     Some(held) if held.owner == owner => held.until = until,
                     _ => continue,
                 }
-                tx.put_feed_state(&state)?;
+                tx.put(&state)?;
                 renewed += 1;
             }
             Ok(renewed)
@@ -50,18 +52,35 @@ impl<S: Store> Rental<S> {
     /// that process starts: whatever leases are there, an earlier run took,
     /// and nobody is working on them any more.
     pub fn void_leases(&self) -> Result<usize> {
+        if self.store.change_marks().is_some() {
+            return Ok(0);
+        }
         self.write(|tx| {
             let mut voided = 0;
             for lease in tx.delivery_leases()? {
                 tx.remove_lease(&lease.delivery_id)?;
                 voided += 1;
             }
-            for mut state in tx.feed_states()?.into_iter().filter(|s| s.lease.is_some()) {
+            for mut state in tx.list_all::<FeedState>("")?.into_iter().filter(|s| s.lease.is_some()) {
                 state.lease = None;
-                tx.put_feed_state(&state)?;
+                tx.put(&state)?;
                 voided += 1;
             }
             Ok(voided)
         })
+    }
+
+    /// Whether the store answers a read, and whether its schema is the one
+    /// this build reads and writes (`false`: a newer process moved it on).
+    pub fn check_store(&self) -> StoreResult<bool> {
+        self.store.read()?.property("readyz")?;
+        self.store.schema_current()
+    }
+
+    /// The webhook deliveries waiting (pending, due or not), and when the
+    /// oldest of them was created.
+    pub fn webhook_backlog(&self) -> Result<(usize, Option<chrono::DateTime<chrono::Utc>>)> {
+        let pending = self.store.read()?.pending_deliveries()?;
+        Ok((pending.len(), pending.iter().map(|d| d.created_at).min()))
     }
 }

@@ -187,13 +187,12 @@ impl std::str::FromStr for Status {
 #[serde(rename_all = "camelCase")]
 pub struct NewBooking {
     /// The property's slug, such as `sea-view`.
-    #[cfg_attr(feature = "schemars", schemars(pattern(r"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$")))]
-    pub property: String,
+    pub property: Slug,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
-    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub check_in: NaiveDate,
     /// Departure date, `YYYY-MM-DD`: the morning the guests leave, not a night of the stay.
-    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub check_out: NaiveDate,
     /// The guest's name: not blank, at most 200 bytes, trimmed.
     #[cfg_attr(feature = "schemars", schemars(length(min = 1, max = 200)))]
@@ -219,13 +218,12 @@ pub struct NewBooking {
 #[serde(rename_all = "camelCase")]
 pub struct QuoteRequest {
     /// The property's slug, such as `sea-view`.
-    #[cfg_attr(feature = "schemars", schemars(pattern(r"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$")))]
-    pub property: String,
+    pub property: Slug,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
-    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub check_in: NaiveDate,
     /// Departure date, `YYYY-MM-DD`: the morning the guests leave, not a night of the stay.
-    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub check_out: NaiveDate,
     /// Number of guests; 1 when absent.
     #[serde(default = "one_guest")]

@@ -27,10 +27,18 @@ use crate::stay::{MAX_NIGHTS, Stay, StayError};
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Change {
     /// The new arrival date.
-    #[serde(default, deserialize_with = "crate::date_json::deserialize_opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::basics::date_json::deserialize_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub check_in: Option<NaiveDate>,
     /// The new departure date.
-    #[serde(default, deserialize_with = "crate::date_json::deserialize_opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::basics::date_json::deserialize_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub check_out: Option<NaiveDate>,
     /// The new number of guests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -225,7 +233,7 @@ mod tests {
         assert!(q.available, "{:?}", q.problems);
         let target = dates("2026-12-22", "2026-12-29").target(&b).unwrap();
         let q = quote(&b, target, &sea_view(), &calendar, d("2026-11-22"));
-        assert_eq!(q.problems, [Problem::DatesUnavailable { dates: vec![d("2026-12-28")] }]);
+        assert_eq!(q.problems, [Problem::NightsTaken { dates: vec![d("2026-12-28")] }]);
     }
 
     #[test]
