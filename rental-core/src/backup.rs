@@ -9,10 +9,13 @@
 //! is written. Every read and write of the store is in this module, through
 //! [`ReadTx`] and [`WriteTx`] alone.
 //!
-//! Records of the store's generic layer ([`KINDS`]: API keys, webhooks, feed
-//! states, the admin password, and any kind added later) go as rows, kind by
-//! kind. What a backup leaves out: delivery and feed pull leases (whoever held
-//! them is not the restored store's), admin sessions and failed-login counts
+//! The typed families (properties, bookings, blocks, the outbox, deliveries,
+//! idempotency records) go one line a record; every kind of [`store::KINDS`]
+//! goes as its stored rows, so a kind added later is backed up without a
+//! change here.
+//!
+//! What a backup leaves out: delivery and feed pull leases (whoever held them
+//! is not the restored store's), admin sessions and failed-login counts
 //! (people log in again).
 
 use std::collections::BTreeMap;
@@ -24,13 +27,11 @@ use sha2::{Digest, Sha256};
 
 use crate::booking::{Booking, BookingQuery, Cursor};
 use crate::calendar::{Block, EntryKind};
+use crate::channel::FeedState;
 use crate::delivery::Delivery;
 use crate::event::Event;
 use crate::property::Property;
-use crate::store::{
-    ClientFailures, IdempotencyRecord, KINDS, ReadTx, Record as _, RecordKind, RecordRow, Store, StoreError,
-    StoredSession, WriteTx,
-};
+use crate::store::{self, IdempotencyRecord, ReadTx, Record as _, RecordKind, RecordRow, Store, StoreError, WriteTx};
 
 /// The `format` of the header: what a backup file says it is.
 pub const FORMAT: &str = "rental-backup";
@@ -104,31 +105,32 @@ enum Record {
     },
     Delivery(Box<Delivery>),
     Idempotency(Box<IdempotencyRecord>),
-    /// A record of the generic layer, as the store keeps it: its kind's name, key, time and document.
+    /// A row of one of the store's record kinds ([`store::KINDS`]), by its kind's name.
     Row {
-        kind: String,
+        record: String,
         key: String,
         at: Option<i64>,
         doc: serde_json::Value,
     },
 }
 
+/// The record kinds a backup leaves out, by name: admin sessions and failed
+/// logins belong to people's visits, not to the data (they log in again).
+const LEFT_OUT: [&str; 2] = ["admin_session", "login_failures"];
+
 impl Record {
-    fn kind(&self) -> String {
+    fn kind(&self) -> &str {
         match self {
-            Record::Property(_) => "properties".to_owned(),
-            Record::Booking(_) => "bookings".to_owned(),
-            Record::Block(_) => "blocks".to_owned(),
-            Record::Event { .. } => "outbox".to_owned(),
-            Record::Delivery(_) => "deliveries".to_owned(),
-            Record::Idempotency(_) => "idempotency".to_owned(),
-            Record::Row { kind, .. } => kind.clone(),
+            Record::Property(_) => "properties",
+            Record::Booking(_) => "bookings",
+            Record::Block(_) => "blocks",
+            Record::Event { .. } => "outbox",
+            Record::Delivery(_) => "deliveries",
+            Record::Idempotency(_) => "idempotency",
+            Record::Row { record, .. } => record,
         }
     }
 }
-
-/// The kinds of record a backup leaves out: they belong to people's browsers, not to the data.
-const LEFT_OUT: [RecordKind; 2] = [StoredSession::KIND, ClientFailures::KIND];
 
 /// A backup read back and checked: ready to restore.
 #[derive(Debug)]
@@ -153,7 +155,7 @@ pub fn write(tx: &impl ReadTx, now: DateTime<Utc>, out: &mut impl Write) -> Resu
     let mut counts = Counts::new();
     let mut records = 0;
     each_record(tx, &mut |record| {
-        *counts.entry(record.kind()).or_default() += 1;
+        *counts.entry(record.kind().to_owned()).or_default() += 1;
         records += 1;
         writer.line(&record)
     })?;
@@ -194,7 +196,7 @@ pub fn read(bytes: &[u8]) -> Result<Backup, BackupError> {
     for (n, line) in lines.enumerate() {
         let record: Record =
             serde_json::from_slice(line).map_err(|e| corrupt(format!("record {} cannot be read: {e}", n + 1)))?;
-        *counts.entry(record.kind()).or_default() += 1;
+        *counts.entry(record.kind().to_owned()).or_default() += 1;
         records.push(record);
     }
     if records.len() as u64 != trailer.records || counts != trailer.counts {
@@ -220,10 +222,8 @@ pub fn restore<S: Store>(store: &S, backup: &Backup) -> Result<Counts, BackupErr
             Record::Event { seq, fanned_out, event } => events.place(&mut tx, *seq, *fanned_out, event)?,
             Record::Delivery(d) => tx.put_delivery(d)?,
             Record::Idempotency(r) => tx.insert_idempotency(r)?,
-            Record::Row { kind, key, at, doc } => {
-                let kind = KINDS.iter().find(|k| k.name == kind).ok_or_else(|| {
-                    BackupError::Corrupt(format!("it holds records of kind {kind:?}, which this rental does not know"))
-                })?;
+            Record::Row { record, key, at, doc } => {
+                let kind = kind_named(record)?;
                 let doc = serde_json::to_vec(doc).map_err(|e| BackupError::Corrupt(e.to_string()))?;
                 tx.put_record(kind, &RecordRow { key: key.clone(), at: *at, doc })?;
             }
@@ -242,7 +242,7 @@ pub fn restore<S: Store>(store: &S, backup: &Backup) -> Result<Counts, BackupErr
 pub fn counts(tx: &impl ReadTx) -> Result<Counts, BackupError> {
     let mut counts = Counts::new();
     each_record(tx, &mut |record| {
-        *counts.entry(record.kind()).or_default() += 1;
+        *counts.entry(record.kind().to_owned()).or_default() += 1;
         Ok(())
     })?;
     Ok(counts)
@@ -258,9 +258,9 @@ fn first_held(tx: &impl ReadTx) -> Result<Option<String>, StoreError> {
     if let Some((what, _)) = held.into_iter().find(|(_, held)| *held) {
         return Ok(Some(what.to_owned()));
     }
-    for kind in KINDS.iter().filter(|k| !LEFT_OUT.contains(k)) {
+    for kind in backed_up_kinds() {
         if !tx.records(kind, "", "", 1)?.is_empty() {
-            return Ok(Some(format!("{} records", kind.name)));
+            return Ok(Some(format!("records of the kind {}", kind.name)));
         }
     }
     Ok(None)
@@ -318,11 +318,11 @@ fn each_record(tx: &impl ReadTx, each: &mut dyn FnMut(Record) -> Result<(), Back
             each(Record::Idempotency(Box::new(record)))?;
         }
     }
-    for kind in KINDS.iter().filter(|k| !LEFT_OUT.contains(k)) {
+    for kind in backed_up_kinds() {
         let mut after = String::new();
         loop {
             let page = tx.records(kind, "", &after, 1_000)?;
-            let Some(last) = page.last().map(|r| r.key.clone()) else { break };
+            let Some(last) = page.last().map(|row| row.key.clone()) else { break };
             for row in page {
                 each(row_record(kind, row)?)?;
             }
@@ -332,17 +332,30 @@ fn each_record(tx: &impl ReadTx, each: &mut dyn FnMut(Record) -> Result<(), Back
     Ok(())
 }
 
-/// A generic record as a backup line. A feed state loses its pull lease: it
-/// belongs to a process of the store backed up, not of the one restored.
+/// The record kinds a backup holds: every kind the store keeps but [`LEFT_OUT`].
+fn backed_up_kinds() -> impl Iterator<Item = &'static RecordKind> {
+    store::KINDS.iter().filter(|k| !LEFT_OUT.contains(&k.name))
+}
+
+/// The kind named `name`, for a row read back from a backup.
+fn kind_named(name: &str) -> Result<&'static RecordKind, BackupError> {
+    backed_up_kinds()
+        .find(|k| k.name == name)
+        .ok_or_else(|| BackupError::Corrupt(format!("it holds records of a kind this rental does not know ({name})")))
+}
+
+/// One stored row as a line of the backup. A feed's pull lease belongs to a
+/// process of the store backed up, not of the one restored: it is dropped.
 fn row_record(kind: &RecordKind, row: RecordRow) -> Result<Record, BackupError> {
-    let mut doc: serde_json::Value = serde_json::from_slice(&row.doc)
-        .map_err(|e| StoreError::Corrupt(format!("{} record {:?}: {e}", kind.name, row.key)))?;
-    if *kind == crate::channel::FeedState::KIND
-        && let Some(fields) = doc.as_object_mut()
-    {
-        fields.remove("lease");
-    }
-    Ok(Record::Row { kind: kind.name.to_owned(), key: row.key, at: row.at, doc })
+    let corrupt = |e: serde_json::Error| StoreError::Corrupt(format!("a {} record: {e}", kind.name));
+    let doc = if kind.name == FeedState::KIND.name {
+        let mut feed: FeedState = serde_json::from_slice(&row.doc).map_err(corrupt)?;
+        feed.lease = None;
+        serde_json::to_value(feed).map_err(corrupt)?
+    } else {
+        serde_json::from_slice(&row.doc).map_err(corrupt)?
+    };
+    Ok(Record::Row { record: kind.name.to_owned(), key: row.key, at: row.at, doc })
 }
 
 /// Puts events back under their numbers through [`WriteTx::append_event`],

@@ -63,9 +63,10 @@
 //! let booking = rental.update_booking(booking.code.as_str(), &Action::Confirm)?;
 //! assert_eq!(booking.status, Status::Confirmed);
 //!
-//! // 4. Read the outbox: every change wrote its events in its own transaction.
+//! // 4. Read the outbox: every change wrote its events in its own transaction
+//! //    (what webhooks deliver, docs/API.md section 9). Confirming is a status change too.
 //! let events: Vec<EventName> = rental.events_after(0, 100)?.into_iter().map(|e| e.event.event).collect();
-//! assert_eq!(events, [EventName::BookingCreated, EventName::BookingConfirmed]);
+//! assert_eq!(events, [EventName::BookingCreated, EventName::BookingConfirmed, EventName::BookingUpdated]);
 //!
 //! // 5. The occupancy summary, each property judged on its own today.
 //! let summary = rental.summary()?;

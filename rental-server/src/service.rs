@@ -95,6 +95,7 @@ impl<S: Store + 'static> RentalService<S> {
     ///
     /// When `prefix` has a `?` or `#`, or characters a path cannot hold
     /// unescaped: a mistake in the program, not in a request.
+    #[must_use]
     pub fn under(mut self, prefix: &str) -> Self {
         let prefix = format!("/{}", prefix.trim_matches('/'));
         let prefix = if prefix == "/" { String::new() } else { prefix };

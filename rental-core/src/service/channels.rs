@@ -10,7 +10,7 @@ use super::write::Tx;
 use super::{FromStore, Rental, active_property};
 use crate::booking::{Booking, ExternalRef, PaymentStatus, Status};
 use crate::calendar::{Block, EntryKind};
-use crate::channel::{self, Action, FeedLease, FeedResult, FeedState, Owned, OwnedKind, Seen, Step, SyncReport};
+use crate::channel::{self, FeedAction, FeedLease, FeedResult, FeedState, Owned, OwnedKind, Seen, Step, SyncReport};
 use crate::error::Result;
 use crate::event::{Event, EventName};
 use crate::ical::{self, Feed, FeedError};
@@ -42,7 +42,7 @@ pub struct FeedPull {
     /// How many were applied when it was asked for: a pull asked for while another pull of
     /// the feed ran does not confirm that pull's empty calendar ([`FeedState::empty_confirmed_by`]).
     pub requested: u64,
-    /// The owner of the lease it was claimed under ([`Rental::claim_feed_pull`]), if any.
+    /// The owner of the lease it was claimed under ([`Operations::claim_feed_pull`](super::Operations::claim_feed_pull)), if any.
     pub holder: Option<String>,
 }
 
@@ -148,12 +148,12 @@ impl<S: Store> Rental<S> {
     fn apply_step(&self, tx: &mut Tx<'_, S>, pull: &mut Pull<'_>, step: &Step) -> Result<Option<Owned>> {
         let (before, now) = (step.before.as_ref(), pull.now);
         match &step.action {
-            Action::Forget => Ok(None),
-            Action::Drop => {
+            FeedAction::Forget => Ok(None),
+            FeedAction::Drop => {
                 release(tx, before, now, &mut pull.counts)?;
                 Ok(None)
             }
-            Action::Booking { stay, guest_name, seen } => {
+            FeedAction::Booking { stay, guest_name, seen } => {
                 let kept = before.filter(|o| o.kind == OwnedKind::Booking).and_then(|o| o.holders.first());
                 let existing = match kept {
                     Some(code) => tx.booking(code)?.filter(Booking::is_active),
@@ -172,7 +172,7 @@ impl<S: Store> Rental<S> {
                 pull.counts.conflicts += usize::from(pull.overlaps_direct(*stay));
                 Ok(Some(owned(OwnedKind::Booking, vec![booking.code.to_string()], seen)))
             }
-            Action::Blocks { stays, seen } => {
+            FeedAction::Blocks { stays, seen } => {
                 release(tx, before, now, &mut pull.counts)?;
                 let mut ids = Vec::with_capacity(stays.len());
                 let mut conflict = false;

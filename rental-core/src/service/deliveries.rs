@@ -124,7 +124,7 @@ impl<S: Store> super::Operations<'_, S> {
 
     /// Up to `limit` deliveries due now, earliest first, each with its webhook's
     /// address and active secrets and the exact body to send. Leases are not
-    /// looked at: a dispatcher claims with [`Rental::claim_deliveries`].
+    /// looked at: a dispatcher claims with [`Operations::claim_deliveries`](super::Operations::claim_deliveries).
     pub fn due_deliveries(&self, limit: usize) -> Result<Vec<DueDelivery>> {
         let now = self.now();
         let tx = self.store.read()?;
@@ -146,7 +146,7 @@ impl<S: Store> super::Operations<'_, S> {
     }
 
     /// One flush of a dispatcher's worker, in one write: records `attempts`
-    /// (clearing their leases, as [`Rental::record_attempts`]), then, of the
+    /// (clearing their leases, as [`Operations::record_attempts`](super::Operations::record_attempts)), then, of the
     /// deliveries in `held` still leased to `owner`, renews the lease to
     /// `renew` from now, or releases it when `renew` is `None` (the worker
     /// stops before sending them, so they are claimable again at once).

@@ -229,6 +229,16 @@ impl<S: Store> Rental<S> {
         Ok(self)
     }
 
+    /// Writes a backup of the whole store, read from one snapshot, to `out`
+    /// ([`crate::backup`]); returns the counts. Writers go on meanwhile: the
+    /// snapshot holds every write committed before it was opened, and none after.
+    pub fn backup(
+        &self,
+        out: &mut impl std::io::Write,
+    ) -> std::result::Result<crate::backup::Counts, crate::backup::BackupError> {
+        crate::backup::write(&self.store.read()?, self.now(), out)
+    }
+
     /// The store underneath, for tests that read or break it directly
     /// (feature `testing`). A program goes through the use cases instead:
     /// a write behind their back would skip the outbox and the read cache.
