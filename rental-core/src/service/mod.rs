@@ -6,7 +6,6 @@ mod admin;
 mod admin_password;
 mod admin_sessions;
 mod agenda;
-mod backups;
 mod blocks;
 mod booking_events;
 mod bookings;
