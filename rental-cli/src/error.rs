@@ -75,9 +75,8 @@ impl fmt::Display for CliError {
                 f.write_str("invalid: the signature does not match this body under this secret")
             }
             CliError::Invalid(reason) => write!(f, "invalid: {reason}"),
-            CliError::Usage(message) => f.write_str(message),
+            CliError::Usage(message) | CliError::Backup(message) => f.write_str(message),
             CliError::Remote(e) => write!(f, "{e}"),
-            CliError::Backup(message) => f.write_str(message),
         }
     }
 }

@@ -70,9 +70,9 @@ fn a_real_prometheus_scrapes_with_a_metrics_key_and_counts_the_bookings() {
     let (sandbox, key) = Sandbox::with_key();
     let metrics_key = sandbox.library().create_key("prometheus", &[Scope::Metrics]).unwrap().secret;
     let server = sandbox.serve();
-    let created = 7;
+    let created: u32 = 7;
     for i in 0..created {
-        let (status, booking) = post(server.addr, "/api/v1/bookings", &key, &stay("sea-view", 30 + 4 * i));
+        let (status, booking) = post(server.addr, "/api/v1/bookings", &key, &stay("sea-view", 30 + 4 * u64::from(i)));
         assert_eq!(status, 201, "{booking}");
     }
     // A conflict is counted apart, not as a creation.
@@ -117,9 +117,9 @@ fn a_real_prometheus_scrapes_with_a_metrics_key_and_counts_the_bookings() {
         assert!(Instant::now() < deadline, "up {up:?}, created {counted:?} after 60 s: {log}");
         thread::sleep(Duration::from_millis(250));
     };
-    assert_eq!(counted, Some(created as f64));
+    assert_eq!(counted, Some(f64::from(created)));
     assert_eq!(query(port, "sum(rental_booking_conflicts_total)"), Some(1.0));
-    assert_eq!(query(port, "rental_bookings_created_total{source=\"api\"}"), Some(created as f64));
+    assert_eq!(query(port, "rental_bookings_created_total{source=\"api\"}"), Some(f64::from(created)));
     drop(prometheus);
 
     let exposition = request(server.addr, "GET", "/metrics", &metrics_key, "");

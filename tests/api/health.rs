@@ -36,7 +36,7 @@ async fn readyz_turns_503_or_the_listener_closes_the_moment_shutdown_begins() {
         loop {
             match probe_readyz(addr) {
                 Some(200) if began.elapsed() < Duration::from_millis(100) => {
-                    std::thread::sleep(Duration::from_millis(2))
+                    std::thread::sleep(Duration::from_millis(2));
                 }
                 answer => return (answer, began.elapsed()),
             }

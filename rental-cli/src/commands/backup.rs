@@ -76,15 +76,14 @@ pub fn restore(args: &RestoreArgs, config: &Config) -> Result<String, CliError> 
         .map_err(|e| CliError::Input { path: args.file.clone(), message: format!("cannot read it: {e}") })?;
     let checked: Backup =
         backup::read(&bytes).map_err(|e| CliError::Input { path: args.file.clone(), message: e.to_string() })?;
-    let counts = match &config.database {
-        Some(url) => into(&PgStore::open(url)?, &checked)?,
-        None => {
-            let store = RedbStore::open_dir(&config.data_dir).map_err(|e| match e {
-                StoreError::Locked => CliError::Busy { data_dir: config.data_dir.clone() },
-                other => other.into(),
-            })?;
-            into(&store, &checked)?
-        }
+    let counts = if let Some(url) = &config.database {
+        into(&PgStore::open(url)?, &checked)?
+    } else {
+        let store = RedbStore::open_dir(&config.data_dir).map_err(|e| match e {
+            StoreError::Locked => CliError::Busy { data_dir: config.data_dir.clone() },
+            other => other.into(),
+        })?;
+        into(&store, &checked)?
     };
     Ok(summary("restored", &args.file, &counts))
 }
@@ -108,8 +107,8 @@ fn write_file(
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     let mut out = std::io::BufWriter::new(options.open(&partial).map_err(failed_io)?);
     let written = fill(&mut out).map_err(failed).and_then(|()| {
-        let file = out.into_inner().map_err(|e| failed_io(e.into_error()))?;
-        file.sync_all().map_err(failed_io)
+        let written = out.into_inner().map_err(|e| failed_io(e.into_error()))?;
+        written.sync_all().map_err(failed_io)
     });
     if let Err(e) = written {
         let _ = std::fs::remove_file(&partial);
