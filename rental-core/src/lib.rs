@@ -70,6 +70,8 @@ pub mod calendar;
 pub mod change;
 pub mod channel;
 pub mod clock;
+#[cfg(feature = "conformance")]
+pub mod conformance;
 mod date_json;
 pub mod delivery;
 pub mod demo;
