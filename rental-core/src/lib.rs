@@ -103,6 +103,8 @@ pub mod backup;
 mod basics;
 mod bookings;
 mod channels;
+#[cfg(feature = "conformance")]
+pub mod conformance;
 pub mod demo;
 mod error;
 pub mod metrics;
