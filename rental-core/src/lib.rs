@@ -82,6 +82,7 @@ pub mod ids;
 mod json_out;
 pub mod keys;
 pub mod lifecycle;
+pub mod message;
 pub mod local_time;
 pub mod occupancy;
 pub mod presence;

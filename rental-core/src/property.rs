@@ -1,6 +1,7 @@
 //! A rental property: its rates, seasons, fees, stay rules and private
 //! arrival details, and the per-night rate lookup that pricing builds on.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use chrono::{Datelike, NaiveDate, NaiveTime, Timelike, Weekday};
@@ -11,6 +12,8 @@ use crate::access::{CODE_LENGTHS, DEFAULT_CODE_LENGTH, DoorCodeMode, MAX_ACCESS_
 use crate::booking_page::BookingPage;
 use crate::error::{Error, FieldError};
 use crate::ids::{Slug, Source};
+use crate::message::template::MessageTemplate;
+use crate::message::{Lead, MessageKind};
 use crate::stay::MAX_NIGHTS;
 
 /// Money in US cents.
@@ -103,6 +106,21 @@ pub struct Property {
     /// The page guests book on directly, and the sites that may frame it.
     #[serde(default)]
     pub booking_page: BookingPage,
+    /// The `Reply-To` of guest messages; empty: `mailFrom` (docs/API.md section 21).
+    #[serde(default)]
+    pub contact_email: String,
+    /// Private: what arriving guests should know, sent with the check-in instructions. Lines break with `\n`.
+    #[serde(default)]
+    pub arrival_notes: String,
+    /// How long before the access window opens the check-in instructions go out (`48h`).
+    #[serde(default = "check_in_lead")]
+    pub check_in_message: Lead,
+    /// How long before the check-out time the reminder goes out (`16h`).
+    #[serde(default = "check_out_lead")]
+    pub check_out_message: Lead,
+    /// The property's own wording of guest messages, by kind; a kind left out keeps the built-in one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub messages: BTreeMap<MessageKind, MessageTemplate>,
 }
 
 /// A season: nights `start_date..=end_date` with their own rates. Where
@@ -225,6 +243,20 @@ impl Property {
         let years_ok = self.seasonal_rates.iter().all(|s| [s.start_date, s.end_date].iter().all(|d| d.year() >= 1));
         check(years_ok, "seasonalRates.startDate", "must be in the years 0001 to 9999");
         errors.extend(self.texts().filter_map(|(field, text)| crate::text::field_error(field, text)));
+        check(
+            self.contact_email.is_empty() || crate::service::looks_like_email(&self.contact_email),
+            "contactEmail",
+            "must be an e-mail address",
+        );
+        check(self.arrival_notes.len() <= 4_000, "arrivalNotes", "must be at most 4000 bytes");
+        if self.arrival_notes.chars().any(|c| c != '\n' && crate::text::is_refused(c)) {
+            errors.push(FieldError::new(
+                "arrivalNotes",
+                crate::text::CONTROL_CHARACTER,
+                "must not contain control characters other than tab and line feed",
+            ));
+        }
+        errors.extend(crate::message::template::check(&self.messages));
         if let Some((field, message)) = self.booking_page.fault() {
             errors.push(FieldError::new(field, "invalid", message));
         }
@@ -233,7 +265,12 @@ impl Property {
 
     /// Every free-text field, named as in JSON: each follows [`crate::text`]'s rule.
     fn texts(&self) -> impl Iterator<Item = (&'static str, &str)> {
-        let own = [("name", self.name.as_str()), ("doorCode", &self.door_code), ("wifiSsid", &self.wifi_ssid)];
+        let own = [
+            ("name", self.name.as_str()),
+            ("doorCode", &self.door_code),
+            ("wifiSsid", &self.wifi_ssid),
+            ("contactEmail", &self.contact_email),
+        ];
         let seasons = self.seasonal_rates.iter().map(|s| ("seasonalRates.name", s.name.as_str()));
         let urls = self.ical_feeds.iter().map(|f| ("icalFeeds.url", f.url.as_str()));
         let patterns = self.ical_feeds.iter().flat_map(|f| &f.reservation_patterns);
@@ -413,6 +450,12 @@ impl<'de> Deserialize<'de> for ClockTime {
     }
 }
 
+fn check_in_lead() -> Lead {
+    Lead::CHECK_IN
+}
+fn check_out_lead() -> Lead {
+    Lead::CHECK_OUT
+}
 fn code_length() -> u8 {
     DEFAULT_CODE_LENGTH
 }

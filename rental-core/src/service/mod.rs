@@ -26,6 +26,7 @@ mod write;
 pub use self::admin::NewKey;
 pub use self::agenda::Agenda;
 pub use self::bookings::Created;
+pub(crate) use self::bookings::looks_like_email;
 pub use self::channels::{FeedPull, Fetched, PullClaim};
 pub use self::deliveries::DueDelivery;
 pub use self::retention::{PRUNE_BATCH, Pruned};
