@@ -60,50 +60,32 @@
 
 #![deny(missing_docs)]
 
-pub mod access;
-pub mod admin_session;
-pub mod availability;
-mod base64;
-pub mod booking;
-pub mod booking_page;
-pub mod calendar;
-pub mod change;
-pub mod channel;
-pub mod clock;
-mod date_json;
-pub mod delivery;
+mod admin;
+mod basics;
+mod bookings;
+mod channels;
 pub mod demo;
 pub mod error;
-pub mod event;
-pub mod feed_status;
-pub mod gathering;
-pub mod ical;
-pub mod ids;
-mod json_out;
-pub mod keys;
-pub mod lifecycle;
-pub mod message;
-pub mod local_time;
-pub mod occupancy;
-pub mod presence;
-pub mod pricing;
-pub mod property;
+mod outbox;
+mod properties;
 mod service;
-pub mod short_text;
-pub mod stay;
-pub mod stay_state;
-pub mod stay_summary;
+mod stays;
 pub mod store;
-pub mod text;
-pub mod timestamp;
-pub mod turnover;
-pub mod visit;
-pub mod webhook;
 
+// The folders above group the modules by what a host would call them; each
+// module keeps its path at the crate root.
+pub use admin::{admin_session, keys};
+pub use basics::{clock, ids, short_text, text, timestamp};
+pub use bookings::{availability, booking, booking_page, calendar, change, gathering, lifecycle};
+pub use channels::{channel, feed_status, ical};
+pub use outbox::{delivery, event, message, webhook};
+pub use properties::{local_time, pricing, property};
+pub use stays::{access, occupancy, presence, stay, stay_state, stay_summary, turnover, visit};
+
+pub use basics::date_json::parse_date;
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
 pub use chrono_tz::Tz;
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use date_json::parse_date;
 pub use error::{Error, FieldError, NotFound, Result};
 pub use event::{Event, EventName};
 pub use ids::{BookingCode, Slug, Source};

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::Rental;
-use crate::base64;
+use crate::basics::base64;
 use crate::clock::Entropy;
 use crate::delivery::{self, Delivery};
 use crate::error::{Error, NotFound, Result};

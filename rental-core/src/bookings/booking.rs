@@ -190,10 +190,10 @@ pub struct NewBooking {
     #[cfg_attr(feature = "schemars", schemars(pattern(r"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$")))]
     pub property: String,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
-    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub check_in: NaiveDate,
     /// Departure date, `YYYY-MM-DD`: the morning the guests leave, not a night of the stay.
-    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub check_out: NaiveDate,
     /// The guest's name: not blank, at most 200 bytes, trimmed.
     #[cfg_attr(feature = "schemars", schemars(length(min = 1, max = 200)))]
@@ -222,10 +222,10 @@ pub struct QuoteRequest {
     #[cfg_attr(feature = "schemars", schemars(pattern(r"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$")))]
     pub property: String,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
-    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub check_in: NaiveDate,
     /// Departure date, `YYYY-MM-DD`: the morning the guests leave, not a night of the stay.
-    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub check_out: NaiveDate,
     /// Number of guests; 1 when absent.
     #[serde(default = "one_guest")]

@@ -27,10 +27,18 @@ use crate::stay::{MAX_NIGHTS, Stay, StayError};
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Change {
     /// The new arrival date.
-    #[serde(default, deserialize_with = "crate::date_json::deserialize_opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::basics::date_json::deserialize_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub check_in: Option<NaiveDate>,
     /// The new departure date.
-    #[serde(default, deserialize_with = "crate::date_json::deserialize_opt", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "crate::basics::date_json::deserialize_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub check_out: Option<NaiveDate>,
     /// The new number of guests.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -4,7 +4,7 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::signature::{hmac_sha256, same};
-use crate::base64;
+use crate::basics::base64;
 
 /// How far a `webhook-timestamp` may be from the receiver's clock, either way.
 pub const TOLERANCE: TimeDelta = TimeDelta::minutes(5);

@@ -34,7 +34,7 @@ pub(crate) fn push_json_str(out: &mut Vec<u8>, s: &str) {
 
 /// A JSON date string, `"YYYY-MM-DD"`; false (nothing written) for years chrono writes otherwise.
 pub(crate) fn push_date(out: &mut Vec<u8>, date: chrono::NaiveDate) -> bool {
-    let Some(ymd) = crate::date_json::ymd(date) else { return false };
+    let Some(ymd) = crate::basics::date_json::ymd(date) else { return false };
     out.push(b'"');
     out.extend_from_slice(&ymd);
     out.push(b'"');

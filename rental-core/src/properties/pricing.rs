@@ -4,10 +4,10 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
+use crate::basics::date_json::ymd;
+use crate::basics::json_out::{push_int, push_json_str};
 use crate::calendar::{CalendarEntry, taken_nights};
-use crate::date_json::ymd;
 use crate::ids::Slug;
-use crate::json_out::{push_int, push_json_str};
 use crate::property::{Cents, Property};
 use crate::stay::Stay;
 
@@ -19,10 +19,10 @@ pub struct Quote {
     /// The property's slug.
     pub property: Slug,
     /// Arrival.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub check_in: NaiveDate,
     /// Departure.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub check_out: NaiveDate,
     /// Number of guests priced.
     pub guests: u32,
@@ -104,7 +104,7 @@ impl Quote {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NightPrice {
     /// The night.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub date: NaiveDate,
     /// Its rate in cents.
     pub price: Cents,

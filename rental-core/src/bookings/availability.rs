@@ -4,10 +4,10 @@
 use chrono::NaiveDate;
 use serde::Serialize;
 
+use crate::basics::date_json::ymd;
+use crate::basics::json_out::{push_int, push_json_str};
 use crate::calendar::{CalendarEntry, EntryKind};
-use crate::date_json::ymd;
 use crate::ids::Slug;
-use crate::json_out::{push_int, push_json_str};
 use crate::property::{Cents, Property};
 use crate::stay::Stay;
 
@@ -19,10 +19,10 @@ pub struct Availability {
     /// The property's slug.
     pub property: Slug,
     /// First night.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub from: NaiveDate,
     /// Day after the last night.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub to: NaiveDate,
     /// `USD`.
     pub currency: String,
@@ -36,7 +36,7 @@ pub struct Availability {
 #[serde(rename_all = "camelCase")]
 pub struct Night {
     /// The night.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub date: NaiveDate,
     /// True iff `status` is `available`.
     pub available: bool,

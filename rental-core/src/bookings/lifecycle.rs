@@ -83,10 +83,10 @@ enum WireAction {
     /// re-priced at today's rates; a field left out keeps its value.
     Change {
         /// The new arrival date, `YYYY-MM-DD`.
-        #[serde(default, rename = "checkIn", deserialize_with = "crate::date_json::deserialize_opt")]
+        #[serde(default, rename = "checkIn", deserialize_with = "crate::basics::date_json::deserialize_opt")]
         check_in: Option<NaiveDate>,
         /// The new departure date, `YYYY-MM-DD`.
-        #[serde(default, rename = "checkOut", deserialize_with = "crate::date_json::deserialize_opt")]
+        #[serde(default, rename = "checkOut", deserialize_with = "crate::basics::date_json::deserialize_opt")]
         check_out: Option<NaiveDate>,
         /// The new number of guests, 1 to the property's `maxGuests`.
         #[serde(default)]

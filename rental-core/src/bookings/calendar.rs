@@ -124,10 +124,10 @@ pub struct BlockView<'a> {
     /// The property's slug.
     pub property: &'a str,
     /// The first night closed.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub start_date: NaiveDate,
     /// The day after the last night closed.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub end_date: NaiveDate,
     /// Why, if the host said.
     pub note: Option<&'a str>,
@@ -145,10 +145,10 @@ pub struct BlockView<'a> {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewBlock {
     /// The first night to close, `YYYY-MM-DD`.
-    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub start_date: NaiveDate,
     /// The day after the last night to close (1 to 366 nights).
-    #[serde(deserialize_with = "crate::date_json::deserialize")]
+    #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub end_date: NaiveDate,
     /// Why, for the host: at most 500 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -6,10 +6,10 @@ use chrono_tz::Tz;
 use serde::Serialize;
 
 use crate::access::Access;
+use crate::basics::json_out::{push_date, push_int, push_json_str};
 use crate::calendar::{CalendarEntry, EntryKind};
 use crate::feed_status::FeedFreshness;
 use crate::ids::Slug;
-use crate::json_out::{push_date, push_int, push_json_str};
 use crate::property::Property;
 use crate::stay_state::StayState;
 use crate::turnover::Turnover;
@@ -20,7 +20,7 @@ use crate::turnover::Turnover;
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     /// Today in the service's default time zone.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub date: NaiveDate,
     /// When the summary was made.
     #[serde(with = "crate::timestamp")]
@@ -63,7 +63,7 @@ pub struct PropertySummary {
     /// Its name.
     pub name: String,
     /// Today in the property's own time zone.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub date: NaiveDate,
     /// A confirmed stay holds tonight.
     pub occupied: bool,
@@ -113,10 +113,10 @@ pub struct CurrentBooking {
     /// Number of guests.
     pub guests: u32,
     /// Arrival.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub check_in: NaiveDate,
     /// Departure.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub check_out: NaiveDate,
 }
 
@@ -130,7 +130,7 @@ pub struct NextArrival {
     /// Guest's name.
     pub guest_name: String,
     /// Arrival.
-    #[serde(serialize_with = "crate::date_json::serialize")]
+    #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub check_in: NaiveDate,
     /// `pending` or `confirmed`.
     #[cfg_attr(feature = "schemars", schemars(extend("enum" = ["pending", "confirmed"])))]

@@ -1,0 +1,11 @@
+//! The small vocabulary every part shares: identifiers, the clock, free
+//! text, and the encodings of dates, times and bytes.
+
+pub(crate) mod base64;
+pub mod clock;
+pub(crate) mod date_json;
+pub mod ids;
+pub(crate) mod json_out;
+pub mod short_text;
+pub mod text;
+pub mod timestamp;
