@@ -92,8 +92,8 @@ pub use ids::{BookingCode, Slug, Source};
 pub use lifecycle::Action;
 pub use property::{Cents, Property};
 pub use service::{
-    Agenda, CATCH_UP_DAYS, Created, DueDelivery, FeedPull, Fetched, NewKey, PRUNE_BATCH, Pruned, PullClaim, Rental,
-    Settings, WRITE_ATTEMPTS, retry_pause,
+    Agenda, CATCH_UP_DAYS, Claim, Claimed, Created, DueDelivery, FeedPull, Fetched, NewKey, PRUNE_BATCH, Pruned,
+    PullClaim, Rental, Settings, WRITE_ATTEMPTS, retry_pause,
 };
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]

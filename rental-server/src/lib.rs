@@ -32,6 +32,8 @@ pub mod handlers;
 pub mod ical_sync;
 pub mod jobs;
 mod lease_owner;
+pub mod mail;
+pub mod messages;
 pub mod openapi;
 pub mod outbound;
 pub mod problem;
@@ -102,6 +104,8 @@ pub struct ServerConfig {
     pub shutdown_grace: Duration,
     /// The booking page's token secret, token lifetime and post limit.
     pub book: book::BookConfig,
+    /// Guest messages: the mail server, sender and retries (none: recorded `skipped`).
+    pub mail: mail::MailConfig,
 }
 
 impl Default for ServerConfig {
@@ -115,6 +119,7 @@ impl Default for ServerConfig {
             trusted_proxies: TrustedProxies::default(),
             shutdown_grace: SHUTDOWN_GRACE,
             book: book::BookConfig::default(),
+            mail: mail::MailConfig::default(),
         }
     }
 }
@@ -147,6 +152,10 @@ pub struct AppState<S> {
     requests: Arc<AtomicU64>,
     /// Booking creations gathered into groups (started with the first).
     creations: std::sync::OnceLock<creations::Creations>,
+    /// How guest messages go out.
+    mail: mail::MailConfig,
+    /// Outcomes of guest messages per kind, for metrics.
+    message_counters: Arc<mail::MessageCounters>,
 }
 
 impl<S: Store + 'static> AppState<S> {
@@ -167,7 +176,19 @@ impl<S: Store + 'static> AppState<S> {
             next_request: AtomicU64::new(1),
             requests: Arc::new(AtomicU64::new(0)),
             creations: std::sync::OnceLock::new(),
+            mail: config.mail.clone(),
+            message_counters: Arc::new(mail::MessageCounters::default()),
         })
+    }
+
+    /// Outcomes of guest messages per kind since start (`rental_messages_total{kind,outcome}`).
+    pub fn message_counters(&self) -> &Arc<mail::MessageCounters> {
+        &self.message_counters
+    }
+
+    /// How guest messages go out (the admin's test message uses it too).
+    pub fn mail(&self) -> &mail::MailConfig {
+        &self.mail
     }
 
     /// The engine.
@@ -216,12 +237,18 @@ pub async fn serve<S: Store + 'static>(
                 outbound,
                 webhooks.dispatch.clone(),
                 requests,
-                drain_deadline,
+                drain_deadline.clone(),
             );
             Some(tokio::spawn(dispatch))
         }
         None => None,
     };
+    let mailer = tokio::spawn(mail::run(
+        Arc::clone(&state.rental),
+        state.mail.clone(),
+        Arc::clone(&state.message_counters),
+        drain_deadline.clone(),
+    ));
     let scheduler = state
         .sync_interval
         .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stop_jobs.subscribe())));
@@ -265,6 +292,7 @@ pub async fn serve<S: Store + 'static>(
     finish(deadline, "the stay schedule", Some(stays)).await;
     finish(deadline, "the feed sync schedule", scheduler).await;
     finish(deadline, "the webhook dispatcher", dispatcher).await;
+    finish(deadline, "the guest message sender", Some(mailer)).await;
     Ok(())
 }
 
@@ -399,6 +427,8 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, mut req: Request
         Route::PatchBooking(code) => {
             handlers::patch_booking(rental, code, &request::body(&parts.headers, body).await?, reader).await
         }
+        Route::ListMessages(code) => messages::list(rental, code).await,
+        Route::ResendMessage(code) => messages::resend(rental, code, &request::body(&parts.headers, body).await?).await,
         Route::Summary => handlers::summary(rental).await,
         Route::Sync => handlers::sync(&state.syncer, &query).await,
         Route::SyncStatus => handlers::sync_status(rental).await,

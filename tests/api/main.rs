@@ -25,6 +25,8 @@
 //!   against a server (installed by `scripts/test`).
 //! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
 //! - `book`: the booking page guests book on (section 20), its form, tokens and framing.
+//! - `messages`: guest messages (section 21) through a real SMTP server: every kind,
+//!   timing across DST, order, retries, refusals, a server down, header injection.
 
 mod auth;
 mod availability;
@@ -39,6 +41,7 @@ mod denial;
 mod errors;
 mod home_assistant;
 mod ical;
+mod messages;
 mod patch;
 mod properties;
 mod quotes;

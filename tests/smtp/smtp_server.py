@@ -10,8 +10,8 @@ DIR/received.jsonl as one JSON object: envelope, every header in order
 (duplicates kept), the text and HTML parts, the raw bytes.
 
 DIR/replies, read at each DATA, scripts the answers: one per line, used in
-order and then consumed (`451`, `550`, `hang 5` = wait 5 s then 250); an
-empty or missing file answers 250.
+order and then consumed (`451`, `550`, `hang 5` = write the message to
+DIR/hanging, wait 5 s, then accept it); an empty or missing file answers 250.
 """
 
 import argparse
@@ -78,6 +78,8 @@ class Handler:
     async def handle_DATA(self, server, session, envelope):
         reply = self.next_reply()
         if reply.startswith("hang"):
+            with open(os.path.join(self.dir, "hanging"), "w") as f:
+                f.write(envelope.original_content.decode("utf-8", "replace"))
             await asyncio.sleep(float(reply.split()[1]))
             reply = "250"
         if reply.startswith("4"):

@@ -242,13 +242,13 @@ impl Property {
         check(urls_ok, "icalFeeds.url", "must be an http or https URL");
         let years_ok = self.seasonal_rates.iter().all(|s| [s.start_date, s.end_date].iter().all(|d| d.year() >= 1));
         check(years_ok, "seasonalRates.startDate", "must be in the years 0001 to 9999");
-        errors.extend(self.texts().filter_map(|(field, text)| crate::text::field_error(field, text)));
         check(
             self.contact_email.is_empty() || crate::service::looks_like_email(&self.contact_email),
             "contactEmail",
             "must be an e-mail address",
         );
         check(self.arrival_notes.len() <= 4_000, "arrivalNotes", "must be at most 4000 bytes");
+        errors.extend(self.texts().filter_map(|(field, text)| crate::text::field_error(field, text)));
         if self.arrival_notes.chars().any(|c| c != '\n' && crate::text::is_refused(c)) {
             errors.push(FieldError::new(
                 "arrivalNotes",

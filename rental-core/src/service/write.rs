@@ -21,8 +21,11 @@ use crate::error::{Error, Result};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::keys::ApiKey;
+use crate::message::plan::{PlanInput, plan as message_plan};
+use crate::message::{Message, booking_prefix};
 use crate::property::Property;
 use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreResult, WriteTx};
+use crate::store::{ReadRecords, WriteRecords};
 use crate::webhook::Webhook;
 
 /// What a committed write changed that the read cache holds.
@@ -52,6 +55,8 @@ pub(super) struct Recorder<T> {
     now: DateTime<Utc>,
     /// `access.updated` events, appended after the use case's own events.
     access_events: Vec<Event>,
+    /// Where `host_request` messages go (`hostEmail`); empty: nowhere.
+    host_email: Arc<str>,
 }
 
 /// The transaction a use case writes through.
@@ -106,6 +111,7 @@ impl<S: Store> Rental<S> {
             entropy: Arc::clone(&self.entropy),
             now: self.now(),
             access_events: Vec::new(),
+            host_email: Arc::from(self.settings.host_email.as_str()),
         };
         let out = work(&mut tx)?;
         let access_events = std::mem::take(&mut tx.access_events);
@@ -269,6 +275,29 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
 }
 
 impl<T: WriteTx> Recorder<T> {
+    /// Records the guest messages of `after` replacing `before` (`None`: new),
+    /// in this transaction (docs/API.md section 21).
+    fn record_messages(&mut self, before: Option<&Booking>, after: &Booking) -> StoreResult<()> {
+        if after.guest_email.is_empty() {
+            return Ok(());
+        }
+        let Some(property) = self.tx.property(after.property.as_str())? else { return Ok(()) };
+        let existing = match before {
+            Some(_) => {
+                let prefix = booking_prefix(after.property.as_str(), after.code.as_str());
+                self.tx.list::<Message>(&prefix, "", 1_000)?
+            }
+            None => Vec::new(),
+        };
+        let input = PlanInput { property: &property, existing: &existing, host_email: &self.host_email, now: self.now };
+        let entropy = Arc::clone(&self.entropy);
+        let planned = message_plan(before, after, input, &mut || crate::keys::new_id("msg_", entropy.as_ref()));
+        for message in &planned {
+            self.tx.put(message)?;
+        }
+        Ok(())
+    }
+
     /// Marks the transaction written and returns the change list.
     fn changed(&mut self) -> &mut Changes {
         self.changes.any = true;
@@ -284,12 +313,15 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
     }
     /// Writes `booking` with its door code settled (`access_sync::settle`):
     /// what is stored, and read back, may differ from `booking` in `access`.
+    /// The guest messages the change causes are recorded with it (`message::plan`).
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
         let mut booking = booking.clone();
+        let before = if booking.guest_email.is_empty() { None } else { self.tx.booking(booking.code.as_str())? };
         if let Some(event) = access_sync::settle(&self.tx, &mut booking, self.entropy.as_ref(), self.now)? {
             self.access_events.push(event);
         }
         self.tx.put_booking(&booking)?;
+        self.record_messages(before.as_ref(), &booking)?;
         self.changed().bookings.push(booking);
         Ok(())
     }
@@ -300,6 +332,7 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
             self.access_events.push(event);
         }
         self.tx.insert_booking(&booking)?;
+        self.record_messages(None, &booking)?;
         self.changed().bookings.push(booking);
         Ok(())
     }

@@ -40,7 +40,12 @@ impl Sender {
     }
 
     /// `message` about `booking` at `property`, rendered now.
-    pub fn compose(&self, message: &Message, booking: &Booking, property: &Property) -> Result<(lettre::Message, Rendered), ComposeError> {
+    pub fn compose(
+        &self,
+        message: &Message,
+        booking: &Booking,
+        property: &Property,
+    ) -> Result<(lettre::Message, Rendered), ComposeError> {
         let facts = Facts { booking, property, base_url: self.base_url.as_deref() };
         let rendered = render(message.kind, property.messages.get(&message.kind), &context(message.kind, facts))?;
         let name = (message.kind != MessageKind::HostRequest).then(|| one_line(&booking.guest_name));
@@ -50,7 +55,13 @@ impl Sender {
     }
 
     /// An e-mail of `rendered` to `to`, replying to the property's `contactEmail` (else `From`).
-    pub fn build(&self, to: Mailbox, property: &Property, message_id: &str, rendered: &Rendered) -> Result<lettre::Message, ComposeError> {
+    pub fn build(
+        &self,
+        to: Mailbox,
+        property: &Property,
+        message_id: &str,
+        rendered: &Rendered,
+    ) -> Result<lettre::Message, ComposeError> {
         let reply_to = if property.contact_email.is_empty() {
             self.from.clone()
         } else {
@@ -67,6 +78,12 @@ impl Sender {
             .multipart(MultiPart::alternative_plain_html(rendered.text.clone(), rendered.html.clone()))
             .map_err(|e| ComposeError::Address(e.to_string()))
     }
+}
+
+/// Reads `Name <address>` or a bare address (`mailFrom`).
+pub fn parse_mailbox(text: &str) -> Result<Mailbox, ComposeError> {
+    text.parse()
+        .map_err(|_| ComposeError::Address(format!("{text:?} is not an address like Sea View <stay@example.com>")))
 }
 
 /// A mailbox of `address` with an optional display name (made one line).

@@ -180,20 +180,26 @@ async fn record<S: Store + 'static>(
                     MessageStatus::Cancelled => MessageOutcome::Cancelled,
                 };
                 counters.add(m.kind, outcome);
-                match m.status {
-                    MessageStatus::Sent => tracing::info!(id = %m.id, kind = %m.kind, booking = %m.booking.as_str(), "guest message sent"),
-                    _ => tracing::warn!(id = %m.id, kind = %m.kind, booking = %m.booking.as_str(), status = %m.status, error = m.error.as_deref().unwrap_or(""), "guest message not sent"),
+                let (id, kind, booking) = (&m.id, m.kind, m.booking.as_str());
+                if m.status == MessageStatus::Sent {
+                    tracing::info!(%id, %kind, booking, "guest message sent");
+                } else {
+                    let error = m.error.as_deref().unwrap_or("");
+                    tracing::warn!(%id, %kind, booking, status = %m.status, error, "guest message not sent");
                 }
             }
         }
-        Ok(Err(e)) => tracing::error!(error = %e, "cannot record guest message attempts; they go again once their leases lapse"),
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, "cannot record guest message attempts; they go again once their leases lapse");
+        }
         Err(e) => tracing::error!(error = %e, "the record task failed"),
     }
 }
 
 fn count_finished(counters: &MessageCounters, finished: &[Message]) {
     for m in finished {
-        let outcome = if m.status == MessageStatus::Cancelled { MessageOutcome::Cancelled } else { MessageOutcome::Skipped };
+        let outcome =
+            if m.status == MessageStatus::Cancelled { MessageOutcome::Cancelled } else { MessageOutcome::Skipped };
         counters.add(m.kind, outcome);
         tracing::info!(id = %m.id, kind = %m.kind, booking = %m.booking.as_str(), status = %m.status, reason = m.error.as_deref().unwrap_or(""), "guest message not sent");
     }

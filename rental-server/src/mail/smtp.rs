@@ -38,7 +38,8 @@ impl Smtp {
     /// machine). `ca_pem`, when given, is trusted beside Mozilla's roots.
     /// Each exchange with the server may take at most `timeout`.
     pub fn new(url: &str, ca_pem: Option<&[u8]>, timeout: Duration) -> Result<Smtp, SmtpError> {
-        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(url).map_err(|e| SmtpError::Url(e.to_string()))?;
+        let mut builder =
+            AsyncSmtpTransport::<Tokio1Executor>::from_url(url).map_err(|e| SmtpError::Url(e.to_string()))?;
         if let Some(pem) = ca_pem {
             let parts = UrlParts::of(url);
             let certificate = Certificate::from_pem(pem).map_err(|e| SmtpError::Ca(e.to_string()))?;
@@ -96,6 +97,11 @@ fn classify(e: &lettre::transport::smtp::Error) -> Outcome {
     if e.is_permanent() { Outcome::Permanent(detail) } else { Outcome::Transient(detail) }
 }
 
+/// One line of at most 300 characters.
+fn short(s: &str) -> String {
+    rental_core::message::template::one_line(s).chars().take(300).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,9 +115,4 @@ mod tests {
         let p = UrlParts::of("smtp://[::1]:25");
         assert_eq!(p.host, "::1");
     }
-}
-
-/// One line of at most 300 characters.
-fn short(s: &str) -> String {
-    rental_core::message::template::one_line(s).chars().take(300).collect()
 }

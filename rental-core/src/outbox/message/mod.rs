@@ -210,6 +210,73 @@ impl Message {
     }
 }
 
+/// A message as the API shows it (docs/API.md section 21): no lease, no body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct MessageView {
+    /// `msg_` + 12 characters.
+    pub id: String,
+    /// What it is about.
+    pub kind: MessageKind,
+    /// The recipient's address.
+    pub to: String,
+    /// The subject as last rendered.
+    pub subject: String,
+    /// `scheduled`, `sent`, `failed`, `skipped` or `cancelled`.
+    pub status: MessageStatus,
+    /// When it goes out (the next attempt while scheduled), else when it was due.
+    #[serde(with = "crate::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    pub due_at: DateTime<Utc>,
+    /// When the mail server accepted it; null until then.
+    #[serde(default, with = "crate::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    pub sent_at: Option<DateTime<Utc>>,
+    /// Attempts so far.
+    pub attempts: u32,
+    /// Why the last attempt failed, or why it was skipped or cancelled; null otherwise.
+    pub error: Option<String>,
+}
+
+impl From<&Message> for MessageView {
+    fn from(m: &Message) -> Self {
+        MessageView {
+            id: m.id.clone(),
+            kind: m.kind,
+            to: m.to.clone(),
+            subject: m.subject.clone(),
+            status: m.status,
+            due_at: m.due_at,
+            sent_at: m.sent_at,
+            attempts: m.attempts,
+            error: m.error.clone(),
+        }
+    }
+}
+
+/// `POST /api/v1/bookings/{code}/messages`: send a kind again now.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ResendRequest {
+    /// The kind to send again.
+    pub kind: MessageKind,
+}
+
+impl crate::store::Record for Message {
+    const KIND: crate::store::RecordKind = crate::store::RecordKind { name: "message", per_property: true };
+
+    fn key(&self) -> String {
+        self.key_of()
+    }
+
+    /// When a sender should look at it ([`Message::wake_at`]): the claim reads this index.
+    fn at(&self) -> Option<DateTime<Utc>> {
+        self.wake_at()
+    }
+}
+
 /// The key prefix of every message of booking `code` at property `slug`.
 pub fn booking_prefix(slug: &str, code: &str) -> String {
     format!("{slug}/{code}/")

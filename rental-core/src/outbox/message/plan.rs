@@ -70,10 +70,10 @@ pub fn plan(
                 out.confirmed_changed(before);
             }
         }
-        (Some(Status::Pending), Status::Pending) => {
-            if before.is_some_and(|b| b.stay != after.stay || b.guests != after.guests) {
-                out.add(MessageKind::Changed, input.now);
-            }
+        (Some(Status::Pending), Status::Pending)
+            if before.is_some_and(|b| b.stay != after.stay || b.guests != after.guests) =>
+        {
+            out.add(MessageKind::Changed, input.now);
         }
         _ => {}
     }
@@ -95,32 +95,11 @@ struct Plan<'a, 'f> {
 impl Plan<'_, '_> {
     /// Records a new message of `kind` due at `due` (skipped when the property turned the kind off).
     fn add(&mut self, kind: MessageKind, due: DateTime<Utc>) {
-        let (after, input) = (self.after, self.input);
-        let seq = u32::try_from(input.existing.len() + self.written.iter().filter(|m| is_new(m, input)).count())
-            .unwrap_or(u32::MAX)
-            .saturating_add(1);
-        let custom = input.property.messages.get(&kind);
-        let facts = Facts { booking: after, property: input.property, base_url: None };
-        let subject = render(kind, custom, &context(kind, facts)).map(|r| r.subject).unwrap_or_default();
-        let to = if kind == MessageKind::HostRequest { input.host_email } else { after.guest_email.as_str() };
-        let message = Message {
-            id: (self.new_id)(),
-            booking: after.code.clone(),
-            property: after.property.clone(),
-            seq,
-            kind,
-            to: to.to_owned(),
-            subject,
-            status: MessageStatus::Scheduled,
-            due_at: due,
-            sent_at: None,
-            attempts: 0,
-            error: None,
-            lease: None,
-            created_at: input.now,
-        };
-        let disabled = custom.is_some_and(|c| !c.enabled);
-        self.written.push(if disabled { skip(&message, reasons::DISABLED) } else { message });
+        let input = self.input;
+        let earlier = self.written.iter().filter(|m| is_new(m, input)).count();
+        let mut message = fresh(kind, self.after, input, due, (self.new_id)());
+        message.seq = message.seq.saturating_add(u32::try_from(earlier).unwrap_or(u32::MAX));
+        self.written.push(message);
     }
 
     /// The latest record of `kind` among the existing ones.
@@ -168,6 +147,34 @@ impl Plan<'_, '_> {
     }
 }
 
+/// A new message of `kind` about `booking`, due at `due`, numbered after
+/// `input.existing`, its subject rendered now; `skipped` (`disabled`) when the
+/// property turned the kind off.
+pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: DateTime<Utc>, id: String) -> Message {
+    let seq = u32::try_from(input.existing.len()).unwrap_or(u32::MAX).saturating_add(1);
+    let custom = input.property.messages.get(&kind);
+    let facts = Facts { booking, property: input.property, base_url: None };
+    let subject = render(kind, custom, &context(kind, facts)).map(|r| r.subject).unwrap_or_default();
+    let to = if kind == MessageKind::HostRequest { input.host_email } else { booking.guest_email.as_str() };
+    let message = Message {
+        id,
+        booking: booking.code.clone(),
+        property: booking.property.clone(),
+        seq,
+        kind,
+        to: to.to_owned(),
+        subject,
+        status: MessageStatus::Scheduled,
+        due_at: due,
+        sent_at: None,
+        attempts: 0,
+        error: None,
+        lease: None,
+        created_at: input.now,
+    };
+    if custom.is_some_and(|c| !c.enabled) { skip(&message, reasons::DISABLED) } else { message }
+}
+
 /// True when `m` is a new record (not one of the existing ones re-written).
 fn is_new(m: &Message, input: PlanInput<'_>) -> bool {
     !input.existing.iter().any(|e| e.id == m.id)
@@ -210,13 +217,22 @@ mod tests {
     fn a_request_tells_the_guest_and_the_host_and_a_channel_import_tells_nobody() {
         let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
         let ms = run(None, &pending, &[], "2026-11-22T08:00:00Z");
-        assert_eq!(kinds(&ms), [(MessageKind::RequestReceived, MessageStatus::Scheduled), (MessageKind::HostRequest, MessageStatus::Scheduled)]);
+        assert_eq!(
+            kinds(&ms),
+            [
+                (MessageKind::RequestReceived, MessageStatus::Scheduled),
+                (MessageKind::HostRequest, MessageStatus::Scheduled)
+            ]
+        );
         assert_eq!((ms[0].to.as_str(), ms[1].to.as_str()), ("ada@example.com", "host@example.com"));
         assert_eq!((ms[0].seq, ms[1].seq), (1, 2));
         let imported = Booking { guest_email: String::new(), ..confirmed() };
         assert!(run(None, &imported, &[], "2026-11-22T08:00:00Z").is_empty());
         let admin = Booking { source: Source::parse("admin").unwrap(), ..pending };
-        assert_eq!(kinds(&run(None, &admin, &[], "2026-11-22T08:00:00Z")), [(MessageKind::RequestReceived, MessageStatus::Scheduled)]);
+        assert_eq!(
+            kinds(&run(None, &admin, &[], "2026-11-22T08:00:00Z")),
+            [(MessageKind::RequestReceived, MessageStatus::Scheduled)]
+        );
     }
 
     #[test]
@@ -244,7 +260,10 @@ mod tests {
     fn a_change_re_times_what_is_scheduled_and_sends_instructions_again_once_sent() {
         let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
         let mut ms = run(Some(&pending), &confirmed(), &[], "2026-11-22T08:00:00Z");
-        let moved = Booking { stay: Stay::new("2026-12-21".parse().unwrap(), "2026-12-24".parse().unwrap()).unwrap(), ..confirmed() };
+        let moved = Booking {
+            stay: Stay::new("2026-12-21".parse().unwrap(), "2026-12-24".parse().unwrap()).unwrap(),
+            ..confirmed()
+        };
         let changes = run(Some(&confirmed()), &moved, &ms, "2026-11-23T08:00:00Z");
         assert_eq!(kinds(&changes)[0], (MessageKind::Changed, MessageStatus::Scheduled));
         assert_eq!((changes[1].id.as_str(), changes[1].due_at), (ms[1].id.as_str(), at("2026-12-19T15:00:00Z")));
@@ -259,7 +278,13 @@ mod tests {
             booking: recoded.code.clone(),
         });
         let again = run(Some(&confirmed()), &recoded, &ms, "2026-12-19T08:00:00Z");
-        assert_eq!(kinds(&again), [(MessageKind::CheckInInstructions, MessageStatus::Scheduled), (MessageKind::CheckOutReminder, MessageStatus::Scheduled)]);
+        assert_eq!(
+            kinds(&again),
+            [
+                (MessageKind::CheckInInstructions, MessageStatus::Scheduled),
+                (MessageKind::CheckOutReminder, MessageStatus::Scheduled)
+            ]
+        );
         assert_eq!((again[0].seq, again[0].due_at), (4, at("2026-12-19T08:00:00Z")));
         assert_eq!(again[1].id, ms[2].id, "the reminder is the scheduled one, re-timed");
     }
@@ -267,7 +292,10 @@ mod tests {
     #[test]
     fn a_property_may_turn_a_kind_off() {
         let mut p = demo::sea_view();
-        p.messages.insert(MessageKind::CheckOutReminder, crate::message::template::MessageTemplate { subject: None, text: None, html: None, enabled: false });
+        p.messages.insert(
+            MessageKind::CheckOutReminder,
+            crate::message::template::MessageTemplate { subject: None, text: None, html: None, enabled: false },
+        );
         let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
         let input = PlanInput { property: &p, existing: &[], host_email: "", now: at("2026-11-22T08:00:00Z") };
         let ms = plan(Some(&pending), &confirmed(), input, &mut ids());

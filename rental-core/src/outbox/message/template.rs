@@ -9,6 +9,7 @@
 //! after rendering, so no input can add a header line.
 
 use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use minijinja::value::{Serde, Value};
@@ -26,6 +27,8 @@ use super::MessageKind;
 const FUEL: u64 = 20_000;
 /// The longest template part accepted, in bytes.
 pub const MAX_TEMPLATE_BYTES: usize = 20_000;
+/// The most one rendered part may hold, in bytes: a message, not a payload.
+const MAX_OUTPUT_BYTES: usize = 1_000_000;
 /// The longest subject sent, in characters.
 const MAX_SUBJECT_CHARS: usize = 250;
 
@@ -133,9 +136,7 @@ pub fn kind_variables(kind: MessageKind) -> &'static [&'static str] {
     match kind {
         MessageKind::HostRequest => &["notes", "source"],
         MessageKind::Cancelled => &["cancel_reason", "expired"],
-        MessageKind::CheckInInstructions => {
-            &["door_code", "access_from", "access_until", "wifi_name", "arrival_notes"]
-        }
+        MessageKind::CheckInInstructions => &["door_code", "access_from", "access_until", "wifi_name", "arrival_notes"],
         _ => &[],
     }
 }
@@ -201,13 +202,16 @@ fn environment() -> Environment<'static> {
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_fuel(Some(FUEL));
     env.set_recursion_limit(20);
-    env.set_auto_escape_callback(|name| if name.ends_with(".html") { AutoEscape::Html } else { AutoEscape::None });
+    env.set_auto_escape_callback(|name| if name == HTML_NAME { AutoEscape::Html } else { AutoEscape::None });
     env
 }
 
+/// The name HTML parts are compiled under: the one that escapes.
+const HTML_NAME: &str = "part.html";
+
 fn template_name(part: Part) -> &'static str {
     match part {
-        Part::Html => "part.html",
+        Part::Html => HTML_NAME,
         Part::Subject | Part::Text => "part.txt",
     }
 }
@@ -239,16 +243,24 @@ pub fn check(messages: &BTreeMap<MessageKind, MessageTemplate>) -> Vec<FieldErro
                     continue;
                 }
             };
-            let mut unknown: Vec<String> =
-                compiled.undeclared_variables(false).into_iter().filter(|v| !allows(*kind, v)).collect();
+            let globals: HashSet<&str> = env.globals().map(|(name, _)| name).collect();
+            let mut unknown: Vec<String> = compiled
+                .undeclared_variables(false)
+                .into_iter()
+                .filter(|v| !allows(*kind, v) && !globals.contains(v.as_str()))
+                .collect();
             unknown.sort();
             if let Some(name) = unknown.first() {
                 let message = format!("unknown variable {name:?} for {kind}; known: {}", known(*kind));
                 errors.push(FieldError::new(&field, "unknown_variable", message));
                 continue;
             }
-            if let Err(e) = compiled.render(Value::from(Serde(&sample))) {
-                errors.push(FieldError::new(&field, "invalid_template", describe(&e)));
+            match compiled.render(Value::from(Serde(&sample))) {
+                Err(e) => errors.push(FieldError::new(&field, "invalid_template", describe(&e))),
+                Ok(out) if out.len() > MAX_OUTPUT_BYTES => {
+                    errors.push(FieldError::new(&field, "invalid_template", "renders to more than 1 MB"));
+                }
+                Ok(_) => {}
             }
         }
     }
@@ -260,10 +272,13 @@ pub fn check(messages: &BTreeMap<MessageKind, MessageTemplate>) -> Vec<FieldErro
 fn check_characters(field: &str, part: Part, source: &str) -> Option<FieldError> {
     match part {
         Part::Subject => crate::text::field_error(field, source),
-        Part::Text | Part::Html => source
-            .chars()
-            .any(|c| c != '\n' && crate::text::is_refused(c))
-            .then(|| FieldError::new(field, crate::text::CONTROL_CHARACTER, "must not contain control characters other than tab and line feed")),
+        Part::Text | Part::Html => source.chars().any(|c| c != '\n' && crate::text::is_refused(c)).then(|| {
+            FieldError::new(
+                field,
+                crate::text::CONTROL_CHARACTER,
+                "must not contain control characters other than tab and line feed",
+            )
+        }),
     }
 }
 
@@ -278,7 +293,7 @@ fn describe(e: &minijinja::Error) -> String {
         s.push_str(detail);
     }
     if let Some(line) = e.line() {
-        s.push_str(&format!(" (line {line})"));
+        let _ = write!(s, " (line {line})");
     }
     s
 }
@@ -295,9 +310,14 @@ pub fn render(
     let value = Value::from(Serde(context));
     let part = |part: Part| -> Result<String, TemplateError> {
         let source = custom.and_then(|c| part.of(c)).unwrap_or_else(|| builtin(kind, part));
-        env.template_from_named_str(template_name(part), source)
+        let out = env
+            .template_from_named_str(template_name(part), source)
             .and_then(|t| t.render(value.clone()))
-            .map_err(|e| TemplateError { kind, part: part.as_str(), detail: describe(&e) })
+            .map_err(|e| TemplateError { kind, part: part.as_str(), detail: describe(&e) })?;
+        if out.len() > MAX_OUTPUT_BYTES {
+            return Err(TemplateError { kind, part: part.as_str(), detail: "renders to more than 1 MB".into() });
+        }
+        Ok(out)
     };
     Ok(Rendered { subject: one_line(&part(Part::Subject)?), text: part(Part::Text)?, html: part(Part::Html)? })
 }
@@ -311,7 +331,8 @@ pub fn render(
 /// assert_eq!(one_line("Sea\r\nBcc: x@y\u{2028}z  "), "Sea Bcc: x@y z");
 /// ```
 pub fn one_line(s: &str) -> String {
-    let spaced: String = s.chars().map(|c| if c.is_control() || crate::text::is_refused(c) { ' ' } else { c }).collect();
+    let spaced: String =
+        s.chars().map(|c| if c.is_control() || crate::text::is_refused(c) { ' ' } else { c }).collect();
     let words: Vec<&str> = spaced.split(' ').filter(|w| !w.is_empty()).collect();
     words.join(" ").chars().take(MAX_SUBJECT_CHARS).collect()
 }
@@ -457,12 +478,23 @@ mod tests {
     #[test]
     fn a_fault_is_refused_on_its_field_naming_what_is_wrong() {
         let cases = [
-            (MessageKind::Confirmed, custom("Hi {{ guest_nam }}", "", ""), "messages.confirmed.subject", "unknown_variable"),
+            (
+                MessageKind::Confirmed,
+                custom("Hi {{ guest_nam }}", "", ""),
+                "messages.confirmed.subject",
+                "unknown_variable",
+            ),
             (MessageKind::Confirmed, custom("", "{{ door_code }}", ""), "messages.confirmed.text", "unknown_variable"),
             (MessageKind::Changed, custom("", "", "{% if %}"), "messages.changed.html", "invalid_template"),
             (MessageKind::Changed, custom("a\nb", "", ""), "messages.changed.subject", "control_character"),
             (MessageKind::Changed, custom("", "a\r\nBcc: x", ""), "messages.changed.text", "control_character"),
-            (MessageKind::Changed, custom("", "{% for i in range(100000) %}{{ i }}{% endfor %}", ""), "messages.changed.text", "invalid_template"),
+            (
+                MessageKind::Changed,
+                custom("", "{% for i in range(100000) %}{{ i }}{% endfor %}", ""),
+                "messages.changed.text",
+                "invalid_template",
+            ),
+            (MessageKind::Changed, custom("", "{{ 'x' * 5000000 }}", ""), "messages.changed.text", "invalid_template"),
         ];
         for (kind, template, field, code) in cases {
             let errors = check(&BTreeMap::from([(kind, template)]));

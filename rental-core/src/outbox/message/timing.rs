@@ -77,7 +77,8 @@ pub fn schedule(property: &Property, check_in: NaiveDate, check_out: NaiveDate, 
 pub fn too_late(kind: MessageKind, booking: &Booking, property: &Property, now: DateTime<Utc>) -> Option<&'static str> {
     match kind {
         MessageKind::CheckInInstructions => {
-            let (_, until) = access::window(property, booking.check_in(), booking.check_out(), booking.visit.checked_out_at);
+            let (_, until) =
+                access::window(property, booking.check_in(), booking.check_out(), booking.visit.checked_out_at);
             (now >= until).then_some(reasons::STAY_ENDED)
         }
         MessageKind::CheckOutReminder if booking.visit.checked_out_at.is_some() => Some(reasons::CHECKED_OUT),
