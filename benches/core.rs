@@ -55,8 +55,12 @@ fn quote(c: &mut Criterion) {
     let stay = data::quote_stay(y.today);
     let slug = y.property.slug.as_str();
     let calendar = stored_calendar(&y.rental, slug, stay.check_in(), stay.check_out());
-    let req =
-        QuoteRequest { property: slug.to_owned(), check_in: stay.check_in(), check_out: stay.check_out(), guests: 3 };
+    let req = QuoteRequest {
+        property: slug.parse().expect("a property slug"),
+        check_in: stay.check_in(),
+        check_out: stay.check_out(),
+        guests: 3,
+    };
     let pure = pricing::quote(&y.property, stay, 3, y.today, &calendar);
     assert!(pure.available, "the bench quotes a free week");
     assert_eq!(y.rental.quote(&req).expect("quote"), pure, "pure and redb quotes agree");

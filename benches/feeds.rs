@@ -68,7 +68,7 @@ fn one_feed() -> (TempDir, Rental<RedbStore>, FeedPull) {
     let rental = data::open_rental(dir.path());
     let property = with_feeds("feed-bench", &[("airbnb", "https://channel.example/airbnb.ics".to_owned())]);
     rental.import_properties(&[property]).expect("import");
-    let pull = rental.feed_pulls(None).expect("the pulls").remove(0);
+    let pull = rental.operations().feed_pulls(None).expect("the pulls").remove(0);
     (dir, rental, pull)
 }
 
@@ -94,7 +94,7 @@ fn reconcile(c: &mut Criterion) {
         b.iter_batched(
             one_feed,
             |(dir, rental, pull)| {
-                let result = rental.apply_feed(&pull, fetched(&body)).expect("applied");
+                let result = rental.operations().apply_feed(&pull, fetched(&body)).expect("applied");
                 assert_eq!(result.created, 1_800);
                 (dir, rental)
             },
@@ -102,13 +102,13 @@ fn reconcile(c: &mut Criterion) {
         );
     });
     let (_dir, rental, pull) = one_feed();
-    rental.apply_feed(&pull, fetched(&body)).expect("the first import");
+    rental.operations().apply_feed(&pull, fetched(&body)).expect("the first import");
     group.bench_function("unchanged_repull_2000_events_redb", |b| {
         b.iter(|| {
             // Each pull is planned afresh, as the syncer does: a pull planned
             // before another was applied is stale and skipped.
-            let pull = rental.feed_pulls(None).expect("the pulls").remove(0);
-            let result = rental.apply_feed(&pull, fetched(&body)).expect("applied");
+            let pull = rental.operations().feed_pulls(None).expect("the pulls").remove(0);
+            let result = rental.operations().apply_feed(&pull, fetched(&body)).expect("applied");
             assert_eq!((result.events, result.created, result.updated), (2_000, 0, 0));
             black_box(result)
         });

@@ -1,24 +1,37 @@
 //! Embeds the booking engine in a program: a durable redb store in a
-//! temporary directory, the demo properties, a quote, a booking, and the
-//! occupancy summary. Run with `cargo run -p rental-examples --example embed`.
+//! temporary directory, a property of its own beside the demo ones, a quote,
+//! a booking, its confirmation, the outbox and the occupancy summary. Run
+//! with `cargo run -p rental-examples --example embed`.
 
-use rental_core::{Action, NewBooking, QuoteRequest, RedbStore, Rental, demo};
+use rental_core::prelude::*;
+use rental_core::{Error, demo};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
     let rental = Rental::new(RedbStore::open_dir(dir.path())?);
-    rental.import_properties(&demo::properties())?;
+    let loft = Property {
+        max_guests: 3,
+        cleaning_fee: 4_500,
+        ..Property::new("river-loft".parse()?, "River Loft", Tz::Europe__Paris, 12_000)
+    };
+    let mut properties = demo::properties();
+    properties.push(loft);
+    rental.import_properties(&properties)?;
 
     let check_in = chrono::Utc::now().date_naive() + chrono::Days::new(30);
     let check_out = check_in + chrono::Days::new(7);
-    let quote = rental.quote(&QuoteRequest { property: "sea-view".into(), check_in, check_out, guests: 3 })?;
+    let property: Slug = "sea-view".parse()?;
+    let quote = rental.quote(&QuoteRequest { property: property.clone(), check_in, check_out, guests: 3 })?;
     println!(
         "{} nights at {}: total {} cents, available: {}",
         quote.nights, quote.property, quote.total, quote.available
     );
+    for problem in &quote.problems {
+        println!("  cannot book: {problem}");
+    }
 
     let request = NewBooking {
-        property: "sea-view".into(),
+        property,
         check_in,
         check_out,
         guest_name: "Ada Lovelace".into(),
@@ -34,7 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("confirmed {} ({}, {})", booking.code, booking.status, booking.payment_status);
 
     match rental.create_booking(&request, None) {
-        Err(rental_core::Error::DatesUnavailable { dates }) => {
+        Err(Error::DatesUnavailable { dates }) => {
             println!("a second booking is refused: {} nights taken", dates.len());
         }
         other => println!("unexpected: {other:?}"),

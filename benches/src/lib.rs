@@ -126,7 +126,7 @@ pub fn fleet_stays(i: usize, today: NaiveDate) -> Vec<(Stay, bool)> {
 /// A booking request for `stay` at `slug`.
 pub fn request(slug: &str, stay: Stay) -> NewBooking {
     NewBooking {
-        property: slug.to_owned(),
+        property: slug.parse().expect("a property slug"),
         check_in: stay.check_in(),
         check_out: stay.check_out(),
         guest_name: "Ada Lovelace".into(),

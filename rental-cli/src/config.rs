@@ -40,10 +40,14 @@ pub struct Config {
     pub trusted_proxies: TrustedProxies,
     /// How long `serve` may take to stop after SIGTERM (`shutdownGrace`, 30s).
     pub shutdown_grace: Duration,
-    /// How long a claimed webhook delivery stays leased unless renewed (`webhookLease`, 60s).
+    /// How long a claimed webhook delivery stays leased unless renewed (`webhookLease`, 10s).
     pub webhook_lease: Duration,
     /// The PostgreSQL database every process shares (`database`); `None`: the redb store in `data_dir`.
     pub database: Option<String>,
+    /// A second address serving `GET /metrics` without a key (`metricsListen`); `None`: off.
+    pub metrics_listen: Option<SocketAddr>,
+    /// How log lines are written (`logFormat`): `text` or one JSON object a line.
+    pub log_format: LogFormat,
     /// Guest messages: the mail server, sender, retries and lease (docs/API.md section 21).
     pub mail: MailSettings,
 }
@@ -74,6 +78,16 @@ impl fmt::Debug for MailSettings {
             .field("lease", &self.lease)
             .finish()
     }
+}
+
+/// How `serve` writes its log lines (`logFormat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LogFormat {
+    /// Human-readable lines (the default).
+    #[default]
+    Text,
+    /// One JSON object a line: `time`, `level`, `message` and the fields.
+    Json,
 }
 
 /// What the command line says about the configuration.
@@ -146,6 +160,8 @@ enum Key {
     ShutdownGrace,
     WebhookLease,
     Database,
+    MetricsListen,
+    LogFormat,
     Smtp,
     SmtpCaFile,
     MailFrom,
@@ -155,7 +171,7 @@ enum Key {
 }
 
 impl Key {
-    const ALL: [Key; 20] = [
+    const ALL: [Key; 22] = [
         Key::Listen,
         Key::BaseUrl,
         Key::Timezone,
@@ -170,6 +186,8 @@ impl Key {
         Key::ShutdownGrace,
         Key::WebhookLease,
         Key::Database,
+        Key::MetricsListen,
+        Key::LogFormat,
         Key::Smtp,
         Key::SmtpCaFile,
         Key::MailFrom,
@@ -194,6 +212,8 @@ impl Key {
             Key::ShutdownGrace => "shutdownGrace",
             Key::WebhookLease => "webhookLease",
             Key::Database => "database",
+            Key::MetricsListen => "metricsListen",
+            Key::LogFormat => "logFormat",
             Key::Smtp => "smtp",
             Key::SmtpCaFile => "smtpCaFile",
             Key::MailFrom => "mailFrom",
@@ -219,6 +239,8 @@ impl Key {
             Key::ShutdownGrace => "RENTAL_SHUTDOWN_GRACE",
             Key::WebhookLease => "RENTAL_WEBHOOK_LEASE",
             Key::Database => "RENTAL_DATABASE_URL",
+            Key::MetricsListen => "RENTAL_METRICS_LISTEN",
+            Key::LogFormat => "RENTAL_LOG_FORMAT",
             Key::Smtp => "RENTAL_SMTP_URL",
             Key::SmtpCaFile => "RENTAL_SMTP_CA_FILE",
             Key::MailFrom => "RENTAL_MAIL_FROM",
@@ -275,6 +297,8 @@ struct FileConfig {
     shutdown_grace: Option<toml::Value>,
     webhook_lease: Option<toml::Value>,
     database: Option<String>,
+    metrics_listen: Option<String>,
+    log_format: Option<String>,
     smtp: Option<String>,
     smtp_ca_file: Option<String>,
     mail_from: Option<String>,
@@ -347,6 +371,8 @@ fn apply_file(layers: &mut Layers, path: &Path, text: &str) -> Result<(), Config
         (Key::ShutdownGrace, duration(Key::ShutdownGrace, file.shutdown_grace)?),
         (Key::WebhookLease, duration(Key::WebhookLease, file.webhook_lease)?),
         (Key::Database, file.database),
+        (Key::MetricsListen, file.metrics_listen),
+        (Key::LogFormat, file.log_format),
         (Key::Smtp, file.smtp),
         (Key::SmtpCaFile, file.smtp_ca_file),
         (Key::MailFrom, file.mail_from),
@@ -425,8 +451,17 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
         rate_limit: setting(layers, Key::RateLimit, "100", parse_rate)?,
         trusted_proxies: setting(layers, Key::TrustedProxies, "", str::parse)?,
         shutdown_grace: setting(layers, Key::ShutdownGrace, "30s", parse_positive)?,
-        webhook_lease: setting(layers, Key::WebhookLease, "60s", parse_positive)?,
+        webhook_lease: setting(layers, Key::WebhookLease, "10s", parse_positive)?,
         database: setting(layers, Key::Database, "", parse_database)?,
+        metrics_listen: setting(layers, Key::MetricsListen, "", |s| match s.trim() {
+            "" => Ok(None),
+            s => s.parse().map(Some).map_err(|_| format!("{s:?} is not an address like 127.0.0.1:9464")),
+        })?,
+        log_format: setting(layers, Key::LogFormat, "text", |s| match s.trim() {
+            "text" => Ok(LogFormat::Text),
+            "json" => Ok(LogFormat::Json),
+            other => Err(format!("{other:?} is not a log format (text, json)")),
+        })?,
         mail: mail(layers)?,
     })
 }
@@ -707,7 +742,7 @@ mod tests {
     #[test]
     fn the_shutdown_grace_and_the_webhook_lease_have_defaults_and_cannot_be_off() {
         let c = load(None, &[], &Flags::default()).unwrap();
-        assert_eq!((c.shutdown_grace, c.webhook_lease), (Duration::from_secs(30), Duration::from_secs(60)));
+        assert_eq!((c.shutdown_grace, c.webhook_lease), (Duration::from_secs(30), Duration::from_secs(10)));
         let file = "shutdownGrace = \"10s\"\nwebhookLease = \"2m\"";
         let c = load(Some(file), &[("RENTAL_SHUTDOWN_GRACE", "2s")], &Flags::default()).unwrap();
         assert_eq!((c.shutdown_grace, c.webhook_lease), (Duration::from_secs(2), Duration::from_secs(120)));

@@ -7,6 +7,7 @@ mod config;
 mod duration;
 mod engine;
 mod error;
+mod logging;
 mod mcp;
 mod output;
 mod property_file;

@@ -114,7 +114,7 @@ fn finished(out: Output) -> Run {
 fn stay(from_now: u64, nights: u64) -> NewBooking {
     let check_in = Utc::now().date_naive() + Days::new(from_now);
     NewBooking {
-        property: "sea-view".into(),
+        property: "sea-view".parse().unwrap(),
         check_in,
         check_out: check_in + Days::new(nights),
         guest_name: "Ada Lovelace".into(),

@@ -197,7 +197,7 @@ pub fn seed<S: crate::Store>(rental: &crate::Rental<S>) -> crate::Result<bool> {
         let today = crate::occupancy::today_in(property.timezone, now);
         let check_in = today + chrono::Days::new(in_days);
         let request = crate::NewBooking {
-            property: property.slug.to_string(),
+            property: property.slug.clone(),
             check_in,
             check_out: check_in + chrono::Days::new(nights),
             guest_name: guest.into(),

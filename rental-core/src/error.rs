@@ -4,9 +4,23 @@
 use chrono::NaiveDate;
 
 use crate::booking::Status;
+use crate::ids::IdError;
 use crate::store::StoreError;
 
 /// What went wrong in a call into the library.
+///
+/// Match on the variant to tell a user what to do; [`Error::code`] is the
+/// same distinction as a stable string (the HTTP API's problem codes).
+///
+/// ```
+/// use rental_core::{Error, Slug};
+///
+/// // A malformed identifier is a validation error naming its field.
+/// let bad: Result<Slug, Error> = "Sea View".parse::<Slug>().map_err(Error::from);
+/// let Err(Error::Validation(fields)) = bad else { panic!("accepted a bad slug") };
+/// assert_eq!(fields[0].field, "slug");
+/// assert_eq!(Error::from(rental_core::IdError::Slug("x y".into())).code(), "validation_failed");
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -66,6 +80,17 @@ impl Error {
     /// A validation error about a single field.
     pub fn invalid(field: &str, code: &'static str, message: impl Into<String>) -> Self {
         Error::Validation(vec![FieldError::new(field, code, message)])
+    }
+}
+
+/// A malformed identifier or time is a [`Error::Validation`] of its field
+/// ([`IdError::field`]), so `?` works on `"sea-view".parse::<Slug>()` in a
+/// function returning [`Result`].
+///
+/// [`Slug`]: crate::Slug
+impl From<IdError> for Error {
+    fn from(e: IdError) -> Self {
+        Error::invalid(e.field(), "invalid", e.to_string())
     }
 }
 

@@ -3,60 +3,97 @@
 //! It prices stays with seasonal rates, fees, discounts and taxes; reports
 //! per-night availability; takes bookings through their lifecycle; summarises
 //! occupancy for home automation in each property's own time zone; signs
-//! webhook bodies; and keeps everything in an embedded, durable store.
+//! webhook bodies; and keeps everything in a durable store.
 //!
-//! The parts:
+//! # A first program
 //!
-//! - **Pure domain** ([`pricing`], [`availability`], [`lifecycle`],
-//!   [`occupancy`], [`webhook`]): plain functions over plain data, no store,
-//!   no clock, no I/O.
-//! - **Store** ([`store`]): the narrow [`Store`] trait, with [`RedbStore`]
-//!   (durable, the default) and [`MemoryStore`].
-//! - **Use cases** ([`Rental`]): each one store transaction. Creating a
-//!   booking checks availability and inserts in the same write transaction, so
-//!   two overlapping requests can never both win. Every change writes the
-//!   [`Event`]s it causes to an outbox in that same transaction.
-//!
-//! # Example
+//! Everything goes through one [`Rental`]: an engine over a [`Store`]. Each
+//! call is one use case in one store transaction; a booking is checked
+//! against the calendar and inserted in the same write transaction, so two
+//! overlapping requests never both win. Errors are one [`Error`] type whose
+//! variants say what went wrong (docs/API.md section 1 names the same cases
+//! for the HTTP API).
 //!
 //! ```
 //! use std::sync::Arc;
-//! use rental_core::{demo, ManualClock, MemoryStore, NewBooking, QuoteRequest, Rental};
+//! use rental_core::prelude::*;
 //!
-//! // Time is an input: on a stopped clock the example reads the same in any year.
+//! // A store: `MemoryStore` for tests, `RedbStore::open_dir("./data")?` to keep data.
+//! // Time is an input: on a stopped clock this example reads the same in any year.
 //! let clock = Arc::new(ManualClock::new("2026-11-22T08:00:00Z".parse().unwrap()));
 //! let rental = Rental::new(MemoryStore::new()).with_clock(clock);
-//! rental.import_properties(&demo::properties())?;
 //!
+//! // A property: four fields, the rest at the documented defaults.
+//! let sea_view = Property {
+//!     max_guests: 4,
+//!     cleaning_fee: 6_000,
+//!     ..Property::new("sea-view".parse()?, "Sea View Cottage", Tz::Europe__Lisbon, 15_000)
+//! };
+//! rental.import_properties(&[sea_view])?;
+//!
+//! // 1. Quote: a stay that breaks a rule is still priced, with its `problems`.
 //! let quote = rental.quote(&QuoteRequest {
-//!     property: "sea-view".into(),
+//!     property: "sea-view".parse()?,
 //!     check_in: "2026-12-20".parse().unwrap(),
 //!     check_out: "2026-12-27".parse().unwrap(),
-//!     guests: 3,
+//!     guests: 2,
 //! })?;
-//! assert!(quote.available);
+//! assert!(quote.available, "{:?}", quote.problems);
+//! assert_eq!(quote.total, 7 * 15_000 + 6_000);
 //!
+//! // 2. Book: the booking holds its nights, pending and unpaid.
 //! let request = NewBooking {
-//!     property: "sea-view".into(),
+//!     property: quote.property.clone(),
 //!     check_in: quote.check_in,
 //!     check_out: quote.check_out,
 //!     guest_name: "Ada Lovelace".into(),
 //!     guest_email: "ada@example.com".into(),
-//!     guests: 3,
+//!     guests: 2,
 //!     notes: None,
 //!     source: None,
 //! };
 //! let booking = rental.create_booking(&request, None)?.booking;
-//! assert_eq!(booking.total, quote.total);
+//! assert_eq!(booking.status, Status::Pending);
 //!
 //! // The same nights cannot be taken twice.
 //! let again = rental.create_booking(&request, None);
-//! assert!(matches!(again, Err(rental_core::Error::DatesUnavailable { .. })));
+//! assert!(matches!(again, Err(Error::DatesUnavailable { .. })));
+//!
+//! // 3. Confirm: an action from docs/API.md section 6's lifecycle.
+//! let booking = rental.update_booking(booking.code.as_str(), &Action::Confirm)?;
+//! assert_eq!(booking.status, Status::Confirmed);
+//!
+//! // 4. Read the outbox: every change wrote its events in its own transaction.
+//! let events: Vec<EventName> = rental.events_after(0, 100)?.into_iter().map(|e| e.event.event).collect();
+//! assert_eq!(events, [EventName::BookingCreated, EventName::BookingConfirmed]);
+//!
+//! // 5. The occupancy summary, each property judged on its own today.
+//! let summary = rental.summary()?;
+//! assert_eq!(summary.totals.properties, 1);
 //! # Ok::<(), rental_core::Error>(())
 //! ```
 //!
-//! For a durable store, open a [`RedbStore`] on a data directory instead:
-//! `Rental::new(RedbStore::open_dir("./rental-data")?)`.
+//! `?` works on identifiers too: a malformed slug or booking code is an
+//! [`IdError`], which becomes [`Error::Validation`] naming its field.
+//!
+//! # Where to go next
+//!
+//! - **Keeping data**: [`RedbStore`] (feature `redb`, on by default) is one
+//!   process's durable store; [`store::PgStore`] (feature `postgres`) lets
+//!   several processes share one PostgreSQL database. The [`Store`] trait is
+//!   what a store of your own implements.
+//! - **Async programs**: [`Rental::create_booking_async`] books without
+//!   holding a thread; the other calls are short and synchronous (run them
+//!   on your runtime's blocking pool when the store is on disk).
+//! - **Serving HTTP**: the `rental-server` crate mounts the JSON API, the
+//!   admin pages, the booking page and the calendars in your own hyper app,
+//!   as one service (`rental_server::RentalService`), or serves them alone.
+//! - **Webhooks and channel calendars**: the events of the outbox are
+//!   delivered, signed ([`webhook`]), by `rental-server`; a program that
+//!   delivers them itself, or pulls channel calendars itself, uses
+//!   [`Rental::operations`], the calls meant for servers.
+//! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`] and
+//!   [`occupancy`] are plain functions over plain data, no store, no clock, no I/O.
 
 #![deny(missing_docs)]
 
@@ -65,35 +102,48 @@ mod basics;
 mod bookings;
 mod channels;
 pub mod demo;
-pub mod error;
+mod error;
+pub mod metrics;
 mod outbox;
 mod properties;
 mod service;
 mod stays;
 pub mod store;
 
-// The folders above group the modules by what a host would call them; each
-// module keeps its path at the crate root.
+// The folders above group the modules by what a host would call them; the
+// modules an embedder uses keep their paths at the crate root.
 pub use admin::{admin_session, keys};
 pub use basics::{clock, ids, short_text, text, timestamp};
-pub use bookings::{availability, booking, booking_page, calendar, change, gathering, lifecycle};
+pub(crate) use bookings::gathering;
+pub use bookings::{availability, booking, booking_page, calendar, change, lifecycle};
 pub use channels::{channel, feed_status, ical};
 pub use outbox::{delivery, event, message, webhook};
-pub use properties::{local_time, pricing, property};
-pub use stays::{access, occupancy, presence, stay, stay_state, stay_summary, turnover, visit};
+pub(crate) use properties::local_time;
+pub use properties::{pricing, property};
+pub(crate) use stays::presence;
+pub use stays::{access, occupancy, stay, stay_state, stay_summary, turnover, visit};
 
+pub mod prelude;
+
+pub use availability::Availability;
+pub use basics::clock_time::ClockTime;
 pub use basics::date_json::parse_date;
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
+pub use booking_page::BookingPage;
+/// The IANA time zone of a property (`Tz::Europe__Lisbon`), from `chrono-tz`.
+#[doc(no_inline)]
 pub use chrono_tz::Tz;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::{Error, FieldError, NotFound, Result};
-pub use event::{Event, EventName};
-pub use ids::{BookingCode, Slug, Source};
+pub use event::{Event, EventName, OutboxEvent};
+pub use ids::{BookingCode, IdError, Slug, Source};
 pub use lifecycle::Action;
-pub use property::{Cents, Property};
+pub use occupancy::Summary;
+pub use pricing::Quote;
+pub use property::{Cents, IcalFeed, Property, SeasonalRate};
 pub use service::{
-    Agenda, CATCH_UP_DAYS, Claim, Claimed, Created, DueDelivery, FeedPull, Fetched, NewKey, PRUNE_BATCH, Pruned,
-    PullClaim, Rental, Settings, WRITE_ATTEMPTS, retry_pause,
+    Agenda, CATCH_UP_DAYS, Claim, Claimed, Created, DueDelivery, FeedPull, Fetched, NewKey, Operations, PRUNE_BATCH, Pruned, PullClaim,
+    Rental, Settings, WRITE_ATTEMPTS, retry_pause,
 };
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]

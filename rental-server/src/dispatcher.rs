@@ -61,10 +61,11 @@ pub struct DispatchConfig {
     /// ... and each fans out at most this many events and claims at most five times as
     /// many deliveries.
     pub busy_batch: usize,
-    /// How long a claim holds a delivery unless renewed (60 s). Workers renew
-    /// their leases each time they record, so it must exceed `timeout` plus
-    /// `flush_every`; it is also how long deliveries claimed by a process that
-    /// crashed wait before another claims them.
+    /// How long a claim holds a delivery unless renewed (10 s). A heartbeat
+    /// renews every lease the dispatcher holds each third of it, and workers
+    /// renew theirs each time they record; it is how long deliveries claimed
+    /// by a process that was killed wait before another claims them
+    /// (docs/SEVERAL-SERVERS.md, "Failover").
     pub lease: Duration,
     /// An attempt is recorded at most this long after it ended (250 ms): what a
     /// crash can make a receiver get twice.
@@ -83,7 +84,7 @@ impl Default for DispatchConfig {
             busy_above: 200,
             busy_poll: Duration::from_secs(1),
             busy_batch: 50,
-            lease: Duration::from_secs(60),
+            lease: Duration::from_secs(10),
             flush_every: Duration::from_millis(250),
             flush_batch: 100,
         }
@@ -108,6 +109,7 @@ pub async fn run<S: Store + 'static>(
         (config.poll, config.busy_poll, config.busy_above, config.busy_batch);
     let crew = Crew { rental, outbound, config: Arc::new(config), owner: lease_owner("dispatcher"), stop };
     let mut stopping = crew.stop.clone();
+    let heartbeat = tokio::spawn(heartbeat(Arc::clone(&crew.rental), crew.owner.clone(), crew.config.lease));
     let mut workers = JoinSet::new();
     let mut load = Load::new(&requests);
     let mut wait = poll;
@@ -131,6 +133,25 @@ pub async fn run<S: Store + 'static>(
         }
     }
     while workers.join_next().await.is_some() {}
+    // The workers' last write released what they held: nothing is left to renew.
+    heartbeat.abort();
+}
+
+/// Renews every lease `owner` holds each third of `lease`, so that they
+/// outlive attempts of any length while this process lives, and lapse
+/// within `lease` once it is gone.
+async fn heartbeat<S: Store + 'static>(rental: Arc<Rental<S>>, owner: String, lease: Duration) {
+    let mut every = tokio::time::interval(lease / 3);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let (rental, owner) = (Arc::clone(&rental), owner.clone());
+        match tokio::task::spawn_blocking(move || rental.operations().renew_delivery_leases(&owner, lease)).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "cannot renew the webhook delivery leases"),
+            Err(e) => tracing::error!(error = %e, "the lease heartbeat task failed"),
+        }
+    }
 }
 
 /// How many due deliveries one poll reads when the server is not busy.
@@ -174,7 +195,7 @@ fn by_webhook(due: Vec<DueDelivery>) -> Vec<(String, Vec<DueDelivery>)> {
 /// Turns new outbox events into deliveries (one short write for all of them).
 async fn fan_out<S: Store + 'static>(rental: &Arc<Rental<S>>, limit: usize) {
     let rental = Arc::clone(rental);
-    match tokio::task::spawn_blocking(move || rental.fan_out(limit)).await {
+    match tokio::task::spawn_blocking(move || rental.operations().fan_out(limit)).await {
         Ok(Ok(_)) => {}
         Ok(Err(e)) => tracing::error!(error = %e, "cannot fan events out to webhooks"),
         Err(e) => tracing::error!(error = %e, "the fan-out task failed"),
@@ -184,7 +205,7 @@ async fn fan_out<S: Store + 'static>(rental: &Arc<Rental<S>>, limit: usize) {
 /// Claims due deliveries for this dispatcher (one short write).
 async fn claim<S: Store + 'static>(crew: &Crew<S>, limits: ClaimLimits) -> Vec<DueDelivery> {
     let (rental, owner, lease) = (Arc::clone(&crew.rental), crew.owner.clone(), crew.config.lease);
-    match tokio::task::spawn_blocking(move || rental.claim_deliveries(&owner, limits, lease)).await {
+    match tokio::task::spawn_blocking(move || rental.operations().claim_deliveries(&owner, limits, lease)).await {
         Ok(Ok(due)) => due,
         Ok(Err(e)) => {
             tracing::error!(error = %e, "cannot claim due webhook deliveries");

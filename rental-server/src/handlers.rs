@@ -95,9 +95,24 @@ pub async fn availability<S: Store + 'static>(rental: &Arc<Rental<S>>, slug: Str
 
 /// `POST /api/v1/quotes`.
 pub async fn quote<S: Store + 'static>(rental: &Arc<Rental<S>>, body: &[u8]) -> Reply {
-    let req: QuoteRequest = request::json(body)?;
+    let req: QuoteRequest = stay_request(body)?;
     let quote = read(rental, move |r| r.quote(&req)).await?;
     Ok(json_bytes(StatusCode::OK, quote.to_json()))
+}
+
+/// A quote or booking request. A `property` that is not even a slug names no
+/// property: 404, as for an unknown one (docs/API.md section 5).
+fn stay_request<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Problem> {
+    request::json(body).map_err(|p| {
+        let about_property =
+            p.status == StatusCode::UNPROCESSABLE_ENTITY && p.errors.first().is_some_and(|e| e.field == "property");
+        let given =
+            || serde_json::from_slice::<serde_json::Value>(body).ok()?.get("property")?.as_str().map(str::to_owned);
+        match given().filter(|_| about_property) {
+            Some(slug) => problem(rental_core::Error::NotFound(rental_core::NotFound::Property(slug))),
+            None => p,
+        }
+    })
 }
 
 /// `GET /api/v1/bookings` with its filters and cursor.
@@ -158,8 +173,8 @@ fn booking_query(query: &Query) -> Result<BookingQuery, Problem> {
 
 /// `POST /api/v1/bookings`, with `Idempotency-Key` replays. A key without
 /// `read` (`reader` false) gets the booking it sent back, never a door code.
-pub async fn create_booking(
-    creations: &crate::creations::Creations,
+pub async fn create_booking<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
     headers: &HeaderMap,
     body: &[u8],
     reader: bool,
@@ -170,8 +185,8 @@ pub async fn create_booking(
             Problem::from(rental_core::Error::invalid("Idempotency-Key", "invalid", "must be visible ASCII"))
         })?),
     };
-    let req: NewBooking = request::json(body)?;
-    let mut created = creations.create(req, key).await.map_err(problem)?;
+    let req: NewBooking = stay_request(body)?;
+    let mut created = rental.create_booking_async(&req, key.as_deref()).await.map_err(problem)?;
     if !reader {
         created.booking.visit.access = None;
     }

@@ -28,8 +28,13 @@ pub const FEED_TIMEOUT: Duration = Duration::from_secs(20);
 pub const CONCURRENT_PULLS: usize = 8;
 /// Redirects followed on a feed GET (channels move their calendar URLs).
 const MAX_REDIRECTS: u8 = 5;
-/// A feed's lease lasts the longest a pull may take and this much more, to apply it.
+/// A sync asked for waits for another pull of its feed at most the longest a pull
+/// may take and this much more, to apply it.
 const LEASE_MARGIN: Duration = Duration::from_secs(30);
+/// How long a feed's pull lease lasts unless renewed: a heartbeat renews it each
+/// third of this while the pull runs, so a pull of a process that was killed
+/// frees its feed within this long (docs/SEVERAL-SERVERS.md, "Failover").
+pub const FEED_LEASE: Duration = Duration::from_secs(10);
 /// How often a sync waiting for another pull of a feed asks for the feed again.
 const CLAIM_POLL: Duration = Duration::from_millis(250);
 /// Why a sync by hand gave up a feed that other pulls kept holding.
@@ -97,7 +102,7 @@ impl<S: Store + 'static> Syncer<S> {
         on_feed: impl Fn(&FeedResult) + Send + Sync + 'static,
     ) -> rental_core::Result<SyncReport> {
         let started_at = self.rental.now();
-        let pulls = self.blocking(move |r| r.feed_pulls(property.as_deref())).await?;
+        let pulls = self.blocking(move |r| r.operations().feed_pulls(property.as_deref())).await?;
         let results = self.pull_all(pulls, Mode::Asked, on_feed).await?;
         self.report(started_at, results).await
     }
@@ -107,7 +112,7 @@ impl<S: Store + 'static> Syncer<S> {
     pub async fn sync_due(self: &Arc<Self>, interval: Duration) -> rental_core::Result<Option<SyncReport>> {
         let now = self.rental.now();
         let interval = chrono::TimeDelta::from_std(interval).unwrap_or(chrono::TimeDelta::MAX);
-        let mut pulls = self.blocking(|r| r.feed_pulls(None)).await?;
+        let mut pulls = self.blocking(|r| r.operations().feed_pulls(None)).await?;
         pulls.retain(|p| p.last_pull_at.is_none_or(|at| now - at >= interval));
         if pulls.is_empty() {
             return Ok(None);
@@ -123,7 +128,7 @@ impl<S: Store + 'static> Syncer<S> {
     async fn report(&self, started_at: DateTime<Utc>, results: Vec<FeedResult>) -> rental_core::Result<SyncReport> {
         let report = SyncReport::new(started_at, self.rental.now(), results);
         let recorded = report.clone();
-        self.blocking(move |r| r.record_sync(&recorded)).await?;
+        self.blocking(move |r| r.operations().record_sync(&recorded)).await?;
         Ok(report)
     }
 
@@ -170,19 +175,22 @@ impl<S: Store + 'static> Syncer<S> {
             Turn::Skip => return Ok(None),
             Turn::Busy(result) => return Ok(Some(result)),
         };
+        let _beating = self.heartbeat(&pull);
         let fetched = self.fetch(&pull).await;
         if let Fetched::Failed(error) = &fetched {
             tracing::warn!(property = %pull.property, feed = %pull.feed, %error, "feed pull failed");
         }
         let applying = pull.clone();
-        let applied = self.blocking(move |r| r.apply_feed(&applying, fetched)).await;
+        let applied = self.blocking(move |r| r.operations().apply_feed(&applying, fetched)).await;
         if applied.is_err() {
             // Not applied: the feed is given back now rather than when its lease lapses.
-            if let Err(error) = self.blocking(move |r| r.release_feed_pull(&pull)).await {
+            if let Err(error) = self.blocking(move |r| r.operations().release_feed_pull(&pull)).await {
                 tracing::warn!(%error, "a feed lease was left to lapse");
             }
         }
         let result = applied?;
+        metrics::counter!(crate::metrics::FEED_PULLS, "outcome" => if result.ok { "ok" } else { "failed" })
+            .increment(1);
         tracing::info!(
             property = %result.property, feed = %result.feed, ok = result.ok, events = result.events,
             created = result.created, updated = result.updated, cancelled = result.cancelled,
@@ -191,23 +199,49 @@ impl<S: Store + 'static> Syncer<S> {
         Ok(Some(result))
     }
 
+    /// Renews `pull`'s lease each third of [`FEED_LEASE`] until the returned guard is dropped.
+    fn heartbeat(&self, pull: &FeedPull) -> Beating {
+        let (rental, owner) = (Arc::clone(&self.rental), self.owner.clone());
+        let feeds = vec![(pull.property.clone(), pull.feed.clone())];
+        Beating(tokio::spawn(async move {
+            let mut every = tokio::time::interval(FEED_LEASE / 3);
+            every.tick().await;
+            loop {
+                every.tick().await;
+                let (rental, owner, feeds) = (Arc::clone(&rental), owner.clone(), feeds.clone());
+                match tokio::task::spawn_blocking(move || {
+                    rental.operations().renew_feed_leases(&owner, &feeds, FEED_LEASE)
+                })
+                .await
+                {
+                    Ok(Ok(_)) => {}
+                    Ok(Err(e)) => tracing::warn!(error = %e, "cannot renew a feed pull lease"),
+                    Err(e) => tracing::error!(error = %e, "the feed lease heartbeat failed"),
+                }
+            }
+        }))
+    }
+
     /// Claims `pull`'s feed. While another pull holds it, a scheduled pull skips it and
     /// one asked for waits, at most until that first lease ends (a lapsed lease is taken
     /// over). A scheduled pull that finds the feed pulled since it was planned gives it back.
     async fn claim(&self, pull: FeedPull, mode: Mode) -> rental_core::Result<Turn> {
-        let lease = self.timeout + LEASE_MARGIN;
+        let lease = FEED_LEASE;
+        // The holder renews its lease while it pulls: wait as long as a pull may take.
+        let patience = chrono::TimeDelta::from_std((self.timeout + LEASE_MARGIN).saturating_sub(FEED_LEASE))
+            .unwrap_or(chrono::TimeDelta::zero());
         let mut first_until = None;
         loop {
             let (asked, owner) = (pull.clone(), self.owner.clone());
-            match self.blocking(move |r| r.claim_feed_pull(&asked, &owner, lease)).await? {
+            match self.blocking(move |r| r.operations().claim_feed_pull(&asked, &owner, lease)).await? {
                 PullClaim::Claimed(fresh) if mode == Mode::Due && fresh.applied != pull.applied => {
-                    self.blocking(move |r| r.release_feed_pull(&fresh)).await?;
+                    self.blocking(move |r| r.operations().release_feed_pull(&fresh)).await?;
                     return Ok(Turn::Skip);
                 }
                 PullClaim::Claimed(fresh) => return Ok(Turn::Mine(fresh)),
                 PullClaim::Held(_) if mode == Mode::Due => return Ok(Turn::Skip),
                 PullClaim::Held(until) => {
-                    if self.rental.now() > *first_until.get_or_insert(until) {
+                    if self.rental.now() > *first_until.get_or_insert(until + patience) {
                         return Ok(Turn::Busy(FeedResult::failed(pull.property, pull.feed, BUSY)));
                     }
                     tokio::time::sleep(CLAIM_POLL).await;
@@ -298,4 +332,13 @@ pub async fn schedule<S: Store + 'static>(
 fn jitter(up_to: Duration) -> Duration {
     let nanos = Utc::now().timestamp_subsec_nanos();
     up_to.mul_f64(f64::from(nanos % 1000) / 1000.0)
+}
+
+/// A lease heartbeat that stops when dropped (the pull ended, however).
+struct Beating(tokio::task::JoinHandle<()>);
+
+impl Drop for Beating {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }

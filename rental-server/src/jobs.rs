@@ -38,7 +38,7 @@ pub async fn housekeeping<S: Store + 'static>(rental: Arc<Rental<S>>, mut stop: 
                 }
             }
             _ = retention.tick() => {
-                match tokio::task::spawn_blocking(move || rental.prune()).await {
+                match tokio::task::spawn_blocking(move || rental.operations().prune()).await {
                     Ok(Ok(pruned)) => log_pruned(pruned),
                     Ok(Err(e)) => tracing::error!(error = %e, "retention failed"),
                     Err(e) => tracing::error!(error = %e, "retention task failed"),

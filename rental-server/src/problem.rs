@@ -22,12 +22,14 @@ pub struct Problem {
     pub errors: Vec<FieldError>,
     /// Extra headers: `WWW-Authenticate`, `Allow`, `Retry-After`.
     pub headers: Vec<(header::HeaderName, String)>,
+    /// `/readyz`'s checks, by name, each `ok` or what failed; empty elsewhere.
+    pub checks: Vec<(&'static str, String)>,
 }
 
 impl Problem {
     /// A problem with no field errors and no extra headers.
     pub fn new(status: StatusCode, code: &'static str, detail: impl Into<String>) -> Self {
-        Problem { status, code, detail: detail.into(), errors: Vec::new(), headers: Vec::new() }
+        Problem { status, code, detail: detail.into(), errors: Vec::new(), headers: Vec::new(), checks: Vec::new() }
     }
 
     /// Adds a header.
@@ -108,6 +110,8 @@ impl Problem {
             detail: &'a str,
             #[serde(skip_serializing_if = "<[FieldError]>::is_empty")]
             errors: &'a [FieldError],
+            #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+            checks: serde_json::Map<String, serde_json::Value>,
         }
         let body = Body {
             r#type: "about:blank",
@@ -116,6 +120,7 @@ impl Problem {
             code: self.code,
             detail: &self.detail,
             errors: &self.errors,
+            checks: self.checks.iter().map(|(name, state)| ((*name).to_owned(), state.as_str().into())).collect(),
         };
         Bytes::from(serde_json::to_vec(&body).unwrap_or_default())
     }

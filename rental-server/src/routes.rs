@@ -27,6 +27,9 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/v1/sync/ical"),
     ("GET", "/api/v1/sync/status"),
     ("GET", "/api/v1/calendar/{slug}.ics"),
+    ("GET", "/healthz"),
+    ("GET", "/readyz"),
+    ("GET", "/metrics"),
 ];
 
 /// An endpoint with the parameters taken from its path.
@@ -68,13 +71,20 @@ pub enum Route {
     SyncStatus,
     /// `GET /api/v1/calendar/{slug}.ics`: public.
     Calendar(String),
+    /// `GET /healthz`: public, touches no store.
+    Healthz,
+    /// `GET /readyz`: public.
+    Readyz,
+    /// `GET /metrics`: the Prometheus exposition, for a `metrics` key.
+    Metrics,
 }
 
 impl Route {
     /// The scope a key needs; `None` for public routes.
     pub fn scope(&self) -> Option<Scope> {
         match self {
-            Route::OpenApi | Route::Calendar(_) => None,
+            Route::OpenApi | Route::Calendar(_) | Route::Healthz | Route::Readyz => None,
+            Route::Metrics => Some(Scope::Metrics),
             Route::CreateBooking
             | Route::PatchBooking(_)
             | Route::ResendMessage(_)
@@ -83,6 +93,45 @@ impl Route {
             | Route::DeleteBlock(..) => Some(Scope::Write),
             _ => Some(Scope::Read),
         }
+    }
+}
+
+impl Route {
+    /// The path template, as [`ROUTES`] lists it: the `route` label of the metrics.
+    pub fn template(&self) -> &'static str {
+        match self {
+            Route::OpenApi => "/api/openapi.json",
+            Route::ListProperties => "/api/v1/properties",
+            Route::GetProperty(_) => "/api/v1/properties/{slug}",
+            Route::Availability(_) => "/api/v1/properties/{slug}/availability",
+            Route::ListBlocks(_) | Route::CreateBlock(_) => "/api/v1/properties/{slug}/blocks",
+            Route::DeleteBlock(..) => "/api/v1/properties/{slug}/blocks/{id}",
+            Route::Quote => "/api/v1/quotes",
+            Route::ListBookings | Route::CreateBooking => "/api/v1/bookings",
+            Route::GetBooking(_) | Route::PatchBooking(_) => "/api/v1/bookings/{code}",
+            Route::Summary => "/api/v1/ha/summary",
+            Route::Sync => "/api/v1/sync/ical",
+            Route::SyncStatus => "/api/v1/sync/status",
+            Route::Calendar(_) => "/api/v1/calendar/{slug}.ics",
+            Route::Healthz => "/healthz",
+            Route::Readyz => "/readyz",
+            Route::Metrics => "/metrics",
+        }
+    }
+}
+
+/// The `route` label of a request: its template, `/admin` or `/book` for those
+/// pages, `unmatched` for anything else (never the raw path: labels stay few).
+pub fn label(method: &Method, path: &str) -> &'static str {
+    if crate::admin::owns(path) {
+        return "/admin";
+    }
+    if crate::book::owns(path) {
+        return "/book";
+    }
+    match path.strip_prefix('/').unwrap_or(path).split('/').collect::<Vec<_>>().as_slice() {
+        segments if segments.len() <= 6 => route(method, segments).map_or("unmatched", |r| r.template()),
+        _ => "unmatched",
     }
 }
 
@@ -110,6 +159,9 @@ fn route(method: &Method, segments: &[&str]) -> Option<Route> {
     let owned = |s: &str| s.to_owned();
     Some(match (method.as_str(), segments) {
         ("GET", ["api", "openapi.json"]) => Route::OpenApi,
+        ("GET", ["healthz"]) => Route::Healthz,
+        ("GET", ["readyz"]) => Route::Readyz,
+        ("GET", ["metrics"]) => Route::Metrics,
         ("GET", ["api", "v1", "properties"]) => Route::ListProperties,
         ("GET", ["api", "v1", "properties", slug]) if !slug.is_empty() => Route::GetProperty(owned(slug)),
         ("GET", ["api", "v1", "properties", slug, "availability"]) => Route::Availability(owned(slug)),

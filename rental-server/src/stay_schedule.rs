@@ -24,7 +24,7 @@ pub async fn run<S: Store + 'static>(rental: Arc<Rental<S>>, mut stop: watch::Re
         tokio::select! {
             _ = every.tick() => {
                 let rental = Arc::clone(&rental);
-                match tokio::task::spawn_blocking(move || rental.apply_stay_schedule(lookback)).await {
+                match tokio::task::spawn_blocking(move || rental.operations().apply_stay_schedule(lookback)).await {
                     Ok(Ok(changed)) => {
                         lookback = 1;
                         for b in changed {

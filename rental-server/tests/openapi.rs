@@ -102,6 +102,8 @@ fn every_operation_is_named_described_scoped_and_answers_with_a_request_id() {
             None => json!([]),
             Some(Scope::Read) => json!([{"bearer": ["read"]}]),
             Some(Scope::Write) => json!([{"bearer": ["write"]}]),
+            Some(Scope::Metrics) => json!([{"bearer": ["metrics"]}]),
+            Some(Scope::Backup) => json!([{"bearer": ["backup"]}]),
         };
         assert_eq!(op["security"], want, "{at}: security does not match the route's scope");
         let responses = op["responses"].as_object().expect("responses");
@@ -499,7 +501,7 @@ fn parse_reply(raw: &str) -> Reply {
 fn seed(rental: &Rental<MemoryStore>) {
     let d = |s: &str| s.parse().expect("a date");
     let request = rental_core::NewBooking {
-        property: "sea-view".into(),
+        property: "sea-view".parse().unwrap(),
         check_in: d("2026-11-22"),
         check_out: d("2026-11-25"),
         guest_name: "Grace Hopper".into(),

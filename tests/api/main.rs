@@ -27,6 +27,8 @@
 //! - `book`: the booking page guests book on (section 20), its form, tokens and framing.
 //! - `messages`: guest messages (section 21) through a real SMTP server: every kind,
 //!   timing across DST, order, retries, refusals, a server down, header injection.
+//! - `mounted`: the whole interface mounted under `/rental` in a program's own
+//!   hyper server, beside its own route (`RentalService`).
 
 mod auth;
 mod availability;
@@ -42,6 +44,7 @@ mod errors;
 mod home_assistant;
 mod ical;
 mod messages;
+mod mounted;
 mod patch;
 mod properties;
 mod quotes;

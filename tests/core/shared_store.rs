@@ -114,11 +114,12 @@ fn a_key_revoked_through_one_engine_is_refused_by_the_other_within_two_seconds()
     let (_, engines) = engines(2);
     let secret = engines[0].create_key("ci", &[Scope::Read]).unwrap().secret;
     assert!(engines[1].authenticate(&secret).unwrap().is_some());
-    assert!(engines[1].authenticate_from_memory(&secret).is_some(), "remembered for a minute");
+    assert!(engines[1].operations().authenticate_from_memory(&secret).is_some(), "remembered for a minute");
     let key = engines[0].authenticate(&secret).unwrap().unwrap();
     engines[0].revoke_key(&key.id).unwrap();
     let refused = within(Duration::from_secs(2), || {
-        engines[1].authenticate_from_memory(&secret).is_none() && engines[1].authenticate(&secret).unwrap().is_none()
+        engines[1].operations().authenticate_from_memory(&secret).is_none()
+            && engines[1].authenticate(&secret).unwrap().is_none()
     });
     assert!(refused.is_some(), "still accepted 2 s after the revocation");
 }
@@ -147,7 +148,7 @@ fn fanning_out_from_two_engines_at_once_makes_one_delivery_per_event() {
             thread::spawn(move || {
                 barrier.wait();
                 let mut taken = 0;
-                while let n @ 1.. = rental.fan_out(3).unwrap() {
+                while let n @ 1.. = rental.operations().fan_out(3).unwrap() {
                     taken += n;
                 }
                 taken
@@ -156,11 +157,12 @@ fn fanning_out_from_two_engines_at_once_makes_one_delivery_per_event() {
         .collect();
     let taken: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
     assert_eq!(taken, 20, "each event fanned out by one engine");
-    let mut seqs: Vec<u64> = engines[0].due_deliveries(100).unwrap().iter().map(|d| d.delivery.event_seq).collect();
+    let mut seqs: Vec<u64> =
+        engines[0].operations().due_deliveries(100).unwrap().iter().map(|d| d.delivery.event_seq).collect();
     seqs.sort_unstable();
     seqs.dedup();
     assert_eq!(seqs.len(), 20);
-    assert_eq!(engines[1].due_deliveries(100).unwrap().len(), 20, "one delivery per event");
+    assert_eq!(engines[1].operations().due_deliveries(100).unwrap().len(), 20, "one delivery per event");
 }
 
 fn direct(code: &str, check_in: &str, check_out: &str) -> Booking {
@@ -324,8 +326,8 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
         last_modified: None,
     };
     let stays = [("a1", "Reserved", "2026-12-01", "2026-12-04"), ("a2", "Reserved", "2026-12-10", "2026-12-12")];
-    let pull = engines[0].feed_pulls(Some("sea-view")).unwrap().remove(0);
-    assert_eq!(engines[0].apply_feed(&pull, body(&stays)).unwrap().created, 2);
+    let pull = engines[0].operations().feed_pulls(Some("sea-view")).unwrap().remove(0);
+    assert_eq!(engines[0].operations().apply_feed(&pull, body(&stays)).unwrap().created, 2);
     let confirmed = |r: &Rental<PgStore>| {
         let query = rental_core::BookingQuery {
             source: Some(Source::parse("airbnb").unwrap()),
@@ -337,11 +339,13 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
     assert_eq!(confirmed(&engines[1]), 2);
 
     // Both servers plan their scheduled pull at once; the feed comes back empty to both.
-    let (first, second) =
-        (engines[0].feed_pulls(None).unwrap().remove(0), engines[1].feed_pulls(None).unwrap().remove(0));
-    let guarded = engines[0].apply_feed(&first, body(&[])).unwrap();
+    let (first, second) = (
+        engines[0].operations().feed_pulls(None).unwrap().remove(0),
+        engines[1].operations().feed_pulls(None).unwrap().remove(0),
+    );
+    let guarded = engines[0].operations().apply_feed(&first, body(&[])).unwrap();
     assert!(!guarded.ok && guarded.cancelled == 0, "the first empty pull is not believed: {guarded:?}");
-    let dropped = engines[1].apply_feed(&second, body(&[])).unwrap();
+    let dropped = engines[1].operations().apply_feed(&second, body(&[])).unwrap();
     assert!(
         !dropped.ok && dropped.cancelled == 0,
         "the second, planned before the first was applied, is dropped: {dropped:?}"
@@ -349,8 +353,8 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
     assert_eq!(confirmed(&engines[0]), 2, "the guard held");
 
     // The next pull, planned after both, is believed.
-    let next = engines[1].feed_pulls(None).unwrap().remove(0);
-    assert_eq!(engines[1].apply_feed(&next, body(&[])).unwrap().cancelled, 2);
+    let next = engines[1].operations().feed_pulls(None).unwrap().remove(0);
+    assert_eq!(engines[1].operations().apply_feed(&next, body(&[])).unwrap().cancelled, 2);
 }
 
 #[test]
@@ -361,18 +365,23 @@ fn an_admin_session_and_failed_logins_are_known_to_every_engine() {
     let (_, engines) = engines(2);
     let (a, b) = (&engines[0], &engines[1]);
     let idle = chrono::TimeDelta::hours(12);
-    a.start_admin_session("key", "csrf", idle, a.now()).unwrap();
-    b.set_admin_flash("key", &rental_core::admin_session::Flash::done("Saved.")).unwrap();
-    let seen = a.admin_session("key", idle, a.now()).unwrap().expect("the session, through the other engine");
+    a.operations().start_admin_session("key", "csrf", idle, a.now()).unwrap();
+    b.operations().set_admin_flash("key", &rental_core::admin_session::Flash::done("Saved.")).unwrap();
+    let seen =
+        a.operations().admin_session("key", idle, a.now()).unwrap().expect("the session, through the other engine");
     assert_eq!((seen.csrf.as_str(), seen.flash.map(|f| f.message)), ("csrf", Some("Saved.".to_owned())));
-    assert_eq!(b.admin_session("key", idle, b.now()).unwrap().unwrap().flash, None, "taken once, on either");
-    b.end_admin_session("key").unwrap();
-    assert!(a.admin_session("key", idle, a.now()).unwrap().is_none());
+    assert_eq!(
+        b.operations().admin_session("key", idle, b.now()).unwrap().unwrap().flash,
+        None,
+        "taken once, on either"
+    );
+    b.operations().end_admin_session("key").unwrap();
+    assert!(a.operations().admin_session("key", idle, a.now()).unwrap().is_none());
 
     for engine in [a, b, a, b, a] {
-        engine.login_failed("10.0.0.9", engine.now()).unwrap();
+        engine.operations().login_failed("10.0.0.9", engine.now()).unwrap();
     }
-    assert!(b.login_wait("10.0.0.9", b.now()).unwrap().is_some(), "five failures split over two engines");
+    assert!(b.operations().login_wait("10.0.0.9", b.now()).unwrap().is_some(), "five failures split over two engines");
 }
 
 /// Runs `work` on a thread of its own; its result arrives on the receiver when it ends.

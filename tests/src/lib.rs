@@ -54,7 +54,7 @@ pub fn fixed_clock() -> Arc<ManualClock> {
 /// A valid request for `guests` at `property` from `check_in` to `check_out`.
 pub fn new_booking(property: &str, check_in: &str, check_out: &str, guests: u32) -> NewBooking {
     NewBooking {
-        property: property.to_owned(),
+        property: property.parse().expect("a property slug"),
         check_in: d(check_in),
         check_out: d(check_out),
         guest_name: "Ada Lovelace".to_owned(),

@@ -48,7 +48,7 @@ Examples:
 
 /// Runs `rental quote` on the local store.
 pub fn run(args: &QuoteArgs, engine: &Engine) -> Result<String, CliError> {
-    let quote = engine.quote(&request(args))?;
+    let quote = engine.quote(&request(args)?)?;
     if args.json {
         return Ok(output::json(&quote));
     }
@@ -59,7 +59,7 @@ pub fn run(args: &QuoteArgs, engine: &Engine) -> Result<String, CliError> {
 /// Runs `rental quote` through the API of a running server.
 pub fn run_remote(args: &QuoteArgs, remote: &Remote) -> Result<String, CliError> {
     let bad = |e: serde_json::Error| RemoteError::BadResponse(e.to_string());
-    let quote: Quote = serde_json::from_value(remote.post_json("/api/v1/quotes", &request(args))?).map_err(bad)?;
+    let quote: Quote = serde_json::from_value(remote.post_json("/api/v1/quotes", &request(args)?)?).map_err(bad)?;
     if args.json {
         return Ok(output::json(&quote));
     }
@@ -69,13 +69,15 @@ pub fn run_remote(args: &QuoteArgs, remote: &Remote) -> Result<String, CliError>
     Ok(render(&quote, &name))
 }
 
-fn request(args: &QuoteArgs) -> QuoteRequest {
-    QuoteRequest {
-        property: args.property.clone(),
+/// The request of `args`; a malformed slug names no property, as the server says too.
+fn request(args: &QuoteArgs) -> rental_core::Result<QuoteRequest> {
+    let unknown = |_| rental_core::Error::NotFound(rental_core::NotFound::Property(args.property.clone()));
+    Ok(QuoteRequest {
+        property: args.property.parse().map_err(unknown)?,
         check_in: args.check_in,
         check_out: args.check_out,
         guests: args.guests,
-    }
+    })
 }
 
 fn render(quote: &Quote, name: &str) -> String {
@@ -122,7 +124,7 @@ fn availability(problems: &[Problem]) -> String {
 
 fn problem_text(problem: &Problem) -> String {
     match problem {
-        Problem::DatesUnavailable { dates } => {
+        Problem::NightsTaken { dates } => {
             let dates: Vec<String> = dates.iter().map(|d| output::day(*d)).collect();
             format!("already taken: {}", dates.join(", "))
         }

@@ -50,7 +50,7 @@ const DEMO_KEY: &str = "demo";
 
 /// Runs the server until a shutdown signal.
 pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
-    init_logging();
+    crate::logging::init(config.log_format);
     let engine = engine::open(config)?;
     let demo = if args.demo { Some(prepare_demo(&engine)?) } else { None };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -106,6 +106,7 @@ fn server_config(config: &Config) -> ServerConfig {
         connections: ConnectionLimits::default(),
         trusted_proxies: config.trusted_proxies.clone(),
         shutdown_grace: config.shutdown_grace,
+        metrics_listen: config.metrics_listen,
         ..ServerConfig::default()
     }
 }
@@ -219,11 +220,4 @@ fn banner(base_url: &str, demo: Option<&Demo>) -> String {
         )
     });
     format!("{listening}{}\n\nStop with Ctrl-C.", demo.unwrap_or_default())
-}
-
-fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).try_init();
 }

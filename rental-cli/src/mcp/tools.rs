@@ -173,7 +173,7 @@ mod tests {
 
     fn full_booking() -> NewBooking {
         NewBooking {
-            property: "sea-view".into(),
+            property: "sea-view".parse().unwrap(),
             check_in: "2030-12-20".parse().unwrap(),
             check_out: "2030-12-27".parse().unwrap(),
             guest_name: "Ada Lovelace".into(),
@@ -186,7 +186,7 @@ mod tests {
 
     fn full_quote() -> QuoteRequest {
         QuoteRequest {
-            property: "sea-view".into(),
+            property: "sea-view".parse().unwrap(),
             check_in: "2030-12-20".parse().unwrap(),
             check_out: "2030-12-27".parse().unwrap(),
             guests: 3,

@@ -115,7 +115,7 @@ impl Sandbox {
 
 pub fn stay(from_now: u64, nights: u64) -> NewBooking {
     NewBooking {
-        property: "sea-view".into(),
+        property: "sea-view".parse().unwrap(),
         check_in: day(from_now),
         check_out: day(from_now + nights),
         guest_name: "Ada Lovelace".into(),

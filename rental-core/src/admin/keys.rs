@@ -1,5 +1,5 @@
 //! API keys: `rk_` + 32 base62 characters, shown once; only the SHA-256
-//! hash is kept. Scopes are `read` and `write`; neither implies the other.
+//! hash is kept. Scopes are `read`, `write`, `metrics` and `backup`; none implies another.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -43,6 +43,10 @@ pub enum Scope {
     Read,
     /// Creating and changing bookings, triggering a sync.
     Write,
+    /// Scraping `GET /metrics` and nothing else: what a Prometheus server holds.
+    Metrics,
+    /// Taking a backup of the whole store through the server (`rental backup --url`).
+    Backup,
 }
 
 impl std::str::FromStr for Scope {
@@ -51,7 +55,9 @@ impl std::str::FromStr for Scope {
         match s.trim() {
             "read" => Ok(Scope::Read),
             "write" => Ok(Scope::Write),
-            other => Err(format!("{other:?} is not a scope (read, write)")),
+            "metrics" => Ok(Scope::Metrics),
+            "backup" => Ok(Scope::Backup),
+            other => Err(format!("{other:?} is not a scope (read, write, metrics, backup)")),
         }
     }
 }
@@ -61,6 +67,8 @@ impl std::fmt::Display for Scope {
         f.write_str(match self {
             Scope::Read => "read",
             Scope::Write => "write",
+            Scope::Metrics => "metrics",
+            Scope::Backup => "backup",
         })
     }
 }

@@ -8,6 +8,15 @@ use serde::{Deserialize, Serialize};
 use crate::clock::{Entropy, random_string};
 
 /// A property's URL-safe identifier: 1 to 64 of `a-z`, `0-9` and `-`, not starting or ending with `-`.
+///
+/// ```
+/// use rental_core::Slug;
+///
+/// let slug: Slug = "sea-view".parse()?;
+/// assert_eq!(slug.as_str(), "sea-view");
+/// assert!(Slug::parse("Sea View").is_err());
+/// # Ok::<(), rental_core::IdError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct Slug(String);
@@ -27,6 +36,15 @@ impl Slug {
 }
 
 /// A booking's code, `<PREFIX>-<6 characters>` (docs/API.md section 6).
+///
+/// ```
+/// use rental_core::BookingCode;
+///
+/// let code: BookingCode = "BK-7QX2MF".parse()?;
+/// assert_eq!(code.to_string(), "BK-7QX2MF");
+/// assert!(BookingCode::parse("BK-0O1IL").is_err(), "0, O, 1, I and L are never drawn");
+/// # Ok::<(), rental_core::IdError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct BookingCode(String);
@@ -38,6 +56,15 @@ impl BookingCode {
     /// A new random code with `prefix` (already checked by [`check_prefix`]).
     pub(crate) fn generate(prefix: &str, entropy: &dyn Entropy) -> Self {
         BookingCode(format!("{prefix}-{}", random_string(entropy, CODE_ALPHABET, 6)))
+    }
+
+    /// Checks that `s` has a code's shape, `<PREFIX>-<6 characters>`: a
+    /// prefix as [`check_prefix`] takes, and six of [`CODE_ALPHABET`].
+    pub fn parse(s: &str) -> Result<Self, IdError> {
+        let shaped = s.split_once('-').is_some_and(|(prefix, random)| {
+            check_prefix(prefix).is_ok() && random.len() == 6 && random.bytes().all(|b| CODE_ALPHABET.contains(&b))
+        });
+        if shaped { Ok(BookingCode(s.to_owned())) } else { Err(IdError::Code(s.to_owned())) }
     }
 
     /// The code as text.
@@ -102,6 +129,25 @@ pub enum IdError {
     /// Not a valid booking code prefix.
     #[error("{0:?} is not a valid code prefix (1-8 of A-Z and 0-9)")]
     Prefix(String),
+    /// Not a booking code's shape.
+    #[error("{0:?} is not a booking code (like BK-7QX2MF)")]
+    Code(String),
+    /// Not a time of day.
+    #[error("{0:?} is not a time like 15:00")]
+    Time(String),
+}
+
+impl IdError {
+    /// The field a value of this kind is sent as, in JSON (`slug`, `source`, ...).
+    pub fn field(&self) -> &'static str {
+        match self {
+            IdError::Slug(_) => "slug",
+            IdError::Source(_) => "source",
+            IdError::Prefix(_) => "codePrefix",
+            IdError::Code(_) => "code",
+            IdError::Time(_) => "time",
+        }
+    }
 }
 
 macro_rules! text_id {
@@ -167,6 +213,29 @@ impl TryFrom<String> for Source {
     }
 }
 
+impl std::str::FromStr for Slug {
+    type Err = IdError;
+    fn from_str(s: &str) -> Result<Self, IdError> {
+        Slug::parse(s)
+    }
+}
+
+impl std::str::FromStr for Source {
+    type Err = IdError;
+    fn from_str(s: &str) -> Result<Self, IdError> {
+        Source::parse(s)
+    }
+}
+
+impl std::str::FromStr for BookingCode {
+    type Err = IdError;
+    fn from_str(s: &str) -> Result<Self, IdError> {
+        BookingCode::parse(s)
+    }
+}
+
+/// Wraps `s` unchecked: for codes read back from a store, which were
+/// checked when made. Use [`BookingCode::parse`] on input.
 impl From<&str> for BookingCode {
     fn from(s: &str) -> Self {
         BookingCode(s.to_owned())
@@ -195,6 +264,10 @@ mod tests {
         assert_eq!(prefix, "BK");
         assert_eq!(rest.len(), 6);
         assert!(rest.bytes().all(|b| CODE_ALPHABET.contains(&b)));
+        assert_eq!(BookingCode::parse(code.as_str()), Ok(code));
+        for bad in ["", "BK", "BK-", "BK-7QX2M", "BK-7QX2MFF", "bk-7QX2MF", "BK-7QX2M0", "BK_7QX2MF"] {
+            assert!(bad.parse::<BookingCode>().is_err(), "{bad}");
+        }
     }
 
     #[test]

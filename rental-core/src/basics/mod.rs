@@ -3,6 +3,7 @@
 
 pub(crate) mod base64;
 pub mod clock;
+pub(crate) mod clock_time;
 pub(crate) mod date_json;
 pub mod ids;
 pub(crate) mod json_out;

@@ -113,6 +113,13 @@ impl Availability {
     }
 }
 
+/// The status as JSON names it (`booked`, ...).
+impl std::fmt::Display for NightStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl NightStatus {
     /// The status as JSON names it.
     pub fn as_str(self) -> &'static str {

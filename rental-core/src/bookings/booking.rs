@@ -187,8 +187,7 @@ impl std::str::FromStr for Status {
 #[serde(rename_all = "camelCase")]
 pub struct NewBooking {
     /// The property's slug, such as `sea-view`.
-    #[cfg_attr(feature = "schemars", schemars(pattern(r"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$")))]
-    pub property: String,
+    pub property: Slug,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
     #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub check_in: NaiveDate,
@@ -219,8 +218,7 @@ pub struct NewBooking {
 #[serde(rename_all = "camelCase")]
 pub struct QuoteRequest {
     /// The property's slug, such as `sea-view`.
-    #[cfg_attr(feature = "schemars", schemars(pattern(r"^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$")))]
-    pub property: String,
+    pub property: Slug,
     /// Arrival date, `YYYY-MM-DD`: the first night of the stay.
     #[serde(deserialize_with = "crate::basics::date_json::deserialize")]
     pub check_in: NaiveDate,

@@ -233,7 +233,7 @@ mod tests {
         assert!(q.available, "{:?}", q.problems);
         let target = dates("2026-12-22", "2026-12-29").target(&b).unwrap();
         let q = quote(&b, target, &sea_view(), &calendar, d("2026-11-22"));
-        assert_eq!(q.problems, [Problem::DatesUnavailable { dates: vec![d("2026-12-28")] }]);
+        assert_eq!(q.problems, [Problem::NightsTaken { dates: vec![d("2026-12-28")] }]);
     }
 
     #[test]

@@ -19,19 +19,6 @@ pub const MAX_GATHER: Duration = Duration::from_millis(2);
 pub const MAX_SKIP: u32 = 64;
 
 /// A queue's memory of its last groups, which decides each leader's wait.
-///
-/// ```
-/// use std::time::Duration;
-/// use rental_core::gathering::Gathering;
-///
-/// let mut gathering = Gathering::default();
-/// assert_eq!(gathering.wait(1, 64), None, "a lone caller never waits");
-/// gathering.started(16);
-/// gathering.finished(Duration::from_millis(3));
-/// assert_eq!(gathering.wait(4, 64), Some(Duration::from_millis(2)), "12 callers are still to come back");
-/// gathering.waited(false);
-/// assert_eq!(gathering.wait(4, 64), None, "nobody came: the next group starts at once");
-/// ```
 #[derive(Debug, Clone)]
 pub struct Gathering {
     /// The most callers waiting at once when the last group started.
@@ -106,6 +93,17 @@ mod tests {
         gathering.started(16);
         gathering.finished(Duration::from_secs(3600));
         gathering
+    }
+
+    #[test]
+    fn a_lone_caller_never_waits_and_a_wait_that_brought_nobody_is_skipped_next() {
+        let mut gathering = Gathering::default();
+        assert_eq!(gathering.wait(1, 64), None, "a lone caller never waits");
+        gathering.started(16);
+        gathering.finished(Duration::from_millis(3));
+        assert_eq!(gathering.wait(4, 64), Some(Duration::from_millis(2)), "12 callers are still to come back");
+        gathering.waited(false);
+        assert_eq!(gathering.wait(4, 64), None, "nobody came: the next group starts at once");
     }
 
     #[test]

@@ -60,6 +60,17 @@ pub enum DeliveryStatus {
     Failed,
 }
 
+/// The status as JSON names it (`pending`, `delivered` or `failed`).
+impl std::fmt::Display for DeliveryStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DeliveryStatus::Pending => "pending",
+            DeliveryStatus::Delivered => "delivered",
+            DeliveryStatus::Failed => "failed",
+        })
+    }
+}
+
 /// One try at delivering.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -4,7 +4,7 @@
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, TimeZone, Utc};
 use chrono_tz::Tz;
 
-use crate::property::ClockTime;
+use crate::basics::clock_time::ClockTime;
 
 /// The instant `time` on `date` in `tz`. A time that a DST fold repeats is
 /// its first occurrence; one that a DST gap skips is the first instant after
@@ -12,7 +12,7 @@ use crate::property::ClockTime;
 ///
 /// ```
 /// use rental_core::local_time::instant;
-/// use rental_core::property::ClockTime;
+/// use rental_core::ClockTime;
 /// let at = instant(chrono_tz::Europe::Lisbon, "2026-07-01".parse().unwrap(), ClockTime::parse("15:00").unwrap());
 /// assert_eq!(at.to_rfc3339(), "2026-07-01T14:00:00+00:00");
 /// ```

@@ -115,8 +115,10 @@ pub struct NightPrice {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum Problem {
-    /// Some nights are held, booked or blocked.
-    DatesUnavailable {
+    /// Some nights are held, booked or blocked (code `dates_unavailable`; a
+    /// booking of them fails with [`crate::Error::DatesUnavailable`]).
+    #[serde(rename = "dates_unavailable")]
+    NightsTaken {
         /// Those nights.
         dates: Vec<NaiveDate>,
     },
@@ -151,7 +153,7 @@ impl Problem {
     /// The problem's code (`min_nights`, ...).
     pub fn code(&self) -> &'static str {
         match self {
-            Problem::DatesUnavailable { .. } => "dates_unavailable",
+            Problem::NightsTaken { .. } => "dates_unavailable",
             Problem::MinNights { .. } => "min_nights",
             Problem::MaxNights { .. } => "max_nights",
             Problem::MaxGuests { .. } => "max_guests",
@@ -163,7 +165,7 @@ impl Problem {
     /// A sentence for people.
     pub fn message(&self) -> String {
         match self {
-            Problem::DatesUnavailable { dates } => {
+            Problem::NightsTaken { dates } => {
                 format!("{} night(s) already taken", dates.len())
             }
             Problem::MinNights { limit } => {
@@ -176,6 +178,13 @@ impl Problem {
             Problem::PastDates { today } => format!("check-in is before today ({today})"),
             Problem::BeyondHorizon { last } => format!("stays can be booked up to a check-in on {last}"),
         }
+    }
+}
+
+/// The problem as a sentence for people ([`Problem::message`]).
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message())
     }
 }
 
@@ -252,7 +261,7 @@ fn problems(
     let mut problems = Vec::new();
     let taken = taken_nights(calendar, stay);
     if !taken.is_empty() {
-        problems.push(Problem::DatesUnavailable { dates: taken });
+        problems.push(Problem::NightsTaken { dates: taken });
     }
     let first = property.rate_on(stay.check_in());
     if stay.nights() < first.min_nights {
@@ -383,7 +392,7 @@ mod tests {
             guests: 1,
         };
         let q = quote(&demo::sea_view(), stay("2026-12-20", "2026-12-27"), 2, d(TODAY), &[taken]);
-        assert_eq!(q.problems, [Problem::DatesUnavailable { dates: vec![d("2026-12-24")] }]);
+        assert_eq!(q.problems, [Problem::NightsTaken { dates: vec![d("2026-12-24")] }]);
         let json = serde_json::to_value(&q.problems).unwrap();
         assert_eq!(json, serde_json::json!([{"code": "dates_unavailable", "dates": ["2026-12-24"]}]));
     }

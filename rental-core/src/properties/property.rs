@@ -2,13 +2,13 @@
 //! arrival details, and the per-night rate lookup that pricing builds on.
 
 use std::collections::BTreeMap;
-use std::fmt;
 
-use chrono::{Datelike, NaiveDate, NaiveTime, Timelike, Weekday};
+use chrono::{Datelike, NaiveDate, NaiveTime, Weekday};
 use chrono_tz::Tz;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::access::{CODE_LENGTHS, DEFAULT_CODE_LENGTH, DoorCodeMode, MAX_ACCESS_MINUTES};
+pub use crate::basics::clock_time::ClockTime;
 use crate::booking_page::BookingPage;
 use crate::error::{Error, FieldError};
 use crate::ids::{Slug, Source};
@@ -27,6 +27,33 @@ pub const MAX_AMOUNT: Cents = 100_000_000;
 pub const MAX_GUESTS: u32 = 100;
 
 /// A bookable property, as imported (docs/API.md section 3).
+///
+/// [`Property::new`] fills every field but the four it takes with the
+/// defaults a JSON import uses; struct update syntax sets the rest:
+///
+/// ```
+/// use rental_core::{Property, SeasonalRate, Tz};
+///
+/// let cabin = Property {
+///     max_guests: 6,
+///     weekend_rate: Some(21_000),
+///     cleaning_fee: 8_000,
+///     tax_rate: 1_200,
+///     seasonal_rates: vec![SeasonalRate {
+///         name: "Ski".into(),
+///         start_date: "2026-12-15".parse().unwrap(),
+///         end_date: "2027-03-31".parse().unwrap(),
+///         nightly_rate: 30_000,
+///         weekend_rate: None,
+///         min_nights: Some(3),
+///         max_nights: None,
+///     }],
+///     ..Property::new("alpine-cabin".parse()?, "Alpine Cabin", Tz::Europe__Zurich, 18_000)
+/// };
+/// assert!(cabin.validate().is_ok());
+/// assert_eq!(cabin.check_in_time.to_string(), "15:00");
+/// # Ok::<(), rental_core::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Property {
@@ -174,6 +201,46 @@ pub struct NightRate {
 }
 
 impl Property {
+    /// A property with these four fields and every other at the default a
+    /// JSON import gives a field it omits: `max_guests` 2 (which an import
+    /// requires), `base_guests` 1, in `USD`; no weekend rate, fees, tax,
+    /// discounts or seasons; stays of 1 to 366 nights; check-in at 15:00 and
+    /// check-out at 11:00; `active`; no door code, Wi-Fi name or channel
+    /// calendars; a static door code (6 digits when per stay) that opens
+    /// from check-in to check-out; the booking page off. Check what you
+    /// build with [`Property::validate`] (an import does).
+    pub fn new(slug: Slug, name: impl Into<String>, timezone: Tz, nightly_rate: Cents) -> Self {
+        Property {
+            slug,
+            name: name.into(),
+            timezone,
+            currency: usd(),
+            max_guests: 2,
+            base_guests: one(),
+            extra_guest_fee: 0,
+            nightly_rate,
+            weekend_rate: None,
+            cleaning_fee: 0,
+            tax_rate: 0,
+            min_nights: one(),
+            max_nights: max_nights(),
+            weekly_discount: 0,
+            monthly_discount: 0,
+            check_in_time: three_pm(),
+            check_out_time: eleven_am(),
+            seasonal_rates: Vec::new(),
+            active: yes(),
+            door_code: String::new(),
+            wifi_ssid: String::new(),
+            ical_feeds: Vec::new(),
+            door_code_mode: DoorCodeMode::default(),
+            door_code_length: code_length(),
+            access_before_minutes: 0,
+            access_after_minutes: 0,
+            booking_page: BookingPage::default(),
+        }
+    }
+
     /// The rate and stay rules of `night`: the season that covers it (the one
     /// starting latest, where seasons overlap), else the property's own.
     pub fn rate_on(&self, night: NaiveDate) -> NightRate {
@@ -395,61 +462,6 @@ struct PropertyView<'a> {
     booking_page: &'a BookingPage,
 }
 
-/// A local time of day, written `15:00` in JSON and `3:00 PM` for people.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct ClockTime(pub NaiveTime);
-
-impl ClockTime {
-    /// Reads `HH:MM` (24-hour, two digits each).
-    pub fn parse(s: &str) -> Option<Self> {
-        let (h, m) = s.split_once(':')?;
-        let two_digits =
-            |t: &str| (t.len() == 2 && t.bytes().all(|b| b.is_ascii_digit())).then(|| t.parse::<u32>().ok())?;
-        NaiveTime::from_hms_opt(two_digits(h)?, two_digits(m)?, 0).map(ClockTime)
-    }
-
-    /// `3:00 PM` style, as the occupancy summary shows it.
-    pub fn to_12h(self) -> String {
-        let (pm, hour) = self.0.hour12();
-        format!("{hour}:{:02} {}", self.0.minute(), if pm { "PM" } else { "AM" })
-    }
-}
-
-impl fmt::Display for ClockTime {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:02}:{:02}", self.0.hour(), self.0.minute())
-    }
-}
-
-/// `HH:MM`, 24-hour.
-#[cfg(feature = "schemars")]
-impl schemars::JsonSchema for ClockTime {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ClockTime".into()
-    }
-
-    fn inline_schema() -> bool {
-        true
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "examples": ["15:00"]})
-    }
-}
-
-impl Serialize for ClockTime {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for ClockTime {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        ClockTime::parse(&s).ok_or_else(|| serde::de::Error::custom(format!("{s:?} is not a time like 15:00")))
-    }
-}
-
 fn check_in_lead() -> Lead {
     Lead::CHECK_IN
 }
@@ -524,18 +536,12 @@ mod tests {
     }
 
     #[test]
-    fn times_read_as_24h_and_show_as_12h() {
-        let t: ClockTime = serde_json::from_str("\"15:00\"").unwrap();
-        assert_eq!(t.to_12h(), "3:00 PM");
-        assert_eq!(serde_json::to_string(&t).unwrap(), "\"15:00\"");
-        let cases = [("00:05", "12:05 AM"), ("11:00", "11:00 AM"), ("12:30", "12:30 PM"), ("23:59", "11:59 PM")];
-        for (raw, want) in cases {
-            let t: ClockTime = serde_json::from_str(&format!("\"{raw}\"")).unwrap();
-            assert_eq!(t.to_12h(), want);
-        }
-        for bad in ["3pm", "7:00", "24:00", "07:60", "0700", "07:00:00", ""] {
-            assert!(serde_json::from_str::<ClockTime>(&format!("\"{bad}\"")).is_err(), "{bad}");
-        }
+    fn a_new_property_has_the_defaults_of_a_json_import() {
+        let json = r#"{"slug": "sea-view", "name": "Sea View", "timezone": "Europe/Lisbon", "maxGuests": 2, "nightlyRate": 15000}"#;
+        let imported: Property = serde_json::from_str(json).unwrap();
+        let made = Property::new(Slug::parse("sea-view").unwrap(), "Sea View", chrono_tz::Europe::Lisbon, 15_000);
+        assert_eq!(made, imported);
+        assert!(made.validate().is_ok());
     }
 
     #[test]

@@ -73,7 +73,7 @@ impl<S: Store> Rental<S> {
     /// The unrevoked key whose secret is `secret`, with its last use noted;
     /// `None` for a malformed, unknown or revoked secret.
     pub fn authenticate(&self, secret: &str) -> Result<Option<ApiKey>> {
-        if let Some(key) = self.authenticate_from_memory(secret) {
+        if let Some(key) = self.operations().authenticate_from_memory(secret) {
             return Ok(Some(ApiKey::clone(&key)));
         }
         if !keys::looks_like_secret(secret) {
@@ -103,17 +103,6 @@ impl<S: Store> Rental<S> {
             self.remember_key(secret, key);
         }
         Ok(key)
-    }
-
-    /// The key of `secret` when memory alone can answer: a key this `Rental`
-    /// authenticated within the last minute and has not seen revoked (only
-    /// with [`Rental::with_read_cache`]). `None` means "ask [`Rental::authenticate`]",
-    /// not "unknown".
-    pub fn authenticate_from_memory(&self, secret: &str) -> Option<std::sync::Arc<ApiKey>> {
-        let marks = self.store.change_marks();
-        let key = self.cache.as_ref()?.key(&keys::digest(secret), marks.as_deref())?;
-        let fresh = key.last_used_at.is_some_and(|t| self.now() - t < LAST_USED_GRANULARITY);
-        fresh.then_some(key)
     }
 
     fn remember_key(&self, secret: &str, key: &ApiKey) {
@@ -160,5 +149,18 @@ impl<S: Store> Rental<S> {
     /// Up to `limit` outbox events after `seq`, for a dispatcher.
     pub fn events_after(&self, seq: u64, limit: usize) -> Result<Vec<OutboxEvent>> {
         Ok(self.store.read()?.events_after(seq, limit)?)
+    }
+}
+
+impl<S: Store> super::Operations<'_, S> {
+    /// The key of `secret` when memory alone can answer: a key this `Rental`
+    /// authenticated within the last minute and has not seen revoked (only
+    /// with [`Rental::with_read_cache`]). `None` means "ask [`Rental::authenticate`]",
+    /// not "unknown".
+    pub fn authenticate_from_memory(&self, secret: &str) -> Option<std::sync::Arc<ApiKey>> {
+        let marks = self.store.change_marks();
+        let key = self.cache.as_ref()?.key(&keys::digest(secret), marks.as_deref())?;
+        let fresh = key.last_used_at.is_some_and(|t| self.now() - t < LAST_USED_GRANULARITY);
+        fresh.then_some(key)
     }
 }

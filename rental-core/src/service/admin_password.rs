@@ -26,18 +26,6 @@ impl<S: Store> Rental<S> {
         self.write(|tx| Ok(tx.set_admin_password(&phc)?))
     }
 
-    /// True when `password` is the admin password; false when it is not or
-    /// when none was ever set. It takes argon2's time on purpose: call it
-    /// off any async runtime.
-    pub fn verify_admin_password(&self, password: &str) -> Result<bool> {
-        let Some(phc) = self.store.read()?.admin_password()? else { return Ok(false) };
-        if password.len() > MAX_PASSWORD_BYTES {
-            return Ok(false);
-        }
-        let hash = PasswordHash::new(&phc).map_err(|e| StoreError::Corrupt(format!("admin password hash: {e}")))?;
-        Ok(Argon2::default().verify_password(password.as_bytes(), &hash).is_ok())
-    }
-
     /// True once an admin password has been set.
     pub fn has_admin_password(&self) -> Result<bool> {
         Ok(self.store.read()?.admin_password()?.is_some())
@@ -59,6 +47,20 @@ fn check_password(password: &str) -> Result<()> {
     Ok(())
 }
 
+impl<S: Store> super::Operations<'_, S> {
+    /// True when `password` is the admin password; false when it is not or
+    /// when none was ever set. It takes argon2's time on purpose: call it
+    /// off any async runtime.
+    pub fn verify_admin_password(&self, password: &str) -> Result<bool> {
+        let Some(phc) = self.store.read()?.admin_password()? else { return Ok(false) };
+        if password.len() > MAX_PASSWORD_BYTES {
+            return Ok(false);
+        }
+        let hash = PasswordHash::new(&phc).map_err(|e| StoreError::Corrupt(format!("admin password hash: {e}")))?;
+        Ok(Argon2::default().verify_password(password.as_bytes(), &hash).is_ok())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,10 +70,10 @@ mod tests {
     fn only_the_password_set_verifies_and_it_is_stored_as_argon2id() {
         let rental = Rental::new(MemoryStore::new());
         assert!(!rental.has_admin_password().unwrap());
-        assert!(!rental.verify_admin_password("anything at all").unwrap());
+        assert!(!rental.operations().verify_admin_password("anything at all").unwrap());
         rental.set_admin_password("correct horse battery").unwrap();
-        assert!(rental.verify_admin_password("correct horse battery").unwrap());
-        assert!(!rental.verify_admin_password("correct horse battery ").unwrap());
+        assert!(rental.operations().verify_admin_password("correct horse battery").unwrap());
+        assert!(!rental.operations().verify_admin_password("correct horse battery ").unwrap());
         let phc = rental.store().read().unwrap().admin_password().unwrap().unwrap();
         assert!(phc.starts_with("$argon2id$"), "{phc}");
         assert!(!phc.contains("correct horse"));

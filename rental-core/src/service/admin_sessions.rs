@@ -3,12 +3,11 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::Rental;
 use crate::admin_session::{AdminSession, Flash, LoginFailures, MAX_TRACKED, MAX_WAIT, SEEN_EVERY};
 use crate::error::Result;
 use crate::store::{ReadTx, Store, WriteTx};
 
-impl<S: Store> Rental<S> {
+impl<S: Store> super::Operations<'_, S> {
     /// Stores a new session under `key_hash` (hex SHA-256 of its cookie id),
     /// seen at `now`, and drops the sessions idle for `idle` or more.
     pub fn start_admin_session(&self, key_hash: &str, csrf: &str, idle: TimeDelta, now: DateTime<Utc>) -> Result<()> {

@@ -77,10 +77,67 @@ impl<S: Store> Rental<S> {
         self.creations.run(job, self.store.group_commit().max(1), |jobs| self.create_group(&jobs), || Err(failed()))
     }
 
+    /// Creates a booking as [`Rental::create_booking`] does, for a caller
+    /// that awaits instead of blocking (any async runtime): the creation
+    /// joins the same group commit, and no thread is held while it waits.
+    /// The groups of awaiting callers run on a committer thread the engine
+    /// starts when needed and that ends when idle.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use rental_core::{demo, ManualClock, MemoryStore, NewBooking, Rental};
+    ///
+    /// let clock = Arc::new(ManualClock::new("2026-11-22T08:00:00Z".parse().unwrap()));
+    /// let rental = Arc::new(Rental::new(MemoryStore::new()).with_clock(clock));
+    /// rental.import_properties(&demo::properties())?;
+    /// let request = NewBooking {
+    ///     property: "sea-view".parse()?,
+    ///     check_in: "2026-12-20".parse().unwrap(),
+    ///     check_out: "2026-12-27".parse().unwrap(),
+    ///     guest_name: "Ada Lovelace".into(),
+    ///     guest_email: "ada@example.com".into(),
+    ///     guests: 3,
+    ///     notes: None,
+    ///     source: None,
+    /// };
+    /// # let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// # runtime.block_on(async {
+    /// let created = rental.create_booking_async(&request, None).await?;
+    /// assert_eq!(created.booking.status.to_string(), "pending");
+    /// # Ok::<(), rental_core::Error>(())
+    /// # })?;
+    /// # Ok::<(), rental_core::Error>(())
+    /// ```
+    pub fn create_booking_async(
+        self: &std::sync::Arc<Self>,
+        req: &NewBooking,
+        idempotency_key: Option<&str>,
+    ) -> impl Future<Output = Result<Created>> + Send + 'static
+    where
+        S: Send + Sync + 'static,
+    {
+        let later = NewBookingJob::check(req, idempotency_key).map(|job| {
+            let max = self.store.group_commit().max(1);
+            let start = || {
+                let (queue, rental) = (std::sync::Arc::clone(&self.creations), std::sync::Arc::downgrade(self));
+                let process = move |jobs: Vec<NewBookingJob>| match rental.upgrade() {
+                    Some(rental) => rental.create_group(&jobs),
+                    None => Vec::new(),
+                };
+                let committer = move || queue.commit_queued(max, process, || Err(failed()));
+                std::thread::Builder::new().name("rental-commit".into()).spawn(committer).is_ok()
+            };
+            self.creations.submit(job, start, || Err(failed()))
+        });
+        async move { later?.await }
+    }
+}
+
+impl<S: Store> super::Operations<'_, S> {
     /// Creates bookings as [`Rental::create_booking`] does, one result per
     /// request in order, sharing write transactions and commits (up to
     /// [`Store::group_commit`] creations each) among the requests given: for
-    /// a caller that gathers requests itself, as the HTTP server does.
+    /// a caller that gathers requests itself.
     /// Each creation is checked against every one before it.
     pub fn create_bookings(&self, requests: &[(NewBooking, Option<String>)]) -> Vec<Result<Created>> {
         let mut jobs = Vec::with_capacity(requests.len());
@@ -97,7 +154,9 @@ impl<S: Store> Rental<S> {
             })
             .collect()
     }
+}
 
+impl<S: Store> Rental<S> {
     /// Creates a group of bookings in one write transaction for their
     /// properties ([`Store::write_for`]) and one commit. What the group will
     /// read is said first ([`ReadTx::prefetch`]), with a code drawn for each creation.
@@ -122,7 +181,16 @@ impl<S: Store> Rental<S> {
             Ok(results)
         });
         match written {
-            Ok(results) => results,
+            Ok(results) => {
+                for result in &results {
+                    match result {
+                        Ok(created) if !created.replayed => crate::metrics::booking_created(&created.booking.source),
+                        Err(Error::DatesUnavailable { .. }) => crate::metrics::booking_conflict(),
+                        _ => {}
+                    }
+                }
+                results
+            }
             Err(e) => {
                 let e = match e {
                     Error::Store(e) => e,
@@ -148,8 +216,8 @@ impl<S: Store> Rental<S> {
         {
             return Ok(Created { booking, replayed: true });
         }
-        let property = active_property(&FromStore(&*tx), &req.property)?.into_owned();
-        let calendar = tx.calendar(&req.property, stay.check_in(), stay.check_out())?;
+        let property = active_property(&FromStore(&*tx), req.property.as_str())?.into_owned();
+        let calendar = tx.calendar(req.property.as_str(), stay.check_in(), stay.check_out())?;
         let quote = pricing::quote(&property, stay, req.guests, today_in(property.timezone, now), &calendar);
         refuse_problems(&quote.problems)?;
         let code = self.unused_code(&*tx, Some(code))?;
@@ -391,7 +459,7 @@ pub(super) fn refuse_problems(problems: &[Problem]) -> Result<()> {
         .iter()
         .filter_map(|p| {
             let field = match p {
-                Problem::DatesUnavailable { .. } => return None,
+                Problem::NightsTaken { .. } => return None,
                 Problem::MinNights { .. } | Problem::MaxNights { .. } => "checkOut",
                 Problem::MaxGuests { .. } => "guests",
                 Problem::PastDates { .. } | Problem::BeyondHorizon { .. } => "checkIn",
@@ -402,7 +470,7 @@ pub(super) fn refuse_problems(problems: &[Problem]) -> Result<()> {
     if !errors.is_empty() {
         return Err(Error::Validation(errors));
     }
-    match problems.iter().find_map(|p| if let Problem::DatesUnavailable { dates } = p { Some(dates) } else { None }) {
+    match problems.iter().find_map(|p| if let Problem::NightsTaken { dates } = p { Some(dates) } else { None }) {
         Some(dates) => Err(Error::DatesUnavailable { dates: dates.clone() }),
         None => Ok(()),
     }

@@ -101,135 +101,6 @@ struct Counts {
 }
 
 impl<S: Store> Rental<S> {
-    /// The feeds to pull: every feed of every active property, or of `property` alone.
-    pub fn feed_pulls(&self, property: Option<&str>) -> Result<Vec<FeedPull>> {
-        let tx = self.store.read()?;
-        let properties = match property {
-            Some(slug) => vec![active_property(&FromStore(&tx), slug)?.into_owned()],
-            None => tx.properties()?.into_iter().filter(|p| p.active).collect(),
-        };
-        let mut pulls = Vec::new();
-        for p in &properties {
-            for feed in &p.ical_feeds {
-                let state = tx.feed_state(p.slug.as_str(), feed.name.as_str())?;
-                pulls.push(FeedPull::planned(&p.slug, &feed.name, &feed.url, state.as_ref()));
-            }
-        }
-        Ok(pulls)
-    }
-
-    /// Claims `pull`'s feed for `owner` for `lease` from now, so that one process at a time
-    /// pulls it (docs/API.md section 17). A feed another pull holds is [`PullClaim::Held`] until
-    /// that pull is applied or given up, or its lease ends (its process crashed or hung).
-    /// Claimed, the pull is planned afresh (the feed's URL, validators and count of pulls
-    /// applied now) and keeps when it was asked for.
-    pub fn claim_feed_pull(&self, pull: &FeedPull, owner: &str, lease: Duration) -> Result<PullClaim> {
-        let now = self.now();
-        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
-        self.write(|tx| {
-            let stored = tx.feed_state(pull.property.as_str(), pull.feed.as_str())?;
-            if let Some(until) = channel::held_until(stored.as_ref().and_then(|s| s.lease.as_ref()), now) {
-                return Ok(PullClaim::Held(until));
-            }
-            let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
-            state.lease = Some(FeedLease { owner: owner.to_owned(), until });
-            tx.put_feed_state(&state)?;
-            let url = configured_feed(tx, pull)?.map_or_else(|| pull.url.clone(), |(_, feed)| feed.url);
-            Ok(PullClaim::Claimed(FeedPull {
-                requested: pull.requested,
-                holder: Some(owner.to_owned()),
-                ..FeedPull::planned(&pull.property, &pull.feed, &url, Some(&state))
-            }))
-        })
-    }
-
-    /// Gives up a claimed pull that will not be applied: its feed may be claimed at once.
-    pub fn release_feed_pull(&self, pull: &FeedPull) -> Result<()> {
-        self.write(|tx| {
-            let Some(mut state) = tx.feed_state(pull.property.as_str(), pull.feed.as_str())? else {
-                return Ok(());
-            };
-            if channel::is_owned_by(state.lease.as_ref(), pull.holder.as_deref()) {
-                state.lease = None;
-                tx.put_feed_state(&state)?;
-            }
-            Ok(())
-        })
-    }
-
-    /// What every feed owns and how its last pull went.
-    pub fn feed_states(&self) -> Result<Vec<FeedState>> {
-        Ok(self.store.read()?.feed_states()?)
-    }
-
-    /// Applies what a pull of `pull` brought back, in one transaction: the feed's bookings
-    /// and blocks follow its events (docs/API.md section 8), or, when it failed, nothing of
-    /// it changes. The body is read before the writer is taken. The pull's lease, if it
-    /// holds the feed's, is cleared in the same transaction.
-    pub fn apply_feed(&self, pull: &FeedPull, fetched: Fetched) -> Result<FeedResult> {
-        let zone = self.store.read()?.property(pull.property.as_str())?.map_or(chrono_tz::UTC, |p| p.timezone);
-        let (read, validators) = match fetched {
-            Fetched::NotModified => (Read::NotModified, (pull.etag.clone(), pull.last_modified.clone())),
-            Fetched::Failed(error) => (Read::Failed(error), (None, None)),
-            Fetched::Body { body, etag, last_modified } => match ical::parse_feed(&body, zone) {
-                Ok(feed) => (Read::Feed(feed), (etag, last_modified)),
-                Err(FeedError::Empty) => (Read::Feed(Feed::default()), (etag, last_modified)),
-                Err(e @ FeedError::NotACalendar(_)) => (Read::Failed(e.to_string()), (None, None)),
-            },
-        };
-        let now = self.now();
-        self.write(|tx| {
-            let stored = tx.feed_state(pull.property.as_str(), pull.feed.as_str())?;
-            let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
-            let leased = channel::is_owned_by(state.lease.as_ref(), pull.holder.as_deref());
-            if leased {
-                state.lease = None;
-            }
-            // Another pull of this feed was applied after this one was planned (its lease lapsed,
-            // or it was never claimed): this one is stale, and applying it could defeat the
-            // empty-feed guard.
-            if state.pulls != pull.applied {
-                if leased {
-                    tx.put_feed_state(&state)?;
-                }
-                return Ok(failed(pull, SUPERSEDED));
-            }
-            let configured = configured_feed(tx, pull)?;
-            let result = match (configured, read.clone()) {
-                (None, _) => failed(pull, "the feed is no longer configured"),
-                (Some(_), Read::Failed(error)) => failed(pull, error),
-                (Some(_), Read::NotModified) => {
-                    FeedResult::succeeded(pull.property.clone(), pull.feed.clone(), state.items.len())
-                }
-                (Some((property, feed)), Read::Feed(parsed)) => {
-                    let result = self.reconcile(tx, (&property, &feed), &mut state, parsed, pull.requested, now)?;
-                    if result.ok {
-                        (state.etag, state.last_modified) = validators.clone();
-                    }
-                    result
-                }
-            };
-            state.last_pull_at = Some(now);
-            state.last_result = Some(result.clone());
-            if result.ok {
-                state.last_success_at = Some(now);
-            }
-            state.pulls += 1;
-            tx.put_feed_state(&state)?;
-            Ok(result)
-        })
-    }
-
-    /// Emits `calendar.synced` with the report as its data.
-    pub fn record_sync(&self, report: &SyncReport) -> Result<()> {
-        let data = serde_json::json!(report);
-        self.write(|tx| {
-            Ok(tx
-                .append_events(&[Event { event: EventName::CalendarSynced, timestamp: self.now(), data: data.clone() }])
-                .map(drop)?)
-        })
-    }
-
     /// Brings what `state`'s feed owns in line with `parsed`, the body of a pull asked
     /// for when `requested` pulls were applied.
     fn reconcile(
@@ -473,4 +344,135 @@ fn failed(pull: &FeedPull, error: impl Into<String>) -> FeedResult {
 
 fn failed_for(property: &Property, feed: &IcalFeed, error: &str) -> FeedResult {
     FeedResult::failed(property.slug.clone(), feed.name.clone(), error)
+}
+
+impl<S: Store> super::Operations<'_, S> {
+    /// The feeds to pull: every feed of every active property, or of `property` alone.
+    pub fn feed_pulls(&self, property: Option<&str>) -> Result<Vec<FeedPull>> {
+        let tx = self.store.read()?;
+        let properties = match property {
+            Some(slug) => vec![active_property(&FromStore(&tx), slug)?.into_owned()],
+            None => tx.properties()?.into_iter().filter(|p| p.active).collect(),
+        };
+        let mut pulls = Vec::new();
+        for p in &properties {
+            for feed in &p.ical_feeds {
+                let state = tx.feed_state(p.slug.as_str(), feed.name.as_str())?;
+                pulls.push(FeedPull::planned(&p.slug, &feed.name, &feed.url, state.as_ref()));
+            }
+        }
+        Ok(pulls)
+    }
+
+    /// Claims `pull`'s feed for `owner` for `lease` from now, so that one process at a time
+    /// pulls it (docs/API.md section 17). A feed another pull holds is [`PullClaim::Held`] until
+    /// that pull is applied or given up, or its lease ends (its process crashed or hung).
+    /// Claimed, the pull is planned afresh (the feed's URL, validators and count of pulls
+    /// applied now) and keeps when it was asked for.
+    pub fn claim_feed_pull(&self, pull: &FeedPull, owner: &str, lease: Duration) -> Result<PullClaim> {
+        let now = self.now();
+        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        self.write(|tx| {
+            let stored = tx.feed_state(pull.property.as_str(), pull.feed.as_str())?;
+            if let Some(until) = channel::held_until(stored.as_ref().and_then(|s| s.lease.as_ref()), now) {
+                return Ok(PullClaim::Held(until));
+            }
+            let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
+            state.lease = Some(FeedLease { owner: owner.to_owned(), until });
+            tx.put_feed_state(&state)?;
+            let url = configured_feed(tx, pull)?.map_or_else(|| pull.url.clone(), |(_, feed)| feed.url);
+            Ok(PullClaim::Claimed(FeedPull {
+                requested: pull.requested,
+                holder: Some(owner.to_owned()),
+                ..FeedPull::planned(&pull.property, &pull.feed, &url, Some(&state))
+            }))
+        })
+    }
+
+    /// Gives up a claimed pull that will not be applied: its feed may be claimed at once.
+    pub fn release_feed_pull(&self, pull: &FeedPull) -> Result<()> {
+        self.write(|tx| {
+            let Some(mut state) = tx.feed_state(pull.property.as_str(), pull.feed.as_str())? else {
+                return Ok(());
+            };
+            if channel::is_owned_by(state.lease.as_ref(), pull.holder.as_deref()) {
+                state.lease = None;
+                tx.put_feed_state(&state)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// What every feed owns and how its last pull went.
+    pub fn feed_states(&self) -> Result<Vec<FeedState>> {
+        Ok(self.store.read()?.feed_states()?)
+    }
+
+    /// Applies what a pull of `pull` brought back, in one transaction: the feed's bookings
+    /// and blocks follow its events (docs/API.md section 8), or, when it failed, nothing of
+    /// it changes. The body is read before the writer is taken. The pull's lease, if it
+    /// holds the feed's, is cleared in the same transaction.
+    pub fn apply_feed(&self, pull: &FeedPull, fetched: Fetched) -> Result<FeedResult> {
+        let zone = self.store.read()?.property(pull.property.as_str())?.map_or(chrono_tz::UTC, |p| p.timezone);
+        let (read, validators) = match fetched {
+            Fetched::NotModified => (Read::NotModified, (pull.etag.clone(), pull.last_modified.clone())),
+            Fetched::Failed(error) => (Read::Failed(error), (None, None)),
+            Fetched::Body { body, etag, last_modified } => match ical::parse_feed(&body, zone) {
+                Ok(feed) => (Read::Feed(feed), (etag, last_modified)),
+                Err(FeedError::Empty) => (Read::Feed(Feed::default()), (etag, last_modified)),
+                Err(e @ FeedError::NotACalendar(_)) => (Read::Failed(e.to_string()), (None, None)),
+            },
+        };
+        let now = self.now();
+        self.write(|tx| {
+            let stored = tx.feed_state(pull.property.as_str(), pull.feed.as_str())?;
+            let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
+            let leased = channel::is_owned_by(state.lease.as_ref(), pull.holder.as_deref());
+            if leased {
+                state.lease = None;
+            }
+            // Another pull of this feed was applied after this one was planned (its lease lapsed,
+            // or it was never claimed): this one is stale, and applying it could defeat the
+            // empty-feed guard.
+            if state.pulls != pull.applied {
+                if leased {
+                    tx.put_feed_state(&state)?;
+                }
+                return Ok(failed(pull, SUPERSEDED));
+            }
+            let configured = configured_feed(tx, pull)?;
+            let result = match (configured, read.clone()) {
+                (None, _) => failed(pull, "the feed is no longer configured"),
+                (Some(_), Read::Failed(error)) => failed(pull, error),
+                (Some(_), Read::NotModified) => {
+                    FeedResult::succeeded(pull.property.clone(), pull.feed.clone(), state.items.len())
+                }
+                (Some((property, feed)), Read::Feed(parsed)) => {
+                    let result = self.reconcile(tx, (&property, &feed), &mut state, parsed, pull.requested, now)?;
+                    if result.ok {
+                        (state.etag, state.last_modified) = validators.clone();
+                    }
+                    result
+                }
+            };
+            state.last_pull_at = Some(now);
+            state.last_result = Some(result.clone());
+            if result.ok {
+                state.last_success_at = Some(now);
+            }
+            state.pulls += 1;
+            tx.put_feed_state(&state)?;
+            Ok(result)
+        })
+    }
+
+    /// Emits `calendar.synced` with the report as its data.
+    pub fn record_sync(&self, report: &SyncReport) -> Result<()> {
+        let data = serde_json::json!(report);
+        self.write(|tx| {
+            Ok(tx
+                .append_events(&[Event { event: EventName::CalendarSynced, timestamp: self.now(), data: data.clone() }])
+                .map(drop)?)
+        })
+    }
 }

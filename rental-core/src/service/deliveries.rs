@@ -26,6 +26,69 @@ pub struct DueDelivery {
 }
 
 impl<S: Store> Rental<S> {
+    /// A delivery by id.
+    pub fn delivery(&self, id: &str) -> Result<Delivery> {
+        self.store.read()?.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.to_owned())))
+    }
+}
+
+/// Records `attempts` in order in `tx`, each clearing its delivery's lease; a
+/// `410 Gone` deactivates the webhook and gives up its other pending deliveries.
+fn record_in(tx: &mut impl WriteTx, attempts: &[(String, Attempt)], retries: &[Duration]) -> Result<Vec<Delivery>> {
+    let mut out = Vec::with_capacity(attempts.len());
+    for (id, attempt) in attempts {
+        let current = tx.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.clone())))?;
+        let recorded = delivery::record(&current, attempt.clone(), retries);
+        tx.put_delivery(&recorded.delivery)?;
+        tx.remove_lease(id)?;
+        if recorded.deactivate_webhook
+            && let Some(mut webhook) = tx.webhooks()?.into_iter().find(|w| w.id == current.webhook_id)
+        {
+            webhook.active = false;
+            tx.put_webhook(&webhook)?;
+            abandon_pending(tx, &webhook.id)?;
+        }
+        out.push(recorded.delivery);
+    }
+    Ok(out)
+}
+
+/// `deliveries` with their webhook's address and active secrets at `now` and
+/// the exact body; one whose webhook or event is gone is left out.
+fn to_send(tx: &impl ReadTx, deliveries: Vec<Delivery>, now: DateTime<Utc>) -> Result<Vec<DueDelivery>> {
+    let webhooks = tx.webhooks()?;
+    let mut due = Vec::with_capacity(deliveries.len());
+    for delivery in deliveries {
+        let webhook = webhooks.iter().find(|w| w.id == delivery.webhook_id);
+        let event = tx.event(delivery.event_seq)?;
+        if let (Some(webhook), Some(event)) = (webhook, event) {
+            let url = webhook.url.clone();
+            let secrets = webhook.secrets.active(now).into_iter().map(str::to_owned).collect();
+            due.push(DueDelivery { url, secrets, body: event.body(), delivery });
+        }
+    }
+    Ok(due)
+}
+
+/// Gives up every pending delivery of a webhook that will not receive them.
+pub(super) fn abandon_pending(tx: &mut impl WriteTx, webhook_id: &str) -> Result<()> {
+    for pending in tx.pending_deliveries()?.into_iter().filter(|d| d.webhook_id == webhook_id) {
+        tx.put_delivery(&delivery::abandon(&pending))?;
+    }
+    Ok(())
+}
+
+/// Drops, from every webhook, the replaced secrets that no longer sign at `now`.
+fn drop_expired_secrets(tx: &mut impl WriteTx, now: DateTime<Utc>) -> Result<()> {
+    for mut webhook in tx.webhooks()? {
+        if webhook.secrets.drop_expired(now) {
+            tx.put_webhook(&webhook)?;
+        }
+    }
+    Ok(())
+}
+
+impl<S: Store> super::Operations<'_, S> {
     /// Turns up to `limit` outbox events not yet fanned out into a pending
     /// delivery for each active webhook subscribed to each, in one
     /// transaction, and marks each of them fanned out. Returns how
@@ -110,6 +173,7 @@ impl<S: Store> Rental<S> {
             }
             Ok(recorded)
         })
+        .inspect(|recorded| crate::metrics::deliveries(recorded))
     }
 
     /// Records an attempt at `delivery_id` (see [`delivery::record`]); a `410 Gone`
@@ -122,67 +186,6 @@ impl<S: Store> Rental<S> {
     /// Records several attempts in one transaction (a dispatcher's batch), in
     /// order; each clears its delivery's lease.
     pub fn record_attempts(&self, attempts: &[(String, Attempt)], retries: &[Duration]) -> Result<Vec<Delivery>> {
-        self.write(|tx| record_in(tx, attempts, retries))
+        self.write(|tx| record_in(tx, attempts, retries)).inspect(|recorded| crate::metrics::deliveries(recorded))
     }
-
-    /// A delivery by id.
-    pub fn delivery(&self, id: &str) -> Result<Delivery> {
-        self.store.read()?.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.to_owned())))
-    }
-}
-
-/// Records `attempts` in order in `tx`, each clearing its delivery's lease; a
-/// `410 Gone` deactivates the webhook and gives up its other pending deliveries.
-fn record_in(tx: &mut impl WriteTx, attempts: &[(String, Attempt)], retries: &[Duration]) -> Result<Vec<Delivery>> {
-    let mut out = Vec::with_capacity(attempts.len());
-    for (id, attempt) in attempts {
-        let current = tx.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.clone())))?;
-        let recorded = delivery::record(&current, attempt.clone(), retries);
-        tx.put_delivery(&recorded.delivery)?;
-        tx.remove_lease(id)?;
-        if recorded.deactivate_webhook
-            && let Some(mut webhook) = tx.webhooks()?.into_iter().find(|w| w.id == current.webhook_id)
-        {
-            webhook.active = false;
-            tx.put_webhook(&webhook)?;
-            abandon_pending(tx, &webhook.id)?;
-        }
-        out.push(recorded.delivery);
-    }
-    Ok(out)
-}
-
-/// `deliveries` with their webhook's address and active secrets at `now` and
-/// the exact body; one whose webhook or event is gone is left out.
-fn to_send(tx: &impl ReadTx, deliveries: Vec<Delivery>, now: DateTime<Utc>) -> Result<Vec<DueDelivery>> {
-    let webhooks = tx.webhooks()?;
-    let mut due = Vec::with_capacity(deliveries.len());
-    for delivery in deliveries {
-        let webhook = webhooks.iter().find(|w| w.id == delivery.webhook_id);
-        let event = tx.event(delivery.event_seq)?;
-        if let (Some(webhook), Some(event)) = (webhook, event) {
-            let url = webhook.url.clone();
-            let secrets = webhook.secrets.active(now).into_iter().map(str::to_owned).collect();
-            due.push(DueDelivery { url, secrets, body: event.body(), delivery });
-        }
-    }
-    Ok(due)
-}
-
-/// Gives up every pending delivery of a webhook that will not receive them.
-pub(super) fn abandon_pending(tx: &mut impl WriteTx, webhook_id: &str) -> Result<()> {
-    for pending in tx.pending_deliveries()?.into_iter().filter(|d| d.webhook_id == webhook_id) {
-        tx.put_delivery(&delivery::abandon(&pending))?;
-    }
-    Ok(())
-}
-
-/// Drops, from every webhook, the replaced secrets that no longer sign at `now`.
-fn drop_expired_secrets(tx: &mut impl WriteTx, now: DateTime<Utc>) -> Result<()> {
-    for mut webhook in tx.webhooks()? {
-        if webhook.secrets.drop_expired(now) {
-            tx.put_webhook(&webhook)?;
-        }
-    }
-    Ok(())
 }

@@ -2,31 +2,95 @@
 //! the next one to find no write running does all of theirs in one durable
 //! transaction. Each job still sees every job before it; one sync covers many.
 //! How long that leader waits for more callers is [`Gathering`]'s to say.
+//!
+//! The one queue for blocking callers and awaiting ones alike: a blocking
+//! caller may lead a group itself; an awaiting caller ([`GroupCommit::submit`])
+//! holds no thread while it waits, and its jobs are led by a committer thread
+//! that runs while there is work and ends after [`IDLE`] without any.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::Instant;
+use std::pin::Pin;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
 
 use crate::gathering::Gathering;
+
+/// How long a committer thread waits for work before it ends.
+const IDLE: Duration = Duration::from_secs(2);
 
 /// A queue of jobs of type `J` whose results are of type `R`.
 #[derive(Debug)]
 pub(super) struct GroupCommit<J, R> {
     queue: Mutex<Queue<J, R>>,
+    /// Blocking callers wait here for their result or their turn to lead.
     done: Condvar,
+    /// A gathering leader waits here for more jobs.
     arrived: Condvar,
+    /// The committer thread waits here for jobs to lead.
+    work: Condvar,
 }
 
 #[derive(Debug)]
 struct Queue<J, R> {
-    waiting: Vec<(u64, J)>,
+    waiting: Vec<(Answer<R>, J)>,
     finished: HashMap<u64, R>,
     next_ticket: u64,
     leader: bool,
-    /// Callers inside [`GroupCommit::run`] now.
+    /// Callers waiting for a result now, blocked or awaiting.
     inside: usize,
     gathering: Gathering,
+    /// A committer thread runs.
+    committer: bool,
+    /// The owner is gone: the committer fails what is queued and ends.
+    closed: bool,
+}
+
+/// Where a job's result goes.
+#[derive(Debug)]
+enum Answer<R> {
+    /// To the blocking caller holding this ticket.
+    Caller(u64),
+    /// To a [`Later`] future.
+    Later(Arc<Slot<R>>),
+}
+
+/// A result on its way to a [`Later`], and who to wake when it lands.
+#[derive(Debug)]
+struct Slot<R>(Mutex<(Option<R>, Option<Waker>)>);
+
+impl<R> Slot<R> {
+    fn fill(&self, result: R) {
+        let waker = {
+            let mut slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+            slot.0 = Some(result);
+            slot.1.take()
+        };
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+}
+
+/// The result of a job queued with [`GroupCommit::submit`], once its group has run.
+#[derive(Debug)]
+pub(super) struct Later<R>(Arc<Slot<R>>);
+
+impl<R> Future for Later<R> {
+    type Output = R;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<R> {
+        let mut slot = self.0.0.lock().unwrap_or_else(PoisonError::into_inner);
+        match slot.0.take() {
+            Some(result) => Poll::Ready(result),
+            None => {
+                slot.1 = Some(cx.waker().clone());
+                Poll::Pending
+            }
+        }
+    }
 }
 
 impl<J, R> Default for GroupCommit<J, R> {
@@ -38,8 +102,10 @@ impl<J, R> Default for GroupCommit<J, R> {
             leader: false,
             inside: 0,
             gathering: Gathering::default(),
+            committer: false,
+            closed: false,
         };
-        GroupCommit { queue: Mutex::new(queue), done: Condvar::new(), arrived: Condvar::new() }
+        GroupCommit { queue: Mutex::new(queue), done: Condvar::new(), arrived: Condvar::new(), work: Condvar::new() }
     }
 }
 
@@ -51,11 +117,8 @@ impl<J, R> GroupCommit<J, R> {
         let mut queue = self.lock();
         let ticket = queue.next_ticket;
         queue.next_ticket += 1;
-        queue.waiting.push((ticket, job));
-        queue.inside += 1;
-        let inside = queue.inside;
-        queue.gathering.arrived(inside);
-        self.arrived.notify_one();
+        queue.waiting.push((Answer::Caller(ticket), job));
+        self.arrive(&mut queue);
         loop {
             if let Some(result) = queue.finished.remove(&ticket) {
                 queue.inside -= 1;
@@ -65,26 +128,123 @@ impl<J, R> GroupCommit<J, R> {
                 queue = self.done.wait(queue).unwrap_or_else(PoisonError::into_inner);
                 continue;
             }
-            queue.leader = true;
-            queue = self.gather(queue, max);
-            let take = queue.waiting.len().min(max);
-            let batch: Vec<(u64, J)> = queue.waiting.drain(..take).collect();
-            let inside = queue.inside;
-            queue.gathering.started(inside);
-            drop(queue);
-            let started = Instant::now();
-            let (tickets, jobs): (Vec<u64>, Vec<J>) = batch.into_iter().unzip();
-            let count = jobs.len();
-            let mut results = catch_unwind(AssertUnwindSafe(|| process(jobs))).unwrap_or_default();
-            if results.len() != count {
-                results = (0..count).map(|_| failed()).collect();
-            }
-            queue = self.lock();
-            queue.gathering.finished(started.elapsed());
-            queue.finished.extend(tickets.into_iter().zip(results));
-            queue.leader = false;
-            self.done.notify_all();
+            queue = self.lead(queue, max, &process, &failed);
         }
+    }
+
+    /// Queues `job` and returns its result to come, holding no thread while
+    /// it waits. Unless a committer thread runs, `start` starts one (which
+    /// calls [`GroupCommit::commit_queued`]) and says whether it could.
+    pub(super) fn submit(&self, job: J, start: impl FnOnce() -> bool, failed: impl Fn() -> R) -> Later<R> {
+        let slot = Arc::new(Slot(Mutex::new((None, None))));
+        let mut queue = self.lock();
+        queue.waiting.push((Answer::Later(Arc::clone(&slot)), job));
+        self.arrive(&mut queue);
+        if queue.committer {
+            self.work.notify_one();
+        } else {
+            queue.committer = true;
+            drop(queue);
+            if !start() {
+                let mut queue = self.lock();
+                queue.committer = false;
+                // Without a thread to lead it, the job is taken back and fails.
+                if let Some(at) =
+                    queue.waiting.iter().position(|(a, _)| matches!(a, Answer::Later(s) if Arc::ptr_eq(s, &slot)))
+                {
+                    queue.waiting.remove(at);
+                    queue.inside -= 1;
+                    slot.fill(failed());
+                }
+            }
+        }
+        Later(slot)
+    }
+
+    /// The committer thread's work: leads groups while jobs are queued, and
+    /// returns after [`IDLE`] without any, or once [`GroupCommit::close`]d.
+    pub(super) fn commit_queued(&self, max: usize, process: impl Fn(Vec<J>) -> Vec<R>, failed: impl Fn() -> R) {
+        let mut queue = self.lock();
+        loop {
+            if queue.closed {
+                for (answer, _) in std::mem::take(&mut queue.waiting) {
+                    if let Answer::Later(slot) = answer {
+                        slot.fill(failed());
+                    }
+                }
+                queue.committer = false;
+                self.done.notify_all();
+                return;
+            }
+            if queue.leader || queue.waiting.is_empty() {
+                let (next, wait) = self.work.wait_timeout(queue, IDLE).unwrap_or_else(PoisonError::into_inner);
+                queue = next;
+                if wait.timed_out() && queue.waiting.is_empty() && !queue.leader {
+                    queue.committer = false;
+                    return;
+                }
+                continue;
+            }
+            queue = self.lead(queue, max, &process, &failed);
+        }
+    }
+
+    /// The owner is gone: a committer thread fails what is queued and ends.
+    pub(super) fn close(&self) {
+        self.lock().closed = true;
+        self.work.notify_all();
+    }
+
+    /// Counts a job just queued and tells a gathering leader.
+    fn arrive(&self, queue: &mut Queue<J, R>) {
+        queue.inside += 1;
+        let inside = queue.inside;
+        queue.gathering.arrived(inside);
+        self.arrived.notify_one();
+    }
+
+    /// Leads one group: gathers, takes at most `max` jobs, processes them
+    /// without the lock, and hands out the results.
+    fn lead<'q>(
+        &'q self,
+        mut queue: MutexGuard<'q, Queue<J, R>>,
+        max: usize,
+        process: &impl Fn(Vec<J>) -> Vec<R>,
+        failed: &impl Fn() -> R,
+    ) -> MutexGuard<'q, Queue<J, R>> {
+        queue.leader = true;
+        queue = self.gather(queue, max);
+        let take = queue.waiting.len().min(max);
+        let batch: Vec<(Answer<R>, J)> = queue.waiting.drain(..take).collect();
+        let inside = queue.inside;
+        queue.gathering.started(inside);
+        drop(queue);
+        let started = Instant::now();
+        let (answers, jobs): (Vec<Answer<R>>, Vec<J>) = batch.into_iter().unzip();
+        let count = jobs.len();
+        let mut results = catch_unwind(AssertUnwindSafe(|| process(jobs))).unwrap_or_default();
+        if results.len() != count {
+            results = (0..count).map(|_| failed()).collect();
+        }
+        let mut queue = self.lock();
+        queue.gathering.finished(started.elapsed());
+        for (answer, result) in answers.into_iter().zip(results) {
+            match answer {
+                Answer::Caller(ticket) => {
+                    queue.finished.insert(ticket, result);
+                }
+                Answer::Later(slot) => {
+                    queue.inside -= 1;
+                    slot.fill(result);
+                }
+            }
+        }
+        queue.leader = false;
+        self.done.notify_all();
+        if queue.committer && !queue.waiting.is_empty() {
+            self.work.notify_one();
+        }
+        queue
     }
 
     /// Waits, as the leader, as long as [`Gathering::wait`] says, or until
@@ -145,6 +305,67 @@ mod tests {
         let got = group.run(1, 8, |_| panic!("store exploded"), || 0);
         assert_eq!(got, 0);
         assert_eq!(group.run(2, 8, |jobs| jobs, || 0), 2);
+    }
+
+    #[test]
+    fn awaiting_callers_get_their_results_from_the_committer_and_share_groups_with_blocking_ones() {
+        let group = Arc::new(GroupCommit::<u32, u32>::default());
+        let batches = Arc::new(AtomicUsize::new(0));
+        let process = {
+            let batches = Arc::clone(&batches);
+            move |jobs: Vec<u32>| {
+                batches.fetch_add(1, Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(5));
+                jobs.into_iter().map(|j| j * 10).collect::<Vec<u32>>()
+            }
+        };
+        let start = || {
+            let (group, process) = (Arc::clone(&group), process.clone());
+            std::thread::spawn(move || group.commit_queued(8, process, || u32::MAX));
+            true
+        };
+        let later: Vec<Later<u32>> = (0..8).map(|i| group.submit(i, start, || u32::MAX)).collect();
+        let blocking = {
+            let (group, process) = (Arc::clone(&group), process.clone());
+            std::thread::spawn(move || group.run(100, 8, process, || u32::MAX))
+        };
+        let results: Vec<u32> = later.into_iter().map(block_on).collect();
+        assert_eq!(results, (0..8).map(|i| i * 10).collect::<Vec<_>>());
+        assert_eq!(blocking.join().unwrap(), 1000);
+        assert!(batches.load(Ordering::SeqCst) < 9, "some jobs shared a group");
+        group.close();
+    }
+
+    #[test]
+    fn a_closed_queue_fails_what_awaits() {
+        let group = Arc::new(GroupCommit::<u32, u32>::default());
+        group.close();
+        let start = || {
+            let group = Arc::clone(&group);
+            std::thread::spawn(move || group.commit_queued(8, |jobs| jobs, || 7));
+            true
+        };
+        assert_eq!(block_on(group.submit(1, start, || 7)), 7);
+        assert_eq!(block_on(group.submit(2, || false, || 9)), 9, "no thread to lead it: it fails at once");
+    }
+
+    /// Polls `future` on this thread until it is ready.
+    fn block_on<R>(future: Later<R>) -> R {
+        struct Unpark(std::thread::Thread);
+        impl std::task::Wake for Unpark {
+            fn wake(self: Arc<Self>) {
+                self.0.unpark();
+            }
+        }
+        let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+        let mut cx = Context::from_waker(&waker);
+        let mut future = std::pin::pin!(future);
+        loop {
+            if let Poll::Ready(result) = future.as_mut().poll(&mut cx) {
+                return result;
+            }
+            std::thread::park();
+        }
     }
 
     #[test]

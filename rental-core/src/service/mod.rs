@@ -14,6 +14,7 @@ mod change;
 mod channels;
 mod deliveries;
 mod group_commit;
+mod leases;
 mod messages;
 mod property_edit;
 mod property_feeds;
@@ -100,7 +101,7 @@ impl Default for Settings {
 /// let rental = Rental::new(MemoryStore::new()).with_clock(clock);
 /// rental.import_properties(&demo::properties())?;
 /// let booking = rental.create_booking(&NewBooking {
-///     property: "sea-view".into(),
+///     property: "sea-view".parse()?,
 ///     check_in: "2026-12-20".parse().unwrap(),
 ///     check_out: "2026-12-27".parse().unwrap(),
 ///     guest_name: "Ada Lovelace".into(),
@@ -121,8 +122,50 @@ pub struct Rental<S> {
     /// Held by [`Rental::write`] from a transaction until the cache has its
     /// changes, so the cache takes them in commit order.
     writes: Mutex<()>,
-    /// Booking creations waiting to share a commit.
-    creations: GroupCommit<NewBookingJob, Result<Created>>,
+    /// Booking creations waiting to share a commit (shared with the committer thread).
+    creations: Arc<GroupCommit<NewBookingJob, Result<Created>>>,
+}
+
+impl<S> Drop for Rental<S> {
+    fn drop(&mut self) {
+        // A committer thread waiting for creations ends now rather than at its idle time-out.
+        self.creations.close();
+    }
+}
+
+/// The calls a server makes besides the use cases: admin sessions and the
+/// login throttle, recognising keys from memory, and the background work
+/// (fanning events out to webhooks, claiming and recording deliveries,
+/// pulling channel calendars, the stay schedule, pruning). `rental-server`
+/// makes them; a program that embeds only the engine needs none of them,
+/// unless it delivers webhooks or pulls calendars itself.
+///
+/// It derefs to the [`Rental`], so every use case is reachable from it too.
+///
+/// ```
+/// use rental_core::{MemoryStore, Rental};
+///
+/// let rental = Rental::new(MemoryStore::new());
+/// // Nothing happened yet, so there is nothing to fan out to webhooks.
+/// assert_eq!(rental.operations().fan_out(100)?, 0);
+/// # Ok::<(), rental_core::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Operations<'r, S>(&'r Rental<S>);
+
+impl<S> Clone for Operations<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Operations<'_, S> {}
+
+impl<S> std::ops::Deref for Operations<'_, S> {
+    type Target = Rental<S>;
+    fn deref(&self) -> &Rental<S> {
+        self.0
+    }
 }
 
 impl<S> std::fmt::Debug for Rental<S> {
@@ -141,7 +184,7 @@ impl<S: Store> Rental<S> {
             settings: Settings::default(),
             cache: None,
             writes: Mutex::new(()),
-            creations: GroupCommit::default(),
+            creations: Arc::default(),
         }
     }
 
@@ -193,9 +236,18 @@ impl<S: Store> Rental<S> {
         Ok(self)
     }
 
-    /// The store underneath.
+    /// The store underneath, for tests that read or break it directly
+    /// (feature `testing`). A program goes through the use cases instead:
+    /// a write behind their back would skip the outbox and the read cache.
+    #[cfg(any(test, feature = "testing"))]
     pub fn store(&self) -> &S {
         &self.store
+    }
+
+    /// What servers and background workers call, apart from what an
+    /// embedder needs: see [`Operations`].
+    pub fn operations(&self) -> Operations<'_, S> {
+        Operations(self)
     }
 
     /// The settings in force.
@@ -284,8 +336,8 @@ impl<S: Store> Rental<S> {
         let stay = Stay::new(req.check_in, req.check_out).map_err(|e| range_error(e, "checkOut"))?;
         check_guests(req.guests)?;
         self.read_with(|model| {
-            let property = active_property(model, &req.property)?;
-            let calendar = model.calendar(&req.property, stay.check_in(), stay.check_out())?;
+            let property = active_property(model, req.property.as_str())?;
+            let calendar = model.calendar(req.property.as_str(), stay.check_in(), stay.check_out())?;
             let today = today_in(property.timezone, self.now());
             Ok(pricing::quote(&property, stay, req.guests, today, &calendar))
         })

@@ -3,7 +3,6 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Rental;
 use super::bookings::IDEMPOTENCY_WINDOW;
 use crate::error::Result;
 use crate::store::{ReadTx, Store, WriteTx};
@@ -35,7 +34,7 @@ impl Pruned {
     }
 }
 
-impl<S: Store> Rental<S> {
+impl<S: Store> super::Operations<'_, S> {
     /// Removes what retention lets go, in transactions of at most
     /// [`PRUNE_BATCH`] records of each kind, until nothing is left to remove:
     /// deliveries that finished more than `retention` ago; outbox events

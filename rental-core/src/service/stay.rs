@@ -34,31 +34,6 @@ impl<S: Store> Rental<S> {
         })
     }
 
-    /// Records the check-ins and check-outs whose time has come and emits
-    /// their events, each exactly once (the booking keeps what was recorded,
-    /// in the same transaction as the events). Looks at the confirmed stays
-    /// that arrive or depart from `lookback_days` before each property's
-    /// today up to tomorrow, read by an index range, not at every booking.
-    /// Returns the bookings that changed.
-    pub fn apply_stay_schedule(&self, lookback_days: u64) -> Result<Vec<Booking>> {
-        let now = self.now();
-        let candidates = self.due_candidates(now, lookback_days)?;
-        if candidates.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.write(|tx| {
-            let mut changed = Vec::new();
-            for code in &candidates {
-                let Some(booking) = tx.booking(code)? else { continue };
-                let Some(property) = tx.property(booking.property.as_str())? else { continue };
-                if let Outcome::Changed { booking, events } = presence::due(&booking, &property, now) {
-                    changed.push(write_back(tx, &booking, &events)?);
-                }
-            }
-            Ok(changed)
-        })
-    }
-
     /// Codes of the confirmed stays with a scheduled transition due by `now`
     /// on or after `lookback_days` before their property's today, not yet recorded.
     ///
@@ -95,4 +70,31 @@ fn write_back(tx: &mut impl WriteTx, booking: &Booking, events: &[crate::event::
     tx.put_booking(booking)?;
     tx.append_events(events)?;
     Ok(tx.booking(booking.code.as_str())?.unwrap_or_else(|| booking.clone()))
+}
+
+impl<S: Store> super::Operations<'_, S> {
+    /// Records the check-ins and check-outs whose time has come and emits
+    /// their events, each exactly once (the booking keeps what was recorded,
+    /// in the same transaction as the events). Looks at the confirmed stays
+    /// that arrive or depart from `lookback_days` before each property's
+    /// today up to tomorrow, read by an index range, not at every booking.
+    /// Returns the bookings that changed.
+    pub fn apply_stay_schedule(&self, lookback_days: u64) -> Result<Vec<Booking>> {
+        let now = self.now();
+        let candidates = self.due_candidates(now, lookback_days)?;
+        if candidates.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.write(|tx| {
+            let mut changed = Vec::new();
+            for code in &candidates {
+                let Some(booking) = tx.booking(code)? else { continue };
+                let Some(property) = tx.property(booking.property.as_str())? else { continue };
+                if let Outcome::Changed { booking, events } = presence::due(&booking, &property, now) {
+                    changed.push(write_back(tx, &booking, &events)?);
+                }
+            }
+            Ok(changed)
+        })
+    }
 }

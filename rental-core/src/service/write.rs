@@ -120,7 +120,9 @@ impl<S: Store> Rental<S> {
         }
         let Recorder { tx, changes, .. } = tx;
         if changes.any {
+            let started = std::time::Instant::now();
             tx.commit()?;
+            crate::metrics::commit(started.elapsed());
             if let Some(cache) = &self.cache {
                 cache.apply(&changes, self.now());
             }

@@ -36,6 +36,13 @@ impl StayState {
     }
 }
 
+/// The state as the API writes it (`checked_in`, ...).
+impl std::fmt::Display for StayState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One confirmed stay as the state machine sees it: when it is (or will be)
 /// checked in and out, by the action where one was taken, else by the schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -87,6 +87,13 @@ impl Store for AnyStore {
             AnyStore::Postgres(s) => s.change_marks(),
         }
     }
+
+    fn schema_current(&self) -> StoreResult<bool> {
+        match self {
+            AnyStore::Redb(s) => s.schema_current(),
+            AnyStore::Postgres(s) => s.schema_current(),
+        }
+    }
 }
 
 impl<R: ReadTx, P: ReadTx> ReadTx for AnyTx<R, P> {

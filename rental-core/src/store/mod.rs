@@ -110,6 +110,13 @@ pub trait Store: Send + Sync {
     /// in memory, so looking costs no transaction. `None`: this process is
     /// the store's only writer. No default, for the same reason.
     fn change_marks(&self) -> Option<std::sync::Arc<ChangeMarks>>;
+    /// Whether the stored schema is the one this build reads and writes: what
+    /// a readiness check asks, beside a read. A store migrated when opened
+    /// by its one process is always current; a shared one can be moved past
+    /// this build by a newer process (`false`), or lose its database (an error).
+    fn schema_current(&self) -> StoreResult<bool> {
+        Ok(true)
+    }
 }
 
 /// What a group of writes is about to read ([`ReadTx::prefetch`]).

@@ -250,7 +250,7 @@ mod tests {
             let check_in = first + chrono::Days::new(u64::from(i) * 4);
             let stay = rental_core::Stay::new(check_in, check_in + chrono::Days::new(3)).unwrap();
             let request = NewBooking {
-                property: "sea-view".into(),
+                property: "sea-view".parse().unwrap(),
                 check_in: stay.check_in(),
                 check_out: stay.check_out(),
                 guests: 2,

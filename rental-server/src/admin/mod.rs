@@ -116,7 +116,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
             ["webhooks"] => webhooks::page(state.rental(), &session).await,
             ["properties"] => properties::page(state.rental(), &session).await,
             ["properties", slug, "edit"] => {
-                let base = base_url(state, &parts.headers);
+                let base = base_url(state, &parts);
                 property_edit::page(state.rental(), &session, slug, &base, query.get("preview")).await
             }
             ["logout"] => login::logout_page(&session),
@@ -136,7 +136,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
             "This form did not come from this dashboard, or it has expired. Reload the page and try again.",
         );
     }
-    let base = base_url(state, &parts.headers);
+    let base = base_url(state, &parts);
     let act = Act { state, session: &session, form: &form, base: &base };
     match segments.as_slice() {
         ["logout"] => login::logout(state, &session).await,
@@ -167,13 +167,15 @@ struct Act<'a, S> {
     base: &'a str,
 }
 
-/// The configured public URL, else `http://` and the request's `Host`.
-fn base_url<S>(state: &AppState<S>, headers: &http::HeaderMap) -> String {
+/// The configured public URL, else `http://`, the request's `Host` and the
+/// path prefix the server is mounted under (`crate::RentalService::under`).
+fn base_url<S>(state: &AppState<S>, parts: &http::request::Parts) -> String {
     if let Some(base) = &state.admin.config.base_url {
         return base.trim_end_matches('/').to_owned();
     }
-    let host = headers.get(http::header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
-    format!("http://{host}")
+    let host = parts.headers.get(http::header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
+    let prefix = parts.extensions.get::<crate::service::Mount>().map_or("", |m| &m.0);
+    format!("http://{host}{prefix}")
 }
 
 impl<S: Store + 'static> Act<'_, S> {

@@ -255,8 +255,8 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
     }
     for (field, target) in [("checkInTime", &mut p.check_in_time), ("checkOutTime", &mut p.check_out_time)] {
         match ClockTime::parse(form.get(field).trim()) {
-            Some(t) => *target = t,
-            None => bad(field, "must be a time like 15:00"),
+            Ok(t) => *target = t,
+            Err(_) => bad(field, "must be a time like 15:00"),
         }
     }
     p.booking_page.enabled = form.get("bookingPage") == "yes";

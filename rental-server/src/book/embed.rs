@@ -9,12 +9,12 @@ use rental_core::booking_page::{BookingPage, is_origin};
 /// frame takes heights from the page's own origin only.
 pub const SCRIPT: &str = r"(function(){
 var me=document.currentScript;if(!me){return;}
-var base=new URL(me.src).origin;
+var src=new URL(me.src),base=src.origin,root=base+src.pathname.replace(/\/book\/embed\.js$/,'');
 function frame(div){
 if(div.getAttribute('data-rental-ready')){return;}
 div.setAttribute('data-rental-ready','1');
 var f=document.createElement('iframe');
-f.src=base+'/book/'+encodeURIComponent(div.getAttribute('data-rental-property'))+'?embed='+encodeURIComponent(location.origin);
+f.src=root+'/book/'+encodeURIComponent(div.getAttribute('data-rental-property'))+'?embed='+encodeURIComponent(location.origin);
 f.title=div.getAttribute('data-rental-title')||'Book your stay';
 f.style.cssText='display:block;width:100%;height:640px;border:0';
 div.appendChild(f);

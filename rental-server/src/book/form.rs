@@ -68,8 +68,11 @@ impl Entered {
             return Err(errors);
         };
         let notes = self.notes.trim();
+        let property = slug
+            .parse()
+            .map_err(|e: rental_core::IdError| vec![FieldError::new(e.field(), "invalid", e.to_string())])?;
         Ok(NewBooking {
-            property: slug.to_owned(),
+            property,
             check_in,
             check_out,
             guest_name: self.guest_name.clone(),

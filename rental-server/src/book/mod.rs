@@ -183,7 +183,7 @@ fn quote<S: Store>(r: &Rental<S>, slug: &str, asked: &Asked, base_guests: u32) -
         return Ok(Some(Quoted::Unreadable(unreadable)));
     }
     let guests = guests.unwrap_or(base_guests);
-    match r.quote(&QuoteRequest { property: slug.to_owned(), check_in, check_out, guests }) {
+    match r.quote(&QuoteRequest { property: slug.parse()?, check_in, check_out, guests }) {
         Ok(q) => Ok(Some(Quoted::Priced(q))),
         Err(Error::Validation(errors)) => Ok(Some(Quoted::Unreadable(errors.iter().map(stay_words).collect()))),
         Err(e) => Err(e),
@@ -321,7 +321,7 @@ async fn submit<S: Store + 'static>(
         Err(errors) => return refused(errors).await,
     };
     let key = format!("page:{}", entered.token);
-    match state.creations().create(request, Some(key)).await {
+    match state.rental().create_booking_async(&request, Some(&key)).await {
         Ok(created) => {
             let token = state.book.signer.confirmation(created.booking.code.as_str());
             let mut location = format!("/book/{slug}/requested/{token}");

@@ -294,7 +294,7 @@ fn refused(reasons: &[String]) -> Markup {
 /// A rule the stay breaks, in words for the guest. Taken nights say nothing of why.
 pub fn refusal(problem: &Problem, q: &Quote) -> String {
     match problem {
-        Problem::DatesUnavailable { dates } => {
+        Problem::NightsTaken { dates } => {
             let dates: Vec<String> = dates.iter().map(|d| d.format("%a %-d %b").to_string()).collect();
             format!("Some of these nights are already taken: {}.", dates.join(", "))
         }

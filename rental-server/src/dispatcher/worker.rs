@@ -139,7 +139,7 @@ async fn flush<S: Store + 'static>(crew: &Crew<S>, attempts: Vec<(String, Attemp
     }
     let (rental, owner, held) = (Arc::clone(&crew.rental), crew.owner.clone(), held.to_vec());
     let (retries, lease) = (crew.config.retries.clone(), renew.then_some(crew.config.lease));
-    let write = move || rental.record_claimed(&owner, &attempts, &retries, &held, lease);
+    let write = move || rental.operations().record_claimed(&owner, &attempts, &retries, &held, lease);
     match tokio::task::spawn_blocking(write).await {
         Ok(Ok(_)) => {}
         Ok(Err(e)) => tracing::error!(error = %e, "cannot record webhook attempts"),

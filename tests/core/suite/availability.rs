@@ -111,14 +111,14 @@ fn a_stay_long_over_still_holds_its_nights_when_asked_about_later<S: Store>(h: &
     h.book("sea-view", "2027-01-10", "2027-01-12", 2);
     let quote = h
         .quote(&rental_core::QuoteRequest {
-            property: "sea-view".into(),
+            property: "sea-view".parse().unwrap(),
             check_in: d("2026-11-25"),
             check_out: d("2026-11-28"),
             guests: 2,
         })
         .unwrap();
     let taken = quote.problems.iter().find_map(|p| match p {
-        Problem::DatesUnavailable { dates } => Some(dates.clone()),
+        Problem::NightsTaken { dates } => Some(dates.clone()),
         _ => None,
     });
     assert_eq!(taken, Some(vec![d("2026-11-26"), d("2026-11-27")]), "{} holds them", over.code);

@@ -15,8 +15,12 @@ fn is_not_found<T: std::fmt::Debug>(got: &Result<T, Error>) -> bool {
 
 fn an_inactive_property_is_not_found_for_any_use<S: Store>(h: &Harness<S>) {
     h.import_properties(&[Property { active: false, ..demo::sea_view() }]).unwrap();
-    let quote =
-        QuoteRequest { property: "sea-view".into(), check_in: d("2026-12-20"), check_out: d("2026-12-27"), guests: 2 };
+    let quote = QuoteRequest {
+        property: "sea-view".parse().unwrap(),
+        check_in: d("2026-12-20"),
+        check_out: d("2026-12-27"),
+        guests: 2,
+    };
     assert!(is_not_found(&h.property("sea-view")));
     assert!(is_not_found(&h.availability("sea-view", None, None)));
     assert!(is_not_found(&h.quote(&quote)));

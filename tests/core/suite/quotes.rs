@@ -18,7 +18,12 @@ store_suite!(
 );
 
 fn request(property: &str, check_in: &str, check_out: &str, guests: u32) -> QuoteRequest {
-    QuoteRequest { property: property.to_owned(), check_in: d(check_in), check_out: d(check_out), guests }
+    QuoteRequest {
+        property: property.parse().expect("a property slug"),
+        check_in: d(check_in),
+        check_out: d(check_out),
+        guests,
+    }
 }
 
 fn codes(problems: &[Problem]) -> Vec<&'static str> {
@@ -39,7 +44,7 @@ fn the_contract_example_is_priced_to_the_cent<S: Store>(h: &Harness<S>) {
 fn a_quote_lists_taken_nights_and_is_still_priced<S: Store>(h: &Harness<S>) {
     h.book("sea-view", "2026-12-24", "2026-12-26", 2);
     let q = h.quote(&request("sea-view", "2026-12-20", "2026-12-27", 3)).unwrap();
-    assert_eq!(q.problems, [Problem::DatesUnavailable { dates: vec![d("2026-12-24"), d("2026-12-25")] }]);
+    assert_eq!(q.problems, [Problem::NightsTaken { dates: vec![d("2026-12-24"), d("2026-12-25")] }]);
     assert!(!q.available);
     assert_eq!(q.total, 134_288);
     let json = serde_json::to_value(&q.problems).unwrap();

@@ -291,4 +291,11 @@ impl Store for PgStore {
     fn change_marks(&self) -> Option<Arc<ChangeMarks>> {
         Some(self.listener.marks())
     }
+
+    /// Current when the newest migration the database records is this build's newest.
+    fn schema_current(&self) -> StoreResult<bool> {
+        let mut conn = self.pool.get()?;
+        let rows = conn.conn().query("SELECT coalesce(max(version), 0) FROM schema_migrations", &[])?;
+        Ok(rows.first().map(|r| r.get::<_, i32>(0)) == Some(Self::schema_version()))
+    }
 }

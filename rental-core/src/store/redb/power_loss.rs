@@ -115,7 +115,7 @@ fn use_case(rental: &Rental<RedbStore>, rng: &mut Rng) -> crate::Result<()> {
         }
         _ => {
             let request = NewBooking {
-                property: slug.into(),
+                property: crate::Slug::parse(slug).map_err(Error::from)?,
                 check_in: stay.check_in(),
                 check_out: stay.check_out(),
                 guest_name: "Ada Lovelace".into(),
