@@ -56,11 +56,11 @@ fn seed(rental: &Rental<RedbStore>, bookings: usize) {
         .collect();
     rental.import_properties(&properties).expect("the properties");
     let start = Utc::now().date_naive() + Days::new(2);
-    let requests: Vec<(NewBooking, Option<String>)> = (0..bookings)
+    let requests: Vec<NewBooking> = (0..bookings)
         .map(|n| {
             let night = start + Days::new((n / PROPERTIES) as u64);
-            let request = NewBooking {
-                property: format!("house-{}", n % PROPERTIES),
+            NewBooking {
+                property: Slug::parse(&format!("house-{}", n % PROPERTIES)).expect("a slug"),
                 check_in: night,
                 check_out: night + Days::new(1),
                 guest_name: format!("Guest {n}"),
@@ -68,14 +68,11 @@ fn seed(rental: &Rental<RedbStore>, bookings: usize) {
                 guests: 2,
                 notes: None,
                 source: None,
-            };
-            (request, None)
+            }
         })
         .collect();
-    for chunk in requests.chunks(200) {
-        for result in rental.create_bookings(chunk) {
-            result.expect("a booking");
-        }
+    for request in &requests {
+        rental.create_booking(request, None).expect("a booking");
     }
 }
 

@@ -142,10 +142,12 @@ pub use occupancy::Summary;
 pub use pricing::Quote;
 pub use property::{Cents, IcalFeed, Property, SeasonalRate};
 pub use service::{
-    Agenda, CATCH_UP_DAYS, Claim, Claimed, Created, DueDelivery, FeedPull, Fetched, NewKey, Operations, PRUNE_BATCH, Pruned, PullClaim,
-    Rental, Settings, WRITE_ATTEMPTS, retry_pause,
+    Agenda, CATCH_UP_DAYS, Claim, Claimed, Created, DueDelivery, FeedPull, Fetched, NewKey, Operations, PRUNE_BATCH,
+    Pruned, PullClaim, Rental, Settings, WRITE_ATTEMPTS, retry_pause,
 };
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;
-pub use store::{MemoryStore, Store, StoreError};
+pub use store::{
+    MemoryStore, ReadRecords, ReadTx, Record, RecordKind, RecordRow, Store, StoreError, WriteRecords, WriteTx,
+};

@@ -109,6 +109,7 @@ impl Route {
             Route::Quote => "/api/v1/quotes",
             Route::ListBookings | Route::CreateBooking => "/api/v1/bookings",
             Route::GetBooking(_) | Route::PatchBooking(_) => "/api/v1/bookings/{code}",
+            Route::ListMessages(_) | Route::ResendMessage(_) => "/api/v1/bookings/{code}/messages",
             Route::Summary => "/api/v1/ha/summary",
             Route::Sync => "/api/v1/sync/ical",
             Route::SyncStatus => "/api/v1/sync/status",

@@ -9,7 +9,7 @@ use chrono::TimeDelta;
 use rental_core::message::MessageKind;
 use rental_core::property::Property;
 use rental_core::store::{Store, WriteTx};
-use rental_core::{MemoryStore, Settings, demo};
+use rental_core::{Clock, MemoryStore, Settings, demo};
 use rental_server::ServerConfig;
 use rental_server::mail::compose::parse_mailbox;
 use rental_server::mail::{MailConfig, MessageOutcome, Sender, Smtp};
@@ -64,6 +64,30 @@ async fn wait_message(s: &TestServer<MemoryStore>, code: &str, kind: &str, done:
     }
 }
 
+/// Waits until no message of the server is due and unsent: every send in
+/// flight has been recorded. Call it before moving the clock, which would
+/// otherwise let the leases of sends in flight lapse at once.
+async fn quiet(s: &TestServer<MemoryStore>) {
+    let until = std::time::Instant::now() + WAIT;
+    loop {
+        let now = s.clock.now();
+        let mut busy = Vec::new();
+        for b in s.all_bookings().await {
+            for m in messages(s, b["code"].as_str().unwrap()).await {
+                let due = m["dueAt"].as_str().and_then(|d| d.parse::<chrono::DateTime<chrono::Utc>>().ok());
+                if m["status"] == "scheduled" && due.is_some_and(|d| d <= now) {
+                    busy.push(m);
+                }
+            }
+        }
+        if busy.is_empty() {
+            return;
+        }
+        assert!(std::time::Instant::now() < until, "still due: {busy:#?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 fn of_kind<'a>(got: &'a [Received], subject_part: &str) -> &'a Received {
     got.iter()
         .find(|r| r.header("Subject").contains(subject_part))
@@ -111,12 +135,15 @@ async fn a_request_and_its_confirmation_reach_guest_and_host_with_every_header()
     assert_eq!(all[4]["dueAt"], "2026-12-22T19:00:00.000Z");
     assert!(smtp.received().iter().all(|r| !r.raw.contains("4821")), "no door code before the instructions");
 
+    quiet(&s).await;
+
     s.set_now("2026-12-18T15:00:00Z");
     let got = smtp.wait_for(4, WAIT).await;
     let instructions = of_kind(&got, "your door code");
     for part in [instructions.text.as_deref().unwrap(), instructions.html.as_deref().unwrap()] {
         assert!(part.contains("4821") && part.contains("SeaView-Guest"), "{part}");
     }
+    quiet(&s).await;
     s.set_now("2026-12-22T19:00:00Z");
     let got = smtp.wait_for(5, WAIT).await;
     let reminder = of_kind(&got, "Check-out tomorrow");
@@ -165,9 +192,11 @@ async fn instructions_go_48_hours_of_wall_clock_before_the_window_in_new_york_ac
     assert_eq!(all[3]["dueAt"], "2027-03-13T20:00:00.000Z");
     assert_eq!(all[4]["dueAt"], "2027-03-16T23:00:00.000Z", "16 h before 11:00 EDT on the 17th: 19:00 EDT");
     smtp.wait_for(3, WAIT).await;
+    quiet(&s).await;
     s.set_now("2027-03-13T19:59:59Z");
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(smtp.received().len(), 3, "not a second early");
+    quiet(&s).await;
     s.set_now("2027-03-13T20:00:00Z");
     let got = smtp.wait_for(4, WAIT).await;
     let instructions = &got[3];
@@ -189,6 +218,7 @@ async fn a_one_night_stays_instructions_arrive_before_its_reminder_and_late_ones
     // request_received, host_request and confirmed of each.
     let before = smtp.wait_for(6, WAIT).await.len();
     // The server was down from now until the morning of the 21st: the stay's two messages are due.
+    quiet(&s).await;
     s.set_now("2026-12-21T09:00:00Z");
     let code = first["code"].as_str().unwrap();
     wait_message(&s, code, "check_out_reminder", |m| m["status"] == "sent").await;
@@ -231,6 +261,7 @@ async fn a_change_re_times_and_announces_and_a_cancellation_cancels_what_is_sche
             "{kind}"
         );
     }
+    quiet(&s).await;
     s.set_now("2026-12-26T00:00:00Z");
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(smtp.received().len(), 5, "nothing goes out for a cancelled stay");
@@ -243,9 +274,14 @@ async fn instructions_already_sent_go_again_when_the_dates_change() {
     let booking = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await;
     let code = booking["code"].as_str().unwrap();
     confirm(&s, code).await;
+    quiet(&s).await;
     s.set_now("2026-12-18T16:00:00Z");
     smtp.wait_for(4, WAIT).await;
     s.act(code, &json!({"action": "change", "checkIn": "2026-12-19", "checkOut": "2026-12-23"})).await.expect(200);
+    wait_message(&s, code, "check_in_instructions", |m| {
+        m["status"] == "sent" && m["dueAt"] != "2026-12-18T15:00:00.000Z"
+    })
+    .await;
     let got = smtp.wait_for(6, WAIT).await;
     let again: Vec<&Received> = got.iter().filter(|r| r.header("Subject").contains("door code")).collect();
     assert_eq!(again.len(), 2, "sent again at once: the new window is inside the lead");
@@ -261,6 +297,7 @@ async fn a_lapsed_checkout_sends_the_cancellation_in_its_own_wording() {
     let s = TestServer::with_settings(MemoryStore::new(), settings, &config).await;
     let booking = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await;
     smtp.wait_for(2, WAIT).await;
+    quiet(&s).await;
     s.clock.advance(TimeDelta::seconds(3));
     let got = smtp.wait_for(3, WAIT).await;
     let lapsed = of_kind(&got, "has lapsed");
@@ -312,9 +349,11 @@ async fn a_451_is_retried_on_the_schedule_and_a_550_fails_at_once() {
     assert_eq!(host["status"], "failed");
     assert!(host["error"].as_str().unwrap().contains("550"), "{host}");
     assert_eq!(smtp.received().len(), 0);
+    quiet(&s).await;
     s.clock.advance(TimeDelta::seconds(61));
     let m = wait_message(&s, code, "request_received", |m| m["status"] == "sent").await;
     assert_eq!((m["attempts"].as_u64(), m["error"].as_str()), (Some(2), None));
+    quiet(&s).await;
     s.clock.advance(TimeDelta::hours(1));
     tokio::time::sleep(Duration::from_millis(500)).await;
     let got = smtp.received();
@@ -333,6 +372,7 @@ async fn a_mail_server_that_is_down_is_retried_once_it_is_back() {
     assert_eq!(m["status"], "scheduled");
     assert!(!m["error"].as_str().unwrap().is_empty());
     smtp.restart();
+    quiet(&s).await;
     s.clock.advance(TimeDelta::seconds(61));
     let got = smtp.wait_for(2, WAIT).await;
     assert!(got.iter().any(|r| r.rcpt_tos == ["ada@example.com"]));

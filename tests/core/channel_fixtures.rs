@@ -147,7 +147,13 @@ fn a_propertys_feed_states_are_its_own_even_beside_slugs_that_share_a_prefix() {
             rental.operations().apply_feed(&pull, Fetched::Failed("offline".into())).unwrap();
         }
         let of = |slug: &str| {
-            let states = rental.store().read().and_then(|tx| tx.feed_states_of(slug)).unwrap();
+            let states = rental
+                .store()
+                .read()
+                .and_then(|tx| {
+                    rental_core::ReadRecords::list_all::<rental_core::channel::FeedState>(&tx, &format!("{slug}/"))
+                })
+                .unwrap();
             states.iter().map(|s| format!("{}/{}", s.property, s.feed)).collect::<Vec<_>>()
         };
         assert_eq!(of("sea-view"), ["sea-view/airbnb", "sea-view/vrbo"]);

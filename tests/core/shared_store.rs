@@ -12,7 +12,7 @@ use rental_core::keys::Scope;
 use rental_core::stay_state::StayState;
 use rental_core::store::{PgStore, ReadTx, StoreResult, WriteTx};
 use rental_core::webhook::Subscription;
-use rental_core::{Action, Booking, Error, Rental, Slug, Source, Store, StoreError};
+use rental_core::{Action, Booking, Error, ReadRecords, Rental, Slug, Source, Store, StoreError, WriteRecords};
 use rental_tests::postgres::PgCluster;
 use rental_tests::tools;
 use rental_tests::{d, fixed_clock, new_booking, rental_with_demo};
@@ -248,6 +248,82 @@ fn a_database_left_at_schema_version_2_keeps_its_calendar_and_its_net_after_the_
     let mut tx = store.write().unwrap();
     tx.put_booking(&direct("BK-CCCCCC", "2027-03-05", "2027-03-07")).unwrap();
     tx.commit().unwrap();
+}
+
+/// A database left at schema 6 (a table per kind) has its keys, webhooks,
+/// feed states and admin records moved into `records` by the upgrade, where
+/// the engine finds each; the old tables are gone.
+#[test]
+fn a_database_left_at_schema_version_6_keeps_its_keys_webhooks_feeds_and_admin_records_after_the_upgrade() {
+    if !tools::postgres() {
+        return;
+    }
+    // What the engine made on another store, written as schema 6 kept it.
+    let made = rental_with_demo(rental_core::MemoryStore::new(), fixed_clock());
+    let new = made.create_key("website", &[Scope::Read]).unwrap();
+    let webhook = made.add_webhook("https://example.com/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    made.set_admin_password("correct horse battery").unwrap();
+    let kind = rental_core::store::KINDS.iter().find(|k| k.name == "admin_password").unwrap();
+    let phc_doc = made.store().read().unwrap().record(kind, "admin").unwrap().unwrap().doc;
+    let phc = serde_json::from_slice::<serde_json::Value>(&phc_doc).unwrap()["phc"].as_str().unwrap().to_owned();
+    let now = made.now();
+    made.operations().start_admin_session("session-hash", "csrf", chrono::TimeDelta::hours(1), now).unwrap();
+    for _ in 0..6 {
+        made.operations().login_failed("10.0.0.9", now).unwrap();
+    }
+
+    let url = PgCluster::shared().empty_database();
+    assert_eq!(PgStore::connect(&url).unwrap().migrate_to(6).unwrap(), [1, 2, 3, 4, 5, 6]);
+    let mut old = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let key_doc = serde_json::to_string(&new.key).unwrap();
+    let hash = rental_core::keys::hash_secret(&new.secret);
+    old.execute(
+        "INSERT INTO api_keys (id, hash, doc) VALUES ($1, $2, $3::text::json)",
+        &[&new.key.id, &hash, &key_doc],
+    )
+    .unwrap();
+    let hook_doc = serde_json::to_string(&webhook).unwrap();
+    old.execute("INSERT INTO webhooks (id, doc) VALUES ($1, $2::text::json)", &[&webhook.id, &hook_doc]).unwrap();
+    let feed = rental_core::channel::FeedState::new(Slug::parse("sea-view").unwrap(), Source::parse("airbnb").unwrap());
+    let feed_doc = serde_json::to_string(&feed).unwrap();
+    old.execute("INSERT INTO feeds (property, feed, doc) VALUES ('sea-view', 'airbnb', $1::text::json)", &[&feed_doc])
+        .unwrap();
+    old.execute("INSERT INTO meta (key, value) VALUES ('admin_password', $1)", &[&phc]).unwrap();
+    let session = rental_core::admin_session::AdminSession { csrf: "csrf".into(), last_seen: now, flash: None };
+    let session = serde_json::to_string(&session).unwrap();
+    old.execute(
+        "INSERT INTO admin_sessions (key, last_seen, doc) VALUES ('session-hash', $1, $2::text::json)",
+        &[&now, &session],
+    )
+    .unwrap();
+    let wait = made.operations().login_wait("10.0.0.9", now).unwrap().expect("locked out");
+    let failures = (0..6).fold(None, |f, _| Some(rental_core::admin_session::LoginFailures::and_one(f, now)));
+    let failures = serde_json::to_string(&failures.unwrap()).unwrap();
+    old.execute(
+        "INSERT INTO login_failures (client, last, doc) VALUES ('10.0.0.9', $1, $2::text::json)",
+        &[&now, &failures],
+    )
+    .unwrap();
+
+    let upgraded = Rental::new(PgStore::open(&url).unwrap()).with_clock(fixed_clock());
+    assert_eq!(upgraded.keys().unwrap(), std::slice::from_ref(&new.key));
+    assert_eq!(upgraded.authenticate(&new.secret).unwrap().map(|k| k.id), Some(new.key.id.clone()));
+    assert_eq!(upgraded.webhooks().unwrap(), [webhook]);
+    assert_eq!(upgraded.operations().feed_states().unwrap(), [feed]);
+    assert!(upgraded.operations().verify_admin_password("correct horse battery").unwrap());
+    let idle = chrono::TimeDelta::hours(1);
+    assert_eq!(
+        upgraded.operations().admin_session("session-hash", idle, now).unwrap().map(|s| s.csrf),
+        Some("csrf".into())
+    );
+    assert_eq!(upgraded.operations().login_wait("10.0.0.9", now).unwrap(), Some(wait));
+    // The sessions' time came along as the index: an idle one is swept.
+    upgraded.operations().start_admin_session("other", "csrf", idle, now + idle + idle).unwrap();
+    assert_eq!(upgraded.operations().admin_session("session-hash", idle * 10, now).unwrap(), None);
+    let gone = old
+        .query("SELECT count(*) FROM pg_tables WHERE tablename IN ('api_keys', 'webhooks', 'feeds', 'admin_sessions', 'login_failures')", &[])
+        .unwrap();
+    assert_eq!(gone[0].get::<_, i64>(0), 0);
 }
 
 #[test]
@@ -498,7 +574,7 @@ fn a_write_for_one_property_that_reaches_past_it_waits_for_what_it_reaches() {
     let store = Arc::clone(&other);
     let keys = started(move || {
         let tx = store.write_for(&["harbour-loft"])?;
-        let keys = tx.keys()?;
+        let keys = tx.list_all::<rental_core::keys::ApiKey>("")?;
         tx.commit().map(|()| keys)
     });
     thread::sleep(STILL_WAITING);
@@ -546,4 +622,71 @@ fn the_fan_out_reads_events_of_writes_side_by_side_only_once_both_are_settled_an
     held.commit().unwrap();
     let codes = fan_out.recv_timeout(Duration::from_secs(10)).unwrap().unwrap();
     assert_eq!(codes, ["BK-AAAAAA", "BK-BBBBBB"], "both, in number order");
+}
+
+/// A count kept as a record, of one property's or of none.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct Tally<const PER_PROPERTY: bool> {
+    key: String,
+    n: u32,
+}
+
+impl<const PER_PROPERTY: bool> rental_core::Record for Tally<PER_PROPERTY> {
+    const KIND: rental_core::RecordKind = rental_core::RecordKind {
+        name: if PER_PROPERTY { "test_tally" } else { "test_global_tally" },
+        per_property: PER_PROPERTY,
+    };
+    fn key(&self) -> String {
+        self.key.clone()
+    }
+}
+
+/// Adds one to the tally under `key` in a write for `properties`: a read,
+/// then a write of what it read. A write that reaches past its properties
+/// may deadlock with another doing the same; as `Rental` does, it is done again.
+fn count_once<const P: bool>(store: &PgStore, properties: &[&str], key: &str) {
+    let count = || -> StoreResult<()> {
+        let mut tx = store.write_for(properties)?;
+        let mut tally = tx.get::<Tally<P>>(key)?.unwrap_or(Tally { key: key.into(), n: 0 });
+        tally.n += 1;
+        thread::sleep(Duration::from_millis(2));
+        tx.put(&tally)?;
+        tx.commit()
+    };
+    for _ in 0..50 {
+        match count() {
+            Err(e) if e.is_transient() => thread::sleep(Duration::from_millis(5)),
+            done => return done.unwrap(),
+        }
+    }
+    panic!("50 tries conflicted");
+}
+
+#[test]
+fn records_counted_up_by_writes_for_properties_in_two_processes_lose_no_count() {
+    if !tools::postgres() {
+        return;
+    }
+    let (first, other) = two_stores();
+    let handles: Vec<_> = (0..24)
+        .map(|i| {
+            let store = Arc::clone(if i % 2 == 0 { &first } else { &other });
+            thread::spawn(move || {
+                // Writes for other properties run beside each other; each reaches a record.
+                let mine = ["sea-view", "alpine-cabin", "harbour-loft"][i % 3];
+                count_once::<true>(&store, &[mine], "sea-view/visits");
+                // Two such writes each holding a property and waiting for
+                // every other write deadlock, which costs a second: a few.
+                if i < 3 {
+                    count_once::<false>(&store, &[mine], "visits");
+                }
+            })
+        })
+        .collect();
+    for handle in handles {
+        handle.join().unwrap();
+    }
+    let read = first.read().unwrap();
+    assert_eq!(read.get::<Tally<true>>("sea-view/visits").unwrap().map(|t| t.n), Some(24));
+    assert_eq!(read.get::<Tally<false>>("visits").unwrap().map(|t| t.n), Some(3));
 }

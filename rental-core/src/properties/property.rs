@@ -207,7 +207,9 @@ impl Property {
     /// discounts or seasons; stays of 1 to 366 nights; check-in at 15:00 and
     /// check-out at 11:00; `active`; no door code, Wi-Fi name or channel
     /// calendars; a static door code (6 digits when per stay) that opens
-    /// from check-in to check-out; the booking page off. Check what you
+    /// from check-in to check-out; the booking page off; guest messages in
+    /// their built-in wording, instructions 48 h and the reminder 16 h ahead,
+    /// replies to `mailFrom`. Check what you
     /// build with [`Property::validate`] (an import does).
     pub fn new(slug: Slug, name: impl Into<String>, timezone: Tz, nightly_rate: Cents) -> Self {
         Property {
@@ -238,6 +240,11 @@ impl Property {
             access_before_minutes: 0,
             access_after_minutes: 0,
             booking_page: BookingPage::default(),
+            contact_email: String::new(),
+            arrival_notes: String::new(),
+            check_in_message: check_in_lead(),
+            check_out_message: check_out_lead(),
+            messages: BTreeMap::new(),
         }
     }
 

@@ -7,7 +7,7 @@ use super::Rental;
 use crate::error::{Error, NotFound, Result};
 use crate::event::OutboxEvent;
 use crate::keys::{self, ApiKey, Scope};
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{KEYS_TOPIC, KeyHash, ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
 use crate::webhook::{Secrets, Subscription, Webhook};
 
 /// `lastUsedAt` is written at most this often per key, so reads stay reads.
@@ -45,26 +45,32 @@ impl<S: Store> Rental<S> {
             last_used_at: None,
             revoked_at: None,
         };
-        self.write(|tx| Ok(tx.insert_key(&key, &keys::hash_secret(&secret))?))?;
+        let hash = KeyHash { hash: keys::hash_secret(&secret), id: key.id.clone() };
+        self.write(|tx| {
+            tx.put(&hash)?;
+            Ok(tx.put(&key)?)
+        })?;
         Ok(NewKey { key, secret })
     }
 
     /// Every key, by id.
     pub fn keys(&self) -> Result<Vec<ApiKey>> {
-        Ok(self.store.read()?.keys()?)
+        Ok(self.store.read()?.list_all("")?)
     }
 
     /// Revokes the key with this id, or else the one unrevoked key with this name.
     pub fn revoke_key(&self, id_or_name: &str) -> Result<ApiKey> {
         self.write(|tx| {
-            let found = match tx.key(id_or_name)? {
+            let found = match tx.get::<ApiKey>(id_or_name)? {
                 Some(key) => Some(key),
-                None => tx.keys()?.into_iter().find(|k| k.name == id_or_name && k.revoked_at.is_none()),
+                None => tx.list_all::<ApiKey>("")?.into_iter().find(|k| k.name == id_or_name && k.revoked_at.is_none()),
             };
             let mut key = found.ok_or_else(|| Error::NotFound(NotFound::Key(id_or_name.to_owned())))?;
             if key.revoked_at.is_none() {
                 key.revoked_at = Some(self.now());
-                tx.update_key(&key)?;
+                tx.put(&key)?;
+                // Caches hold only keys they found valid: a revocation is the one change they must hear of.
+                tx.touch(KEYS_TOPIC)?;
             }
             Ok(key)
         })
@@ -80,9 +86,10 @@ impl<S: Store> Rental<S> {
             return Ok(None);
         }
         let hash = keys::hash_secret(secret);
-        let Some(key) = self.store.read()?.key_by_hash(&hash)? else {
-            return Ok(None);
-        };
+        let read = self.store.read()?;
+        let Some(KeyHash { id, .. }) = read.get(&hash)? else { return Ok(None) };
+        let Some(key) = read.get::<ApiKey>(&id)? else { return Ok(None) };
+        drop(read);
         if key.revoked_at.is_some() {
             return Ok(None);
         }
@@ -92,11 +99,11 @@ impl<S: Store> Rental<S> {
             return Ok(Some(key));
         }
         let key = self.write(|tx| {
-            let Some(mut key) = tx.key(&key.id)?.filter(|k| k.revoked_at.is_none()) else {
+            let Some(mut key) = tx.get::<ApiKey>(&key.id)?.filter(|k| k.revoked_at.is_none()) else {
                 return Ok(None);
             };
             key.last_used_at = Some(now);
-            tx.update_key(&key)?;
+            tx.put(&key)?;
             Ok(Some(key))
         })?;
         if let Some(key) = &key {
@@ -127,19 +134,19 @@ impl<S: Store> Rental<S> {
             active: true,
             created_at: now,
         };
-        self.write(|tx| Ok(tx.put_webhook(&webhook)?))?;
+        self.write(|tx| Ok(tx.put(&webhook)?))?;
         Ok(webhook)
     }
 
     /// Every webhook, by id.
     pub fn webhooks(&self) -> Result<Vec<Webhook>> {
-        Ok(self.store.read()?.webhooks()?)
+        Ok(self.store.read()?.list_all("")?)
     }
 
     /// Removes a webhook.
     pub fn remove_webhook(&self, id: &str) -> Result<()> {
         self.write(|tx| {
-            if !tx.remove_webhook(id)? {
+            if !tx.remove::<Webhook>(id)? {
                 return Err(Error::NotFound(NotFound::Webhook(id.to_owned())));
             }
             super::deliveries::abandon_pending(tx, id)

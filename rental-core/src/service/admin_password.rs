@@ -5,7 +5,7 @@ use argon2::{Argon2, PasswordHash, PasswordHasher, PasswordVerifier};
 
 use super::Rental;
 use crate::error::{Error, Result};
-use crate::store::{ReadTx, Store, StoreError, WriteTx};
+use crate::store::{AdminPassword, ReadRecords, Store, StoreError, WriteRecords};
 
 /// The shortest admin password accepted.
 pub const MIN_PASSWORD_CHARS: usize = 8;
@@ -23,12 +23,12 @@ impl<S: Store> Rental<S> {
             .hash_password_with_salt(password.as_bytes(), &salt)
             .map_err(|e| StoreError::Backend(format!("cannot hash the password: {e}").into()))?
             .to_string();
-        self.write(|tx| Ok(tx.set_admin_password(&phc)?))
+        self.write(|tx| Ok(tx.put(&AdminPassword { phc: phc.clone() })?))
     }
 
     /// True once an admin password has been set.
     pub fn has_admin_password(&self) -> Result<bool> {
-        Ok(self.store.read()?.admin_password()?.is_some())
+        Ok(self.store.read()?.get::<AdminPassword>(AdminPassword::KEY)?.is_some())
     }
 }
 
@@ -52,7 +52,7 @@ impl<S: Store> super::Operations<'_, S> {
     /// when none was ever set. It takes argon2's time on purpose: call it
     /// off any async runtime.
     pub fn verify_admin_password(&self, password: &str) -> Result<bool> {
-        let Some(phc) = self.store.read()?.admin_password()? else { return Ok(false) };
+        let Some(AdminPassword { phc }) = self.store.read()?.get(AdminPassword::KEY)? else { return Ok(false) };
         if password.len() > MAX_PASSWORD_BYTES {
             return Ok(false);
         }
@@ -74,7 +74,7 @@ mod tests {
         rental.set_admin_password("correct horse battery").unwrap();
         assert!(rental.operations().verify_admin_password("correct horse battery").unwrap());
         assert!(!rental.operations().verify_admin_password("correct horse battery ").unwrap());
-        let phc = rental.store().read().unwrap().admin_password().unwrap().unwrap();
+        let phc = rental.store().read().unwrap().get::<AdminPassword>(AdminPassword::KEY).unwrap().unwrap().phc;
         assert!(phc.starts_with("$argon2id$"), "{phc}");
         assert!(!phc.contains("correct horse"));
     }

@@ -20,7 +20,7 @@ use crate::lifecycle::{self, Outcome};
 use crate::occupancy::today_in;
 use crate::property::{IcalFeed, Property};
 use crate::stay::Stay;
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx, feed_key};
 
 /// One feed to pull: where from, and what to send for a conditional request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -320,7 +320,9 @@ impl Pull<'_> {
 /// that hold a night from `today` on, read once per pull.
 fn direct_stays(tx: &impl ReadTx, property: &Property, state: &FeedState, today: NaiveDate) -> Result<Vec<Stay>> {
     let mut imported: HashSet<String> = state.holders().map(str::to_owned).collect();
-    for other in tx.feed_states_of(property.slug.as_str())?.iter().filter(|s| s.feed != state.feed) {
+    for other in
+        tx.list_all::<FeedState>(&format!("{}/", property.slug.as_str()))?.iter().filter(|s| s.feed != state.feed)
+    {
         imported.extend(other.holders().map(str::to_owned));
     }
     let entries = tx.calendar(property.slug.as_str(), today, NaiveDate::MAX)?;
@@ -357,7 +359,7 @@ impl<S: Store> super::Operations<'_, S> {
         let mut pulls = Vec::new();
         for p in &properties {
             for feed in &p.ical_feeds {
-                let state = tx.feed_state(p.slug.as_str(), feed.name.as_str())?;
+                let state = tx.get::<FeedState>(&feed_key(p.slug.as_str(), feed.name.as_str()))?;
                 pulls.push(FeedPull::planned(&p.slug, &feed.name, &feed.url, state.as_ref()));
             }
         }
@@ -373,13 +375,13 @@ impl<S: Store> super::Operations<'_, S> {
         let now = self.now();
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
         self.write(|tx| {
-            let stored = tx.feed_state(pull.property.as_str(), pull.feed.as_str())?;
+            let stored = tx.get::<FeedState>(&feed_key(pull.property.as_str(), pull.feed.as_str()))?;
             if let Some(until) = channel::held_until(stored.as_ref().and_then(|s| s.lease.as_ref()), now) {
                 return Ok(PullClaim::Held(until));
             }
             let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
             state.lease = Some(FeedLease { owner: owner.to_owned(), until });
-            tx.put_feed_state(&state)?;
+            tx.put(&state)?;
             let url = configured_feed(tx, pull)?.map_or_else(|| pull.url.clone(), |(_, feed)| feed.url);
             Ok(PullClaim::Claimed(FeedPull {
                 requested: pull.requested,
@@ -392,12 +394,12 @@ impl<S: Store> super::Operations<'_, S> {
     /// Gives up a claimed pull that will not be applied: its feed may be claimed at once.
     pub fn release_feed_pull(&self, pull: &FeedPull) -> Result<()> {
         self.write(|tx| {
-            let Some(mut state) = tx.feed_state(pull.property.as_str(), pull.feed.as_str())? else {
+            let Some(mut state) = tx.get::<FeedState>(&feed_key(pull.property.as_str(), pull.feed.as_str()))? else {
                 return Ok(());
             };
             if channel::is_owned_by(state.lease.as_ref(), pull.holder.as_deref()) {
                 state.lease = None;
-                tx.put_feed_state(&state)?;
+                tx.put(&state)?;
             }
             Ok(())
         })
@@ -405,7 +407,7 @@ impl<S: Store> super::Operations<'_, S> {
 
     /// What every feed owns and how its last pull went.
     pub fn feed_states(&self) -> Result<Vec<FeedState>> {
-        Ok(self.store.read()?.feed_states()?)
+        Ok(self.store.read()?.list_all::<FeedState>("")?)
     }
 
     /// Applies what a pull of `pull` brought back, in one transaction: the feed's bookings
@@ -425,7 +427,7 @@ impl<S: Store> super::Operations<'_, S> {
         };
         let now = self.now();
         self.write(|tx| {
-            let stored = tx.feed_state(pull.property.as_str(), pull.feed.as_str())?;
+            let stored = tx.get::<FeedState>(&feed_key(pull.property.as_str(), pull.feed.as_str()))?;
             let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
             let leased = channel::is_owned_by(state.lease.as_ref(), pull.holder.as_deref());
             if leased {
@@ -436,7 +438,7 @@ impl<S: Store> super::Operations<'_, S> {
             // empty-feed guard.
             if state.pulls != pull.applied {
                 if leased {
-                    tx.put_feed_state(&state)?;
+                    tx.put(&state)?;
                 }
                 return Ok(failed(pull, SUPERSEDED));
             }
@@ -461,7 +463,7 @@ impl<S: Store> super::Operations<'_, S> {
                 state.last_success_at = Some(now);
             }
             state.pulls += 1;
-            tx.put_feed_state(&state)?;
+            tx.put(&state)?;
             Ok(result)
         })
     }

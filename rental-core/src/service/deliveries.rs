@@ -9,7 +9,8 @@ use super::Rental;
 use crate::delivery::{self, Attempt, ClaimLimits, Delivery};
 use crate::error::{Error, NotFound, Result};
 use crate::keys;
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
+use crate::webhook::Webhook;
 
 /// A delivery to attempt now, with what sending it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,10 +43,10 @@ fn record_in(tx: &mut impl WriteTx, attempts: &[(String, Attempt)], retries: &[D
         tx.put_delivery(&recorded.delivery)?;
         tx.remove_lease(id)?;
         if recorded.deactivate_webhook
-            && let Some(mut webhook) = tx.webhooks()?.into_iter().find(|w| w.id == current.webhook_id)
+            && let Some(mut webhook) = tx.list_all::<Webhook>("")?.into_iter().find(|w| w.id == current.webhook_id)
         {
             webhook.active = false;
-            tx.put_webhook(&webhook)?;
+            tx.put(&webhook)?;
             abandon_pending(tx, &webhook.id)?;
         }
         out.push(recorded.delivery);
@@ -56,7 +57,7 @@ fn record_in(tx: &mut impl WriteTx, attempts: &[(String, Attempt)], retries: &[D
 /// `deliveries` with their webhook's address and active secrets at `now` and
 /// the exact body; one whose webhook or event is gone is left out.
 fn to_send(tx: &impl ReadTx, deliveries: Vec<Delivery>, now: DateTime<Utc>) -> Result<Vec<DueDelivery>> {
-    let webhooks = tx.webhooks()?;
+    let webhooks = tx.list_all::<Webhook>("")?;
     let mut due = Vec::with_capacity(deliveries.len());
     for delivery in deliveries {
         let webhook = webhooks.iter().find(|w| w.id == delivery.webhook_id);
@@ -80,9 +81,9 @@ pub(super) fn abandon_pending(tx: &mut impl WriteTx, webhook_id: &str) -> Result
 
 /// Drops, from every webhook, the replaced secrets that no longer sign at `now`.
 fn drop_expired_secrets(tx: &mut impl WriteTx, now: DateTime<Utc>) -> Result<()> {
-    for mut webhook in tx.webhooks()? {
+    for mut webhook in tx.list_all::<Webhook>("")? {
         if webhook.secrets.drop_expired(now) {
-            tx.put_webhook(&webhook)?;
+            tx.put(&webhook)?;
         }
     }
     Ok(())
@@ -108,7 +109,7 @@ impl<S: Store> super::Operations<'_, S> {
             if events.is_empty() {
                 return Ok(0);
             }
-            let webhooks: Vec<_> = tx.webhooks()?.into_iter().filter(|w| w.active).collect();
+            let webhooks: Vec<_> = tx.list_all::<Webhook>("")?.into_iter().filter(|w| w.active).collect();
             // A `webhook.test` event already has its one delivery; it is never fanned out.
             for e in events.iter().filter(|e| e.event.event != crate::event::EventName::WebhookTest) {
                 for webhook in webhooks.iter().filter(|w| w.events.includes(e.event.event)) {

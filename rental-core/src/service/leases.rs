@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use chrono::TimeDelta;
 
+use crate::channel::FeedState;
 use crate::error::Result;
 use crate::ids::{Slug, Source};
-use crate::store::{ReadTx, Store, StoreResult, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store, StoreResult, WriteRecords, WriteTx, feed_key};
 
 impl<S: Store> super::Operations<'_, S> {
     /// Extends every delivery lease `owner` holds to `lease` from now, in one
@@ -32,12 +33,14 @@ impl<S: Store> super::Operations<'_, S> {
         self.write(|tx| {
             let mut renewed = 0;
             for (property, feed) in feeds {
-                let Some(mut state) = tx.feed_state(property.as_str(), feed.as_str())? else { continue };
+                let Some(mut state) = tx.get::<FeedState>(&feed_key(property.as_str(), feed.as_str()))? else {
+                    continue;
+                };
                 match &mut state.lease {
                     Some(held) if held.owner == owner => held.until = until,
                     _ => continue,
                 }
-                tx.put_feed_state(&state)?;
+                tx.put(&state)?;
                 renewed += 1;
             }
             Ok(renewed)
@@ -58,9 +61,9 @@ impl<S: Store> super::Operations<'_, S> {
                 tx.remove_lease(&lease.delivery_id)?;
                 voided += 1;
             }
-            for mut state in tx.feed_states()?.into_iter().filter(|s| s.lease.is_some()) {
+            for mut state in tx.list_all::<FeedState>("")?.into_iter().filter(|s| s.lease.is_some()) {
                 state.lease = None;
-                tx.put_feed_state(&state)?;
+                tx.put(&state)?;
                 voided += 1;
             }
             Ok(voided)

@@ -43,6 +43,7 @@ use chrono_tz::Tz;
 
 use crate::availability::{self, Availability};
 use crate::booking::QuoteRequest;
+use crate::channel::FeedState;
 use crate::clock::{Clock, Entropy, OsEntropy, SystemClock};
 use crate::error::{Error, FieldError, NotFound, Result};
 use crate::feed_status::{self, FeedStatus, SyncStatus};
@@ -52,7 +53,7 @@ use crate::pricing::{self, Quote};
 use crate::property::{MAX_GUESTS, Property};
 use crate::stay::{MAX_NIGHTS, Stay, StayError};
 use crate::stay_summary::{self, StayDay};
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store, WriteTx};
 use crate::visit::Visit;
 
 use self::bookings::NewBookingJob;
@@ -395,7 +396,7 @@ impl<S: Store> Rental<S> {
             Some(cache) => cache.visits(&self.store, &needed)?,
             None => stored_visits(&self.store.read()?, &needed)?,
         };
-        let states = if any_feeds { self.store.read()?.feed_states()? } else { Vec::new() };
+        let states = if any_feeds { self.store.read()?.list_all::<FeedState>("")? } else { Vec::new() };
         let feeds = days
             .iter()
             .map(|day| {
@@ -417,7 +418,7 @@ impl<S: Store> Rental<S> {
     pub fn sync_status(&self) -> Result<SyncStatus> {
         let now = self.now();
         let properties = self.properties()?;
-        let states = self.store.read()?.feed_states()?;
+        let states = self.store.read()?.list_all::<FeedState>("")?;
         let feeds = properties
             .iter()
             .flat_map(|p| p.ical_feeds.iter().map(move |f| (p, f)))

@@ -10,7 +10,7 @@ use crate::delivery::{self, Delivery};
 use crate::error::{Error, NotFound, Result};
 use crate::event::{Event, EventName};
 use crate::keys;
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
 use crate::webhook::{self, Webhook};
 
 /// The shortest secret accepted.
@@ -24,7 +24,7 @@ impl<S: Store> Rental<S> {
             let mut webhook = find_webhook(tx, id)?;
             if webhook.active != active {
                 webhook.active = active;
-                tx.put_webhook(&webhook)?;
+                tx.put(&webhook)?;
                 if !active {
                     super::deliveries::abandon_pending(tx, id)?;
                 }
@@ -46,7 +46,7 @@ impl<S: Store> Rental<S> {
                 return Err(Error::invalid("secret", "duplicate", "is already one of the webhook's secrets"));
             }
             webhook.secrets.rotate(secret.clone(), now);
-            tx.put_webhook(&webhook)?;
+            tx.put(&webhook)?;
             Ok(webhook)
         })
     }
@@ -93,7 +93,10 @@ impl<S: Store> Rental<S> {
 }
 
 fn find_webhook(tx: &impl ReadTx, id: &str) -> Result<Webhook> {
-    tx.webhooks()?.into_iter().find(|w| w.id == id).ok_or_else(|| Error::NotFound(NotFound::Webhook(id.to_owned())))
+    tx.list_all::<Webhook>("")?
+        .into_iter()
+        .find(|w| w.id == id)
+        .ok_or_else(|| Error::NotFound(NotFound::Webhook(id.to_owned())))
 }
 
 fn require_active(webhook: &Webhook) -> Result<()> {

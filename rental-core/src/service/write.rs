@@ -11,22 +11,20 @@ use std::time::Duration;
 use chrono::{DateTime, NaiveDate, Utc};
 
 use super::{Rental, access_sync};
-use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
-use crate::channel::FeedState;
 use crate::clock::Entropy;
 use crate::delivery::{ClaimLimits, Delivery, Lease};
 use crate::error::{Error, Result};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
-use crate::keys::ApiKey;
 use crate::message::plan::{PlanInput, plan as message_plan};
 use crate::message::{Message, booking_prefix};
 use crate::property::Property;
-use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreResult, WriteTx};
+use crate::store::{
+    IdempotencyRecord, KEYS_TOPIC, Prefetch, ReadTx, RecordKind, RecordRow, Store, StoreResult, WriteTx,
+};
 use crate::store::{ReadRecords, WriteRecords};
-use crate::webhook::Webhook;
 
 /// What a committed write changed that the read cache holds.
 #[derive(Debug, Default)]
@@ -202,21 +200,6 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     fn block(&self, id: &str) -> StoreResult<Option<Block>> {
         self.tx.block(id)
     }
-    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>> {
-        self.tx.key(id)
-    }
-    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
-        self.tx.key_by_hash(hash)
-    }
-    fn keys(&self) -> StoreResult<Vec<ApiKey>> {
-        self.tx.keys()
-    }
-    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>> {
-        self.tx.key_hashes()
-    }
-    fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
-        self.tx.webhooks()
-    }
     fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
         self.tx.events_after(seq, limit)
     }
@@ -241,29 +224,8 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
         self.tx.idempotency(key)
     }
-    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
-        self.tx.feed_state(slug, feed)
-    }
-    fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
-        self.tx.feed_states()
-    }
-    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>> {
-        self.tx.feed_states_of(slug)
-    }
     fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
         self.tx.deliveries_of(webhook_id, limit)
-    }
-    fn admin_password(&self) -> StoreResult<Option<String>> {
-        self.tx.admin_password()
-    }
-    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
-        self.tx.admin_session(key_hash)
-    }
-    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
-        self.tx.login_failures(client)
-    }
-    fn login_failure_clients(&self) -> StoreResult<usize> {
-        self.tx.login_failure_clients()
     }
     fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
         self.tx.finished_deliveries(before, limit)
@@ -273,6 +235,15 @@ impl<T: ReadTx> ReadTx for Recorder<T> {
     }
     fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
         self.tx.idempotency_before(before, limit)
+    }
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
+        self.tx.record(kind, key)
+    }
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        self.tx.records(kind, prefix, after, limit)
+    }
+    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        self.tx.records_due(kind, until, limit)
     }
 }
 
@@ -349,26 +320,6 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
         self.changed().removed_blocks.push(block);
         Ok(true)
     }
-    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
-        self.changed();
-        self.tx.insert_key(key, hash)
-    }
-    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
-        self.tx.update_key(key)?;
-        self.changed().keys_revoked |= key.revoked_at.is_some();
-        Ok(())
-    }
-    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()> {
-        self.changed();
-        self.tx.put_webhook(webhook)
-    }
-    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
-        let removed = self.tx.remove_webhook(id)?;
-        if removed {
-            self.changed();
-        }
-        Ok(removed)
-    }
     fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
         self.changed();
         self.tx.append_events(events)
@@ -412,38 +363,6 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
         self.changed();
         self.tx.insert_idempotency(record)
     }
-    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
-        self.changed();
-        self.tx.put_feed_state(state)
-    }
-    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
-        self.changed();
-        self.tx.set_admin_password(phc)
-    }
-    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
-        self.changed();
-        self.tx.put_admin_session(key_hash, session)
-    }
-    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
-        self.changed();
-        self.tx.remove_admin_session(key_hash)
-    }
-    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
-        self.changed();
-        self.tx.remove_idle_admin_sessions(seen_before)
-    }
-    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
-        self.changed();
-        self.tx.put_login_failures(client, failures)
-    }
-    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
-        self.changed();
-        self.tx.remove_login_failures(client)
-    }
-    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
-        self.changed();
-        self.tx.remove_quiet_login_failures(last_before)
-    }
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
         self.changed();
         self.tx.remove_delivery(id)
@@ -455,6 +374,19 @@ impl<T: WriteTx> WriteTx for Recorder<T> {
     fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
         self.changed();
         self.tx.remove_idempotency(key)
+    }
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
+        self.changed();
+        self.tx.put_record(kind, row)
+    }
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
+        self.changed();
+        self.tx.remove_record(kind, key)
+    }
+    /// Notes a key revocation for this process's read cache too.
+    fn touch(&mut self, topic: &str) -> StoreResult<()> {
+        self.changed().keys_revoked |= topic == KEYS_TOPIC;
+        self.tx.touch(topic)
     }
     /// Commits through [`Rental::write`] only, which also updates the cache.
     fn commit(self) -> StoreResult<()> {

@@ -7,19 +7,15 @@ use std::sync::Arc;
 use chrono::{DateTime, NaiveDate, Utc};
 
 use super::{
-    ChangeMarks, IdempotencyRecord, PgStore, PgTx, Prefetch, ReadTx, RedbStore, RedbTx, RedbWrite, Store, StoreResult,
-    WriteTx,
+    ChangeMarks, IdempotencyRecord, PgStore, PgTx, Prefetch, ReadTx, RecordKind, RecordRow, RedbStore, RedbTx,
+    RedbWrite, Store, StoreResult, WriteTx,
 };
-use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
-use crate::channel::FeedState;
 use crate::delivery::{ClaimLimits, Delivery, Lease};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
-use crate::keys::ApiKey;
 use crate::property::Property;
-use crate::webhook::Webhook;
 
 /// The redb store or the PostgreSQL store, whichever the configuration names.
 #[derive(Debug)]
@@ -139,21 +135,6 @@ impl<R: ReadTx, P: ReadTx> ReadTx for AnyTx<R, P> {
     fn block(&self, id: &str) -> StoreResult<Option<Block>> {
         each!(self, tx => tx.block(id))
     }
-    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>> {
-        each!(self, tx => tx.key(id))
-    }
-    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
-        each!(self, tx => tx.key_by_hash(hash))
-    }
-    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>> {
-        each!(self, tx => tx.key_hashes())
-    }
-    fn keys(&self) -> StoreResult<Vec<ApiKey>> {
-        each!(self, tx => tx.keys())
-    }
-    fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
-        each!(self, tx => tx.webhooks())
-    }
     fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
         each!(self, tx => tx.events_after(seq, limit))
     }
@@ -178,33 +159,10 @@ impl<R: ReadTx, P: ReadTx> ReadTx for AnyTx<R, P> {
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
         each!(self, tx => tx.idempotency(key))
     }
-    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
-        each!(self, tx => tx.feed_state(slug, feed))
-    }
-    fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
-        each!(self, tx => tx.feed_states())
-    }
-    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>> {
-        each!(self, tx => tx.feed_states_of(slug))
-    }
     fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
         each!(self, tx => tx.deliveries_of(webhook_id, limit))
     }
-    fn admin_password(&self) -> StoreResult<Option<String>> {
-        each!(self, tx => tx.admin_password())
-    }
 
-    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
-        each!(self, tx => tx.admin_session(key_hash))
-    }
-
-    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
-        each!(self, tx => tx.login_failures(client))
-    }
-
-    fn login_failure_clients(&self) -> StoreResult<usize> {
-        each!(self, tx => tx.login_failure_clients())
-    }
     fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
         each!(self, tx => tx.finished_deliveries(before, limit))
     }
@@ -213,6 +171,15 @@ impl<R: ReadTx, P: ReadTx> ReadTx for AnyTx<R, P> {
     }
     fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
         each!(self, tx => tx.idempotency_before(before, limit))
+    }
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
+        each!(self, tx => tx.record(kind, key))
+    }
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        each!(self, tx => tx.records(kind, prefix, after, limit))
+    }
+    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        each!(self, tx => tx.records_due(kind, until, limit))
     }
 }
 
@@ -231,18 +198,6 @@ impl<R: WriteTx, P: WriteTx> WriteTx for AnyTx<R, P> {
     }
     fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
         each!(self, tx => tx.remove_block(id))
-    }
-    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
-        each!(self, tx => tx.insert_key(key, hash))
-    }
-    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
-        each!(self, tx => tx.update_key(key))
-    }
-    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()> {
-        each!(self, tx => tx.put_webhook(webhook))
-    }
-    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
-        each!(self, tx => tx.remove_webhook(id))
     }
     fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
         each!(self, tx => tx.append_events(events))
@@ -274,36 +229,7 @@ impl<R: WriteTx, P: WriteTx> WriteTx for AnyTx<R, P> {
     fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
         each!(self, tx => tx.insert_idempotency(record))
     }
-    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
-        each!(self, tx => tx.put_feed_state(state))
-    }
-    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
-        each!(self, tx => tx.set_admin_password(phc))
-    }
 
-    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
-        each!(self, tx => tx.put_admin_session(key_hash, session))
-    }
-
-    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
-        each!(self, tx => tx.remove_admin_session(key_hash))
-    }
-
-    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
-        each!(self, tx => tx.remove_idle_admin_sessions(seen_before))
-    }
-
-    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
-        each!(self, tx => tx.put_login_failures(client, failures))
-    }
-
-    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
-        each!(self, tx => tx.remove_login_failures(client))
-    }
-
-    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
-        each!(self, tx => tx.remove_quiet_login_failures(last_before))
-    }
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
         each!(self, tx => tx.remove_delivery(id))
     }
@@ -312,6 +238,15 @@ impl<R: WriteTx, P: WriteTx> WriteTx for AnyTx<R, P> {
     }
     fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
         each!(self, tx => tx.remove_idempotency(key))
+    }
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
+        each!(self, tx => tx.put_record(kind, row))
+    }
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
+        each!(self, tx => tx.remove_record(kind, key))
+    }
+    fn touch(&mut self, topic: &str) -> StoreResult<()> {
+        each!(self, tx => tx.touch(topic))
     }
     fn commit(self) -> StoreResult<()> {
         each!(self, tx => tx.commit())

@@ -8,20 +8,16 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
 use super::{
-    IdempotencyRecord, ReadTx, Store, StoreError, StoreResult, WriteTx, due_key, feed_key, feed_keys_of, finished_key,
+    IdempotencyRecord, ReadTx, RecordKind, RecordRow, Store, StoreError, StoreResult, WriteTx, due_key, finished_key,
 };
-use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery, Cursor, Status};
 use crate::calendar::{Block, CalendarEntry};
-use crate::channel::FeedState;
 use crate::delivery::{Delivery, Lease};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
-use crate::keys::ApiKey;
 use crate::lifecycle;
 use crate::property::Property;
 use crate::stay::MAX_NIGHTS;
-use crate::webhook::Webhook;
 
 /// A store that keeps everything in memory.
 #[derive(Debug, Default)]
@@ -48,24 +44,21 @@ pub struct Data {
     /// (created at, code) of every hold a checkout TTL can expire.
     holds: BTreeSet<(DateTime<Utc>, String)>,
     blocks: BTreeMap<String, Block>,
-    keys: BTreeMap<String, ApiKey>,
-    key_hashes: BTreeMap<String, String>,
-    webhooks: BTreeMap<String, Webhook>,
     outbox: BTreeMap<u64, Event>,
     idempotency: BTreeMap<String, IdempotencyRecord>,
     deliveries: BTreeMap<String, Delivery>,
     /// Numbers of the outbox events not yet fanned out.
     unfanned: BTreeSet<u64>,
-    admin_password: Option<String>,
     due: BTreeSet<(u64, u64, String)>,
     finished: BTreeSet<(u64, String)>,
     /// Delivery id -> its lease.
     leases: BTreeMap<String, Lease>,
     delivery_events: BTreeSet<(u64, String)>,
     idempotency_created: BTreeSet<(DateTime<Utc>, String)>,
-    feeds: BTreeMap<String, FeedState>,
-    admin_sessions: BTreeMap<String, AdminSession>,
-    login_failures: BTreeMap<String, LoginFailures>,
+    /// (kind, key) -> record.
+    records: BTreeMap<(&'static str, String), RecordRow>,
+    /// (kind, at, key) of every record with a time.
+    record_times: BTreeSet<(&'static str, i64, String)>,
 }
 
 /// A transaction over [`MemoryStore`]: a shared snapshot to read, or a private copy to write.
@@ -158,27 +151,6 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(self.data().blocks.get(id).cloned())
     }
 
-    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>> {
-        Ok(self.data().keys.get(id).cloned())
-    }
-
-    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
-        let data = self.data();
-        Ok(data.key_hashes.get(hash).and_then(|id| data.keys.get(id)).cloned())
-    }
-
-    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>> {
-        Ok(self.data().key_hashes.iter().map(|(hash, id)| (hash.clone(), id.clone())).collect())
-    }
-
-    fn keys(&self) -> StoreResult<Vec<ApiKey>> {
-        Ok(self.data().keys.values().cloned().collect())
-    }
-
-    fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
-        Ok(self.data().webhooks.values().cloned().collect())
-    }
-
     fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
         let events = self.data().outbox.range(seq + 1..).take(limit);
         Ok(events.map(|(&seq, event)| OutboxEvent { seq, event: event.clone() }).collect())
@@ -203,18 +175,6 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         let data = self.data();
         let seqs = data.unfanned.iter().take(limit);
         Ok(seqs.filter_map(|&seq| data.outbox.get(&seq).map(|e| OutboxEvent { seq, event: e.clone() })).collect())
-    }
-
-    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
-        Ok(self.data().feeds.get(&feed_key(slug, feed)).cloned())
-    }
-
-    fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
-        Ok(self.data().feeds.values().cloned().collect())
-    }
-
-    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>> {
-        Ok(self.data().feeds.range(feed_keys_of(slug)).map(|(_, state)| state.clone()).collect())
     }
 
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
@@ -248,20 +208,22 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(records.take(limit).map(|(_, key)| key.clone()).collect())
     }
 
-    fn admin_password(&self) -> StoreResult<Option<String>> {
-        Ok(self.data().admin_password.clone())
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
+        Ok(self.data().records.get(&(kind.name, key.to_owned())).cloned())
     }
 
-    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
-        Ok(self.data().admin_sessions.get(key_hash).cloned())
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        let start = (kind.name, std::cmp::max(prefix, after).to_owned());
+        let rows = self.data().records.range(start..).take_while(|((k, _), _)| *k == kind.name);
+        let rows = rows.map(|(_, row)| row).skip_while(|row| row.key.as_str() <= after);
+        Ok(rows.take_while(|row| row.key.starts_with(prefix)).take(limit).cloned().collect())
     }
 
-    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
-        Ok(self.data().login_failures.get(client).copied())
-    }
-
-    fn login_failure_clients(&self) -> StoreResult<usize> {
-        Ok(self.data().login_failures.len())
+    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        let data = self.data();
+        let times = data.record_times.range((kind.name, i64::MIN, String::new())..);
+        let due = times.take_while(|(k, at, _)| *k == kind.name && *at <= until).take(limit);
+        Ok(due.filter_map(|(k, _, key)| data.records.get(&(*k, key.clone()))).cloned().collect())
     }
 }
 
@@ -326,25 +288,6 @@ impl WriteTx for MemoryTx<'_, Data> {
         Ok(true)
     }
 
-    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
-        self.data.key_hashes.insert(hash.to_owned(), key.id.clone());
-        self.update_key(key)
-    }
-
-    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
-        self.data.keys.insert(key.id.clone(), key.clone());
-        Ok(())
-    }
-
-    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()> {
-        self.data.webhooks.insert(webhook.id.clone(), webhook.clone());
-        Ok(())
-    }
-
-    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
-        Ok(self.data.webhooks.remove(id).is_some())
-    }
-
     fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
         let mut seq = self.data.outbox.last_key_value().map_or(0, |(&seq, _)| seq);
         for event in events {
@@ -358,11 +301,6 @@ impl WriteTx for MemoryTx<'_, Data> {
     fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
         self.append_events(std::slice::from_ref(event))?;
         Ok(self.data.outbox.last_key_value().map_or(0, |(&seq, _)| seq))
-    }
-
-    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
-        self.data.feeds.insert(feed_key(state.property.as_str(), state.feed.as_str()), state.clone());
-        Ok(())
     }
 
     fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
@@ -433,41 +371,26 @@ impl WriteTx for MemoryTx<'_, Data> {
         Ok(())
     }
 
-    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
-        self.data.admin_password = Some(phc.to_owned());
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
+        self.remove_record(kind, &row.key)?;
+        if let Some(at) = row.at {
+            self.data.record_times.insert((kind.name, at, row.key.clone()));
+        }
+        self.data.records.insert((kind.name, row.key.clone()), row.clone());
         Ok(())
     }
 
-    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
-        self.data.admin_sessions.insert(key_hash.to_owned(), session.clone());
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
+        let Some(old) = self.data.records.remove(&(kind.name, key.to_owned())) else { return Ok(false) };
+        if let Some(at) = old.at {
+            self.data.record_times.remove(&(kind.name, at, old.key));
+        }
+        Ok(true)
+    }
+
+    /// Nothing to tell: this process is the store's only writer.
+    fn touch(&mut self, _topic: &str) -> StoreResult<()> {
         Ok(())
-    }
-
-    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
-        self.data.admin_sessions.remove(key_hash);
-        Ok(())
-    }
-
-    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
-        let before = self.data.admin_sessions.len();
-        self.data.admin_sessions.retain(|_, s| s.last_seen >= seen_before);
-        Ok(before - self.data.admin_sessions.len())
-    }
-
-    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
-        self.data.login_failures.insert(client.to_owned(), *failures);
-        Ok(())
-    }
-
-    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
-        self.data.login_failures.remove(client);
-        Ok(())
-    }
-
-    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
-        let before = self.data.login_failures.len();
-        self.data.login_failures.retain(|_, f| f.last >= last_before);
-        Ok(before - self.data.login_failures.len())
     }
 
     fn commit(self) -> StoreResult<()> {

@@ -7,10 +7,12 @@
 
 #[cfg(all(feature = "redb", feature = "postgres"))]
 mod any;
+mod kinds;
 mod marks;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
+pub mod record;
 #[cfg(feature = "redb")]
 mod redb;
 
@@ -19,22 +21,21 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(all(feature = "redb", feature = "postgres"))]
 pub use self::any::{AnyStore, AnyTx};
+pub(crate) use self::kinds::{AdminPassword, ClientFailures, KeyHash, StoredSession};
+pub use self::kinds::{KINDS, feed_key};
 pub use self::marks::{ChangeMarks, KEYS_TOPIC, property_topic, topic_property};
 pub use self::memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use self::postgres::{Counts, MAX_CONNECTIONS, PgStore, PgTx, TABLES, is_postgres_url};
+pub use self::record::{ReadRecords, Record, RecordKind, RecordRow, WriteRecords, in_scan, prefix_end};
 #[cfg(feature = "redb")]
 pub use self::redb::{RedbStore, RedbTx, RedbWrite, RedoError};
-use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry};
-use crate::channel::FeedState;
 use crate::delivery::{ClaimLimits, Delivery, DeliveryStatus, Lease, lease};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
-use crate::keys::ApiKey;
 use crate::property::Property;
-use crate::webhook::Webhook;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -184,16 +185,6 @@ pub trait ReadTx {
     }
     /// A block by id.
     fn block(&self, id: &str) -> StoreResult<Option<Block>>;
-    /// An API key by id.
-    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>>;
-    /// An API key by the hash of its secret.
-    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>>;
-    /// Every API key, by id.
-    fn keys(&self) -> StoreResult<Vec<ApiKey>>;
-    /// The secret hash of every key, as `(hash, key id)`, by hash: what a copy of the store needs.
-    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>>;
-    /// Every webhook, by id.
-    fn webhooks(&self) -> StoreResult<Vec<Webhook>>;
     /// Up to `limit` outbox events numbered above `seq`, in order.
     fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>>;
     /// The outbox event numbered `seq`.
@@ -215,22 +206,8 @@ pub trait ReadTx {
     fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>>;
     /// The record of an idempotency key.
     fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
-    /// What a channel feed of a property owns and how its last pull went.
-    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>>;
-    /// Every feed's state, by property then feed.
-    fn feed_states(&self) -> StoreResult<Vec<FeedState>>;
-    /// The states of the feeds of property `slug` (also of feeds no longer configured), by feed.
-    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>>;
     /// Up to `limit` deliveries to one webhook, the newest event first.
     fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>>;
-    /// The admin dashboard's password hash (a PHC string), if one was set.
-    fn admin_password(&self) -> StoreResult<Option<String>>;
-    /// The admin session stored under `key_hash` (hex SHA-256 of its cookie id).
-    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>>;
-    /// The failed logins in a row from client address `client`.
-    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>>;
-    /// How many client addresses have failed logins recorded.
-    fn login_failure_clients(&self) -> StoreResult<usize>;
     /// Up to `limit` ids of deliveries that finished (delivered or failed)
     /// before `before`, the earliest finished first, read from an index.
     fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>>;
@@ -238,6 +215,14 @@ pub trait ReadTx {
     fn first_delivered_event(&self) -> StoreResult<Option<u64>>;
     /// Up to `limit` idempotency keys recorded before `before`, the oldest first, read from an index.
     fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>>;
+    /// The record of `kind` under `key` (see [`Record`]; callers use [`ReadRecords::get`]).
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>>;
+    /// Up to `limit` records of `kind` whose keys start with `prefix` and are
+    /// greater than `after` (`""`: from the start), in bytewise key order.
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>>;
+    /// Up to `limit` records of `kind` whose `at` is at or before `until`
+    /// (milliseconds since 1970), ordered by `at` then key, read from an index.
+    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>>;
 }
 
 /// What the write transaction can change, on top of reading.
@@ -263,14 +248,6 @@ pub trait WriteTx: ReadTx {
     fn put_block(&mut self, block: &Block) -> StoreResult<()>;
     /// Removes a block; false when there was none.
     fn remove_block(&mut self, id: &str) -> StoreResult<bool>;
-    /// Inserts a new key, findable by `hash`.
-    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()>;
-    /// Replaces an existing key's record (revocation, last use).
-    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()>;
-    /// Inserts or replaces a webhook.
-    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()>;
-    /// Removes a webhook; false when there was none.
-    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool>;
     /// Appends events to the outbox, numbered after the last one, in order.
     fn append_events(&mut self, events: &[Event]) -> StoreResult<()>;
     /// Appends one event to the outbox as [`WriteTx::append_events`] does, and returns its number.
@@ -314,28 +291,23 @@ pub trait WriteTx: ReadTx {
     /// Records a new idempotency key. A key already recorded (by a write that
     /// committed meanwhile) is a [`StoreError::Conflict`], never a replacement.
     fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
-    /// Inserts or replaces a feed's state.
-    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()>;
-    /// Replaces the admin dashboard's password hash (a PHC string).
-    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()>;
-    /// Inserts or replaces the admin session under `key_hash`.
-    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()>;
-    /// Removes the admin session under `key_hash`, if there is one.
-    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()>;
-    /// Removes every admin session last seen before `seen_before`; returns how many.
-    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize>;
-    /// Inserts or replaces the failed logins of `client`.
-    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()>;
-    /// Forgets the failed logins of `client`.
-    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()>;
-    /// Forgets every client whose last failed login was before `last_before`; returns how many.
-    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize>;
     /// Removes a delivery with its attempts (retention).
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()>;
     /// Removes an outbox event (retention; never the newest, whose number the next event follows).
     fn remove_event(&mut self, seq: u64) -> StoreResult<()>;
     /// Removes an idempotency record (retention).
     fn remove_idempotency(&mut self, key: &str) -> StoreResult<()>;
+    /// Inserts or replaces the record of `kind` under `row.key`, keeping the
+    /// time index in step (callers use [`WriteRecords::put`]).
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()>;
+    /// Removes the record of `kind` under `key`; false when there was none.
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool>;
+    /// Tells the read caches of other processes that what `topic` covers
+    /// changed ([`property_topic`], [`KEYS_TOPIC`]; see [`Store::change_marks`]),
+    /// once the transaction commits. A store with one writer has nothing to
+    /// tell and returns. No default: a store that wraps another must pass it
+    /// on, or other processes keep serving what changed.
+    fn touch(&mut self, topic: &str) -> StoreResult<()>;
     /// Makes every change of the transaction durable and visible, at once.
     fn commit(self) -> StoreResult<()>;
 }
@@ -355,17 +327,6 @@ pub struct IdempotencyRecord {
     /// When; records older than a day are ignored.
     #[serde(with = "crate::timestamp")]
     pub created_at: DateTime<Utc>,
-}
-
-/// The key of a feed's state: property and feed name, which cannot contain `/`.
-pub(crate) fn feed_key(slug: &str, feed: &str) -> String {
-    format!("{slug}/{feed}")
-}
-
-/// The keys of every feed state of `slug`: from `slug/` up to, not including, `slug0`
-/// (`0` follows `/` in ASCII).
-pub(crate) fn feed_keys_of(slug: &str) -> std::ops::Range<String> {
-    format!("{slug}/")..format!("{slug}0")
 }
 
 /// The due-index position of a pending delivery: its next attempt (milliseconds

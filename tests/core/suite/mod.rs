@@ -18,6 +18,7 @@ mod many_writers;
 mod outbox;
 mod precision;
 mod quotes;
+mod records;
 mod retention;
 mod stay_summary;
 mod summary;

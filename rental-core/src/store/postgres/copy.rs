@@ -57,20 +57,6 @@ impl PgStore {
         }
         counts.push(("blocks", blocks));
 
-        let keys = source.keys()?;
-        for (hash, id) in source.key_hashes()? {
-            if let Some(key) = keys.iter().find(|k| k.id == id) {
-                tx.insert_key(key, &hash)?;
-            }
-        }
-        counts.push(("api_keys", keys.len()));
-
-        let webhooks = source.webhooks()?;
-        for w in &webhooks {
-            tx.put_webhook(w)?;
-        }
-        counts.push(("webhooks", webhooks.len()));
-
         counts.push(("outbox", copy_outbox(source, &tx)?));
 
         let mut ids: Vec<String> = source.pending_deliveries()?.into_iter().map(|d| d.id).collect();
@@ -93,15 +79,14 @@ impl PgStore {
         }
         counts.push(("idempotency", keys.len()));
 
-        let feeds = source.feed_states()?;
-        for f in &feeds {
-            tx.put_feed_state(f)?;
+        let mut records = 0;
+        for kind in super::super::KINDS {
+            for row in source.records(kind, "", "", usize::MAX)? {
+                tx.put_record(kind, &row)?;
+                records += 1;
+            }
         }
-        counts.push(("feeds", feeds.len()));
-
-        if let Some(phc) = source.admin_password()? {
-            tx.set_admin_password(&phc)?;
-        }
+        counts.push(("records", records));
         tx.commit()?;
         Ok(counts.into_iter().map(|(t, n)| (t, i64::try_from(n).unwrap_or(i64::MAX))).collect())
     }

@@ -110,19 +110,16 @@ impl PgStore {
 }
 
 /// The tables that hold records, as [`PgStore::counts`] reports them.
-pub const TABLES: &[&str] =
-    &["properties", "bookings", "blocks", "api_keys", "webhooks", "outbox", "deliveries", "idempotency", "feeds"];
+pub const TABLES: &[&str] = &["properties", "bookings", "blocks", "outbox", "deliveries", "idempotency", "records"];
 
-const COUNTS: [&str; 9] = [
+const COUNTS: [&str; 7] = [
     "SELECT count(*) FROM properties",
     "SELECT count(*) FROM bookings",
     "SELECT count(*) FROM blocks",
-    "SELECT count(*) FROM api_keys",
-    "SELECT count(*) FROM webhooks",
     "SELECT count(*) FROM outbox",
     "SELECT count(*) FROM deliveries",
     "SELECT count(*) FROM idempotency",
-    "SELECT count(*) FROM feeds",
+    "SELECT count(*) FROM records",
 ];
 
 /// The advisory lock every write transaction takes first and holds until it

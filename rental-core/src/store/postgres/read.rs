@@ -10,18 +10,14 @@ use tokio_postgres::types::{Json, ToSql};
 
 use super::PgTx;
 use super::local::Local;
-use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
-use crate::channel::FeedState;
 use crate::delivery::{Delivery, Lease};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
-use crate::keys::ApiKey;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
-use crate::store::{IdempotencyRecord, Prefetch, ReadTx, StoreError, StoreResult};
-use crate::webhook::Webhook;
+use crate::store::{IdempotencyRecord, Prefetch, ReadTx, RecordKind, RecordRow, StoreError, StoreResult, prefix_end};
 
 /// A row count or limit as a query parameter.
 pub(super) fn limit(n: usize) -> i64 {
@@ -84,6 +80,24 @@ fn codes(rows: &[Row]) -> Vec<BookingCode> {
 
 fn strings(rows: &[Row]) -> Vec<String> {
     rows.iter().map(|r| r.get(0)).collect()
+}
+
+/// The record in columns key, at, doc (as text).
+fn record_row(row: &Row) -> RecordRow {
+    RecordRow { key: row.get(0), at: row.get(1), doc: row.get::<_, String>(2).into_bytes() }
+}
+
+impl PgTx<'_> {
+    /// Before reading or writing records of `kind` whose keys start with
+    /// `prefix` (a whole key, or less): the property's lock when they are
+    /// one property's (a per-property kind, and the prefix reaches the `/`
+    /// after the slug), the whole write lock otherwise.
+    pub(super) fn hold_records(&self, kind: &RecordKind, prefix: &str) -> StoreResult<()> {
+        match kind.property_of(prefix) {
+            Some(slug) if prefix.len() > slug.len() => self.hold_property(slug),
+            _ => self.hold_all(),
+        }
+    }
 }
 
 impl ReadTx for PgTx<'_> {
@@ -268,32 +282,6 @@ impl ReadTx for PgTx<'_> {
         first_doc(&self.query("SELECT doc FROM blocks WHERE id = $1", &[&id])?)
     }
 
-    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>> {
-        self.hold_all()?;
-        first_doc(&self.query("SELECT doc FROM api_keys WHERE id = $1", &[&id])?)
-    }
-
-    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
-        self.hold_all()?;
-        first_doc(&self.query("SELECT doc FROM api_keys WHERE hash = $1", &[&hash])?)
-    }
-
-    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>> {
-        self.hold_all()?;
-        let rows = self.query("SELECT hash, id FROM api_keys ORDER BY hash", &[])?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
-    }
-
-    fn keys(&self) -> StoreResult<Vec<ApiKey>> {
-        self.hold_all()?;
-        docs(&self.query("SELECT doc FROM api_keys ORDER BY id", &[])?)
-    }
-
-    fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
-        self.hold_all()?;
-        docs(&self.query("SELECT doc FROM webhooks ORDER BY id", &[])?)
-    }
-
     fn events_after(&self, seq: u64, limit_to: usize) -> StoreResult<Vec<OutboxEvent>> {
         self.hold_all()?;
         let rows = self.query(
@@ -350,49 +338,12 @@ impl ReadTx for PgTx<'_> {
         first_doc(&self.query("SELECT doc FROM idempotency WHERE key = $1", &[&key])?)
     }
 
-    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
-        self.hold_all()?;
-        first_doc(&self.query("SELECT doc FROM feeds WHERE property = $1 AND feed = $2", &[&slug, &feed])?)
-    }
-
-    fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
-        self.hold_all()?;
-        docs(&self.query("SELECT doc FROM feeds ORDER BY property, feed", &[])?)
-    }
-
-    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>> {
-        self.hold_all()?;
-        docs(&self.query("SELECT doc FROM feeds WHERE property = $1 ORDER BY feed", &[&slug])?)
-    }
-
     fn deliveries_of(&self, webhook_id: &str, limit_to: usize) -> StoreResult<Vec<Delivery>> {
         self.hold_all()?;
         docs(&self.query(
             "SELECT doc FROM deliveries WHERE webhook_id = $1 ORDER BY event_seq DESC, id LIMIT $2",
             &[&webhook_id, &limit(limit_to)],
         )?)
-    }
-
-    fn admin_password(&self) -> StoreResult<Option<String>> {
-        self.hold_all()?;
-        let rows = self.query("SELECT value FROM meta WHERE key = 'admin_password'", &[])?;
-        Ok(rows.first().map(|r| r.get(0)))
-    }
-
-    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
-        self.hold_all()?;
-        first_doc(&self.query("SELECT doc FROM admin_sessions WHERE key = $1", &[&key_hash])?)
-    }
-
-    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
-        self.hold_all()?;
-        first_doc(&self.query("SELECT doc FROM login_failures WHERE client = $1", &[&client])?)
-    }
-
-    fn login_failure_clients(&self) -> StoreResult<usize> {
-        self.hold_all()?;
-        let rows = self.query("SELECT count(*) FROM login_failures", &[])?;
-        Ok(rows.first().map_or(0, |r| usize::try_from(r.get::<_, i64>(0)).unwrap_or(0)))
     }
 
     fn finished_deliveries(&self, before: DateTime<Utc>, limit_to: usize) -> StoreResult<Vec<String>> {
@@ -417,6 +368,34 @@ impl ReadTx for PgTx<'_> {
             &[&before, &limit(limit_to)],
         )?;
         Ok(strings(&rows))
+    }
+
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
+        self.hold_records(kind, key)?;
+        let rows =
+            self.query("SELECT key, at, doc::text FROM records WHERE kind = $1 AND key = $2", &[&kind.name, &key])?;
+        Ok(rows.first().map(record_row))
+    }
+
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit_to: usize) -> StoreResult<Vec<RecordRow>> {
+        self.hold_records(kind, prefix)?;
+        let start = std::cmp::max(prefix, after);
+        let rows = self.query(
+            "SELECT key, at, doc::text FROM records
+             WHERE kind = $1 AND key >= $2 AND key > $3 AND ($4::text IS NULL OR key < $4) AND starts_with(key, $5)
+             ORDER BY key LIMIT $6",
+            &[&kind.name, &start, &after, &prefix_end(prefix), &prefix, &limit(limit_to)],
+        )?;
+        Ok(rows.iter().map(record_row).collect())
+    }
+
+    fn records_due(&self, kind: &RecordKind, until: i64, limit_to: usize) -> StoreResult<Vec<RecordRow>> {
+        self.hold_all()?;
+        let rows = self.query(
+            "SELECT key, at, doc::text FROM records WHERE kind = $1 AND at <= $2 ORDER BY at, key LIMIT $3",
+            &[&kind.name, &until, &limit(limit_to)],
+        )?;
+        Ok(rows.iter().map(record_row).collect())
     }
 }
 

@@ -149,6 +149,47 @@ CREATE INDEX calendar_imports ON calendar (property, check_in, holder) WHERE gua
 DROP INDEX calendar_by_property;
 ",
     ),
+    (
+        6,
+        r#"
+-- Records of every kind (store::record): a document under a key, with an
+-- optional time in milliseconds since 1970 and its index.
+CREATE TABLE records (
+    kind text COLLATE "C" NOT NULL,
+    key text COLLATE "C" NOT NULL,
+    at bigint,
+    doc json NOT NULL,
+    PRIMARY KEY (kind, key)
+);
+CREATE INDEX records_at ON records (kind, at, key) WHERE at IS NOT NULL;
+"#,
+    ),
+    (
+        7,
+        r"
+-- The keys, webhooks, feed states and the admin dashboard's password,
+-- sessions and failed logins become records. Keys, webhooks and feed states
+-- keep their documents; a session's and a client's gain the key they were
+-- stored under; their times are in milliseconds since 1970.
+INSERT INTO records (kind, key, at, doc) SELECT 'api_key', id, NULL, doc FROM api_keys;
+INSERT INTO records (kind, key, at, doc)
+    SELECT 'api_key_hash', hash, NULL, json_build_object('hash', hash, 'id', id) FROM api_keys;
+INSERT INTO records (kind, key, at, doc) SELECT 'webhook', id, NULL, doc FROM webhooks;
+INSERT INTO records (kind, key, at, doc) SELECT 'feed_state', property || '/' || feed, NULL, doc FROM feeds;
+INSERT INTO records (kind, key, at, doc)
+    SELECT 'admin_password', 'admin', NULL, json_build_object('phc', value) FROM meta WHERE key = 'admin_password';
+INSERT INTO records (kind, key, at, doc)
+    SELECT 'admin_session', key, floor(extract(epoch FROM last_seen) * 1000)::bigint,
+           (doc::jsonb || jsonb_build_object('keyHash', key))::json
+    FROM admin_sessions;
+INSERT INTO records (kind, key, at, doc)
+    SELECT 'login_failures', client, floor(extract(epoch FROM last) * 1000)::bigint,
+           (doc::jsonb || jsonb_build_object('client', client))::json
+    FROM login_failures;
+DELETE FROM meta WHERE key = 'admin_password';
+DROP TABLE api_keys, webhooks, feeds, admin_sessions, login_failures;
+",
+    ),
 ];
 
 /// Brings the database's schema up to `version` (the newest, for a server);

@@ -8,16 +8,14 @@ use tokio_postgres::types::Json;
 use super::PgTx;
 use super::local::PendingEntry;
 use super::read::{kind_code, limit, millis, seq_of, seq_value};
-use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::Booking;
 use crate::calendar::{Block, CalendarEntry};
-use crate::channel::FeedState;
 use crate::delivery::{ClaimLimits, Delivery, Lease, lease};
 use crate::event::Event;
-use crate::keys::ApiKey;
 use crate::property::Property;
 use crate::store::{
-    IdempotencyRecord, KEYS_TOPIC, ReadTx, StoreError, StoreResult, WriteTx, due_key, finished_key, property_topic,
+    IdempotencyRecord, ReadTx, Record, RecordKind, RecordRow, StoreError, StoreResult, WriteTx, due_key, finished_key,
+    property_topic,
 };
 use crate::webhook::Webhook;
 
@@ -110,36 +108,6 @@ impl WriteTx for PgTx<'_> {
         Ok(true)
     }
 
-    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
-        self.hold_all()?;
-        self.execute("INSERT INTO api_keys (id, hash, doc) VALUES ($1, $2, $3)", &[&key.id, &hash, &Json(key)])?;
-        Ok(())
-    }
-
-    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
-        self.hold_all()?;
-        self.execute("UPDATE api_keys SET doc = $2 WHERE id = $1", &[&key.id, &Json(key)])?;
-        // Caches hold only keys they found valid: a revocation is the one change they must hear of.
-        if key.revoked_at.is_some() {
-            self.touch(KEYS_TOPIC.to_owned());
-        }
-        Ok(())
-    }
-
-    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()> {
-        self.hold_all()?;
-        self.execute(
-            "INSERT INTO webhooks (id, doc) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET doc = $2",
-            &[&webhook.id, &Json(webhook)],
-        )?;
-        Ok(())
-    }
-
-    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
-        self.hold_all()?;
-        Ok(self.execute("DELETE FROM webhooks WHERE id = $1", &[&id])? > 0)
-    }
-
     /// Sent with the next flush, numbered from the sequence then, in order.
     fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
         self.local.get_mut().pending.events.extend(events.iter().cloned());
@@ -199,9 +167,10 @@ impl WriteTx for PgTx<'_> {
         self.hold_all()?;
         self.execute("DELETE FROM delivery_leases WHERE until <= $1", &[&now])?;
         let free = self.query(
-            "SELECT id FROM webhooks WHERE id IN (SELECT DISTINCT webhook_id FROM deliveries WHERE due_at <= $1)
-             ORDER BY id FOR UPDATE SKIP LOCKED",
-            &[&millis(now)],
+            "SELECT key FROM records WHERE kind = $2
+               AND key IN (SELECT DISTINCT webhook_id FROM deliveries WHERE due_at <= $1)
+             ORDER BY key FOR UPDATE SKIP LOCKED",
+            &[&millis(now), &Webhook::KIND.name],
         )?;
         let free: Vec<String> = free.iter().map(|r| r.get(0)).collect();
         if free.is_empty() {
@@ -239,69 +208,6 @@ impl WriteTx for PgTx<'_> {
         Ok(())
     }
 
-    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
-        self.hold_all()?;
-        self.execute(
-            "INSERT INTO feeds (property, feed, doc) VALUES ($1, $2, $3)
-             ON CONFLICT (property, feed) DO UPDATE SET doc = $3",
-            &[&state.property.as_str(), &state.feed.as_str(), &Json(state)],
-        )?;
-        Ok(())
-    }
-
-    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
-        self.hold_all()?;
-        self.execute(
-            "INSERT INTO meta (key, value) VALUES ('admin_password', $1) ON CONFLICT (key) DO UPDATE SET value = $1",
-            &[&phc],
-        )?;
-        Ok(())
-    }
-
-    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
-        self.hold_all()?;
-        self.execute(
-            "INSERT INTO admin_sessions (key, last_seen, doc) VALUES ($1, $2, $3)
-             ON CONFLICT (key) DO UPDATE SET last_seen = $2, doc = $3",
-            &[&key_hash, &session.last_seen, &Json(session)],
-        )?;
-        Ok(())
-    }
-
-    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
-        self.hold_all()?;
-        self.execute("DELETE FROM admin_sessions WHERE key = $1", &[&key_hash])?;
-        Ok(())
-    }
-
-    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
-        self.hold_all()?;
-        let n = self.execute("DELETE FROM admin_sessions WHERE last_seen < $1", &[&seen_before])?;
-        Ok(usize::try_from(n).unwrap_or(usize::MAX))
-    }
-
-    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
-        self.hold_all()?;
-        self.execute(
-            "INSERT INTO login_failures (client, last, doc) VALUES ($1, $2, $3)
-             ON CONFLICT (client) DO UPDATE SET last = $2, doc = $3",
-            &[&client, &failures.last, &Json(failures)],
-        )?;
-        Ok(())
-    }
-
-    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
-        self.hold_all()?;
-        self.execute("DELETE FROM login_failures WHERE client = $1", &[&client])?;
-        Ok(())
-    }
-
-    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
-        self.hold_all()?;
-        let n = self.execute("DELETE FROM login_failures WHERE last < $1", &[&last_before])?;
-        Ok(usize::try_from(n).unwrap_or(usize::MAX))
-    }
-
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
         self.hold_all()?;
         self.execute("DELETE FROM delivery_leases WHERE delivery_id = $1", &[&id])?;
@@ -317,6 +223,27 @@ impl WriteTx for PgTx<'_> {
 
     fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
         self.execute("DELETE FROM idempotency WHERE key = $1", &[&key])?;
+        Ok(())
+    }
+
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
+        self.hold_records(kind, &row.key)?;
+        let doc = std::str::from_utf8(&row.doc).map_err(|e| StoreError::Backend(Box::new(e)))?;
+        self.execute(
+            "INSERT INTO records (kind, key, at, doc) VALUES ($1, $2, $3, $4::text::json)
+             ON CONFLICT (kind, key) DO UPDATE SET at = $3, doc = $4::text::json",
+            &[&kind.name, &row.key, &row.at, &doc],
+        )?;
+        Ok(())
+    }
+
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
+        self.hold_records(kind, key)?;
+        Ok(self.execute("DELETE FROM records WHERE kind = $1 AND key = $2", &[&kind.name, &key])? > 0)
+    }
+
+    fn touch(&mut self, topic: &str) -> StoreResult<()> {
+        self.touched.insert(topic.to_owned());
         Ok(())
     }
 

@@ -5,16 +5,23 @@ use redb::{ReadableTable, WriteTransaction};
 
 use super::read::{millis, reach_of};
 use super::tables::{
-    ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CODE_KEYED_BOOKINGS,
-    DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FANNED_OUT, FEEDS, IDEMPOTENCY,
-    IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PENDING, PROPERTIES,
-    SCHEMA_VERSION, UNFANNED, WEBHOOKS,
+    ADMIN_PASSWORD, ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH,
+    CODE_KEYED_BOOKINGS, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FANNED_OUT,
+    FEEDS, IDEMPOTENCY, IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PENDING,
+    PROPERTIES, RECORD_TIMES, RECORDS, SCHEMA_VERSION, UNFANNED, WEBHOOKS,
 };
 use super::{RedbStore, RedbTx, backend, decode};
 use crate::booking::Booking;
+use crate::channel::FeedState;
 use crate::delivery::Delivery;
+use crate::keys::ApiKey;
 use crate::lifecycle;
-use crate::store::{IdempotencyRecord, StoreError, StoreResult, finished_key};
+use crate::store::record::row_of;
+use crate::store::{
+    AdminPassword, ClientFailures, IdempotencyRecord, KeyHash, Record, RecordKind, RecordRow, StoreError, StoreResult,
+    StoredSession, finished_key,
+};
+use crate::webhook::Webhook;
 
 impl RedbStore {
     pub(super) fn create_tables(&self) -> StoreResult<()> {
@@ -25,7 +32,8 @@ impl RedbStore {
             match version.as_deref() {
                 None => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
                 Some(SCHEMA_VERSION) => {}
-                Some(old @ ("1" | "2" | "3" | "4" | "5")) => {
+                Some(old @ ("1" | "2" | "3" | "4" | "5" | "6")) => {
+                    let before_6 = old != "6";
                     if old == "1" {
                         index_lapsing_holds(&tx)?;
                         index_deliveries_and_idempotency(&tx)?;
@@ -33,13 +41,16 @@ impl RedbStore {
                     if old == "1" || old == "2" {
                         mark_unfanned(&tx, &mut meta)?;
                     }
-                    if old != "4" {
+                    if before_6 && old != "4" {
                         tx.delete_table(PENDING).map_err(backend)?;
                     }
-                    if old != "5" {
+                    if before_6 && old != "5" {
                         measure_calendar_reach(&tx)?;
                     }
-                    number_bookings(&tx)?;
+                    if before_6 {
+                        number_bookings(&tx)?;
+                    }
+                    move_to_records(&tx, &mut meta)?;
                     meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
                 }
                 Some(other) => {
@@ -55,9 +66,6 @@ impl RedbStore {
         tx.open_table(CALENDAR_REACH).map_err(backend)?;
         tx.open_table(LAPSING_HOLDS).map_err(backend)?;
         tx.open_table(BLOCKS).map_err(backend)?;
-        tx.open_table(KEYS).map_err(backend)?;
-        tx.open_table(KEY_HASHES).map_err(backend)?;
-        tx.open_table(WEBHOOKS).map_err(backend)?;
         tx.open_table(OUTBOX).map_err(backend)?;
         tx.open_table(UNFANNED).map_err(backend)?;
         tx.open_table(IDEMPOTENCY).map_err(backend)?;
@@ -67,11 +75,53 @@ impl RedbStore {
         tx.open_table(DELIVERY_EVENTS).map_err(backend)?;
         tx.open_table(DELIVERY_LEASES).map_err(backend)?;
         tx.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
-        tx.open_table(FEEDS).map_err(backend)?;
-        tx.open_table(ADMIN_SESSIONS).map_err(backend)?;
-        tx.open_table(LOGIN_FAILURES).map_err(backend)?;
+        tx.open_table(RECORDS).map_err(backend)?;
+        tx.open_table(RECORD_TIMES).map_err(backend)?;
         tx.commit().map_err(backend)
     }
+}
+
+/// Schema 6 to 7: the keys, webhooks, feed states and the admin dashboard's
+/// password, sessions and failed logins become records (`store::record`), and their tables go.
+fn move_to_records(tx: &WriteTransaction, meta: &mut redb::Table<'_, &str, &str>) -> StoreResult<()> {
+    let mut records = tx.open_table(RECORDS).map_err(backend)?;
+    let mut times = tx.open_table(RECORD_TIMES).map_err(backend)?;
+    let mut put = |kind: RecordKind, row: RecordRow| -> StoreResult<()> {
+        if let Some(at) = row.at {
+            times.insert((kind.name, at, row.key.as_str()), ()).map_err(backend)?;
+        }
+        records.insert((kind.name, row.key.as_str()), (row.at, row.doc.as_slice())).map_err(backend)?;
+        Ok(())
+    };
+    // Their documents are already the records' own: moved as they are.
+    for (def, kind) in [(KEYS, ApiKey::KIND), (WEBHOOKS, Webhook::KIND), (FEEDS, FeedState::KIND)] {
+        for row in tx.open_table(def).map_err(backend)?.iter().map_err(backend)? {
+            let (key, doc) = row.map_err(backend)?;
+            put(kind, RecordRow { key: key.value().to_owned(), at: None, doc: doc.value().to_vec() })?;
+        }
+        tx.delete_table(def).map_err(backend)?;
+    }
+    for row in tx.open_table(KEY_HASHES).map_err(backend)?.iter().map_err(backend)? {
+        let (hash, id) = row.map_err(backend)?;
+        put(KeyHash::KIND, row_of(&KeyHash { hash: hash.value().to_owned(), id: id.value().to_owned() })?)?;
+    }
+    tx.delete_table(KEY_HASHES).map_err(backend)?;
+    for row in tx.open_table(ADMIN_SESSIONS).map_err(backend)?.iter().map_err(backend)? {
+        let (key_hash, doc) = row.map_err(backend)?;
+        let stored = StoredSession { key_hash: key_hash.value().to_owned(), session: decode(doc.value())? };
+        put(StoredSession::KIND, row_of(&stored)?)?;
+    }
+    tx.delete_table(ADMIN_SESSIONS).map_err(backend)?;
+    for row in tx.open_table(LOGIN_FAILURES).map_err(backend)?.iter().map_err(backend)? {
+        let (client, doc) = row.map_err(backend)?;
+        let failures = ClientFailures { client: client.value().to_owned(), failures: decode(doc.value())? };
+        put(ClientFailures::KIND, row_of(&failures)?)?;
+    }
+    tx.delete_table(LOGIN_FAILURES).map_err(backend)?;
+    if let Some(phc) = meta.remove(ADMIN_PASSWORD).map_err(backend)? {
+        put(AdminPassword::KIND, row_of(&AdminPassword { phc: phc.value().to_owned() })?)?;
+    }
+    Ok(())
 }
 
 /// Schema 4 to 5: the longest entry of each property's calendar.

@@ -15,7 +15,7 @@ use crate::change::Change;
 use crate::clock::{Entropy, ManualClock};
 use crate::lifecycle::Action;
 use crate::stay::Stay;
-use crate::store::{ReadTx, Store, StoreError, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Record, RecordKind, Store, StoreError, WriteRecords, WriteTx};
 use crate::{Error, Rental, demo};
 
 /// How often the workload checkpoints.
@@ -40,6 +40,25 @@ impl Entropy for SeededEntropy {
 
 const START: &str = "2027-03-01T09:00:00Z";
 const USE_CASES: usize = 24;
+
+/// A record the workload writes beside the bookings, so that the records'
+/// tables and their time index go through the same power losses.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct Visit {
+    property: String,
+    n: u64,
+    at: chrono::DateTime<chrono::Utc>,
+}
+
+impl Record for Visit {
+    const KIND: RecordKind = RecordKind { name: "sim_visit", per_property: true };
+    fn key(&self) -> String {
+        format!("{}/{:03}", self.property, self.n % 8)
+    }
+    fn at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        Some(self.at)
+    }
+}
 
 /// The workload's engine on `disk`, opened (or reopened) there.
 fn engine(disk: &SimDisk, seed: u64) -> Result<Rental<RedbStore>, StoreError> {
@@ -96,7 +115,7 @@ fn use_case(rental: &Rental<RedbStore>, rng: &mut Rng) -> crate::Result<()> {
             .collect()
     };
     let some_code = (!codes.is_empty()).then(|| codes[usize::try_from(rng.below(codes.len() as u64)).unwrap()].clone());
-    match (rng.below(6), some_code) {
+    match (rng.below(7), some_code) {
         (0, Some(code)) => rental.update_booking(&code, &Action::Confirm).map(drop),
         (1, Some(code)) => rental
             .update_booking(&code, &Action::Cancel { by: crate::lifecycle::Party::default(), reason: None })
@@ -106,6 +125,22 @@ fn use_case(rental: &Rental<RedbStore>, rng: &mut Rng) -> crate::Result<()> {
             rental.update_booking(&code, &Action::Change(change)).map(drop)
         }
         (3, _) => rental.add_block(slug, stay, "maintenance").map(drop),
+        (5, _) => {
+            // Replaces one of a few keys, moving it in the time index, or removes it.
+            let n = rng.below(16);
+            let visit = Visit {
+                property: slug.into(),
+                n,
+                at: START.parse::<chrono::DateTime<chrono::Utc>>().unwrap() + Days::new(rng.below(9)),
+            };
+            let mut tx = rental.store().write()?;
+            if n >= 8 {
+                tx.remove::<Visit>(&visit.key())?;
+            } else {
+                tx.put(&visit)?;
+            }
+            Ok(tx.commit()?)
+        }
         (4, _) => {
             let blocks = rental.blocks(slug, None, None)?;
             match blocks.first() {
@@ -138,7 +173,9 @@ fn state(store: &RedbStore) -> String {
     let calendars: Vec<_> =
         read.properties().unwrap().iter().map(|p| read.calendar(p.slug.as_str(), from, to).unwrap()).collect();
     let events = read.events_after(0, 10_000).unwrap();
-    format!("{bookings:?}\n{calendars:?}\n{events:?}")
+    let visits = read.list_all::<Visit>("").unwrap();
+    let due = read.due::<Visit>(chrono::DateTime::<chrono::Utc>::MAX_UTC, 1_000).unwrap();
+    format!("{bookings:?}\n{calendars:?}\n{events:?}\n{visits:?}\n{due:?}")
 }
 
 /// No night is held twice (blocks may overlap each other, not a booking),

@@ -2,28 +2,23 @@
 //! open, and [`ReadTx`] on them.
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
-use redb::{Key, ReadTransaction, ReadableTable, ReadableTableMetadata, TableDefinition, Value, WriteTransaction};
+use redb::{Key, ReadTransaction, ReadableTable, TableDefinition, Value, WriteTransaction};
 use serde::de::DeserializeOwned;
 
 use super::tables::{
-    ADMIN_PASSWORD, ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH,
-    CalendarKey, CalendarValue, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS,
-    IDEMPOTENCY, IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PROPERTIES,
-    UNFANNED, WEBHOOKS,
+    BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CalendarKey, CalendarValue, DELIVERIES,
+    DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, IDEMPOTENCY, IDEMPOTENCY_CREATED, LAPSING_HOLDS,
+    OUTBOX, PROPERTIES, RECORD_TIMES, RECORDS, UNFANNED,
 };
 use super::{RedbTx, RedbWrite, backend, decode};
-use crate::admin_session::{AdminSession, LoginFailures};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
-use crate::channel::FeedState;
 use crate::delivery::{Delivery, Lease};
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
-use crate::keys::ApiKey;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
-use crate::store::{IdempotencyRecord, ReadTx, StoreError, StoreResult, feed_key, feed_keys_of};
-use crate::webhook::Webhook;
+use crate::store::{IdempotencyRecord, ReadTx, RecordKind, RecordRow, StoreError, StoreResult};
 
 /// Opening a table to read, the same way for both kinds of transaction.
 pub trait Tables {
@@ -211,6 +206,49 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         count_held(&self.0.open(CALENDAR)?, slug)
     }
 
+    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
+        let table = self.0.open(RECORDS)?;
+        let row = table.get((kind.name, key)).map_err(backend)?;
+        Ok(row.map(|v| {
+            let (at, doc) = v.value();
+            RecordRow { key: key.to_owned(), at, doc: doc.to_vec() }
+        }))
+    }
+
+    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        let table = self.0.open(RECORDS)?;
+        let mut out = Vec::new();
+        for row in table.range((kind.name, std::cmp::max(prefix, after))..).map_err(backend)? {
+            let (k, v) = row.map_err(backend)?;
+            let ((of, key), (at, doc)) = (k.value(), v.value());
+            if out.len() == limit || of != kind.name || !key.starts_with(prefix) {
+                break;
+            }
+            if key > after {
+                out.push(RecordRow { key: key.to_owned(), at, doc: doc.to_vec() });
+            }
+        }
+        Ok(out)
+    }
+
+    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>> {
+        let (times, table) = (self.0.open(RECORD_TIMES)?, self.0.open(RECORDS)?);
+        let mut out = Vec::new();
+        for row in times.range((kind.name, i64::MIN, "")..).map_err(backend)? {
+            let row = row.map_err(backend)?.0;
+            let (of, at, key) = row.value();
+            if out.len() == limit || of != kind.name || at > until {
+                break;
+            }
+            let raw = table.get((kind.name, key)).map_err(backend)?;
+            let raw =
+                raw.ok_or_else(|| StoreError::Corrupt(format!("{} record {key:?} is indexed but gone", kind.name)))?;
+            let (at, doc) = raw.value();
+            out.push(RecordRow { key: key.to_owned(), at, doc: doc.to_vec() });
+        }
+        Ok(out)
+    }
+
     fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
         held_codes(&self.0.open(CALENDAR)?, of_property(slug))
     }
@@ -235,37 +273,6 @@ impl<T: Tables> ReadTx for RedbTx<T> {
 
     fn block(&self, id: &str) -> StoreResult<Option<Block>> {
         self.get_json(BLOCKS, id)
-    }
-
-    fn key(&self, id: &str) -> StoreResult<Option<ApiKey>> {
-        self.get_json(KEYS, id)
-    }
-
-    fn key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
-        let id = {
-            let table = self.0.open(KEY_HASHES)?;
-            let found = table.get(hash).map_err(backend)?;
-            found.map(|v| v.value().to_owned())
-        };
-        id.map_or(Ok(None), |id| self.key(&id))
-    }
-
-    fn keys(&self) -> StoreResult<Vec<ApiKey>> {
-        self.all_json(KEYS)
-    }
-
-    fn key_hashes(&self) -> StoreResult<Vec<(String, String)>> {
-        let table = self.0.open(KEY_HASHES)?;
-        let mut out = Vec::new();
-        for row in table.iter().map_err(backend)? {
-            let (hash, id) = row.map_err(backend)?;
-            out.push((hash.value().to_owned(), id.value().to_owned()));
-        }
-        Ok(out)
-    }
-
-    fn webhooks(&self) -> StoreResult<Vec<Webhook>> {
-        self.all_json(WEBHOOKS)
     }
 
     fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
@@ -317,25 +324,6 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         Ok(out)
     }
 
-    fn feed_state(&self, slug: &str, feed: &str) -> StoreResult<Option<FeedState>> {
-        self.get_json(FEEDS, &feed_key(slug, feed))
-    }
-
-    fn feed_states(&self) -> StoreResult<Vec<FeedState>> {
-        self.all_json(FEEDS)
-    }
-
-    fn feed_states_of(&self, slug: &str) -> StoreResult<Vec<FeedState>> {
-        let table = self.0.open(FEEDS)?;
-        let keys = feed_keys_of(slug);
-        let mut out = Vec::new();
-        for row in table.range(keys.start.as_str()..keys.end.as_str()).map_err(backend)? {
-            let (_, value) = row.map_err(backend)?;
-            out.push(decode(value.value())?);
-        }
-        Ok(out)
-    }
-
     fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
         let (unfanned, outbox) = (self.0.open(UNFANNED)?, self.0.open(OUTBOX)?);
         let mut out = Vec::new();
@@ -354,25 +342,6 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         of.retain(|d| d.webhook_id == webhook_id);
         crate::store::newest_first(&mut of, limit);
         Ok(of)
-    }
-
-    fn admin_password(&self) -> StoreResult<Option<String>> {
-        let meta = self.0.open(META)?;
-        let value = meta.get(ADMIN_PASSWORD).map_err(backend)?;
-        Ok(value.map(|v| v.value().to_owned()))
-    }
-
-    fn admin_session(&self, key_hash: &str) -> StoreResult<Option<AdminSession>> {
-        self.get_json(ADMIN_SESSIONS, key_hash)
-    }
-
-    fn login_failures(&self, client: &str) -> StoreResult<Option<LoginFailures>> {
-        self.get_json(LOGIN_FAILURES, client)
-    }
-
-    fn login_failure_clients(&self) -> StoreResult<usize> {
-        let len = self.0.open(LOGIN_FAILURES)?.len().map_err(backend)?;
-        Ok(usize::try_from(len).unwrap_or(usize::MAX))
     }
 }
 

@@ -11,15 +11,16 @@ use crate::store::StoreResult;
 /// 3 replaced the fan-out high-water mark with the `unfanned` set; 4 dropped
 /// `pending`, whose rows were the calendar's held entries over again; 5
 /// added `calendar_reach`; 6 keyed the bookings by a sequence number, with
-/// `booking_seqs` from code to number.
-pub(super) const SCHEMA_VERSION: &str = "6";
+/// `booking_seqs` from code to number; 7 moved the keys, webhooks, feed
+/// states, admin password, sessions and failed logins into `records`.
+pub(super) const SCHEMA_VERSION: &str = "7";
 
 pub(super) const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
 /// The `meta` key of the last outbox event fanned out to webhooks, up to schema 2.
 pub(super) const FANNED_OUT: &str = "outbox_fanned_out";
 /// Numbers of the outbox events not yet fanned out to webhooks (schema 3).
 pub(super) const UNFANNED: TableDefinition<u64, ()> = TableDefinition::new("unfanned");
-/// The `meta` key of the admin dashboard's password hash (a PHC string).
+/// The `meta` key of the admin dashboard's password hash (a PHC string), up to schema 6.
 pub(super) const ADMIN_PASSWORD: &str = "admin_password";
 pub(super) const PROPERTIES: TableDefinition<&str, &[u8]> = TableDefinition::new("properties");
 /// Sequence number -> booking (schema 6). A new booking takes the next
@@ -47,9 +48,11 @@ pub(super) const PENDING: TableDefinition<(&str, &str), ()> = TableDefinition::n
 /// (created at in ms since 1970, code) of every hold a checkout TTL can expire.
 pub(super) const LAPSING_HOLDS: TableDefinition<(u64, &str), ()> = TableDefinition::new("lapsing_holds");
 pub(super) const BLOCKS: TableDefinition<&str, &[u8]> = TableDefinition::new("blocks");
+/// API keys by id, up to schema 6.
 pub(super) const KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("keys");
-/// SHA-256 of a key's secret -> key id.
+/// SHA-256 of a key's secret -> key id, up to schema 6.
 pub(super) const KEY_HASHES: TableDefinition<&str, &str> = TableDefinition::new("key_hashes");
+/// Webhooks by id, up to schema 6.
 pub(super) const WEBHOOKS: TableDefinition<&str, &[u8]> = TableDefinition::new("webhooks");
 pub(super) const OUTBOX: TableDefinition<u64, &[u8]> = TableDefinition::new("outbox");
 pub(super) const IDEMPOTENCY: TableDefinition<&str, &[u8]> = TableDefinition::new("idempotency");
@@ -67,12 +70,20 @@ pub(super) const DELIVERY_LEASES: TableDefinition<&str, (&str, &str, u64)> = Tab
 /// (recorded ms since 1970, key) of every idempotency record.
 pub(super) const IDEMPOTENCY_CREATED: TableDefinition<(u64, &str), ()> = TableDefinition::new("idempotency_created");
 
-/// "slug/feed" -> the feed's state.
+/// "slug/feed" -> the feed's state, up to schema 6.
 pub(super) const FEEDS: TableDefinition<&str, &[u8]> = TableDefinition::new("feeds");
-/// Admin sessions by hex SHA-256 of their id (created on open, also in older files).
+/// Admin sessions by hex SHA-256 of their id, up to schema 6.
 pub(super) const ADMIN_SESSIONS: TableDefinition<&str, &[u8]> = TableDefinition::new("admin_sessions");
-/// Failed logins in a row by client address.
+/// Failed logins in a row by client address, up to schema 6.
 pub(super) const LOGIN_FAILURES: TableDefinition<&str, &[u8]> = TableDefinition::new("login_failures");
+
+/// (kind, key) -> (time in ms since 1970, JSON document): the records
+/// (`store::record`; schema 7).
+pub(super) const RECORDS: TableDefinition<(&str, &str), RecordValue> = TableDefinition::new("records");
+/// A record's time (ms since 1970) and document.
+pub(super) type RecordValue<'a> = (Option<i64>, &'a [u8]);
+/// (kind, time in ms since 1970, key) of every record with a time.
+pub(super) const RECORD_TIMES: TableDefinition<(&str, i64, &str), ()> = TableDefinition::new("record_times");
 
 /// The `meta` key of the number of the first redo log record the last checkpoint did not hold.
 pub(super) const REDO_FROM: &str = "redo_from";
@@ -115,6 +126,8 @@ pub(super) fn replayer(name: &str) -> Option<Replay> {
         "feeds" => |tx, c| c.apply(tx, FEEDS),
         "admin_sessions" => |tx, c| c.apply(tx, ADMIN_SESSIONS),
         "login_failures" => |tx, c| c.apply(tx, LOGIN_FAILURES),
+        "records" => |tx, c| c.apply(tx, RECORDS),
+        "record_times" => |tx, c| c.apply(tx, RECORD_TIMES),
         _ => return None,
     })
 }

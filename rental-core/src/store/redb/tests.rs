@@ -11,7 +11,7 @@ use super::tables::{
 use super::*;
 use crate::booking::{Booking, BookingQuery};
 use crate::demo;
-use crate::store::{IdempotencyRecord, ReadTx, WriteTx};
+use crate::store::{AdminPassword, IdempotencyRecord, ReadRecords, ReadTx, WriteRecords, WriteTx};
 
 /// Lays the bookings out as schema 5 and before did: keyed by code, unnumbered.
 pub(super) fn unnumber_bookings(tx: &WriteTransaction) {
@@ -223,7 +223,7 @@ fn contents(store: &RedbStore) -> String {
         read.calendar("sea-view", from, NaiveDate::MAX).unwrap(),
         read.events_after(0, 10).unwrap(),
         read.pending_codes().unwrap(),
-        read.admin_password().unwrap(),
+        read.get::<AdminPassword>(AdminPassword::KEY).unwrap(),
     )
 }
 
@@ -243,7 +243,7 @@ fn a_crash_between_checkpoints_keeps_every_commit_the_redo_log_holds() {
     tx.put_booking(&kept).unwrap();
     tx.put_booking(&cancelled).unwrap();
     tx.append_events(&[Event::created(&kept, kept.created_at)]).unwrap();
-    tx.set_admin_password("$argon2id$v=19$kept").unwrap();
+    tx.put(&AdminPassword { phc: "$argon2id$v=19$kept".into() }).unwrap();
     tx.commit().unwrap();
     cancelled.status = Status::Cancelled;
     let mut tx = store.write().unwrap();
@@ -438,4 +438,95 @@ fn every_table_a_store_has_is_replayed_from_the_log() {
     assert!(names.len() >= 20, "{names:?}");
     let missing: Vec<&String> = names.iter().filter(|name| tables::replayer(name).is_none()).collect();
     assert!(missing.is_empty(), "tables the log cannot replay: {missing:?}");
+}
+
+/// What a schema 6 file held outside the bookings, made through the engine on
+/// a memory store: a key and its secret, a webhook, a feed's state, the admin
+/// password, a session and a locked-out client.
+struct Schema6Records {
+    key: crate::keys::ApiKey,
+    secret: String,
+    webhook: crate::webhook::Webhook,
+    feed: crate::channel::FeedState,
+    phc: String,
+    session: crate::admin_session::AdminSession,
+    failures: crate::admin_session::LoginFailures,
+}
+
+const LAYOUT_NOW: &str = "2027-03-01T09:00:00Z";
+
+fn schema_6_records() -> Schema6Records {
+    let now: chrono::DateTime<chrono::Utc> = LAYOUT_NOW.parse().unwrap();
+    let rental = crate::Rental::new(crate::MemoryStore::new())
+        .with_clock(std::sync::Arc::new(crate::clock::ManualClock::new(now)));
+    let new = rental.create_key("website", &[crate::keys::Scope::Read]).unwrap();
+    let webhook = rental
+        .add_webhook("https://example.com/hook", crate::webhook::Subscription::parse("*").unwrap(), None)
+        .unwrap();
+    rental.set_admin_password("correct horse battery").unwrap();
+    let phc = rental.store().read().unwrap().get::<AdminPassword>(AdminPassword::KEY).unwrap().unwrap().phc;
+    let feed = crate::channel::FeedState::new(
+        crate::ids::Slug::parse("sea-view").unwrap(),
+        crate::ids::Source::parse("airbnb").unwrap(),
+    );
+    let session = crate::admin_session::AdminSession { csrf: "csrf".into(), last_seen: now, flash: None };
+    let failures = (0..6).fold(None, |f, _| Some(crate::admin_session::LoginFailures::and_one(f, now))).unwrap();
+    Schema6Records { key: new.key, secret: new.secret, webhook, feed, phc, session, failures }
+}
+
+/// A store written by schema 6 (a table per kind) has its keys, webhooks,
+/// feed states and admin records moved into `records` on open, where the
+/// engine finds each; the old tables are gone.
+#[test]
+fn opening_a_schema_6_store_moves_its_keys_webhooks_feeds_and_admin_records_into_records() {
+    use super::tables::{ADMIN_PASSWORD, ADMIN_SESSIONS, FEEDS, KEY_HASHES, KEYS, LOGIN_FAILURES, WEBHOOKS};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let old = schema_6_records();
+    written_by_schema(&path, "6", &[], |tx| {
+        let json = |v: &dyn erased::Json| v.bytes();
+        let hash = crate::keys::hash_secret(&old.secret);
+        tx.open_table(KEYS).unwrap().insert(old.key.id.as_str(), json(&old.key).as_slice()).unwrap();
+        tx.open_table(KEY_HASHES).unwrap().insert(hash.as_str(), old.key.id.as_str()).unwrap();
+        tx.open_table(WEBHOOKS).unwrap().insert(old.webhook.id.as_str(), json(&old.webhook).as_slice()).unwrap();
+        tx.open_table(FEEDS).unwrap().insert("sea-view/airbnb", json(&old.feed).as_slice()).unwrap();
+        tx.open_table(ADMIN_SESSIONS).unwrap().insert("session-hash", json(&old.session).as_slice()).unwrap();
+        tx.open_table(LOGIN_FAILURES).unwrap().insert("10.0.0.9", json(&old.failures).as_slice()).unwrap();
+        tx.open_table(META).unwrap().insert(ADMIN_PASSWORD, old.phc.as_str()).unwrap();
+    });
+    let now: chrono::DateTime<chrono::Utc> = LAYOUT_NOW.parse().unwrap();
+    let rental = crate::Rental::new(RedbStore::open(&path).unwrap())
+        .with_clock(std::sync::Arc::new(crate::clock::ManualClock::new(now)));
+    assert_eq!(rental.keys().unwrap(), std::slice::from_ref(&old.key));
+    assert_eq!(rental.authenticate(&old.secret).unwrap().map(|k| k.id), Some(old.key.id.clone()));
+    assert_eq!(rental.webhooks().unwrap(), std::slice::from_ref(&old.webhook));
+    assert_eq!(rental.operations().feed_states().unwrap(), std::slice::from_ref(&old.feed));
+    assert!(rental.operations().verify_admin_password("correct horse battery").unwrap());
+    let idle = chrono::TimeDelta::hours(1);
+    assert_eq!(rental.operations().admin_session("session-hash", idle, now).unwrap(), Some(old.session.clone()));
+    assert!(rental.operations().login_wait("10.0.0.9", now).unwrap().is_some(), "the client still waits");
+    // The sessions' time index came along: an idle one is swept.
+    rental.operations().start_admin_session("other", "csrf", idle, now + idle + idle).unwrap();
+    assert_eq!(rental.operations().admin_session("session-hash", idle * 10, now).unwrap(), None);
+
+    let tables = rental.store().db.begin_read().unwrap();
+    let names: Vec<String> = tables.list_tables().unwrap().map(|t| t.name().to_owned()).collect();
+    for gone in ["keys", "key_hashes", "webhooks", "feeds", "admin_sessions", "login_failures"] {
+        assert!(!names.iter().any(|n| n == gone), "{gone} is still there: {names:?}");
+    }
+    let meta = tables.open_table(META).unwrap();
+    assert!(meta.get(ADMIN_PASSWORD).unwrap().is_none());
+    assert_eq!(meta.get("schema_version").unwrap().unwrap().value(), "7");
+}
+
+mod erased {
+    /// A value's JSON, whatever its type.
+    pub(super) trait Json {
+        fn bytes(&self) -> Vec<u8>;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn bytes(&self) -> Vec<u8> {
+            serde_json::to_vec(self).unwrap()
+        }
+    }
 }

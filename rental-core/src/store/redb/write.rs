@@ -1,31 +1,28 @@
 //! Writing the redb store: [`WriteTx`] on the write transaction, every change
 //! noted for the redo log, and the commit that appends and syncs it.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::NaiveDate;
 use redb::{Durability, Key, ReadableTable, TableDefinition, Value};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 
 use super::changes::Logged;
 use super::read::{day, kind_code, millis, reach_of};
 use super::redo::checkpoint;
 use super::tables::{
-    ADMIN_PASSWORD, ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH,
-    DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FEEDS, IDEMPOTENCY,
-    IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PROPERTIES, UNFANNED, WEBHOOKS,
+    BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS,
+    DELIVERY_FINISHED, DELIVERY_LEASES, IDEMPOTENCY, IDEMPOTENCY_CREATED, LAPSING_HOLDS, OUTBOX, PROPERTIES,
+    RECORD_TIMES, RECORDS, UNFANNED,
 };
-use super::{RedbTx, RedbWrite, backend, decode, encode};
-use crate::admin_session::{AdminSession, LoginFailures};
+use super::{RedbTx, RedbWrite, backend, encode};
 use crate::booking::Booking;
 use crate::calendar::{Block, CalendarEntry};
-use crate::channel::FeedState;
 use crate::delivery::{Delivery, Lease};
 use crate::event::Event;
-use crate::keys::ApiKey;
 use crate::lifecycle;
 use crate::property::Property;
-use crate::store::{IdempotencyRecord, ReadTx, StoreError, StoreResult, WriteTx, due_key, feed_key, finished_key};
-use crate::webhook::Webhook;
+use crate::store::{
+    IdempotencyRecord, ReadTx, RecordKind, RecordRow, StoreError, StoreResult, WriteTx, due_key, finished_key,
+};
 
 impl RedbTx<RedbWrite<'_>> {
     /// Opens a table to change; its changes go to the redo log.
@@ -40,26 +37,6 @@ impl RedbTx<RedbWrite<'_>> {
         let bytes = encode(value)?;
         self.table(def)?.insert(key, bytes.as_slice())?;
         Ok(())
-    }
-
-    /// Removes the records of a table that `doomed` picks (a scan: these tables are small).
-    fn remove_where<D: DeserializeOwned>(
-        &self,
-        def: TableDefinition<&str, &[u8]>,
-        doomed: impl Fn(&D) -> bool,
-    ) -> StoreResult<usize> {
-        let mut table = self.table(def)?;
-        let mut keys = Vec::new();
-        for row in table.iter().map_err(backend)? {
-            let (k, v) = row.map_err(backend)?;
-            if doomed(&decode(v.value())?) {
-                keys.push(k.value().to_owned());
-            }
-        }
-        for key in &keys {
-            table.remove(key.as_str())?;
-        }
-        Ok(keys.len())
     }
 
     fn remove(&self, def: TableDefinition<&str, &[u8]>, key: &str) -> StoreResult<bool> {
@@ -145,23 +122,6 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         self.remove(BLOCKS, id)
     }
 
-    fn insert_key(&mut self, key: &ApiKey, hash: &str) -> StoreResult<()> {
-        self.table(KEY_HASHES)?.insert(hash, key.id.as_str())?;
-        self.update_key(key)
-    }
-
-    fn update_key(&mut self, key: &ApiKey) -> StoreResult<()> {
-        self.put_json(KEYS, &key.id, key)
-    }
-
-    fn put_webhook(&mut self, webhook: &Webhook) -> StoreResult<()> {
-        self.put_json(WEBHOOKS, &webhook.id, webhook)
-    }
-
-    fn remove_webhook(&mut self, id: &str) -> StoreResult<bool> {
-        self.remove(WEBHOOKS, id)
-    }
-
     fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
         let mut table = self.table(OUTBOX)?;
         let mut seq = table.last().map_err(backend)?.map_or(0, |(k, _)| k.value());
@@ -178,10 +138,6 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         self.append_events(std::slice::from_ref(event))?;
         let table = self.table(OUTBOX)?;
         Ok(table.last().map_err(backend)?.map_or(0, |(k, _)| k.value()))
-    }
-
-    fn put_feed_state(&mut self, state: &FeedState) -> StoreResult<()> {
-        self.put_json(FEEDS, &feed_key(state.property.as_str(), state.feed.as_str()), state)
     }
 
     fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
@@ -249,34 +205,25 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         self.remove(IDEMPOTENCY, key).map(drop)
     }
 
-    fn set_admin_password(&mut self, phc: &str) -> StoreResult<()> {
-        let mut meta = self.table(META)?;
-        meta.insert(ADMIN_PASSWORD, phc)?;
+    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
+        self.remove_record(kind, &row.key)?;
+        if let Some(at) = row.at {
+            self.table(RECORD_TIMES)?.insert((kind.name, at, row.key.as_str()), ())?;
+        }
+        self.table(RECORDS)?.insert((kind.name, row.key.as_str()), (row.at, row.doc.as_slice()))
+    }
+
+    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
+        let Some(old) = self.record(kind, key)? else { return Ok(false) };
+        if let Some(at) = old.at {
+            self.table(RECORD_TIMES)?.remove((kind.name, at, key))?;
+        }
+        self.table(RECORDS)?.remove((kind.name, key))
+    }
+
+    /// Nothing to tell: the file lock makes this process the only writer.
+    fn touch(&mut self, _topic: &str) -> StoreResult<()> {
         Ok(())
-    }
-
-    fn put_admin_session(&mut self, key_hash: &str, session: &AdminSession) -> StoreResult<()> {
-        self.put_json(ADMIN_SESSIONS, key_hash, session)
-    }
-
-    fn remove_admin_session(&mut self, key_hash: &str) -> StoreResult<()> {
-        self.remove(ADMIN_SESSIONS, key_hash).map(drop)
-    }
-
-    fn remove_idle_admin_sessions(&mut self, seen_before: DateTime<Utc>) -> StoreResult<usize> {
-        self.remove_where(ADMIN_SESSIONS, |s: &AdminSession| s.last_seen < seen_before)
-    }
-
-    fn put_login_failures(&mut self, client: &str, failures: &LoginFailures) -> StoreResult<()> {
-        self.put_json(LOGIN_FAILURES, client, failures)
-    }
-
-    fn remove_login_failures(&mut self, client: &str) -> StoreResult<()> {
-        self.remove(LOGIN_FAILURES, client).map(drop)
-    }
-
-    fn remove_quiet_login_failures(&mut self, last_before: DateTime<Utc>) -> StoreResult<usize> {
-        self.remove_where(LOGIN_FAILURES, |f: &LoginFailures| f.last < last_before)
     }
 
     /// Appends the changes to the redo log and commits redb without a sync

@@ -1,0 +1,130 @@
+//! The kinds of record this crate keeps (see [`Record`]): API keys, webhooks,
+//! feed states and the admin dashboard's password, sessions and login throttle;
+//! guest messages implement [`Record`] beside their type (`message`).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::record::{Record, RecordKind};
+use crate::admin_session::{AdminSession, LoginFailures};
+use crate::channel::FeedState;
+use crate::keys::ApiKey;
+use crate::webhook::Webhook;
+
+/// Every kind of record this crate keeps: what `rental db copy` moves from
+/// one store to another.
+pub const KINDS: &[RecordKind] = &[
+    ApiKey::KIND,
+    KeyHash::KIND,
+    Webhook::KIND,
+    FeedState::KIND,
+    AdminPassword::KIND,
+    StoredSession::KIND,
+    ClientFailures::KIND,
+    crate::message::Message::KIND,
+];
+
+/// API keys by id.
+impl Record for ApiKey {
+    const KIND: RecordKind = RecordKind { name: "api_key", per_property: false };
+    fn key(&self) -> String {
+        self.id.clone()
+    }
+}
+
+/// Which key a secret belongs to, under the SHA-256 of the secret (hex).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyHash {
+    /// The hash: the record's key.
+    pub hash: String,
+    /// The key's id.
+    pub id: String,
+}
+
+impl Record for KeyHash {
+    const KIND: RecordKind = RecordKind { name: "api_key_hash", per_property: false };
+    fn key(&self) -> String {
+        self.hash.clone()
+    }
+}
+
+/// Webhooks by id.
+impl Record for Webhook {
+    const KIND: RecordKind = RecordKind { name: "webhook", per_property: false };
+    fn key(&self) -> String {
+        self.id.clone()
+    }
+}
+
+/// A feed's state under `"{slug}/{feed}"` (a feed's name holds no `/`).
+impl Record for FeedState {
+    const KIND: RecordKind = RecordKind { name: "feed_state", per_property: true };
+    fn key(&self) -> String {
+        feed_key(self.property.as_str(), self.feed.as_str())
+    }
+}
+
+/// The key of a feed's state.
+pub fn feed_key(slug: &str, feed: &str) -> String {
+    format!("{slug}/{feed}")
+}
+
+/// The admin dashboard's password hash, the one record of its kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdminPassword {
+    /// An argon2id PHC string.
+    pub phc: String,
+}
+
+impl AdminPassword {
+    /// The key of the one record.
+    pub const KEY: &str = "admin";
+}
+
+impl Record for AdminPassword {
+    const KIND: RecordKind = RecordKind { name: "admin_password", per_property: false };
+    fn key(&self) -> String {
+        Self::KEY.to_owned()
+    }
+}
+
+/// An admin session under the hash of its cookie id, found by its last request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredSession {
+    /// Hex SHA-256 of the cookie id: the record's key.
+    pub key_hash: String,
+    /// The session.
+    #[serde(flatten)]
+    pub session: AdminSession,
+}
+
+impl Record for StoredSession {
+    const KIND: RecordKind = RecordKind { name: "admin_session", per_property: false };
+    fn key(&self) -> String {
+        self.key_hash.clone()
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        Some(self.session.last_seen)
+    }
+}
+
+/// The failed logins of one client address, found by the last one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientFailures {
+    /// The client address: the record's key.
+    pub client: String,
+    /// Its failures in a row.
+    #[serde(flatten)]
+    pub failures: LoginFailures,
+}
+
+impl Record for ClientFailures {
+    const KIND: RecordKind = RecordKind { name: "login_failures", per_property: false };
+    fn key(&self) -> String {
+        self.client.clone()
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        Some(self.failures.last)
+    }
+}
