@@ -115,7 +115,9 @@ impl<S: Store> Rental<S> {
             .map_err(|e| Error::invalid(&format!("messages.{kind}"), "invalid_template", e.to_string()))?;
         Ok((rendered, next))
     }
+}
 
+impl<S: Store> super::Operations<'_, S> {
     /// Claims for `owner`, in one write, up to `limit` due messages that no
     /// live lease holds, each leased until `lease` from now: at most one per
     /// booking, and none of a booking with a message in flight, so a
@@ -202,6 +204,26 @@ impl<S: Store> Rental<S> {
                 out.push(next);
             }
             Ok(out)
+        })
+    }
+
+    /// Voids every message lease in the store; returns how many. Only for a
+    /// store one process holds (redb locks its file), when that process
+    /// starts: the leases are an earlier run's, and its sends were cut, so
+    /// they go again at once rather than when the leases lapse.
+    pub fn void_message_leases(&self) -> Result<usize> {
+        if self.store.change_marks().is_some() {
+            return Ok(0);
+        }
+        self.write(|tx| {
+            let mut voided = 0;
+            for message in tx.due::<Message>(DateTime::<Utc>::MAX_UTC, usize::MAX)? {
+                if message.lease.is_some() {
+                    tx.put(&Message { lease: None, ..message })?;
+                    voided += 1;
+                }
+            }
+            Ok(voided)
         })
     }
 }

@@ -73,6 +73,7 @@ pub async fn run<S: Store + 'static>(
     mut stop: watch::Receiver<Option<tokio::time::Instant>>,
 ) {
     let owner = lease_owner("mailer");
+    void_earlier_leases(&rental).await;
     let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Done>();
     let mut sending = JoinSet::new();
     loop {
@@ -123,6 +124,18 @@ pub async fn run<S: Store + 'static>(
     record(&rental, &config, &counters, done).await;
 }
 
+/// On a store this process alone holds, the message leases in it are an
+/// earlier run's, whose sends were cut: they go again at once.
+async fn void_earlier_leases<S: Store + 'static>(rental: &Arc<Rental<S>>) {
+    let r = Arc::clone(rental);
+    match tokio::task::spawn_blocking(move || r.operations().void_message_leases()).await {
+        Ok(Ok(0)) => {}
+        Ok(Ok(voided)) => tracing::info!(voided, "guest messages an earlier run was sending go again now"),
+        Ok(Err(e)) => tracing::warn!(error = %e, "cannot void the message leases of an earlier run; they will lapse"),
+        Err(e) => tracing::error!(error = %e, "the message lease voiding task failed"),
+    }
+}
+
 /// Claims up to `limit` due messages for `owner`; counts those found too late.
 async fn claim<S: Store + 'static>(
     rental: &Arc<Rental<S>>,
@@ -132,7 +145,7 @@ async fn claim<S: Store + 'static>(
     counters: &MessageCounters,
 ) -> Vec<rental_core::Claimed> {
     let (r, owner) = (Arc::clone(rental), owner.to_owned());
-    match tokio::task::spawn_blocking(move || r.claim_messages(&owner, limit, lease)).await {
+    match tokio::task::spawn_blocking(move || r.operations().claim_messages(&owner, limit, lease)).await {
         Ok(Ok(claim)) => {
             count_finished(counters, &claim.finished);
             claim.send
@@ -151,7 +164,7 @@ async fn claim<S: Store + 'static>(
 /// Without a mail server: every due message is recorded `skipped`.
 async fn skip_all<S: Store + 'static>(rental: &Arc<Rental<S>>, counters: &MessageCounters) {
     let r = Arc::clone(rental);
-    match tokio::task::spawn_blocking(move || r.skip_due_messages(reasons::NO_MAIL_SERVER, 500)).await {
+    match tokio::task::spawn_blocking(move || r.operations().skip_due_messages(reasons::NO_MAIL_SERVER, 500)).await {
         Ok(Ok(skipped)) => count_finished(counters, &skipped),
         Ok(Err(e)) => tracing::error!(error = %e, "cannot skip due guest messages"),
         Err(e) => tracing::error!(error = %e, "the message skip task failed"),
@@ -169,7 +182,7 @@ async fn record<S: Store + 'static>(
         return;
     }
     let (r, retries) = (Arc::clone(rental), config.retries.clone());
-    match tokio::task::spawn_blocking(move || r.record_messages(&done, &retries)).await {
+    match tokio::task::spawn_blocking(move || r.operations().record_messages(&done, &retries)).await {
         Ok(Ok(recorded)) => {
             for m in &recorded {
                 let outcome = match m.status {
