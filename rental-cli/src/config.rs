@@ -48,6 +48,36 @@ pub struct Config {
     pub metrics_listen: Option<SocketAddr>,
     /// How log lines are written (`logFormat`): `text` or one JSON object a line.
     pub log_format: LogFormat,
+    /// Guest messages: the mail server, sender, retries and lease (docs/API.md section 21).
+    pub mail: MailSettings,
+}
+
+/// The settings of guest messages; `hostEmail` is in [`Settings`].
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct MailSettings {
+    /// The mail server's URL (`smtp`); `None`: messages are recorded `skipped`. Holds a password.
+    pub smtp: Option<String>,
+    /// A PEM file of a CA to trust for the mail server beside Mozilla's roots (`smtpCaFile`).
+    pub smtp_ca_file: Option<PathBuf>,
+    /// `From` of every message (`mailFrom`), such as `Sea View <stay@example.com>`.
+    pub mail_from: String,
+    /// The waits between send attempts (`mailRetries`).
+    pub retries: Vec<Duration>,
+    /// How long a claimed message stays leased (`mailLease`, 60s).
+    pub lease: Duration,
+}
+
+impl fmt::Debug for MailSettings {
+    /// Never prints the mail server's URL: it may hold a password.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MailSettings")
+            .field("smtp", &self.smtp.as_ref().map(|_| "<set>"))
+            .field("smtp_ca_file", &self.smtp_ca_file)
+            .field("mail_from", &self.mail_from)
+            .field("retries", &self.retries)
+            .field("lease", &self.lease)
+            .finish()
+    }
 }
 
 /// How `serve` writes its log lines (`logFormat`).
@@ -132,10 +162,16 @@ enum Key {
     Database,
     MetricsListen,
     LogFormat,
+    Smtp,
+    SmtpCaFile,
+    MailFrom,
+    HostEmail,
+    MailRetries,
+    MailLease,
 }
 
 impl Key {
-    const ALL: [Key; 16] = [
+    const ALL: [Key; 22] = [
         Key::Listen,
         Key::BaseUrl,
         Key::Timezone,
@@ -152,6 +188,12 @@ impl Key {
         Key::Database,
         Key::MetricsListen,
         Key::LogFormat,
+        Key::Smtp,
+        Key::SmtpCaFile,
+        Key::MailFrom,
+        Key::HostEmail,
+        Key::MailRetries,
+        Key::MailLease,
     ];
 
     fn file_name(self) -> &'static str {
@@ -172,6 +214,12 @@ impl Key {
             Key::Database => "database",
             Key::MetricsListen => "metricsListen",
             Key::LogFormat => "logFormat",
+            Key::Smtp => "smtp",
+            Key::SmtpCaFile => "smtpCaFile",
+            Key::MailFrom => "mailFrom",
+            Key::HostEmail => "hostEmail",
+            Key::MailRetries => "mailRetries",
+            Key::MailLease => "mailLease",
         }
     }
 
@@ -193,6 +241,12 @@ impl Key {
             Key::Database => "RENTAL_DATABASE_URL",
             Key::MetricsListen => "RENTAL_METRICS_LISTEN",
             Key::LogFormat => "RENTAL_LOG_FORMAT",
+            Key::Smtp => "RENTAL_SMTP_URL",
+            Key::SmtpCaFile => "RENTAL_SMTP_CA_FILE",
+            Key::MailFrom => "RENTAL_MAIL_FROM",
+            Key::HostEmail => "RENTAL_HOST_EMAIL",
+            Key::MailRetries => "RENTAL_MAIL_RETRIES",
+            Key::MailLease => "RENTAL_MAIL_LEASE",
         }
     }
 }
@@ -245,6 +299,12 @@ struct FileConfig {
     database: Option<String>,
     metrics_listen: Option<String>,
     log_format: Option<String>,
+    smtp: Option<String>,
+    smtp_ca_file: Option<String>,
+    mail_from: Option<String>,
+    host_email: Option<String>,
+    mail_retries: Option<toml::Value>,
+    mail_lease: Option<toml::Value>,
 }
 
 impl Config {
@@ -313,6 +373,12 @@ fn apply_file(layers: &mut Layers, path: &Path, text: &str) -> Result<(), Config
         (Key::Database, file.database),
         (Key::MetricsListen, file.metrics_listen),
         (Key::LogFormat, file.log_format),
+        (Key::Smtp, file.smtp),
+        (Key::SmtpCaFile, file.smtp_ca_file),
+        (Key::MailFrom, file.mail_from),
+        (Key::HostEmail, file.host_email),
+        (Key::MailRetries, duration(Key::MailRetries, file.mail_retries)?),
+        (Key::MailLease, duration(Key::MailLease, file.mail_lease)?),
     ];
     for (key, text) in texts {
         if let Some(text) = text {
@@ -396,6 +462,45 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
             "json" => Ok(LogFormat::Json),
             other => Err(format!("{other:?} is not a log format (text, json)")),
         })?,
+        mail: mail(layers)?,
+    })
+}
+
+/// `smtp`, `smtpCaFile`, `mailFrom`, `mailRetries` and `mailLease`.
+fn mail(layers: &Layers) -> Result<MailSettings, ConfigError> {
+    let smtp = setting(layers, Key::Smtp, "", |s| {
+        let s = s.trim();
+        match s.split_once("://").map(|(scheme, _)| scheme) {
+            None if s.is_empty() => Ok(None),
+            Some("smtp" | "smtps") => Ok(Some(s.to_owned())),
+            // Never echo the URL: it may hold a password.
+            _ => Err("must be an smtp:// or smtps:// URL".to_owned()),
+        }
+    })?;
+    let mail_from = setting(layers, Key::MailFrom, "", |s| Ok(s.trim().to_owned()))?;
+    if smtp.is_some() && mail_from.is_empty() {
+        return Err(ConfigError::Invalid {
+            from: "mailFrom".to_owned(),
+            message: "is required when smtp is set".to_owned(),
+        });
+    }
+    if !mail_from.is_empty() && rental_server::mail::compose::parse_mailbox(&mail_from).is_err() {
+        return Err(invalid(
+            layers,
+            Key::MailFrom,
+            format!("{mail_from:?} is not an address like Sea View <stay@example.com>"),
+        ));
+    }
+    Ok(MailSettings {
+        smtp,
+        smtp_ca_file: setting(layers, Key::SmtpCaFile, "", |s| {
+            Ok(Some(s.trim()).filter(|s| !s.is_empty()).map(PathBuf::from))
+        })?,
+        mail_from,
+        retries: setting(layers, Key::MailRetries, "1m,5m,30m,2h,6h", |s| {
+            duration::parse_list(s).map_err(|e| e.to_string())
+        })?,
+        lease: setting(layers, Key::MailLease, "60s", parse_positive)?,
     })
 }
 
@@ -423,7 +528,12 @@ fn settings(layers: &Layers) -> Result<Settings, ConfigError> {
     let sync_interval = setting(layers, Key::SyncInterval, "30m", parse_duration)?
         .and_then(|d| TimeDelta::from_std(d).ok())
         .unwrap_or(TimeDelta::minutes(30));
-    Ok(Settings { code_prefix, timezone, checkout_ttl, retention, sync_interval })
+    let host_email = setting(layers, Key::HostEmail, "", |s| {
+        let s = s.trim();
+        let shaped = s.is_empty() || (s.contains('@') && !s.chars().any(char::is_whitespace));
+        if shaped { Ok(s.to_owned()) } else { Err(format!("{s:?} is not an e-mail address")) }
+    })?;
+    Ok(Settings { code_prefix, timezone, checkout_ttl, retention, sync_interval, host_email })
 }
 
 /// The setting's value, or its default (written as text, like the contract's table).

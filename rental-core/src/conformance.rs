@@ -451,7 +451,7 @@ pub fn the_engine_never_books_a_night_twice<S: Store>(store: S) {
         Rental::new(store).with_clock(std::sync::Arc::new(ManualClock::new("2026-11-22T08:00:00Z".parse().unwrap())));
     rental.import_properties(&demo::properties()).unwrap();
     let request = NewBooking {
-        property: "sea-view".into(),
+        property: "sea-view".parse().expect("a slug"),
         check_in: "2026-12-20".parse().unwrap(),
         check_out: "2026-12-27".parse().unwrap(),
         guest_name: "Ada Lovelace".into(),

@@ -61,6 +61,11 @@ pub fn sea_view() -> Property {
         access_before_minutes: 0,
         access_after_minutes: 0,
         booking_page: BookingPage::default(),
+        contact_email: String::new(),
+        arrival_notes: String::new(),
+        check_in_message: crate::message::Lead::CHECK_IN,
+        check_out_message: crate::message::Lead::CHECK_OUT,
+        messages: std::collections::BTreeMap::new(),
     }
 }
 

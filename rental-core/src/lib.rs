@@ -121,7 +121,7 @@ pub use basics::{clock, ids, short_text, text, timestamp};
 pub(crate) use bookings::gathering;
 pub use bookings::{availability, booking, booking_page, calendar, change, lifecycle};
 pub use channels::{channel, feed_status, ical};
-pub use outbox::{delivery, event, webhook};
+pub use outbox::{delivery, event, message, webhook};
 pub(crate) use properties::local_time;
 pub use properties::{pricing, property};
 pub(crate) use stays::presence;
@@ -147,8 +147,8 @@ pub use occupancy::Summary;
 pub use pricing::Quote;
 pub use property::{Cents, IcalFeed, Property, SeasonalRate};
 pub use service::{
-    Agenda, CATCH_UP_DAYS, Created, DueDelivery, FeedPull, Fetched, NewKey, Operations, PRUNE_BATCH, Pruned, PullClaim,
-    Rental, Settings, WRITE_ATTEMPTS, retry_pause,
+    Agenda, CATCH_UP_DAYS, Claim, Claimed, Created, DueDelivery, FeedPull, Fetched, NewKey, Operations, PRUNE_BATCH,
+    Pruned, PullClaim, Rental, Settings, WRITE_ATTEMPTS, retry_pause,
 };
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]

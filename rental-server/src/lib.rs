@@ -21,7 +21,8 @@
 //! - [`admin`] serves the dashboard's HTML pages under `/admin`; [`client_addr`]
 //!   tells it the client's address, behind trusted reverse proxies too.
 //! - In the background, [`dispatcher`] delivers webhooks and [`ical_sync`] pulls the
-//!   channels' calendars on a schedule; both go out through [`outbound`].
+//!   channels' calendars on a schedule; both go out through [`outbound`];
+//!   [`mail`] sends guest messages over SMTP.
 
 #![deny(missing_docs)]
 
@@ -37,6 +38,8 @@ pub mod health;
 pub mod ical_sync;
 pub mod jobs;
 mod lease_owner;
+pub mod mail;
+pub mod messages;
 pub mod metrics;
 pub mod openapi;
 pub mod outbound;
@@ -113,6 +116,8 @@ pub struct ServerConfig {
     pub book: book::BookConfig,
     /// A second address serving `GET /metrics` alone, without a key (`metricsListen`); `None`: off.
     pub metrics_listen: Option<SocketAddr>,
+    /// Guest messages: the mail server, sender and retries (none: recorded `skipped`).
+    pub mail: mail::MailConfig,
 }
 
 impl Default for ServerConfig {
@@ -127,6 +132,7 @@ impl Default for ServerConfig {
             shutdown_grace: SHUTDOWN_GRACE,
             book: book::BookConfig::default(),
             metrics_listen: None,
+            mail: mail::MailConfig::default(),
         }
     }
 }
@@ -162,6 +168,10 @@ pub struct AppState<S> {
     next_request: AtomicU64,
     /// Requests answered so far: how the dispatcher tells a busy server.
     requests: Arc<AtomicU64>,
+    /// How guest messages go out.
+    mail: mail::MailConfig,
+    /// Outcomes of guest messages per kind, for metrics.
+    message_counters: Arc<mail::MessageCounters>,
 }
 
 impl<S: Store + 'static> AppState<S> {
@@ -184,7 +194,19 @@ impl<S: Store + 'static> AppState<S> {
             metrics_listen: config.metrics_listen,
             next_request: AtomicU64::new(1),
             requests: Arc::new(AtomicU64::new(0)),
+            mail: config.mail.clone(),
+            message_counters: Arc::new(mail::MessageCounters::default()),
         })
+    }
+
+    /// Outcomes of guest messages per kind since start (`rental_messages_total{kind,outcome}`).
+    pub fn message_counters(&self) -> &Arc<mail::MessageCounters> {
+        &self.message_counters
+    }
+
+    /// How guest messages go out (the admin's test message uses it too).
+    pub fn mail(&self) -> &mail::MailConfig {
+        &self.mail
     }
 
     /// The engine.
@@ -268,6 +290,8 @@ pub struct Jobs {
     housekeeping: tokio::task::JoinHandle<()>,
     stays: tokio::task::JoinHandle<()>,
     dispatcher: Option<tokio::task::JoinHandle<()>>,
+    /// Sending guest messages (or recording them `skipped` without `smtp`).
+    mailer: tokio::task::JoinHandle<()>,
     scheduler: Option<tokio::task::JoinHandle<()>>,
     /// Serving `/metrics` on `metricsListen`, when set.
     metrics_server: Option<tokio::task::JoinHandle<()>>,
@@ -295,12 +319,18 @@ impl Jobs {
                     outbound,
                     webhooks.dispatch.clone(),
                     requests,
-                    drain_deadline,
+                    drain_deadline.clone(),
                 );
                 Some(tokio::spawn(dispatch))
             }
             None => None,
         };
+        let mailer = tokio::spawn(mail::run(
+            Arc::clone(&state.rental),
+            state.mail.clone(),
+            Arc::clone(&state.message_counters),
+            drain_deadline,
+        ));
         let scheduler = state
             .sync_interval
             .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stopped.clone())));
@@ -315,7 +345,7 @@ impl Jobs {
             None => None,
         };
         let upkeep = tokio::spawn(metrics_upkeep(state.metrics.clone(), stopped));
-        Ok(Jobs { stop, drain, housekeeping, stays, dispatcher, scheduler, metrics_server, upkeep })
+        Ok(Jobs { stop, drain, housekeeping, stays, dispatcher, mailer, scheduler, metrics_server, upkeep })
     }
 
     /// Stops the background work: no new webhook attempt starts, attempts in
@@ -339,6 +369,7 @@ impl Jobs {
         finish(deadline, "the stay schedule", Some(self.stays)).await;
         finish(deadline, "the feed sync schedule", self.scheduler).await;
         finish(deadline, "the webhook dispatcher", self.dispatcher).await;
+        finish(deadline, "the guest message sender", Some(self.mailer)).await;
         finish(deadline, "the metrics listener", self.metrics_server).await;
         finish(deadline, "the metrics upkeep", Some(self.upkeep)).await;
     }
@@ -586,6 +617,8 @@ async fn route_request<S: Store + 'static>(
         Route::PatchBooking(code) => {
             handlers::patch_booking(rental, code, &request::body(&parts.headers, body).await?, reader).await
         }
+        Route::ListMessages(code) => messages::list(rental, code).await,
+        Route::ResendMessage(code) => messages::resend(rental, code, &request::body(&parts.headers, body).await?).await,
         Route::Summary => handlers::summary(rental).await,
         Route::Sync => handlers::sync(&state.syncer, &query).await,
         Route::SyncStatus => handlers::sync_status(rental).await,

@@ -21,6 +21,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/v1/bookings"),
     ("GET", "/api/v1/bookings/{code}"),
     ("PATCH", "/api/v1/bookings/{code}"),
+    ("GET", "/api/v1/bookings/{code}/messages"),
+    ("POST", "/api/v1/bookings/{code}/messages"),
     ("GET", "/api/v1/ha/summary"),
     ("POST", "/api/v1/sync/ical"),
     ("GET", "/api/v1/sync/status"),
@@ -58,6 +60,10 @@ pub enum Route {
     GetBooking(String),
     /// `PATCH /api/v1/bookings/{code}`.
     PatchBooking(String),
+    /// `GET /api/v1/bookings/{code}/messages`.
+    ListMessages(String),
+    /// `POST /api/v1/bookings/{code}/messages`.
+    ResendMessage(String),
     /// `GET /api/v1/ha/summary`.
     Summary,
     /// `POST /api/v1/sync/ical`.
@@ -85,6 +91,7 @@ impl Route {
             Route::Backup => Some(Scope::Backup),
             Route::CreateBooking
             | Route::PatchBooking(_)
+            | Route::ResendMessage(_)
             | Route::Sync
             | Route::CreateBlock(_)
             | Route::DeleteBlock(..) => Some(Scope::Write),
@@ -106,6 +113,7 @@ impl Route {
             Route::Quote => "/api/v1/quotes",
             Route::ListBookings | Route::CreateBooking => "/api/v1/bookings",
             Route::GetBooking(_) | Route::PatchBooking(_) => "/api/v1/bookings/{code}",
+            Route::ListMessages(_) | Route::ResendMessage(_) => "/api/v1/bookings/{code}/messages",
             Route::Summary => "/api/v1/ha/summary",
             Route::Sync => "/api/v1/sync/ical",
             Route::SyncStatus => "/api/v1/sync/status",
@@ -174,6 +182,8 @@ fn route(method: &Method, segments: &[&str]) -> Option<Route> {
         ("POST", ["api", "v1", "bookings"]) => Route::CreateBooking,
         ("GET", ["api", "v1", "bookings", code]) if !code.is_empty() => Route::GetBooking(owned(code)),
         ("PATCH", ["api", "v1", "bookings", code]) if !code.is_empty() => Route::PatchBooking(owned(code)),
+        ("GET", ["api", "v1", "bookings", code, "messages"]) if !code.is_empty() => Route::ListMessages(owned(code)),
+        ("POST", ["api", "v1", "bookings", code, "messages"]) if !code.is_empty() => Route::ResendMessage(owned(code)),
         ("GET", ["api", "v1", "ha", "summary"]) => Route::Summary,
         ("POST", ["api", "v1", "sync", "ical"]) => Route::Sync,
         ("GET", ["api", "v1", "sync", "status"]) => Route::SyncStatus,

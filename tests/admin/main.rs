@@ -13,6 +13,8 @@
 //! - `host_actions`: the host forms over HTTP: CSRF, escaping, use cases.
 //! - `host_browser`: host operations in chromium: the calendar, blocks, the
 //!   bookings search and changing a booking's dates from its page.
+//! - `messages`: a booking's guest messages and their resend, the property
+//!   editor's wording, preview and test message, over HTTP.
 
 mod actions;
 mod book_browser;
@@ -21,5 +23,6 @@ mod calendar_scale;
 mod client;
 mod host_actions;
 mod host_browser;
+mod messages;
 mod proxy;
 mod security;

@@ -19,6 +19,7 @@ pub mod feeds;
 pub mod http;
 pub mod postgres;
 pub mod receiver;
+pub mod smtp;
 pub mod tools;
 
 use std::ops::Deref;

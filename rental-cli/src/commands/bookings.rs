@@ -1,4 +1,4 @@
-//! `rental bookings list|show|confirm|cancel|change`: find bookings with the
+//! `rental bookings list|show|messages|confirm|cancel|change`: find bookings with the
 //! API's filters and take them through their lifecycle as the host, on the local
 //! store or through a running server's API (`--url`); the output is the same.
 
@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use rental_core::booking::Cursor;
 use rental_core::change::Change;
 use rental_core::lifecycle::Party;
+use rental_core::message::MessageView;
 use rental_core::{Action, Booking, BookingQuery, Slug, Source, Status};
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +40,15 @@ pub enum BookingsCommand {
         /// The booking's code
         code: String,
         /// Print the booking as the API's JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the guest messages of one booking: what went out, when, and what is scheduled
+    #[command(after_help = MESSAGES_HELP)]
+    Messages {
+        /// The booking's code
+        code: String,
+        /// Print the messages as the API's JSON
         #[arg(long)]
         json: bool,
     },
@@ -131,6 +141,14 @@ const SHOW_HELP: &str = "Examples:
   rental bookings show BK-7QX2MF
   rental bookings show BK-7QX2MF --json";
 
+const MESSAGES_HELP: &str = "Each e-mail the booking caused, in the order recorded, with its status
+(scheduled, sent, failed, skipped, cancelled), when it is or was due, when the
+mail server took it, the attempts and the last error.
+
+Examples:
+  rental bookings messages BK-7QX2MF
+  rental bookings messages BK-7QX2MF --json";
+
 const CONFIRM_HELP: &str = "Confirming a booking that is already confirmed changes nothing.
 
 Example:
@@ -170,6 +188,10 @@ pub fn run(command: &BookingsCommand, engine: &Engine) -> Result<Printed, CliErr
             Ok(list(&page, args.json))
         }
         BookingsCommand::Show { code, json } => Ok(show(&engine.booking(&normalize(code))?, *json).into()),
+        BookingsCommand::Messages { code, json } => {
+            let data = engine.messages(&normalize(code))?.iter().map(MessageView::from).collect();
+            Ok(messages(&MessagesJson { data }, *json))
+        }
         BookingsCommand::Confirm { code, json } => {
             Ok(acted(&engine.update_booking(&normalize(code), &Action::Confirm)?, *json))
         }
@@ -189,6 +211,10 @@ pub fn run_remote(command: &BookingsCommand, remote: &Remote) -> Result<Printed,
     match command {
         BookingsCommand::List(args) => Ok(list(&decode(remote.get_json(&list_path(args))?)?, args.json)),
         BookingsCommand::Show { code, json } => Ok(show(&decode(remote.get_json(&booking_path(code))?)?, *json).into()),
+        BookingsCommand::Messages { code, json } => {
+            let path = format!("{}/messages", booking_path(code));
+            Ok(messages(&decode(remote.get_json(&path)?)?, *json))
+        }
         BookingsCommand::Confirm { code, json } => patch(remote, code, &Action::Confirm, *json, acted),
         BookingsCommand::Cancel { code, by, reason, json } => {
             let action = Action::Cancel { by: *by, reason: reason.clone() };
@@ -337,6 +363,41 @@ fn show(b: &Booking, json: bool) -> String {
         fields.push(("Note", format!("{} ({})", note.text, output::when(note.at))));
     }
     output::fields(&fields)
+}
+
+/// A booking's messages as the API writes them.
+#[derive(Debug, Serialize, Deserialize)]
+struct MessagesJson {
+    data: Vec<MessageView>,
+}
+
+fn messages(list: &MessagesJson, json: bool) -> Printed {
+    if json {
+        return output::json(list).into();
+    }
+    let mut table = Table::new(&[
+        ("KIND", Align::Left),
+        ("TO", Align::Left),
+        ("STATUS", Align::Left),
+        ("DUE", Align::Left),
+        ("SENT", Align::Left),
+        ("ATTEMPTS", Align::Right),
+        ("ERROR", Align::Left),
+    ]);
+    for m in &list.data {
+        table.row(vec![
+            m.kind.to_string(),
+            m.to.clone(),
+            m.status.to_string(),
+            output::when(m.due_at),
+            output::when_or_dash(m.sent_at),
+            m.attempts.to_string(),
+            m.error.clone().unwrap_or_else(|| "-".to_owned()),
+        ]);
+    }
+    let note =
+        list.data.is_empty().then(|| "no messages: the booking has no guest e-mail, or none is due yet".to_owned());
+    Printed { data: table.render(), note }
 }
 
 fn acted(b: &Booking, json: bool) -> Printed {

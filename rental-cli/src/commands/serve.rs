@@ -12,6 +12,8 @@ use rental_server::admin::AdminConfig;
 use rental_server::connection::ConnectionLimits;
 use rental_server::dispatcher::DispatchConfig;
 use rental_server::ical_sync::IcalConfig;
+use rental_server::mail::compose::parse_mailbox;
+use rental_server::mail::{MailConfig, Sender, Smtp};
 use rental_server::outbound::OutboundConfig;
 use rental_server::ratelimit::RateLimit;
 use rental_server::{AppState, ServerConfig, WebhookConfig};
@@ -64,6 +66,7 @@ pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
         let mut server_config = server_config(config);
         server_config.book.secret = book_secret(&config.data_dir)?;
         server_config.admin.base_url = Some(base_url(config, addr));
+        server_config.mail = mail_config(config, &base_url(config, addr))?;
         // Reads come from memory: over redb the server is the only writer (it locks the file); over
         // PostgreSQL each read first catches up with what other processes changed.
         let state = AppState::new(Arc::new(engine.with_read_cache()?), &server_config);
@@ -107,6 +110,36 @@ fn server_config(config: &Config) -> ServerConfig {
         ..ServerConfig::default()
     }
 }
+
+/// How guest messages go out: the mail server (with its own CA, if any), `From`, retries and lease.
+fn mail_config(config: &Config, base_url: &str) -> Result<MailConfig, CliError> {
+    let m = &config.mail;
+    let ca = match &m.smtp_ca_file {
+        Some(path) => Some(
+            std::fs::read(path)
+                .map_err(|e| CliError::Serve(format!("cannot read smtpCaFile {}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
+    let smtp = match &m.smtp {
+        Some(url) => Some(Smtp::new(url, ca.as_deref(), SMTP_TIMEOUT).map_err(|e| CliError::Serve(e.to_string()))?),
+        None => None,
+    };
+    let sender = match m.mail_from.as_str() {
+        "" => None,
+        from => Some(Sender {
+            from: parse_mailbox(from).map_err(|e| CliError::Serve(format!("mailFrom: {e}")))?,
+            base_url: Some(base_url.to_owned()),
+        }),
+    };
+    if smtp.is_none() {
+        tracing::info!("no smtp set: guest messages are recorded skipped (no_mail_server)");
+    }
+    Ok(MailConfig { smtp, sender, retries: m.retries.clone(), lease: m.lease, ..MailConfig::default() })
+}
+
+/// How long one exchange with the mail server may take.
+const SMTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The booking page's signing secret, kept in the data directory (`book-secret`,
 /// readable by its owner only) so form tokens and confirmation links outlive a

@@ -1,7 +1,7 @@
 //! Local wall-clock times of a property as UTC instants: a check-in time on
 //! an arrival day, the midnight that starts a day, across DST gaps and folds.
 
-use chrono::{DateTime, NaiveDate, NaiveTime, TimeDelta, TimeZone, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, TimeZone, Utc};
 use chrono_tz::Tz;
 
 use crate::basics::clock_time::ClockTime;
@@ -20,7 +20,13 @@ pub fn start_of_day(tz: Tz, date: NaiveDate) -> DateTime<Utc> {
 }
 
 fn at_local(tz: Tz, date: NaiveDate, time: NaiveTime) -> DateTime<Utc> {
-    let mut local = date.and_time(time);
+    local_instant(tz, date.and_time(time))
+}
+
+/// The instant of the local wall-clock time `local` in `tz`, with the rules of
+/// [`instant`]: a folded time is its first occurrence, a skipped one the end of the gap.
+pub fn local_instant(tz: Tz, local: NaiveDateTime) -> DateTime<Utc> {
+    let mut local = local;
     // No zone skips more than a day; a minute at a time finds the gap's end.
     for _ in 0..=24 * 60 {
         if let Some(t) = tz.from_local_datetime(&local).earliest() {

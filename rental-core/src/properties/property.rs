@@ -1,6 +1,8 @@
 //! A rental property: its rates, seasons, fees, stay rules and private
 //! arrival details, and the per-night rate lookup that pricing builds on.
 
+use std::collections::BTreeMap;
+
 use chrono::{Datelike, NaiveDate, NaiveTime, Weekday};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize, Serializer};
@@ -10,6 +12,8 @@ pub use crate::basics::clock_time::ClockTime;
 use crate::booking_page::BookingPage;
 use crate::error::{Error, FieldError};
 use crate::ids::{Slug, Source};
+use crate::message::template::MessageTemplate;
+use crate::message::{Lead, MessageKind};
 use crate::stay::MAX_NIGHTS;
 
 /// Money in US cents.
@@ -129,6 +133,21 @@ pub struct Property {
     /// The page guests book on directly, and the sites that may frame it.
     #[serde(default)]
     pub booking_page: BookingPage,
+    /// The `Reply-To` of guest messages; empty: `mailFrom` (docs/API.md section 21).
+    #[serde(default)]
+    pub contact_email: String,
+    /// Private: what arriving guests should know, sent with the check-in instructions. Lines break with `\n`.
+    #[serde(default)]
+    pub arrival_notes: String,
+    /// How long before the access window opens the check-in instructions go out (`48h`).
+    #[serde(default = "check_in_lead")]
+    pub check_in_message: Lead,
+    /// How long before the check-out time the reminder goes out (`16h`).
+    #[serde(default = "check_out_lead")]
+    pub check_out_message: Lead,
+    /// The property's own wording of guest messages, by kind; a kind left out keeps the built-in one.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub messages: BTreeMap<MessageKind, MessageTemplate>,
 }
 
 /// A season: nights `start_date..=end_date` with their own rates. Where
@@ -188,7 +207,9 @@ impl Property {
     /// discounts or seasons; stays of 1 to 366 nights; check-in at 15:00 and
     /// check-out at 11:00; `active`; no door code, Wi-Fi name or channel
     /// calendars; a static door code (6 digits when per stay) that opens
-    /// from check-in to check-out; the booking page off. Check what you
+    /// from check-in to check-out; the booking page off; guest messages in
+    /// their built-in wording, instructions 48 h and the reminder 16 h ahead,
+    /// replies to `mailFrom`. Check what you
     /// build with [`Property::validate`] (an import does).
     pub fn new(slug: Slug, name: impl Into<String>, timezone: Tz, nightly_rate: Cents) -> Self {
         Property {
@@ -219,6 +240,11 @@ impl Property {
             access_before_minutes: 0,
             access_after_minutes: 0,
             booking_page: BookingPage::default(),
+            contact_email: String::new(),
+            arrival_notes: String::new(),
+            check_in_message: check_in_lead(),
+            check_out_message: check_out_lead(),
+            messages: BTreeMap::new(),
         }
     }
 
@@ -290,7 +316,21 @@ impl Property {
         check(urls_ok, "icalFeeds.url", "must be an http or https URL");
         let years_ok = self.seasonal_rates.iter().all(|s| [s.start_date, s.end_date].iter().all(|d| d.year() >= 1));
         check(years_ok, "seasonalRates.startDate", "must be in the years 0001 to 9999");
+        check(
+            self.contact_email.is_empty() || crate::service::looks_like_email(&self.contact_email),
+            "contactEmail",
+            "must be an e-mail address",
+        );
+        check(self.arrival_notes.len() <= 4_000, "arrivalNotes", "must be at most 4000 bytes");
         errors.extend(self.texts().filter_map(|(field, text)| crate::text::field_error(field, text)));
+        if self.arrival_notes.chars().any(|c| c != '\n' && crate::text::is_refused(c)) {
+            errors.push(FieldError::new(
+                "arrivalNotes",
+                crate::text::CONTROL_CHARACTER,
+                "must not contain control characters other than tab and line feed",
+            ));
+        }
+        errors.extend(crate::message::template::check(&self.messages));
         if let Some((field, message)) = self.booking_page.fault() {
             errors.push(FieldError::new(field, "invalid", message));
         }
@@ -299,7 +339,12 @@ impl Property {
 
     /// Every free-text field, named as in JSON: each follows [`crate::text`]'s rule.
     fn texts(&self) -> impl Iterator<Item = (&'static str, &str)> {
-        let own = [("name", self.name.as_str()), ("doorCode", &self.door_code), ("wifiSsid", &self.wifi_ssid)];
+        let own = [
+            ("name", self.name.as_str()),
+            ("doorCode", &self.door_code),
+            ("wifiSsid", &self.wifi_ssid),
+            ("contactEmail", &self.contact_email),
+        ];
         let seasons = self.seasonal_rates.iter().map(|s| ("seasonalRates.name", s.name.as_str()));
         let urls = self.ical_feeds.iter().map(|f| ("icalFeeds.url", f.url.as_str()));
         let patterns = self.ical_feeds.iter().flat_map(|f| &f.reservation_patterns);
@@ -424,6 +469,12 @@ struct PropertyView<'a> {
     booking_page: &'a BookingPage,
 }
 
+fn check_in_lead() -> Lead {
+    Lead::CHECK_IN
+}
+fn check_out_lead() -> Lead {
+    Lead::CHECK_OUT
+}
 fn code_length() -> u8 {
     DEFAULT_CODE_LENGTH
 }

@@ -399,7 +399,7 @@ fn check_new_booking(req: &NewBooking) -> Result<Stay> {
 }
 
 /// One `@` with text on both sides, a dot in the domain, no spaces, at most 254 bytes.
-fn looks_like_email(s: &str) -> bool {
+pub(crate) fn looks_like_email(s: &str) -> bool {
     let Some((local, domain)) = s.split_once('@') else {
         return false;
     };

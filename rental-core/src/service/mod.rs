@@ -15,6 +15,7 @@ mod channels;
 mod deliveries;
 mod group_commit;
 mod leases;
+mod messages;
 mod property_edit;
 mod property_feeds;
 mod read_model;
@@ -27,8 +28,10 @@ mod write;
 pub use self::admin::NewKey;
 pub use self::agenda::Agenda;
 pub use self::bookings::Created;
+pub(crate) use self::bookings::looks_like_email;
 pub use self::channels::{FeedPull, Fetched, PullClaim};
 pub use self::deliveries::DueDelivery;
+pub use self::messages::{Claim, Claimed};
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::stay::CATCH_UP_DAYS;
 pub use self::write::{WRITE_ATTEMPTS, retry_pause};
@@ -72,6 +75,8 @@ pub struct Settings {
     /// How often channel feeds are pulled; a feed is stale after 3 of these
     /// without a successful pull (docs/API.md section 15).
     pub sync_interval: TimeDelta,
+    /// Where new requests are announced (`hostEmail`, docs/API.md section 21); empty: nowhere.
+    pub host_email: String,
 }
 
 impl Default for Settings {
@@ -82,6 +87,7 @@ impl Default for Settings {
             checkout_ttl: Some(TimeDelta::hours(24)),
             retention: TimeDelta::days(30),
             sync_interval: TimeDelta::minutes(30),
+            host_email: String::new(),
         }
     }
 }
@@ -224,6 +230,9 @@ impl<S: Store> Rental<S> {
     /// Uses `settings`, after checking the code prefix.
     pub fn with_settings(mut self, settings: Settings) -> Result<Self> {
         check_prefix(&settings.code_prefix).map_err(|e| Error::invalid("codePrefix", "invalid", e.to_string()))?;
+        if !settings.host_email.is_empty() && !looks_like_email(&settings.host_email) {
+            return Err(Error::invalid("hostEmail", "invalid", "must be an e-mail address"));
+        }
         self.settings = settings;
         Ok(self)
     }

@@ -17,8 +17,10 @@ use crate::calendar::Block;
 use crate::clock::Entropy;
 use crate::error::{Error, Result};
 use crate::event::Event;
+use crate::message::plan::{PlanInput, plan as message_plan};
+use crate::message::{Message, booking_prefix};
 use crate::property::Property;
-use crate::store::{KEYS_TOPIC, Store, StoreResult, WriteTx};
+use crate::store::{KEYS_TOPIC, ReadRecords, Store, StoreResult, WriteRecords, WriteTx};
 
 /// What a committed write changed that the read cache holds.
 #[derive(Debug, Default)]
@@ -47,6 +49,8 @@ pub(super) struct Recorder<T> {
     now: DateTime<Utc>,
     /// `access.updated` events, appended after the use case's own events.
     access_events: Vec<Event>,
+    /// Where `host_request` messages go (`hostEmail`); empty: nowhere.
+    host_email: Arc<str>,
 }
 
 /// The transaction a use case writes through.
@@ -101,6 +105,7 @@ impl<S: Store> Rental<S> {
             entropy: Arc::clone(&self.entropy),
             now: self.now(),
             access_events: Vec::new(),
+            host_email: Arc::from(self.settings.host_email.as_str()),
         };
         let out = work(&mut tx)?;
         let access_events = std::mem::take(&mut tx.access_events);
@@ -168,6 +173,29 @@ impl<T> DerefMut for Recorder<T> {
 /// recorder (they come before the store's own methods of the same names);
 /// a helper that writes takes a `&mut Recorder<_>`, never the bare transaction.
 impl<T: WriteTx> Recorder<T> {
+    /// Records the guest messages of `after` replacing `before` (`None`: new),
+    /// in this transaction (docs/API.md section 21).
+    fn record_messages(&mut self, before: Option<&Booking>, after: &Booking) -> StoreResult<()> {
+        if after.guest_email.is_empty() {
+            return Ok(());
+        }
+        let Some(property) = self.tx.property(after.property.as_str())? else { return Ok(()) };
+        let existing = match before {
+            Some(_) => {
+                let prefix = booking_prefix(after.property.as_str(), after.code.as_str());
+                self.tx.list::<Message>(&prefix, "", 1_000)?
+            }
+            None => Vec::new(),
+        };
+        let input = PlanInput { property: &property, existing: &existing, host_email: &self.host_email, now: self.now };
+        let entropy = Arc::clone(&self.entropy);
+        let planned = message_plan(before, after, input, &mut || crate::keys::new_id("msg_", entropy.as_ref()));
+        for message in &planned {
+            self.tx.put(message)?;
+        }
+        Ok(())
+    }
+
     /// Marks the cache's copy stale and returns the change list.
     fn changed(&mut self) -> &mut Changes {
         self.changes.any = true;
@@ -183,9 +211,12 @@ impl<T: WriteTx> Recorder<T> {
 
     /// Writes `booking` with its door code settled (`access_sync::settle`):
     /// what is stored, and read back, may differ from `booking` in `access`.
+    /// The guest messages the change causes are recorded with it (`message::plan`).
     pub(super) fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        let before = if booking.guest_email.is_empty() { None } else { self.tx.booking(booking.code.as_str())? };
         let booking = self.settled(booking)?;
         self.tx.put_booking(&booking)?;
+        self.record_messages(before.as_ref(), &booking)?;
         self.changed().bookings.push(booking);
         Ok(())
     }
@@ -194,6 +225,7 @@ impl<T: WriteTx> Recorder<T> {
     pub(super) fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
         let booking = self.settled(booking)?;
         self.tx.insert_booking(&booking)?;
+        self.record_messages(None, &booking)?;
         self.changed().bookings.push(booking);
         Ok(())
     }

@@ -1,5 +1,6 @@
 //! The kinds of record this crate keeps (see [`Record`]): API keys, webhooks,
-//! feed states and the admin dashboard's password, sessions and login throttle.
+//! feed states and the admin dashboard's password, sessions and login throttle;
+//! guest messages implement [`Record`] beside their type (`message`).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,7 @@ pub const KINDS: &[RecordKind] = &[
     AdminPassword::KIND,
     StoredSession::KIND,
     ClientFailures::KIND,
+    crate::message::Message::KIND,
 ];
 
 /// API keys by id.

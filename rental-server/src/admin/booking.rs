@@ -1,11 +1,13 @@
 //! `/admin/bookings/{code}`: one booking's whole record, notes and events, with
-//! confirm, cancel with a reason, a note, and a change previewed before it is saved.
+//! confirm, cancel with a reason, a note, a change previewed before it is saved,
+//! and its guest messages with a resend button each.
 
 use std::sync::Arc;
 
 use maud::{Markup, html};
 use rental_core::change::Change;
 use rental_core::lifecycle::Party;
+use rental_core::message::{Message, MessageKind};
 use rental_core::pricing::Quote;
 use rental_core::{Action, Booking, Rental, Status, Store};
 
@@ -26,10 +28,10 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
     let loaded = blocking(rental, move |r| {
         let booking = r.booking(&code)?;
         let preview = change.map(|c| (r.preview_change(&code, &c), c));
-        Ok((booking, preview, r.booking_events(&code)?))
+        Ok((booking, preview, r.booking_events(&code)?, r.messages(&code)?))
     })
     .await;
-    let (b, preview, events) = match loaded {
+    let (b, preview, events, messages) = match loaded {
         Ok(loaded) => loaded,
         Err(p) => return super::page::message(p.status, "Not found", &super::explain(&p)),
     };
@@ -60,6 +62,7 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
                 p { button.quiet type="submit" { "Add note" } }
             }
         }
+        (messages_card(&b, &messages, session))
         section.card #notes {
             h2 { "Notes (" (b.notes.len()) ")" }
             @if b.notes.is_empty() { p.muted { "No notes." } }
@@ -82,6 +85,40 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
         }
     };
     shell(&format!("Booking {}", b.code), Some(Section::Bookings), Some(session), &body)
+}
+
+/// The booking's guest messages (docs/API.md section 21), each with its
+/// status and error and a button that sends its kind again.
+fn messages_card(b: &Booking, messages: &[Message], session: &Session) -> Markup {
+    html! {
+        section.card #messages {
+            h2 { "Messages (" (messages.len()) ")" }
+            @if messages.is_empty() {
+                p.muted { @if b.guest_email.is_empty() { "No guest e-mail: no messages." } @else { "None yet." } }
+            } @else {
+                div.table { table {
+                    thead { tr { th { "Kind" } th { "To" } th { "Subject" } th { "Status" } th { "Due" } th { "Sent" } th { "Attempts" } th { "Error" } th { span.visually-hidden { "Resend" } } } }
+                    tbody { @for m in messages { tr {
+                        td { code { (m.kind) } }
+                        td { (m.to) }
+                        td { (m.subject) }
+                        td { span.badge { (m.status) } }
+                        td { (when(m.due_at)) }
+                        td { @if let Some(t) = m.sent_at { (when(t)) } @else { "–" } }
+                        td { (m.attempts) }
+                        td { (m.error.as_deref().unwrap_or("")) }
+                        td {
+                            form method="post" action=(format!("/admin/booking/{}/resend", b.code)) {
+                                (csrf_field(session))
+                                input type="hidden" name="kind" value=(m.kind);
+                                button.quiet type="submit" aria-label=(format!("Resend {} to {}", m.kind, m.to)) { "Resend" }
+                            }
+                        }
+                    } } }
+                } }
+            }
+        }
+    }
 }
 
 fn record(b: &Booking) -> Markup {
@@ -182,6 +219,21 @@ fn change_of(check_in: Option<&str>, check_out: Option<&str>, guests: Option<&st
 pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str) -> Page {
     let back = format!("/admin/bookings/{code}");
     let form = act.form;
+    if action == "resend" {
+        let kind = match form.get("kind").parse::<MessageKind>() {
+            Ok(kind) => kind,
+            Err(e) => {
+                return act
+                    .done::<Message>(Err(Problem::invalid_parameter("kind", &e)), &back, |_| Flash::done(""))
+                    .await;
+            }
+        };
+        let code = code.to_owned();
+        let result = blocking(act.rental(), move |r| r.resend_message(&code, kind)).await;
+        return act
+            .done(result, &back, |m| Flash::done(format!("The {} message to {} goes out now.", m.kind, m.to)))
+            .await;
+    }
     let action = match action {
         "confirm" => Action::Confirm,
         "cancel" => {

@@ -17,6 +17,7 @@ mod origin;
 pub(crate) mod page;
 mod properties;
 mod property_edit;
+mod property_messages;
 pub mod session;
 mod stays;
 pub mod throttle;
@@ -115,7 +116,8 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
             ["webhooks"] => webhooks::page(state.rental(), &session).await,
             ["properties"] => properties::page(state.rental(), &session).await,
             ["properties", slug, "edit"] => {
-                property_edit::page(state.rental(), &session, slug, &base_url(state, &parts)).await
+                let base = base_url(state, &parts);
+                property_edit::page(state.rental(), &session, slug, &base, query.get("preview")).await
             }
             ["logout"] => login::logout_page(&session),
             _ => message(StatusCode::NOT_FOUND, "Not found", "There is no admin page here."),
@@ -145,6 +147,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
         ["deliveries", id, "resend"] => webhooks::resend(&act, id).await,
         ["properties", slug, "feeds"] => properties::add_feed(&act, slug).await,
         ["properties", slug, "edit"] => property_edit::save(&act, slug).await,
+        ["properties", slug, "test-message"] => property_messages::send_test(&act, slug).await,
         ["properties", slug, "sync"] => properties::sync(&act, slug).await,
         ["properties", slug, "feeds", name, "remove"] => properties::remove_feed(&act, slug, name).await,
         ["bookings", code, action] => home::act(&act, code, action).await,

@@ -1,5 +1,6 @@
 //! `/admin/properties/{slug}/edit`: name, rates, weekend rate, seasons (add,
-//! remove, reorder), fees, taxes, discounts, stay rules, times, access and active.
+//! remove, reorder), fees, taxes, discounts, stay rules, times, access, guest
+//! messages (with a preview and a test message) and active.
 
 use std::sync::Arc;
 
@@ -8,15 +9,21 @@ use rental_core::calendar::Block;
 use rental_core::property::{ClockTime, SeasonalRate};
 use rental_core::{FieldError, Property, Rental, Store};
 
-use super::Act;
 use super::calendar::blocks_table;
 use super::form::Form;
 use super::page::{Page, Section, csrf_field, shell};
 use super::session::{Flash, Session};
+use super::{Act, property_messages};
 use crate::handlers::blocking;
 
 /// The edit page.
-pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session, slug: &str, base: &str) -> Page {
+pub async fn page<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    session: &Session,
+    slug: &str,
+    base: &str,
+    preview: Option<&str>,
+) -> Page {
     let slug = slug.to_owned();
     let loaded = blocking(rental, move |r| {
         let property = r
@@ -29,7 +36,11 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
     })
     .await;
     match loaded {
-        Ok((property, blocks)) => render(&property, &blocks, session, &[], base),
+        Ok((property, blocks)) => {
+            let kind = preview.and_then(|k| k.parse().ok());
+            let card = property_messages::card(rental, session, &property, kind, base).await;
+            render(&property, &blocks, session, &[], base, Some(card))
+        }
         Err(p) => super::page::message(p.status, "Not found", &super::explain(&p)),
     }
 }
@@ -55,7 +66,14 @@ fn parse_hundredths(s: &str) -> Option<i64> {
     whole.parse::<i64>().ok()?.checked_mul(100)?.checked_add(frac.parse::<i64>().ok()?)
 }
 
-fn render(p: &Property, blocks: &[Block], session: &Session, errors: &[FieldError], base: &str) -> Page {
+fn render(
+    p: &Property,
+    blocks: &[Block],
+    session: &Session,
+    errors: &[FieldError],
+    base: &str,
+    messages_card: Option<Markup>,
+) -> Page {
     let error = |field: &str| -> Markup {
         let messages: Vec<&str> = errors.iter().filter(|e| e.field == field).map(|e| e.message.as_str()).collect();
         html! { @if !messages.is_empty() { span.field-error data-field=(field) role="alert" { (messages.join("; ")) } } }
@@ -110,6 +128,8 @@ fn render(p: &Property, blocks: &[Block], session: &Session, errors: &[FieldErro
             }
             h2 { "Booking page" }
             (booking_page(p, base, &error))
+            h2 { "Guest messages" }
+            (property_messages::fields(p, &error))
             h2 { "Seasons" }
             p.muted { "Order sets the list's order; the last row adds a season. A night in two seasons takes the one that starts later." }
             @for e in &season_errors { span.field-error data-field=(e.field) role="alert" { (e.field) ": " (e.message) } }
@@ -124,6 +144,7 @@ fn render(p: &Property, blocks: &[Block], session: &Session, errors: &[FieldErro
             } }
             p { button type="submit" { "Save" } }
         }
+        @if let Some(card) = messages_card { (card) }
         section.card #property-blocks {
             h2 { "Blocks from today on (30 days)" }
             (blocks_table(blocks, session, &back))
@@ -247,6 +268,7 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
         Ok(seasons) => p.seasonal_rates = seasons,
         Err(e) => errors.push(e),
     }
+    property_messages::read(form, p, &mut errors);
     errors
 }
 
@@ -315,7 +337,7 @@ pub async fn save<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
     };
     let errors = read_form(act.form, &mut candidate);
     if !errors.is_empty() {
-        return render(&candidate, &[], act.session, &errors, act.base);
+        return render(&candidate, &[], act.session, &errors, act.base, None);
     }
     let edited = candidate.clone();
     let slug_owned = slug.to_owned();
@@ -327,7 +349,9 @@ pub async fn save<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
             })
             .await
         }
-        Err(problem) if !problem.errors.is_empty() => render(&candidate, &[], act.session, &problem.errors, act.base),
+        Err(problem) if !problem.errors.is_empty() => {
+            render(&candidate, &[], act.session, &problem.errors, act.base, None)
+        }
         Err(problem) => {
             act.done::<Property>(Err(problem), &format!("/admin/properties/{slug}/edit"), |_| Flash::done("")).await
         }

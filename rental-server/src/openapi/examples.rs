@@ -27,6 +27,9 @@ pub(super) fn request_examples(name: &str) -> Map<String, Value> {
                 "check_out": {"summary": "The guest left early", "value": {"action": "check_out"}},
             }),
         ),
+        "ResendRequest" => {
+            return Map::from_iter([("example".to_owned(), json!({"kind": "check_in_instructions"}))]);
+        }
         "NewBlock" => {
             return Map::from_iter([(
                 "example".to_owned(),

@@ -5,6 +5,7 @@ use rental_core::availability::Availability;
 use rental_core::calendar::{BlockView, NewBlock};
 use rental_core::channel::SyncReport;
 use rental_core::feed_status::SyncStatus;
+use rental_core::message::{MessageView, ResendRequest};
 use rental_core::occupancy::Summary;
 use rental_core::pricing::Quote;
 use rental_core::property::PublicProperty;
@@ -21,6 +22,7 @@ pub(super) fn request_schemas() -> Map<String, Value> {
     generator.subschema_for::<NewBooking>();
     generator.subschema_for::<Action>();
     generator.subschema_for::<NewBlock>();
+    generator.subschema_for::<ResendRequest>();
     generator.take_definitions(true).into_iter().collect()
 }
 
@@ -37,6 +39,7 @@ pub(super) fn response_schemas() -> Map<String, Value> {
     generator.subschema_for::<SyncReport>();
     generator.subschema_for::<BlockView<'static>>();
     generator.subschema_for::<SyncStatus>();
+    generator.subschema_for::<MessageView>();
     generator.take_definitions(true).into_iter().collect()
 }
 

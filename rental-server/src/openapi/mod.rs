@@ -90,6 +90,7 @@ fn components() -> Value {
         schemas::property_schemas(),
         schemas::booking_schemas(),
         schemas::block_schemas(),
+        schemas::message_schemas(),
         schemas::problem_schemas(),
     ] {
         all.extend(group);

@@ -284,6 +284,42 @@ const OPERATIONS: &[Operation] = &[
     },
     Operation {
         method: "GET",
+        path: "/api/v1/bookings/{code}/messages",
+        id: "listBookingMessages",
+        tag: "Bookings",
+        summary: "A booking's guest messages",
+        description: "Every e-mail the booking caused, in the order recorded: `request_received`, \
+            `host_request`, `confirmed`, `changed`, `cancelled`, `check_in_instructions` (the door code, sent \
+            `checkInMessage` before the access window opens, in the property's time zone) and \
+            `check_out_reminder` (`checkOutMessage` before the check-out time). `status` is `scheduled` \
+            (with `dueAt`, the next attempt), `sent` (with `sentAt`), `failed` (an SMTP 5xx, or retries \
+            exhausted), `skipped` (no mail server, turned off, or too late after downtime) or `cancelled`; \
+            `error` says why. Bookings without a guest e-mail (channel imports) have none. Needs the `read` scope.",
+        access: Access::Read,
+        parameters: &["Code", "RequestId"],
+        body: None,
+        success: Success::Json(200, "The booking's messages.", "MessageList"),
+        errors: &["NotFound"],
+    },
+    Operation {
+        method: "POST",
+        path: "/api/v1/bookings/{code}/messages",
+        id: "resendBookingMessage",
+        tag: "Bookings",
+        summary: "Send a guest message again",
+        description: "Records a new message of `kind` for the booking, due now, and answers 202 with it; \
+            the server sends it within a second or so, with its own `Message-ID`. The wording is rendered \
+            when it is sent, from the booking as it is then. Refused with 422 on `kind` when the booking has \
+            no guest e-mail, for `check_in_instructions` and `check_out_reminder` of a booking that is not \
+            confirmed, and for `host_request` without `hostEmail`. Needs the `write` scope.",
+        access: Access::Write,
+        parameters: &["Code", "RequestId"],
+        body: Some("ResendRequest"),
+        success: Success::Json(202, "Accepted: the new message, scheduled now.", "MessageView"),
+        errors: &["NotFound", "ValidationFailed"],
+    },
+    Operation {
+        method: "GET",
         path: "/api/v1/ha/summary",
         id: "getSummary",
         tag: "Home automation",

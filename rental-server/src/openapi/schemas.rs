@@ -55,6 +55,14 @@ pub(super) fn booking_schemas() -> Map<String, Value> {
     }))
 }
 
+pub(super) fn message_schemas() -> Map<String, Value> {
+    into_map(json!({
+        "MessageList": object("A booking's guest messages.", &["data"], json!({
+            "data": {"type": "array", "items": schema("MessageView"), "description": "In the order recorded."},
+        })),
+    }))
+}
+
 pub(super) fn problem_schemas() -> Map<String, Value> {
     into_map(json!({
         "Problem": object("An RFC 9457 problem; sent as `application/problem+json`. Never contains internals.",

@@ -15,6 +15,7 @@ mod keys;
 mod lifecycle;
 mod listing;
 mod many_writers;
+mod messages;
 mod outbox;
 mod precision;
 mod quotes;

@@ -1,0 +1,304 @@
+//! Which messages a booking's change records, decided from the booking as it
+//! was and as it will be stored: a pure function, run by the one write path
+//! for every booking written, so each cause records its messages in the same
+//! transaction as itself.
+//!
+//! | change | records |
+//! |---|---|
+//! | created `pending` | `request_received`; `host_request` for sources `page`, `api`, `agent` |
+//! | confirmed | `confirmed`, and the stay's `check_in_instructions` and `check_out_reminder`, scheduled |
+//! | dates or guests changed | `changed`; scheduled instructions and reminder re-timed; instructions (or a reminder) already sent go again when the dates or the door code changed |
+//! | cancelled | `cancelled`; scheduled instructions and reminder cancelled |
+//! | checked out early | a scheduled reminder cancelled |
+
+use chrono::{DateTime, Utc};
+
+use crate::booking::{Booking, Status};
+use crate::ids::Source;
+use crate::property::Property;
+
+use super::template::{Facts, context, render};
+use super::timing::schedule;
+use super::{Message, MessageKind, MessageStatus, cancel, reasons, skip};
+
+/// What [`plan`] needs besides the two bookings.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanInput<'a> {
+    /// The booking's property, as stored now.
+    pub property: &'a Property,
+    /// The booking's messages so far, in key order.
+    pub existing: &'a [Message],
+    /// Where `host_request` goes; empty: nowhere.
+    pub host_email: &'a str,
+    /// The instant of the write.
+    pub now: DateTime<Utc>,
+}
+
+/// The messages to write for `after` replacing `before` (`None`: a new
+/// booking): new records and changed existing ones. `new_id` draws an id.
+/// A booking without a guest e-mail (a channel import) gets none.
+pub fn plan(
+    before: Option<&Booking>,
+    after: &Booking,
+    input: PlanInput<'_>,
+    new_id: &mut dyn FnMut() -> String,
+) -> Vec<Message> {
+    if after.guest_email.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Plan { after, input, new_id, written: Vec::new() };
+    let was = before.map(|b| b.status);
+    match (was, after.status) {
+        (None, Status::Pending) => {
+            out.add(MessageKind::RequestReceived, input.now);
+            if from_host_facing_source(&after.source) && !input.host_email.is_empty() {
+                out.add(MessageKind::HostRequest, input.now);
+            }
+        }
+        (None | Some(Status::Pending), Status::Confirmed) => {
+            out.add(MessageKind::Confirmed, input.now);
+            let s = schedule(input.property, after.check_in(), after.check_out(), input.now);
+            out.add(MessageKind::CheckInInstructions, s.instructions);
+            out.add(MessageKind::CheckOutReminder, s.reminder);
+        }
+        (Some(Status::Pending | Status::Confirmed), Status::Cancelled) => {
+            out.add(MessageKind::Cancelled, input.now);
+            out.finish_timed(|m| cancel(m, reasons::BOOKING_CANCELLED), |_| true);
+        }
+        (Some(Status::Confirmed), Status::Confirmed) => {
+            if let Some(before) = before {
+                out.confirmed_changed(before);
+            }
+        }
+        (Some(Status::Pending), Status::Pending)
+            if before.is_some_and(|b| b.stay != after.stay || b.guests != after.guests) =>
+        {
+            out.add(MessageKind::Changed, input.now);
+        }
+        _ => {}
+    }
+    out.written
+}
+
+/// `page`, `api` and `agent`: the sources a host has not seen yet.
+fn from_host_facing_source(source: &Source) -> bool {
+    matches!(source.as_str(), "page" | "api" | "agent")
+}
+
+struct Plan<'a, 'f> {
+    after: &'a Booking,
+    input: PlanInput<'a>,
+    new_id: &'f mut dyn FnMut() -> String,
+    written: Vec<Message>,
+}
+
+impl Plan<'_, '_> {
+    /// Records a new message of `kind` due at `due` (skipped when the property turned the kind off).
+    fn add(&mut self, kind: MessageKind, due: DateTime<Utc>) {
+        let input = self.input;
+        let earlier = self.written.iter().filter(|m| is_new(m, input)).count();
+        let mut message = fresh(kind, self.after, input, due, (self.new_id)());
+        message.seq = message.seq.saturating_add(u32::try_from(earlier).unwrap_or(u32::MAX));
+        self.written.push(message);
+    }
+
+    /// The latest record of `kind` among the existing ones.
+    fn latest(&self, kind: MessageKind) -> Option<&Message> {
+        self.input.existing.iter().rev().find(|m| m.kind == kind)
+    }
+
+    /// Applies `change` to each scheduled timed message that `which` picks.
+    fn finish_timed(&mut self, change: impl Fn(&Message) -> Message, which: impl Fn(&Message) -> bool) {
+        for m in self.input.existing {
+            if m.kind.is_timed() && m.status == MessageStatus::Scheduled && which(m) {
+                self.written.push(change(m));
+            }
+        }
+    }
+
+    /// A confirmed stay written again: changed dates or guests, a new door
+    /// code, or an early check-out.
+    fn confirmed_changed(&mut self, before: &Booking) {
+        let (after, now) = (self.after, self.input.now);
+        let dates = before.stay != after.stay;
+        let code = before.visit.access.as_ref().map(|a| &a.code) != after.visit.access.as_ref().map(|a| &a.code);
+        if dates || before.guests != after.guests {
+            self.add(MessageKind::Changed, now);
+        }
+        if after.visit.checked_out_at.is_some() && before.visit.checked_out_at.is_none() {
+            self.finish_timed(|m| cancel(m, reasons::CHECKED_OUT), |m| m.kind == MessageKind::CheckOutReminder);
+        }
+        if !dates && !code {
+            return;
+        }
+        let s = schedule(self.input.property, after.check_in(), after.check_out(), now);
+        for (kind, due, again) in [
+            (MessageKind::CheckInInstructions, s.instructions, true),
+            (MessageKind::CheckOutReminder, s.reminder, dates),
+        ] {
+            match self.latest(kind).cloned() {
+                Some(m) if m.status == MessageStatus::Scheduled => {
+                    self.written.push(Message { due_at: due, ..m });
+                }
+                Some(m) if m.status == MessageStatus::Sent && again => self.add(kind, due),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A new message of `kind` about `booking`, due at `due`, numbered after
+/// `input.existing`, its subject rendered now; `skipped` (`disabled`) when the
+/// property turned the kind off.
+pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: DateTime<Utc>, id: String) -> Message {
+    let seq = u32::try_from(input.existing.len()).unwrap_or(u32::MAX).saturating_add(1);
+    let custom = input.property.messages.get(&kind);
+    let facts = Facts { booking, property: input.property, base_url: None };
+    let subject = render(kind, custom, &context(kind, facts)).map(|r| r.subject).unwrap_or_default();
+    let to = if kind == MessageKind::HostRequest { input.host_email } else { booking.guest_email.as_str() };
+    let message = Message {
+        id,
+        booking: booking.code.clone(),
+        property: booking.property.clone(),
+        seq,
+        kind,
+        to: to.to_owned(),
+        subject,
+        status: MessageStatus::Scheduled,
+        due_at: due,
+        sent_at: None,
+        attempts: 0,
+        error: None,
+        lease: None,
+        created_at: input.now,
+    };
+    if custom.is_some_and(|c| !c.enabled) { skip(&message, reasons::DISABLED) } else { message }
+}
+
+/// True when `m` is a new record (not one of the existing ones re-written).
+fn is_new(m: &Message, input: PlanInput<'_>) -> bool {
+    !input.existing.iter().any(|e| e.id == m.id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::Access;
+    use crate::demo;
+    use crate::stay::Stay;
+
+    fn at(s: &str) -> DateTime<Utc> {
+        s.parse().unwrap()
+    }
+
+    fn ids() -> impl FnMut() -> String {
+        let mut n = 0;
+        move || {
+            n += 1;
+            format!("msg_{n}")
+        }
+    }
+
+    fn run(before: Option<&Booking>, after: &Booking, existing: &[Message], now: &str) -> Vec<Message> {
+        let p = demo::sea_view();
+        let input = PlanInput { property: &p, existing, host_email: "host@example.com", now: at(now) };
+        plan(before, after, input, &mut ids())
+    }
+
+    fn kinds(ms: &[Message]) -> Vec<(MessageKind, MessageStatus)> {
+        ms.iter().map(|m| (m.kind, m.status)).collect()
+    }
+
+    fn confirmed() -> Booking {
+        Booking { status: Status::Confirmed, ..demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23") }
+    }
+
+    #[test]
+    fn a_request_tells_the_guest_and_the_host_and_a_channel_import_tells_nobody() {
+        let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
+        let ms = run(None, &pending, &[], "2026-11-22T08:00:00Z");
+        assert_eq!(
+            kinds(&ms),
+            [
+                (MessageKind::RequestReceived, MessageStatus::Scheduled),
+                (MessageKind::HostRequest, MessageStatus::Scheduled)
+            ]
+        );
+        assert_eq!((ms[0].to.as_str(), ms[1].to.as_str()), ("ada@example.com", "host@example.com"));
+        assert_eq!((ms[0].seq, ms[1].seq), (1, 2));
+        let imported = Booking { guest_email: String::new(), ..confirmed() };
+        assert!(run(None, &imported, &[], "2026-11-22T08:00:00Z").is_empty());
+        let admin = Booking { source: Source::parse("admin").unwrap(), ..pending };
+        assert_eq!(
+            kinds(&run(None, &admin, &[], "2026-11-22T08:00:00Z")),
+            [(MessageKind::RequestReceived, MessageStatus::Scheduled)]
+        );
+    }
+
+    #[test]
+    fn confirming_schedules_instructions_and_reminder_and_cancelling_cancels_them() {
+        let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
+        let ms = run(Some(&pending), &confirmed(), &[], "2026-11-22T08:00:00Z");
+        let want = [MessageKind::Confirmed, MessageKind::CheckInInstructions, MessageKind::CheckOutReminder];
+        assert_eq!(ms.iter().map(|m| m.kind).collect::<Vec<_>>(), want);
+        assert_eq!(ms[1].due_at, at("2026-12-18T15:00:00Z"));
+        assert_eq!(ms[2].due_at, at("2026-12-22T19:00:00Z"));
+        let cancelled = Booking { status: Status::Cancelled, ..confirmed() };
+        let after = run(Some(&confirmed()), &cancelled, &ms, "2026-11-23T08:00:00Z");
+        assert_eq!(
+            kinds(&after),
+            [
+                (MessageKind::Cancelled, MessageStatus::Scheduled),
+                (MessageKind::CheckInInstructions, MessageStatus::Cancelled),
+                (MessageKind::CheckOutReminder, MessageStatus::Cancelled),
+            ]
+        );
+        assert_eq!(after[0].seq, 4);
+    }
+
+    #[test]
+    fn a_change_re_times_what_is_scheduled_and_sends_instructions_again_once_sent() {
+        let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
+        let mut ms = run(Some(&pending), &confirmed(), &[], "2026-11-22T08:00:00Z");
+        let moved = Booking {
+            stay: Stay::new("2026-12-21".parse().unwrap(), "2026-12-24".parse().unwrap()).unwrap(),
+            ..confirmed()
+        };
+        let changes = run(Some(&confirmed()), &moved, &ms, "2026-11-23T08:00:00Z");
+        assert_eq!(kinds(&changes)[0], (MessageKind::Changed, MessageStatus::Scheduled));
+        assert_eq!((changes[1].id.as_str(), changes[1].due_at), (ms[1].id.as_str(), at("2026-12-19T15:00:00Z")));
+        assert_eq!(changes[2].due_at, at("2026-12-23T19:00:00Z"));
+        // Once the instructions went out, a new code sends them again; the reminder waits.
+        ms[1].status = MessageStatus::Sent;
+        let mut recoded = confirmed();
+        recoded.visit.access = Some(Access {
+            code: "918273".into(),
+            valid_from: at("2026-12-20T15:00:00Z"),
+            valid_until: at("2026-12-23T11:00:00Z"),
+            booking: recoded.code.clone(),
+        });
+        let again = run(Some(&confirmed()), &recoded, &ms, "2026-12-19T08:00:00Z");
+        assert_eq!(
+            kinds(&again),
+            [
+                (MessageKind::CheckInInstructions, MessageStatus::Scheduled),
+                (MessageKind::CheckOutReminder, MessageStatus::Scheduled)
+            ]
+        );
+        assert_eq!((again[0].seq, again[0].due_at), (4, at("2026-12-19T08:00:00Z")));
+        assert_eq!(again[1].id, ms[2].id, "the reminder is the scheduled one, re-timed");
+    }
+
+    #[test]
+    fn a_property_may_turn_a_kind_off() {
+        let mut p = demo::sea_view();
+        p.messages.insert(
+            MessageKind::CheckOutReminder,
+            crate::message::template::MessageTemplate { subject: None, text: None, html: None, enabled: false },
+        );
+        let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
+        let input = PlanInput { property: &p, existing: &[], host_email: "", now: at("2026-11-22T08:00:00Z") };
+        let ms = plan(Some(&pending), &confirmed(), input, &mut ids());
+        assert_eq!((ms[2].status, ms[2].error.as_deref()), (MessageStatus::Skipped, Some(reasons::DISABLED)));
+    }
+}

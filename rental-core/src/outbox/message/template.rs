@@ -1,0 +1,529 @@
+//! The wording of messages: a built-in subject, text and HTML for each kind,
+//! and a property's own (`messages`), written in a sandboxed template language.
+//!
+//! Host-written templates run in minijinja with a fuel limit (no loop can run
+//! away), strict undefined variables (a misspelt name is an error) and no
+//! loader (no file is ever read). They are checked when the property is
+//! saved, each variable against the list of its kind, so a send never fails
+//! on wording. HTML parts escape every value; a subject is made one line
+//! after rendering, so no input can add a header line.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fmt::Write as _;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use minijinja::value::{Serde, Value};
+use minijinja::{AutoEscape, Environment, UndefinedBehavior};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::booking::{Booking, CancelledBy, Status};
+use crate::error::FieldError;
+use crate::property::{Cents, Property};
+
+use super::MessageKind;
+
+/// How much work one template may do: ample for any wording, far too little for a runaway loop.
+const FUEL: u64 = 20_000;
+/// The longest template part accepted, in bytes.
+pub const MAX_TEMPLATE_BYTES: usize = 20_000;
+/// The most one rendered part may hold, in bytes: a message, not a payload.
+const MAX_OUTPUT_BYTES: usize = 1_000_000;
+/// The longest subject sent, in characters.
+const MAX_SUBJECT_CHARS: usize = 250;
+
+/// A property's own wording for one kind (property field `messages`); a part
+/// left out keeps the built-in one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MessageTemplate {
+    /// The subject line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// The plain-text part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The HTML part (values are escaped).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
+    /// False: this kind is not sent for the property (recorded `skipped`, `disabled`).
+    #[serde(default = "yes")]
+    pub enabled: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One part of a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The subject line.
+    Subject,
+    /// The plain-text body.
+    Text,
+    /// The HTML body.
+    Html,
+}
+
+impl Part {
+    /// Every part.
+    pub const ALL: [Part; 3] = [Part::Subject, Part::Text, Part::Html];
+
+    /// The field's name in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Part::Subject => "subject",
+            Part::Text => "text",
+            Part::Html => "html",
+        }
+    }
+
+    fn of(self, template: &MessageTemplate) -> Option<&str> {
+        match self {
+            Part::Subject => template.subject.as_deref(),
+            Part::Text => template.text.as_deref(),
+            Part::Html => template.html.as_deref(),
+        }
+    }
+}
+
+/// A message's three parts, rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    /// One line, no control characters.
+    pub subject: String,
+    /// The plain-text part.
+    pub text: String,
+    /// The HTML part.
+    pub html: String,
+}
+
+/// Why a template did not render: only a template saved before these checks
+/// existed, or one that ran out of fuel on real data, can get here.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the {kind} {part} template failed: {detail}")]
+pub struct TemplateError {
+    /// The kind.
+    pub kind: MessageKind,
+    /// The part.
+    pub part: &'static str,
+    /// What the engine said.
+    pub detail: String,
+}
+
+/// The variables every kind's templates may use.
+pub const COMMON_VARIABLES: [&str; 14] = [
+    "guest_name",
+    "guest_email",
+    "booking_code",
+    "property_name",
+    "check_in",
+    "check_out",
+    "check_in_time",
+    "check_out_time",
+    "nights",
+    "guests",
+    "total",
+    "contact_email",
+    "booking_page_url",
+    "status",
+];
+
+/// The variables a kind's templates may use beyond [`COMMON_VARIABLES`].
+pub fn kind_variables(kind: MessageKind) -> &'static [&'static str] {
+    match kind {
+        MessageKind::HostRequest => &["notes", "source"],
+        MessageKind::Cancelled => &["cancel_reason", "expired"],
+        MessageKind::CheckInInstructions => &["door_code", "access_from", "access_until", "wifi_name", "arrival_notes"],
+        _ => &[],
+    }
+}
+
+/// True when `kind`'s templates may use `name`.
+pub fn allows(kind: MessageKind, name: &str) -> bool {
+    COMMON_VARIABLES.contains(&name) || kind_variables(kind).contains(&name)
+}
+
+/// The built-in template of `kind`'s `part`.
+pub fn builtin(kind: MessageKind, part: Part) -> &'static str {
+    let [subject, text, html] = builtins(kind);
+    match part {
+        Part::Subject => subject,
+        Part::Text => text,
+        Part::Html => html,
+    }
+}
+
+fn builtins(kind: MessageKind) -> [&'static str; 3] {
+    match kind {
+        MessageKind::RequestReceived => [
+            "We received your request for {{ property_name }}",
+            "Hello {{ guest_name }},\n\nthank you for your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} ({{ nights }} nights, {{ guests }} guests, {{ total }}). Your booking code is {{ booking_code }}.\n\nThe host will confirm it shortly; we will write again then.\n",
+            "<p>Hello {{ guest_name }},</p><p>thank you for your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} ({{ nights }} nights, {{ guests }} guests, {{ total }}). Your booking code is <b>{{ booking_code }}</b>.</p><p>The host will confirm it shortly; we will write again then.</p>",
+        ],
+        MessageKind::HostRequest => [
+            "New request {{ booking_code }} for {{ property_name }}",
+            "A new request for {{ property_name }} came in ({{ source }}):\n\n{{ guest_name }} <{{ guest_email }}>\n{{ check_in }} to {{ check_out }}, {{ nights }} nights, {{ guests }} guests, {{ total }}\nCode {{ booking_code }}\n{% if notes %}Notes: {{ notes }}\n{% endif %}",
+            "<p>A new request for <b>{{ property_name }}</b> came in ({{ source }}):</p><p>{{ guest_name }} &lt;{{ guest_email }}&gt;<br>{{ check_in }} to {{ check_out }}, {{ nights }} nights, {{ guests }} guests, {{ total }}<br>Code <b>{{ booking_code }}</b></p>{% if notes %}<p>Notes: {{ notes }}</p>{% endif %}",
+        ],
+        MessageKind::Confirmed => [
+            "Your stay at {{ property_name }} is confirmed",
+            "Hello {{ guest_name }},\n\nyour stay at {{ property_name }} from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} nights, {{ guests }} guests, {{ total }}). Booking code: {{ booking_code }}.\n\nCheck-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.\n",
+            "<p>Hello {{ guest_name }},</p><p>your stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} nights, {{ guests }} guests, {{ total }}). Booking code: <b>{{ booking_code }}</b>.</p><p>Check-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.</p>",
+        ],
+        MessageKind::Changed => [
+            "Your booking {{ booking_code }} has changed",
+            "Hello {{ guest_name }},\n\nyour booking at {{ property_name }} now reads: {{ check_in }} to {{ check_out }}, {{ nights }} nights, {{ guests }} guests, {{ total }}.\n",
+            "<p>Hello {{ guest_name }},</p><p>your booking at <b>{{ property_name }}</b> now reads: {{ check_in }} to {{ check_out }}, {{ nights }} nights, {{ guests }} guests, {{ total }}.</p>",
+        ],
+        MessageKind::Cancelled => [
+            "{% if expired %}Your request {{ booking_code }} has lapsed{% else %}Your booking {{ booking_code }} is cancelled{% endif %}",
+            "Hello {{ guest_name }},\n\n{% if expired %}your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} lapsed before it was paid, and the nights are free again.{% else %}your booking at {{ property_name }} from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}\n",
+            "<p>Hello {{ guest_name }},</p><p>{% if expired %}your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} lapsed before it was paid, and the nights are free again.{% else %}your booking at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}</p>",
+        ],
+        MessageKind::CheckInInstructions => [
+            "Arriving at {{ property_name }}: your door code",
+            "Hello {{ guest_name }},\n\nyou arrive at {{ property_name }} on {{ check_in }}; check-in is from {{ check_in_time }}.\n\nDoor code: {{ door_code }}\nIt opens the door from {{ access_from }} until {{ access_until }}.\n{% if wifi_name %}Wi-Fi: {{ wifi_name }}\n{% endif %}{% if arrival_notes %}\n{{ arrival_notes }}\n{% endif %}\nSafe travels!\n",
+            "<p>Hello {{ guest_name }},</p><p>you arrive at <b>{{ property_name }}</b> on {{ check_in }}; check-in is from {{ check_in_time }}.</p><p>Door code: <b>{{ door_code }}</b><br>It opens the door from {{ access_from }} until {{ access_until }}.</p>{% if wifi_name %}<p>Wi-Fi: {{ wifi_name }}</p>{% endif %}{% if arrival_notes %}<p style=\"white-space: pre-line\">{{ arrival_notes }}</p>{% endif %}<p>Safe travels!</p>",
+        ],
+        MessageKind::CheckOutReminder => [
+            "Check-out tomorrow at {{ check_out_time }}",
+            "Hello {{ guest_name }},\n\na reminder that check-out from {{ property_name }} is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!\n",
+            "<p>Hello {{ guest_name }},</p><p>a reminder that check-out from <b>{{ property_name }}</b> is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!</p>",
+        ],
+    }
+}
+
+/// The sandbox every template runs in. The name decides escaping: `.html` escapes.
+fn environment() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_fuel(Some(FUEL));
+    env.set_recursion_limit(20);
+    env.set_auto_escape_callback(|name| if name == HTML_NAME { AutoEscape::Html } else { AutoEscape::None });
+    env
+}
+
+/// The name HTML parts are compiled under: the one that escapes.
+const HTML_NAME: &str = "part.html";
+
+fn template_name(part: Part) -> &'static str {
+    match part {
+        Part::Html => HTML_NAME,
+        Part::Subject | Part::Text => "part.txt",
+    }
+}
+
+/// The faults of a property's `messages`, each on its field
+/// (`messages.check_in_instructions.subject`): a refused character, a part
+/// too long, a syntax error, a variable the kind does not have, or an error
+/// when rendered with sample data.
+pub fn check(messages: &BTreeMap<MessageKind, MessageTemplate>) -> Vec<FieldError> {
+    let env = environment();
+    let mut errors = Vec::new();
+    for (kind, template) in messages {
+        let sample = sample_context(*kind);
+        for part in Part::ALL {
+            let Some(source) = part.of(template) else { continue };
+            let field = format!("messages.{kind}.{}", part.as_str());
+            if let Some(e) = check_characters(&field, part, source) {
+                errors.push(e);
+                continue;
+            }
+            if source.len() > MAX_TEMPLATE_BYTES {
+                errors.push(FieldError::new(&field, "invalid", format!("must be at most {MAX_TEMPLATE_BYTES} bytes")));
+                continue;
+            }
+            let compiled = match env.template_from_named_str(template_name(part), source) {
+                Ok(t) => t,
+                Err(e) => {
+                    errors.push(FieldError::new(&field, "invalid_template", describe(&e)));
+                    continue;
+                }
+            };
+            let globals: HashSet<&str> = env.globals().map(|(name, _)| name).collect();
+            let mut unknown: Vec<String> = compiled
+                .undeclared_variables(false)
+                .into_iter()
+                .filter(|v| !allows(*kind, v) && !globals.contains(v.as_str()))
+                .collect();
+            unknown.sort();
+            if let Some(name) = unknown.first() {
+                let message = format!("unknown variable {name:?} for {kind}; known: {}", known(*kind));
+                errors.push(FieldError::new(&field, "unknown_variable", message));
+                continue;
+            }
+            match compiled.render(Value::from(Serde(&sample))) {
+                Err(e) => errors.push(FieldError::new(&field, "invalid_template", describe(&e))),
+                Ok(out) if out.len() > MAX_OUTPUT_BYTES => {
+                    errors.push(FieldError::new(&field, "invalid_template", "renders to more than 1 MB"));
+                }
+                Ok(_) => {}
+            }
+        }
+    }
+    errors
+}
+
+/// A subject is one line; bodies may break lines with `\n`. Neither takes any
+/// other character the free-text rule refuses ([`crate::text`]).
+fn check_characters(field: &str, part: Part, source: &str) -> Option<FieldError> {
+    match part {
+        Part::Subject => crate::text::field_error(field, source),
+        Part::Text | Part::Html => source.chars().any(|c| c != '\n' && crate::text::is_refused(c)).then(|| {
+            FieldError::new(
+                field,
+                crate::text::CONTROL_CHARACTER,
+                "must not contain control characters other than tab and line feed",
+            )
+        }),
+    }
+}
+
+fn known(kind: MessageKind) -> String {
+    COMMON_VARIABLES.iter().chain(kind_variables(kind)).copied().collect::<Vec<_>>().join(", ")
+}
+
+fn describe(e: &minijinja::Error) -> String {
+    let mut s = e.kind().to_string();
+    if let Some(detail) = e.detail() {
+        s.push_str(": ");
+        s.push_str(detail);
+    }
+    if let Some(line) = e.line() {
+        let _ = write!(s, " (line {line})");
+    }
+    s
+}
+
+/// Renders `kind` with `context`: each part from the property's template
+/// (`custom`) where it has one, else the built-in one. The subject comes out
+/// as one line of at most 250 characters.
+pub fn render(
+    kind: MessageKind,
+    custom: Option<&MessageTemplate>,
+    context: &BTreeMap<&'static str, serde_json::Value>,
+) -> Result<Rendered, TemplateError> {
+    let env = environment();
+    let value = Value::from(Serde(context));
+    let part = |part: Part| -> Result<String, TemplateError> {
+        let source = custom.and_then(|c| part.of(c)).unwrap_or_else(|| builtin(kind, part));
+        let out = env
+            .template_from_named_str(template_name(part), source)
+            .and_then(|t| t.render(value.clone()))
+            .map_err(|e| TemplateError { kind, part: part.as_str(), detail: describe(&e) })?;
+        if out.len() > MAX_OUTPUT_BYTES {
+            return Err(TemplateError { kind, part: part.as_str(), detail: "renders to more than 1 MB".into() });
+        }
+        Ok(out)
+    };
+    Ok(Rendered { subject: one_line(&part(Part::Subject)?), text: part(Part::Text)?, html: part(Part::Html)? })
+}
+
+/// `s` as one header-safe line: every control character, line or paragraph
+/// separator and bidirectional mark becomes a space, runs of spaces become
+/// one, and it is cut to 250 characters.
+///
+/// ```
+/// use rental_core::message::template::one_line;
+/// assert_eq!(one_line("Sea\r\nBcc: x@y\u{2028}z  "), "Sea Bcc: x@y z");
+/// ```
+pub fn one_line(s: &str) -> String {
+    let spaced: String =
+        s.chars().map(|c| if c.is_control() || crate::text::is_refused(c) { ' ' } else { c }).collect();
+    let words: Vec<&str> = spaced.split(' ').filter(|w| !w.is_empty()).collect();
+    words.join(" ").chars().take(MAX_SUBJECT_CHARS).collect()
+}
+
+/// What a message's templates read: the booking and the property, as people
+/// read them (dates in words, times in the property's zone, money with its sign).
+#[derive(Debug, Clone, Copy)]
+pub struct Facts<'a> {
+    /// The booking.
+    pub booking: &'a Booking,
+    /// Its property.
+    pub property: &'a Property,
+    /// The public URL of the server, without a trailing slash (for links), if known.
+    pub base_url: Option<&'a str>,
+}
+
+/// The variables of `kind` for `facts` (see [`COMMON_VARIABLES`] and [`kind_variables`]).
+/// The door code is given to `check_in_instructions` alone.
+pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, serde_json::Value> {
+    let Facts { booking: b, property: p, base_url } = facts;
+    let page = match base_url {
+        Some(base) if p.booking_page.enabled => format!("{base}/book/{}", p.slug.as_str()),
+        _ => String::new(),
+    };
+    let mut c = BTreeMap::from([
+        ("guest_name", json!(b.guest_name)),
+        ("guest_email", json!(b.guest_email)),
+        ("booking_code", json!(b.code.as_str())),
+        ("property_name", json!(p.name)),
+        ("check_in", json!(long_date(b.check_in()))),
+        ("check_out", json!(long_date(b.check_out()))),
+        ("check_in_time", json!(p.check_in_time.to_string())),
+        ("check_out_time", json!(p.check_out_time.to_string())),
+        ("nights", json!(b.nights)),
+        ("guests", json!(b.guests)),
+        ("total", json!(money(b.total))),
+        ("contact_email", json!(p.contact_email)),
+        ("booking_page_url", json!(page)),
+        ("status", json!(b.status.to_string())),
+    ]);
+    match kind {
+        MessageKind::HostRequest => {
+            let notes: Vec<&str> = b.notes.iter().map(|n| n.text.as_str()).collect();
+            c.insert("notes", json!(notes.join("; ")));
+            c.insert("source", json!(b.source.as_str()));
+        }
+        MessageKind::Cancelled => {
+            c.insert("cancel_reason", json!(b.cancel_reason.clone().unwrap_or_default()));
+            c.insert("expired", json!(b.cancelled_by == Some(CancelledBy::System)));
+        }
+        MessageKind::CheckInInstructions => {
+            let (from, until) = crate::access::window(p, b.check_in(), b.check_out(), b.visit.checked_out_at);
+            let code = b.visit.access.as_ref().map_or(p.door_code.as_str(), |a| a.code.as_str());
+            c.insert("door_code", json!(code));
+            c.insert("access_from", json!(local_moment(p, from)));
+            c.insert("access_until", json!(local_moment(p, until)));
+            c.insert("wifi_name", json!(p.wifi_ssid));
+            c.insert("arrival_notes", json!(p.arrival_notes));
+        }
+        _ => {}
+    }
+    c
+}
+
+/// Sample variables of `kind`, for checking templates when a property is saved.
+fn sample_context(kind: MessageKind) -> BTreeMap<&'static str, serde_json::Value> {
+    let booking = sample_booking(&crate::demo::sea_view(), "2026-12-20".parse().unwrap_or_default());
+    let mut property = crate::demo::sea_view();
+    property.arrival_notes = "The key box is left of the door.".into();
+    property.contact_email = "host@example.com".into();
+    context(kind, Facts { booking: &booking, property: &property, base_url: Some("https://rental.example") })
+}
+
+/// A made-up confirmed booking of two nights from `check_in` at `property`,
+/// for previews when the property has no stay coming.
+pub fn sample_booking(property: &Property, check_in: NaiveDate) -> Booking {
+    let check_out = check_in.succ_opt().and_then(|d| d.succ_opt()).unwrap_or(check_in);
+    let mut b = crate::demo::booking("BK-SAMPLE", &check_in.to_string(), &check_out.to_string());
+    (b.property, b.property_name, b.status) = (property.slug.clone(), property.name.clone(), Status::Confirmed);
+    b
+}
+
+/// `Sunday 20 December 2026`.
+fn long_date(d: NaiveDate) -> String {
+    d.format("%A %-d %B %Y").to_string()
+}
+
+/// `Sunday 20 December 2026, 15:00` on the property's wall clock.
+fn local_moment(p: &Property, at: DateTime<Utc>) -> String {
+    at.with_timezone(&p.timezone).format("%A %-d %B %Y, %H:%M").to_string()
+}
+
+/// `$1,234.56`.
+fn money(cents: Cents) -> String {
+    let (sign, cents) = if cents < 0 { ("-", -cents) } else { ("", cents) };
+    let dollars = (cents / 100).to_string();
+    let mut grouped = String::new();
+    for (i, c) in dollars.chars().enumerate() {
+        if i > 0 && (dollars.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{sign}${grouped}.{:02}", cents % 100)
+}
+
+/// Which names a template reads, for the admin's list of variables.
+pub fn variables_of(kind: MessageKind) -> HashSet<&'static str> {
+    COMMON_VARIABLES.iter().chain(kind_variables(kind)).copied().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo;
+
+    fn custom(subject: &str, text: &str, html: &str) -> MessageTemplate {
+        let opt = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        MessageTemplate { subject: opt(subject), text: opt(text), html: opt(html), enabled: true }
+    }
+
+    fn facts_render(kind: MessageKind, booking: &Booking, property: &Property) -> Rendered {
+        let c = context(kind, Facts { booking, property, base_url: None });
+        render(kind, property.messages.get(&kind), &c).unwrap()
+    }
+
+    #[test]
+    fn every_builtin_renders_and_checks_clean() {
+        let all: BTreeMap<MessageKind, MessageTemplate> = MessageKind::ALL
+            .into_iter()
+            .map(|k| (k, custom(builtin(k, Part::Subject), builtin(k, Part::Text), builtin(k, Part::Html))))
+            .collect();
+        assert_eq!(check(&all), Vec::new());
+        let p = demo::sea_view();
+        let b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        for kind in MessageKind::ALL {
+            let r = facts_render(kind, &b, &p);
+            assert!(!r.subject.is_empty() && !r.text.is_empty() && r.html.starts_with('<'), "{kind}");
+            assert_eq!(r.text.contains("4821"), kind == MessageKind::CheckInInstructions, "door code in {kind}");
+        }
+    }
+
+    #[test]
+    fn a_fault_is_refused_on_its_field_naming_what_is_wrong() {
+        let cases = [
+            (
+                MessageKind::Confirmed,
+                custom("Hi {{ guest_nam }}", "", ""),
+                "messages.confirmed.subject",
+                "unknown_variable",
+            ),
+            (MessageKind::Confirmed, custom("", "{{ door_code }}", ""), "messages.confirmed.text", "unknown_variable"),
+            (MessageKind::Changed, custom("", "", "{% if %}"), "messages.changed.html", "invalid_template"),
+            (MessageKind::Changed, custom("a\nb", "", ""), "messages.changed.subject", "control_character"),
+            (MessageKind::Changed, custom("", "a\r\nBcc: x", ""), "messages.changed.text", "control_character"),
+            (
+                MessageKind::Changed,
+                custom("", "{% for i in range(100000) %}{{ i }}{% endfor %}", ""),
+                "messages.changed.text",
+                "invalid_template",
+            ),
+            (MessageKind::Changed, custom("", "{{ 'x' * 5000000 }}", ""), "messages.changed.text", "invalid_template"),
+        ];
+        for (kind, template, field, code) in cases {
+            let errors = check(&BTreeMap::from([(kind, template)]));
+            assert_eq!(errors.len(), 1, "{field}: {errors:?}");
+            assert_eq!((errors[0].field.as_str(), errors[0].code), (field, code), "{errors:?}");
+        }
+        let ok = custom("Door {{ door_code }}", "Notes:\n{{ arrival_notes }}\n", "");
+        assert!(check(&BTreeMap::from([(MessageKind::CheckInInstructions, ok)])).is_empty());
+    }
+
+    #[test]
+    fn html_escapes_values_and_subjects_stay_one_line() {
+        let mut p = demo::sea_view();
+        p.name = "<script>alert(1)</script> & Co".into();
+        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        b.guest_name = "Eve\r\nBcc: victim@example.com\u{2028}X".into();
+        p.messages.insert(MessageKind::Confirmed, custom("{{ guest_name }} at {{ property_name }}", "", ""));
+        let r = facts_render(MessageKind::Confirmed, &b, &p);
+        assert!(!r.html.contains("<script>") && r.html.contains("&lt;script&gt;"), "{}", r.html);
+        assert!(r.text.contains("<script>"), "text is not escaped");
+        assert!(!r.subject.contains(['\r', '\n', '\u{2028}']), "{:?}", r.subject);
+        assert!(r.subject.starts_with("Eve Bcc: victim@example.com X at"), "{:?}", r.subject);
+    }
+
+    #[test]
+    fn money_and_dates_read_as_people_write_them() {
+        assert_eq!(money(123_456), "$1,234.56");
+        assert_eq!(money(5), "$0.05");
+        assert_eq!(money(100_000_000), "$1,000,000.00");
+        assert_eq!(long_date("2026-12-20".parse().unwrap()), "Sunday 20 December 2026");
+    }
+}

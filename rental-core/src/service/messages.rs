@@ -1,0 +1,237 @@
+//! Guest message use cases (docs/API.md section 21): a booking's messages, a
+//! resend, previews, and the sender's claim and record. The messages a
+//! booking's change causes are recorded by the write path itself (`write.rs`).
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use chrono::{DateTime, TimeDelta, Utc};
+
+use super::Rental;
+use crate::booking::{Booking, Status};
+use crate::error::{Error, NotFound, Result};
+use crate::keys;
+use crate::message::plan::{PlanInput, fresh};
+use crate::message::template::{Facts, MessageTemplate, Rendered, context, render, sample_booking};
+use crate::message::timing::too_late;
+use crate::message::{
+    Message, MessageKind, MessageLease, MessageStatus, Outcome, booking_prefix, cancel, reasons, record, skip,
+};
+use crate::occupancy::today_in;
+use crate::property::Property;
+use crate::store::{ReadRecords, ReadTx, Store, WriteRecords};
+
+/// The most messages one booking lists.
+const MAX_PER_BOOKING: usize = 1_000;
+
+/// A message claimed for sending, with what rendering it needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claimed {
+    /// The message, leased to the claimer.
+    pub message: Message,
+    /// Its booking, as stored now.
+    pub booking: Booking,
+    /// The booking's property, as stored now.
+    pub property: Property,
+}
+
+/// What one claim took.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Claim {
+    /// Messages to send now, leased.
+    pub send: Vec<Claimed>,
+    /// Due messages that no longer make sense, recorded `skipped` or `cancelled` instead.
+    pub finished: Vec<Message>,
+}
+
+impl<S: Store> Rental<S> {
+    /// The messages of booking `code`, in the order they were recorded.
+    pub fn messages(&self, code: &str) -> Result<Vec<Message>> {
+        let tx = self.store.read()?;
+        let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
+        Ok(tx.list::<Message>(&booking_prefix(booking.property.as_str(), code), "", MAX_PER_BOOKING)?)
+    }
+
+    /// Records a new message of `kind` for booking `code`, due now: a resend
+    /// by hand. Refused (422 on `kind`) when the booking has no guest e-mail,
+    /// for timed kinds of a booking that is not confirmed, and for
+    /// `host_request` without `hostEmail`.
+    pub fn resend_message(&self, code: &str, kind: MessageKind) -> Result<Message> {
+        let now = self.now();
+        let host_email = self.settings.host_email.clone();
+        self.write(|tx| {
+            let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
+            let property = tx
+                .property(booking.property.as_str())?
+                .ok_or_else(|| Error::NotFound(NotFound::Property(booking.property.to_string())))?;
+            if booking.guest_email.is_empty() {
+                return Err(Error::invalid("kind", "no_guest_email", "this booking has no guest e-mail address"));
+            }
+            if kind.is_timed() && booking.status != Status::Confirmed {
+                return Err(Error::invalid(
+                    "kind",
+                    "not_confirmed",
+                    format!("{kind} is sent for confirmed stays only"),
+                ));
+            }
+            if kind == MessageKind::HostRequest && host_email.is_empty() {
+                return Err(Error::invalid("kind", "no_host_email", "hostEmail is not set"));
+            }
+            let existing = tx.list::<Message>(&booking_prefix(booking.property.as_str(), code), "", MAX_PER_BOOKING)?;
+            let input = PlanInput { property: &property, existing: &existing, host_email: &host_email, now };
+            let message = fresh(kind, &booking, input, now, keys::new_id("msg_", self.entropy.as_ref()));
+            // A resend by hand goes even when the property turned the kind off.
+            let message = Message { status: MessageStatus::Scheduled, error: None, ..message };
+            tx.put(&message)?;
+            Ok(message)
+        })
+    }
+
+    /// `kind` rendered for `slug` with `custom` wording (the property's own
+    /// when `None`): on the property's next confirmed or pending stay, else on
+    /// a made-up stay two weeks from its today.
+    pub fn preview_message(
+        &self,
+        slug: &str,
+        kind: MessageKind,
+        custom: Option<&MessageTemplate>,
+        base_url: Option<&str>,
+    ) -> Result<(Rendered, Option<Booking>)> {
+        let now = self.now();
+        let tx = self.store.read()?;
+        let property = tx.property(slug)?.ok_or_else(|| Error::NotFound(NotFound::Property(slug.to_owned())))?;
+        let today = today_in(property.timezone, now);
+        let query = crate::booking::BookingQuery {
+            statuses: vec![Status::Confirmed],
+            property: Some(property.slug.clone()),
+            from: Some(today),
+            limit: crate::booking::BookingQuery::MAX_LIMIT,
+            ..crate::booking::BookingQuery::default()
+        };
+        let next = tx.bookings(&query)?.into_iter().find(|b| b.check_in() >= today && !b.guest_email.is_empty());
+        let booking = next.clone().unwrap_or_else(|| sample_booking(&property, today + chrono::Days::new(14)));
+        let custom = custom.or_else(|| property.messages.get(&kind));
+        let rendered = render(kind, custom, &context(kind, Facts { booking: &booking, property: &property, base_url }))
+            .map_err(|e| Error::invalid(&format!("messages.{kind}"), "invalid_template", e.to_string()))?;
+        Ok((rendered, next))
+    }
+}
+
+impl<S: Store> super::Operations<'_, S> {
+    /// Claims for `owner`, in one write, up to `limit` due messages that no
+    /// live lease holds, each leased until `lease` from now: at most one per
+    /// booking, and none of a booking with a message in flight, so a
+    /// booking's messages go out in order. A due message that no longer makes
+    /// sense (timing's `too_late`, a cancelled booking, a booking gone) is
+    /// recorded `skipped` or `cancelled` in the same write instead.
+    pub fn claim_messages(&self, owner: &str, limit: usize, lease: Duration) -> Result<Claim> {
+        let now = self.now();
+        if limit == 0 || self.store.read()?.due::<Message>(now, 1)?.is_empty() {
+            return Ok(Claim::default());
+        }
+        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        self.write(|tx| {
+            let mut claim = Claim::default();
+            let mut seen: HashSet<String> = HashSet::new();
+            for message in tx.due::<Message>(now, limit.saturating_mul(4))? {
+                if claim.send.len() >= limit {
+                    break;
+                }
+                if message.status != MessageStatus::Scheduled || !seen.insert(message.booking.as_str().to_owned()) {
+                    continue;
+                }
+                let booking = tx.booking(message.booking.as_str())?;
+                let property = tx.property(message.property.as_str())?;
+                let (Some(booking), Some(property)) = (booking, property) else {
+                    let gone = skip(&message, reasons::GONE);
+                    tx.put(&gone)?;
+                    claim.finished.push(gone);
+                    continue;
+                };
+                if let Some(finished) = no_longer_due(&message, &booking, &property, now) {
+                    tx.put(&finished)?;
+                    claim.finished.push(finished);
+                    continue;
+                }
+                let prefix = booking_prefix(property.slug.as_str(), booking.code.as_str());
+                let siblings = tx.list::<Message>(&prefix, "", MAX_PER_BOOKING)?;
+                if siblings
+                    .iter()
+                    .any(|s| s.id != message.id && s.status == MessageStatus::Scheduled && s.is_leased(now))
+                {
+                    continue;
+                }
+                let leased = Message { lease: Some(MessageLease { owner: owner.to_owned(), until }), ..message };
+                tx.put(&leased)?;
+                claim.send.push(Claimed { message: leased, booking, property });
+            }
+            Ok(claim)
+        })
+    }
+
+    /// Records every due message `skipped` because of `reason` (no mail
+    /// server), up to `limit` in one write; returns them.
+    pub fn skip_due_messages(&self, reason: &str, limit: usize) -> Result<Vec<Message>> {
+        let now = self.now();
+        if self.store.read()?.due::<Message>(now, 1)?.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.write(|tx| {
+            let mut skipped = Vec::new();
+            for message in tx.due::<Message>(now, limit)? {
+                let done = skip(&message, reason);
+                tx.put(&done)?;
+                skipped.push(done);
+            }
+            Ok(skipped)
+        })
+    }
+
+    /// Records finished attempts in one write, in order: each `(message as
+    /// claimed, outcome, when it ended)` moves the stored message (see
+    /// [`record`]) and clears its lease. Returns the messages as stored.
+    pub fn record_messages(
+        &self,
+        done: &[(Message, Outcome, DateTime<Utc>)],
+        retries: &[Duration],
+    ) -> Result<Vec<Message>> {
+        self.write(|tx| {
+            let mut out = Vec::with_capacity(done.len());
+            for (claimed, outcome, at) in done {
+                let current = tx.get::<Message>(&claimed.key_of())?.unwrap_or_else(|| claimed.clone());
+                let next = record(&current, outcome, *at, retries);
+                tx.put(&next)?;
+                out.push(next);
+            }
+            Ok(out)
+        })
+    }
+
+    /// Voids every message lease in the store; returns how many. Only for a
+    /// store one process holds (redb locks its file), when that process
+    /// starts: the leases are an earlier run's, and its sends were cut, so
+    /// they go again at once rather than when the leases lapse.
+    pub fn void_message_leases(&self) -> Result<usize> {
+        if self.store.change_marks().is_some() {
+            return Ok(0);
+        }
+        self.write(|tx| {
+            let mut voided = 0;
+            for message in tx.due::<Message>(DateTime::<Utc>::MAX_UTC, usize::MAX)? {
+                if message.lease.is_some() {
+                    tx.put(&Message { lease: None, ..message })?;
+                    voided += 1;
+                }
+            }
+            Ok(voided)
+        })
+    }
+}
+
+/// `message` finished instead of sent, when it no longer makes sense at `now`.
+fn no_longer_due(message: &Message, booking: &Booking, property: &Property, now: DateTime<Utc>) -> Option<Message> {
+    if message.kind.is_timed() && booking.status != Status::Confirmed {
+        return Some(cancel(message, reasons::BOOKING_CANCELLED));
+    }
+    too_late(message.kind, booking, property, now).map(|reason| skip(message, reason))
+}

@@ -1,0 +1,210 @@
+//! The property editor's guest messages (docs/API.md section 21): the reply
+//! address, arrival notes, lead times and each kind's own wording; a preview
+//! on the property's next stay (or a made-up one); and a test message sent now.
+
+use std::sync::Arc;
+
+use maud::{Markup, html};
+use rental_core::message::template::{self, MessageTemplate, Part};
+use rental_core::message::{Lead, MessageKind};
+use rental_core::{FieldError, Property, Rental, Store};
+
+use super::Act;
+use super::form::Form;
+use super::page::{Page, csrf_field};
+use super::session::Flash;
+use crate::handlers::blocking;
+use crate::mail::compose::mailbox;
+
+/// The fields inside the edit form.
+pub fn fields(p: &Property, error: &dyn Fn(&str) -> Markup) -> Markup {
+    html! {
+        input type="hidden" name="messagesForm" value="yes";
+        p.muted { "E-mails to guests. Leave a wording empty to keep the built-in one; write "
+            code { "{{ guest_name }}" } " and the like for the booking's details." }
+        div.grid2 {
+            div {
+                label for="contactEmail" { "Replies go to " span.muted { "(empty: the sender address)" } }
+                input #contactEmail type="email" name="contactEmail" value=(p.contact_email);
+                (error("contactEmail"))
+            }
+            div {
+                label for="checkInMessage" { "Send check-in instructions " span.muted { "(before the door code works, like 48h)" } }
+                input #checkInMessage type="text" name="checkInMessage" value=(p.check_in_message);
+                (error("checkInMessage"))
+            }
+            div {
+                label for="checkOutMessage" { "Send the check-out reminder " span.muted { "(before check-out, like 16h)" } }
+                input #checkOutMessage type="text" name="checkOutMessage" value=(p.check_out_message);
+                (error("checkOutMessage"))
+            }
+        }
+        label for="arrivalNotes" { "Arrival notes " span.muted { "(sent with the check-in instructions)" } }
+        textarea #arrivalNotes name="arrivalNotes" rows="4" cols="60" { (p.arrival_notes) }
+        (error("arrivalNotes"))
+        @for kind in MessageKind::ALL {
+            (kind_fields(p, kind, error))
+        }
+    }
+}
+
+fn kind_fields(p: &Property, kind: MessageKind, error: &dyn Fn(&str) -> Markup) -> Markup {
+    let custom = p.messages.get(&kind);
+    let value = |part: Part| custom.and_then(|c| part_of(c, part)).unwrap_or_default().to_owned();
+    let id = |part: &str| format!("m-{kind}-{part}");
+    let field = |part: Part| format!("messages.{kind}.{}", part.as_str());
+    let variables: Vec<&str> = {
+        let mut v: Vec<&str> = template::variables_of(kind).into_iter().collect();
+        v.sort_unstable();
+        v
+    };
+    let open = custom.is_some() || Part::ALL.iter().any(|part| !error(&field(*part)).into_string().is_empty());
+    html! {
+        details.message-kind open[open] data-kind=(kind) {
+            summary { code { (kind) } @if custom.is_some_and(|c| !c.enabled) { " (off)" } }
+            label.check { input type="checkbox" name=(id("enabled")) value="yes" checked[custom.is_none_or(|c| c.enabled)]; "Send it" }
+            label for=(id("subject")) { "Subject " span.muted { "(built in: " (template::builtin(kind, Part::Subject)) ")" } }
+            input id=(id("subject")) type="text" name=(id("subject")) value=(value(Part::Subject));
+            (error(&field(Part::Subject)))
+            label for=(id("text")) { "Plain text" }
+            textarea id=(id("text")) name=(id("text")) rows="5" cols="60" placeholder=(template::builtin(kind, Part::Text)) { (value(Part::Text)) }
+            (error(&field(Part::Text)))
+            label for=(id("html")) { "HTML " span.muted { "(values are escaped)" } }
+            textarea id=(id("html")) name=(id("html")) rows="5" cols="60" placeholder=(template::builtin(kind, Part::Html)) { (value(Part::Html)) }
+            (error(&field(Part::Html)))
+            p.muted { "Variables: " @for (i, v) in variables.iter().enumerate() { @if i > 0 { ", " } code { (v) } } }
+        }
+    }
+}
+
+fn part_of(t: &MessageTemplate, part: Part) -> Option<&str> {
+    match part {
+        Part::Subject => t.subject.as_deref(),
+        Part::Text => t.text.as_deref(),
+        Part::Html => t.html.as_deref(),
+    }
+}
+
+/// Reads the message fields onto `p`; lead times that cannot be read are
+/// reported. A form without them (posted by hand) leaves them as they are.
+pub fn read(form: &Form, p: &mut Property, errors: &mut Vec<FieldError>) {
+    if form.get("messagesForm") != "yes" {
+        return;
+    }
+    form.get("contactEmail").trim().clone_into(&mut p.contact_email);
+    form.get("arrivalNotes").replace("\r\n", "\n").trim_end().clone_into(&mut p.arrival_notes);
+    for (field, target) in [("checkInMessage", &mut p.check_in_message), ("checkOutMessage", &mut p.check_out_message)]
+    {
+        match Lead::parse(form.get(field).trim()) {
+            Some(lead) => *target = lead,
+            None => errors.push(FieldError::new(field, "invalid", "must be a time like 48h, 90m or 2d (at most 30d)")),
+        }
+    }
+    p.messages.clear();
+    for kind in MessageKind::ALL {
+        let get = |part: &str| {
+            let v = form.get(&format!("m-{kind}-{part}")).replace("\r\n", "\n");
+            (!v.trim().is_empty()).then_some(v)
+        };
+        let t = MessageTemplate {
+            subject: get("subject").map(|s| s.trim().to_owned()),
+            text: get("text"),
+            html: get("html"),
+            enabled: form.get(&format!("m-{kind}-enabled")) == "yes",
+        };
+        if t.subject.is_some() || t.text.is_some() || t.html.is_some() || !t.enabled {
+            p.messages.insert(kind, t);
+        }
+    }
+}
+
+/// The preview and test card, below the form: `kind` rendered with the
+/// saved wording on the next stay (or a sample), and a form that sends it.
+pub async fn card<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    session: &super::session::Session,
+    p: &Property,
+    kind: Option<MessageKind>,
+    base: &str,
+) -> Markup {
+    let kind = kind.unwrap_or(MessageKind::CheckInInstructions);
+    let (slug, base_owned) = (p.slug.to_string(), base.to_owned());
+    let preview = blocking(rental, move |r| r.preview_message(&slug, kind, None, Some(&base_owned))).await;
+    let action = format!("/admin/properties/{}/edit", p.slug);
+    html! {
+        section.card #message-preview {
+            h2 { "Preview a message" }
+            form method="get" action=(action) {
+                label for="preview-kind" { "Kind" }
+                select #preview-kind name="preview" {
+                    @for k in MessageKind::ALL { option value=(k) selected[k == kind] { (k) } }
+                }
+                " " button.quiet type="submit" { "Preview" }
+            }
+            @match &preview {
+                Ok((rendered, next)) => {
+                    p.muted { @match next {
+                        Some(b) => { "On the next stay: " (b.code) ", " (b.guest_name) ", " (b.check_in()) "." }
+                        None => { "On a made-up stay: no confirmed stay is coming." }
+                    } }
+                    p { "Subject: " strong #preview-subject { (rendered.subject) } }
+                    pre #preview-text { (rendered.text) }
+                    iframe #preview-html title="The HTML part" sandbox="" srcdoc=(rendered.html) style="width:100%;height:14rem;border:1px solid #ccc" {}
+                }
+                Err(problem) => p.flash.error { (super::explain(problem)) }
+            }
+            form method="post" action=(format!("/admin/properties/{}/test-message", p.slug)) {
+                (csrf_field(session))
+                input type="hidden" name="kind" value=(kind);
+                label for="test-to" { "Send this message as a test to" }
+                input #test-to type="email" name="to" required value=(p.contact_email);
+                " " button type="submit" { "Send a test message" }
+            }
+        }
+    }
+}
+
+/// `POST /admin/properties/{slug}/test-message` (`kind`, `to`): renders the
+/// kind as previewed and sends it now through the mail server, outside the
+/// message records; the flash says what the server answered.
+pub async fn send_test<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
+    let back = format!("/admin/properties/{slug}/edit");
+    let fail = |message: String| {
+        act.done::<()>(Err(crate::problem::Problem::invalid_parameter("to", message)), &back, |()| Flash::done(""))
+    };
+    let Ok(kind) = act.form.get("kind").parse::<MessageKind>() else {
+        return fail("unknown message kind".to_owned()).await;
+    };
+    let to = match mailbox(None, act.form.get("to").trim()) {
+        Ok(to) => to,
+        Err(e) => return fail(e.to_string()).await,
+    };
+    let mail = act.state.mail();
+    let (Some(smtp), Some(sender)) = (&mail.smtp, &mail.sender) else {
+        return fail("no mail server is set (smtp): nothing can be sent".to_owned()).await;
+    };
+    let (slug_owned, base) = (slug.to_owned(), act.base.to_owned());
+    let loaded = blocking(act.rental(), move |r| {
+        let (rendered, _) = r.preview_message(&slug_owned, kind, None, Some(&base))?;
+        Ok((rendered, r.property(&slug_owned)?))
+    })
+    .await;
+    let (rendered, property) = match loaded {
+        Ok(loaded) => loaded,
+        Err(p) => return act.done::<()>(Err(p), &back, |()| Flash::done("")).await,
+    };
+    let id = format!("<test.{}@{}>", act.rental().now().timestamp_millis(), sender.domain());
+    let email = match sender.build(to.clone(), &property, &id, &rendered) {
+        Ok(email) => email,
+        Err(e) => return fail(e.to_string()).await,
+    };
+    match smtp.send(email).await {
+        rental_core::message::Outcome::Sent => {
+            act.done::<()>(Ok(()), &back, |()| Flash::done(format!("A test {kind} message went to {}.", to.email)))
+                .await
+        }
+        rental_core::message::Outcome::Transient(e) | rental_core::message::Outcome::Permanent(e) => {
+            fail(format!("the mail server refused the test message: {e}")).await
+        }
+    }
+}

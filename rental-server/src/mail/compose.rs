@@ -1,0 +1,93 @@
+//! One stored message as an e-mail: rendered wording (docs/API.md section 21)
+//! in a multipart/alternative body, with `From`, `Reply-To`, `To`, `Date` and
+//! the record's fixed `Message-ID`.
+//!
+//! Every header value is one line before lettre sees it (rendered subjects are
+//! made so by `template::one_line`, names by the same function here), and
+//! lettre encodes what is not plain ASCII: no input can add a header.
+
+use std::time::SystemTime;
+
+use lettre::message::{Mailbox, MultiPart, header};
+use rental_core::message::template::{Facts, Rendered, TemplateError, context, one_line, render};
+use rental_core::message::{Message, MessageKind};
+use rental_core::{Booking, Property};
+
+/// What composing needs besides the message.
+#[derive(Debug, Clone)]
+pub struct Sender {
+    /// `From` (`mailFrom`).
+    pub from: Mailbox,
+    /// The server's public URL, for links.
+    pub base_url: Option<String>,
+}
+
+/// Why a message cannot be made into an e-mail: both are permanent.
+#[derive(Debug, thiserror::Error)]
+pub enum ComposeError {
+    /// A template failed (saved before the checks, or out of fuel).
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    /// The recipient or reply address is not an e-mail address.
+    #[error("{0}")]
+    Address(String),
+}
+
+impl Sender {
+    /// The domain of `Message-ID`s: `mailFrom`'s.
+    pub fn domain(&self) -> &str {
+        self.from.email.domain()
+    }
+
+    /// `message` about `booking` at `property`, rendered now.
+    pub fn compose(
+        &self,
+        message: &Message,
+        booking: &Booking,
+        property: &Property,
+    ) -> Result<(lettre::Message, Rendered), ComposeError> {
+        let facts = Facts { booking, property, base_url: self.base_url.as_deref() };
+        let rendered = render(message.kind, property.messages.get(&message.kind), &context(message.kind, facts))?;
+        let name = (message.kind != MessageKind::HostRequest).then(|| one_line(&booking.guest_name));
+        let to = mailbox(name, &message.to)?;
+        let email = self.build(to, property, &message.message_id(self.domain()), &rendered)?;
+        Ok((email, rendered))
+    }
+
+    /// An e-mail of `rendered` to `to`, replying to the property's `contactEmail` (else `From`).
+    pub fn build(
+        &self,
+        to: Mailbox,
+        property: &Property,
+        message_id: &str,
+        rendered: &Rendered,
+    ) -> Result<lettre::Message, ComposeError> {
+        let reply_to = if property.contact_email.is_empty() {
+            self.from.clone()
+        } else {
+            mailbox(Some(one_line(&property.name)), &property.contact_email)?
+        };
+        lettre::Message::builder()
+            .from(self.from.clone())
+            .reply_to(reply_to)
+            .to(to)
+            .subject(rendered.subject.clone())
+            .message_id(Some(message_id.to_owned()))
+            .date(SystemTime::now())
+            .header(header::MIME_VERSION_1_0)
+            .multipart(MultiPart::alternative_plain_html(rendered.text.clone(), rendered.html.clone()))
+            .map_err(|e| ComposeError::Address(e.to_string()))
+    }
+}
+
+/// Reads `Name <address>` or a bare address (`mailFrom`).
+pub fn parse_mailbox(text: &str) -> Result<Mailbox, ComposeError> {
+    text.parse()
+        .map_err(|_| ComposeError::Address(format!("{text:?} is not an address like Sea View <stay@example.com>")))
+}
+
+/// A mailbox of `address` with an optional display name (made one line).
+pub fn mailbox(name: Option<String>, address: &str) -> Result<Mailbox, ComposeError> {
+    let email = address.parse().map_err(|_| ComposeError::Address(format!("{address:?} is not an e-mail address")))?;
+    Ok(Mailbox::new(name.filter(|n| !n.is_empty()), email))
+}

@@ -1,0 +1,90 @@
+//! Outcomes of guest messages per kind, counted since the server started: the
+//! numbers behind `rental_messages_total{kind,outcome}` (docs/API.md section 21).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rental_core::message::MessageKind;
+
+/// What happened to one message at one step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MessageOutcome {
+    /// The mail server accepted it.
+    Sent,
+    /// Refused for now (SMTP 4xx, connection failure): tried again later.
+    Retried,
+    /// Refused for good (SMTP 5xx), or retries exhausted.
+    Failed,
+    /// Not sent: no mail server, disabled, or too late after downtime.
+    Skipped,
+    /// Not sent: its booking was cancelled or changed first.
+    Cancelled,
+}
+
+impl MessageOutcome {
+    /// Every outcome, in label order.
+    pub const ALL: [MessageOutcome; 5] = [
+        MessageOutcome::Sent,
+        MessageOutcome::Retried,
+        MessageOutcome::Failed,
+        MessageOutcome::Skipped,
+        MessageOutcome::Cancelled,
+    ];
+
+    /// The `outcome` label.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MessageOutcome::Sent => "sent",
+            MessageOutcome::Retried => "retried",
+            MessageOutcome::Failed => "failed",
+            MessageOutcome::Skipped => "skipped",
+            MessageOutcome::Cancelled => "cancelled",
+        }
+    }
+}
+
+const KINDS: usize = MessageKind::ALL.len();
+const OUTCOMES: usize = MessageOutcome::ALL.len();
+
+/// Lock-free counters of message outcomes, one per kind and outcome.
+///
+/// ```
+/// use rental_core::message::MessageKind;
+/// use rental_server::mail::{MessageCounters, MessageOutcome};
+/// let counters = MessageCounters::default();
+/// counters.add(MessageKind::Confirmed, MessageOutcome::Sent);
+/// assert_eq!(counters.get(MessageKind::Confirmed, MessageOutcome::Sent), 1);
+/// assert_eq!(counters.snapshot().len(), 7 * 5);
+/// ```
+#[derive(Debug, Default)]
+pub struct MessageCounters {
+    counts: [[AtomicU64; OUTCOMES]; KINDS],
+}
+
+impl MessageCounters {
+    /// Counts one `outcome` of a `kind` message.
+    pub fn add(&self, kind: MessageKind, outcome: MessageOutcome) {
+        self.cell(kind, outcome).fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many `outcome`s of `kind` so far.
+    pub fn get(&self, kind: MessageKind, outcome: MessageOutcome) -> u64 {
+        self.cell(kind, outcome).load(Ordering::Relaxed)
+    }
+
+    /// Every counter: `(kind, outcome, count)`, zeros included, kinds in order.
+    pub fn snapshot(&self) -> Vec<(MessageKind, MessageOutcome, u64)> {
+        let mut out = Vec::with_capacity(KINDS * OUTCOMES);
+        for kind in MessageKind::ALL {
+            for outcome in MessageOutcome::ALL {
+                out.push((kind, outcome, self.get(kind, outcome)));
+            }
+        }
+        out
+    }
+
+    fn cell(&self, kind: MessageKind, outcome: MessageOutcome) -> &AtomicU64 {
+        let k = MessageKind::ALL.iter().position(|x| *x == kind).unwrap_or(0);
+        let o = MessageOutcome::ALL.iter().position(|x| *x == outcome).unwrap_or(0);
+        &self.counts[k][o]
+    }
+}

@@ -1,0 +1,219 @@
+//! Guest messages on their way out (docs/API.md section 21): a sender loop
+//! that claims due message records as leases in the store, sends each over
+//! SMTP and records how it went, like the webhook dispatcher.
+//!
+//! A claim is one short write: due messages that no live lease holds, at most
+//! one per booking and none of a booking that has a message in flight, so a
+//! booking's messages go in order. Each is sent on its own task; outcomes are
+//! recorded as they come, in one write per batch, which clears the leases. A
+//! crash loses nothing: a message whose send was cut is claimed again once its
+//! lease lapses and goes out again with the same `Message-ID`.
+//!
+//! Without `smtp`, due messages are recorded `skipped` (`no_mail_server`).
+
+pub mod compose;
+pub mod counters;
+pub mod smtp;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use rental_core::message::{Message, MessageStatus, Outcome, reasons};
+use rental_core::{Rental, Store};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinSet;
+
+pub use self::compose::Sender;
+pub use self::counters::{MessageCounters, MessageOutcome};
+pub use self::smtp::Smtp;
+
+use crate::lease_owner::lease_owner;
+
+/// How guest messages are sent.
+#[derive(Debug, Clone)]
+pub struct MailConfig {
+    /// The mail server; `None` records every due message `skipped`.
+    pub smtp: Option<Smtp>,
+    /// `From` and links.
+    pub sender: Option<Sender>,
+    /// The waits before each retry (`mailRetries`).
+    pub retries: Vec<Duration>,
+    /// How long a claim holds a message (`mailLease`, 60 s): longer than one
+    /// send may take, and how long a message claimed by a process that died waits.
+    pub lease: Duration,
+    /// How often the store is asked for due messages.
+    pub poll: Duration,
+    /// How many messages may be on the network at once.
+    pub max_in_flight: usize,
+}
+
+impl Default for MailConfig {
+    fn default() -> Self {
+        MailConfig {
+            smtp: None,
+            sender: None,
+            retries: rental_core::message::DEFAULT_RETRIES.to_vec(),
+            lease: Duration::from_secs(60),
+            poll: Duration::from_millis(250),
+            max_in_flight: 16,
+        }
+    }
+}
+
+/// One finished attempt, waiting to be recorded.
+type Done = (Message, Outcome, DateTime<Utc>);
+
+/// Sends due messages until `stop` holds a drain deadline; sends in flight may
+/// finish until then, and what finished is recorded before it returns.
+pub async fn run<S: Store + 'static>(
+    rental: Arc<Rental<S>>,
+    config: MailConfig,
+    counters: Arc<MessageCounters>,
+    mut stop: watch::Receiver<Option<tokio::time::Instant>>,
+) {
+    let owner = lease_owner("mailer");
+    void_earlier_leases(&rental).await;
+    let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Done>();
+    let mut sending = JoinSet::new();
+    loop {
+        let mut done = Vec::new();
+        tokio::select! {
+            () = tokio::time::sleep(config.poll) => {}
+            Some(first) = done_rx.recv() => done.push(first),
+            _ = stop.wait_for(Option::is_some) => break,
+        }
+        while let Ok(more) = done_rx.try_recv() {
+            done.push(more);
+        }
+        record(&rental, &config, &counters, done).await;
+        while sending.try_join_next().is_some() {}
+        let (Some(smtp), Some(sender)) = (&config.smtp, &config.sender) else {
+            skip_all(&rental, &counters).await;
+            continue;
+        };
+        let free = config.max_in_flight.saturating_sub(sending.len());
+        if free == 0 {
+            continue;
+        }
+        for claimed in claim(&rental, &owner, free, config.lease, &counters).await {
+            let (smtp, sender, done_tx, clock) = (smtp.clone(), sender.clone(), done_tx.clone(), Arc::clone(&rental));
+            sending.spawn(async move {
+                let outcome = match sender.compose(&claimed.message, &claimed.booking, &claimed.property) {
+                    Ok((email, _)) => smtp.send(email).await,
+                    Err(e) => Outcome::Permanent(e.to_string()),
+                };
+                let _ = done_tx.send((claimed.message, outcome, clock.now()));
+            });
+        }
+    }
+    let deadline = *stop.borrow();
+    let finishing = async { while sending.join_next().await.is_some() {} };
+    match deadline {
+        Some(deadline) => {
+            let _ = tokio::time::timeout_at(deadline, finishing).await;
+        }
+        None => finishing.await,
+    }
+    sending.abort_all();
+    drop(done_tx);
+    let mut done = Vec::new();
+    while let Some(d) = done_rx.recv().await {
+        done.push(d);
+    }
+    record(&rental, &config, &counters, done).await;
+}
+
+/// On a store this process alone holds, the message leases in it are an
+/// earlier run's, whose sends were cut: they go again at once.
+async fn void_earlier_leases<S: Store + 'static>(rental: &Arc<Rental<S>>) {
+    let r = Arc::clone(rental);
+    match tokio::task::spawn_blocking(move || r.operations().void_message_leases()).await {
+        Ok(Ok(0)) => {}
+        Ok(Ok(voided)) => tracing::info!(voided, "guest messages an earlier run was sending go again now"),
+        Ok(Err(e)) => tracing::warn!(error = %e, "cannot void the message leases of an earlier run; they will lapse"),
+        Err(e) => tracing::error!(error = %e, "the message lease voiding task failed"),
+    }
+}
+
+/// Claims up to `limit` due messages for `owner`; counts those found too late.
+async fn claim<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    owner: &str,
+    limit: usize,
+    lease: Duration,
+    counters: &MessageCounters,
+) -> Vec<rental_core::Claimed> {
+    let (r, owner) = (Arc::clone(rental), owner.to_owned());
+    match tokio::task::spawn_blocking(move || r.operations().claim_messages(&owner, limit, lease)).await {
+        Ok(Ok(claim)) => {
+            count_finished(counters, &claim.finished);
+            claim.send
+        }
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, "cannot claim due guest messages");
+            Vec::new()
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "the message claim task failed");
+            Vec::new()
+        }
+    }
+}
+
+/// Without a mail server: every due message is recorded `skipped`.
+async fn skip_all<S: Store + 'static>(rental: &Arc<Rental<S>>, counters: &MessageCounters) {
+    let r = Arc::clone(rental);
+    match tokio::task::spawn_blocking(move || r.operations().skip_due_messages(reasons::NO_MAIL_SERVER, 500)).await {
+        Ok(Ok(skipped)) => count_finished(counters, &skipped),
+        Ok(Err(e)) => tracing::error!(error = %e, "cannot skip due guest messages"),
+        Err(e) => tracing::error!(error = %e, "the message skip task failed"),
+    }
+}
+
+/// Records finished attempts in one write and counts them.
+async fn record<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    config: &MailConfig,
+    counters: &MessageCounters,
+    done: Vec<Done>,
+) {
+    if done.is_empty() {
+        return;
+    }
+    let (r, retries) = (Arc::clone(rental), config.retries.clone());
+    match tokio::task::spawn_blocking(move || r.operations().record_messages(&done, &retries)).await {
+        Ok(Ok(recorded)) => {
+            for m in &recorded {
+                let outcome = match m.status {
+                    MessageStatus::Sent => MessageOutcome::Sent,
+                    MessageStatus::Scheduled => MessageOutcome::Retried,
+                    MessageStatus::Failed => MessageOutcome::Failed,
+                    MessageStatus::Skipped => MessageOutcome::Skipped,
+                    MessageStatus::Cancelled => MessageOutcome::Cancelled,
+                };
+                counters.add(m.kind, outcome);
+                let (id, kind, booking) = (&m.id, m.kind, m.booking.as_str());
+                if m.status == MessageStatus::Sent {
+                    tracing::info!(%id, %kind, booking, "guest message sent");
+                } else {
+                    let error = m.error.as_deref().unwrap_or("");
+                    tracing::warn!(%id, %kind, booking, status = %m.status, error, "guest message not sent");
+                }
+            }
+        }
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, "cannot record guest message attempts; they go again once their leases lapse");
+        }
+        Err(e) => tracing::error!(error = %e, "the record task failed"),
+    }
+}
+
+fn count_finished(counters: &MessageCounters, finished: &[Message]) {
+    for m in finished {
+        let outcome =
+            if m.status == MessageStatus::Cancelled { MessageOutcome::Cancelled } else { MessageOutcome::Skipped };
+        counters.add(m.kind, outcome);
+        tracing::info!(id = %m.id, kind = %m.kind, booking = %m.booking.as_str(), status = %m.status, reason = m.error.as_deref().unwrap_or(""), "guest message not sent");
+    }
+}

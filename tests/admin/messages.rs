@@ -1,0 +1,97 @@
+//! The dashboard's guest messages over HTTP (docs/API.md section 21): a
+//! booking's messages with a resend button, the property editor's wording
+//! (refused faults named on their field), its preview, and a test message.
+
+use rental_core::message::MessageKind;
+use rental_tests::http::booking_body;
+
+use crate::client::{Client, server};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bookings_messages_are_listed_and_one_is_sent_again_from_its_page() {
+    let s = server().await;
+    let code = s
+        .http
+        .post("/api/v1/bookings", &s.key, &booking_body("sea-view", "2026-12-20", "2026-12-23", 2))
+        .await
+        .body["code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let client = Client::logged_in(&s.http).await;
+    let page = client.get(&format!("/admin/bookings/{code}")).await;
+    page.expect(200);
+    let html = page.text();
+    assert!(html.contains("id=\"messages\"") && html.contains("request_received"), "the messages card");
+    client.post(&format!("/admin/booking/{code}/resend"), &[("kind", "request_received")]).await.expect(303);
+    let list = s.get(&format!("/api/v1/bookings/{code}/messages"), &s.key).await.body;
+    let kinds: Vec<&str> = list["data"].as_array().unwrap().iter().map(|m| m["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["request_received", "request_received"], "a second record");
+    client.post(&format!("/admin/booking/{code}/resend"), &[("kind", "check_in_instructions")]).await.expect(303);
+    let after = client.get(&format!("/admin/bookings/{code}")).await.text();
+    assert!(after.contains("for confirmed stays only"), "the refusal is shown");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_editor_saves_wording_refuses_an_unknown_variable_on_its_field_and_previews_it() {
+    let s = server().await;
+    let client = Client::logged_in(&s.http).await;
+    let edit = client.get("/admin/properties/sea-view/edit").await;
+    edit.expect(200);
+    let html = edit.text();
+    assert!(html.contains("id=\"message-preview\"") && html.contains("id=\"preview-subject\""), "a preview");
+    let p = s.rental.property("sea-view").unwrap();
+    let mut fields = vec![
+        ("name".to_owned(), p.name.clone()),
+        ("nightlyRate".to_owned(), "150.00".to_owned()),
+        ("cleaningFee".to_owned(), "60.00".to_owned()),
+        ("extraGuestFee".to_owned(), "20.00".to_owned()),
+        ("weekendRate".to_owned(), "180.00".to_owned()),
+        ("taxRate".to_owned(), "12.00".to_owned()),
+        ("weeklyDiscount".to_owned(), "10.00".to_owned()),
+        ("monthlyDiscount".to_owned(), "20.00".to_owned()),
+        ("baseGuests".to_owned(), "2".to_owned()),
+        ("maxGuests".to_owned(), "4".to_owned()),
+        ("minNights".to_owned(), "2".to_owned()),
+        ("maxNights".to_owned(), "28".to_owned()),
+        ("checkInTime".to_owned(), "15:00".to_owned()),
+        ("checkOutTime".to_owned(), "11:00".to_owned()),
+        ("active".to_owned(), "yes".to_owned()),
+        ("messagesForm".to_owned(), "yes".to_owned()),
+        ("contactEmail".to_owned(), "host@sea-view.example".to_owned()),
+        ("checkInMessage".to_owned(), "24h".to_owned()),
+        ("checkOutMessage".to_owned(), "16h".to_owned()),
+        ("arrivalNotes".to_owned(), "The key box is left of the door.".to_owned()),
+        ("m-check_in_instructions-subject".to_owned(), "Door {{ door_cod }}".to_owned()),
+    ];
+    for kind in MessageKind::ALL {
+        fields.push((format!("m-{kind}-enabled"), "yes".to_owned()));
+    }
+    let refused = client.post("/admin/properties/sea-view/edit", &as_refs(&fields)).await;
+    refused.expect(422);
+    assert!(refused.text().contains("data-field=\"messages.check_in_instructions.subject\""), "named on its field");
+    assert!(refused.text().contains("door_cod"));
+    assert_eq!(s.rental.property("sea-view").unwrap().check_in_message.to_string(), "48h", "nothing saved");
+    fields.retain(|(k, _)| k != "m-check_in_instructions-subject");
+    fields.push(("m-check_in_instructions-subject".to_owned(), "Your code for {{ property_name }}".to_owned()));
+    client.post("/admin/properties/sea-view/edit", &as_refs(&fields)).await.expect(303);
+    let saved = s.rental.property("sea-view").unwrap();
+    assert_eq!(
+        (saved.check_in_message.to_string(), saved.contact_email.as_str()),
+        ("24h".to_owned(), "host@sea-view.example")
+    );
+    let preview = client.get("/admin/properties/sea-view/edit?preview=check_in_instructions").await.text();
+    assert!(preview.contains("Your code for Sea View Cottage"), "the preview uses the saved wording");
+    assert!(preview.contains("The key box is left of the door."));
+    // No mail server in this test: the test message says so.
+    client
+        .post("/admin/properties/sea-view/test-message", &[("kind", "confirmed"), ("to", "me@example.com")])
+        .await
+        .expect(303);
+    let after = client.get("/admin/properties/sea-view/edit").await.text();
+    assert!(after.contains("no mail server is set"), "the flash explains");
+}
+
+fn as_refs(f: &[(String, String)]) -> Vec<(&str, &str)> {
+    f.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+}
