@@ -27,7 +27,7 @@ pub use self::marks::{ChangeMarks, KEYS_TOPIC, property_topic, topic_property};
 pub use self::memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use self::postgres::{Counts, MAX_CONNECTIONS, PgStore, PgTx, TABLES, is_postgres_url};
-pub use self::record::{ReadRecords, Record, RecordKind, RecordRow, WriteRecords, in_scan, prefix_end};
+pub use self::record::{ReadRecords, Record, RecordKind, RecordRow, WriteRecords, prefix_end};
 #[cfg(feature = "redb")]
 pub use self::redb::{RedbStore, RedbTx, RedbWrite, RedoError};
 use crate::booking::{Booking, BookingQuery};
