@@ -94,7 +94,7 @@ async fn drain(rental: Rental<RedbStore>, smtp: &SmtpServer, expected: usize) ->
     let mut peak = 0;
     loop {
         peak = peak.max(rss_kib());
-        if smtp.received().len() >= expected {
+        if smtp.received_count() >= expected {
             break;
         }
         tokio::time::sleep(Duration::from_millis(200)).await;

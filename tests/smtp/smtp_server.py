@@ -107,8 +107,6 @@ class Handler:
         }
         with open(os.path.join(self.dir, "received.jsonl"), "a") as f:
             f.write(json.dumps(record) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
         return "250 2.0.0 OK"
 
 

@@ -148,6 +148,11 @@ impl SmtpServer {
             .collect()
     }
 
+    /// How many messages were accepted so far (lines counted, nothing parsed: cheap to poll).
+    pub fn received_count(&self) -> usize {
+        std::fs::read(self.dir.path().join("received.jsonl")).map_or(0, |b| b.iter().filter(|c| **c == b'\n').count())
+    }
+
     /// Waits until at least `n` messages were accepted (at most `within`); returns them all.
     pub async fn wait_for(&self, n: usize, within: Duration) -> Vec<Received> {
         let until = Instant::now() + within;

@@ -130,42 +130,29 @@ impl<S: Store> super::Operations<'_, S> {
             return Ok(Claim::default());
         }
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        self.write(|tx| claim_in(tx, owner, now, until, limit))
+    }
+
+    /// [`Operations::record_messages`] and then [`Operations::claim_messages`]
+    /// in one write (one commit where a sender would make two): what a busy
+    /// sender does each time sends finish.
+    pub fn record_and_claim(
+        &self,
+        done: &[(Message, Outcome, DateTime<Utc>)],
+        retries: &[Duration],
+        owner: &str,
+        limit: usize,
+        lease: Duration,
+    ) -> Result<(Vec<Message>, Claim)> {
+        if done.is_empty() {
+            return Ok((Vec::new(), self.claim_messages(owner, limit, lease)?));
+        }
+        let now = self.now();
+        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
         self.write(|tx| {
-            let mut claim = Claim::default();
-            let mut seen: HashSet<String> = HashSet::new();
-            for message in tx.due::<Message>(now, limit.saturating_mul(4))? {
-                if claim.send.len() >= limit {
-                    break;
-                }
-                if message.status != MessageStatus::Scheduled || !seen.insert(message.booking.as_str().to_owned()) {
-                    continue;
-                }
-                let booking = tx.booking(message.booking.as_str())?;
-                let property = tx.property(message.property.as_str())?;
-                let (Some(booking), Some(property)) = (booking, property) else {
-                    let gone = skip(&message, reasons::GONE);
-                    tx.put(&gone)?;
-                    claim.finished.push(gone);
-                    continue;
-                };
-                if let Some(finished) = no_longer_due(&message, &booking, &property, now) {
-                    tx.put(&finished)?;
-                    claim.finished.push(finished);
-                    continue;
-                }
-                let prefix = booking_prefix(property.slug.as_str(), booking.code.as_str());
-                let siblings = tx.list::<Message>(&prefix, "", MAX_PER_BOOKING)?;
-                if siblings
-                    .iter()
-                    .any(|s| s.id != message.id && s.status == MessageStatus::Scheduled && s.is_leased(now))
-                {
-                    continue;
-                }
-                let leased = Message { lease: Some(MessageLease { owner: owner.to_owned(), until }), ..message };
-                tx.put(&leased)?;
-                claim.send.push(Claimed { message: leased, booking, property });
-            }
-            Ok(claim)
+            let recorded = record_in(tx, done, retries)?;
+            let claim = if limit == 0 { Claim::default() } else { claim_in(tx, owner, now, until, limit)? };
+            Ok((recorded, claim))
         })
     }
 
@@ -195,16 +182,7 @@ impl<S: Store> super::Operations<'_, S> {
         done: &[(Message, Outcome, DateTime<Utc>)],
         retries: &[Duration],
     ) -> Result<Vec<Message>> {
-        self.write(|tx| {
-            let mut out = Vec::with_capacity(done.len());
-            for (claimed, outcome, at) in done {
-                let current = tx.get::<Message>(&claimed.key_of())?.unwrap_or_else(|| claimed.clone());
-                let next = record(&current, outcome, *at, retries);
-                tx.put(&next)?;
-                out.push(next);
-            }
-            Ok(out)
-        })
+        self.write(|tx| record_in(tx, done, retries))
     }
 
     /// Voids every message lease in the store; returns how many. Only for a
@@ -226,6 +204,65 @@ impl<S: Store> super::Operations<'_, S> {
             Ok(voided)
         })
     }
+}
+
+/// Claims in `tx` for `owner` up to `limit` messages due at `now`, leased
+/// until `until` (see [`Operations::claim_messages`]).
+fn claim_in<T: ReadTx + WriteRecords>(
+    tx: &mut T,
+    owner: &str,
+    now: DateTime<Utc>,
+    until: DateTime<Utc>,
+    limit: usize,
+) -> Result<Claim> {
+    let mut claim = Claim::default();
+    let mut seen: HashSet<String> = HashSet::new();
+    for message in tx.due::<Message>(now, limit.saturating_mul(4))? {
+        if claim.send.len() >= limit {
+            break;
+        }
+        if message.status != MessageStatus::Scheduled || !seen.insert(message.booking.as_str().to_owned()) {
+            continue;
+        }
+        let booking = tx.booking(message.booking.as_str())?;
+        let property = tx.property(message.property.as_str())?;
+        let (Some(booking), Some(property)) = (booking, property) else {
+            let gone = skip(&message, reasons::GONE);
+            tx.put(&gone)?;
+            claim.finished.push(gone);
+            continue;
+        };
+        if let Some(finished) = no_longer_due(&message, &booking, &property, now) {
+            tx.put(&finished)?;
+            claim.finished.push(finished);
+            continue;
+        }
+        let prefix = booking_prefix(property.slug.as_str(), booking.code.as_str());
+        let siblings = tx.list::<Message>(&prefix, "", MAX_PER_BOOKING)?;
+        if siblings.iter().any(|s| s.id != message.id && s.status == MessageStatus::Scheduled && s.is_leased(now)) {
+            continue;
+        }
+        let leased = Message { lease: Some(MessageLease { owner: owner.to_owned(), until }), ..message };
+        tx.put(&leased)?;
+        claim.send.push(Claimed { message: leased, booking, property });
+    }
+    Ok(claim)
+}
+
+/// Records `done` in `tx`, in order (see [`Operations::record_messages`]).
+fn record_in<T: ReadTx + WriteRecords>(
+    tx: &mut T,
+    done: &[(Message, Outcome, DateTime<Utc>)],
+    retries: &[Duration],
+) -> Result<Vec<Message>> {
+    let mut out = Vec::with_capacity(done.len());
+    for (claimed, outcome, at) in done {
+        let current = tx.get::<Message>(&claimed.key_of())?.unwrap_or_else(|| claimed.clone());
+        let next = record(&current, outcome, *at, retries);
+        tx.put(&next)?;
+        out.push(next);
+    }
+    Ok(out)
 }
 
 /// `message` finished instead of sent, when it no longer makes sense at `now`.

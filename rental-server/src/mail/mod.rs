@@ -5,7 +5,8 @@
 //! A claim is one short write: due messages that no live lease holds, at most
 //! one per booking and none of a booking that has a message in flight, so a
 //! booking's messages go in order. Each is sent on its own task; outcomes are
-//! recorded as they come, in one write per batch, which clears the leases. A
+//! recorded as they come, in the same write as the next claim (one commit
+//! per batch, taken once half the slots are free), which clears the leases. A
 //! crash loses nothing: a message whose send was cut is claimed again once its
 //! lease lapses and goes out again with the same `Message-ID`.
 //!
@@ -56,7 +57,7 @@ impl Default for MailConfig {
             retries: rental_core::message::DEFAULT_RETRIES.to_vec(),
             lease: Duration::from_secs(60),
             poll: Duration::from_millis(250),
-            max_in_flight: 16,
+            max_in_flight: 32,
         }
     }
 }
@@ -86,17 +87,20 @@ pub async fn run<S: Store + 'static>(
         while let Ok(more) = done_rx.try_recv() {
             done.push(more);
         }
-        record(&rental, &config, &counters, done).await;
         while sending.try_join_next().is_some() {}
         let (Some(smtp), Some(sender)) = (&config.smtp, &config.sender) else {
+            record(&rental, &config, &counters, done).await;
             skip_all(&rental, &counters).await;
             continue;
         };
+        // New claims wait until half the slots are free (or none is busy):
+        // fewer, larger writes, each recording what finished and claiming more.
         let free = config.max_in_flight.saturating_sub(sending.len());
-        if free == 0 {
+        let limit = if free * 2 >= config.max_in_flight || sending.is_empty() { free } else { 0 };
+        if done.is_empty() && limit == 0 {
             continue;
         }
-        for claimed in claim(&rental, &owner, free, config.lease, &counters).await {
+        for claimed in record_and_claim(&rental, &config, &counters, done, &owner, limit).await {
             let (smtp, sender, done_tx, clock) = (smtp.clone(), sender.clone(), done_tx.clone(), Arc::clone(&rental));
             sending.spawn(async move {
                 let outcome = match sender.compose(&claimed.message, &claimed.booking, &claimed.property) {
@@ -136,22 +140,26 @@ async fn void_earlier_leases<S: Store + 'static>(rental: &Arc<Rental<S>>) {
     }
 }
 
-/// Claims up to `limit` due messages for `owner`; counts those found too late.
-async fn claim<S: Store + 'static>(
+/// Records `done` and claims up to `limit` due messages for `owner`, in one
+/// write; counts what was recorded and what was found too late.
+async fn record_and_claim<S: Store + 'static>(
     rental: &Arc<Rental<S>>,
+    config: &MailConfig,
+    counters: &MessageCounters,
+    done: Vec<Done>,
     owner: &str,
     limit: usize,
-    lease: Duration,
-    counters: &MessageCounters,
 ) -> Vec<rental_core::Claimed> {
-    let (r, owner) = (Arc::clone(rental), owner.to_owned());
-    match tokio::task::spawn_blocking(move || r.operations().claim_messages(&owner, limit, lease)).await {
-        Ok(Ok(claim)) => {
+    let (r, owner, retries, lease) = (Arc::clone(rental), owner.to_owned(), config.retries.clone(), config.lease);
+    let work = move || r.operations().record_and_claim(&done, &retries, &owner, limit, lease);
+    match tokio::task::spawn_blocking(work).await {
+        Ok(Ok((recorded, claim))) => {
+            count_recorded(counters, &recorded);
             count_finished(counters, &claim.finished);
             claim.send
         }
         Ok(Err(e)) => {
-            tracing::error!(error = %e, "cannot claim due guest messages");
+            tracing::error!(error = %e, "cannot record and claim guest messages; sends in flight go again once their leases lapse");
             Vec::new()
         }
         Err(e) => {
@@ -183,29 +191,32 @@ async fn record<S: Store + 'static>(
     }
     let (r, retries) = (Arc::clone(rental), config.retries.clone());
     match tokio::task::spawn_blocking(move || r.operations().record_messages(&done, &retries)).await {
-        Ok(Ok(recorded)) => {
-            for m in &recorded {
-                let outcome = match m.status {
-                    MessageStatus::Sent => MessageOutcome::Sent,
-                    MessageStatus::Scheduled => MessageOutcome::Retried,
-                    MessageStatus::Failed => MessageOutcome::Failed,
-                    MessageStatus::Skipped => MessageOutcome::Skipped,
-                    MessageStatus::Cancelled => MessageOutcome::Cancelled,
-                };
-                counters.add(m.kind, outcome);
-                let (id, kind, booking) = (&m.id, m.kind, m.booking.as_str());
-                if m.status == MessageStatus::Sent {
-                    tracing::info!(%id, %kind, booking, "guest message sent");
-                } else {
-                    let error = m.error.as_deref().unwrap_or("");
-                    tracing::warn!(%id, %kind, booking, status = %m.status, error, "guest message not sent");
-                }
-            }
-        }
+        Ok(Ok(recorded)) => count_recorded(counters, &recorded),
         Ok(Err(e)) => {
             tracing::error!(error = %e, "cannot record guest message attempts; they go again once their leases lapse");
         }
         Err(e) => tracing::error!(error = %e, "the record task failed"),
+    }
+}
+
+/// Counts recorded attempts by outcome, and logs each (ids, kinds and SMTP answers, never content).
+fn count_recorded(counters: &MessageCounters, recorded: &[Message]) {
+    for m in recorded {
+        let outcome = match m.status {
+            MessageStatus::Sent => MessageOutcome::Sent,
+            MessageStatus::Scheduled => MessageOutcome::Retried,
+            MessageStatus::Failed => MessageOutcome::Failed,
+            MessageStatus::Skipped => MessageOutcome::Skipped,
+            MessageStatus::Cancelled => MessageOutcome::Cancelled,
+        };
+        counters.add(m.kind, outcome);
+        let (id, kind, booking) = (&m.id, m.kind, m.booking.as_str());
+        if m.status == MessageStatus::Sent {
+            tracing::info!(%id, %kind, booking, "guest message sent");
+        } else {
+            let error = m.error.as_deref().unwrap_or("");
+            tracing::warn!(%id, %kind, booking, status = %m.status, error, "guest message not sent");
+        }
     }
 }
 
