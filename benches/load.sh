@@ -3,7 +3,8 @@
 # availability (30 nights), POST quote, GET summary and POST bookings
 # (durable), beside a minimal hyper server answering a fixed 200-byte JSON
 # (the ceiling), in one run, at 64 connections. Release builds; wrk from
-# Debian's packages. Usage: [LOAD_ONLY=writes] benches/load.sh [seconds per endpoint, default 10]
+# Debian's packages. Usage: [LOAD_ONLY=writes|reads] [LOAD_RENTAL=path] benches/load.sh [seconds per endpoint, default 10]
+# (LOAD_RENTAL measures another build of rental, such as one from before a change, with the same harness).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-10}
@@ -14,7 +15,7 @@ export LOAD_DIR=$PWD/benches/load
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 cargo build --release -q -p rental-cli
 cargo build --release -q -p rental-server --example ceiling
-RENTAL=$PWD/target/release/rental
+RENTAL=${LOAD_RENTAL:-$PWD/target/release/rental}
 CEILING=$PWD/target/release/examples/ceiling
 
 WORK=$(mktemp -d)
@@ -92,6 +93,7 @@ paired "GET availability (30 nights)" "$BASE/api/v1/properties/sea-view/availabi
 paired "POST quote (7 nights)" "$BASE/api/v1/quotes" quote.lua
 paired "GET summary (3 properties)" "$BASE/api/v1/ha/summary" auth.lua
 fi
+[ "${LOAD_ONLY:-}" = reads ] && exit 0
 
 start_server "$WORK/writes" "$LOAD_PROPERTIES"
 run "POST bookings (durable)" "http://127.0.0.1:$PORT/api/v1/bookings" booking.lua

@@ -157,8 +157,23 @@ fn method_label(method: &http::Method) -> &'static str {
 }
 
 /// A status as a label, without allocating for the common ones.
-fn status_label(status: StatusCode) -> String {
-    status.as_u16().to_string()
+fn status_label(status: StatusCode) -> metrics::SharedString {
+    let common = match status.as_u16() {
+        200 => "200",
+        201 => "201",
+        204 => "204",
+        304 => "304",
+        400 => "400",
+        401 => "401",
+        403 => "403",
+        404 => "404",
+        409 => "409",
+        422 => "422",
+        429 => "429",
+        503 => "503",
+        _ => return metrics::SharedString::from(status.as_u16().to_string()),
+    };
+    metrics::SharedString::const_str(common)
 }
 
 /// What the store says at scrape time: webhooks waiting, and each feed's last success.

@@ -135,10 +135,18 @@ pub fn label(method: &Method, path: &str) -> &'static str {
     if crate::book::owns(path) {
         return "/book";
     }
-    match path.strip_prefix('/').unwrap_or(path).split('/').collect::<Vec<_>>().as_slice() {
-        segments if segments.len() <= 6 => route(method, segments).map_or("unmatched", |r| r.template()),
-        _ => "unmatched",
+    // Split without allocating: this runs for every request.
+    let mut parts = path.strip_prefix('/').unwrap_or(path).split('/');
+    let mut segments = [""; 6];
+    let mut count = 0;
+    for part in parts.by_ref().take(segments.len()) {
+        segments[count] = part;
+        count += 1;
     }
+    if parts.next().is_some() {
+        return "unmatched";
+    }
+    route(method, &segments[..count]).map_or("unmatched", |r| r.template())
 }
 
 /// The route for `method` and `path`.
