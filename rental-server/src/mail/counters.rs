@@ -34,7 +34,7 @@ impl MessageOutcome {
     pub fn as_str(self) -> &'static str {
         match self {
             MessageOutcome::Sent => "sent",
-            MessageOutcome::Retried => "retried",
+            MessageOutcome::Retried => "retry",
             MessageOutcome::Failed => "failed",
             MessageOutcome::Skipped => "skipped",
             MessageOutcome::Cancelled => "cancelled",
@@ -61,9 +61,11 @@ pub struct MessageCounters {
 }
 
 impl MessageCounters {
-    /// Counts one `outcome` of a `kind` message.
+    /// Counts one `outcome` of a `kind` message, here and in the process's
+    /// metrics (`rental_messages_total{kind,outcome}` on `/metrics`).
     pub fn add(&self, kind: MessageKind, outcome: MessageOutcome) {
         self.cell(kind, outcome).fetch_add(1, Ordering::Relaxed);
+        rental_core::metrics::message(kind.as_str(), outcome.as_str());
     }
 
     /// How many `outcome`s of `kind` so far.
