@@ -63,7 +63,7 @@ pub struct MailSettings {
     pub mail_from: String,
     /// The waits between send attempts (`mailRetries`).
     pub retries: Vec<Duration>,
-    /// How long a claimed message stays leased (`mailLease`, 60s).
+    /// How long a claimed message stays leased (`mailLease`, 10s, renewed while a send is in flight).
     pub lease: Duration,
 }
 
@@ -500,7 +500,7 @@ fn mail(layers: &Layers) -> Result<MailSettings, ConfigError> {
         retries: setting(layers, Key::MailRetries, "1m,5m,30m,2h,6h", |s| {
             duration::parse_list(s).map_err(|e| e.to_string())
         })?,
-        lease: setting(layers, Key::MailLease, "60s", parse_positive)?,
+        lease: setting(layers, Key::MailLease, "10s", parse_positive)?,
     })
 }
 

@@ -185,6 +185,27 @@ impl<S: Store> super::Operations<'_, S> {
         self.write(|tx| record_in(&mut **tx, done, retries))
     }
 
+    /// Extends the leases `owner` holds on the messages under `keys` to
+    /// `lease` from now, in one write; returns how many. The heartbeat of a
+    /// sender whose sends are in flight: its leases stay short, so another
+    /// server takes over a killed one's messages soon (docs/API.md section 22).
+    pub fn renew_message_leases(&self, owner: &str, keys: &[String], lease: Duration) -> Result<usize> {
+        let until = self.now() + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        self.write(|tx| {
+            let mut renewed = 0;
+            for key in keys {
+                let Some(mut message) = tx.get::<Message>(key)? else { continue };
+                match &mut message.lease {
+                    Some(held) if held.owner == owner => held.until = until,
+                    _ => continue,
+                }
+                tx.put(&message)?;
+                renewed += 1;
+            }
+            Ok(renewed)
+        })
+    }
+
     /// Voids every message lease in the store; returns how many. Only for a
     /// store one process holds (redb locks its file), when that process
     /// starts: the leases are an earlier run's, and its sends were cut, so

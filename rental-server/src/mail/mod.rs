@@ -16,11 +16,13 @@ pub mod compose;
 pub mod counters;
 pub mod smtp;
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use rental_core::message::{Message, MessageStatus, Outcome, reasons};
+use rental_core::store::Record as _;
 use rental_core::{Rental, Store};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
@@ -55,7 +57,7 @@ impl Default for MailConfig {
             smtp: None,
             sender: None,
             retries: rental_core::message::DEFAULT_RETRIES.to_vec(),
-            lease: Duration::from_secs(60),
+            lease: Duration::from_secs(10),
             poll: Duration::from_millis(250),
             max_in_flight: 32,
         }
@@ -77,15 +79,28 @@ pub async fn run<S: Store + 'static>(
     void_earlier_leases(&rental).await;
     let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Done>();
     let mut sending = JoinSet::new();
+    // The keys of the messages being sent, whose leases the heartbeat renews.
+    let mut in_flight = HashSet::new();
+    let mut heartbeat = tokio::time::interval(config.lease / 3);
+    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         let mut done = Vec::new();
+        let mut beat = false;
         tokio::select! {
             () = tokio::time::sleep(config.poll) => {}
             Some(first) = done_rx.recv() => done.push(first),
+            _ = heartbeat.tick() => beat = true,
             _ = stop.wait_for(Option::is_some) => break,
+        }
+        if beat {
+            renew(&rental, &owner, &in_flight, config.lease).await;
+            continue;
         }
         while let Ok(more) = done_rx.try_recv() {
             done.push(more);
+        }
+        for (message, _, _) in &done {
+            in_flight.remove(&message.key());
         }
         while sending.try_join_next().is_some() {}
         let (Some(smtp), Some(sender)) = (&config.smtp, &config.sender) else {
@@ -101,6 +116,7 @@ pub async fn run<S: Store + 'static>(
             continue;
         }
         for claimed in record_and_claim(&rental, &config, &counters, done, &owner, limit).await {
+            in_flight.insert(claimed.message.key());
             let (smtp, sender, done_tx, clock) = (smtp.clone(), sender.clone(), done_tx.clone(), Arc::clone(&rental));
             sending.spawn(async move {
                 let outcome = match sender.compose(&claimed.message, &claimed.booking, &claimed.property) {
@@ -126,6 +142,19 @@ pub async fn run<S: Store + 'static>(
         done.push(d);
     }
     record(&rental, &config, &counters, done).await;
+}
+
+/// Renews the leases of the messages in flight (the sender's heartbeat).
+async fn renew<S: Store + 'static>(rental: &Arc<Rental<S>>, owner: &str, in_flight: &HashSet<String>, lease: Duration) {
+    if in_flight.is_empty() {
+        return;
+    }
+    let (r, owner, keys) = (Arc::clone(rental), owner.to_owned(), in_flight.iter().cloned().collect::<Vec<_>>());
+    match tokio::task::spawn_blocking(move || r.operations().renew_message_leases(&owner, &keys, lease)).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => tracing::warn!(error = %e, "cannot renew the leases of guest messages in flight"),
+        Err(e) => tracing::error!(error = %e, "the message lease renewal task failed"),
+    }
 }
 
 /// On a store this process alone holds, the message leases in it are an
