@@ -29,7 +29,7 @@ fn the_demo_store_copies_whole_and_every_command_answers_the_same_on_postgres() 
     let sandbox = sandbox();
     let secret = {
         let rental = Rental::new(rental_core::RedbStore::open_dir(sandbox.data_dir()).unwrap());
-        demo::seed(&rental).unwrap();
+        rental.seed_demo().unwrap();
         let secret = rental.create_key("website", &[Scope::Read, Scope::Write]).unwrap().secret;
         rental.create_key("old", &[Scope::Read]).unwrap();
         rental.revoke_key("old").unwrap();
@@ -87,7 +87,7 @@ fn a_database_that_already_holds_records_is_refused() {
         return;
     }
     let sandbox = sandbox();
-    demo::seed(&Rental::new(rental_core::RedbStore::open_dir(sandbox.data_dir()).unwrap())).unwrap();
+    Rental::new(rental_core::RedbStore::open_dir(sandbox.data_dir()).unwrap()).seed_demo().unwrap();
     let url = PgCluster::shared().database();
     Rental::new(PgStore::open(&url).unwrap()).import_properties(&demo::properties()).unwrap();
     let line = sandbox.run(&["db", "copy", "--to", &url]).fails(1).to_owned();

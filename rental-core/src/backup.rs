@@ -25,12 +25,12 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::booking::{Booking, BookingQuery, Cursor};
-use crate::calendar::{Block, EntryKind};
-use crate::channel::FeedState;
-use crate::delivery::Delivery;
-use crate::event::Event;
-use crate::property::Property;
+use crate::bookings::booking::{Booking, BookingQuery, Cursor};
+use crate::bookings::calendar::{Block, EntryKind};
+use crate::channels::channel::FeedState;
+use crate::outbox::delivery::Delivery;
+use crate::outbox::event::Event;
+use crate::properties::property::Property;
 use crate::store::{self, IdempotencyRecord, ReadTx, Record as _, RecordKind, RecordRow, Store, StoreError, WriteTx};
 
 /// The `format` of the header: what a backup file says it is.
@@ -74,7 +74,7 @@ pub struct Header {
     /// The version of the format ([`VERSION`]).
     pub version: u32,
     /// When the snapshot was read.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub created_at: DateTime<Utc>,
     /// The rental that wrote it.
     pub rental: String,

@@ -18,10 +18,10 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::booking::{BookingQuery, NewBooking, Status};
-use crate::calendar::{Block, EntryKind};
-use crate::delivery::{Attempt, ClaimLimits, Delivery, record};
-use crate::event::{Event, EventName};
+use crate::bookings::booking::{BookingQuery, NewBooking, Status};
+use crate::bookings::calendar::{Block, EntryKind};
+use crate::outbox::delivery::{Attempt, ClaimLimits, Delivery, record};
+use crate::outbox::event::{Event, EventName};
 use crate::store::{
     IdempotencyRecord, ReadRecords, ReadTx, Record, RecordKind, Store, StoreError, WriteRecords, WriteTx,
 };
@@ -248,7 +248,7 @@ pub fn bookings_read_back_and_list_in_check_in_order<S: Store>(store: S) {
     let mut later = demo::booking("BK-AAAAA2", "2027-05-10", "2027-05-12");
     // The same check-in on another property: nights never overlap on one.
     let mut beside = demo::booking("BK-AAAAA1", "2027-05-10", "2027-05-11");
-    beside.property = crate::ids::Slug::parse("alpine-cabin").unwrap();
+    beside.property = crate::basics::ids::Slug::parse("alpine-cabin").unwrap();
     for b in [&later, &demo::booking("BK-AAAAA3", "2027-04-01", "2027-04-03"), &beside] {
         tx.insert_booking(b).unwrap();
     }
@@ -265,9 +265,12 @@ pub fn bookings_read_back_and_list_in_check_in_order<S: Store>(store: S) {
     let read = store.read().unwrap();
     assert_eq!(read.booking("BK-AAAAA2").unwrap(), Some(later));
     assert_eq!(read.booking("BK-NONE00").unwrap(), None);
-    let page = |after: Option<&crate::booking::Booking>| {
-        let query =
-            BookingQuery { limit: 2, after: after.map(crate::booking::Cursor::after), ..BookingQuery::default() };
+    let page = |after: Option<&crate::bookings::booking::Booking>| {
+        let query = BookingQuery {
+            limit: 2,
+            after: after.map(crate::bookings::booking::Cursor::after),
+            ..BookingQuery::default()
+        };
         read.bookings(&query).unwrap()
     };
     let first = page(None);
@@ -305,8 +308,8 @@ pub fn a_block_closes_nights_until_removed<S: Store>(store: S) {
     with_properties(&store);
     let block = Block {
         id: "blk_conformance".into(),
-        property: crate::ids::Slug::parse("sea-view").unwrap(),
-        stay: crate::stay::Stay::new("2027-04-01".parse().unwrap(), "2027-04-04".parse().unwrap()).unwrap(),
+        property: crate::basics::ids::Slug::parse("sea-view").unwrap(),
+        stay: crate::stays::stay::Stay::new("2027-04-01".parse().unwrap(), "2027-04-04".parse().unwrap()).unwrap(),
         note: "paint".into(),
         feed: None,
         uid: None,
@@ -420,11 +423,11 @@ pub fn an_idempotency_key_is_recorded_once_and_found_by_age<S: Store>(store: S) 
 /// A claim leases due deliveries of a stored webhook to one owner; another
 /// claim meanwhile gets none of them, a later one after the lease lapses does.
 pub fn a_claim_leases_due_deliveries_once_until_the_lease_lapses<S: Store>(store: S) {
-    let webhook = crate::webhook::Webhook {
+    let webhook = crate::outbox::webhook::Webhook {
         id: "wh_conformance".into(),
         url: "https://example.com/hook".into(),
-        secrets: crate::webhook::Secrets::new("whsec_conformance".into(), now()),
-        events: crate::webhook::Subscription::parse("*").unwrap(),
+        secrets: crate::outbox::webhook::Secrets::new("whsec_conformance".into(), now()),
+        events: crate::outbox::webhook::Subscription::parse("*").unwrap(),
         active: true,
         created_at: now(),
     };

@@ -3,13 +3,13 @@
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 
-use crate::access::{DEFAULT_CODE_LENGTH, DoorCodeMode};
-use crate::booking::{Booking, PaymentStatus, Status};
-use crate::booking_page::BookingPage;
-use crate::ids::{BookingCode, Slug, Source};
-use crate::property::{ClockTime, Property, SeasonalRate};
-use crate::stay::Stay;
-use crate::visit::Visit;
+use crate::basics::ids::{BookingCode, Slug, Source};
+use crate::bookings::booking::{Booking, PaymentStatus, Status};
+use crate::bookings::booking_page::BookingPage;
+use crate::properties::property::{ClockTime, Property, SeasonalRate};
+use crate::stays::access::{DEFAULT_CODE_LENGTH, DoorCodeMode};
+use crate::stays::stay::Stay;
+use crate::stays::visit::Visit;
 
 fn date(s: &str) -> NaiveDate {
     s.parse().unwrap_or_default()
@@ -63,8 +63,8 @@ pub fn sea_view() -> Property {
         booking_page: BookingPage::default(),
         contact_email: String::new(),
         arrival_notes: String::new(),
-        check_in_message: crate::message::Lead::CHECK_IN,
-        check_out_message: crate::message::Lead::CHECK_OUT,
+        check_in_message: crate::outbox::message::Lead::CHECK_IN,
+        check_out_message: crate::outbox::message::Lead::CHECK_OUT,
         messages: std::collections::BTreeMap::new(),
     }
 }
@@ -178,66 +178,12 @@ pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
     }
 }
 
-/// Fills an empty store with the sample properties and a few bookings around
-/// now: a confirmed guest arriving at Sea View today, a pending request at the
-/// Alpine Cabin, a confirmed stay and a block at the Harbour Loft. Returns
-/// false, writing nothing, when the store already has properties.
-pub fn seed<S: crate::Store>(rental: &crate::Rental<S>) -> crate::Result<bool> {
-    if !rental.all_properties()?.is_empty() {
-        return Ok(false);
-    }
-    rental.import_properties(&with_booking_pages(properties()))?;
-    let now = rental.now();
-    let stays = [
-        (sea_view(), 0, 3, "Grace Hopper", 2, true),
-        (alpine_cabin(), 10, 5, "Alan Turing", 5, false),
-        (harbour_loft(), 3, 2, "Katherine Johnson", 2, true),
-    ];
-    for (property, in_days, nights, guest, guests, confirm) in stays {
-        let today = crate::occupancy::today_in(property.timezone, now);
-        let check_in = today + chrono::Days::new(in_days);
-        let request = crate::NewBooking {
-            property: property.slug.clone(),
-            check_in,
-            check_out: check_in + chrono::Days::new(nights),
-            guest_name: guest.into(),
-            guest_email: format!("{}@example.com", guest.split(' ').next().unwrap_or("guest").to_lowercase()),
-            guests,
-            notes: None,
-            source: None,
-        };
-        let booking = rental.create_booking(&request, None)?.booking;
-        if confirm {
-            rental.update_booking(booking.code.as_str(), &crate::Action::Confirm)?;
-        }
-    }
-    let loft_today = crate::occupancy::today_in(chrono_tz::Pacific::Auckland, now);
-    let block_start = loft_today + chrono::Days::new(20);
-    let block = Stay::new(block_start, block_start + chrono::Days::new(4))
-        .map_err(|e| crate::Error::invalid("block", "invalid", e.to_string()))?;
-    rental.add_block("harbour-loft", block, "window cleaning")?;
-    Ok(true)
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::{MemoryStore, Rental};
-
     #[test]
     fn every_sample_property_is_valid() {
         for p in super::properties() {
             p.validate().unwrap_or_else(|e| panic!("{}: {e}", p.slug));
         }
-    }
-
-    #[test]
-    fn seeding_fills_an_empty_store_once() {
-        let rental = Rental::new(MemoryStore::new());
-        assert!(super::seed(&rental).unwrap());
-        let summary = rental.summary().unwrap();
-        assert_eq!(summary.totals.properties, 3);
-        assert_eq!(summary.totals.occupied_tonight, 1, "the Sea View guest arrives today");
-        assert_eq!(summary.totals.pending_bookings, 1);
-        assert!(!super::seed(&rental).unwrap(), "a second seed writes nothing");
     }
 }

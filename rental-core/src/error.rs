@@ -4,8 +4,8 @@
 
 use chrono::NaiveDate;
 
-use crate::booking::Status;
-use crate::ids::IdError;
+use crate::basics::ids::IdError;
+use crate::bookings::booking::Status;
 
 /// What went wrong in a call into the library.
 ///

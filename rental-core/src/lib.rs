@@ -118,13 +118,10 @@ pub mod store;
 // modules an embedder uses keep their paths at the crate root.
 pub use admin::{admin_session, keys};
 pub use basics::{clock, ids, short_text, text, timestamp};
-pub(crate) use bookings::gathering;
 pub use bookings::{availability, booking, booking_page, calendar, change, lifecycle};
 pub use channels::{channel, feed_status, ical};
 pub use outbox::{delivery, event, message, webhook};
-pub(crate) use properties::local_time;
 pub use properties::{pricing, property};
-pub(crate) use stays::presence;
 pub use stays::{access, occupancy, stay, stay_state, stay_summary, turnover, visit};
 
 pub mod prelude;

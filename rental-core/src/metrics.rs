@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use crate::delivery::{Delivery, DeliveryStatus};
-use crate::ids::Source;
+use crate::basics::ids::Source;
+use crate::outbox::delivery::{Delivery, DeliveryStatus};
 
 /// `rental_bookings_created_total{source}`: bookings created (not replays).
 pub const BOOKINGS_CREATED: &str = "rental_bookings_created_total";

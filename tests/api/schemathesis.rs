@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;
 
-use rental_core::{MemoryStore, Rental, demo};
+use rental_core::{MemoryStore, Rental};
 use rental_server::ServerConfig;
 use rental_tests::fixed_clock;
 use rental_tests::http::TestServer;
@@ -48,7 +48,7 @@ fn workspace() -> PathBuf {
 async fn demo_server() -> TestServer<MemoryStore> {
     let clock = fixed_clock();
     let rental = Rental::new(MemoryStore::new()).with_clock(clock.clone());
-    assert!(demo::seed(&rental).expect("the demo data loads"), "the store was empty");
+    assert!(rental.seed_demo().expect("the demo data loads"), "the store was empty");
     TestServer::serve(Arc::new(rental), clock, &ServerConfig::default()).await
 }
 

@@ -179,7 +179,7 @@ struct Demo {
 /// Seeds an empty store, makes a fresh demo key (revoking the previous one)
 /// and sets a fresh admin password.
 fn prepare_demo(engine: &Engine) -> Result<Demo, CliError> {
-    if rental_core::demo::seed(engine)? {
+    if engine.seed_demo()? {
         tracing::info!("loaded the demo properties and bookings");
     }
     for key in engine.keys()?.into_iter().filter(|k| k.name == DEMO_KEY && k.revoked_at.is_none()) {

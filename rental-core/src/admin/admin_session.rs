@@ -46,7 +46,7 @@ pub struct AdminSession {
     /// The token every form of this session carries.
     pub csrf: String,
     /// The last request that was recorded (see [`SEEN_EVERY`]), by the server's clock.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub last_seen: DateTime<Utc>,
     /// The message left for the next page.
     pub flash: Option<Flash>,
@@ -59,10 +59,10 @@ pub struct LoginFailures {
     /// How many in a row.
     pub count: u32,
     /// When the last one was.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub last: DateTime<Utc>,
     /// Until when the client must wait before trying again.
-    #[serde(with = "crate::timestamp::option")]
+    #[serde(with = "crate::basics::timestamp::option")]
     pub locked_until: Option<DateTime<Utc>>,
 }
 

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::clock::{BASE62, Entropy, random_string};
+use crate::basics::clock::{BASE62, Entropy, random_string};
 
 /// A stored API key (the secret itself is never stored).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,13 +18,13 @@ pub struct ApiKey {
     /// What the key may do.
     pub scopes: Vec<Scope>,
     /// When it was made.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub created_at: DateTime<Utc>,
     /// When it last authenticated a request (kept to the minute).
-    #[serde(with = "crate::timestamp::option")]
+    #[serde(with = "crate::basics::timestamp::option")]
     pub last_used_at: Option<DateTime<Utc>>,
     /// When it was revoked; a revoked key authenticates nothing.
-    #[serde(with = "crate::timestamp::option")]
+    #[serde(with = "crate::basics::timestamp::option")]
     pub revoked_at: Option<DateTime<Utc>>,
 }
 
@@ -101,7 +101,7 @@ pub fn looks_like_secret(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::OsEntropy;
+    use crate::basics::clock::OsEntropy;
 
     #[test]
     fn secrets_have_the_contract_shape_and_hash_to_64_hex() {

@@ -6,7 +6,7 @@ use std::fmt;
 use chrono::{NaiveTime, Timelike};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::ids::IdError;
+use crate::basics::ids::IdError;
 
 /// A local time of day, written `15:00` in JSON and `3:00 PM` for people.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

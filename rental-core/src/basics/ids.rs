@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::clock::{Entropy, random_string};
+use crate::basics::clock::{Entropy, random_string};
 
 /// A property's URL-safe identifier: 1 to 64 of `a-z`, `0-9` and `-`, not starting or ending with `-`.
 ///
@@ -245,7 +245,7 @@ impl From<&str> for BookingCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::OsEntropy;
+    use crate::basics::clock::OsEntropy;
 
     #[test]
     fn slugs_are_lowercase_words_joined_by_hyphens() {

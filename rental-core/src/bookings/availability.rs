@@ -5,11 +5,11 @@ use chrono::NaiveDate;
 use serde::Serialize;
 
 use crate::basics::date_json::ymd;
+use crate::basics::ids::Slug;
 use crate::basics::json_out::{push_int, push_json_str};
-use crate::calendar::{CalendarEntry, EntryKind};
-use crate::ids::Slug;
-use crate::property::{Cents, Property};
-use crate::stay::Stay;
+use crate::bookings::calendar::{CalendarEntry, EntryKind};
+use crate::properties::property::{Cents, Property};
+use crate::stays::stay::Stay;
 
 /// Availability of a property over a range of nights.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -180,8 +180,8 @@ pub fn nights(property: &Property, range: Stay, today: NaiveDate, calendar: &[Ca
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::basics::short_text::ShortText;
     use crate::demo;
-    use crate::short_text::ShortText;
 
     fn d(s: &str) -> NaiveDate {
         s.parse().unwrap()

@@ -6,10 +6,10 @@ use std::fmt;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::ids::{BookingCode, Slug, Source};
-use crate::property::Cents;
-use crate::stay::Stay;
-use crate::visit::Visit;
+use crate::basics::ids::{BookingCode, Slug, Source};
+use crate::properties::property::Cents;
+use crate::stays::stay::Stay;
+use crate::stays::visit::Visit;
 
 /// A booking (docs/API.md section 6).
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -46,12 +46,12 @@ pub struct Booking {
     /// Notes added over time, oldest first.
     pub notes: Vec<Note>,
     /// When it was made.
-    #[serde(with = "crate::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
     pub created_at: DateTime<Utc>,
     /// When it last changed.
-    #[serde(with = "crate::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
     pub updated_at: DateTime<Utc>,
     /// Who cancelled it, once cancelled.
     pub cancelled_by: Option<CancelledBy>,
@@ -132,8 +132,8 @@ pub struct Note {
     /// What was noted.
     pub text: String,
     /// When.
-    #[serde(with = "crate::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
     pub at: DateTime<Utc>,
 }
 

@@ -4,10 +4,10 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::booking::{Booking, Status};
-use crate::ids::{Slug, Source};
-use crate::short_text::ShortText;
-use crate::stay::Stay;
+use crate::basics::ids::{Slug, Source};
+use crate::basics::short_text::ShortText;
+use crate::bookings::booking::{Booking, Status};
+use crate::stays::stay::Stay;
 
 /// One stay or block on a property's calendar.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,7 +94,7 @@ pub struct Block {
     /// The feed event's `UID`, for an imported block.
     pub uid: Option<String>,
     /// When it was made.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub created_at: DateTime<Utc>,
 }
 
@@ -134,8 +134,8 @@ pub struct BlockView<'a> {
     /// `manual`, or the name of the feed it came from.
     pub source: &'a str,
     /// When it was made.
-    #[serde(with = "crate::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
     pub created_at: DateTime<Utc>,
 }
 

@@ -4,14 +4,14 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::booking::{Booking, Status};
-use crate::calendar::CalendarEntry;
+use crate::bookings::booking::{Booking, Status};
+use crate::bookings::calendar::CalendarEntry;
+use crate::bookings::lifecycle::Outcome;
 use crate::error::{Error, FieldError};
-use crate::event::Event;
-use crate::lifecycle::Outcome;
-use crate::pricing::{self, Problem, Quote};
-use crate::property::{MAX_GUESTS, Property};
-use crate::stay::{MAX_NIGHTS, Stay, StayError};
+use crate::outbox::event::Event;
+use crate::properties::pricing::{self, Problem, Quote};
+use crate::properties::property::{MAX_GUESTS, Property};
+use crate::stays::stay::{MAX_NIGHTS, Stay, StayError};
 
 /// New dates and/or guests for a booking; a field left out keeps its value.
 ///
@@ -154,11 +154,11 @@ fn changed_fields(a: &Booking, b: &Booking) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::booking::{ExternalRef, PaymentStatus};
-    use crate::calendar::EntryKind;
+    use crate::basics::ids::Source;
+    use crate::basics::short_text::ShortText;
+    use crate::bookings::booking::{ExternalRef, PaymentStatus};
+    use crate::bookings::calendar::EntryKind;
     use crate::demo;
-    use crate::ids::Source;
-    use crate::short_text::ShortText;
 
     fn d(s: &str) -> NaiveDate {
         s.parse().unwrap()

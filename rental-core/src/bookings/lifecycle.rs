@@ -4,10 +4,10 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::booking::{Booking, CancelledBy, Note, PaymentStatus, Status};
-use crate::change::Change;
+use crate::bookings::booking::{Booking, CancelledBy, Note, PaymentStatus, Status};
+use crate::bookings::change::Change;
 use crate::error::Error;
-use crate::event::{Event, EventName};
+use crate::outbox::event::{Event, EventName};
 
 /// The longest note or cancel reason, in bytes.
 pub const MAX_NOTE_LEN: usize = 2_000;
@@ -181,7 +181,7 @@ fn check_text(action: &Action) -> Result<(), Error> {
         Action::Cancel { reason: Some(reason), .. } => ("reason", reason.as_str()),
         _ => return Ok(()),
     };
-    crate::text::check(field, text)?;
+    crate::basics::text::check(field, text)?;
     if field == "reason" && text.trim().len() > MAX_NOTE_LEN {
         return Err(Error::invalid(field, "invalid", format!("must be at most {MAX_NOTE_LEN} bytes")));
     }
@@ -333,9 +333,9 @@ fn truncate(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::booking::ExternalRef;
+    use crate::basics::ids::Source;
+    use crate::bookings::booking::ExternalRef;
     use crate::demo;
-    use crate::ids::Source;
 
     fn now() -> DateTime<Utc> {
         "2026-11-22T07:39:21.123Z".parse().unwrap()

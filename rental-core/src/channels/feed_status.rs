@@ -4,8 +4,8 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 
-use crate::channel::FeedState;
-use crate::ids::{Slug, Source};
+use crate::basics::ids::{Slug, Source};
+use crate::channels::channel::FeedState;
 
 /// A feed is stale with no successful pull in this many sync intervals.
 pub const STALE_INTERVALS: i32 = 3;
@@ -22,12 +22,12 @@ pub struct FeedStatus {
     /// The last pull succeeded (false before the first pull).
     pub ok: bool,
     /// When it was last pulled, whatever came of it.
-    #[serde(with = "crate::timestamp::option")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    #[serde(with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
     pub last_attempt_at: Option<DateTime<Utc>>,
     /// When a pull last succeeded.
-    #[serde(with = "crate::timestamp::option")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    #[serde(with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
     pub last_success_at: Option<DateTime<Utc>>,
     /// No successful pull in the last 3 × `syncInterval`, or never.
     pub stale: bool,
@@ -55,12 +55,12 @@ pub struct FeedFreshness {
     /// The last pull succeeded (false before the first pull).
     pub ok: bool,
     /// When it was last pulled, whatever came of it.
-    #[serde(with = "crate::timestamp::option")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    #[serde(with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
     pub last_attempt_at: Option<DateTime<Utc>>,
     /// When a pull last succeeded.
-    #[serde(with = "crate::timestamp::option")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    #[serde(with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
     pub last_success_at: Option<DateTime<Utc>>,
     /// No successful pull in the last 3 × `syncInterval`, or never.
     pub stale: bool,

@@ -6,7 +6,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::event::EventName;
+use crate::outbox::event::EventName;
 
 pub mod lease;
 
@@ -41,10 +41,10 @@ pub struct Delivery {
     /// Every attempt so far, oldest first.
     pub attempts: Vec<Attempt>,
     /// When the next attempt is due, while pending.
-    #[serde(with = "crate::timestamp::option")]
+    #[serde(with = "crate::basics::timestamp::option")]
     pub next_attempt_at: Option<DateTime<Utc>>,
     /// When the event happened.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub created_at: DateTime<Utc>,
 }
 
@@ -76,7 +76,7 @@ impl std::fmt::Display for DeliveryStatus {
 #[serde(rename_all = "camelCase")]
 pub struct Attempt {
     /// When it was made.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub at: DateTime<Utc>,
     /// The HTTP status received, if any.
     pub status: Option<u16>,

@@ -7,8 +7,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::booking::Booking;
-use crate::visit::TransitionBy;
+use crate::bookings::booking::Booking;
+use crate::stays::visit::TransitionBy;
 
 /// The name of an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -101,7 +101,7 @@ pub struct Event {
     /// Which event.
     pub event: EventName,
     /// When it happened.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub timestamp: DateTime<Utc>,
     /// The payload (docs/API.md section 9).
     pub data: Value,
@@ -150,7 +150,7 @@ impl Event {
     /// the transition took effect) and `by` (`action` or `schedule`).
     pub fn stay(event: EventName, b: &Booking, at: DateTime<Utc>, by: TransitionBy, now: DateTime<Utc>) -> Self {
         let mut data = envelope(b);
-        data.insert("at".into(), json!(crate::timestamp::format(&at)));
+        data.insert("at".into(), json!(crate::basics::timestamp::format(&at)));
         data.insert("by".into(), json!(by.as_str()));
         Event { event, timestamp: now, data: Value::Object(data) }
     }

@@ -5,11 +5,11 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use crate::basics::date_json::ymd;
+use crate::basics::ids::Slug;
 use crate::basics::json_out::{push_int, push_json_str};
-use crate::calendar::{CalendarEntry, taken_nights};
-use crate::ids::Slug;
-use crate::property::{Cents, Property};
-use crate::stay::Stay;
+use crate::bookings::calendar::{CalendarEntry, taken_nights};
+use crate::properties::property::{Cents, Property};
+use crate::stays::stay::Stay;
 
 /// The price of a stay and whether it can be booked.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -299,7 +299,7 @@ fn problems(
     if stay.check_in() < today {
         problems.push(Problem::PastDates { today });
     }
-    let last = crate::stay::last_check_in(today);
+    let last = crate::stays::stay::last_check_in(today);
     if stay.check_in() > last {
         problems.push(Problem::BeyondHorizon { last });
     }
@@ -309,7 +309,7 @@ fn problems(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calendar::EntryKind;
+    use crate::bookings::calendar::EntryKind;
     use crate::demo;
 
     fn d(s: &str) -> NaiveDate {

@@ -7,14 +7,14 @@ use chrono::{Datelike, NaiveDate, NaiveTime, Weekday};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::access::{CODE_LENGTHS, DEFAULT_CODE_LENGTH, DoorCodeMode, MAX_ACCESS_MINUTES};
 pub use crate::basics::clock_time::ClockTime;
-use crate::booking_page::BookingPage;
+use crate::basics::ids::{Slug, Source};
+use crate::bookings::booking_page::BookingPage;
 use crate::error::{Error, FieldError};
-use crate::ids::{Slug, Source};
-use crate::message::template::MessageTemplate;
-use crate::message::{Lead, MessageKind};
-use crate::stay::MAX_NIGHTS;
+use crate::outbox::message::template::MessageTemplate;
+use crate::outbox::message::{Lead, MessageKind};
+use crate::stays::access::{CODE_LENGTHS, DEFAULT_CODE_LENGTH, DoorCodeMode, MAX_ACCESS_MINUTES};
+use crate::stays::stay::MAX_NIGHTS;
 
 /// Money in US cents.
 pub type Cents = i64;
@@ -317,20 +317,20 @@ impl Property {
         let years_ok = self.seasonal_rates.iter().all(|s| [s.start_date, s.end_date].iter().all(|d| d.year() >= 1));
         check(years_ok, "seasonalRates.startDate", "must be in the years 0001 to 9999");
         check(
-            self.contact_email.is_empty() || crate::service::looks_like_email(&self.contact_email),
+            self.contact_email.is_empty() || crate::basics::text::looks_like_email(&self.contact_email),
             "contactEmail",
             "must be an e-mail address",
         );
         check(self.arrival_notes.len() <= 4_000, "arrivalNotes", "must be at most 4000 bytes");
-        errors.extend(self.texts().filter_map(|(field, text)| crate::text::field_error(field, text)));
-        if self.arrival_notes.chars().any(|c| c != '\n' && crate::text::is_refused(c)) {
+        errors.extend(self.texts().filter_map(|(field, text)| crate::basics::text::field_error(field, text)));
+        if self.arrival_notes.chars().any(|c| c != '\n' && crate::basics::text::is_refused(c)) {
             errors.push(FieldError::new(
                 "arrivalNotes",
-                crate::text::CONTROL_CHARACTER,
+                crate::basics::text::CONTROL_CHARACTER,
                 "must not contain control characters other than tab and line feed",
             ));
         }
-        errors.extend(crate::message::template::check(&self.messages));
+        errors.extend(crate::outbox::message::template::check(&self.messages));
         if let Some((field, message)) = self.booking_page.fault() {
             errors.push(FieldError::new(field, "invalid", message));
         }

@@ -12,12 +12,12 @@
 
 use chrono::{DateTime, Days, Utc};
 
-use crate::access::{self, Access, DoorCodeMode, MAX_ACCESS_MINUTES};
-use crate::booking::{Booking, Status};
-use crate::calendar::EntryKind;
-use crate::clock::Entropy;
-use crate::event::Event;
-use crate::property::Property;
+use crate::basics::clock::Entropy;
+use crate::bookings::booking::{Booking, Status};
+use crate::bookings::calendar::EntryKind;
+use crate::outbox::event::Event;
+use crate::properties::property::Property;
+use crate::stays::access::{self, Access, DoorCodeMode, MAX_ACCESS_MINUTES};
 use crate::store::{ReadTx, StoreResult};
 
 /// Sets `booking.visit.access` to what it must be and returns the

@@ -4,11 +4,11 @@
 use chrono::TimeDelta;
 
 use super::Rental;
+use crate::admin::keys::{self, ApiKey, Scope};
 use crate::error::{Error, NotFound, Result};
-use crate::event::OutboxEvent;
-use crate::keys::{self, ApiKey, Scope};
+use crate::outbox::event::OutboxEvent;
+use crate::outbox::webhook::{Secrets, Subscription, Webhook};
 use crate::store::{KEYS_TOPIC, KeyHash, ReadRecords, ReadTx, Store, WriteRecords};
-use crate::webhook::{Secrets, Subscription, Webhook};
 
 /// `lastUsedAt` is written at most this often per key, so reads stay reads.
 pub const LAST_USED_GRANULARITY: TimeDelta = TimeDelta::minutes(1);
@@ -29,7 +29,7 @@ impl<S: Store> Rental<S> {
         if name.is_empty() || name.len() > 100 {
             return Err(Error::invalid("name", "invalid", "must be 1 to 100 characters"));
         }
-        crate::text::check("name", name)?;
+        crate::basics::text::check("name", name)?;
         if scopes.is_empty() {
             return Err(Error::invalid("scopes", "required", "give read, write or both"));
         }
@@ -120,7 +120,8 @@ impl<S: Store> Rental<S> {
 
     /// Registers a webhook; a secret (`whsec_` and base64 of 32 random bytes) is generated when none is given.
     pub fn add_webhook(&self, url: &str, events: Subscription, secret: Option<String>) -> Result<Webhook> {
-        let printable = url.chars().all(|c| !c.is_whitespace() && !c.is_control() && !crate::text::is_refused(c));
+        let printable =
+            url.chars().all(|c| !c.is_whitespace() && !c.is_control() && !crate::basics::text::is_refused(c));
         if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2_000 || !printable {
             return Err(Error::invalid("url", "invalid_url", "must be an http or https URL"));
         }

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::admin_session::{AdminSession, Flash, LoginFailures, MAX_TRACKED, MAX_WAIT, SEEN_EVERY};
+use crate::admin::admin_session::{AdminSession, Flash, LoginFailures, MAX_TRACKED, MAX_WAIT, SEEN_EVERY};
 use crate::error::Result;
 use crate::store::{ClientFailures, ReadRecords, ReadTx, Record, Store, StoredSession, WriteRecords};
 

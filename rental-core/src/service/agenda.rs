@@ -4,9 +4,9 @@
 use chrono::{Days, NaiveDate};
 
 use super::Rental;
-use crate::booking::{Booking, BookingQuery, Status};
+use crate::bookings::booking::{Booking, BookingQuery, Status};
 use crate::error::Result;
-use crate::occupancy::today_in;
+use crate::stays::occupancy::today_in;
 use crate::store::Store;
 
 /// At most this many pending requests are listed.

@@ -5,12 +5,12 @@ use chrono::{Days, NaiveDate};
 
 use super::read_model::FromStore;
 use super::{Rental, active_property};
-use crate::calendar::{Block, EntryKind, NewBlock, taken_nights};
+use crate::admin::keys;
+use crate::bookings::calendar::{Block, EntryKind, NewBlock, taken_nights};
 use crate::error::{Error, NotFound, Result};
-use crate::keys;
-use crate::occupancy::today_in;
-use crate::pricing::Problem;
-use crate::stay::{MAX_NIGHTS, Stay, StayError, last_check_in};
+use crate::properties::pricing::Problem;
+use crate::stays::occupancy::today_in;
+use crate::stays::stay::{MAX_NIGHTS, Stay, StayError, last_check_in};
 use crate::store::{ReadTx, Store};
 
 /// The longest block note, in characters.
@@ -55,7 +55,7 @@ impl<S: Store> Rental<S> {
         if note.chars().count() > MAX_BLOCK_NOTE {
             return Err(Error::invalid("note", "invalid", format!("at most {MAX_BLOCK_NOTE} characters")));
         }
-        crate::text::check("note", note)?;
+        crate::basics::text::check("note", note)?;
         let now = self.now();
         self.write(|tx| {
             let property = active_property(&FromStore(&**tx), slug)?.into_owned();

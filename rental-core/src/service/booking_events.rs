@@ -3,7 +3,7 @@
 
 use super::Rental;
 use crate::error::Result;
-use crate::event::OutboxEvent;
+use crate::outbox::event::OutboxEvent;
 use crate::store::{ReadTx, Store};
 
 /// How many events one step of the scan reads.

@@ -7,15 +7,16 @@ use sha2::{Digest, Sha256};
 use super::read_model::FromStore;
 use super::write::Tx;
 use super::{Rental, active_property, check_guests, range_error};
-use crate::booking::{Booking, BookingQuery, Cursor, NewBooking, PaymentStatus, Status};
+use crate::basics::ids::{BookingCode, Source};
+use crate::basics::text::looks_like_email;
+use crate::bookings::booking::{Booking, BookingQuery, Cursor, NewBooking, PaymentStatus, Status};
+use crate::bookings::lifecycle::{self, Action, Outcome};
 use crate::error::{Error, FieldError, NotFound, Result};
-use crate::event::Event;
-use crate::ids::{BookingCode, Source};
-use crate::lifecycle::{self, Action, Outcome};
-use crate::occupancy::today_in;
-use crate::presence::Door;
-use crate::pricing::{self, Problem};
-use crate::stay::Stay;
+use crate::outbox::event::Event;
+use crate::properties::pricing::{self, Problem};
+use crate::stays::occupancy::today_in;
+use crate::stays::presence::Door;
+use crate::stays::stay::Stay;
 use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreError, WriteTx};
 
 /// A creation waiting for its group: the request, checked as far as it can be without the store.
@@ -240,13 +241,13 @@ impl<S: Store> Rental<S> {
                 .iter()
                 .map(|n| n.trim())
                 .filter(|n| !n.is_empty())
-                .map(|text| crate::booking::Note { text: text.to_owned(), at: now })
+                .map(|text| crate::bookings::booking::Note { text: text.to_owned(), at: now })
                 .collect(),
             created_at: now,
             updated_at: now,
             cancelled_by: None,
             cancel_reason: None,
-            visit: crate::visit::Visit::default(),
+            visit: crate::stays::visit::Visit::default(),
             external: None,
         };
         tx.insert_booking(&booking)?;
@@ -274,7 +275,7 @@ impl<S: Store> Rental<S> {
     }
 
     /// One page of bookings matching `query`, ordered by check-in then code.
-    pub fn bookings(&self, query: &BookingQuery) -> Result<crate::booking::Page> {
+    pub fn bookings(&self, query: &BookingQuery) -> Result<crate::bookings::booking::Page> {
         if !(1..=BookingQuery::MAX_LIMIT).contains(&query.limit) {
             return Err(Error::invalid("limit", "invalid", format!("must be 1 to {}", BookingQuery::MAX_LIMIT)));
         }
@@ -285,7 +286,7 @@ impl<S: Store> Rental<S> {
         } else {
             None
         };
-        Ok(crate::booking::Page { data, next })
+        Ok(crate::bookings::booking::Page { data, next })
     }
 
     /// Confirms, cancels, annotates, authorizes, changes, checks in or checks
@@ -390,26 +391,12 @@ fn check_new_booking(req: &NewBooking) -> Result<Stay> {
         errors.push(FieldError::new("notes", "invalid", format!("at most {} bytes", lifecycle::MAX_NOTE_LEN)));
     }
     for (field, text) in [("guestName", Some(&req.guest_name)), ("notes", req.notes.as_ref())] {
-        errors.extend(text.and_then(|t| crate::text::field_error(field, t)));
+        errors.extend(text.and_then(|t| crate::basics::text::field_error(field, t)));
     }
     match stay {
         Ok(stay) if errors.is_empty() => Ok(stay),
         _ => Err(Error::Validation(errors)),
     }
-}
-
-/// One `@` with text on both sides, a dot in the domain, no spaces, at most 254 bytes.
-pub(crate) fn looks_like_email(s: &str) -> bool {
-    let Some((local, domain)) = s.split_once('@') else {
-        return false;
-    };
-    s.len() <= 254
-        && !local.is_empty()
-        && !domain.contains('@')
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !s.chars().any(|c| c.is_whitespace() || c.is_control() || crate::text::is_refused(c))
 }
 
 fn check_idempotency_key(key: &str) -> Result<()> {

@@ -4,10 +4,10 @@
 use chrono::{Days, NaiveDate};
 
 use super::{FromStore, Rental, active_property};
-use crate::calendar::EntryKind;
+use crate::bookings::calendar::EntryKind;
+use crate::channels::ical::export::{self, Busy, Published};
 use crate::error::Result;
-use crate::ical::export::{self, Busy, Published};
-use crate::occupancy::today_in;
+use crate::stays::occupancy::today_in;
 use crate::store::{ReadTx, Store};
 
 /// Stays that ended more than this many days ago are left out of the published calendar.

@@ -7,12 +7,12 @@ use super::bookings::refuse_problems;
 use super::read_model::FromStore;
 use super::write::Tx;
 use super::{Rental, active_property};
-use crate::booking::Booking;
-use crate::change::{self, Change};
+use crate::bookings::booking::Booking;
+use crate::bookings::change::{self, Change};
+use crate::bookings::lifecycle::Outcome;
 use crate::error::{Error, NotFound, Result};
-use crate::lifecycle::Outcome;
-use crate::occupancy::today_in;
-use crate::pricing::Quote;
+use crate::properties::pricing::Quote;
+use crate::stays::occupancy::today_in;
 use crate::store::{ReadTx, Store, WriteTx};
 
 impl<S: Store> Rental<S> {

@@ -9,18 +9,20 @@ use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use super::write::Recorder;
 use super::write::Tx;
 use super::{FromStore, Rental, active_property};
-use crate::booking::{Booking, ExternalRef, PaymentStatus, Status};
-use crate::calendar::{Block, EntryKind};
-use crate::channel::{self, FeedAction, FeedLease, FeedResult, FeedState, Owned, OwnedKind, Seen, Step, SyncReport};
+use crate::admin::keys;
+use crate::basics::ids::{Slug, Source};
+use crate::bookings::booking::{Booking, ExternalRef, PaymentStatus, Status};
+use crate::bookings::calendar::{Block, EntryKind};
+use crate::bookings::lifecycle::{self, Outcome};
+use crate::channels::channel::{
+    self, FeedAction, FeedLease, FeedResult, FeedState, Owned, OwnedKind, Seen, Step, SyncReport,
+};
+use crate::channels::ical::{self, Feed, FeedError};
 use crate::error::Result;
-use crate::event::{Event, EventName};
-use crate::ical::{self, Feed, FeedError};
-use crate::ids::{Slug, Source};
-use crate::keys;
-use crate::lifecycle::{self, Outcome};
-use crate::occupancy::today_in;
-use crate::property::{IcalFeed, Property};
-use crate::stay::Stay;
+use crate::outbox::event::{Event, EventName};
+use crate::properties::property::{IcalFeed, Property};
+use crate::stays::occupancy::today_in;
+use crate::stays::stay::Stay;
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx, feed_key};
 
 /// One feed to pull: where from, and what to send for a conditional request.
@@ -226,7 +228,7 @@ impl<S: Store> Rental<S> {
             updated_at: pull.now,
             cancelled_by: None,
             cancel_reason: None,
-            visit: crate::visit::Visit::default(),
+            visit: crate::stays::visit::Visit::default(),
             external: Some(ExternalRef { feed: feed.name.clone(), uid: uid.to_owned() }),
         })
     }

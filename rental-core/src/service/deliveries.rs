@@ -7,11 +7,11 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use super::Rental;
 use super::write::Recorder;
-use crate::delivery::{self, Attempt, ClaimLimits, Delivery};
+use crate::admin::keys;
 use crate::error::{Error, NotFound, Result};
-use crate::keys;
+use crate::outbox::delivery::{self, Attempt, ClaimLimits, Delivery};
+use crate::outbox::webhook::Webhook;
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
-use crate::webhook::Webhook;
 
 /// A delivery to attempt now, with what sending it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,7 +116,7 @@ impl<S: Store> super::Operations<'_, S> {
             }
             let webhooks: Vec<_> = tx.list_all::<Webhook>("")?.into_iter().filter(|w| w.active).collect();
             // A `webhook.test` event already has its one delivery; it is never fanned out.
-            for e in events.iter().filter(|e| e.event.event != crate::event::EventName::WebhookTest) {
+            for e in events.iter().filter(|e| e.event.event != crate::outbox::event::EventName::WebhookTest) {
                 for webhook in webhooks.iter().filter(|w| w.events.includes(e.event.event)) {
                     let id = keys::new_id("dlv_", self.entropy.as_ref());
                     tx.put_delivery(&Delivery::new(id, webhook.id.clone(), e.seq, e.event.event, now))?;

@@ -16,7 +16,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use crate::gathering::Gathering;
+use crate::bookings::gathering::Gathering;
 
 /// How long a committer thread waits for work before it ends.
 const IDLE: Duration = Duration::from_secs(2);

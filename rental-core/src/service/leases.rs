@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use chrono::TimeDelta;
 
-use crate::channel::FeedState;
+use crate::basics::ids::{Slug, Source};
+use crate::channels::channel::FeedState;
 use crate::error::Result;
-use crate::ids::{Slug, Source};
 use crate::store::{ReadRecords, ReadTx, Store, StoreResult, WriteRecords, WriteTx, feed_key};
 
 impl<S: Store> super::Operations<'_, S> {

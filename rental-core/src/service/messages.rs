@@ -8,17 +8,17 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::Rental;
-use crate::booking::{Booking, Status};
+use crate::admin::keys;
+use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};
-use crate::keys;
-use crate::message::plan::{PlanInput, fresh};
-use crate::message::template::{Facts, MessageTemplate, Rendered, context, render, sample_booking};
-use crate::message::timing::too_late;
-use crate::message::{
+use crate::outbox::message::plan::{PlanInput, fresh};
+use crate::outbox::message::template::{Facts, MessageTemplate, Rendered, context, render, sample_booking};
+use crate::outbox::message::timing::too_late;
+use crate::outbox::message::{
     Message, MessageKind, MessageLease, MessageStatus, Outcome, booking_prefix, cancel, reasons, record, skip,
 };
-use crate::occupancy::today_in;
-use crate::property::Property;
+use crate::properties::property::Property;
+use crate::stays::occupancy::today_in;
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords};
 
 /// The most messages one booking lists.
@@ -101,12 +101,12 @@ impl<S: Store> Rental<S> {
         let tx = self.store.read()?;
         let property = tx.property(slug)?.ok_or_else(|| Error::NotFound(NotFound::Property(slug.to_owned())))?;
         let today = today_in(property.timezone, now);
-        let query = crate::booking::BookingQuery {
+        let query = crate::bookings::booking::BookingQuery {
             statuses: vec![Status::Confirmed],
             property: Some(property.slug.clone()),
             from: Some(today),
-            limit: crate::booking::BookingQuery::MAX_LIMIT,
-            ..crate::booking::BookingQuery::default()
+            limit: crate::bookings::booking::BookingQuery::MAX_LIMIT,
+            ..crate::bookings::booking::BookingQuery::default()
         };
         let next = tx.bookings(&query)?.into_iter().find(|b| b.check_in() >= today && !b.guest_email.is_empty());
         let booking = next.clone().unwrap_or_else(|| sample_booking(&property, today + chrono::Days::new(14)));

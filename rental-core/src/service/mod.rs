@@ -13,6 +13,7 @@ mod calendar_feed;
 mod change;
 mod channels;
 mod deliveries;
+mod demo_seed;
 mod group_commit;
 mod leases;
 mod messages;
@@ -28,33 +29,33 @@ mod write;
 pub use self::admin::NewKey;
 pub use self::agenda::Agenda;
 pub use self::bookings::Created;
-pub(crate) use self::bookings::looks_like_email;
 pub use self::channels::{FeedPull, Fetched, PullClaim};
 pub use self::deliveries::DueDelivery;
 pub use self::messages::{Claim, Claimed};
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::stay::CATCH_UP_DAYS;
 pub use self::write::{WRITE_ATTEMPTS, retry_pause};
+use crate::basics::text::looks_like_email;
 
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Days, DurationRound, NaiveDate, TimeDelta, Utc};
 use chrono_tz::Tz;
 
-use crate::availability::{self, Availability};
-use crate::booking::QuoteRequest;
-use crate::channel::FeedState;
-use crate::clock::{Clock, Entropy, OsEntropy, SystemClock};
+use crate::basics::clock::{Clock, Entropy, OsEntropy, SystemClock};
+use crate::basics::ids::check_prefix;
+use crate::bookings::availability::{self, Availability};
+use crate::bookings::booking::QuoteRequest;
+use crate::channels::channel::FeedState;
+use crate::channels::feed_status::{self, FeedStatus, SyncStatus};
 use crate::error::{Error, FieldError, NotFound, Result};
-use crate::feed_status::{self, FeedStatus, SyncStatus};
-use crate::ids::check_prefix;
-use crate::occupancy::{self, PropertyDay, Summary, today_in};
-use crate::pricing::{self, Quote};
-use crate::property::{MAX_GUESTS, Property};
-use crate::stay::{MAX_NIGHTS, Stay, StayError};
-use crate::stay_summary::{self, StayDay};
+use crate::properties::pricing::{self, Quote};
+use crate::properties::property::{MAX_GUESTS, Property};
+use crate::stays::occupancy::{self, PropertyDay, Summary, today_in};
+use crate::stays::stay::{MAX_NIGHTS, Stay, StayError};
+use crate::stays::stay_summary::{self, StayDay};
+use crate::stays::visit::Visit;
 use crate::store::{ReadRecords, ReadTx, Store};
-use crate::visit::Visit;
 
 use self::bookings::NewBookingJob;
 use self::group_commit::GroupCommit;
@@ -326,7 +327,7 @@ impl<S: Store> Rental<S> {
         let property = active_property(model, slug)?;
         let today = today_in(property.timezone, self.now());
         let from = from.unwrap_or(today);
-        let last = crate::stay::last_check_in(today);
+        let last = crate::stays::stay::last_check_in(today);
         if from > last {
             let message = format!("availability is known up to stays starting on {last}");
             return Err(Error::invalid("from", "beyond_horizon", message));

@@ -3,7 +3,7 @@
 
 use super::Rental;
 use crate::error::{Error, NotFound, Result};
-use crate::property::Property;
+use crate::properties::property::Property;
 use crate::store::{ReadTx, Store};
 
 impl<S: Store> Rental<S> {

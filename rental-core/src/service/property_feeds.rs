@@ -2,9 +2,9 @@
 //! one feed at a time, as the admin dashboard does.
 
 use super::Rental;
+use crate::basics::ids::Source;
 use crate::error::{Error, NotFound, Result};
-use crate::ids::Source;
-use crate::property::{IcalFeed, Property};
+use crate::properties::property::{IcalFeed, Property};
 use crate::store::{ReadTx, Store};
 
 impl<S: Store> Rental<S> {

@@ -11,16 +11,16 @@ use chrono::{DateTime, Days, NaiveDate, Utc};
 
 use super::visit_cache::VisitCache;
 use super::write::Changes;
-use crate::booking::Status;
-use crate::calendar::{CalendarEntry, EntryKind};
+use crate::admin::keys::ApiKey;
+use crate::basics::ids::BookingCode;
+use crate::bookings::booking::Status;
+use crate::bookings::calendar::{CalendarEntry, EntryKind};
 use crate::error::Result;
-use crate::ids::BookingCode;
-use crate::keys::ApiKey;
-use crate::occupancy;
-use crate::property::Property;
-use crate::stay::MAX_NIGHTS;
+use crate::properties::property::Property;
+use crate::stays::occupancy;
+use crate::stays::stay::MAX_NIGHTS;
+use crate::stays::visit::Visit;
 use crate::store::{ChangeMarks, KEYS_TOPIC, ReadTx, Store, StoreResult, topic_property};
-use crate::visit::Visit;
 
 /// Properties and calendars, from wherever they are kept.
 pub(super) trait ReadModel {
@@ -534,10 +534,10 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::booking::Booking;
+    use crate::basics::short_text::ShortText;
+    use crate::bookings::booking::Booking;
     use crate::demo;
-    use crate::short_text::ShortText;
-    use crate::stay::Stay;
+    use crate::stays::stay::Stay;
     use crate::store::WriteTx;
 
     fn entry(holder: &str, check_in: NaiveDate, nights: u64, kind: EntryKind) -> CalendarEntry {

@@ -5,13 +5,13 @@ use chrono::{DateTime, Days, Utc};
 
 use super::Rental;
 use super::write::Recorder;
-use crate::booking::Booking;
-use crate::calendar::EntryKind;
+use crate::bookings::booking::Booking;
+use crate::bookings::calendar::EntryKind;
+use crate::bookings::lifecycle::Outcome;
 use crate::error::{Error, NotFound, Result};
-use crate::lifecycle::Outcome;
-use crate::occupancy::today_in;
-use crate::presence::{self, Door};
-use crate::stay_state::{scheduled_check_in, scheduled_check_out};
+use crate::stays::occupancy::today_in;
+use crate::stays::presence::{self, Door};
+use crate::stays::stay_state::{scheduled_check_in, scheduled_check_out};
 use crate::store::{ReadTx, Store, WriteTx};
 
 /// How far back a server looks at start for transitions that fell due while
@@ -67,7 +67,11 @@ impl<S: Store> Rental<S> {
 }
 
 /// Writes a changed booking and its events; returns it as stored (with its door code settled).
-fn write_back(tx: &mut Recorder<impl WriteTx>, booking: &Booking, events: &[crate::event::Event]) -> Result<Booking> {
+fn write_back(
+    tx: &mut Recorder<impl WriteTx>,
+    booking: &Booking,
+    events: &[crate::outbox::event::Event],
+) -> Result<Booking> {
     tx.put_booking(booking)?;
     tx.append_events(events)?;
     Ok(tx.booking(booking.code.as_str())?.unwrap_or_else(|| booking.clone()))

@@ -4,10 +4,10 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::booking::Booking;
+use crate::bookings::booking::Booking;
 use crate::error::Result;
+use crate::stays::visit::Visit;
 use crate::store::{ReadTx, Store};
-use crate::visit::Visit;
 
 /// The [`Visit`] of each stay the last summary needed (each property's
 /// current and next stays, `stay_summary::needed_visits`), by booking code.

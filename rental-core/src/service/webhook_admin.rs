@@ -4,14 +4,14 @@
 use serde_json::json;
 
 use super::Rental;
+use crate::admin::keys;
 use crate::basics::base64;
-use crate::clock::Entropy;
-use crate::delivery::{self, Delivery};
+use crate::basics::clock::Entropy;
 use crate::error::{Error, NotFound, Result};
-use crate::event::{Event, EventName};
-use crate::keys;
+use crate::outbox::delivery::{self, Delivery};
+use crate::outbox::event::{Event, EventName};
+use crate::outbox::webhook::{self, Webhook};
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
-use crate::webhook::{self, Webhook};
 
 /// The shortest secret accepted.
 const MIN_SECRET_LEN: usize = 8;

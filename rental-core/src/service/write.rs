@@ -12,14 +12,14 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use super::{Rental, access_sync};
-use crate::booking::Booking;
-use crate::calendar::Block;
-use crate::clock::Entropy;
+use crate::basics::clock::Entropy;
+use crate::bookings::booking::Booking;
+use crate::bookings::calendar::Block;
 use crate::error::{Error, Result};
-use crate::event::Event;
-use crate::message::plan::{PlanInput, plan as message_plan};
-use crate::message::{Message, booking_prefix};
-use crate::property::Property;
+use crate::outbox::event::Event;
+use crate::outbox::message::plan::{PlanInput, plan as message_plan};
+use crate::outbox::message::{Message, booking_prefix};
+use crate::properties::property::Property;
 use crate::store::{KEYS_TOPIC, ReadRecords, Store, StoreResult, WriteRecords, WriteTx};
 
 /// What a committed write changed that the read cache holds.
@@ -189,7 +189,7 @@ impl<T: WriteTx> Recorder<T> {
         };
         let input = PlanInput { property: &property, existing: &existing, host_email: &self.host_email, now: self.now };
         let entropy = Arc::clone(&self.entropy);
-        let planned = message_plan(before, after, input, &mut || crate::keys::new_id("msg_", entropy.as_ref()));
+        let planned = message_plan(before, after, input, &mut || crate::admin::keys::new_id("msg_", entropy.as_ref()));
         for message in &planned {
             self.tx.put(message)?;
         }

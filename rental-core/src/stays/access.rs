@@ -4,10 +4,10 @@
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::clock::{Entropy, random_string};
-use crate::ids::BookingCode;
-use crate::local_time::instant;
-use crate::property::Property;
+use crate::basics::clock::{Entropy, random_string};
+use crate::basics::ids::BookingCode;
+use crate::properties::local_time::instant;
+use crate::properties::property::Property;
 
 /// How long a code stays valid after an early `check_out`.
 pub const EARLY_CHECK_OUT_GRACE: TimeDelta = TimeDelta::minutes(15);
@@ -38,12 +38,12 @@ pub struct Access {
     /// The digits.
     pub code: String,
     /// The first instant it opens the door.
-    #[serde(with = "crate::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
     pub valid_from: DateTime<Utc>,
     /// The instant it stops opening the door.
-    #[serde(with = "crate::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
     pub valid_until: DateTime<Utc>,
     /// The booking it belongs to.
     pub booking: BookingCode,
@@ -107,7 +107,7 @@ pub fn fresh_code(len: u8, taken: &[&str], entropy: &dyn Entropy) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::OsEntropy;
+    use crate::basics::clock::OsEntropy;
     use crate::demo;
     use proptest::prelude::*;
 

@@ -5,14 +5,14 @@ use chrono::{DateTime, NaiveDate, Utc};
 use chrono_tz::Tz;
 use serde::Serialize;
 
-use crate::access::Access;
+use crate::basics::ids::Slug;
 use crate::basics::json_out::{push_date, push_int, push_json_str};
-use crate::calendar::{CalendarEntry, EntryKind};
-use crate::feed_status::FeedFreshness;
-use crate::ids::Slug;
-use crate::property::Property;
-use crate::stay_state::StayState;
-use crate::turnover::Turnover;
+use crate::bookings::calendar::{CalendarEntry, EntryKind};
+use crate::channels::feed_status::FeedFreshness;
+use crate::properties::property::Property;
+use crate::stays::access::Access;
+use crate::stays::stay_state::StayState;
+use crate::stays::turnover::Turnover;
 
 /// The summary of every active property.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -23,8 +23,8 @@ pub struct Summary {
     #[serde(serialize_with = "crate::basics::date_json::serialize")]
     pub date: NaiveDate,
     /// When the summary was made.
-    #[serde(with = "crate::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
     pub generated_at: DateTime<Utc>,
     /// Counts over all properties.
     pub totals: Totals,
@@ -86,8 +86,8 @@ pub struct PropertySummary {
     /// Where its confirmed stays are now (docs/API.md section 15).
     pub stay_state: StayState,
     /// When `stayState` next changes by itself.
-    #[serde(with = "crate::timestamp::option")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    #[serde(with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
     pub next_transition_at: Option<DateTime<Utc>>,
     /// The door code valid now, else the next one to become valid.
     pub access: Option<Access>,
@@ -152,7 +152,7 @@ impl Summary {
         out.extend_from_slice(b"{\"date\":");
         push_date(out, self.date).then_some(())?;
         out.extend_from_slice(b",\"generatedAt\":");
-        push_json_str(out, &crate::timestamp::format(&self.generated_at));
+        push_json_str(out, &crate::basics::timestamp::format(&self.generated_at));
         let t = &self.totals;
         let totals = [
             (",\"totals\":{\"properties\":", t.properties),
@@ -237,7 +237,7 @@ impl PropertySummary {
         out.extend_from_slice(b",\"nextTransitionAt\":");
         match &self.next_transition_at {
             None => out.extend_from_slice(b"null"),
-            Some(t) => push_json_str(out, &crate::timestamp::format(t)),
+            Some(t) => push_json_str(out, &crate::basics::timestamp::format(t)),
         }
         // Rarely more than a few fields: serde writes them.
         out.extend_from_slice(b",\"access\":");
@@ -387,9 +387,9 @@ fn summarize_one(now: DateTime<Utc>, day: &PropertyDay<'_>) -> PropertySummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::basics::short_text::ShortText;
     use crate::demo;
-    use crate::short_text::ShortText;
-    use crate::stay::Stay;
+    use crate::stays::stay::Stay;
     use chrono::Days;
 
     fn d(s: &str) -> NaiveDate {

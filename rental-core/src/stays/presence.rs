@@ -3,14 +3,14 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::booking::{Booking, Status};
+use crate::bookings::booking::{Booking, Status};
+use crate::bookings::lifecycle::Outcome;
 use crate::error::Error;
-use crate::event::{Event, EventName};
-use crate::lifecycle::Outcome;
-use crate::occupancy::today_in;
-use crate::property::Property;
-use crate::stay_state::{StayTimes, scheduled_check_in, scheduled_check_out};
-use crate::visit::TransitionBy;
+use crate::outbox::event::{Event, EventName};
+use crate::properties::property::Property;
+use crate::stays::occupancy::today_in;
+use crate::stays::stay_state::{StayTimes, scheduled_check_in, scheduled_check_out};
+use crate::stays::visit::TransitionBy;
 
 /// Which door transition an action asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,10 +4,10 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
-use crate::local_time::{instant, start_of_day};
-use crate::occupancy::today_in;
-use crate::property::Property;
-use crate::visit::Visit;
+use crate::properties::local_time::{instant, start_of_day};
+use crate::properties::property::Property;
+use crate::stays::occupancy::today_in;
+use crate::stays::visit::Visit;
 
 /// Where a property's confirmed stays are at an instant.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -121,7 +121,7 @@ pub fn state_at(property: &Property, now: DateTime<Utc>, stays: &[StayTimes]) ->
 mod tests {
     use super::*;
     use crate::demo;
-    use crate::visit::TransitionBy;
+    use crate::stays::visit::TransitionBy;
     use StayState::{AwaitingCheckIn, CheckedIn, CheckedOut, Vacant};
     use chrono_tz::Tz;
 

@@ -3,14 +3,14 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::access::{self, Access, DoorCodeMode};
-use crate::calendar::{CalendarEntry, EntryKind};
-use crate::feed_status::{FeedFreshness, FeedStatus};
-use crate::occupancy::{PropertyDay, PropertySummary, Summary};
-use crate::property::Property;
-use crate::stay_state::{StayState, StayTimes, state_at};
-use crate::turnover::turnover;
-use crate::visit::Visit;
+use crate::bookings::calendar::{CalendarEntry, EntryKind};
+use crate::channels::feed_status::{FeedFreshness, FeedStatus};
+use crate::properties::property::Property;
+use crate::stays::access::{self, Access, DoorCodeMode};
+use crate::stays::occupancy::{PropertyDay, PropertySummary, Summary};
+use crate::stays::stay_state::{StayState, StayTimes, state_at};
+use crate::stays::turnover::turnover;
+use crate::stays::visit::Visit;
 
 /// What section 15 needs of one property beyond its [`PropertyDay`].
 #[derive(Debug, Clone, Copy)]
@@ -82,7 +82,7 @@ fn current_access(p: &Property, now: DateTime<Utc>, relevant: &[(&CalendarEntry,
         DoorCodeMode::Static => {
             let (valid_from, valid_until) =
                 access::window(p, e.stay.check_in(), e.stay.check_out(), visit.checked_out_at);
-            let booking = crate::ids::BookingCode::from(e.holder.as_str());
+            let booking = crate::basics::ids::BookingCode::from(e.holder.as_str());
             Some(Access { code: p.door_code.clone(), valid_from, valid_until, booking })
         }
     });
@@ -94,12 +94,12 @@ fn current_access(p: &Property, now: DateTime<Utc>, relevant: &[(&CalendarEntry,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::access::DoorCodeMode;
-    use crate::calendar::CalendarEntry;
+    use crate::bookings::calendar::CalendarEntry;
+    use crate::channels::feed_status;
     use crate::demo;
-    use crate::feed_status;
-    use crate::occupancy::summarize;
-    use crate::stay::Stay;
+    use crate::stays::access::DoorCodeMode;
+    use crate::stays::occupancy::summarize;
+    use crate::stays::stay::Stay;
     use chrono::NaiveDate;
 
     fn d(s: &str) -> NaiveDate {
@@ -121,7 +121,7 @@ mod tests {
     }
 
     fn coded(code: &str, booking: &str, from: &str, until: &str) -> Visit {
-        let booking = crate::ids::BookingCode::from(booking);
+        let booking = crate::basics::ids::BookingCode::from(booking);
         Visit {
             access: Some(Access { code: code.into(), valid_from: at(from), valid_until: at(until), booking }),
             ..Visit::default()
@@ -170,7 +170,7 @@ mod tests {
         let calendar = [entry("BK-NOW", "2026-12-19", "2026-12-21", EntryKind::Booked)];
         let feeds = [feed_status::status(
             &p.slug,
-            &crate::ids::Source::parse("airbnb").unwrap(),
+            &crate::basics::ids::Source::parse("airbnb").unwrap(),
             None,
             at("2026-12-20T09:00:00Z"),
             chrono::TimeDelta::minutes(30),

@@ -4,8 +4,8 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
-use crate::property::Property;
-use crate::stay_state::{StayTimes, scheduled_check_in};
+use crate::properties::property::Property;
+use crate::stays::stay_state::{StayTimes, scheduled_check_in};
 
 /// The cleaner's window after a departure.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -15,12 +15,12 @@ pub struct Turnover {
     /// The next arrival is on the departure day.
     pub same_day: bool,
     /// The departure: `checkOutTime` on the departure day, or the early check-out.
-    #[serde(with = "crate::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
     pub cleaning_from: DateTime<Utc>,
     /// The next arrival's `checkInTime`; null without a next arrival.
-    #[serde(with = "crate::timestamp::option")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    #[serde(with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
     pub cleaning_until: Option<DateTime<Utc>>,
     /// Nights between the departure and the next arrival; null without a next arrival.
     pub gap_nights: Option<u32>,
@@ -47,7 +47,7 @@ pub fn turnover(property: &Property, leaving: &StayTimes, next_arrival: Option<N
 mod tests {
     use super::*;
     use crate::demo;
-    use crate::visit::Visit;
+    use crate::stays::visit::Visit;
 
     fn d(s: &str) -> NaiveDate {
         s.parse().unwrap()

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::access::Access;
+use crate::stays::access::Access;
 
 /// A stay's arrival and departure as they happened, and its door code.
 /// Every field reads as absent from a booking stored before they existed.
@@ -13,15 +13,15 @@ use crate::access::Access;
 #[serde(rename_all = "camelCase")]
 pub struct Visit {
     /// When the stay was checked in; null until then.
-    #[serde(default, with = "crate::timestamp::option")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    #[serde(default, with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
     pub checked_in_at: Option<DateTime<Utc>>,
     /// Who checked it in: `action` (the `check_in` action) or `schedule` (at `checkInTime`).
     #[serde(default)]
     pub checked_in_by: Option<TransitionBy>,
     /// When the stay was checked out; null until then.
-    #[serde(default, with = "crate::timestamp::option")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    #[serde(default, with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
     pub checked_out_at: Option<DateTime<Utc>>,
     /// Who checked it out: `action` (an early departure) or `schedule` (at `checkOutTime`).
     #[serde(default)]

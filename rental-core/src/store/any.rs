@@ -10,12 +10,12 @@ use super::{
     ChangeMarks, IdempotencyRecord, PgStore, PgTx, Prefetch, ReadTx, RecordKind, RecordRow, RedbStore, RedbTx,
     RedbWrite, Store, StoreResult, WriteTx,
 };
-use crate::booking::{Booking, BookingQuery};
-use crate::calendar::{Block, CalendarEntry};
-use crate::delivery::{ClaimLimits, Delivery, Lease};
-use crate::event::{Event, OutboxEvent};
-use crate::ids::BookingCode;
-use crate::property::Property;
+use crate::basics::ids::BookingCode;
+use crate::bookings::booking::{Booking, BookingQuery};
+use crate::bookings::calendar::{Block, CalendarEntry};
+use crate::outbox::delivery::{ClaimLimits, Delivery, Lease};
+use crate::outbox::event::{Event, OutboxEvent};
+use crate::properties::property::Property;
 
 /// The redb store or the PostgreSQL store, whichever the configuration names.
 #[derive(Debug)]

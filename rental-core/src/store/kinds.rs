@@ -1,17 +1,18 @@
 //! The kinds of record this crate keeps (see [`Record`]): API keys, webhooks,
-//! feed states and the admin dashboard's password, sessions and login throttle;
-//! guest messages implement [`Record`] beside their type (`message`).
+//! feed states, guest messages and the admin dashboard's password, sessions
+//! and login throttle.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::IdempotencyRecord;
 use super::record::{Record, RecordKind};
-use crate::admin_session::{AdminSession, LoginFailures};
-use crate::channel::FeedState;
-use crate::delivery::Lease;
-use crate::keys::ApiKey;
-use crate::webhook::Webhook;
+use crate::admin::admin_session::{AdminSession, LoginFailures};
+use crate::admin::keys::ApiKey;
+use crate::channels::channel::FeedState;
+use crate::outbox::delivery::Lease;
+use crate::outbox::message::Message;
+use crate::outbox::webhook::Webhook;
 
 /// Every kind of record this crate keeps beside its own tables on
 /// PostgreSQL: what `rental db copy` moves as records. (Delivery leases and
@@ -25,7 +26,7 @@ pub const KINDS: &[RecordKind] = &[
     AdminPassword::KIND,
     StoredSession::KIND,
     ClientFailures::KIND,
-    crate::message::Message::KIND,
+    Message::KIND,
 ];
 
 /// API keys by id.
@@ -154,5 +155,19 @@ impl Record for IdempotencyRecord {
     }
     fn at(&self) -> Option<DateTime<Utc>> {
         Some(self.created_at)
+    }
+}
+
+/// Guest messages, under their booking (`{slug}/{code}/...`).
+impl Record for Message {
+    const KIND: RecordKind = RecordKind { name: "message", per_property: true };
+
+    fn key(&self) -> String {
+        self.key_of()
+    }
+
+    /// When a sender should look at it ([`Message::wake_at`]): the claim reads this index.
+    fn at(&self) -> Option<DateTime<Utc>> {
+        self.wake_at()
     }
 }

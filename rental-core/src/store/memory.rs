@@ -8,14 +8,14 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
 use super::{ReadTx, RecordKind, RecordRow, Store, StoreResult, WriteTx, due_key, finished_key};
-use crate::booking::{Booking, BookingQuery, Cursor, Status};
-use crate::calendar::{Block, CalendarEntry};
-use crate::delivery::Delivery;
-use crate::event::{Event, OutboxEvent};
-use crate::ids::BookingCode;
-use crate::lifecycle;
-use crate::property::Property;
-use crate::stay::MAX_NIGHTS;
+use crate::basics::ids::BookingCode;
+use crate::bookings::booking::{Booking, BookingQuery, Cursor, Status};
+use crate::bookings::calendar::{Block, CalendarEntry};
+use crate::bookings::lifecycle;
+use crate::outbox::delivery::Delivery;
+use crate::outbox::event::{Event, OutboxEvent};
+use crate::properties::property::Property;
+use crate::stays::stay::MAX_NIGHTS;
 
 /// A store that keeps everything in memory.
 #[derive(Debug, Default)]

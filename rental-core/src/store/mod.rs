@@ -30,13 +30,13 @@ pub use self::postgres::{Counts, MAX_CONNECTIONS, PgStore, PgTx, TABLES, is_post
 pub use self::record::{ReadRecords, Record, RecordKind, RecordRow, WriteRecords, prefix_end};
 #[cfg(feature = "redb")]
 pub use self::redb::{RedbStore, RedbTx, RedbWrite, RedoError};
-use crate::booking::{Booking, BookingQuery};
-use crate::calendar::{Block, CalendarEntry, EntryKind};
-use crate::delivery::{ClaimLimits, Delivery, DeliveryStatus, Lease, lease};
+use crate::basics::ids::BookingCode;
+use crate::bookings::booking::{Booking, BookingQuery};
+use crate::bookings::calendar::{Block, CalendarEntry, EntryKind};
 pub use crate::error::StoreError;
-use crate::event::{Event, OutboxEvent};
-use crate::ids::BookingCode;
-use crate::property::Property;
+use crate::outbox::delivery::{ClaimLimits, Delivery, DeliveryStatus, Lease, lease};
+use crate::outbox::event::{Event, OutboxEvent};
+use crate::properties::property::Property;
 
 /// The store's result type.
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -329,7 +329,7 @@ pub struct IdempotencyRecord {
     /// The booking as the first request answered it, which a replay answers again.
     pub response: Booking,
     /// When; records older than a day are ignored.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub created_at: DateTime<Utc>,
 }
 

@@ -1,7 +1,7 @@
 //! Reservation or block: what a channel's event summary says it is
 //! (docs/API.md section 8), and which events are only check-in/out markers.
 
-use crate::ical::FeedEvent;
+use crate::channels::ical::FeedEvent;
 
 /// What an imported event becomes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub fn classify(summary: &str, patterns: &[String]) -> Kind {
 /// A reservation for `name`, without the characters no guest name may hold
 /// (a channel's summary is taken as it comes, so they are dropped, not refused).
 fn reservation(name: &str) -> Kind {
-    let name = crate::text::scrubbed(name);
+    let name = crate::basics::text::scrubbed(name);
     let name = name.trim();
     Kind::Reservation { guest_name: if name.is_empty() { UNNAMED_GUEST } else { name }.to_owned() }
 }

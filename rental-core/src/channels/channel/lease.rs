@@ -14,7 +14,7 @@ pub struct FeedLease {
     /// Who holds it: one syncer, unique per process and start.
     pub owner: String,
     /// When it lapses: the longest a pull may take, and a margin to apply it.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub until: DateTime<Utc>,
 }
 

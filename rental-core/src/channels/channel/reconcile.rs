@@ -5,8 +5,8 @@ use chrono::{Days, NaiveDate};
 
 use super::classify::{Kind, classify, without_markers};
 use super::state::{FeedState, Owned, OwnedKind};
-use crate::ical::FeedEvent;
-use crate::stay::{MAX_NIGHTS, Stay};
+use crate::channels::ical::FeedEvent;
+use crate::stays::stay::{MAX_NIGHTS, Stay};
 
 /// Events starting this many days after today or later are not imported (channels open
 /// their calendars about two years ahead; a feed can list decades).
@@ -127,7 +127,7 @@ fn already(owned: &Owned, action: &FeedAction) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::{Slug, Source};
+    use crate::basics::ids::{Slug, Source};
 
     fn d(s: &str) -> NaiveDate {
         s.parse().unwrap()

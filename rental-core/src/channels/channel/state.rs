@@ -7,7 +7,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::lease::FeedLease;
-use crate::ids::{Slug, Source};
+use crate::basics::ids::{Slug, Source};
 
 /// One feed of one property, between pulls.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,13 +18,13 @@ pub struct FeedState {
     /// The feed's name (also the source of its bookings).
     pub feed: Source,
     /// When it was last pulled, whatever came of it.
-    #[serde(default, with = "crate::timestamp::option")]
+    #[serde(default, with = "crate::basics::timestamp::option")]
     pub last_pull_at: Option<DateTime<Utc>>,
     /// The last pull's result.
     #[serde(default)]
     pub last_result: Option<FeedResult>,
     /// When a pull last succeeded (absent in states stored before it was kept: see [`FeedState::last_success`]).
-    #[serde(default, with = "crate::timestamp::option")]
+    #[serde(default, with = "crate::basics::timestamp::option")]
     pub last_success_at: Option<DateTime<Utc>>,
     /// The `ETag` of the last body applied, sent back as `If-None-Match`.
     #[serde(default)]
@@ -160,12 +160,12 @@ impl FeedResult {
 #[serde(rename_all = "camelCase")]
 pub struct SyncReport {
     /// When the pulls started.
-    #[serde(with = "crate::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
     pub started_at: DateTime<Utc>,
     /// When the last one ended.
-    #[serde(with = "crate::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
     pub finished_at: DateTime<Utc>,
     /// Feeds pulled.
     pub feeds: usize,

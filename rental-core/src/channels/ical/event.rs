@@ -134,7 +134,7 @@ fn derived_key(raw: &RawEvent<'_>, summary: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ical::content::parse_line;
+    use crate::channels::ical::content::parse_line;
 
     fn raw<'a>(lines: &[&'a str]) -> RawEvent<'a> {
         RawEvent { props: lines.iter().filter_map(|l| parse_line(l)).collect(), floating: None }

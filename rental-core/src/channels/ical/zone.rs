@@ -178,7 +178,7 @@ impl Observance {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ical::value::parse_stamp;
+    use crate::channels::ical::value::parse_stamp;
 
     fn night(zones: &Zones, raw: &str, tzid: Option<&str>) -> String {
         let stamp = parse_stamp(raw, false).expect("a stamp");

@@ -25,7 +25,7 @@ pub struct Lease {
     /// Who holds it: one dispatcher, unique per process and start.
     pub owner: String,
     /// When it lapses unless renewed.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub until: DateTime<Utc>,
 }
 
@@ -74,7 +74,7 @@ pub fn claimable(due: Vec<Delivery>, leases: &[Lease], now: DateTime<Utc>, limit
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::EventName;
+    use crate::outbox::event::EventName;
 
     fn at(s: &str) -> DateTime<Utc> {
         s.parse().unwrap()

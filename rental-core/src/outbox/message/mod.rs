@@ -13,7 +13,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::ids::{BookingCode, Slug};
+use crate::basics::ids::{BookingCode, Slug};
 
 pub mod lead;
 pub mod plan;
@@ -136,7 +136,7 @@ pub struct MessageLease {
     /// The sender holding it: unique per process and start.
     pub owner: String,
     /// When it lapses and another sender may take the message.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub until: DateTime<Utc>,
 }
 
@@ -161,10 +161,10 @@ pub struct Message {
     /// Where it is.
     pub status: MessageStatus,
     /// When it goes out (the next attempt while scheduled); when it was due otherwise.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub due_at: DateTime<Utc>,
     /// When the mail server accepted it.
-    #[serde(default, with = "crate::timestamp::option")]
+    #[serde(default, with = "crate::basics::timestamp::option")]
     pub sent_at: Option<DateTime<Utc>>,
     /// Attempts so far.
     pub attempts: u32,
@@ -175,7 +175,7 @@ pub struct Message {
     #[serde(default)]
     pub lease: Option<MessageLease>,
     /// When it was recorded.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub created_at: DateTime<Utc>,
 }
 
@@ -226,12 +226,12 @@ pub struct MessageView {
     /// `scheduled`, `sent`, `failed`, `skipped` or `cancelled`.
     pub status: MessageStatus,
     /// When it goes out (the next attempt while scheduled), else when it was due.
-    #[serde(with = "crate::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::timestamp::Rfc3339Millis"))]
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
     pub due_at: DateTime<Utc>,
     /// When the mail server accepted it; null until then.
-    #[serde(default, with = "crate::timestamp::option")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::timestamp::Rfc3339Millis>"))]
+    #[serde(default, with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
     pub sent_at: Option<DateTime<Utc>>,
     /// Attempts so far.
     pub attempts: u32,
@@ -262,19 +262,6 @@ impl From<&Message> for MessageView {
 pub struct ResendRequest {
     /// The kind to send again.
     pub kind: MessageKind,
-}
-
-impl crate::store::Record for Message {
-    const KIND: crate::store::RecordKind = crate::store::RecordKind { name: "message", per_property: true };
-
-    fn key(&self) -> String {
-        self.key_of()
-    }
-
-    /// When a sender should look at it ([`Message::wake_at`]): the claim reads this index.
-    fn at(&self) -> Option<DateTime<Utc>> {
-        self.wake_at()
-    }
 }
 
 /// The key prefix of every message of booking `code` at property `slug`.

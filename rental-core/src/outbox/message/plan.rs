@@ -13,9 +13,9 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::booking::{Booking, Status};
-use crate::ids::Source;
-use crate::property::Property;
+use crate::basics::ids::Source;
+use crate::bookings::booking::{Booking, Status};
+use crate::properties::property::Property;
 
 use super::template::{Facts, context, render};
 use super::timing::schedule;
@@ -183,9 +183,9 @@ fn is_new(m: &Message, input: PlanInput<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::access::Access;
     use crate::demo;
-    use crate::stay::Stay;
+    use crate::stays::access::Access;
+    use crate::stays::stay::Stay;
 
     fn at(s: &str) -> DateTime<Utc> {
         s.parse().unwrap()
@@ -294,7 +294,7 @@ mod tests {
         let mut p = demo::sea_view();
         p.messages.insert(
             MessageKind::CheckOutReminder,
-            crate::message::template::MessageTemplate { subject: None, text: None, html: None, enabled: false },
+            crate::outbox::message::template::MessageTemplate { subject: None, text: None, html: None, enabled: false },
         );
         let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
         let input = PlanInput { property: &p, existing: &[], host_email: "", now: at("2026-11-22T08:00:00Z") };

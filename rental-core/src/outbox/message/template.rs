@@ -17,9 +17,9 @@ use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::booking::{Booking, CancelledBy, Status};
+use crate::bookings::booking::{Booking, CancelledBy, Status};
 use crate::error::FieldError;
-use crate::property::{Cents, Property};
+use crate::properties::property::{Cents, Property};
 
 use super::MessageKind;
 
@@ -271,11 +271,11 @@ pub fn check(messages: &BTreeMap<MessageKind, MessageTemplate>) -> Vec<FieldErro
 /// other character the free-text rule refuses ([`crate::text`]).
 fn check_characters(field: &str, part: Part, source: &str) -> Option<FieldError> {
     match part {
-        Part::Subject => crate::text::field_error(field, source),
-        Part::Text | Part::Html => source.chars().any(|c| c != '\n' && crate::text::is_refused(c)).then(|| {
+        Part::Subject => crate::basics::text::field_error(field, source),
+        Part::Text | Part::Html => source.chars().any(|c| c != '\n' && crate::basics::text::is_refused(c)).then(|| {
             FieldError::new(
                 field,
-                crate::text::CONTROL_CHARACTER,
+                crate::basics::text::CONTROL_CHARACTER,
                 "must not contain control characters other than tab and line feed",
             )
         }),
@@ -332,7 +332,7 @@ pub fn render(
 /// ```
 pub fn one_line(s: &str) -> String {
     let spaced: String =
-        s.chars().map(|c| if c.is_control() || crate::text::is_refused(c) { ' ' } else { c }).collect();
+        s.chars().map(|c| if c.is_control() || crate::basics::text::is_refused(c) { ' ' } else { c }).collect();
     let words: Vec<&str> = spaced.split(' ').filter(|w| !w.is_empty()).collect();
     words.join(" ").chars().take(MAX_SUBJECT_CHARS).collect()
 }
@@ -384,7 +384,7 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
             c.insert("expired", json!(b.cancelled_by == Some(CancelledBy::System)));
         }
         MessageKind::CheckInInstructions => {
-            let (from, until) = crate::access::window(p, b.check_in(), b.check_out(), b.visit.checked_out_at);
+            let (from, until) = crate::stays::access::window(p, b.check_in(), b.check_out(), b.visit.checked_out_at);
             let code = b.visit.access.as_ref().map_or(p.door_code.as_str(), |a| a.code.as_str());
             c.insert("door_code", json!(code));
             c.insert("access_from", json!(local_moment(p, from)));

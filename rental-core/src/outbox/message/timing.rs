@@ -9,10 +9,10 @@
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use chrono_tz::Tz;
 
-use crate::access;
-use crate::booking::Booking;
-use crate::local_time::{instant, local_instant};
-use crate::property::Property;
+use crate::bookings::booking::Booking;
+use crate::properties::local_time::{instant, local_instant};
+use crate::properties::property::Property;
+use crate::stays::access;
 
 use super::{Lead, MessageKind, reasons};
 
@@ -139,7 +139,7 @@ mod tests {
     fn a_gap_in_the_wall_clock_moves_the_due_time_to_its_end() {
         let mut p = demo::sea_view();
         p.timezone = chrono_tz::America::New_York;
-        p.check_in_time = crate::property::ClockTime::parse("02:30").unwrap();
+        p.check_in_time = crate::properties::property::ClockTime::parse("02:30").unwrap();
         p.check_in_message = Lead::parse("24h").unwrap();
         // 02:30 on 2027-03-14 does not exist in New York: 03:00 EDT.
         let s = schedule(&p, d("2027-03-15"), d("2027-03-17"), at("2027-01-01T00:00:00Z"));

@@ -14,7 +14,7 @@ pub use self::standard::{
     SECRET_PREFIX, StandardError, StandardHeaders, TOLERANCE, is_standard_secret, sign_standard, standard_key,
     verify_standard,
 };
-use crate::event::EventName;
+use crate::outbox::event::EventName;
 
 /// A registered receiver of events.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ struct Stored {
     secrets: Option<Secrets>,
     events: Subscription,
     active: bool,
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     created_at: DateTime<Utc>,
 }
 

@@ -14,10 +14,10 @@ pub struct Secret {
     /// The secret as given to the receiver.
     pub value: String,
     /// When it was added.
-    #[serde(with = "crate::timestamp")]
+    #[serde(with = "crate::basics::timestamp")]
     pub created_at: DateTime<Utc>,
     /// When a rotation replaced it; `None` for the current secret.
-    #[serde(default, with = "crate::timestamp::option", skip_serializing_if = "Option::is_none")]
+    #[serde(default, with = "crate::basics::timestamp::option", skip_serializing_if = "Option::is_none")]
     pub retired_at: Option<DateTime<Utc>>,
 }
 

@@ -6,8 +6,8 @@ use tokio_postgres::types::Json;
 
 use super::read::seq_value;
 use super::{PgStore, PgTx};
-use crate::booking::BookingQuery;
-use crate::calendar::EntryKind;
+use crate::bookings::booking::BookingQuery;
+use crate::bookings::calendar::EntryKind;
 use crate::store::{ReadTx, Store, StoreError, StoreResult, WriteTx};
 
 /// How many records of each kind a copy moved, in the order of [`super::TABLES`].
@@ -39,7 +39,9 @@ impl PgStore {
             }
             bookings += page.len();
             match page.last() {
-                Some(last) if page.len() >= query.limit => query.after = Some(crate::booking::Cursor::after(last)),
+                Some(last) if page.len() >= query.limit => {
+                    query.after = Some(crate::bookings::booking::Cursor::after(last));
+                }
                 _ => break,
             }
         }

@@ -7,9 +7,9 @@ use tokio_postgres::types::{Json, ToSql};
 use super::PgTx;
 use super::local::Pending;
 use super::read::kind_code;
-use crate::booking::Booking;
-use crate::event::Event;
-use crate::lifecycle;
+use crate::bookings::booking::Booking;
+use crate::bookings::lifecycle;
+use crate::outbox::event::Event;
 use crate::store::StoreResult;
 
 /// Every waiting write in one statement, each an `unnest` of arrays (empty

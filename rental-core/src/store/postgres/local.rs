@@ -9,10 +9,10 @@ use std::collections::HashMap;
 
 use chrono::NaiveDate;
 
-use crate::booking::Booking;
-use crate::calendar::CalendarEntry;
-use crate::event::Event;
-use crate::property::Property;
+use crate::bookings::booking::Booking;
+use crate::bookings::calendar::CalendarEntry;
+use crate::outbox::event::Event;
+use crate::properties::property::Property;
 use crate::store::IdempotencyRecord;
 
 /// The records one write transaction knows, and its unsent writes.
@@ -112,8 +112,8 @@ impl Local {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calendar::EntryKind;
-    use crate::stay::Stay;
+    use crate::bookings::calendar::EntryKind;
+    use crate::stays::stay::Stay;
 
     fn day(d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(2027, 3, d).unwrap()

@@ -8,16 +8,16 @@ use tokio_postgres::types::Json;
 use super::PgTx;
 use super::local::PendingEntry;
 use super::read::{kind_code, limit, millis, seq_of, seq_value};
-use crate::booking::Booking;
-use crate::calendar::{Block, CalendarEntry};
-use crate::delivery::{ClaimLimits, Delivery, Lease, lease};
-use crate::event::Event;
-use crate::property::Property;
+use crate::bookings::booking::Booking;
+use crate::bookings::calendar::{Block, CalendarEntry};
+use crate::outbox::delivery::{ClaimLimits, Delivery, Lease, lease};
+use crate::outbox::event::Event;
+use crate::outbox::webhook::Webhook;
+use crate::properties::property::Property;
 use crate::store::{
     IdempotencyRecord, ReadTx, Record, RecordKind, RecordRow, StoreError, StoreResult, WriteTx, due_key, finished_key,
     property_topic,
 };
-use crate::webhook::Webhook;
 
 impl PgTx<'_> {
     fn touch(&mut self, topic: String) {

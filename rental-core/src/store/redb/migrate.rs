@@ -11,17 +11,17 @@ use super::tables::{
     PROPERTIES, RECORD_TIMES, RECORDS, SCHEMA_VERSION, UNFANNED, WEBHOOKS,
 };
 use super::{RedbStore, RedbTx, backend, decode};
-use crate::booking::Booking;
-use crate::channel::FeedState;
-use crate::delivery::Delivery;
-use crate::keys::ApiKey;
-use crate::lifecycle;
+use crate::admin::keys::ApiKey;
+use crate::bookings::booking::Booking;
+use crate::bookings::lifecycle;
+use crate::channels::channel::FeedState;
+use crate::outbox::delivery::Delivery;
+use crate::outbox::webhook::Webhook;
 use crate::store::record::row_of;
 use crate::store::{
     AdminPassword, ClientFailures, IdempotencyRecord, KeyHash, Record, RecordKind, RecordRow, StoreError, StoreResult,
     StoredSession, finished_key,
 };
-use crate::webhook::Webhook;
 
 impl RedbStore {
     pub(super) fn create_tables(&self) -> StoreResult<()> {

@@ -9,12 +9,12 @@ use chrono::{Days, NaiveDate};
 use super::disk::SyncPoint;
 use super::sim::{FileId, Rng, SimDisk};
 use super::{RedbStore, RedoError};
-use crate::booking::{BookingQuery, NewBooking};
-use crate::calendar::EntryKind;
-use crate::change::Change;
-use crate::clock::{Entropy, ManualClock};
-use crate::lifecycle::Action;
-use crate::stay::Stay;
+use crate::basics::clock::{Entropy, ManualClock};
+use crate::bookings::booking::{BookingQuery, NewBooking};
+use crate::bookings::calendar::EntryKind;
+use crate::bookings::change::Change;
+use crate::bookings::lifecycle::Action;
+use crate::stays::stay::Stay;
 use crate::store::{ReadRecords, ReadTx, Record, RecordKind, Store, StoreError, WriteRecords, WriteTx};
 use crate::{Error, Rental, demo};
 
@@ -118,7 +118,7 @@ fn use_case(rental: &Rental<RedbStore>, rng: &mut Rng) -> crate::Result<()> {
     match (rng.below(7), some_code) {
         (0, Some(code)) => rental.update_booking(&code, &Action::Confirm).map(drop),
         (1, Some(code)) => rental
-            .update_booking(&code, &Action::Cancel { by: crate::lifecycle::Party::default(), reason: None })
+            .update_booking(&code, &Action::Cancel { by: crate::bookings::lifecycle::Party::default(), reason: None })
             .map(drop),
         (2, Some(code)) => {
             let change = Change { check_in: Some(stay.check_in()), check_out: Some(stay.check_out()), guests: None };

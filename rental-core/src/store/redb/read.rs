@@ -11,13 +11,13 @@ use super::tables::{
     UNFANNED,
 };
 use super::{RedbTx, RedbWrite, backend, decode};
-use crate::booking::{Booking, BookingQuery};
-use crate::calendar::{Block, CalendarEntry, EntryKind};
-use crate::delivery::Delivery;
-use crate::event::{Event, OutboxEvent};
-use crate::ids::BookingCode;
-use crate::property::Property;
-use crate::stay::{MAX_NIGHTS, Stay};
+use crate::basics::ids::BookingCode;
+use crate::bookings::booking::{Booking, BookingQuery};
+use crate::bookings::calendar::{Block, CalendarEntry, EntryKind};
+use crate::outbox::delivery::Delivery;
+use crate::outbox::event::{Event, OutboxEvent};
+use crate::properties::property::Property;
+use crate::stays::stay::{MAX_NIGHTS, Stay};
 use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult};
 
 /// Opening a table to read, the same way for both kinds of transaction.

@@ -9,7 +9,7 @@ use super::tables::{
     LAPSING_HOLDS, META, PENDING, REDO_EPOCH, STORE_ID, UNFANNED,
 };
 use super::*;
-use crate::booking::{Booking, BookingQuery};
+use crate::bookings::booking::{Booking, BookingQuery};
 use crate::demo;
 use crate::store::{AdminPassword, IdempotencyRecord, ReadRecords, ReadTx, WriteRecords, WriteTx};
 
@@ -46,8 +46,8 @@ fn written_by_schema(path: &Path, version: &str, bookings: &[&Booking], older: i
 /// its holds, finished deliveries and idempotency records indexed on open.
 #[test]
 fn opening_a_schema_1_store_indexes_what_it_already_has() {
-    use crate::delivery::{Attempt, Delivery, record};
-    use crate::event::EventName;
+    use crate::outbox::delivery::{Attempt, Delivery, record};
+    use crate::outbox::event::EventName;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE_NAME);
     let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
@@ -97,7 +97,7 @@ fn opening_a_schema_2_store_keeps_the_events_after_the_mark_to_fan_out() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE_NAME);
     let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
-    let created = crate::event::Event::created(&hold, hold.created_at);
+    let created = crate::outbox::event::Event::created(&hold, hold.created_at);
     {
         let store = RedbStore::open(&path).unwrap();
         let mut tx = store.write().unwrap();
@@ -124,7 +124,7 @@ fn opening_a_schema_3_store_drops_the_pending_table_and_keeps_the_pending_counts
     let path = dir.path().join(FILE_NAME);
     let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
     let mut confirmed = demo::booking("BK-9T3K8W", "2027-01-04", "2027-01-08");
-    confirmed.status = crate::booking::Status::Confirmed;
+    confirmed.status = crate::bookings::booking::Status::Confirmed;
     written_by_schema(&path, "3", &[&hold, &confirmed], |tx| {
         tx.open_table(PENDING).unwrap().insert((hold.property.as_str(), hold.code.as_str()), ()).unwrap();
     });
@@ -232,8 +232,8 @@ fn contents(store: &RedbStore) -> String {
 /// file: after a crash, opening the store replays them, rows removed too.
 #[test]
 fn a_crash_between_checkpoints_keeps_every_commit_the_redo_log_holds() {
-    use crate::booking::Status;
-    use crate::event::Event;
+    use crate::bookings::booking::Status;
+    use crate::outbox::event::Event;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE_NAME);
     let store = RedbStore::open(&path).unwrap();
@@ -310,7 +310,7 @@ fn a_checkpoint_starts_the_log_again_and_a_crash_after_it_replays_nothing_twice(
     assert!(!logged.is_empty());
 
     store.log().checkpoint_every(std::time::Duration::ZERO);
-    booking.status = crate::booking::Status::Cancelled;
+    booking.status = crate::bookings::booking::Status::Cancelled;
     let mut tx = store.write().unwrap();
     tx.put_booking(&booking).unwrap();
     tx.commit().unwrap();
@@ -321,7 +321,11 @@ fn a_checkpoint_starts_the_log_again_and_a_crash_after_it_replays_nothing_twice(
     let reopened = crash_copy(&path, &dir.path().join("copy.redb"));
     let read = reopened.read().unwrap();
     let status = read.booking("BK-7Q4M2X").unwrap().map(|b| b.status);
-    assert_eq!(status, Some(crate::booking::Status::Cancelled), "the old record, a pending booking, is not replayed");
+    assert_eq!(
+        status,
+        Some(crate::bookings::booking::Status::Cancelled),
+        "the old record, a pending booking, is not replayed"
+    );
     assert!(read.pending_codes().unwrap().is_empty());
 }
 
@@ -445,13 +449,13 @@ fn every_table_a_store_has_is_replayed_from_the_log() {
 /// a memory store: a key and its secret, a webhook, a feed's state, the admin
 /// password, a session and a locked-out client.
 struct Schema6Records {
-    key: crate::keys::ApiKey,
+    key: crate::admin::keys::ApiKey,
     secret: String,
-    webhook: crate::webhook::Webhook,
-    feed: crate::channel::FeedState,
+    webhook: crate::outbox::webhook::Webhook,
+    feed: crate::channels::channel::FeedState,
     phc: String,
-    session: crate::admin_session::AdminSession,
-    failures: crate::admin_session::LoginFailures,
+    session: crate::admin::admin_session::AdminSession,
+    failures: crate::admin::admin_session::LoginFailures,
 }
 
 const LAYOUT_NOW: &str = "2027-03-01T09:00:00Z";
@@ -459,19 +463,19 @@ const LAYOUT_NOW: &str = "2027-03-01T09:00:00Z";
 fn schema_6_records() -> Schema6Records {
     let now: chrono::DateTime<chrono::Utc> = LAYOUT_NOW.parse().unwrap();
     let rental = crate::Rental::new(crate::MemoryStore::new())
-        .with_clock(std::sync::Arc::new(crate::clock::ManualClock::new(now)));
-    let new = rental.create_key("website", &[crate::keys::Scope::Read]).unwrap();
+        .with_clock(std::sync::Arc::new(crate::basics::clock::ManualClock::new(now)));
+    let new = rental.create_key("website", &[crate::admin::keys::Scope::Read]).unwrap();
     let webhook = rental
-        .add_webhook("https://example.com/hook", crate::webhook::Subscription::parse("*").unwrap(), None)
+        .add_webhook("https://example.com/hook", crate::outbox::webhook::Subscription::parse("*").unwrap(), None)
         .unwrap();
     rental.set_admin_password("correct horse battery").unwrap();
     let phc = rental.store().read().unwrap().get::<AdminPassword>(AdminPassword::KEY).unwrap().unwrap().phc;
-    let feed = crate::channel::FeedState::new(
-        crate::ids::Slug::parse("sea-view").unwrap(),
-        crate::ids::Source::parse("airbnb").unwrap(),
+    let feed = crate::channels::channel::FeedState::new(
+        crate::basics::ids::Slug::parse("sea-view").unwrap(),
+        crate::basics::ids::Source::parse("airbnb").unwrap(),
     );
-    let session = crate::admin_session::AdminSession { csrf: "csrf".into(), last_seen: now, flash: None };
-    let failures = (0..6).fold(None, |f, _| Some(crate::admin_session::LoginFailures::and_one(f, now))).unwrap();
+    let session = crate::admin::admin_session::AdminSession { csrf: "csrf".into(), last_seen: now, flash: None };
+    let failures = (0..6).fold(None, |f, _| Some(crate::admin::admin_session::LoginFailures::and_one(f, now))).unwrap();
     Schema6Records { key: new.key, secret: new.secret, webhook, feed, phc, session, failures }
 }
 
@@ -486,7 +490,7 @@ fn opening_a_schema_6_store_moves_its_keys_webhooks_feeds_and_admin_records_into
     let old = schema_6_records();
     written_by_schema(&path, "6", &[], |tx| {
         let json = |v: &dyn erased::Json| v.bytes();
-        let hash = crate::keys::hash_secret(&old.secret);
+        let hash = crate::admin::keys::hash_secret(&old.secret);
         tx.open_table(KEYS).unwrap().insert(old.key.id.as_str(), json(&old.key).as_slice()).unwrap();
         tx.open_table(KEY_HASHES).unwrap().insert(hash.as_str(), old.key.id.as_str()).unwrap();
         tx.open_table(WEBHOOKS).unwrap().insert(old.webhook.id.as_str(), json(&old.webhook).as_slice()).unwrap();
@@ -497,7 +501,7 @@ fn opening_a_schema_6_store_moves_its_keys_webhooks_feeds_and_admin_records_into
     });
     let now: chrono::DateTime<chrono::Utc> = LAYOUT_NOW.parse().unwrap();
     let rental = crate::Rental::new(RedbStore::open(&path).unwrap())
-        .with_clock(std::sync::Arc::new(crate::clock::ManualClock::new(now)));
+        .with_clock(std::sync::Arc::new(crate::basics::clock::ManualClock::new(now)));
     assert_eq!(rental.keys().unwrap(), std::slice::from_ref(&old.key));
     assert_eq!(rental.authenticate(&old.secret).unwrap().map(|k| k.id), Some(old.key.id.clone()));
     assert_eq!(rental.webhooks().unwrap(), std::slice::from_ref(&old.webhook));

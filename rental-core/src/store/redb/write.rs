@@ -13,12 +13,12 @@ use super::tables::{
     DELIVERY_FINISHED, LAPSING_HOLDS, OUTBOX, PROPERTIES, RECORD_TIMES, RECORDS, UNFANNED,
 };
 use super::{RedbTx, RedbWrite, backend, encode};
-use crate::booking::Booking;
-use crate::calendar::{Block, CalendarEntry};
-use crate::delivery::Delivery;
-use crate::event::Event;
-use crate::lifecycle;
-use crate::property::Property;
+use crate::bookings::booking::Booking;
+use crate::bookings::calendar::{Block, CalendarEntry};
+use crate::bookings::lifecycle;
+use crate::outbox::delivery::Delivery;
+use crate::outbox::event::Event;
+use crate::properties::property::Property;
 use crate::store::{ReadTx, RecordKind, RecordRow, StoreResult, WriteTx, due_key, finished_key};
 
 impl RedbTx<RedbWrite<'_>> {
