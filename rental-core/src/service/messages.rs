@@ -53,8 +53,8 @@ impl<S: Store> Rental<S> {
     }
 
     /// Records a new message of `kind` for booking `code`, due now: a resend
-    /// by hand. Refused (422 on `kind`) when the booking has no guest e-mail,
-    /// for timed kinds of a booking that is not confirmed, and for
+    /// by hand. Refused ([`Error::CannotSend`]) when the booking has no guest
+    /// e-mail, for timed kinds of a booking that is not confirmed, and for
     /// `host_request` without `hostEmail`.
     pub fn resend_message(&self, code: &str, kind: MessageKind) -> Result<Message> {
         let now = self.now();
@@ -65,17 +65,13 @@ impl<S: Store> Rental<S> {
                 .property(booking.property.as_str())?
                 .ok_or_else(|| Error::NotFound(NotFound::Property(booking.property.to_string())))?;
             if booking.guest_email.is_empty() {
-                return Err(Error::invalid("kind", "no_guest_email", "this booking has no guest e-mail address"));
+                return Err(Error::CannotSend { kind, reason: "the booking has no guest e-mail address" });
             }
             if kind.is_timed() && booking.status != Status::Confirmed {
-                return Err(Error::invalid(
-                    "kind",
-                    "not_confirmed",
-                    format!("{kind} is sent for confirmed stays only"),
-                ));
+                return Err(Error::CannotSend { kind, reason: "it is sent for confirmed stays only" });
             }
             if kind == MessageKind::HostRequest && host_email.is_empty() {
-                return Err(Error::invalid("kind", "no_host_email", "hostEmail is not set"));
+                return Err(Error::CannotSend { kind, reason: "hostEmail is not set" });
             }
             let existing = tx.list::<Message>(&booking_prefix(booking.property.as_str(), code), "", MAX_PER_BOOKING)?;
             let input = PlanInput { property: &property, existing: &existing, host_email: &host_email, now };
