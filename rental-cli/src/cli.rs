@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::commands::admin::AdminCommand;
+use crate::commands::backup::{BackupArgs, RestoreArgs};
 use crate::commands::blocks::BlocksArgs;
 use crate::commands::bookings::BookingsArgs;
 use crate::commands::completions::CompletionsArgs;
@@ -41,7 +42,7 @@ pub struct Cli {
 const MAIN_HELP: &str = "Settings come from rental.toml (camelCase keys: listen, dataDir, baseUrl,
 timezone, codePrefix, syncInterval, checkoutTtl, webhookRetries,
 allowPrivateTargets, rateLimit, retention, trustedProxies, shutdownGrace,
-webhookLease, database), overridden by
+webhookLease, database, metricsListen, logFormat), overridden by
 RENTAL_* environment variables (RENTAL_DATA_DIR, RENTAL_DATABASE_URL, RENTAL_TIMEZONE,
 RENTAL_CODE_PREFIX, RENTAL_CHECKOUT_TTL, ...), overridden by flags. Durations are written 90s, 30m, 24h; 0 turns one off.
 
@@ -129,6 +130,10 @@ pub enum Command {
     /// The shared PostgreSQL database: migrate its schema, copy a data directory into it
     #[command(subcommand, after_help = DB_HELP)]
     Db(DbCommand),
+    /// Write one checked file of the whole store, also while a server runs (--url)
+    Backup(BackupArgs),
+    /// Fill an empty data directory or database from a backup file, then check the counts
+    Restore(RestoreArgs),
 }
 
 impl Command {
@@ -140,7 +145,9 @@ impl Command {
             Command::Blocks(args) => Some(&args.remote),
             Command::Mcp(args) => Some(&args.remote),
             Command::Sync(args) => Some(&args.remote),
+            Command::Backup(args) => Some(&args.remote),
             Command::Serve(_)
+            | Command::Restore(_)
             | Command::Property(_)
             | Command::Keys(_)
             | Command::Webhook(_)

@@ -38,6 +38,8 @@ pub enum CliError {
     Usage(String),
     /// The server (`--url`) refused the operation or could not be reached.
     Remote(RemoteError),
+    /// A backup could not be made or restored (a damaged file, a target not empty).
+    Backup(String),
 }
 
 impl CliError {
@@ -51,7 +53,8 @@ impl CliError {
             | CliError::Serve(_)
             | CliError::InvalidSignature
             | CliError::Invalid(_)
-            | CliError::Remote(_) => 1,
+            | CliError::Remote(_)
+            | CliError::Backup(_) => 1,
         }
     }
 }
@@ -72,7 +75,7 @@ impl fmt::Display for CliError {
                 f.write_str("invalid: the signature does not match this body under this secret")
             }
             CliError::Invalid(reason) => write!(f, "invalid: {reason}"),
-            CliError::Usage(message) => f.write_str(message),
+            CliError::Usage(message) | CliError::Backup(message) => f.write_str(message),
             CliError::Remote(e) => write!(f, "{e}"),
         }
     }

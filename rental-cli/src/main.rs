@@ -56,6 +56,8 @@ fn run(cli: &Cli) -> Result<Printed, CliError> {
         cli::Command::Serve(args) => return commands::serve::run(args, &config),
         cli::Command::Sync(args) => return commands::sync::run(args, &config),
         cli::Command::Db(command) => return commands::db::run(command, &config).map(Into::into),
+        cli::Command::Backup(args) => return commands::backup::run(args, &config).map(Into::into),
+        cli::Command::Restore(args) => return commands::backup::restore(args, &config).map(Into::into),
         _ => {}
     }
     let engine = engine::open(&config)?;

@@ -260,18 +260,46 @@ impl Remote {
             .map_err(|e| RemoteError::BadResponse(format!("cannot build the request for {path}: {e}")))
     }
 
+    /// `GET path`, its answer as bytes (up to `limit`), for an answer that is not
+    /// JSON (a backup file); a problem answer is [`RemoteError::Problem`].
+    pub fn get_bytes(&self, path: &str, limit: usize) -> Result<Bytes, RemoteError> {
+        let request = self.request(Method::GET, path, None)?;
+        let (status, bytes) = block_on(async {
+            tokio::time::timeout(self.timeout, self.exchange_limited(request, limit))
+                .await
+                .map_err(|_| self.unreachable(format!("no answer within {:?}", self.timeout)))?
+        })?;
+        if status.is_success() {
+            return Ok(bytes);
+        }
+        answer(status, &bytes).map(|_| Bytes::new())
+    }
+
     async fn exchange(&self, request: Request<Full<Bytes>>) -> Result<(StatusCode, Bytes), RemoteError> {
+        self.exchange_limited(request, MAX_RESPONSE_BYTES).await
+    }
+
+    async fn exchange_limited(
+        &self,
+        request: Request<Full<Bytes>>,
+        limit: usize,
+    ) -> Result<(StatusCode, Bytes), RemoteError> {
         let tcp = TcpStream::connect((self.host.as_str(), self.port)).await.map_err(|e| self.unreachable(e))?;
         if !self.tls {
-            return self.over(tcp, request).await;
+            return self.over(tcp, request, limit).await;
         }
         let name = ServerName::try_from(self.host.clone()).map_err(|e| self.unreachable(e))?;
         let tls = tls_connector().map_err(|e| self.unreachable(e))?;
         let stream = tls.connect(name, tcp).await.map_err(|e| self.unreachable(e))?;
-        self.over(stream, request).await
+        self.over(stream, request, limit).await
     }
 
-    async fn over<T>(&self, io: T, request: Request<Full<Bytes>>) -> Result<(StatusCode, Bytes), RemoteError>
+    async fn over<T>(
+        &self,
+        io: T,
+        request: Request<Full<Bytes>>,
+        limit: usize,
+    ) -> Result<(StatusCode, Bytes), RemoteError>
     where
         T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     {
@@ -280,7 +308,7 @@ impl Remote {
         let driver = tokio::spawn(connection);
         let response = sender.send_request(request).await.map_err(|e| self.unreachable(e))?;
         let status = response.status();
-        let body = Limited::new(response.into_body(), MAX_RESPONSE_BYTES)
+        let body = Limited::new(response.into_body(), limit)
             .collect()
             .await
             .map_err(|e| self.unreachable(format!("the answer broke off: {e}")))?

@@ -1,11 +1,11 @@
-//! The one error type of the library. Each variant maps to exactly one
-//! problem `code` of docs/API.md section 1, so servers and CLIs can match on it.
+//! The library's errors: [`Error`], each variant one problem `code` of
+//! docs/API.md section 1, and [`StoreError`], what a store reports. Both live
+//! here, apart from `store/`, so that the domain imports nothing of the store.
 
 use chrono::NaiveDate;
 
 use crate::booking::Status;
 use crate::ids::IdError;
-use crate::store::StoreError;
 
 /// What went wrong in a call into the library.
 ///
@@ -165,3 +165,35 @@ fn dates_list(dates: &[NaiveDate]) -> String {
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The data directory is in use by another process, normally a running server.
+    #[error("the data directory is in use by a running server")]
+    Locked,
+    /// Stored data could not be read back.
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+    /// The backend failed (I/O, a full disk, ...).
+    #[error("storage failed: {0}")]
+    Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The write lost a race with another writer (a serialization failure, a
+    /// deadlock, a key inserted meanwhile) and wrote nothing; done again from
+    /// the start, it may succeed. [`Rental`](crate::Rental) retries it.
+    #[error("the write conflicted with another writer: {0}")]
+    Conflict(String),
+    /// The backend cannot be reached now (a lost connection, a database
+    /// shutting down); nothing was written, and a later try may succeed.
+    #[error("storage is unavailable: {0}")]
+    Unavailable(String),
+}
+
+impl StoreError {
+    /// True when the same work, done again from the start, may succeed:
+    /// [`StoreError::Conflict`] and [`StoreError::Unavailable`].
+    pub fn is_transient(&self) -> bool {
+        matches!(self, StoreError::Conflict(_) | StoreError::Unavailable(_))
+    }
+}

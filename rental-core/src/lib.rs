@@ -63,9 +63,10 @@
 //! let booking = rental.update_booking(booking.code.as_str(), &Action::Confirm)?;
 //! assert_eq!(booking.status, Status::Confirmed);
 //!
-//! // 4. Read the outbox: every change wrote its events in its own transaction.
+//! // 4. Read the outbox: every change wrote its events in its own transaction
+//! //    (what webhooks deliver, docs/API.md section 9). Confirming is a status change too.
 //! let events: Vec<EventName> = rental.events_after(0, 100)?.into_iter().map(|e| e.event.event).collect();
-//! assert_eq!(events, [EventName::BookingCreated, EventName::BookingConfirmed]);
+//! assert_eq!(events, [EventName::BookingCreated, EventName::BookingConfirmed, EventName::BookingUpdated]);
 //!
 //! // 5. The occupancy summary, each property judged on its own today.
 //! let summary = rental.summary()?;
@@ -98,9 +99,12 @@
 #![deny(missing_docs)]
 
 mod admin;
+pub mod backup;
 mod basics;
 mod bookings;
 mod channels;
+#[cfg(feature = "conformance")]
+pub mod conformance;
 pub mod demo;
 mod error;
 pub mod metrics;
@@ -137,6 +141,7 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::{Error, FieldError, NotFound, Result};
 pub use event::{Event, EventName, OutboxEvent};
 pub use ids::{BookingCode, IdError, Slug, Source};
+pub use keys::{ApiKey, Scope};
 pub use lifecycle::Action;
 pub use occupancy::Summary;
 pub use pricing::Quote;
@@ -151,3 +156,4 @@ pub use store::RedbStore;
 pub use store::{
     MemoryStore, ReadRecords, ReadTx, Record, RecordKind, RecordRow, Store, StoreError, WriteRecords, WriteTx,
 };
+pub use webhook::{Subscription, Webhook};

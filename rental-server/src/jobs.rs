@@ -14,7 +14,7 @@ pub const EXPIRY_INTERVAL: Duration = Duration::from_secs(1);
 /// How often retention looks for what it may remove.
 pub const RETENTION_INTERVAL: Duration = Duration::from_secs(60);
 
-/// Runs `Rental::expire_due` every [`EXPIRY_INTERVAL`] and `Rental::prune`
+/// Runs `Rental::expire_due` every [`EXPIRY_INTERVAL`] and `Operations::prune`
 /// every [`RETENTION_INTERVAL`], each first at once, until `stop` changes.
 /// Both run on the blocking pool, one at a time.
 pub async fn housekeeping<S: Store + 'static>(rental: Arc<Rental<S>>, mut stop: watch::Receiver<bool>) {

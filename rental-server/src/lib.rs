@@ -27,6 +27,7 @@
 #![deny(missing_docs)]
 
 pub mod admin;
+pub mod backup;
 pub mod blocks;
 pub mod book;
 pub mod client_addr;
@@ -625,6 +626,7 @@ async fn route_request<S: Store + 'static>(
         Route::Healthz => health::healthz(),
         Route::Readyz => health::readyz(state).await,
         Route::Metrics => crate::metrics::response(&state.metrics, rental).await,
+        Route::Backup => backup::download(rental).await,
     }
 }
 

@@ -179,15 +179,11 @@ impl StoreGauges {
             .feed_states()?
             .into_iter()
             .map(|f| {
-                let age = f.last_success_at.map(|at| (now - at).num_milliseconds().max(0) as f64 / 1000.0);
+                let age = f.last_success_at.map(|at| seconds_since(at, now));
                 (f.property.as_str().to_owned(), f.feed.as_str().to_owned(), age)
             })
             .collect();
-        Ok(StoreGauges {
-            pending,
-            oldest_seconds: oldest.map_or(0.0, |at| (now - at).num_milliseconds().max(0) as f64 / 1000.0),
-            feeds,
-        })
+        Ok(StoreGauges { pending, oldest_seconds: oldest.map_or(0.0, |at| seconds_since(at, now)), feeds })
     }
 
     fn write(&self, out: &mut String) {
@@ -206,6 +202,11 @@ impl StoreGauges {
         }
         out.push('\n');
     }
+}
+
+/// Seconds from `at` to `now`, 0 when `at` is later.
+fn seconds_since(at: chrono::DateTime<Utc>, now: chrono::DateTime<Utc>) -> f64 {
+    (now - at).to_std().map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// The `/metrics` answer, or 503 when the recorder is someone else's or the store did not answer.
@@ -251,16 +252,17 @@ mod process {
             gauge(out, "process_virtual_memory_bytes", "gauge", "Virtual memory size, in bytes.", vsize);
         }
         if let Ok(fds) = std::fs::read_dir("/proc/self/fd") {
-            gauge(out, "process_open_fds", "gauge", "Open file descriptors.", fds.count() as f64);
+            let open = u32::try_from(fds.count()).map_or(f64::from(u32::MAX), f64::from);
+            gauge(out, "process_open_fds", "gauge", "Open file descriptors.", open);
         }
         if let (Some(start_ticks), Some(boot)) = (field(22), boot_time()) {
-            let start = boot + start_ticks / TICKS;
+            let began = boot + start_ticks / TICKS;
             gauge(
                 out,
                 "process_start_time_seconds",
                 "gauge",
                 "Start time of the process since the epoch, in seconds.",
-                start,
+                began,
             );
         }
     }

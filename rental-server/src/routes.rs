@@ -30,6 +30,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/healthz"),
     ("GET", "/readyz"),
     ("GET", "/metrics"),
+    ("GET", "/api/v1/backup"),
 ];
 
 /// An endpoint with the parameters taken from its path.
@@ -77,6 +78,8 @@ pub enum Route {
     Readyz,
     /// `GET /metrics`: the Prometheus exposition, for a `metrics` key.
     Metrics,
+    /// `GET /api/v1/backup`: the whole store as a backup file, for a `backup` key.
+    Backup,
 }
 
 impl Route {
@@ -85,6 +88,7 @@ impl Route {
         match self {
             Route::OpenApi | Route::Calendar(_) | Route::Healthz | Route::Readyz => None,
             Route::Metrics => Some(Scope::Metrics),
+            Route::Backup => Some(Scope::Backup),
             Route::CreateBooking
             | Route::PatchBooking(_)
             | Route::ResendMessage(_)
@@ -117,6 +121,7 @@ impl Route {
             Route::Healthz => "/healthz",
             Route::Readyz => "/readyz",
             Route::Metrics => "/metrics",
+            Route::Backup => "/api/v1/backup",
         }
     }
 }
@@ -163,6 +168,7 @@ fn route(method: &Method, segments: &[&str]) -> Option<Route> {
         ("GET", ["healthz"]) => Route::Healthz,
         ("GET", ["readyz"]) => Route::Readyz,
         ("GET", ["metrics"]) => Route::Metrics,
+        ("GET", ["api", "v1", "backup"]) => Route::Backup,
         ("GET", ["api", "v1", "properties"]) => Route::ListProperties,
         ("GET", ["api", "v1", "properties", slug]) if !slug.is_empty() => Route::GetProperty(owned(slug)),
         ("GET", ["api", "v1", "properties", slug, "availability"]) => Route::Availability(owned(slug)),

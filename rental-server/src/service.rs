@@ -82,10 +82,10 @@ impl<S> Clone for RentalService<S> {
 pub(crate) struct Mount(pub(crate) Arc<str>);
 
 impl<S: Store + 'static> RentalService<S> {
-    /// The service at the root, for clients at `127.0.0.1` until
+    /// The service at the root, every client counted as one (`0.0.0.0`) until
     /// [`RentalService::for_client`] says otherwise.
     pub fn new(state: Arc<AppState<S>>) -> Self {
-        RentalService { state, prefix: Arc::from(""), client: IpAddr::V4(Ipv4Addr::LOCALHOST) }
+        RentalService { state, prefix: Arc::from(""), client: IpAddr::V4(Ipv4Addr::UNSPECIFIED) }
     }
 
     /// The same service under `prefix` (`/rental`; `""` or `/` is the root):
@@ -95,6 +95,7 @@ impl<S: Store + 'static> RentalService<S> {
     ///
     /// When `prefix` has a `?` or `#`, or characters a path cannot hold
     /// unescaped: a mistake in the program, not in a request.
+    #[must_use]
     pub fn under(mut self, prefix: &str) -> Self {
         let prefix = format!("/{}", prefix.trim_matches('/'));
         let prefix = if prefix == "/" { String::new() } else { prefix };

@@ -25,6 +25,7 @@
 //!   against a server (installed by `scripts/test`).
 //! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
 //! - `book`: the booking page guests book on (section 20), its form, tokens and framing.
+//! - `health`: `/healthz` and `/readyz`, at shutdown and with PostgreSQL stopped and started (section 22).
 //! - `messages`: guest messages (section 21) through a real SMTP server: every kind,
 //!   timing across DST, order, retries, refusals, a server down, header injection.
 //! - `mounted`: the whole interface mounted under `/rental` in a program's own
@@ -41,6 +42,7 @@ mod connections;
 mod delivery_claims;
 mod denial;
 mod errors;
+mod health;
 mod home_assistant;
 mod ical;
 mod messages;

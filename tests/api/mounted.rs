@@ -173,3 +173,24 @@ fn hidden_csrf(html: &str) -> String {
     let at = html.find(r#"name="_csrf" value=""#).expect("a CSRF field") + r#"name="_csrf" value=""#.len();
     html[at..].split('"').next().unwrap().to_owned()
 }
+
+#[tokio::test]
+async fn the_booking_page_under_a_prefix_links_posts_and_frames_below_it() {
+    let (http, _key, jobs, rental) = program().await;
+    rental.import_properties(&rental_core::demo::with_booking_pages(rental_core::demo::properties())).unwrap();
+    let page = http.get("/rental/book/sea-view", NO_KEY).await;
+    page.expect(200);
+    let html = page.text();
+    assert!(html.contains(r#"action="/rental/book/sea-view"#), "{html}");
+    assert!(html.contains(r#"href="/rental/book/sea-view?"#), "the calendar's links keep the prefix: {html}");
+    assert!(!html.contains(r#"="/book"#), "a link lost the prefix: {html}");
+    let script = http.get("/rental/book/embed.js", NO_KEY).await;
+    script.expect(200);
+    assert!(
+        script.text().contains("root+'/book/'"),
+        "embed.js frames the page from where it was loaded: {}",
+        script.text()
+    );
+    http.get("/book/sea-view", NO_KEY).await.expect(404);
+    jobs.stop(std::time::Duration::from_secs(5)).await;
+}

@@ -99,9 +99,10 @@ fn a_webhook_stored_before_secret_rotation_existed_loads_signs_and_rotates() {
     {
         let db = redb::Database::open(dir.path().join("rental.redb")).unwrap();
         let tx = db.begin_write().unwrap();
-        tx.open_table(redb::TableDefinition::<&str, &[u8]>::new("webhooks"))
+        // Webhooks are records (kind `webhook`) since schema 7; the document is as it was.
+        tx.open_table(redb::TableDefinition::<(&str, &str), (Option<i64>, &[u8])>::new("records"))
             .unwrap()
-            .insert("wh_3kTq9VbX1mZp", OLD_WEBHOOK.as_bytes())
+            .insert(("webhook", "wh_3kTq9VbX1mZp"), (None, OLD_WEBHOOK.as_bytes()))
             .unwrap();
         tx.commit().unwrap();
     }

@@ -9,10 +9,12 @@
 //! - `properties`: property-based checks of the invariants.
 //! - `free_text`: random names through the published calendar and the terminal form.
 //! - `shared_store`: several engines on one PostgreSQL database.
+//! - `conformance`: the public store conformance suite on memory, redb and PostgreSQL.
 
 mod bad_input;
 mod channel_fixtures;
 mod concurrency;
+mod conformance;
 mod durability;
 mod free_text;
 mod properties;

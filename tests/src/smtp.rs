@@ -150,7 +150,7 @@ impl SmtpServer {
 
     /// How many messages were accepted so far (lines counted, nothing parsed: cheap to poll).
     pub fn received_count(&self) -> usize {
-        std::fs::read(self.dir.path().join("received.jsonl")).map_or(0, |b| b.iter().filter(|c| **c == b'\n').count())
+        std::fs::read(self.dir.path().join("received.jsonl")).map_or(0, |b| String::from_utf8_lossy(&b).lines().count())
     }
 
     /// Waits until at least `n` messages were accepted (at most `within`); returns them all.

@@ -1,5 +1,5 @@
 //! The programs some tests need besides cargo (PostgreSQL, chromium, Python
-//! packages, Home Assistant), and what a test does when one is missing.
+//! packages, Home Assistant, Prometheus, systemd-analyze), and what a test does when one is missing.
 //!
 //! `./scripts/test` installs them all and sets [`REQUIRE_ENV`]: there, a
 //! missing tool fails its test, so CI never passes by skipping. A plain
@@ -52,4 +52,23 @@ pub fn python_modules(modules: &str) -> bool {
         );
     }
     found
+}
+
+/// True when `program` runs from `PATH` (`program --version` starts); else see [`missing`] with `how`.
+pub fn program(program: &str, how: &str) -> bool {
+    let found = Command::new(program).arg("--version").output().is_ok();
+    if !found {
+        missing(program, how);
+    }
+    found
+}
+
+/// True when Debian's Prometheus server and `promtool` are installed; else see [`missing`].
+pub fn prometheus() -> bool {
+    program("prometheus", "apt-get install prometheus") && program("promtool", "apt-get install prometheus")
+}
+
+/// True when `systemd-analyze` is installed; else see [`missing`].
+pub fn systemd_analyze() -> bool {
+    program("systemd-analyze", "apt-get install systemd")
 }

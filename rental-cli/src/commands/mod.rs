@@ -2,6 +2,7 @@
 //! of their arguments and what a command hands back to print.
 
 pub mod admin;
+pub mod backup;
 pub mod blocks;
 pub mod bookings;
 pub mod completions;
@@ -47,8 +48,13 @@ pub fn run(command: &Command, engine: Engine) -> Result<Printed, CliError> {
         Command::Webhook(c) => webhook::run(c, &engine),
         Command::Admin(c) => admin::run(c, &engine, &mut std::io::stdin().lock()).map(Printed::from),
         Command::Mcp(_) => mcp::run(engine),
-        Command::Serve(_) | Command::Sync(_) | Command::Completions(_) | Command::Db(_) => {
-            unreachable!("serve, sync, db and completions run on their own; main dispatches them")
+        Command::Serve(_)
+        | Command::Sync(_)
+        | Command::Completions(_)
+        | Command::Db(_)
+        | Command::Backup(_)
+        | Command::Restore(_) => {
+            unreachable!("serve, sync, db, backup, restore and completions run on their own; main dispatches them")
         }
     }
 }
@@ -61,7 +67,9 @@ pub fn run_remote(command: &Command, remote: Remote) -> Result<Printed, CliError
         Command::Blocks(args) => blocks::run_remote(&args.command, &remote),
         Command::Mcp(_) => mcp::run_remote(remote),
         Command::Sync(args) => sync::run_remote(args, &remote),
+        Command::Backup(args) => backup::run_remote(args, &remote).map(Printed::from),
         Command::Serve(_)
+        | Command::Restore(_)
         | Command::Property(_)
         | Command::Keys(_)
         | Command::Webhook(_)

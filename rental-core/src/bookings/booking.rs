@@ -65,6 +65,33 @@ pub struct Booking {
     pub visit: Visit,
 }
 
+/// A booking comes from [`crate::Rental::create_booking`] and changes with
+/// [`crate::Rental::update_booking`] ([`crate::Action`]s, docs/API.md section 6).
+///
+/// ```
+/// use std::sync::Arc;
+/// use rental_core::{demo, Action, ManualClock, MemoryStore, NewBooking, PaymentStatus, Rental, Status};
+///
+/// let clock = Arc::new(ManualClock::new("2026-11-22T08:00:00Z".parse().unwrap()));
+/// let rental = Rental::new(MemoryStore::new()).with_clock(clock);
+/// rental.import_properties(&demo::properties())?;
+/// let booking = rental.create_booking(&NewBooking {
+///     property: "sea-view".parse()?,
+///     check_in: "2026-12-20".parse().unwrap(),
+///     check_out: "2026-12-27".parse().unwrap(),
+///     guest_name: "Ada Lovelace".into(),
+///     guest_email: "ada@example.com".into(),
+///     guests: 3,
+///     notes: None,
+///     source: None,
+/// }, None)?.booking;
+/// assert_eq!((booking.status, booking.payment_status), (Status::Pending, PaymentStatus::Unpaid));
+///
+/// let booking = rental.update_booking(booking.code.as_str(), &Action::Confirm)?;
+/// assert_eq!(booking.status, Status::Confirmed);
+/// assert_eq!(rental.booking(booking.code.as_str())?, booking);
+/// # Ok::<(), rental_core::Error>(())
+/// ```
 impl Booking {
     /// The first night.
     pub fn check_in(&self) -> NaiveDate {

@@ -8,14 +8,8 @@ use crate::basics::clock_time::ClockTime;
 
 /// The instant `time` on `date` in `tz`. A time that a DST fold repeats is
 /// its first occurrence; one that a DST gap skips is the first instant after
-/// the gap (02:30 on a spring-forward night is 03:00 local).
-///
-/// ```
-/// use rental_core::local_time::instant;
-/// use rental_core::ClockTime;
-/// let at = instant(chrono_tz::Europe::Lisbon, "2026-07-01".parse().unwrap(), ClockTime::parse("15:00").unwrap());
-/// assert_eq!(at.to_rfc3339(), "2026-07-01T14:00:00+00:00");
-/// ```
+/// the gap (02:30 on a spring-forward night is 03:00 local): 15:00 on
+/// 2026-07-01 in Lisbon is 14:00 UTC.
 pub fn instant(tz: Tz, date: NaiveDate, time: ClockTime) -> DateTime<Utc> {
     at_local(tz, date, time.0)
 }

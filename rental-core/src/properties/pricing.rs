@@ -50,6 +50,29 @@ pub struct Quote {
     pub problems: Vec<Problem>,
 }
 
+/// A quote comes from [`crate::Rental::quote`]: priced even when the stay
+/// cannot be booked, with the reasons in `problems`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use rental_core::{demo, ManualClock, MemoryStore, QuoteRequest, Rental};
+/// use rental_core::pricing::Problem;
+///
+/// let clock = Arc::new(ManualClock::new("2026-11-22T08:00:00Z".parse().unwrap()));
+/// let rental = Rental::new(MemoryStore::new()).with_clock(clock);
+/// rental.import_properties(&demo::properties())?;
+/// let quote = rental.quote(&QuoteRequest {
+///     property: "sea-view".parse()?,
+///     check_in: "2026-12-20".parse().unwrap(),
+///     check_out: "2026-12-21".parse().unwrap(),
+///     guests: 2,
+/// })?;
+/// assert!(!quote.available);
+/// assert_eq!(quote.problems, [Problem::MinNights { limit: 2 }]);
+/// assert_eq!(quote.problems[0].to_string(), "stays starting then are at least 2 nights");
+/// assert_eq!(quote.total, quote.accommodation - quote.discount + quote.extra_guest_fee + quote.cleaning_fee + quote.taxes);
+/// # Ok::<(), rental_core::Error>(())
+/// ```
 impl Quote {
     /// The JSON body, byte for byte what `serde_json::to_vec` writes (a test
     /// checks it), written directly; `problems` go through serde.

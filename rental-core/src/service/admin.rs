@@ -7,7 +7,7 @@ use super::Rental;
 use crate::error::{Error, NotFound, Result};
 use crate::event::OutboxEvent;
 use crate::keys::{self, ApiKey, Scope};
-use crate::store::{KEYS_TOPIC, KeyHash, ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
+use crate::store::{KEYS_TOPIC, KeyHash, ReadRecords, ReadTx, Store, WriteRecords};
 use crate::webhook::{Secrets, Subscription, Webhook};
 
 /// `lastUsedAt` is written at most this often per key, so reads stay reads.

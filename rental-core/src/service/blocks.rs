@@ -11,7 +11,7 @@ use crate::keys;
 use crate::occupancy::today_in;
 use crate::pricing::Problem;
 use crate::stay::{MAX_NIGHTS, Stay, StayError, last_check_in};
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadTx, Store};
 
 /// The longest block note, in characters.
 pub const MAX_BLOCK_NOTE: usize = 500;
@@ -58,7 +58,7 @@ impl<S: Store> Rental<S> {
         crate::text::check("note", note)?;
         let now = self.now();
         self.write(|tx| {
-            let property = active_property(&FromStore(&*tx), slug)?.into_owned();
+            let property = active_property(&FromStore(&**tx), slug)?.into_owned();
             let today = today_in(property.timezone, now);
             check_dates(stay, today)?;
             let mut stays = tx.calendar(slug, stay.check_in(), stay.check_out())?;
@@ -86,7 +86,7 @@ impl<S: Store> Rental<S> {
     /// a channel feed imported (the feed owns it).
     pub fn remove_block(&self, slug: &str, id: &str) -> Result<Block> {
         self.write(|tx| {
-            active_property(&FromStore(&*tx), slug)?;
+            active_property(&FromStore(&**tx), slug)?;
             let block = tx
                 .block(id)?
                 .filter(|b| b.property.as_str() == slug)

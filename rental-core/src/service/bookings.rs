@@ -212,15 +212,15 @@ impl<S: Store> Rental<S> {
     ) -> Result<Created> {
         let (req, stay) = (&job.req, job.stay);
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint)
-            && let Some(booking) = replay(tx, key, fingerprint, now)?
+            && let Some(booking) = replay(&**tx, key, fingerprint, now)?
         {
             return Ok(Created { booking, replayed: true });
         }
-        let property = active_property(&FromStore(&*tx), req.property.as_str())?.into_owned();
+        let property = active_property(&FromStore(&**tx), req.property.as_str())?.into_owned();
         let calendar = tx.calendar(req.property.as_str(), stay.check_in(), stay.check_out())?;
         let quote = pricing::quote(&property, stay, req.guests, today_in(property.timezone, now), &calendar);
         refuse_problems(&quote.problems)?;
-        let code = self.unused_code(&*tx, Some(code))?;
+        let code = self.unused_code(&**tx, Some(code))?;
         let booking = Booking {
             code: code.clone(),
             property: property.slug.clone(),

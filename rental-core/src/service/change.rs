@@ -39,7 +39,7 @@ pub(super) fn change_in<S: Store>(
     now: DateTime<Utc>,
 ) -> Result<Booking> {
     let target = change.target(&booking)?;
-    let property = active_property(&FromStore(&*tx), booking.property.as_str())?.into_owned();
+    let property = active_property(&FromStore(&**tx), booking.property.as_str())?.into_owned();
     let today = today_in(property.timezone, now);
     change::check_allowed(&booking, today)?;
     if change::is_same(&booking, target) {

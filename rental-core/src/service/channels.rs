@@ -6,11 +6,12 @@ use std::time::Duration;
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 
+use super::write::Recorder;
 use super::write::Tx;
 use super::{FromStore, Rental, active_property};
 use crate::booking::{Booking, ExternalRef, PaymentStatus, Status};
 use crate::calendar::{Block, EntryKind};
-use crate::channel::{self, Action, FeedLease, FeedResult, FeedState, Owned, OwnedKind, Seen, Step, SyncReport};
+use crate::channel::{self, FeedAction, FeedLease, FeedResult, FeedState, Owned, OwnedKind, Seen, Step, SyncReport};
 use crate::error::Result;
 use crate::event::{Event, EventName};
 use crate::ical::{self, Feed, FeedError};
@@ -42,7 +43,7 @@ pub struct FeedPull {
     /// How many were applied when it was asked for: a pull asked for while another pull of
     /// the feed ran does not confirm that pull's empty calendar ([`FeedState::empty_confirmed_by`]).
     pub requested: u64,
-    /// The owner of the lease it was claimed under ([`Rental::claim_feed_pull`]), if any.
+    /// The owner of the lease it was claimed under ([`Operations::claim_feed_pull`](super::Operations::claim_feed_pull)), if any.
     pub holder: Option<String>,
 }
 
@@ -126,7 +127,7 @@ impl<S: Store> Rental<S> {
         if steps.is_empty() {
             return Ok(FeedResult::succeeded(property.slug.clone(), feed.name.clone(), events));
         }
-        let direct = direct_stays(&*tx, property, state, today)?;
+        let direct = direct_stays(&**tx, property, state, today)?;
         let mut pull = Pull { property, feed, now, direct, counts: Counts::default() };
         for step in steps {
             match self.apply_step(tx, &mut pull, &step)? {
@@ -148,12 +149,12 @@ impl<S: Store> Rental<S> {
     fn apply_step(&self, tx: &mut Tx<'_, S>, pull: &mut Pull<'_>, step: &Step) -> Result<Option<Owned>> {
         let (before, now) = (step.before.as_ref(), pull.now);
         match &step.action {
-            Action::Forget => Ok(None),
-            Action::Drop => {
+            FeedAction::Forget => Ok(None),
+            FeedAction::Drop => {
                 release(tx, before, now, &mut pull.counts)?;
                 Ok(None)
             }
-            Action::Booking { stay, guest_name, seen } => {
+            FeedAction::Booking { stay, guest_name, seen } => {
                 let kept = before.filter(|o| o.kind == OwnedKind::Booking).and_then(|o| o.holders.first());
                 let existing = match kept {
                     Some(code) => tx.booking(code)?.filter(Booking::is_active),
@@ -172,7 +173,7 @@ impl<S: Store> Rental<S> {
                 pull.counts.conflicts += usize::from(pull.overlaps_direct(*stay));
                 Ok(Some(owned(OwnedKind::Booking, vec![booking.code.to_string()], seen)))
             }
-            Action::Blocks { stays, seen } => {
+            FeedAction::Blocks { stays, seen } => {
                 release(tx, before, now, &mut pull.counts)?;
                 let mut ids = Vec::with_capacity(stays.len());
                 let mut conflict = false;
@@ -207,7 +208,7 @@ impl<S: Store> Rental<S> {
     ) -> Result<Booking> {
         let (property, feed) = (pull.property, pull.feed);
         Ok(Booking {
-            code: self.unused_code(tx, None)?,
+            code: self.unused_code(&**tx, None)?,
             property: property.slug.clone(),
             property_name: property.name.clone(),
             guest_name: guest_name.to_owned(),
@@ -234,7 +235,7 @@ impl<S: Store> Rental<S> {
 /// Brings an imported booking to the feed's dates and guest name; emits
 /// `booking.updated` with what changed, if anything did.
 fn move_booking(
-    tx: &mut impl WriteTx,
+    tx: &mut Recorder<impl WriteTx>,
     old: Booking,
     stay: Stay,
     guest_name: &str,
@@ -262,7 +263,12 @@ fn move_booking(
 }
 
 /// Gives back what an event owned: cancels its booking (by the channel) or removes its blocks.
-fn release(tx: &mut impl WriteTx, before: Option<&Owned>, now: DateTime<Utc>, counts: &mut Counts) -> Result<()> {
+fn release(
+    tx: &mut Recorder<impl WriteTx>,
+    before: Option<&Owned>,
+    now: DateTime<Utc>,
+    counts: &mut Counts,
+) -> Result<()> {
     let Some(before) = before else { return Ok(()) };
     for holder in &before.holders {
         match before.kind {
@@ -382,7 +388,7 @@ impl<S: Store> super::Operations<'_, S> {
             let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
             state.lease = Some(FeedLease { owner: owner.to_owned(), until });
             tx.put(&state)?;
-            let url = configured_feed(tx, pull)?.map_or_else(|| pull.url.clone(), |(_, feed)| feed.url);
+            let url = configured_feed(&**tx, pull)?.map_or_else(|| pull.url.clone(), |(_, feed)| feed.url);
             Ok(PullClaim::Claimed(FeedPull {
                 requested: pull.requested,
                 holder: Some(owner.to_owned()),
@@ -442,7 +448,7 @@ impl<S: Store> super::Operations<'_, S> {
                 }
                 return Ok(failed(pull, SUPERSEDED));
             }
-            let configured = configured_feed(tx, pull)?;
+            let configured = configured_feed(&**tx, pull)?;
             let result = match (configured, read.clone()) {
                 (None, _) => failed(pull, "the feed is no longer configured"),
                 (Some(_), Read::Failed(error)) => failed(pull, error),

@@ -6,6 +6,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::Rental;
+use super::write::Recorder;
 use crate::delivery::{self, Attempt, ClaimLimits, Delivery};
 use crate::error::{Error, NotFound, Result};
 use crate::keys;
@@ -35,7 +36,11 @@ impl<S: Store> Rental<S> {
 
 /// Records `attempts` in order in `tx`, each clearing its delivery's lease; a
 /// `410 Gone` deactivates the webhook and gives up its other pending deliveries.
-fn record_in(tx: &mut impl WriteTx, attempts: &[(String, Attempt)], retries: &[Duration]) -> Result<Vec<Delivery>> {
+fn record_in(
+    tx: &mut Recorder<impl WriteTx>,
+    attempts: &[(String, Attempt)],
+    retries: &[Duration],
+) -> Result<Vec<Delivery>> {
     let mut out = Vec::with_capacity(attempts.len());
     for (id, attempt) in attempts {
         let current = tx.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.clone())))?;
@@ -72,7 +77,7 @@ fn to_send(tx: &impl ReadTx, deliveries: Vec<Delivery>, now: DateTime<Utc>) -> R
 }
 
 /// Gives up every pending delivery of a webhook that will not receive them.
-pub(super) fn abandon_pending(tx: &mut impl WriteTx, webhook_id: &str) -> Result<()> {
+pub(super) fn abandon_pending(tx: &mut Recorder<impl WriteTx>, webhook_id: &str) -> Result<()> {
     for pending in tx.pending_deliveries()?.into_iter().filter(|d| d.webhook_id == webhook_id) {
         tx.put_delivery(&delivery::abandon(&pending))?;
     }
@@ -80,7 +85,7 @@ pub(super) fn abandon_pending(tx: &mut impl WriteTx, webhook_id: &str) -> Result
 }
 
 /// Drops, from every webhook, the replaced secrets that no longer sign at `now`.
-fn drop_expired_secrets(tx: &mut impl WriteTx, now: DateTime<Utc>) -> Result<()> {
+fn drop_expired_secrets(tx: &mut Recorder<impl WriteTx>, now: DateTime<Utc>) -> Result<()> {
     for mut webhook in tx.list_all::<Webhook>("")? {
         if webhook.secrets.drop_expired(now) {
             tx.put(&webhook)?;
@@ -124,7 +129,7 @@ impl<S: Store> super::Operations<'_, S> {
 
     /// Up to `limit` deliveries due now, earliest first, each with its webhook's
     /// address and active secrets and the exact body to send. Leases are not
-    /// looked at: a dispatcher claims with [`Rental::claim_deliveries`].
+    /// looked at: a dispatcher claims with [`Operations::claim_deliveries`](super::Operations::claim_deliveries).
     pub fn due_deliveries(&self, limit: usize) -> Result<Vec<DueDelivery>> {
         let now = self.now();
         let tx = self.store.read()?;
@@ -141,12 +146,12 @@ impl<S: Store> super::Operations<'_, S> {
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
         self.write(|tx| {
             let claimed = tx.claim_deliveries(now, owner, until, limits)?;
-            to_send(tx, claimed, now)
+            to_send(&**tx, claimed, now)
         })
     }
 
     /// One flush of a dispatcher's worker, in one write: records `attempts`
-    /// (clearing their leases, as [`Rental::record_attempts`]), then, of the
+    /// (clearing their leases, as [`Operations::record_attempts`](super::Operations::record_attempts)), then, of the
     /// deliveries in `held` still leased to `owner`, renews the lease to
     /// `renew` from now, or releases it when `renew` is `None` (the worker
     /// stops before sending them, so they are claimable again at once).

@@ -83,13 +83,11 @@ impl<R> Future for Later<R> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<R> {
         let mut slot = self.0.0.lock().unwrap_or_else(PoisonError::into_inner);
-        match slot.0.take() {
-            Some(result) => Poll::Ready(result),
-            None => {
-                slot.1 = Some(cx.waker().clone());
-                Poll::Pending
-            }
+        if let Some(result) = slot.0.take() {
+            return Poll::Ready(result);
         }
+        slot.1 = Some(cx.waker().clone());
+        Poll::Pending
     }
 }
 

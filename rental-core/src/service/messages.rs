@@ -126,7 +126,7 @@ impl<S: Store> super::Operations<'_, S> {
             return Ok(Claim::default());
         }
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
-        self.write(|tx| claim_in(tx, owner, now, until, limit))
+        self.write(|tx| claim_in(&mut **tx, owner, now, until, limit))
     }
 
     /// [`Operations::record_messages`] and then [`Operations::claim_messages`]
@@ -146,8 +146,8 @@ impl<S: Store> super::Operations<'_, S> {
         let now = self.now();
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
         self.write(|tx| {
-            let recorded = record_in(tx, done, retries)?;
-            let claim = if limit == 0 { Claim::default() } else { claim_in(tx, owner, now, until, limit)? };
+            let recorded = record_in(&mut **tx, done, retries)?;
+            let claim = if limit == 0 { Claim::default() } else { claim_in(&mut **tx, owner, now, until, limit)? };
             Ok((recorded, claim))
         })
     }
@@ -178,7 +178,7 @@ impl<S: Store> super::Operations<'_, S> {
         done: &[(Message, Outcome, DateTime<Utc>)],
         retries: &[Duration],
     ) -> Result<Vec<Message>> {
-        self.write(|tx| record_in(tx, done, retries))
+        self.write(|tx| record_in(&mut **tx, done, retries))
     }
 
     /// Voids every message lease in the store; returns how many. Only for a

@@ -53,7 +53,7 @@ use crate::pricing::{self, Quote};
 use crate::property::{MAX_GUESTS, Property};
 use crate::stay::{MAX_NIGHTS, Stay, StayError};
 use crate::stay_summary::{self, StayDay};
-use crate::store::{ReadRecords, ReadTx, Store, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store};
 use crate::visit::Visit;
 
 use self::bookings::NewBookingJob;
@@ -235,6 +235,16 @@ impl<S: Store> Rental<S> {
         }
         self.settings = settings;
         Ok(self)
+    }
+
+    /// Writes a backup of the whole store, read from one snapshot, to `out`
+    /// ([`crate::backup`]); returns the counts. Writers go on meanwhile: the
+    /// snapshot holds every write committed before it was opened, and none after.
+    pub fn backup(
+        &self,
+        out: &mut impl std::io::Write,
+    ) -> std::result::Result<crate::backup::Counts, crate::backup::BackupError> {
+        crate::backup::write(&self.store.read()?, self.now(), out)
     }
 
     /// The store underneath, for tests that read or break it directly

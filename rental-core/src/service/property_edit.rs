@@ -4,7 +4,7 @@
 use super::Rental;
 use crate::error::{Error, NotFound, Result};
 use crate::property::Property;
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadTx, Store};
 
 impl<S: Store> Rental<S> {
     /// Reads property `slug` (active or not), lets `edit` change it (again, if

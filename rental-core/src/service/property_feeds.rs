@@ -5,7 +5,7 @@ use super::Rental;
 use crate::error::{Error, NotFound, Result};
 use crate::ids::Source;
 use crate::property::{IcalFeed, Property};
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadTx, Store};
 
 impl<S: Store> Rental<S> {
     /// Adds a feed named `name` (it becomes the source of the bookings it

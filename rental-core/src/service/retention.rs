@@ -53,7 +53,7 @@ impl<S: Store> super::Operations<'_, S> {
         }
     }
 
-    fn prune_batch(&self, now: DateTime<Utc>) -> Result<Pruned> {
+    fn prune_batch(self, now: DateTime<Utc>) -> Result<Pruned> {
         let cutoff = now - self.settings.retention;
         self.write(|tx| {
             let mut pruned = Pruned::default();

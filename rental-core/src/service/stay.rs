@@ -4,6 +4,7 @@
 use chrono::{DateTime, Days, Utc};
 
 use super::Rental;
+use super::write::Recorder;
 use crate::booking::Booking;
 use crate::calendar::EntryKind;
 use crate::error::{Error, NotFound, Result};
@@ -66,7 +67,7 @@ impl<S: Store> Rental<S> {
 }
 
 /// Writes a changed booking and its events; returns it as stored (with its door code settled).
-fn write_back(tx: &mut impl WriteTx, booking: &Booking, events: &[crate::event::Event]) -> Result<Booking> {
+fn write_back(tx: &mut Recorder<impl WriteTx>, booking: &Booking, events: &[crate::event::Event]) -> Result<Booking> {
     tx.put_booking(booking)?;
     tx.append_events(events)?;
     Ok(tx.booking(booking.code.as_str())?.unwrap_or_else(|| booking.clone()))

@@ -21,7 +21,7 @@ impl<S: Store> Rental<S> {
     /// deliveries; events after reactivation are delivered again.
     pub fn set_webhook_active(&self, id: &str, active: bool) -> Result<Webhook> {
         self.write(|tx| {
-            let mut webhook = find_webhook(tx, id)?;
+            let mut webhook = find_webhook(&**tx, id)?;
             if webhook.active != active {
                 webhook.active = active;
                 tx.put(&webhook)?;
@@ -41,7 +41,7 @@ impl<S: Store> Rental<S> {
         let now = self.now();
         let secret = signing_secret(secret, self.entropy.as_ref())?;
         self.write(|tx| {
-            let mut webhook = find_webhook(tx, id)?;
+            let mut webhook = find_webhook(&**tx, id)?;
             if webhook.secrets.contains(&secret) {
                 return Err(Error::invalid("secret", "duplicate", "is already one of the webhook's secrets"));
             }
@@ -63,7 +63,7 @@ impl<S: Store> Rental<S> {
         let now = self.now();
         self.write(|tx| {
             let current = tx.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.to_owned())))?;
-            require_active(&find_webhook(tx, &current.webhook_id)?)?;
+            require_active(&find_webhook(&**tx, &current.webhook_id)?)?;
             let resent = delivery::resend(&current, now);
             tx.put_delivery(&resent)?;
             Ok(resent)
@@ -76,7 +76,7 @@ impl<S: Store> Rental<S> {
     pub fn send_test_event(&self, webhook_id: &str) -> Result<Delivery> {
         let now = self.now();
         self.write(|tx| {
-            let webhook = find_webhook(tx, webhook_id)?;
+            let webhook = find_webhook(&**tx, webhook_id)?;
             require_active(&webhook)?;
             let event = Event {
                 event: EventName::WebhookTest,

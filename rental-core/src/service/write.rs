@@ -5,26 +5,22 @@
 //! notes what the write changed, so the read cache is updated from those
 //! changes alone and never reads a calendar again.
 
+use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 
 use super::{Rental, access_sync};
-use crate::booking::{Booking, BookingQuery};
-use crate::calendar::{Block, CalendarEntry};
+use crate::booking::Booking;
+use crate::calendar::Block;
 use crate::clock::Entropy;
-use crate::delivery::{ClaimLimits, Delivery, Lease};
 use crate::error::{Error, Result};
-use crate::event::{Event, OutboxEvent};
-use crate::ids::BookingCode;
+use crate::event::Event;
 use crate::message::plan::{PlanInput, plan as message_plan};
 use crate::message::{Message, booking_prefix};
 use crate::property::Property;
-use crate::store::{
-    IdempotencyRecord, KEYS_TOPIC, Prefetch, ReadTx, RecordKind, RecordRow, Store, StoreResult, WriteTx,
-};
-use crate::store::{ReadRecords, WriteRecords};
+use crate::store::{KEYS_TOPIC, ReadRecords, Store, StoreResult, WriteRecords, WriteTx};
 
 /// What a committed write changed that the read cache holds.
 #[derive(Debug, Default)]
@@ -117,13 +113,14 @@ impl<S: Store> Rental<S> {
             tx.append_events(&access_events)?;
         }
         let Recorder { tx, changes, .. } = tx;
-        if changes.any {
-            let started = std::time::Instant::now();
-            tx.commit()?;
-            crate::metrics::commit(started.elapsed());
-            if let Some(cache) = &self.cache {
-                cache.apply(&changes, self.now());
-            }
+        // Committed whether or not it wrote: a store makes a commit of nothing cheap.
+        let started = std::time::Instant::now();
+        tx.commit()?;
+        crate::metrics::commit(started.elapsed());
+        if changes.any
+            && let Some(cache) = &self.cache
+        {
+            cache.apply(&changes, self.now());
         }
         Ok(out)
     }
@@ -157,96 +154,24 @@ pub fn retry_pause(attempt: u32, jitter: u8) -> Duration {
     Duration::from_millis(base + base * u64::from(jitter) / 512)
 }
 
-impl<T: ReadTx> ReadTx for Recorder<T> {
-    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
-        self.tx.property(slug)
-    }
-    fn properties(&self) -> StoreResult<Vec<Property>> {
-        self.tx.properties()
-    }
-    fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
-        self.tx.booking(code)
-    }
-    fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>> {
-        self.tx.bookings(query)
-    }
-    fn pending_codes(&self) -> StoreResult<Vec<BookingCode>> {
-        self.tx.pending_codes()
-    }
-    fn pending_count(&self, slug: &str) -> StoreResult<usize> {
-        self.tx.pending_count(slug)
-    }
-    fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
-        self.tx.pending_codes_of(slug)
-    }
-    fn change_versions(&self) -> StoreResult<std::collections::HashMap<String, i64>> {
-        self.tx.change_versions()
-    }
-    fn lapsing_holds(&self, created_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<BookingCode>> {
-        self.tx.lapsing_holds(created_until, limit)
-    }
-    fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
-        self.tx.calendar(slug, from, to)
-    }
-    fn prefetch(&self, wanted: &Prefetch<'_>) -> StoreResult<()> {
-        self.tx.prefetch(wanted)
-    }
-    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> StoreResult<Vec<Vec<CalendarEntry>>> {
-        self.tx.calendars_from(starts)
-    }
-    fn pending_counts(&self, slugs: &[&str]) -> StoreResult<Vec<usize>> {
-        self.tx.pending_counts(slugs)
-    }
-    fn block(&self, id: &str) -> StoreResult<Option<Block>> {
-        self.tx.block(id)
-    }
-    fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
-        self.tx.events_after(seq, limit)
-    }
-    fn event(&self, seq: u64) -> StoreResult<Option<Event>> {
-        self.tx.event(seq)
-    }
-    fn delivery(&self, id: &str) -> StoreResult<Option<Delivery>> {
-        self.tx.delivery(id)
-    }
-    fn due_deliveries(&self, now: DateTime<Utc>, limit: usize) -> StoreResult<Vec<Delivery>> {
-        self.tx.due_deliveries(now, limit)
-    }
-    fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
-        self.tx.pending_deliveries()
-    }
-    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
-        self.tx.delivery_leases()
-    }
-    fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
-        self.tx.unfanned_events(limit)
-    }
-    fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
-        self.tx.idempotency(key)
-    }
-    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
-        self.tx.deliveries_of(webhook_id, limit)
-    }
-    fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
-        self.tx.finished_deliveries(before, limit)
-    }
-    fn first_delivered_event(&self) -> StoreResult<Option<u64>> {
-        self.tx.first_delivered_event()
-    }
-    fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
-        self.tx.idempotency_before(before, limit)
-    }
-    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
-        self.tx.record(kind, key)
-    }
-    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>> {
-        self.tx.records(kind, prefix, after, limit)
-    }
-    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>> {
-        self.tx.records_due(kind, until, limit)
+/// Everything a store's write transaction does, a use case does through
+/// the recorder; the few writes the read cache cares about are its own methods below.
+impl<T> Deref for Recorder<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.tx
     }
 }
 
+impl<T> DerefMut for Recorder<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.tx
+    }
+}
+
+/// The writes the read cache learns of. A use case calls these on the
+/// recorder (they come before the store's own methods of the same names);
+/// a helper that writes takes a `&mut Recorder<_>`, never the bare transaction.
 impl<T: WriteTx> Recorder<T> {
     /// Records the guest messages of `after` replacing `before` (`None`: new),
     /// in this transaction (docs/API.md section 21).
@@ -271,125 +196,66 @@ impl<T: WriteTx> Recorder<T> {
         Ok(())
     }
 
-    /// Marks the transaction written and returns the change list.
+    /// Marks the cache's copy stale and returns the change list.
     fn changed(&mut self) -> &mut Changes {
         self.changes.any = true;
         &mut self.changes
     }
-}
 
-impl<T: WriteTx> WriteTx for Recorder<T> {
-    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
+    /// [`WriteTx::put_property`], noted.
+    pub(super) fn put_property(&mut self, property: &Property) -> StoreResult<()> {
         self.tx.put_property(property)?;
         self.changed().properties.push(property.clone());
         Ok(())
     }
+
     /// Writes `booking` with its door code settled (`access_sync::settle`):
     /// what is stored, and read back, may differ from `booking` in `access`.
     /// The guest messages the change causes are recorded with it (`message::plan`).
-    fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
-        let mut booking = booking.clone();
+    pub(super) fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
         let before = if booking.guest_email.is_empty() { None } else { self.tx.booking(booking.code.as_str())? };
-        if let Some(event) = access_sync::settle(&self.tx, &mut booking, self.entropy.as_ref(), self.now)? {
-            self.access_events.push(event);
-        }
+        let booking = self.settled(booking)?;
         self.tx.put_booking(&booking)?;
         self.record_messages(before.as_ref(), &booking)?;
         self.changed().bookings.push(booking);
         Ok(())
     }
+
     /// Inserts `booking` with its door code settled, as [`Recorder::put_booking`] writes.
-    fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
-        let mut booking = booking.clone();
-        if let Some(event) = access_sync::settle(&self.tx, &mut booking, self.entropy.as_ref(), self.now)? {
-            self.access_events.push(event);
-        }
+    pub(super) fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        let booking = self.settled(booking)?;
         self.tx.insert_booking(&booking)?;
         self.record_messages(None, &booking)?;
         self.changed().bookings.push(booking);
         Ok(())
     }
-    fn put_block(&mut self, block: &Block) -> StoreResult<()> {
+
+    fn settled(&mut self, booking: &Booking) -> StoreResult<Booking> {
+        let mut booking = booking.clone();
+        if let Some(event) = access_sync::settle(&self.tx, &mut booking, self.entropy.as_ref(), self.now)? {
+            self.access_events.push(event);
+        }
+        Ok(booking)
+    }
+
+    /// [`WriteTx::put_block`], noted.
+    pub(super) fn put_block(&mut self, block: &Block) -> StoreResult<()> {
         self.tx.put_block(block)?;
         self.changed().blocks.push(block.clone());
         Ok(())
     }
-    fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
+
+    /// [`WriteTx::remove_block`], noted with the block as it was.
+    pub(super) fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
         let Some(block) = self.tx.block(id)? else { return Ok(false) };
         self.tx.remove_block(id)?;
         self.changed().removed_blocks.push(block);
         Ok(true)
     }
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
-        self.changed();
-        self.tx.append_events(events)
-    }
-    fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
-        self.changed();
-        self.tx.append_event(event)
-    }
-    fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
-        self.changed();
-        self.tx.put_delivery(delivery)
-    }
-    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
-        self.changed();
-        self.tx.put_lease(lease)
-    }
-    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
-        self.changed();
-        self.tx.remove_lease(delivery_id)
-    }
-    /// The store's own claim (a shared SQL store's may use row locks). A claim
-    /// that took nothing commits nothing: dropping lapsed leases alone is only tidying.
-    fn claim_deliveries(
-        &mut self,
-        now: DateTime<Utc>,
-        owner: &str,
-        until: DateTime<Utc>,
-        limits: ClaimLimits,
-    ) -> StoreResult<Vec<Delivery>> {
-        let claimed = self.tx.claim_deliveries(now, owner, until, limits)?;
-        if !claimed.is_empty() {
-            self.changed();
-        }
-        Ok(claimed)
-    }
-    fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
-        self.changed();
-        self.tx.mark_fanned_out(seqs)
-    }
-    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
-        self.changed();
-        self.tx.insert_idempotency(record)
-    }
-    fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
-        self.changed();
-        self.tx.remove_delivery(id)
-    }
-    fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
-        self.changed();
-        self.tx.remove_event(seq)
-    }
-    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
-        self.changed();
-        self.tx.remove_idempotency(key)
-    }
-    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
-        self.changed();
-        self.tx.put_record(kind, row)
-    }
-    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
-        self.changed();
-        self.tx.remove_record(kind, key)
-    }
-    /// Notes a key revocation for this process's read cache too.
-    fn touch(&mut self, topic: &str) -> StoreResult<()> {
+
+    /// [`WriteTx::touch`], noting a key revocation for this process's cache too.
+    pub(super) fn touch(&mut self, topic: &str) -> StoreResult<()> {
         self.changed().keys_revoked |= topic == KEYS_TOPIC;
         self.tx.touch(topic)
-    }
-    /// Commits through [`Rental::write`] only, which also updates the cache.
-    fn commit(self) -> StoreResult<()> {
-        self.tx.commit()
     }
 }

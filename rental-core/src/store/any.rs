@@ -36,12 +36,41 @@ pub enum AnyTx<R, P> {
     Postgres(P),
 }
 
+/// Calls the same method on whichever store or transaction `$it` holds,
+/// wrapping a transaction it returns in `$wrap`.
 macro_rules! each {
-    ($self:ident, $tx:ident => $call:expr) => {
-        match $self {
-            AnyTx::Redb($tx) => $call,
-            AnyTx::Postgres($tx) => $call,
+    ($it:expr, $x:ident => $call:expr) => {
+        each!($it, $x => $call; |r| r, |p| p)
+    };
+    ($it:expr, $x:ident => $call:expr; $redb:expr, $pg:expr) => {
+        match $it {
+            AnyStore::Redb($x) => ($redb)($call),
+            AnyStore::Postgres($x) => ($pg)($call),
         }
+    };
+}
+
+macro_rules! each_tx {
+    ($it:expr, $x:ident => $call:expr) => {
+        match $it {
+            AnyTx::Redb($x) => $call,
+            AnyTx::Postgres($x) => $call,
+        }
+    };
+}
+
+/// Every method of the trait, passed on: a default body left to run here
+/// would skip the store's own (PostgreSQL's idempotency table, row-locked
+/// claims, prefetch), so each one is listed, defaults too.
+macro_rules! forward {
+    ($($recv:ident $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $(forward!(@one $recv $name($($arg: $ty),*) -> $ret);)*
+    };
+    (@one read $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        fn $name(&self, $($arg: $ty),*) -> StoreResult<$ret> { each_tx!(self, tx => tx.$name($($arg),*)) }
+    };
+    (@one write $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        fn $name(&mut self, $($arg: $ty),*) -> StoreResult<$ret> { each_tx!(self, tx => tx.$name($($arg),*)) }
     };
 }
 
@@ -50,38 +79,19 @@ impl Store for AnyStore {
     type Write<'a> = AnyTx<RedbTx<RedbWrite<'a>>, PgTx<'a>>;
 
     fn read(&self) -> StoreResult<Self::Read<'_>> {
-        Ok(match self {
-            AnyStore::Redb(s) => AnyTx::Redb(s.read()?),
-            AnyStore::Postgres(s) => AnyTx::Postgres(s.read()?),
-        })
+        Ok(each!(self, s => s.read()?; AnyTx::Redb, AnyTx::Postgres))
     }
-
     fn write(&self) -> StoreResult<Self::Write<'_>> {
-        Ok(match self {
-            AnyStore::Redb(s) => AnyTx::Redb(s.write()?),
-            AnyStore::Postgres(s) => AnyTx::Postgres(s.write()?),
-        })
+        Ok(each!(self, s => s.write()?; AnyTx::Redb, AnyTx::Postgres))
     }
-
     fn write_for(&self, properties: &[&str]) -> StoreResult<Self::Write<'_>> {
-        Ok(match self {
-            AnyStore::Redb(s) => AnyTx::Redb(s.write_for(properties)?),
-            AnyStore::Postgres(s) => AnyTx::Postgres(s.write_for(properties)?),
-        })
+        Ok(each!(self, s => s.write_for(properties)?; AnyTx::Redb, AnyTx::Postgres))
     }
-
     fn group_commit(&self) -> usize {
-        match self {
-            AnyStore::Redb(s) => s.group_commit(),
-            AnyStore::Postgres(s) => s.group_commit(),
-        }
+        each!(self, s => s.group_commit())
     }
-
     fn change_marks(&self) -> Option<Arc<ChangeMarks>> {
-        match self {
-            AnyStore::Redb(s) => s.change_marks(),
-            AnyStore::Postgres(s) => s.change_marks(),
-        }
+        each!(self, s => s.change_marks())
     }
 
     fn schema_current(&self) -> StoreResult<bool> {
@@ -92,176 +102,65 @@ impl Store for AnyStore {
     }
 }
 
+#[rustfmt::skip]
 impl<R: ReadTx, P: ReadTx> ReadTx for AnyTx<R, P> {
-    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
-        each!(self, tx => tx.property(slug))
-    }
-    fn properties(&self) -> StoreResult<Vec<Property>> {
-        each!(self, tx => tx.properties())
-    }
-    fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
-        each!(self, tx => tx.booking(code))
-    }
-    fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>> {
-        each!(self, tx => tx.bookings(query))
-    }
-    fn pending_codes(&self) -> StoreResult<Vec<BookingCode>> {
-        each!(self, tx => tx.pending_codes())
-    }
-    fn pending_count(&self, slug: &str) -> StoreResult<usize> {
-        each!(self, tx => tx.pending_count(slug))
-    }
-    fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
-        each!(self, tx => tx.pending_codes_of(slug))
-    }
-    fn change_versions(&self) -> StoreResult<HashMap<String, i64>> {
-        each!(self, tx => tx.change_versions())
-    }
-    fn lapsing_holds(&self, created_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<BookingCode>> {
-        each!(self, tx => tx.lapsing_holds(created_until, limit))
-    }
-    fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
-        each!(self, tx => tx.calendar(slug, from, to))
-    }
-    fn prefetch(&self, wanted: &Prefetch<'_>) -> StoreResult<()> {
-        each!(self, tx => tx.prefetch(wanted))
-    }
-    fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> StoreResult<Vec<Vec<CalendarEntry>>> {
-        each!(self, tx => tx.calendars_from(starts))
-    }
-    fn pending_counts(&self, slugs: &[&str]) -> StoreResult<Vec<usize>> {
-        each!(self, tx => tx.pending_counts(slugs))
-    }
-    fn block(&self, id: &str) -> StoreResult<Option<Block>> {
-        each!(self, tx => tx.block(id))
-    }
-    fn events_after(&self, seq: u64, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
-        each!(self, tx => tx.events_after(seq, limit))
-    }
-    fn event(&self, seq: u64) -> StoreResult<Option<Event>> {
-        each!(self, tx => tx.event(seq))
-    }
-    fn delivery(&self, id: &str) -> StoreResult<Option<Delivery>> {
-        each!(self, tx => tx.delivery(id))
-    }
-    fn due_deliveries(&self, now: DateTime<Utc>, limit: usize) -> StoreResult<Vec<Delivery>> {
-        each!(self, tx => tx.due_deliveries(now, limit))
-    }
-    fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
-        each!(self, tx => tx.pending_deliveries())
-    }
-    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
-        each!(self, tx => tx.delivery_leases())
-    }
-    fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>> {
-        each!(self, tx => tx.unfanned_events(limit))
-    }
-    fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
-        each!(self, tx => tx.idempotency(key))
-    }
-    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
-        each!(self, tx => tx.deliveries_of(webhook_id, limit))
-    }
-
-    fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
-        each!(self, tx => tx.finished_deliveries(before, limit))
-    }
-    fn first_delivered_event(&self) -> StoreResult<Option<u64>> {
-        each!(self, tx => tx.first_delivered_event())
-    }
-    fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
-        each!(self, tx => tx.idempotency_before(before, limit))
-    }
-    fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
-        each!(self, tx => tx.record(kind, key))
-    }
-    fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>> {
-        each!(self, tx => tx.records(kind, prefix, after, limit))
-    }
-    fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>> {
-        each!(self, tx => tx.records_due(kind, until, limit))
+    forward! {
+        read property(slug: &str) -> Option<Property>;
+        read properties() -> Vec<Property>;
+        read booking(code: &str) -> Option<Booking>;
+        read bookings(query: &BookingQuery) -> Vec<Booking>;
+        read pending_codes() -> Vec<BookingCode>;
+        read pending_count(slug: &str) -> usize;
+        read pending_codes_of(slug: &str) -> Vec<BookingCode>;
+        read change_versions() -> HashMap<String, i64>;
+        read lapsing_holds(created_until: DateTime<Utc>, limit: usize) -> Vec<BookingCode>;
+        read calendar(slug: &str, from: NaiveDate, to: NaiveDate) -> Vec<CalendarEntry>;
+        read calendars_from(starts: &[(&str, NaiveDate)]) -> Vec<Vec<CalendarEntry>>;
+        read prefetch(wanted: &Prefetch<'_>) -> ();
+        read pending_counts(slugs: &[&str]) -> Vec<usize>;
+        read block(id: &str) -> Option<Block>;
+        read events_after(seq: u64, limit: usize) -> Vec<OutboxEvent>;
+        read event(seq: u64) -> Option<Event>;
+        read delivery(id: &str) -> Option<Delivery>;
+        read due_deliveries(now: DateTime<Utc>, limit: usize) -> Vec<Delivery>;
+        read pending_deliveries() -> Vec<Delivery>;
+        read delivery_leases() -> Vec<Lease>;
+        read unfanned_events(limit: usize) -> Vec<OutboxEvent>;
+        read idempotency(key: &str) -> Option<IdempotencyRecord>;
+        read deliveries_of(webhook_id: &str, limit: usize) -> Vec<Delivery>;
+        read finished_deliveries(before: DateTime<Utc>, limit: usize) -> Vec<String>;
+        read first_delivered_event() -> Option<u64>;
+        read idempotency_before(before: DateTime<Utc>, limit: usize) -> Vec<String>;
+        read record(kind: &RecordKind, key: &str) -> Option<RecordRow>;
+        read records(kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> Vec<RecordRow>;
+        read records_due(kind: &RecordKind, until: i64, limit: usize) -> Vec<RecordRow>;
     }
 }
 
+#[rustfmt::skip]
 impl<R: WriteTx, P: WriteTx> WriteTx for AnyTx<R, P> {
-    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
-        each!(self, tx => tx.put_property(property))
-    }
-    fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
-        each!(self, tx => tx.put_booking(booking))
-    }
-    fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
-        each!(self, tx => tx.insert_booking(booking))
-    }
-    fn put_block(&mut self, block: &Block) -> StoreResult<()> {
-        each!(self, tx => tx.put_block(block))
-    }
-    fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
-        each!(self, tx => tx.remove_block(id))
-    }
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
-        each!(self, tx => tx.append_events(events))
-    }
-    fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
-        each!(self, tx => tx.append_event(event))
-    }
-    fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
-        each!(self, tx => tx.put_delivery(delivery))
-    }
-    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
-        each!(self, tx => tx.put_lease(lease))
-    }
-    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
-        each!(self, tx => tx.remove_lease(delivery_id))
-    }
-    fn claim_deliveries(
-        &mut self,
-        now: DateTime<Utc>,
-        owner: &str,
-        until: DateTime<Utc>,
-        limits: ClaimLimits,
-    ) -> StoreResult<Vec<Delivery>> {
-        each!(self, tx => tx.claim_deliveries(now, owner, until, limits))
-    }
-    fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
-        each!(self, tx => tx.mark_fanned_out(seqs))
-    }
-    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
-        each!(self, tx => tx.insert_idempotency(record))
-    }
-
-    fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
-        each!(self, tx => tx.remove_delivery(id))
-    }
-    fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
-        each!(self, tx => tx.remove_event(seq))
-    }
-    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
-        each!(self, tx => tx.remove_idempotency(key))
-    }
-    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
-        each!(self, tx => tx.put_record(kind, row))
-    }
-    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
-        each!(self, tx => tx.remove_record(kind, key))
-    }
-    fn touch(&mut self, topic: &str) -> StoreResult<()> {
-        each!(self, tx => tx.touch(topic))
+    forward! {
+        write put_property(property: &Property) -> ();
+        write put_booking(booking: &Booking) -> ();
+        write insert_booking(booking: &Booking) -> ();
+        write put_block(block: &Block) -> ();
+        write remove_block(id: &str) -> bool;
+        write append_events(events: &[Event]) -> ();
+        write append_event(event: &Event) -> u64;
+        write put_delivery(delivery: &Delivery) -> ();
+        write put_lease(lease: &Lease) -> ();
+        write remove_lease(delivery_id: &str) -> ();
+        write claim_deliveries(now: DateTime<Utc>, owner: &str, until: DateTime<Utc>, limits: ClaimLimits) -> Vec<Delivery>;
+        write mark_fanned_out(seqs: &[u64]) -> ();
+        write insert_idempotency(record: &IdempotencyRecord) -> ();
+        write remove_delivery(id: &str) -> ();
+        write remove_event(seq: u64) -> ();
+        write remove_idempotency(key: &str) -> ();
+        write put_record(kind: &RecordKind, row: &RecordRow) -> ();
+        write remove_record(kind: &RecordKind, key: &str) -> bool;
+        write touch(topic: &str) -> ();
     }
     fn commit(self) -> StoreResult<()> {
-        each!(self, tx => tx.commit())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_embedded_store_keeps_its_group_commit_and_has_no_other_writers() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = AnyStore::Redb(Box::new(RedbStore::open_dir(dir.path()).unwrap()));
-        assert_eq!(store.group_commit(), 64, "rental serve on redb shares each sync among creations");
-        assert!(store.change_marks().is_none());
+        each_tx!(self, tx => tx.commit())
     }
 }

@@ -5,14 +5,18 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::IdempotencyRecord;
 use super::record::{Record, RecordKind};
 use crate::admin_session::{AdminSession, LoginFailures};
 use crate::channel::FeedState;
+use crate::delivery::Lease;
 use crate::keys::ApiKey;
 use crate::webhook::Webhook;
 
-/// Every kind of record this crate keeps: what `rental db copy` moves from
-/// one store to another.
+/// Every kind of record this crate keeps beside its own tables on
+/// PostgreSQL: what `rental db copy` moves as records. (Delivery leases and
+/// idempotency records are records only in stores that keep the trait's
+/// default methods for them; the copy moves them through those methods.)
 pub const KINDS: &[RecordKind] = &[
     ApiKey::KIND,
     KeyHash::KIND,
@@ -126,5 +130,29 @@ impl Record for ClientFailures {
     }
     fn at(&self) -> Option<DateTime<Utc>> {
         Some(self.failures.last)
+    }
+}
+
+/// A delivery's lease, under the delivery's id, found by when it lapses.
+/// The default of [`ReadTx::delivery_leases`](super::ReadTx::delivery_leases) and its writes.
+impl Record for Lease {
+    const KIND: RecordKind = RecordKind { name: "delivery_lease", per_property: false };
+    fn key(&self) -> String {
+        self.delivery_id.clone()
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        Some(self.until)
+    }
+}
+
+/// An idempotency record under its key, found by when it was made: the
+/// default of [`ReadTx::idempotency`](super::ReadTx::idempotency) and its writes.
+impl Record for IdempotencyRecord {
+    const KIND: RecordKind = RecordKind { name: "idempotency", per_property: false };
+    fn key(&self) -> String {
+        self.key.clone()
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        Some(self.created_at)
     }
 }

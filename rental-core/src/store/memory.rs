@@ -7,12 +7,10 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
-use super::{
-    IdempotencyRecord, ReadTx, RecordKind, RecordRow, Store, StoreError, StoreResult, WriteTx, due_key, finished_key,
-};
+use super::{ReadTx, RecordKind, RecordRow, Store, StoreResult, WriteTx, due_key, finished_key};
 use crate::booking::{Booking, BookingQuery, Cursor, Status};
 use crate::calendar::{Block, CalendarEntry};
-use crate::delivery::{Delivery, Lease};
+use crate::delivery::Delivery;
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::lifecycle;
@@ -45,16 +43,12 @@ pub struct Data {
     holds: BTreeSet<(DateTime<Utc>, String)>,
     blocks: BTreeMap<String, Block>,
     outbox: BTreeMap<u64, Event>,
-    idempotency: BTreeMap<String, IdempotencyRecord>,
     deliveries: BTreeMap<String, Delivery>,
     /// Numbers of the outbox events not yet fanned out.
     unfanned: BTreeSet<u64>,
     due: BTreeSet<(u64, u64, String)>,
     finished: BTreeSet<(u64, String)>,
-    /// Delivery id -> its lease.
-    leases: BTreeMap<String, Lease>,
     delivery_events: BTreeSet<(u64, String)>,
-    idempotency_created: BTreeSet<(DateTime<Utc>, String)>,
     /// (kind, key) -> record.
     records: BTreeMap<(&'static str, String), RecordRow>,
     /// (kind, at, key) of every record with a time.
@@ -156,10 +150,6 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(events.map(|(&seq, event)| OutboxEvent { seq, event: event.clone() }).collect())
     }
 
-    fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
-        Ok(self.data().idempotency.get(key).cloned())
-    }
-
     fn delivery(&self, id: &str) -> StoreResult<Option<Delivery>> {
         Ok(self.data().deliveries.get(id).cloned())
     }
@@ -182,10 +172,6 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(data.due.iter().filter_map(|(_, _, id)| data.deliveries.get(id)).cloned().collect())
     }
 
-    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
-        Ok(self.data().leases.values().cloned().collect())
-    }
-
     fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
         let mut of: Vec<Delivery> =
             self.data().deliveries.values().filter(|d| d.webhook_id == webhook_id).cloned().collect();
@@ -201,11 +187,6 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
 
     fn first_delivered_event(&self) -> StoreResult<Option<u64>> {
         Ok(self.data().delivery_events.first().map(|(seq, _)| *seq))
-    }
-
-    fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
-        let records = self.data().idempotency_created.iter().take_while(|(at, _)| *at < before);
-        Ok(records.take(limit).map(|(_, key)| key.clone()).collect())
     }
 
     fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
@@ -312,36 +293,18 @@ impl WriteTx for MemoryTx<'_, Data> {
 
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
         self.remove_delivery(&delivery.id)?;
+        if due_key(delivery).is_none() {
+            self.remove_lease(&delivery.id)?;
+        }
         let (data, id) = (&mut self.data, delivery.id.clone());
         if let Some((at, seq)) = due_key(delivery) {
             data.due.insert((at, seq, id.clone()));
-        } else {
-            data.leases.remove(&id);
         }
         if let Some(at) = finished_key(delivery) {
             data.finished.insert((at, id.clone()));
         }
         data.delivery_events.insert((delivery.event_seq, id.clone()));
         data.deliveries.insert(id, delivery.clone());
-        Ok(())
-    }
-
-    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
-        self.data.leases.insert(lease.delivery_id.clone(), lease.clone());
-        Ok(())
-    }
-
-    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
-        self.data.leases.remove(delivery_id);
-        Ok(())
-    }
-
-    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
-        if self.data.idempotency.contains_key(&record.key) {
-            return Err(StoreError::Conflict(format!("idempotency key {:?} is recorded", record.key)));
-        }
-        self.data.idempotency_created.insert((record.created_at, record.key.clone()));
-        self.data.idempotency.insert(record.key.clone(), record.clone());
         Ok(())
     }
 
@@ -361,13 +324,6 @@ impl WriteTx for MemoryTx<'_, Data> {
     fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
         self.data.outbox.remove(&seq);
         self.data.unfanned.remove(&seq);
-        Ok(())
-    }
-
-    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
-        if let Some(old) = self.data.idempotency.remove(key) {
-            self.data.idempotency_created.remove(&(old.created_at, old.key));
-        }
         Ok(())
     }
 

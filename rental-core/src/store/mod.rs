@@ -27,47 +27,16 @@ pub use self::marks::{ChangeMarks, KEYS_TOPIC, property_topic, topic_property};
 pub use self::memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use self::postgres::{Counts, MAX_CONNECTIONS, PgStore, PgTx, TABLES, is_postgres_url};
-pub use self::record::{ReadRecords, Record, RecordKind, RecordRow, WriteRecords, in_scan, prefix_end};
+pub use self::record::{ReadRecords, Record, RecordKind, RecordRow, WriteRecords, prefix_end};
 #[cfg(feature = "redb")]
 pub use self::redb::{RedbStore, RedbTx, RedbWrite, RedoError};
 use crate::booking::{Booking, BookingQuery};
-use crate::calendar::{Block, CalendarEntry};
+use crate::calendar::{Block, CalendarEntry, EntryKind};
 use crate::delivery::{ClaimLimits, Delivery, DeliveryStatus, Lease, lease};
+pub use crate::error::StoreError;
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::property::Property;
-
-/// Why the store failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum StoreError {
-    /// The data directory is in use by another process, normally a running server.
-    #[error("the data directory is in use by a running server")]
-    Locked,
-    /// Stored data could not be read back.
-    #[error("stored data is corrupt: {0}")]
-    Corrupt(String),
-    /// The backend failed (I/O, a full disk, ...).
-    #[error("storage failed: {0}")]
-    Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
-    /// The write lost a race with another writer (a serialization failure, a
-    /// deadlock, a key inserted meanwhile) and wrote nothing; done again from
-    /// the start, it may succeed. [`Rental`](crate::Rental) retries it.
-    #[error("the write conflicted with another writer: {0}")]
-    Conflict(String),
-    /// The backend cannot be reached now (a lost connection, a database
-    /// shutting down); nothing was written, and a later try may succeed.
-    #[error("storage is unavailable: {0}")]
-    Unavailable(String),
-}
-
-impl StoreError {
-    /// True when the same work, done again from the start, may succeed:
-    /// [`StoreError::Conflict`] and [`StoreError::Unavailable`].
-    pub fn is_transient(&self) -> bool {
-        matches!(self, StoreError::Conflict(_) | StoreError::Unavailable(_))
-    }
-}
 
 /// The store's result type.
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -143,18 +112,28 @@ pub trait ReadTx {
     /// check-in then code, starting after `query.after`.
     fn bookings(&self, query: &BookingQuery) -> StoreResult<Vec<Booking>>;
     /// Codes of every pending booking, of any property.
-    fn pending_codes(&self) -> StoreResult<Vec<BookingCode>>;
+    fn pending_codes(&self) -> StoreResult<Vec<BookingCode>> {
+        let mut codes = Vec::new();
+        for property in self.properties()? {
+            codes.extend(self.pending_codes_of(property.slug.as_str())?);
+        }
+        Ok(codes)
+    }
     /// How many bookings of the property are pending.
-    fn pending_count(&self, slug: &str) -> StoreResult<usize>;
+    fn pending_count(&self, slug: &str) -> StoreResult<usize> {
+        Ok(self.pending_codes_of(slug)?.len())
+    }
     /// Codes of the pending bookings of property `slug`.
     fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
-        let mut of = Vec::new();
-        for code in self.pending_codes()? {
-            if self.booking(code.as_str())?.is_some_and(|b| b.property.as_str() == slug) {
-                of.push(code);
-            }
-        }
-        Ok(of)
+        // A pending booking holds its nights: its calendar entry is `Held`.
+        let entries = self.calendar(slug, NaiveDate::MIN, NaiveDate::MAX)?;
+        let mut codes: Vec<BookingCode> = entries
+            .iter()
+            .filter(|e| e.kind == EntryKind::Held)
+            .map(|e| BookingCode::from(e.holder.as_str()))
+            .collect();
+        codes.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
+        Ok(codes)
     }
     /// The version of each change topic as this snapshot sees it (see
     /// [`Store::change_marks`]); empty for a store with one writer.
@@ -196,16 +175,22 @@ pub trait ReadTx {
     /// Up to `limit` pending deliveries due at or before `now`, the earliest first.
     fn due_deliveries(&self, now: DateTime<Utc>, limit: usize) -> StoreResult<Vec<Delivery>>;
     /// Every pending delivery, due or not, the earliest first.
-    fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>>;
+    fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
+        self.due_deliveries(DateTime::<Utc>::MAX_UTC, usize::MAX)
+    }
     /// Every delivery lease in the store, live or lapsed, by delivery id.
-    fn delivery_leases(&self) -> StoreResult<Vec<Lease>>;
+    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
+        self.list_all("")
+    }
     /// Up to `limit` outbox events not yet marked fanned out
     /// ([`WriteTx::mark_fanned_out`]), in number order. Each event carries its
     /// own mark: with several writers, numbers can commit out of order, so no
     /// high-water mark would do.
     fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>>;
     /// The record of an idempotency key.
-    fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>>;
+    fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
+        self.get(key)
+    }
     /// Up to `limit` deliveries to one webhook, the newest event first.
     fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>>;
     /// Up to `limit` ids of deliveries that finished (delivered or failed)
@@ -214,7 +199,10 @@ pub trait ReadTx {
     /// The lowest event number any stored delivery refers to.
     fn first_delivered_event(&self) -> StoreResult<Option<u64>>;
     /// Up to `limit` idempotency keys recorded before `before`, the oldest first, read from an index.
-    fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>>;
+    fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
+        let records = self.due::<IdempotencyRecord>(before - chrono::TimeDelta::milliseconds(1), limit)?;
+        Ok(records.into_iter().map(|r| r.key).collect())
+    }
     /// The record of `kind` under `key` (see [`Record`]; callers use [`ReadRecords::get`]).
     fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>>;
     /// Up to `limit` records of `kind` whose keys start with `prefix` and are
@@ -251,14 +239,23 @@ pub trait WriteTx: ReadTx {
     /// Appends events to the outbox, numbered after the last one, in order.
     fn append_events(&mut self, events: &[Event]) -> StoreResult<()>;
     /// Appends one event to the outbox as [`WriteTx::append_events`] does, and returns its number.
-    fn append_event(&mut self, event: &Event) -> StoreResult<u64>;
+    fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
+        self.append_events(std::slice::from_ref(event))?;
+        // Not fanned out yet, and numbered after every other event.
+        let unfanned = self.unfanned_events(usize::MAX)?;
+        unfanned.last().map(|e| e.seq).ok_or_else(|| StoreError::Corrupt("an appended event is missing".into()))
+    }
     /// Inserts or replaces a delivery, keeping the due index in step; a
     /// delivery that is no longer pending loses its lease.
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()>;
     /// Inserts or replaces the lease of `lease.delivery_id`.
-    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()>;
+    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+        self.put(lease)
+    }
     /// Removes a delivery's lease, if it has one.
-    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()>;
+    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
+        self.remove::<Lease>(delivery_id).map(drop)
+    }
     /// Claims for `owner` until `until` the deliveries due at `now` that
     /// [`lease::claimable`] allows, writing their leases and dropping lapsed
     /// ones, all in this transaction; returns them in due order.
@@ -290,13 +287,20 @@ pub trait WriteTx: ReadTx {
     fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()>;
     /// Records a new idempotency key. A key already recorded (by a write that
     /// committed meanwhile) is a [`StoreError::Conflict`], never a replacement.
-    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()>;
+    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+        if self.idempotency(&record.key)?.is_some() {
+            return Err(StoreError::Conflict(format!("idempotency key {:?} is recorded", record.key)));
+        }
+        self.put(record)
+    }
     /// Removes a delivery with its attempts (retention).
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()>;
     /// Removes an outbox event (retention; never the newest, whose number the next event follows).
     fn remove_event(&mut self, seq: u64) -> StoreResult<()>;
     /// Removes an idempotency record (retention).
-    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()>;
+    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
+        self.remove::<IdempotencyRecord>(key).map(drop)
+    }
     /// Inserts or replaces the record of `kind` under `row.key`, keeping the
     /// time index in step (callers use [`WriteRecords::put`]).
     fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()>;

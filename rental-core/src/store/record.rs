@@ -138,12 +138,6 @@ fn decode<R: Record>(row: &RecordRow) -> StoreResult<R> {
         .map_err(|e| StoreError::Corrupt(format!("{} record {:?}: {e}", R::KIND.name, row.key)))
 }
 
-/// Whether `key` is one `records(prefix, after)` returns: it starts with
-/// `prefix` and comes after `after`. For stores that filter rows themselves.
-pub fn in_scan(key: &str, prefix: &str, after: &str) -> bool {
-    key.starts_with(prefix) && key > after
-}
-
 /// The least string above every key that starts with `prefix`, for a store
 /// that bounds a scan by range; `None` when nothing bounds it (an empty prefix).
 pub fn prefix_end(prefix: &str) -> Option<String> {
@@ -169,14 +163,6 @@ mod tests {
         assert_eq!(kind.property_of("sea-view"), Some("sea-view"));
         let global = RecordKind { name: "webhook", per_property: false };
         assert_eq!(global.property_of("sea-view/m1"), None);
-    }
-
-    #[test]
-    fn a_scan_takes_keys_with_the_prefix_after_the_cursor() {
-        assert!(in_scan("a/2", "a/", "a/1"));
-        assert!(!in_scan("a/1", "a/", "a/1"));
-        assert!(!in_scan("b/2", "a/", ""));
-        assert!(in_scan("a/", "a/", ""));
     }
 
     #[test]

@@ -79,6 +79,7 @@ fn tags() -> Value {
         {"name": "Home automation", "description": "Who is in, who arrives and leaves today."},
         {"name": "Calendars", "description": "Channel calendar (iCal) synchronisation."},
         {"name": "Meta", "description": "This description."},
+        {"name": "Operations", "description": "Health, readiness, metrics and backups: running it unattended."},
     ])
 }
 
@@ -99,8 +100,8 @@ fn components() -> Value {
             "type": "http",
             "scheme": "bearer",
             "description": "An API key, `rk_` followed by 32 letters and digits, as `Authorization: Bearer \
-                <key>`. The security requirement of each operation names the scope it needs (`read` or \
-                `write`); a key lacking it gets 403.",
+                <key>`. The security requirement of each operation names the scope it needs (`read`, \
+                `write`, `metrics` or `backup`); a key lacking it gets 403.",
         }},
         "schemas": all,
         "parameters": shared::parameters(),

@@ -17,6 +17,10 @@ enum Access {
     Read,
     /// A key with the `write` scope.
     Write,
+    /// A key with the `metrics` scope.
+    Metrics,
+    /// A key with the `backup` scope.
+    Backup,
 }
 
 /// What an operation answers when it succeeds.
@@ -34,6 +38,8 @@ enum Success {
     Updated,
     /// 200 `text/calendar` with an `ETag`, or 304 when `If-None-Match` names it.
     Calendar,
+    /// 200 with a body that is not JSON: media type, description.
+    Text(&'static str, &'static str),
 }
 
 /// One operation of the API.
@@ -384,6 +390,69 @@ const OPERATIONS: &[Operation] = &[
         success: Success::Calendar,
         errors: &["NotFound", "Unavailable"],
     },
+    Operation {
+        method: "GET",
+        path: "/healthz",
+        id: "getHealth",
+        tag: "Operations",
+        summary: "Whether the process runs",
+        description: "200 `{\"status\": \"ok\"}` while the process runs, also while it shuts down; it touches \
+            no store. For a liveness probe. Public: no key needed.",
+        access: Access::Public,
+        parameters: &["RequestId"],
+        body: None,
+        success: Success::Json(200, "The process runs.", ""),
+        errors: &[],
+    },
+    Operation {
+        method: "GET",
+        path: "/readyz",
+        id: "getReadiness",
+        tag: "Operations",
+        summary: "Whether this server should get traffic",
+        description: "200 `{\"status\": \"ready\"}` when the store answers a read within 1 s, its schema is the \
+            one this build knows and shutdown has not begun; else 503 `unavailable` whose `checks` say which \
+            failed. Once shutdown begins, 503 (or the listener is closed) at once. For a load balancer's \
+            health check. Public: no key needed.",
+        access: Access::Public,
+        parameters: &["RequestId"],
+        body: None,
+        success: Success::Json(200, "Ready.", ""),
+        errors: &["Unavailable"],
+    },
+    Operation {
+        method: "GET",
+        path: "/metrics",
+        id: "getMetrics",
+        tag: "Operations",
+        summary: "Prometheus metrics",
+        description: "The Prometheus text exposition (version 0.0.4): requests by route template and status, \
+            request and commit durations, bookings created and refused, webhook deliveries and backlog, feed \
+            pulls and freshness, guest messages, and the process's memory, CPU, descriptors and start time. \
+            For a key with the `metrics` scope; `metricsListen` serves it on another address without a key.",
+        access: Access::Metrics,
+        parameters: &["RequestId"],
+        body: None,
+        success: Success::Text("text/plain; version=0.0.4", "The exposition."),
+        errors: &[],
+    },
+    Operation {
+        method: "GET",
+        path: "/api/v1/backup",
+        id: "getBackup",
+        tag: "Operations",
+        summary: "A backup of the whole store",
+        description: "One consistent snapshot of every record as a backup file (JSON lines: a versioned header, \
+            one record a line, a trailer with the counts and a SHA-256 checksum), which `rental restore` loads \
+            into an empty data directory or database of either kind. The server goes on answering meanwhile. \
+            The file holds secrets (webhook secrets, key and password hashes): keep it as such. For a key \
+            with the `backup` scope; `rental backup --url` calls it.",
+        access: Access::Backup,
+        parameters: &["RequestId"],
+        body: None,
+        success: Success::Text("application/x-ndjson", "The backup file."),
+        errors: &[],
+    },
 ];
 
 /// The document's `paths`: every operation of [`OPERATIONS`] under its path.
@@ -401,6 +470,8 @@ fn operation(op: &Operation) -> Value {
         Access::Public => json!([]),
         Access::Read => scope("read"),
         Access::Write => scope("write"),
+        Access::Metrics => scope("metrics"),
+        Access::Backup => scope("backup"),
     };
     let mut value = json!({
         "operationId": op.id,
@@ -440,6 +511,14 @@ fn responses(op: &Operation) -> Value {
         }
         Success::Calendar => {
             all.extend(calendar());
+        }
+        Success::Text(media, description) => {
+            let response = json!({
+                "description": description,
+                "headers": {"X-Request-Id": header_ref("XRequestId")},
+                "content": {media: {"schema": {"type": "string"}}},
+            });
+            all.insert("200".to_owned(), response);
         }
         Success::Updated => {
             all.insert("200".to_owned(), json_response("The booking after the action.", "Booking"));

@@ -81,6 +81,9 @@ pub(super) fn problem_schemas() -> Map<String, Value> {
                 "detail": string("A sentence for people; do not parse it."),
                 "errors": {"type": "array", "items": schema("FieldError"), "minItems": 1,
                     "description": "The fields at fault; only present where fields are at fault."},
+                "checks": {"type": "object", "additionalProperties": {"type": "string"},
+                    "description": "`/readyz` only: each check (`store`, `schema`, `shutdown`), `ok` or what                     failed (`unavailable`, `failed`, `shutting down`, ...).",
+                    "examples": [{"store": "unavailable", "schema": "unknown", "shutdown": "ok"}]},
             })),
         "FieldError": object("One field at fault.", &["field", "code", "message"], json!({
             "field": {"type": "string", "description": "The field's JSON name (`checkIn`), query parameter \

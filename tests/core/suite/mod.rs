@@ -19,7 +19,6 @@ mod messages;
 mod outbox;
 mod precision;
 mod quotes;
-mod records;
 mod retention;
 mod stay_summary;
 mod summary;

@@ -68,21 +68,19 @@ impl RedbStore {
         tx.open_table(BLOCKS).map_err(backend)?;
         tx.open_table(OUTBOX).map_err(backend)?;
         tx.open_table(UNFANNED).map_err(backend)?;
-        tx.open_table(IDEMPOTENCY).map_err(backend)?;
         tx.open_table(DELIVERIES).map_err(backend)?;
         tx.open_table(DELIVERY_DUE).map_err(backend)?;
         tx.open_table(DELIVERY_FINISHED).map_err(backend)?;
         tx.open_table(DELIVERY_EVENTS).map_err(backend)?;
-        tx.open_table(DELIVERY_LEASES).map_err(backend)?;
-        tx.open_table(IDEMPOTENCY_CREATED).map_err(backend)?;
         tx.open_table(RECORDS).map_err(backend)?;
         tx.open_table(RECORD_TIMES).map_err(backend)?;
         tx.commit().map_err(backend)
     }
 }
 
-/// Schema 6 to 7: the keys, webhooks, feed states and the admin dashboard's
-/// password, sessions and failed logins become records (`store::record`), and their tables go.
+/// Schema 6 to 7: the keys, webhooks, feed states, idempotency records and
+/// the admin dashboard's password, sessions and failed logins become records
+/// (`store::record`), and their tables go, with the delivery leases.
 fn move_to_records(tx: &WriteTransaction, meta: &mut redb::Table<'_, &str, &str>) -> StoreResult<()> {
     let mut records = tx.open_table(RECORDS).map_err(backend)?;
     let mut times = tx.open_table(RECORD_TIMES).map_err(backend)?;
@@ -118,6 +116,15 @@ fn move_to_records(tx: &WriteTransaction, meta: &mut redb::Table<'_, &str, &str>
         put(ClientFailures::KIND, row_of(&failures)?)?;
     }
     tx.delete_table(LOGIN_FAILURES).map_err(backend)?;
+    for row in tx.open_table(IDEMPOTENCY).map_err(backend)?.iter().map_err(backend)? {
+        let record: IdempotencyRecord = decode(row.map_err(backend)?.1.value())?;
+        put(IdempotencyRecord::KIND, row_of(&record)?)?;
+    }
+    tx.delete_table(IDEMPOTENCY).map_err(backend)?;
+    tx.delete_table(IDEMPOTENCY_CREATED).map_err(backend)?;
+    // A lease's owner was a dispatcher of the process that held the file
+    // before; none runs now, so its leases hold nothing back.
+    tx.delete_table(DELIVERY_LEASES).map_err(backend)?;
     if let Some(phc) = meta.remove(ADMIN_PASSWORD).map_err(backend)? {
         put(AdminPassword::KIND, row_of(&AdminPassword { phc: phc.value().to_owned() })?)?;
     }

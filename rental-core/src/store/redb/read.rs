@@ -7,18 +7,18 @@ use serde::de::DeserializeOwned;
 
 use super::tables::{
     BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CalendarKey, CalendarValue, DELIVERIES,
-    DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, IDEMPOTENCY, IDEMPOTENCY_CREATED, LAPSING_HOLDS,
-    OUTBOX, PROPERTIES, RECORD_TIMES, RECORDS, UNFANNED,
+    DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, LAPSING_HOLDS, OUTBOX, PROPERTIES, RECORD_TIMES, RECORDS,
+    UNFANNED,
 };
 use super::{RedbTx, RedbWrite, backend, decode};
 use crate::booking::{Booking, BookingQuery};
 use crate::calendar::{Block, CalendarEntry, EntryKind};
-use crate::delivery::{Delivery, Lease};
+use crate::delivery::Delivery;
 use crate::event::{Event, OutboxEvent};
 use crate::ids::BookingCode;
 use crate::property::Property;
 use crate::stay::{MAX_NIGHTS, Stay};
-use crate::store::{IdempotencyRecord, ReadTx, RecordKind, RecordRow, StoreError, StoreResult};
+use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult};
 
 /// Opening a table to read, the same way for both kinds of transaction.
 pub trait Tables {
@@ -193,15 +193,6 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         Ok(first.map(|(key, _)| key.value().0))
     }
 
-    fn idempotency_before(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
-        let table = self.0.open(IDEMPOTENCY_CREATED)?;
-        let mut out = Vec::new();
-        for row in table.range(..(millis(before), "")).map_err(backend)?.take(limit) {
-            out.push(row.map_err(backend)?.0.value().1.to_owned());
-        }
-        Ok(out)
-    }
-
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
         count_held(&self.0.open(CALENDAR)?, slug)
     }
@@ -285,10 +276,6 @@ impl<T: Tables> ReadTx for RedbTx<T> {
         Ok(out)
     }
 
-    fn idempotency(&self, key: &str) -> StoreResult<Option<IdempotencyRecord>> {
-        self.get_json(IDEMPOTENCY, key)
-    }
-
     fn event(&self, seq: u64) -> StoreResult<Option<Event>> {
         let table = self.0.open(OUTBOX)?;
         let raw = table.get(seq).map_err(backend)?;
@@ -306,22 +293,6 @@ impl<T: Tables> ReadTx for RedbTx<T> {
 
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
         self.deliveries_due_before(u64::MAX, usize::MAX)
-    }
-
-    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
-        let table = self.0.open(DELIVERY_LEASES)?;
-        let mut out = Vec::new();
-        for row in table.iter().map_err(backend)? {
-            let (key, value) = row.map_err(backend)?;
-            let (webhook, owner, until) = value.value();
-            let until = i64::try_from(until)
-                .ok()
-                .and_then(DateTime::from_timestamp_millis)
-                .ok_or_else(|| StoreError::Corrupt(format!("bad lease end {until}")))?;
-            let (delivery_id, webhook_id, owner) = (key.value().to_owned(), webhook.to_owned(), owner.to_owned());
-            out.push(Lease { delivery_id, webhook_id, owner, until });
-        }
-        Ok(out)
     }
 
     fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>> {

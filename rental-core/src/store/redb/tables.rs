@@ -12,7 +12,8 @@ use crate::store::StoreResult;
 /// `pending`, whose rows were the calendar's held entries over again; 5
 /// added `calendar_reach`; 6 keyed the bookings by a sequence number, with
 /// `booking_seqs` from code to number; 7 moved the keys, webhooks, feed
-/// states, admin password, sessions and failed logins into `records`.
+/// states, idempotency records, admin password, sessions and failed logins
+/// into `records` and dropped `delivery_leases`.
 pub(super) const SCHEMA_VERSION: &str = "7";
 
 pub(super) const META: TableDefinition<&str, &str> = TableDefinition::new("meta");

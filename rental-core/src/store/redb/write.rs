@@ -10,19 +10,16 @@ use super::read::{day, kind_code, millis, reach_of};
 use super::redo::checkpoint;
 use super::tables::{
     BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS,
-    DELIVERY_FINISHED, DELIVERY_LEASES, IDEMPOTENCY, IDEMPOTENCY_CREATED, LAPSING_HOLDS, OUTBOX, PROPERTIES,
-    RECORD_TIMES, RECORDS, UNFANNED,
+    DELIVERY_FINISHED, LAPSING_HOLDS, OUTBOX, PROPERTIES, RECORD_TIMES, RECORDS, UNFANNED,
 };
 use super::{RedbTx, RedbWrite, backend, encode};
 use crate::booking::Booking;
 use crate::calendar::{Block, CalendarEntry};
-use crate::delivery::{Delivery, Lease};
+use crate::delivery::Delivery;
 use crate::event::Event;
 use crate::lifecycle;
 use crate::property::Property;
-use crate::store::{
-    IdempotencyRecord, ReadTx, RecordKind, RecordRow, StoreError, StoreResult, WriteTx, due_key, finished_key,
-};
+use crate::store::{ReadTx, RecordKind, RecordRow, StoreResult, WriteTx, due_key, finished_key};
 
 impl RedbTx<RedbWrite<'_>> {
     /// Opens a table to change; its changes go to the redo log.
@@ -157,28 +154,6 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         self.put_json(DELIVERIES, &delivery.id, delivery)
     }
 
-    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
-        let mut table = self.table(DELIVERY_LEASES)?;
-        let value = (lease.webhook_id.as_str(), lease.owner.as_str(), millis(lease.until));
-        table.insert(lease.delivery_id.as_str(), value)?;
-        Ok(())
-    }
-
-    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
-        self.table(DELIVERY_LEASES)?.remove(delivery_id)?;
-        Ok(())
-    }
-
-    fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
-        if self.idempotency(&record.key)?.is_some() {
-            return Err(StoreError::Conflict(format!("idempotency key {:?} is recorded", record.key)));
-        }
-        let mut created = self.table(IDEMPOTENCY_CREATED)?;
-        created.insert((millis(record.created_at), record.key.as_str()), ())?;
-        drop(created);
-        self.put_json(IDEMPOTENCY, &record.key, record)
-    }
-
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
         let Some(old) = self.delivery(id)? else { return Ok(()) };
         if let Some((at, seq)) = due_key(&old) {
@@ -195,14 +170,6 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         self.table(OUTBOX)?.remove(seq)?;
         self.table(UNFANNED)?.remove(seq)?;
         Ok(())
-    }
-
-    fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
-        let Some(old) = self.idempotency(key)? else { return Ok(()) };
-        let mut created = self.table(IDEMPOTENCY_CREATED)?;
-        created.remove((millis(old.created_at), key))?;
-        drop(created);
-        self.remove(IDEMPOTENCY, key).map(drop)
     }
 
     fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
@@ -231,12 +198,13 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
     /// checkpoint). A commit that changed nothing writes nothing.
     fn commit(self) -> StoreResult<()> {
         let RedbWrite { mut tx, changes, store } = self.0;
-        let mut log = store.log();
-        log.refuse()?;
         if changes.is_empty() {
+            // Nothing to make durable, so nothing a refusing log could lose.
             tx.set_durability(Durability::None).map_err(backend)?;
             return tx.commit().map_err(backend);
         }
+        let mut log = store.log();
+        log.refuse()?;
         if log.checkpoint_due() {
             return checkpoint(tx, &mut log);
         }

@@ -1,0 +1,134 @@
+//! `rental backup --to FILE` and `rental restore FILE` (docs/API.md section 22):
+//! one checked file of the whole store, from a stopped data directory, a
+//! PostgreSQL database or a running server (`--url`, a `backup` key), and back
+//! into an empty data directory or database, whichever store it came from.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use rental_core::backup::{self, Backup, BackupError, Counts};
+use rental_core::store::{PgStore, Store};
+use rental_core::{RedbStore, StoreError};
+
+use crate::config::Config;
+use crate::engine;
+use crate::error::CliError;
+use crate::remote::{Remote, RemoteArgs};
+
+/// The largest backup fetched from a server.
+const MAX_REMOTE_BACKUP: usize = 4 * 1024 * 1024 * 1024;
+
+/// Arguments of `rental backup`.
+#[derive(Debug, Args)]
+#[command(after_help = "The file holds every record (API key hashes, webhook secrets and the admin
+password hash too): it is written readable by its owner only. A server goes on
+serving while its backup is taken.
+
+Examples:
+  rental backup --to rental.backup                          # a stopped data directory
+  rental backup --to rental.backup --database postgres://rental@db/rental
+  rental backup --to rental.backup --url http://127.0.0.1:8080 --api-key rk_...   # a key with the backup scope")]
+pub struct BackupArgs {
+    /// Write the backup to FILE (replaced only once the whole backup is written)
+    #[arg(long, value_name = "FILE")]
+    pub to: PathBuf,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+}
+
+/// Arguments of `rental restore`.
+#[derive(Debug, Args)]
+#[command(after_help = "The target must be empty: a new data directory (--data-dir), or a new
+PostgreSQL database (--database). The whole file is checked first; a file cut
+short or changed is refused and nothing is written. The counts are checked after.
+
+Examples:
+  rental restore rental.backup --data-dir /var/lib/rental-new
+  rental restore rental.backup --database postgres://rental@db/rental_new")]
+pub struct RestoreArgs {
+    /// The backup file
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+/// `rental backup` on the local store (a data directory no server holds, or the database).
+pub fn run(args: &BackupArgs, config: &Config) -> Result<String, CliError> {
+    let engine = engine::open(config)?;
+    let counts = write_file(&args.to, |out| engine.backup(out).map(|_| ()))?;
+    Ok(summary("backed up", &args.to, &counts))
+}
+
+/// `rental backup --url`: the running server's backup, checked whole before it is kept.
+pub fn run_remote(args: &BackupArgs, remote: &Remote) -> Result<String, CliError> {
+    let bytes = remote
+        .clone()
+        .with_timeout(std::time::Duration::from_secs(3600))
+        .get_bytes("/api/v1/backup", MAX_REMOTE_BACKUP)?;
+    let checked = backup::read(&bytes).map_err(failed)?;
+    write_file(&args.to, |out| out.write_all(&bytes).map_err(BackupError::Io))?;
+    Ok(summary("backed up", &args.to, &checked.counts))
+}
+
+/// `rental restore FILE` into the configured store, which must be empty.
+pub fn restore(args: &RestoreArgs, config: &Config) -> Result<String, CliError> {
+    let bytes = std::fs::read(&args.file)
+        .map_err(|e| CliError::Input { path: args.file.clone(), message: format!("cannot read it: {e}") })?;
+    let checked: Backup =
+        backup::read(&bytes).map_err(|e| CliError::Input { path: args.file.clone(), message: e.to_string() })?;
+    let counts = if let Some(url) = &config.database {
+        into(&PgStore::open(url)?, &checked)?
+    } else {
+        let store = RedbStore::open_dir(&config.data_dir).map_err(|e| match e {
+            StoreError::Locked => CliError::Busy { data_dir: config.data_dir.clone() },
+            other => other.into(),
+        })?;
+        into(&store, &checked)?
+    };
+    Ok(summary("restored", &args.file, &counts))
+}
+
+fn into(store: &impl Store, checked: &Backup) -> Result<Counts, CliError> {
+    backup::restore(store, checked).map_err(failed)
+}
+
+/// Writes `FILE.partial` (owner-only), syncs it, then renames it to `path`:
+/// a failed backup never leaves a file that looks whole.
+fn write_file(
+    path: &Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), BackupError>,
+) -> Result<Counts, CliError> {
+    let partial = path.with_extension("partial");
+    let failed_io =
+        |e: std::io::Error| CliError::Input { path: path.to_owned(), message: format!("cannot write the backup: {e}") };
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut out = std::io::BufWriter::new(options.open(&partial).map_err(failed_io)?);
+    let written = fill(&mut out).map_err(failed).and_then(|()| {
+        let written = out.into_inner().map_err(|e| failed_io(e.into_error()))?;
+        written.sync_all().map_err(failed_io)
+    });
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&partial);
+        return Err(e);
+    }
+    // Read back and checked: what is kept restores.
+    let bytes = std::fs::read(&partial).map_err(failed_io)?;
+    let counts = backup::read(&bytes).map_err(failed)?.counts;
+    std::fs::rename(&partial, path).map_err(failed_io)?;
+    Ok(counts)
+}
+
+fn failed(e: BackupError) -> CliError {
+    match e {
+        BackupError::Store(e) => e.into(),
+        other => CliError::Backup(other.to_string()),
+    }
+}
+
+fn summary(done: &str, file: &Path, counts: &Counts) -> String {
+    let lines: Vec<String> = counts.iter().map(|(kind, n)| format!("{kind:<14} {n:>8}")).collect();
+    format!("{done} {}; every count matches:\n{}\n", file.display(), lines.join("\n"))
+}

@@ -1,0 +1,188 @@
+//! `rental backup` and `rental restore` (docs/API.md section 22), with the real
+//! binary: a backup through a server under write load holds every booking
+//! acknowledged before it began and restores to a server that lists the same;
+//! a backup of redb restores into PostgreSQL and back, record for record; a
+//! damaged or cut-short file is refused and writes nothing.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::{Sandbox, day, get, post};
+use rental_core::keys::Scope;
+use rental_core::store::PgStore;
+use rental_core::webhook::Subscription;
+use rental_core::{BookingQuery, Rental};
+use rental_tests::postgres::PgCluster;
+use rental_tests::tools;
+use serde_json::{Value, json};
+
+/// Every booking a server lists, by code, read with `key`.
+fn listed(addr: SocketAddr, key: &str) -> BTreeMap<String, Value> {
+    let mut out = BTreeMap::new();
+    let mut path = "/api/v1/bookings?limit=200".to_owned();
+    loop {
+        let (status, page) = get(addr, &path, key);
+        assert_eq!(status, 200, "{page}");
+        for b in page["data"].as_array().unwrap() {
+            out.insert(b["code"].as_str().unwrap().to_owned(), b.clone());
+        }
+        match page["nextCursor"].as_str() {
+            Some(cursor) => path = format!("/api/v1/bookings?limit=200&cursor={cursor}"),
+            None => return out,
+        }
+    }
+}
+
+/// Creations from 16 connections at once while `rental backup --url` runs.
+#[test]
+fn a_backup_under_write_load_holds_every_acknowledged_booking_and_restores_the_same_listings() {
+    let (sandbox, key) = Sandbox::with_key();
+    let backup_key = sandbox.library().create_key("backups", &[Scope::Backup]).unwrap().secret;
+    let server = sandbox.serve();
+    let addr = server.addr;
+    // Each acknowledged creation with when its answer came; each answer's status.
+    let acked: Arc<Mutex<Vec<(Instant, String)>>> = Arc::default();
+    let statuses: Arc<Mutex<BTreeMap<u16, usize>>> = Arc::default();
+    let workers: Vec<_> = (0..16u64)
+        .map(|t| {
+            let (key, acked, statuses) = (key.clone(), Arc::clone(&acked), Arc::clone(&statuses));
+            thread::spawn(move || {
+                let property = ["sea-view", "harbour-loft", "alpine-cabin"][usize::try_from(t % 3).unwrap()];
+                for i in 0..14u64 {
+                    let from = 20 + (i * 6 + t / 3) * 5;
+                    let body = json!({
+                        "property": property, "checkIn": day(from).to_string(), "checkOut": day(from + 5).to_string(),
+                        "guestName": "Ada Lovelace", "guestEmail": "ada@example.com", "guests": 2,
+                    });
+                    let (status, booking) = post(addr, "/api/v1/bookings", &key, &body);
+                    *statuses.lock().unwrap_or_else(PoisonError::into_inner).entry(status).or_default() += 1;
+                    if status == 201 {
+                        let code = booking["code"].as_str().unwrap().to_owned();
+                        acked.lock().unwrap_or_else(PoisonError::into_inner).push((Instant::now(), code));
+                    }
+                }
+            })
+        })
+        .collect();
+    // Into the load: a few dozen creations acknowledged, most still to come.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while acked.lock().unwrap_or_else(PoisonError::into_inner).len() < 30 {
+        assert!(Instant::now() < deadline, "no load: {}", server.log());
+        thread::sleep(Duration::from_millis(5));
+    }
+    let began = Instant::now();
+    let file = sandbox.dir.path().join("under-load.backup");
+    let file_arg = file.display().to_string();
+    let url = server.url();
+    let backed_up = sandbox.run(&["backup", "--to", &file_arg, "--url", &url, "--api-key", &backup_key]).ok();
+    let took = began.elapsed();
+    for w in workers {
+        w.join().unwrap();
+    }
+    let statuses = statuses.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let acked = acked.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let before: BTreeSet<String> = acked.iter().filter(|(at, _)| *at < began).map(|(_, c)| c.clone()).collect();
+    let during = acked.iter().filter(|(at, _)| *at >= began && *at <= began + took).count();
+    eprintln!(
+        "backup took {took:?}; {} acknowledged before it, {during} during it; answers {statuses:?}",
+        before.len()
+    );
+    assert!(statuses.keys().all(|s| [201, 409].contains(s)), "every request answered: {statuses:?}");
+    assert!(backed_up.stdout.contains("every count matches"), "{}", backed_up.stdout);
+    let original = listed(addr, &key);
+    let original_properties = get(addr, "/api/v1/properties", &key).1;
+    drop(server);
+
+    let restored_dir = Sandbox { dir: tempfile::tempdir().unwrap() };
+    let file_arg = file.display().to_string();
+    restored_dir.run(&["restore", &file_arg]).ok();
+    let restored_server = restored_dir.serve();
+    let restored = listed(restored_server.addr, &key);
+    let missing: Vec<&String> = before.iter().filter(|c| !restored.contains_key(*c)).collect();
+    assert!(missing.is_empty(), "acknowledged before the backup began, not restored: {missing:?}");
+    for (code, booking) in &restored {
+        assert_eq!(Some(booking), original.get(code), "{code} as restored and as the original lists it");
+    }
+    assert_eq!(get(restored_server.addr, "/api/v1/properties", &key).1, original_properties);
+}
+
+#[test]
+fn a_redb_backup_restores_into_postgres_and_back_record_for_record() {
+    if !tools::postgres() {
+        return;
+    }
+    let (sandbox, key) = Sandbox::with_key();
+    let bookings = sandbox.with_bookings();
+    {
+        let rental = sandbox.library();
+        rental.add_webhook("https://hooks.example.com/in", Subscription::parse("*").unwrap(), None).unwrap();
+        rental.operations().fan_out(100).unwrap();
+        rental.set_admin_password("a long admin password").unwrap();
+    }
+    let first = sandbox.dir.path().join("from-redb.backup").display().to_string();
+    sandbox.run(&["backup", "--to", &first]).ok();
+
+    let url = PgCluster::shared().database();
+    sandbox.run(&["restore", &first, "--database", &url]).ok();
+    let in_pg = Rental::new(PgStore::open(&url).unwrap());
+    assert_eq!(
+        in_pg.bookings(&BookingQuery { limit: 100, ..BookingQuery::default() }).unwrap().data.len(),
+        bookings.len()
+    );
+    assert!(in_pg.operations().verify_admin_password("a long admin password").unwrap());
+    drop(in_pg);
+    let second = sandbox.dir.path().join("from-postgres.backup").display().to_string();
+    sandbox.run(&["backup", "--to", &second, "--database", &url]).ok();
+
+    let back = Sandbox { dir: tempfile::tempdir().unwrap() };
+    back.run(&["restore", &second]).ok();
+    let third = back.dir.path().join("back-in-redb.backup").display().to_string();
+    back.run(&["backup", "--to", &third]).ok();
+    let records = |file: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // Without the header (its time) and the trailer (its checksum covers the header).
+        lines[1..lines.len() - 1].iter().map(|l| (*l).to_owned()).collect()
+    };
+    assert_eq!(records(&first), records(&second), "redb -> PostgreSQL keeps every record");
+    assert_eq!(records(&first), records(&third), "and back to redb");
+
+    // The restored data directory serves the same bookings to the same key (its hash came along).
+    let server = back.serve();
+    assert_eq!(listed(server.addr, &key).len(), bookings.len());
+}
+
+#[test]
+fn a_damaged_or_cut_short_backup_is_refused_and_writes_nothing() {
+    let (sandbox, _) = Sandbox::with_key();
+    sandbox.with_bookings();
+    let file = sandbox.dir.path().join("good.backup");
+    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
+    let good = std::fs::read(&file).unwrap();
+
+    let cut = sandbox.dir.path().join("cut.backup");
+    std::fs::write(&cut, &good[..good.len() * 2 / 3]).unwrap();
+    let at_a_line = sandbox.dir.path().join("cut-at-a-line.backup");
+    let last_line = good[..good.len() - 1].iter().rposition(|b| *b == b'\n').unwrap() + 1;
+    std::fs::write(&at_a_line, &good[..last_line]).unwrap();
+    let changed = sandbox.dir.path().join("changed.backup");
+    let text = String::from_utf8(good.clone()).unwrap().replacen("Ada Lovelace", "Ada Lovelacf", 1);
+    std::fs::write(&changed, text).unwrap();
+    let newer = sandbox.dir.path().join("newer.backup");
+    std::fs::write(&newer, "{\"format\":\"rental-backup\",\"version\":99}\n").unwrap();
+
+    for (file, says) in
+        [(&cut, "cut short"), (&at_a_line, "cut short"), (&changed, "checksum does not match"), (&newer, "unusable")]
+    {
+        let target = tempfile::tempdir().unwrap();
+        let data_dir = target.path().join("data");
+        let run = sandbox.run(&["restore", &file.display().to_string(), "--data-dir", &data_dir.display().to_string()]);
+        assert!(run.fails(1).contains(says), "{}: {}", file.display(), run.stderr);
+        assert!(!data_dir.exists(), "nothing written for {}", file.display());
+    }
+}
