@@ -129,7 +129,7 @@ impl<S: Store> super::Operations<'_, S> {
         self.write(|tx| claim_in(&mut **tx, owner, now, until, limit))
     }
 
-    /// [`Operations::record_messages`] and then [`Operations::claim_messages`]
+    /// [`Self::record_messages`] and then [`Self::claim_messages`]
     /// in one write (one commit where a sender would make two): what a busy
     /// sender does each time sends finish.
     pub fn record_and_claim(
@@ -203,7 +203,7 @@ impl<S: Store> super::Operations<'_, S> {
 }
 
 /// Claims in `tx` for `owner` up to `limit` messages due at `now`, leased
-/// until `until` (see [`Operations::claim_messages`]).
+/// until `until` (see `Operations::claim_messages`).
 fn claim_in<T: ReadTx + WriteRecords>(
     tx: &mut T,
     owner: &str,
@@ -245,7 +245,7 @@ fn claim_in<T: ReadTx + WriteRecords>(
     Ok(claim)
 }
 
-/// Records `done` in `tx`, in order (see [`Operations::record_messages`]).
+/// Records `done` in `tx`, in order (see `Operations::record_messages`).
 fn record_in<T: ReadTx + WriteRecords>(
     tx: &mut T,
     done: &[(Message, Outcome, DateTime<Utc>)],
