@@ -55,6 +55,15 @@ pub enum Error {
         /// The feed's name.
         feed: String,
     },
+    /// A guest message of this kind cannot be sent for the booking as it is
+    /// (no guest e-mail, a timed kind of a stay not confirmed, no `hostEmail`).
+    #[error("cannot send {kind}: {reason}")]
+    CannotSend {
+        /// The kind asked for.
+        kind: crate::message::MessageKind,
+        /// Why, in words.
+        reason: &'static str,
+    },
     /// The same idempotency key was used before with a different request.
     #[error("idempotency key was already used with a different request")]
     IdempotencyKeyReused,
@@ -72,6 +81,7 @@ impl Error {
             Error::DatesUnavailable { .. } => "dates_unavailable",
             Error::InvalidTransition { .. } | Error::FeedOwned { .. } => "invalid_transition",
             Error::IdempotencyKeyReused => "idempotency_key_reused",
+            Error::CannotSend { .. } => "cannot_send",
             Error::Store(StoreError::Locked | StoreError::Conflict(_) | StoreError::Unavailable(_)) => "unavailable",
             Error::Store(_) => "internal",
         }

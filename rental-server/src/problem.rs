@@ -145,9 +145,10 @@ impl From<Error> for Problem {
         let status = match &e {
             Error::Validation(_) | Error::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
-            Error::DatesUnavailable { .. } | Error::InvalidTransition { .. } | Error::FeedOwned { .. } => {
-                StatusCode::CONFLICT
-            }
+            Error::DatesUnavailable { .. }
+            | Error::InvalidTransition { .. }
+            | Error::FeedOwned { .. }
+            | Error::CannotSend { .. } => StatusCode::CONFLICT,
             Error::Store(StoreError::Locked | StoreError::Unavailable(_)) => {
                 return Problem::unavailable("storage is unavailable");
             }

@@ -435,8 +435,8 @@ async fn a_resend_is_a_new_record_sent_at_once_and_refusals_name_the_kind() {
     smtp.wait_for(2, WAIT).await;
     let refused =
         s.post(&format!("/api/v1/bookings/{code}/messages"), &s.key, &json!({"kind": "check_in_instructions"})).await;
-    refused.expect(422);
-    assert_eq!(refused.body["errors"][0]["field"], "kind");
+    refused.expect(409);
+    assert_eq!(refused.body["code"], "cannot_send");
     s.post(&format!("/api/v1/bookings/{code}/messages"), &s.key, &json!({"kind": "fax"})).await.expect(422);
     s.post(&format!("/api/v1/bookings/{code}/messages"), &s.read_key, &json!({"kind": "request_received"}))
         .await

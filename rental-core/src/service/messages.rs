@@ -53,8 +53,8 @@ impl<S: Store> Rental<S> {
     }
 
     /// Records a new message of `kind` for booking `code`, due now: a resend
-    /// by hand. Refused (422 on `kind`) when the booking has no guest e-mail,
-    /// for timed kinds of a booking that is not confirmed, and for
+    /// by hand. Refused ([`Error::CannotSend`]) when the booking has no guest
+    /// e-mail, for timed kinds of a booking that is not confirmed, and for
     /// `host_request` without `hostEmail`.
     pub fn resend_message(&self, code: &str, kind: MessageKind) -> Result<Message> {
         let now = self.now();
@@ -65,17 +65,13 @@ impl<S: Store> Rental<S> {
                 .property(booking.property.as_str())?
                 .ok_or_else(|| Error::NotFound(NotFound::Property(booking.property.to_string())))?;
             if booking.guest_email.is_empty() {
-                return Err(Error::invalid("kind", "no_guest_email", "this booking has no guest e-mail address"));
+                return Err(Error::CannotSend { kind, reason: "the booking has no guest e-mail address" });
             }
             if kind.is_timed() && booking.status != Status::Confirmed {
-                return Err(Error::invalid(
-                    "kind",
-                    "not_confirmed",
-                    format!("{kind} is sent for confirmed stays only"),
-                ));
+                return Err(Error::CannotSend { kind, reason: "it is sent for confirmed stays only" });
             }
             if kind == MessageKind::HostRequest && host_email.is_empty() {
-                return Err(Error::invalid("kind", "no_host_email", "hostEmail is not set"));
+                return Err(Error::CannotSend { kind, reason: "hostEmail is not set" });
             }
             let existing = tx.list::<Message>(&booking_prefix(booking.property.as_str(), code), "", MAX_PER_BOOKING)?;
             let input = PlanInput { property: &property, existing: &existing, host_email: &host_email, now };
@@ -133,7 +129,7 @@ impl<S: Store> super::Operations<'_, S> {
         self.write(|tx| claim_in(&mut **tx, owner, now, until, limit))
     }
 
-    /// [`Operations::record_messages`] and then [`Operations::claim_messages`]
+    /// [`Self::record_messages`] and then [`Self::claim_messages`]
     /// in one write (one commit where a sender would make two): what a busy
     /// sender does each time sends finish.
     pub fn record_and_claim(
@@ -228,7 +224,7 @@ impl<S: Store> super::Operations<'_, S> {
 }
 
 /// Claims in `tx` for `owner` up to `limit` messages due at `now`, leased
-/// until `until` (see [`Operations::claim_messages`]).
+/// until `until` (see `Operations::claim_messages`).
 fn claim_in<T: ReadTx + WriteRecords>(
     tx: &mut T,
     owner: &str,
@@ -270,7 +266,7 @@ fn claim_in<T: ReadTx + WriteRecords>(
     Ok(claim)
 }
 
-/// Records `done` in `tx`, in order (see [`Operations::record_messages`]).
+/// Records `done` in `tx`, in order (see `Operations::record_messages`).
 fn record_in<T: ReadTx + WriteRecords>(
     tx: &mut T,
     done: &[(Message, Outcome, DateTime<Utc>)],

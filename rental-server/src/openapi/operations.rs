@@ -309,14 +309,14 @@ const OPERATIONS: &[Operation] = &[
         summary: "Send a guest message again",
         description: "Records a new message of `kind` for the booking, due now, and answers 202 with it; \
             the server sends it within a second or so, with its own `Message-ID`. The wording is rendered \
-            when it is sent, from the booking as it is then. Refused with 422 on `kind` when the booking has \
-            no guest e-mail, for `check_in_instructions` and `check_out_reminder` of a booking that is not \
-            confirmed, and for `host_request` without `hostEmail`. Needs the `write` scope.",
+            when it is sent, from the booking as it is then. 409 `cannot_send` when the booking has no guest \
+            e-mail, for `check_in_instructions` and `check_out_reminder` of a booking that is not \
+            confirmed, and for `host_request` without `hostEmail`; an unknown kind is 422. Needs the `write` scope.",
         access: Access::Write,
         parameters: &["Code", "RequestId"],
         body: Some("ResendRequest"),
         success: Success::Json(202, "Accepted: the new message, scheduled now.", "MessageView"),
-        errors: &["NotFound", "ValidationFailed"],
+        errors: &["NotFound", "ValidationFailed", "CannotSend"],
     },
     Operation {
         method: "GET",

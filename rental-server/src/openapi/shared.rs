@@ -144,6 +144,14 @@ const PROBLEMS: &[ProblemResponse] = &[
         &[("invalid_transition", "cannot confirm a booking that is cancelled")],
     ),
     (
+        "CannotSend",
+        409,
+        "This kind of guest message cannot be sent for the booking as it is: it has no guest e-mail, \
+        the kind is timed and the stay is not confirmed, or `host_request` without `hostEmail`.",
+        &[],
+        &[("cannot_send", "cannot send check_in_instructions: it is sent for confirmed stays only")],
+    ),
+    (
         "PayloadTooLarge",
         413,
         "The body is over 64 KiB.",

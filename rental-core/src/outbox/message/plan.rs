@@ -136,12 +136,15 @@ impl Plan<'_, '_> {
             (MessageKind::CheckInInstructions, s.instructions, true),
             (MessageKind::CheckOutReminder, s.reminder, dates),
         ] {
-            match self.latest(kind).cloned() {
-                Some(m) if m.status == MessageStatus::Scheduled => {
-                    self.written.push(Message { due_at: due, ..m });
+            let Some(m) = self.latest(kind).cloned() else { continue };
+            // One on the wire now carries the old details: it counts as sent.
+            let went = m.status == MessageStatus::Sent || (m.status == MessageStatus::Scheduled && m.is_leased(now));
+            if went {
+                if again {
+                    self.add(kind, due);
                 }
-                Some(m) if m.status == MessageStatus::Sent && again => self.add(kind, due),
-                _ => {}
+            } else if m.status == MessageStatus::Scheduled {
+                self.written.push(Message { due_at: due, ..m });
             }
         }
     }
@@ -191,12 +194,10 @@ mod tests {
         s.parse().unwrap()
     }
 
+    /// Ids unique across runs of a test (each run starts its own counter).
     fn ids() -> impl FnMut() -> String {
-        let mut n = 0;
-        move || {
-            n += 1;
-            format!("msg_{n}")
-        }
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+        || format!("msg_{}", NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
     }
 
     fn run(before: Option<&Booking>, after: &Booking, existing: &[Message], now: &str) -> Vec<Message> {
@@ -287,6 +288,22 @@ mod tests {
         );
         assert_eq!((again[0].seq, again[0].due_at), (4, at("2026-12-19T08:00:00Z")));
         assert_eq!(again[1].id, ms[2].id, "the reminder is the scheduled one, re-timed");
+    }
+
+    #[test]
+    fn instructions_on_the_wire_when_the_dates_change_go_again() {
+        let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
+        let mut ms = run(Some(&pending), &confirmed(), &[], "2026-11-22T08:00:00Z");
+        ms[1].lease = Some(crate::message::MessageLease { owner: "sender".into(), until: at("2026-12-18T15:01:00Z") });
+        let moved = Booking {
+            stay: Stay::new("2026-12-19".parse().unwrap(), "2026-12-23".parse().unwrap()).unwrap(),
+            ..confirmed()
+        };
+        let changes = run(Some(&confirmed()), &moved, &ms, "2026-12-18T15:00:10Z");
+        let instructions: Vec<&Message> =
+            changes.iter().filter(|m| m.kind == MessageKind::CheckInInstructions).collect();
+        assert_eq!(instructions.len(), 1, "{changes:?}");
+        assert_eq!(instructions[0].seq, 5, "a new record, not the one being sent with the old dates");
     }
 
     #[test]
