@@ -1,4 +1,4 @@
-//! A [`Store`] for `rental-core` on SQLite, written outside the core against its
+//! A [`Store`] for `rental-core` on `SQLite`, written outside the core against its
 //! public API only: the proof that the store is pluggable, and a single-file store.
 //!
 //! An embedder opens the file and hands the store to the engine:
@@ -68,7 +68,7 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE INDEX IF NOT EXISTS records_due ON records (kind, at, key) WHERE at IS NOT NULL;
 ";
 
-/// A store in one SQLite database (a file, or memory).
+/// A store in one `SQLite` database (a file, or memory).
 #[derive(Debug)]
 pub struct SqliteStore {
     conn: Mutex<Connection>,
@@ -367,7 +367,8 @@ impl<const WRITE: bool> ReadTx for SqliteTx<'_, WRITE> {
     }
 
     fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
-        let rows = self.record_rows("SELECT key, at, doc FROM records WHERE kind = ?1 AND key = ?2", [kind.name, key])?;
+        let rows =
+            self.record_rows("SELECT key, at, doc FROM records WHERE kind = ?1 AND key = ?2", [kind.name, key])?;
         Ok(rows.into_iter().next())
     }
 

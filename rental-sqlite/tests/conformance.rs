@@ -1,4 +1,4 @@
-//! The public conformance suite on SQLite, and what a file keeps across reopening.
+//! The public conformance suite on `SQLite`.
 
 use rental_sqlite::SqliteStore;
 
