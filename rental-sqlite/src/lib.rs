@@ -16,13 +16,14 @@
 //! # }
 //! ```
 //!
-//! One connection behind a mutex serves reads and writes alike: a write runs
-//! `BEGIN IMMEDIATE` and commits once; dropped without [`WriteTx::commit`], it
-//! rolls back. Files use WAL with `synchronous = FULL`, so a committed write
+//! One writer connection behind a mutex: a write runs `BEGIN IMMEDIATE` and
+//! commits once; dropped without [`WriteTx::commit`], it rolls back. Reads
+//! take pooled connections of their own, so they nest and run beside the writer. Files use WAL with `synchronous = FULL`, so a committed write
 //! survives a crash. Documents are JSON; the columns beside them are the
 //! indexes the trait's ordered reads need, as in `rental-core`'s memory store.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use chrono::{DateTime, Datelike, Days, NaiveDate, Utc};
@@ -37,7 +38,7 @@ use rental_core::stay::MAX_NIGHTS;
 use rental_core::store::{
     ChangeMarks, ReadTx, RecordKind, RecordRow, Store, StoreError, StoreResult, WriteTx, prefix_end,
 };
-use rusqlite::{Connection, Params, Row, params};
+use rusqlite::{Connection, OpenFlags, Params, Row, params};
 
 /// The tables and indexes; created when missing.
 const SCHEMA: &str = "
@@ -71,38 +72,69 @@ CREATE INDEX IF NOT EXISTS records_due ON records (kind, at, key) WHERE at IS NO
 /// A store in one `SQLite` database (a file, or memory).
 #[derive(Debug)]
 pub struct SqliteStore {
-    conn: Mutex<Connection>,
+    /// The one writer's connection.
+    writer: Mutex<Connection>,
+    /// Idle read connections, reused; a read opens another when none is idle.
+    readers: Mutex<Vec<Connection>>,
+    /// What a read connection opens.
+    uri: String,
 }
+
+/// Names the in-memory databases of this process apart.
+static MEMORY_DATABASES: AtomicU64 = AtomicU64::new(0);
 
 impl SqliteStore {
     /// Opens (creating if needed) the database file at `path`, in WAL mode
     /// with every commit synced.
     pub fn open(path: impl AsRef<Path>) -> StoreResult<Self> {
-        let conn = Connection::open(path).map_err(backend)?;
+        let uri = path.as_ref().to_str().ok_or_else(|| StoreError::Unavailable("the path is not UTF-8".into()))?;
+        let conn = Connection::open(uri).map_err(backend)?;
         conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;").map_err(backend)?;
-        Self::with(conn)
+        Self::with(conn, uri.to_owned())
     }
 
     /// A new, empty database in memory; nothing survives the store.
     pub fn open_in_memory() -> StoreResult<Self> {
-        Self::with(Connection::open_in_memory().map_err(backend)?)
+        // The memdb VFS lets several connections of this process share one
+        // database in memory (a name starting with `/`), so reads need not wait for a writer.
+        let n = MEMORY_DATABASES.fetch_add(1, Ordering::Relaxed);
+        let uri = format!("file:/rental-sqlite-{}-{n}?vfs=memdb", std::process::id());
+        Self::with(connect(&uri)?, uri)
     }
 
-    fn with(conn: Connection) -> StoreResult<Self> {
+    fn with(conn: Connection, uri: String) -> StoreResult<Self> {
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(backend)?;
         conn.execute_batch(SCHEMA).map_err(backend)?;
-        Ok(SqliteStore { conn: Mutex::new(conn) })
-    }
-
-    fn lock(&self) -> MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+        Ok(SqliteStore { writer: Mutex::new(conn), readers: Mutex::new(Vec::new()), uri })
     }
 }
 
-/// A transaction over [`SqliteStore`]: it holds the connection. `WRITE`
-/// transactions run inside `BEGIN IMMEDIATE` and roll back unless committed.
+/// How long a statement waits for a lock another connection holds.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+fn connect(uri: &str) -> StoreResult<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_URI
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(uri, flags).map_err(backend)?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(backend)?;
+    Ok(conn)
+}
+
+/// The connection a transaction holds: the writer's, or a read connection it gives back.
+#[derive(Debug)]
+enum Held<'a> {
+    Writer(MutexGuard<'a, Connection>),
+    Reader(Option<Connection>, &'a SqliteStore),
+}
+
+/// A transaction over [`SqliteStore`]. A read is a deferred transaction on a
+/// connection of its own, so reads nest and run beside the writer; a `WRITE`
+/// transaction runs inside `BEGIN IMMEDIATE` and rolls back unless committed.
 #[derive(Debug)]
 pub struct SqliteTx<'a, const WRITE: bool> {
-    conn: MutexGuard<'a, Connection>,
+    held: Held<'a>,
     open: bool,
 }
 
@@ -116,14 +148,19 @@ impl Store for SqliteStore {
     type Write<'a> = SqliteWrite<'a>;
 
     fn read(&self) -> StoreResult<Self::Read<'_>> {
-        // The connection is this transaction's alone until it ends: no writer runs meanwhile.
-        Ok(SqliteTx { conn: self.lock(), open: false })
+        let idle = self.readers.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        let conn = match idle {
+            Some(conn) => conn,
+            None => connect(&self.uri)?,
+        };
+        conn.execute_batch("BEGIN DEFERRED").map_err(backend)?;
+        Ok(SqliteTx { held: Held::Reader(Some(conn), self), open: true })
     }
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
-        let conn = self.lock();
+        let conn = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
         conn.execute_batch("BEGIN IMMEDIATE").map_err(backend)?;
-        Ok(SqliteTx { conn, open: true })
+        Ok(SqliteTx { held: Held::Writer(conn), open: true })
     }
 
     /// One writer at a time, as [`Store::write`].
@@ -142,11 +179,25 @@ impl Store for SqliteStore {
     }
 }
 
+impl<const WRITE: bool> SqliteTx<'_, WRITE> {
+    fn conn(&self) -> &Connection {
+        match &self.held {
+            Held::Writer(conn) => conn,
+            Held::Reader(conn, _) => conn.as_ref().expect("a read holds its connection until dropped"),
+        }
+    }
+}
+
 impl<const WRITE: bool> Drop for SqliteTx<'_, WRITE> {
     fn drop(&mut self) {
         if self.open {
-            // Nothing to tell anyone: an uncommitted write is simply gone.
-            let _ = self.conn.execute_batch("ROLLBACK");
+            // Nothing to tell anyone: an uncommitted write is simply gone, and a read ends.
+            let _ = self.conn().execute_batch("ROLLBACK");
+        }
+        if let Held::Reader(conn, store) = &mut self.held
+            && let Some(conn) = conn.take()
+        {
+            store.readers.lock().unwrap_or_else(PoisonError::into_inner).push(conn);
         }
     }
 }
@@ -210,7 +261,7 @@ impl<const WRITE: bool> SqliteTx<'_, WRITE> {
         params: P,
         f: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
     ) -> StoreResult<Vec<T>> {
-        let mut stmt = self.conn.prepare_cached(sql).map_err(backend)?;
+        let mut stmt = self.conn().prepare_cached(sql).map_err(backend)?;
         let rows = stmt.query_map(params, f).map_err(backend)?;
         rows.collect::<Result<_, _>>().map_err(backend)
     }
@@ -233,7 +284,7 @@ impl<const WRITE: bool> SqliteTx<'_, WRITE> {
     }
 
     fn execute<P: Params>(&self, sql: &str, params: P) -> StoreResult<usize> {
-        self.conn.prepare_cached(sql).and_then(|mut s| s.execute(params)).map_err(backend)
+        self.conn().prepare_cached(sql).and_then(|mut s| s.execute(params)).map_err(backend)
     }
 }
 
@@ -254,7 +305,7 @@ impl<const WRITE: bool> ReadTx for SqliteTx<'_, WRITE> {
         let (check_in, code) =
             query.after.as_ref().map_or((i64::MIN, String::new()), |c| (day(c.check_in), c.code.to_string()));
         let mut stmt = self
-            .conn
+            .conn()
             .prepare_cached("SELECT doc FROM bookings WHERE (check_in, code) > (?1, ?2) ORDER BY check_in, code")
             .map_err(backend)?;
         let mut rows = stmt.query(params![check_in, code]).map_err(backend)?;
@@ -275,7 +326,7 @@ impl<const WRITE: bool> ReadTx for SqliteTx<'_, WRITE> {
 
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
         let n: i64 = self
-            .conn
+            .conn()
             .prepare_cached("SELECT count(*) FROM bookings WHERE pending AND property = ?1")
             .and_then(|mut s| s.query_row([slug], |r| r.get(0)))
             .map_err(backend)?;
@@ -359,7 +410,7 @@ impl<const WRITE: bool> ReadTx for SqliteTx<'_, WRITE> {
 
     fn first_delivered_event(&self) -> StoreResult<Option<u64>> {
         let first: Option<i64> = self
-            .conn
+            .conn()
             .prepare_cached("SELECT min(event_seq) FROM deliveries")
             .and_then(|mut s| s.query_row([], |r| r.get(0)))
             .map_err(backend)?;
@@ -469,7 +520,7 @@ impl WriteTx for SqliteTx<'_, true> {
     fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
         self.append_events(std::slice::from_ref(event))?;
         let last: i64 = self
-            .conn
+            .conn()
             .prepare_cached("SELECT max(seq) FROM outbox")
             .and_then(|mut s| s.query_row([], |r| r.get(0)))
             .map_err(backend)?;
@@ -530,8 +581,8 @@ impl WriteTx for SqliteTx<'_, true> {
 
     fn commit(mut self) -> StoreResult<()> {
         self.open = false;
-        if let Err(e) = self.conn.execute_batch("COMMIT") {
-            let _ = self.conn.execute_batch("ROLLBACK");
+        if let Err(e) = self.conn().execute_batch("COMMIT") {
+            let _ = self.conn().execute_batch("ROLLBACK");
             return Err(backend(e));
         }
         Ok(())
