@@ -286,7 +286,7 @@ fn each_record(tx: &impl ReadTx, each: &mut dyn FnMut(Record) -> Result<(), Back
     }
     let mut blocks = std::collections::BTreeSet::new();
     for p in &properties {
-        for entry in tx.calendar(p.slug.as_str(), first_day(), NaiveDate::MAX)? {
+        for entry in tx.calendar(p.slug.as_str(), crate::store::first_day(), NaiveDate::MAX)? {
             if entry.kind == EntryKind::Blocked
                 && blocks.insert(entry.holder.clone())
                 && let Some(block) = tx.block(&entry.holder)?
@@ -307,13 +307,13 @@ fn each_record(tx: &impl ReadTx, each: &mut dyn FnMut(Record) -> Result<(), Back
         after = last;
     }
     let mut ids: Vec<String> = tx.pending_deliveries()?.into_iter().map(|d| d.id).collect();
-    ids.extend(tx.finished_deliveries(end_of_time(), usize::MAX)?);
+    ids.extend(tx.finished_deliveries(crate::store::end_of_time(), usize::MAX)?);
     for id in &ids {
         if let Some(d) = tx.delivery(id)? {
             each(Record::Delivery(Box::new(d)))?;
         }
     }
-    for key in tx.idempotency_before(end_of_time(), usize::MAX)? {
+    for key in tx.idempotency_before(crate::store::end_of_time(), usize::MAX)? {
         if let Some(record) = tx.idempotency(&key)? {
             each(Record::Idempotency(Box::new(record)))?;
         }
@@ -414,16 +414,4 @@ fn line_of(value: &impl Serialize) -> Result<Vec<u8>, BackupError> {
     let mut line = serde_json::to_vec(value).map_err(|e| BackupError::Io(std::io::Error::other(e)))?;
     line.push(b'\n');
     Ok(line)
-}
-
-/// Earlier than any stay the store can hold.
-fn first_day() -> NaiveDate {
-    NaiveDate::from_ymd_opt(1, 1, 1).unwrap_or(NaiveDate::MIN)
-}
-
-/// Later than any record the store can hold.
-fn end_of_time() -> DateTime<Utc> {
-    NaiveDate::from_ymd_opt(9999, 12, 31)
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .map_or(DateTime::<Utc>::MAX_UTC, |t| t.and_utc())
 }

@@ -80,7 +80,7 @@
 //! # Where to go next
 //!
 //! - **Keeping data**: [`RedbStore`] (feature `redb`, on by default) is one
-//!   process's durable store; [`store::PgStore`] (feature `postgres`) lets
+//!   process's durable store; `store::PgStore` (feature `postgres`) lets
 //!   several processes share one PostgreSQL database. The [`Store`] trait is
 //!   what a store of your own implements.
 //! - **Async programs**: [`Rental::create_booking_async`] books without

@@ -360,3 +360,16 @@ pub(crate) fn newest_first(deliveries: &mut Vec<Delivery>, limit: usize) {
     deliveries.sort_by(|a, b| b.event_seq.cmp(&a.event_seq).then_with(|| a.id.cmp(&b.id)));
     deliveries.truncate(limit);
 }
+
+/// Earlier than any stay the store can hold: where a read of a whole calendar starts
+/// (a backup, a copy of one store into another).
+pub(crate) fn first_day() -> NaiveDate {
+    NaiveDate::from_ymd_opt(1, 1, 1).unwrap_or(NaiveDate::MIN)
+}
+
+/// Later than any record the store can hold.
+pub(crate) fn end_of_time() -> DateTime<Utc> {
+    NaiveDate::from_ymd_opt(9999, 12, 31)
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map_or(DateTime::<Utc>::MAX_UTC, |t| t.and_utc())
+}

@@ -1,7 +1,7 @@
 //! `rental db copy`: everything a store holds, read from one snapshot, written
 //! into an empty PostgreSQL database in one transaction, outbox numbers kept.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::NaiveDate;
 use tokio_postgres::types::Json;
 
 use super::read::seq_value;
@@ -49,7 +49,7 @@ impl PgStore {
 
         let mut blocks = 0;
         for p in &properties {
-            let entries = source.calendar(p.slug.as_str(), first_day(), NaiveDate::MAX)?;
+            let entries = source.calendar(p.slug.as_str(), crate::store::first_day(), NaiveDate::MAX)?;
             for e in entries.iter().filter(|e| e.kind == EntryKind::Blocked) {
                 if let Some(block) = source.block(&e.holder)? {
                     tx.put_block(&block)?;
@@ -62,7 +62,7 @@ impl PgStore {
         counts.push(("outbox", copy_outbox(source, &tx)?));
 
         let mut ids: Vec<String> = source.pending_deliveries()?.into_iter().map(|d| d.id).collect();
-        ids.extend(source.finished_deliveries(end_of_time(), usize::MAX)?);
+        ids.extend(source.finished_deliveries(crate::store::end_of_time(), usize::MAX)?);
         for id in &ids {
             if let Some(d) = source.delivery(id)? {
                 tx.put_delivery(&d)?;
@@ -73,7 +73,7 @@ impl PgStore {
         }
         counts.push(("deliveries", ids.len()));
 
-        let keys = source.idempotency_before(end_of_time(), usize::MAX)?;
+        let keys = source.idempotency_before(crate::store::end_of_time(), usize::MAX)?;
         for key in &keys {
             if let Some(record) = source.idempotency(key)? {
                 tx.insert_idempotency(&record)?;
@@ -115,16 +115,4 @@ fn copy_outbox(source: &impl ReadTx, tx: &PgTx<'_>) -> StoreResult<usize> {
         tx.query("SELECT setval(pg_get_serial_sequence('outbox', 'seq'), $1)", &[&seq_value(after)])?;
     }
     Ok(copied)
-}
-
-/// Earlier than any stay the store can hold.
-fn first_day() -> NaiveDate {
-    NaiveDate::from_ymd_opt(1, 1, 1).unwrap_or(NaiveDate::MIN)
-}
-
-/// Later than any record the store can hold.
-fn end_of_time() -> DateTime<Utc> {
-    NaiveDate::from_ymd_opt(9999, 12, 31)
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .map_or(DateTime::<Utc>::MAX_UTC, |t| t.and_utc())
 }
