@@ -142,7 +142,7 @@ pub use keys::{ApiKey, Scope};
 pub use lifecycle::Action;
 pub use occupancy::Summary;
 pub use pricing::Quote;
-pub use property::{Cents, IcalFeed, Property, SeasonalRate};
+pub use property::{Cents, IcalFeed, Property, SeasonalRate, format_money};
 pub use service::{
     Agenda, CATCH_UP_DAYS, Claim, Claimed, Created, DueDelivery, FeedPull, Fetched, NewKey, Operations, PRUNE_BATCH,
     Pruned, PullClaim, Rental, Settings, WRITE_ATTEMPTS, retry_pause,
