@@ -20,8 +20,8 @@ use crate::stays::stay::MAX_NIGHTS;
 pub type Cents = i64;
 
 /// An amount as people read it: dollars with thousands separators and two
-/// decimals, the sign in front. Messages, the admin and the booking page all
-/// write money this way.
+/// decimals, the sign in front. Messages, the admin and booking pages and the
+/// CLI all write money this way.
 ///
 /// ```
 /// use rental_core::format_money;
@@ -36,7 +36,7 @@ pub fn format_money(cents: Cents) -> String {
     let dollars = (cents / 100).to_string();
     let mut grouped = String::with_capacity(dollars.len() + dollars.len() / 3);
     for (i, c) in dollars.chars().enumerate() {
-        if i > 0 && (dollars.len() - i) % 3 == 0 {
+        if i > 0 && (dollars.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(c);
@@ -537,7 +537,10 @@ mod tests {
             (0, "$0.00"),
             (5, "$0.05"),
             (134_288, "$1,342.88"),
+            (99_999, "$999.99"),
+            (100_000, "$1,000.00"),
             (100_000_000, "$1,000,000.00"),
+            (12_345_678_900, "$123,456,789.00"),
             (-2500, "-$25.00"),
             (i64::MIN, "-$92,233,720,368,547,758.08"),
         ];
