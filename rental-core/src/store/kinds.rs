@@ -9,7 +9,7 @@ use super::IdempotencyRecord;
 use super::record::{Record, RecordKind};
 use crate::admin::admin_session::{AdminSession, LoginFailures};
 use crate::admin::keys::ApiKey;
-use crate::channels::channel::FeedState;
+use crate::channels::pull::FeedState;
 use crate::outbox::delivery::Lease;
 use crate::outbox::message::Message;
 use crate::outbox::webhook::Webhook;

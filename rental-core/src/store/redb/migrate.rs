@@ -14,7 +14,7 @@ use super::{RedbStore, RedbTx, backend, decode};
 use crate::admin::keys::ApiKey;
 use crate::bookings::booking::Booking;
 use crate::bookings::lifecycle;
-use crate::channels::channel::FeedState;
+use crate::channels::pull::FeedState;
 use crate::outbox::delivery::Delivery;
 use crate::outbox::webhook::Webhook;
 use crate::store::record::row_of;

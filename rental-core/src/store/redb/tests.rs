@@ -452,7 +452,7 @@ struct Schema6Records {
     key: crate::admin::keys::ApiKey,
     secret: String,
     webhook: crate::outbox::webhook::Webhook,
-    feed: crate::channels::channel::FeedState,
+    feed: crate::channels::pull::FeedState,
     phc: String,
     session: crate::admin::admin_session::AdminSession,
     failures: crate::admin::admin_session::LoginFailures,
@@ -470,7 +470,7 @@ fn schema_6_records() -> Schema6Records {
         .unwrap();
     rental.set_admin_password("correct horse battery").unwrap();
     let phc = rental.store().read().unwrap().get::<AdminPassword>(AdminPassword::KEY).unwrap().unwrap().phc;
-    let feed = crate::channels::channel::FeedState::new(
+    let feed = crate::channels::pull::FeedState::new(
         crate::basics::ids::Slug::parse("sea-view").unwrap(),
         crate::basics::ids::Source::parse("airbnb").unwrap(),
     );

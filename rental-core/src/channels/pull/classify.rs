@@ -27,7 +27,7 @@ pub const UNNAMED_GUEST: &str = "Reserved";
 /// channels' wording.
 ///
 /// ```
-/// use rental_core::channel::{classify, Kind};
+/// use rental_core::pull::{classify, Kind};
 ///
 /// assert_eq!(classify(" Reserved - Jane ", &[]), Kind::Reservation { guest_name: "Jane".into() });
 /// assert_eq!(classify("Airbnb (Not available)", &[]), Kind::Block);
