@@ -3,7 +3,7 @@
 
 use chrono::{Days, NaiveDate};
 
-use super::classify::{Kind, classify, without_markers};
+use super::classify::{EventKind, classify, without_markers};
 use super::state::{FeedState, Owned, OwnedKind};
 use crate::channels::ical::FeedEvent;
 use crate::stays::stay::{MAX_NIGHTS, Stay};
@@ -94,11 +94,11 @@ pub fn plan(state: &FeedState, events: Vec<FeedEvent>, patterns: &[String], toda
 fn wanted(event: &FeedEvent, patterns: &[String], horizon: NaiveDate, seen: Seen) -> EventAction {
     let end = event.end.min(horizon);
     match classify(&event.summary, patterns) {
-        Kind::Reservation { guest_name } => match Stay::new(event.start, end) {
+        EventKind::Reservation { guest_name } => match Stay::new(event.start, end) {
             Ok(stay) => EventAction::Booking { stay, guest_name, seen },
             Err(_) => EventAction::Blocks { stays: pieces(event.start, end), seen },
         },
-        Kind::Block => EventAction::Blocks { stays: pieces(event.start, end), seen },
+        EventKind::Block => EventAction::Blocks { stays: pieces(event.start, end), seen },
     }
 }
 
