@@ -4,8 +4,8 @@
 use std::io::{BufRead, IsTerminal};
 
 use clap::Subcommand;
-
 use rental_core::{Rental, Store};
+
 use crate::error::CliError;
 
 /// `rental admin ...`.

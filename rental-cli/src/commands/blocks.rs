@@ -4,10 +4,10 @@
 use chrono::NaiveDate;
 use clap::{Args, Subcommand};
 use rental_core::calendar::NewBlock;
+use rental_core::{Rental, Store};
 use serde_json::Value;
 
 use crate::commands::{Printed, parse_date};
-use rental_core::{Rental, Store};
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 use crate::remote::{self, Remote, RemoteArgs, RemoteError};

@@ -9,10 +9,10 @@ use rental_core::change::Change;
 use rental_core::lifecycle::Party;
 use rental_core::message::MessageView;
 use rental_core::{Action, Booking, BookingQuery, Slug, Source, Status};
+use rental_core::{Rental, Store};
 use serde::{Deserialize, Serialize};
 
 use crate::commands::{Printed, parse_date};
-use rental_core::{Rental, Store};
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 use crate::remote::{self, Remote, RemoteArgs, RemoteError};

@@ -4,9 +4,9 @@
 use chrono::{DateTime, Utc};
 use clap::Subcommand;
 use rental_core::keys::{ApiKey, Scope};
+use rental_core::{Rental, Store};
 use serde::Serialize;
 
-use rental_core::{Rental, Store};
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 

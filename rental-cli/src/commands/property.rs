@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
+use rental_core::{Rental, Store};
 use serde::Serialize;
 
-use rental_core::{Rental, Store};
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 use crate::property_file;

@@ -6,9 +6,9 @@ use chrono::NaiveDate;
 use clap::Args;
 use rental_core::QuoteRequest;
 use rental_core::pricing::{Problem, Quote};
+use rental_core::{Rental, Store};
 
 use crate::commands::parse_date;
-use rental_core::{Rental, Store};
 use crate::error::CliError;
 use crate::output;
 use crate::remote::{self, Remote, RemoteArgs, RemoteError};

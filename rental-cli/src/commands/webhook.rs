@@ -9,9 +9,9 @@ use rental_core::webhook::{Subscription, Webhook};
 use serde::Serialize;
 
 pub use self::verify::{VerifyArgs, verify};
+use rental_core::{Rental, Store};
 
 use crate::commands::Printed;
-use rental_core::{Rental, Store};
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 
