@@ -36,13 +36,12 @@ use rental_core::lifecycle;
 use rental_core::property::Property;
 use rental_core::stay::MAX_NIGHTS;
 use rental_core::store::{
-    ChangeMarks, ReadTx, RecordKind, RecordRow, Store, StoreError, StoreResult, WriteTx, prefix_end,
+    ChangeMarks, ReadTx, Record, RecordKind, RecordRow, Store, StoreError, StoreResult, WriteTx, prefix_end,
 };
 use rusqlite::{Connection, OpenFlags, Params, Row, params};
 
 /// The tables and indexes; created when missing.
 const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS properties (slug TEXT PRIMARY KEY, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS bookings (
     code TEXT PRIMARY KEY, property TEXT NOT NULL, check_in INTEGER NOT NULL,
     pending INTEGER NOT NULL, lapse_at INTEGER, doc TEXT NOT NULL);
@@ -105,8 +104,30 @@ impl SqliteStore {
     fn with(conn: Connection, uri: String) -> StoreResult<Self> {
         conn.busy_timeout(BUSY_TIMEOUT).map_err(backend)?;
         conn.execute_batch(SCHEMA).map_err(backend)?;
+        move_properties_to_records(&conn)?;
         Ok(SqliteStore { writer: Mutex::new(conn), readers: Mutex::new(Vec::new()), uri })
     }
+}
+
+/// A database written before properties were records kept them in a table
+/// of their own: they move into `records` as they are, and the table goes,
+/// in one transaction.
+fn move_properties_to_records(conn: &Connection) -> StoreResult<()> {
+    let old: i64 = conn
+        .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'properties'", [], |r| r.get(0))
+        .map_err(backend)?;
+    if old == 0 {
+        return Ok(());
+    }
+    conn.execute_batch(&format!(
+        "BEGIN IMMEDIATE;
+         INSERT OR REPLACE INTO records (kind, key, at, doc)
+             SELECT '{}', slug, NULL, CAST(doc AS BLOB) FROM properties;
+         DROP TABLE properties;
+         COMMIT;",
+        Property::KIND.name
+    ))
+    .map_err(backend)
 }
 
 /// How long a statement waits for a lock another connection holds.
@@ -289,14 +310,6 @@ impl<const WRITE: bool> SqliteTx<'_, WRITE> {
 }
 
 impl<const WRITE: bool> ReadTx for SqliteTx<'_, WRITE> {
-    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
-        self.doc("SELECT doc FROM properties WHERE slug = ?1", [slug])
-    }
-
-    fn properties(&self) -> StoreResult<Vec<Property>> {
-        self.docs("SELECT doc FROM properties ORDER BY slug", [])
-    }
-
     fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
         self.doc("SELECT doc FROM bookings WHERE code = ?1", [code])
     }
@@ -455,14 +468,6 @@ impl<const WRITE: bool> SqliteTx<'_, WRITE> {
 }
 
 impl WriteTx for SqliteTx<'_, true> {
-    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
-        self.execute(
-            "INSERT OR REPLACE INTO properties (slug, doc) VALUES (?1, ?2)",
-            params![property.slug.as_str(), to_json(property)?],
-        )
-        .map(drop)
-    }
-
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
         let code = booking.code.as_str();
         self.execute("DELETE FROM calendar WHERE holder = ?1 AND NOT is_block", [code])?;
