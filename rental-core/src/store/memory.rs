@@ -162,13 +162,6 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(data.due.iter().filter_map(|(_, _, id)| data.deliveries.get(id)).cloned().collect())
     }
 
-    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
-        let mut of: Vec<Delivery> =
-            self.data().deliveries.values().filter(|d| d.webhook_id == webhook_id).cloned().collect();
-        super::newest_first(&mut of, limit);
-        Ok(of)
-    }
-
     fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
         let before = u64::try_from(before.timestamp_millis()).unwrap_or(0);
         let finished = self.data().finished.iter().take_while(|(at, _)| *at < before);

@@ -197,7 +197,19 @@ pub trait ReadTx {
         self.get(key)
     }
     /// Up to `limit` deliveries to one webhook, the newest event first.
-    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>>;
+    ///
+    /// By default a scan of every delivery, pending then finished: the
+    /// dashboard asks for a few webhooks' recent deliveries, not a hot path.
+    /// A store with an index on the webhook overrides it.
+    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
+        let mut of = self.pending_deliveries()?;
+        for id in self.finished_deliveries(end_of_time(), usize::MAX)? {
+            of.extend(self.delivery(&id)?);
+        }
+        of.retain(|d| d.webhook_id == webhook_id);
+        newest_first(&mut of, limit);
+        Ok(of)
+    }
     /// Up to `limit` ids of deliveries that finished (delivered or failed)
     /// before `before`, the earliest finished first, read from an index.
     fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>>;
