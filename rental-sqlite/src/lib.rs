@@ -36,7 +36,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use rental_core::store::{ChangeMarks, Store, StoreError, StoreResult};
+use rental_core::property::Property;
+use rental_core::store::{ChangeMarks, Record, Store, StoreError, StoreResult};
 use rusqlite::{Connection, OpenFlags};
 
 use crate::schema::SCHEMA;
@@ -77,8 +78,30 @@ impl SqliteStore {
     fn with(conn: Connection, uri: String) -> StoreResult<Self> {
         conn.busy_timeout(BUSY_TIMEOUT).map_err(backend)?;
         conn.execute_batch(SCHEMA).map_err(backend)?;
+        move_properties_to_records(&conn)?;
         Ok(SqliteStore { writer: Mutex::new(conn), readers: Mutex::new(Vec::new()), uri })
     }
+}
+
+/// A database written before properties were records kept them in a table
+/// of their own: they move into `records` as they are, and the table goes,
+/// in one transaction.
+fn move_properties_to_records(conn: &Connection) -> StoreResult<()> {
+    let old: i64 = conn
+        .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'properties'", [], |r| r.get(0))
+        .map_err(backend)?;
+    if old == 0 {
+        return Ok(());
+    }
+    conn.execute_batch(&format!(
+        "BEGIN IMMEDIATE;
+         INSERT OR REPLACE INTO records (kind, key, at, doc)
+             SELECT '{}', slug, NULL, CAST(doc AS BLOB) FROM properties;
+         DROP TABLE properties;
+         COMMIT;",
+        Property::KIND.name
+    ))
+    .map_err(backend)
 }
 
 /// How long a statement waits for a lock another connection holds.

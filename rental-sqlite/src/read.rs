@@ -7,7 +7,6 @@ use rental_core::calendar::{Block, CalendarEntry};
 use rental_core::delivery::Delivery;
 use rental_core::event::OutboxEvent;
 use rental_core::ids::BookingCode;
-use rental_core::property::Property;
 use rental_core::stay::MAX_NIGHTS;
 use rental_core::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult, prefix_end};
 use rusqlite::{Params, Row, params};
@@ -47,14 +46,6 @@ impl<const WRITE: bool> SqliteTx<'_, WRITE> {
 }
 
 impl<const WRITE: bool> ReadTx for SqliteTx<'_, WRITE> {
-    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
-        self.doc("SELECT doc FROM properties WHERE slug = ?1", [slug])
-    }
-
-    fn properties(&self) -> StoreResult<Vec<Property>> {
-        self.docs("SELECT doc FROM properties ORDER BY slug", [])
-    }
-
     fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
         self.doc("SELECT doc FROM bookings WHERE code = ?1", [code])
     }

@@ -7,7 +7,6 @@ use rental_core::store::{StoreError, StoreResult};
 
 /// The tables and indexes; created when missing.
 pub(crate) const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS properties (slug TEXT PRIMARY KEY, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS bookings (
     code TEXT PRIMARY KEY, property TEXT NOT NULL, check_in INTEGER NOT NULL,
     pending INTEGER NOT NULL, lapse_at INTEGER, doc TEXT NOT NULL);

@@ -6,7 +6,6 @@ use rental_core::calendar::Block;
 use rental_core::delivery::Delivery;
 use rental_core::event::Event;
 use rental_core::lifecycle;
-use rental_core::property::Property;
 use rental_core::store::{RecordKind, RecordRow, StoreResult, WriteTx};
 use rusqlite::{Params, params};
 
@@ -20,14 +19,6 @@ impl<const WRITE: bool> SqliteTx<'_, WRITE> {
 }
 
 impl WriteTx for SqliteTx<'_, true> {
-    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
-        self.execute(
-            "INSERT OR REPLACE INTO properties (slug, doc) VALUES (?1, ?2)",
-            params![property.slug.as_str(), to_json(property)?],
-        )
-        .map(drop)
-    }
-
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
         let code = booking.code.as_str();
         self.execute("DELETE FROM calendar WHERE holder = ?1 AND NOT is_block", [code])?;

@@ -17,6 +17,7 @@ use crate::bookings::lifecycle;
 use crate::channels::pull::FeedState;
 use crate::outbox::delivery::Delivery;
 use crate::outbox::webhook::Webhook;
+use crate::properties::property::Property;
 use crate::store::record::row_of;
 use crate::store::{
     AdminPassword, ClientFailures, IdempotencyRecord, KeyHash, Record, RecordKind, RecordRow, StoreError, StoreResult,
@@ -32,8 +33,8 @@ impl RedbStore {
             match version.as_deref() {
                 None => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
                 Some(SCHEMA_VERSION) => {}
-                Some(old @ ("1" | "2" | "3" | "4" | "5" | "6")) => {
-                    let before_6 = old != "6";
+                Some(old @ ("1" | "2" | "3" | "4" | "5" | "6" | "7")) => {
+                    let before_6 = !matches!(old, "6" | "7");
                     if old == "1" {
                         index_lapsing_holds(&tx)?;
                         index_deliveries_and_idempotency(&tx)?;
@@ -50,7 +51,10 @@ impl RedbStore {
                     if before_6 {
                         number_bookings(&tx)?;
                     }
-                    move_to_records(&tx, &mut meta)?;
+                    if old != "7" {
+                        move_to_records(&tx, &mut meta)?;
+                    }
+                    move_properties_to_records(&tx)?;
                     meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
                 }
                 Some(other) => {
@@ -58,7 +62,6 @@ impl RedbStore {
                 }
             }
         }
-        tx.open_table(PROPERTIES).map_err(backend)?;
         tx.open_table(BOOKINGS).map_err(backend)?;
         tx.open_table(BOOKING_SEQS).map_err(backend)?;
         tx.open_table(BOOKING_ORDER).map_err(backend)?;
@@ -128,6 +131,19 @@ fn move_to_records(tx: &WriteTransaction, meta: &mut redb::Table<'_, &str, &str>
     if let Some(phc) = meta.remove(ADMIN_PASSWORD).map_err(backend)? {
         put(AdminPassword::KIND, row_of(&AdminPassword { phc: phc.value().to_owned() })?)?;
     }
+    Ok(())
+}
+
+/// Schema 8 to 9: the properties become records (`store::record`, kind
+/// `property` under the slug) and their table goes. Each document is
+/// already the record's own, so it moves as it is.
+fn move_properties_to_records(tx: &WriteTransaction) -> StoreResult<()> {
+    let mut records = tx.open_table(RECORDS).map_err(backend)?;
+    for row in tx.open_table(PROPERTIES).map_err(backend)?.iter().map_err(backend)? {
+        let (slug, doc) = row.map_err(backend)?;
+        records.insert((Property::KIND.name, slug.value()), (None, doc.value())).map_err(backend)?;
+    }
+    tx.delete_table(PROPERTIES).map_err(backend)?;
     Ok(())
 }
 
