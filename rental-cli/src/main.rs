@@ -60,8 +60,7 @@ fn run(cli: &Cli) -> Result<Printed, CliError> {
         cli::Command::Restore(args) => return commands::backup::restore(args, &config).map(Into::into),
         _ => {}
     }
-    let engine = engine::open(&config)?;
-    commands::run(&cli.command, engine)
+    engine::with_engine!(&config, |engine| commands::run(&cli.command, engine))
 }
 
 /// Writes the data to stdout and the note to stderr. The operation is done by

@@ -82,7 +82,9 @@
 //! - **Keeping data**: [`RedbStore`] (feature `redb`, on by default) is one
 //!   process's durable store; `store::PgStore` (feature `postgres`) lets
 //!   several processes share one PostgreSQL database. The [`Store`] trait is
-//!   what a store of your own implements.
+//!   what a store of your own implements. To choose a store at run time,
+//!   write the program generic over `S: Store` and call it with the one
+//!   opened, as the `rental` command does; no wrapper store is needed.
 //! - **Async programs**: [`Rental::create_booking_async`] books without
 //!   holding a thread; the other calls are short and synchronous (run them
 //!   on your runtime's blocking pool when the store is on disk).

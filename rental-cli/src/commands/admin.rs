@@ -4,8 +4,8 @@
 use std::io::{BufRead, IsTerminal};
 
 use clap::Subcommand;
+use rental_core::{Rental, Store};
 
-use crate::engine::Engine;
 use crate::error::CliError;
 
 /// `rental admin ...`.
@@ -24,7 +24,7 @@ Examples:
   printf '%s\\n' \"$ADMIN_PASSWORD\" | rental admin set-password";
 
 /// Runs an admin command, reading the password from `input`.
-pub fn run(command: &AdminCommand, engine: &Engine, input: &mut dyn BufRead) -> Result<String, CliError> {
+pub fn run(command: &AdminCommand, engine: &Rental<impl Store>, input: &mut dyn BufRead) -> Result<String, CliError> {
     match command {
         AdminCommand::SetPassword => {
             let password = read_password(input)?;

@@ -12,7 +12,7 @@ use rental_core::store::{PgStore, Store};
 use rental_core::{RedbStore, StoreError};
 
 use crate::config::Config;
-use crate::engine;
+use crate::engine::with_engine;
 use crate::error::CliError;
 use crate::remote::{Remote, RemoteArgs};
 
@@ -54,8 +54,7 @@ pub struct RestoreArgs {
 
 /// `rental backup` on the local store (a data directory no server holds, or the database).
 pub fn run(args: &BackupArgs, config: &Config) -> Result<String, CliError> {
-    let engine = engine::open(config)?;
-    let counts = write_file(&args.to, |out| engine.backup(out).map(|_| ()))?;
+    let counts = with_engine!(config, |engine| write_file(&args.to, |out| engine.backup(out).map(|_| ()))?);
     Ok(summary("backed up", &args.to, &counts))
 }
 

@@ -4,10 +4,10 @@
 use chrono::NaiveDate;
 use clap::{Args, Subcommand};
 use rental_core::calendar::NewBlock;
+use rental_core::{Rental, Store};
 use serde_json::Value;
 
 use crate::commands::{Printed, parse_date};
-use crate::engine::Engine;
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 use crate::remote::{self, Remote, RemoteArgs, RemoteError};
@@ -85,7 +85,7 @@ Example:
 }
 
 /// Runs a `rental blocks` command on the local store.
-pub fn run(command: &BlocksCommand, engine: &Engine) -> Result<Printed, CliError> {
+pub fn run(command: &BlocksCommand, engine: &Rental<impl Store>) -> Result<Printed, CliError> {
     match command {
         BlocksCommand::Add { property, from, to, note, json } => {
             let req = NewBlock { start_date: *from, end_date: *to, note: note.clone() };

@@ -9,10 +9,10 @@ use rental_core::change::Change;
 use rental_core::lifecycle::Party;
 use rental_core::message::MessageView;
 use rental_core::{Action, Booking, BookingQuery, Slug, Source, Status};
+use rental_core::{Rental, Store};
 use serde::{Deserialize, Serialize};
 
 use crate::commands::{Printed, parse_date};
-use crate::engine::Engine;
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 use crate::remote::{self, Remote, RemoteArgs, RemoteError};
@@ -180,7 +180,7 @@ struct PageJson {
 }
 
 /// Runs a `rental bookings` command on the local store.
-pub fn run(command: &BookingsCommand, engine: &Engine) -> Result<Printed, CliError> {
+pub fn run(command: &BookingsCommand, engine: &Rental<impl Store>) -> Result<Printed, CliError> {
     match command {
         BookingsCommand::List(args) => {
             let page = engine.bookings(&query(args))?;

@@ -4,9 +4,9 @@
 use chrono::{DateTime, Utc};
 use clap::Subcommand;
 use rental_core::keys::{ApiKey, Scope};
+use rental_core::{Rental, Store};
 use serde::Serialize;
 
-use crate::engine::Engine;
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 
@@ -74,7 +74,7 @@ fn timestamp<S: serde::Serializer>(t: &DateTime<Utc>, serializer: S) -> Result<S
 }
 
 /// Runs a `rental keys` command.
-pub fn run(command: &KeysCommand, engine: &Engine) -> Result<String, CliError> {
+pub fn run(command: &KeysCommand, engine: &Rental<impl Store>) -> Result<String, CliError> {
     match command {
         KeysCommand::Create { name, scopes, json } => create(engine, name, scopes, *json),
         KeysCommand::List { json } => list(engine, *json),
@@ -82,7 +82,7 @@ pub fn run(command: &KeysCommand, engine: &Engine) -> Result<String, CliError> {
     }
 }
 
-fn create(engine: &Engine, name: &str, scopes: &[Scope], json: bool) -> Result<String, CliError> {
+fn create(engine: &Rental<impl Store>, name: &str, scopes: &[Scope], json: bool) -> Result<String, CliError> {
     let new = engine.create_key(name, scopes)?;
     if !json {
         return Ok(format!("{}\n", new.secret));
@@ -97,7 +97,7 @@ fn create(engine: &Engine, name: &str, scopes: &[Scope], json: bool) -> Result<S
     }))
 }
 
-fn list(engine: &Engine, json: bool) -> Result<String, CliError> {
+fn list(engine: &Rental<impl Store>, json: bool) -> Result<String, CliError> {
     let keys = engine.keys()?;
     if json {
         return Ok(output::json(&keys));
@@ -127,7 +127,7 @@ fn scopes(key: &ApiKey) -> String {
     key.scopes.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
 }
 
-fn revoke(engine: &Engine, id_or_name: &str, json: bool) -> Result<String, CliError> {
+fn revoke(engine: &Rental<impl Store>, id_or_name: &str, json: bool) -> Result<String, CliError> {
     let key = engine.revoke_key(id_or_name)?;
     if json {
         return Ok(output::json(&key));

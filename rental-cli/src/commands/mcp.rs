@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use clap::Args;
+use rental_core::{Rental, Store};
 
 use crate::commands::Printed;
-use crate::engine::Engine;
 use crate::error::CliError;
 use crate::mcp::{self, Backend};
 use crate::remote::{Remote, RemoteArgs};
@@ -39,7 +39,7 @@ An MCP client configuration (Claude Desktop, and others alike):
     "env": {"RENTAL_API_KEY": "rk_..."}}}}"#;
 
 /// Serves the tools on the local store.
-pub fn run(engine: Engine) -> Result<Printed, CliError> {
+pub fn run<S: Store + 'static>(engine: Rental<S>) -> Result<Printed, CliError> {
     serve(Backend::Local(Arc::new(engine)))
 }
 

@@ -16,9 +16,9 @@ pub mod sync;
 pub mod webhook;
 
 use chrono::NaiveDate;
+use rental_core::{Rental, Store};
 
 use crate::cli::Command;
-use crate::engine::Engine;
 use crate::error::CliError;
 use crate::remote::Remote;
 
@@ -38,7 +38,7 @@ impl From<String> for Printed {
 }
 
 /// Runs `command` on the local engine.
-pub fn run(command: &Command, engine: Engine) -> Result<Printed, CliError> {
+pub fn run<S: Store + 'static>(command: &Command, engine: Rental<S>) -> Result<Printed, CliError> {
     match command {
         Command::Property(c) => property::run(c, &engine).map(Printed::from),
         Command::Keys(c) => keys::run(c, &engine).map(Printed::from),

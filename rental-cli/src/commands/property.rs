@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
+use rental_core::{Rental, Store};
 use serde::Serialize;
 
-use crate::engine::Engine;
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 use crate::property_file;
@@ -87,14 +87,14 @@ struct Imported {
 }
 
 /// Runs a `rental property` command.
-pub fn run(command: &PropertyCommand, engine: &Engine) -> Result<String, CliError> {
+pub fn run(command: &PropertyCommand, engine: &Rental<impl Store>) -> Result<String, CliError> {
     match command {
         PropertyCommand::Import { file, json } => import(engine, file, *json),
         PropertyCommand::List { json } => list(engine, *json),
     }
 }
 
-fn import(engine: &Engine, file: &Path, json: bool) -> Result<String, CliError> {
+fn import(engine: &Rental<impl Store>, file: &Path, json: bool) -> Result<String, CliError> {
     let properties = property_file::read(file)?;
     let created = engine.import_properties(&properties)?;
     let result = Imported { created, updated: properties.len() - created };
@@ -105,7 +105,7 @@ fn import(engine: &Engine, file: &Path, json: bool) -> Result<String, CliError> 
     Ok(format!("imported {} {noun}: {} created, {} updated\n", properties.len(), result.created, result.updated))
 }
 
-fn list(engine: &Engine, json: bool) -> Result<String, CliError> {
+fn list(engine: &Rental<impl Store>, json: bool) -> Result<String, CliError> {
     let properties = engine.all_properties()?;
     if json {
         return Ok(output::json(&properties));

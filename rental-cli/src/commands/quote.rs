@@ -6,9 +6,9 @@ use chrono::NaiveDate;
 use clap::Args;
 use rental_core::QuoteRequest;
 use rental_core::pricing::{Problem, Quote};
+use rental_core::{Rental, Store};
 
 use crate::commands::parse_date;
-use crate::engine::Engine;
 use crate::error::CliError;
 use crate::output;
 use crate::remote::{self, Remote, RemoteArgs, RemoteError};
@@ -47,7 +47,7 @@ Examples:
   rental quote --url http://127.0.0.1:8080 --api-key \"$KEY\" --property sea-view --check-in 2026-12-20 --check-out 2026-12-27";
 
 /// Runs `rental quote` on the local store.
-pub fn run(args: &QuoteArgs, engine: &Engine) -> Result<String, CliError> {
+pub fn run(args: &QuoteArgs, engine: &Rental<impl Store>) -> Result<String, CliError> {
     let quote = engine.quote(&request(args)?)?;
     if args.json {
         return Ok(output::json(&quote));

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use clap::Args;
 use rental_core::clock::{Entropy, OsEntropy};
 use rental_core::keys::Scope;
+use rental_core::{Rental, Store};
 use rental_server::admin::AdminConfig;
 use rental_server::connection::ConnectionLimits;
 use rental_server::dispatcher::DispatchConfig;
@@ -20,7 +21,7 @@ use rental_server::{AppState, ServerConfig, WebhookConfig};
 
 use crate::commands::Printed;
 use crate::config::Config;
-use crate::engine::{self, Engine};
+use crate::engine::with_engine;
 use crate::error::CliError;
 
 /// Arguments of `rental serve`.
@@ -51,7 +52,10 @@ const DEMO_KEY: &str = "demo";
 /// Runs the server until a shutdown signal.
 pub fn run(args: &ServeArgs, config: &Config) -> Result<Printed, CliError> {
     crate::logging::init(config.log_format);
-    let engine = engine::open(config)?;
+    with_engine!(config, |engine| serve(args, config, engine))
+}
+
+fn serve<S: Store + 'static>(args: &ServeArgs, config: &Config, engine: Rental<S>) -> Result<Printed, CliError> {
     let demo = if args.demo { Some(prepare_demo(&engine)?) } else { None };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -178,7 +182,7 @@ struct Demo {
 
 /// Seeds an empty store, makes a fresh demo key (revoking the previous one)
 /// and sets a fresh admin password.
-fn prepare_demo(engine: &Engine) -> Result<Demo, CliError> {
+fn prepare_demo(engine: &Rental<impl Store>) -> Result<Demo, CliError> {
     if engine.seed_demo()? {
         tracing::info!("loaded the demo properties and bookings");
     }

@@ -7,12 +7,13 @@ use std::time::Duration;
 
 use clap::Args;
 use rental_core::channel::{FeedResult, SyncReport};
+use rental_core::{Rental, Store};
 use rental_server::ical_sync::{IcalConfig, Syncer};
 use rental_server::outbound::OutboundConfig;
 
 use crate::commands::Printed;
 use crate::config::Config;
-use crate::engine;
+use crate::engine::with_engine;
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 use crate::remote::{self, Remote, RemoteArgs, RemoteError};
@@ -42,7 +43,11 @@ pub struct SyncArgs {
 
 /// Runs `rental sync` on the local data directory.
 pub fn run(args: &SyncArgs, config: &Config) -> Result<Printed, CliError> {
-    let engine = Arc::new(engine::open(config)?);
+    with_engine!(config, |engine| sync(args, config, engine))
+}
+
+fn sync<S: Store + 'static>(args: &SyncArgs, config: &Config, engine: Rental<S>) -> Result<Printed, CliError> {
+    let engine = Arc::new(engine);
     let outbound = OutboundConfig { allow_private_targets: config.allow_private_targets, ..OutboundConfig::default() };
     let syncer = Arc::new(Syncer::new(engine, &IcalConfig { outbound, ..IcalConfig::default() }));
     let runtime = tokio::runtime::Builder::new_multi_thread()

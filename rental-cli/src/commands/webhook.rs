@@ -9,9 +9,9 @@ use rental_core::webhook::{Subscription, Webhook};
 use serde::Serialize;
 
 pub use self::verify::{VerifyArgs, verify};
+use rental_core::{Rental, Store};
 
 use crate::commands::Printed;
-use crate::engine::Engine;
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 
@@ -137,7 +137,7 @@ impl<'a> From<&'a Webhook> for Listed<'a> {
 }
 
 /// Runs a `rental webhook` command on the local engine.
-pub fn run(command: &WebhookCommand, engine: &Engine) -> Result<Printed, CliError> {
+pub fn run(command: &WebhookCommand, engine: &Rental<impl Store>) -> Result<Printed, CliError> {
     match command {
         WebhookCommand::Add { url, events, secret, json } => add(engine, url, events, secret.as_deref(), *json),
         WebhookCommand::List { json } => list(engine, *json).map(Printed::from),
@@ -153,7 +153,7 @@ pub fn run(command: &WebhookCommand, engine: &Engine) -> Result<Printed, CliErro
 }
 
 fn add(
-    engine: &Engine,
+    engine: &Rental<impl Store>,
     url: &str,
     events: &Subscription,
     secret: Option<&str>,
@@ -181,7 +181,7 @@ fn add(
     Ok(Printed { data, note: Some(note.to_owned()) })
 }
 
-fn rotate(engine: &Engine, id: &str, secret: Option<&str>, json: bool) -> Result<Printed, CliError> {
+fn rotate(engine: &Rental<impl Store>, id: &str, secret: Option<&str>, json: bool) -> Result<Printed, CliError> {
     let webhook = engine.rotate_webhook_secret(id, secret.map(str::to_owned))?;
     let until = webhook.secrets.overlap_ends(engine.now());
     if json {
@@ -204,7 +204,7 @@ fn rotate(engine: &Engine, id: &str, secret: Option<&str>, json: bool) -> Result
     Ok(Printed { data, note: Some(note.to_owned()) })
 }
 
-fn list(engine: &Engine, json: bool) -> Result<String, CliError> {
+fn list(engine: &Rental<impl Store>, json: bool) -> Result<String, CliError> {
     let webhooks = engine.webhooks()?;
     if json {
         return Ok(output::json(&webhooks.iter().map(Listed::from).collect::<Vec<_>>()));

@@ -5,8 +5,6 @@
 //! [`MemoryStore`] (for tests and throwaway use). A write transaction that is
 //! dropped without [`WriteTx::commit`] changes nothing.
 
-#[cfg(all(feature = "redb", feature = "postgres"))]
-mod any;
 mod kinds;
 mod marks;
 mod memory;
@@ -19,8 +17,6 @@ mod redb;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
-#[cfg(all(feature = "redb", feature = "postgres"))]
-pub use self::any::{AnyStore, AnyTx};
 pub(crate) use self::kinds::{AdminPassword, ClientFailures, KeyHash, StoredSession};
 pub use self::kinds::{KINDS, feed_key};
 pub use self::marks::{ChangeMarks, KEYS_TOPIC, property_topic, topic_property};
