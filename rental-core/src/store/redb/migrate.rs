@@ -145,7 +145,7 @@ fn drop_lease_records(tx: &WriteTransaction) -> StoreResult<()> {
     let mut records = tx.open_table(RECORDS).map_err(backend)?;
     records.retain_in((kind, "")..(next.as_str(), ""), |_, _| false).map_err(backend)?;
     let mut times = tx.open_table(RECORD_TIMES).map_err(backend)?;
-    times.retain_in((kind, i64::MIN, "")..(next.as_str(), i64::MIN, ""), |_, _| false).map_err(backend)?;
+    times.retain_in((kind, i64::MIN, "")..(next.as_str(), i64::MIN, ""), |_, ()| false).map_err(backend)?;
     Ok(())
 }
 
