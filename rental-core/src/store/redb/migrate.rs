@@ -15,7 +15,7 @@ use crate::admin::keys::ApiKey;
 use crate::bookings::booking::Booking;
 use crate::bookings::lifecycle;
 use crate::channels::pull::FeedState;
-use crate::outbox::delivery::Delivery;
+use crate::outbox::delivery::{Delivery, Lease};
 use crate::outbox::webhook::Webhook;
 use crate::properties::property::Property;
 use crate::store::record::row_of;
@@ -33,8 +33,8 @@ impl RedbStore {
             match version.as_deref() {
                 None => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
                 Some(SCHEMA_VERSION) => {}
-                Some(old @ ("1" | "2" | "3" | "4" | "5" | "6" | "7")) => {
-                    let before_6 = !matches!(old, "6" | "7");
+                Some(old @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8")) => {
+                    let before_6 = !matches!(old, "6" | "7" | "8");
                     if old == "1" {
                         index_lapsing_holds(&tx)?;
                         index_deliveries_and_idempotency(&tx)?;
@@ -51,8 +51,11 @@ impl RedbStore {
                     if before_6 {
                         number_bookings(&tx)?;
                     }
-                    if old != "7" {
+                    if !matches!(old, "7" | "8") {
                         move_to_records(&tx, &mut meta)?;
+                    }
+                    if old != "8" {
+                        drop_lease_records(&tx)?;
                     }
                     move_properties_to_records(&tx)?;
                     meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
@@ -75,6 +78,7 @@ impl RedbStore {
         tx.open_table(DELIVERY_DUE).map_err(backend)?;
         tx.open_table(DELIVERY_FINISHED).map_err(backend)?;
         tx.open_table(DELIVERY_EVENTS).map_err(backend)?;
+        tx.open_table(DELIVERY_LEASES).map_err(backend)?;
         tx.open_table(RECORDS).map_err(backend)?;
         tx.open_table(RECORD_TIMES).map_err(backend)?;
         tx.commit().map_err(backend)
@@ -131,6 +135,20 @@ fn move_to_records(tx: &WriteTransaction, meta: &mut redb::Table<'_, &str, &str>
     if let Some(phc) = meta.remove(ADMIN_PASSWORD).map_err(backend)? {
         put(AdminPassword::KIND, row_of(&AdminPassword { phc: phc.value().to_owned() })?)?;
     }
+    Ok(())
+}
+
+/// Schema 7 to 8: the delivery leases leave `records` for a table of their
+/// own (`tables::DELIVERY_LEASES`). The records are dropped, not moved: a
+/// lease lasts seconds and belonged to a dispatcher of the process that held
+/// the file before, which no longer runs (a server voids them at start anyway).
+fn drop_lease_records(tx: &WriteTransaction) -> StoreResult<()> {
+    // Every key of the kind sorts below the first key of the next name up.
+    let (kind, next) = (Lease::KIND.name, format!("{}\0", Lease::KIND.name));
+    let mut records = tx.open_table(RECORDS).map_err(backend)?;
+    records.retain_in((kind, "")..(next.as_str(), ""), |_, _| false).map_err(backend)?;
+    let mut times = tx.open_table(RECORD_TIMES).map_err(backend)?;
+    times.retain_in((kind, i64::MIN, "")..(next.as_str(), i64::MIN, ""), |_, ()| false).map_err(backend)?;
     Ok(())
 }
 

@@ -7,13 +7,14 @@ use serde::de::DeserializeOwned;
 
 use super::tables::{
     BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CalendarKey, CalendarValue, DELIVERIES,
-    DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS, UNFANNED,
+    DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS,
+    UNFANNED,
 };
 use super::{RedbTx, RedbWrite, backend, decode};
 use crate::basics::ids::BookingCode;
 use crate::bookings::booking::{Booking, BookingQuery};
 use crate::bookings::calendar::{Block, CalendarEntry, EntryKind};
-use crate::outbox::delivery::Delivery;
+use crate::outbox::delivery::{Delivery, Lease};
 use crate::outbox::event::{Event, OutboxEvent};
 use crate::stays::stay::{MAX_NIGHTS, Stay};
 use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult};
@@ -283,6 +284,23 @@ impl<T: Tables> ReadTx for RedbTx<T> {
 
     fn pending_deliveries(&self) -> StoreResult<Vec<Delivery>> {
         self.deliveries_due_before(u64::MAX, usize::MAX)
+    }
+
+    /// From the lease table (schema 8), not the records: see `tables::DELIVERY_LEASES`.
+    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
+        let table = self.0.open(DELIVERY_LEASES)?;
+        let mut out = Vec::new();
+        for row in table.iter().map_err(backend)? {
+            let (key, value) = row.map_err(backend)?;
+            let (webhook, owner, until) = value.value();
+            let until = i64::try_from(until)
+                .ok()
+                .and_then(DateTime::from_timestamp_millis)
+                .ok_or_else(|| StoreError::Corrupt(format!("bad lease end {until}")))?;
+            let (delivery_id, webhook_id, owner) = (key.value().to_owned(), webhook.to_owned(), owner.to_owned());
+            out.push(Lease { delivery_id, webhook_id, owner, until });
+        }
+        Ok(out)
     }
 
     fn unfanned_events(&self, limit: usize) -> StoreResult<Vec<OutboxEvent>> {

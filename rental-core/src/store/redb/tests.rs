@@ -563,6 +563,76 @@ fn opening_a_schema_7_store_moves_its_properties_into_records_the_logged_one_too
     assert_eq!(tables.open_table(META).unwrap().get("schema_version").unwrap().unwrap().value(), SCHEMA_VERSION);
 }
 
+/// A record of a kind whose name sorts right after the leases' (and whose
+/// time index rows sit right after theirs), which the lease step must keep.
+#[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+struct Neighbour {
+    id: String,
+    at: chrono::DateTime<chrono::Utc>,
+}
+
+impl crate::store::Record for Neighbour {
+    const KIND: crate::store::RecordKind = crate::store::RecordKind { name: "delivery_lease_", per_property: false };
+    fn key(&self) -> String {
+        self.id.clone()
+    }
+    fn at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        Some(self.at)
+    }
+}
+
+/// A store written by schema 7 (delivery leases as records) drops its lease
+/// records on open, keeping every other record; leases from then on go to the
+/// lease table, none to the records.
+#[test]
+fn opening_a_schema_7_store_drops_its_lease_records_and_leases_go_to_their_own_table() {
+    use crate::outbox::delivery::Lease;
+    use crate::store::Record;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let now: chrono::DateTime<chrono::Utc> = LAYOUT_NOW.parse().unwrap();
+    let lease =
+        |id: &str| Lease { delivery_id: id.into(), webhook_id: "wh_1".into(), owner: "run-1".into(), until: now };
+    let neighbour = Neighbour { id: "n1".into(), at: now };
+    let password = AdminPassword { phc: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into() };
+    {
+        let store = RedbStore::open(&path).unwrap();
+        let mut tx = store.write().unwrap();
+        // What schema 7's default methods wrote: the leases as records.
+        tx.put(&lease("dlv_1")).unwrap();
+        tx.put(&lease("dlv_2")).unwrap();
+        tx.put(&neighbour).unwrap();
+        tx.put(&password).unwrap();
+        tx.commit().unwrap();
+        let tx = store.db.begin_write().unwrap();
+        assert!(tx.delete_table(tables::DELIVERY_LEASES).unwrap(), "schema 8 has delivery_leases");
+        tx.open_table(META).unwrap().insert("schema_version", "7").unwrap();
+        tx.commit().unwrap();
+        let read = store.read().unwrap();
+        assert_eq!(read.records(&Lease::KIND, "", "", usize::MAX).unwrap().len(), 2, "laid out as schema 7");
+    }
+
+    let store = RedbStore::open(&path).unwrap();
+    let read = store.read().unwrap();
+    assert_eq!(read.delivery_leases().unwrap(), vec![]);
+    assert_eq!(read.records(&Lease::KIND, "", "", usize::MAX).unwrap(), vec![]);
+    assert_eq!(read.records_due(&Lease::KIND, i64::MAX, usize::MAX).unwrap(), vec![]);
+    assert_eq!(read.get::<Neighbour>("n1").unwrap(), Some(Neighbour { id: "n1".into(), at: now }));
+    assert_eq!(read.due::<Neighbour>(now, 10).unwrap().len(), 1, "its time index row is kept");
+    assert_eq!(read.get::<AdminPassword>(AdminPassword::KEY).unwrap(), Some(password));
+    let meta = read.0.open_table(META).unwrap();
+    assert_eq!(meta.get("schema_version").unwrap().unwrap().value(), tables::SCHEMA_VERSION);
+    drop((meta, read));
+
+    let mut tx = store.write().unwrap();
+    tx.put_lease(&lease("dlv_3")).unwrap();
+    tx.commit().unwrap();
+    let read = store.read().unwrap();
+    assert_eq!(read.delivery_leases().unwrap(), vec![lease("dlv_3")]);
+    assert_eq!(read.records(&Lease::KIND, "", "", usize::MAX).unwrap(), vec![], "not a record");
+    assert_eq!(redb::ReadableTableMetadata::len(&read.0.open_table(tables::DELIVERY_LEASES).unwrap()).unwrap(), 1);
+}
+
 mod erased {
     /// A value's JSON, whatever its type.
     pub(super) trait Json {

@@ -10,13 +10,13 @@ use super::read::{day, kind_code, millis, reach_of};
 use super::redo::checkpoint;
 use super::tables::{
     BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS,
-    DELIVERY_FINISHED, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS, UNFANNED,
+    DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS, UNFANNED,
 };
 use super::{RedbTx, RedbWrite, backend, encode};
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::{Block, CalendarEntry};
 use crate::bookings::lifecycle;
-use crate::outbox::delivery::Delivery;
+use crate::outbox::delivery::{Delivery, Lease};
 use crate::outbox::event::Event;
 use crate::store::{ReadTx, RecordKind, RecordRow, StoreResult, WriteTx, due_key, finished_key};
 
@@ -147,6 +147,16 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
             self.remove_lease(&delivery.id)?;
         }
         self.put_json(DELIVERIES, &delivery.id, delivery)
+    }
+
+    /// One row in the lease table: no read first, one tree (see `tables::DELIVERY_LEASES`).
+    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+        let value = (lease.webhook_id.as_str(), lease.owner.as_str(), millis(lease.until));
+        self.table(DELIVERY_LEASES)?.insert(lease.delivery_id.as_str(), value)
+    }
+
+    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
+        self.table(DELIVERY_LEASES)?.remove(delivery_id).map(drop)
     }
 
     fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
