@@ -438,11 +438,13 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
         s.trim().parse().map_err(|_| format!("{s:?} is not an address like 127.0.0.1:8080"))
     })?;
     let base_url = setting(layers, Key::BaseUrl, &format!("http://{listen}"), parse_base_url)?;
+    let mail = mail(layers)?;
+    let settings = Settings { mail_server: mail.smtp.is_some(), ..settings(layers)? };
     Ok(Config {
         listen,
         data_dir: layers.data_dir.clone().unwrap_or_else(|| PathBuf::from("./rental-data")),
         base_url,
-        settings: settings(layers)?,
+        settings,
         sync_interval: setting(layers, Key::SyncInterval, "30m", parse_duration)?,
         webhook_retries: setting(layers, Key::WebhookRetries, "10s,1m,5m,30m,2h,6h,12h,24h", |s| {
             duration::parse_list(s).map_err(|e| e.to_string())
@@ -462,7 +464,7 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
             "json" => Ok(LogFormat::Json),
             other => Err(format!("{other:?} is not a log format (text, json)")),
         })?,
-        mail: mail(layers)?,
+        mail,
     })
 }
 
@@ -533,7 +535,7 @@ fn settings(layers: &Layers) -> Result<Settings, ConfigError> {
         let shaped = s.is_empty() || (s.contains('@') && !s.chars().any(char::is_whitespace));
         if shaped { Ok(s.to_owned()) } else { Err(format!("{s:?} is not an e-mail address")) }
     })?;
-    Ok(Settings { code_prefix, timezone, checkout_ttl, retention, sync_interval, host_email })
+    Ok(Settings { code_prefix, timezone, checkout_ttl, retention, sync_interval, host_email, mail_server: true })
 }
 
 /// The setting's value, or its default (written as text, like the contract's table).

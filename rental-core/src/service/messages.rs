@@ -44,6 +44,9 @@ pub struct Claim {
     pub finished: Vec<Message>,
 }
 
+/// How many due messages a starting server reads to void earlier leases.
+const VOID_READ_AT_MOST: usize = 10_000;
+
 impl<S: Store> Rental<S> {
     /// The messages of booking `code`, in the order they were recorded.
     pub fn messages(&self, code: &str) -> Result<Vec<Message>> {
@@ -207,8 +210,10 @@ impl<S: Store> super::Operations<'_, S> {
     /// its file), when that process starts: the leases are an earlier run's,
     /// and its sends were cut, so they go again at once rather than when the
     /// leases lapse. A lease (or its renewal) reaches at most `lease` past
-    /// its writing, so with the same `lease` this finds them all by reading
-    /// only what is due by then, never the store's future messages.
+    /// its writing, so with the same `lease` this finds them by reading only
+    /// what is due by then, never the store's future messages; and at most
+    /// 10,000 of those, so a backlog of due messages costs no more memory at
+    /// start than that (leases past it lapse on their own).
     pub fn void_message_leases(&self, lease: Duration) -> Result<usize> {
         if self.store.change_marks().is_some() {
             return Ok(0);
@@ -216,7 +221,7 @@ impl<S: Store> super::Operations<'_, S> {
         let until = self.now() + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
         self.write(|tx| {
             let mut voided = 0;
-            for message in tx.due::<Message>(until, usize::MAX)? {
+            for message in tx.due::<Message>(until, VOID_READ_AT_MOST)? {
                 if message.lease.is_some() {
                     tx.put(&Message { lease: None, ..message })?;
                     voided += 1;

@@ -76,6 +76,12 @@ pub struct Settings {
     pub sync_interval: TimeDelta,
     /// Where new requests are announced (`hostEmail`, docs/API.md section 21); empty: nowhere.
     pub host_email: String,
+    /// Whether a mail server sends the guest messages (`smtp`, docs/API.md
+    /// section 21). `false`: a message due at once is recorded `skipped`
+    /// (`no_mail_server`) as it is made, in the booking's own write, rather
+    /// than waiting for a sender to skip it; one due later waits, in case a
+    /// mail server is set by then.
+    pub mail_server: bool,
 }
 
 impl Default for Settings {
@@ -87,6 +93,7 @@ impl Default for Settings {
             retention: TimeDelta::days(30),
             sync_interval: TimeDelta::minutes(30),
             host_email: String::new(),
+            mail_server: true,
         }
     }
 }

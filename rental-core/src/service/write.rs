@@ -18,7 +18,7 @@ use crate::bookings::calendar::Block;
 use crate::error::{Error, Result};
 use crate::outbox::event::Event;
 use crate::outbox::message::plan::{PlanInput, plan as message_plan};
-use crate::outbox::message::{Message, booking_prefix};
+use crate::outbox::message::{Message, MessageStatus, booking_prefix, reasons, skip};
 use crate::properties::property::Property;
 use crate::store::{KEYS_TOPIC, ReadRecords, Store, StoreResult, WriteRecords, WriteTx};
 
@@ -51,6 +51,8 @@ pub(super) struct Recorder<T> {
     access_events: Vec<Event>,
     /// Where `host_request` messages go (`hostEmail`); empty: nowhere.
     host_email: Arc<str>,
+    /// [`Settings::mail_server`](super::Settings::mail_server).
+    mail_server: bool,
 }
 
 /// The transaction a use case writes through.
@@ -106,6 +108,7 @@ impl<S: Store> Rental<S> {
             now: self.now(),
             access_events: Vec::new(),
             host_email: Arc::from(self.settings.host_email.as_str()),
+            mail_server: self.settings.mail_server,
         };
         let out = work(&mut tx)?;
         let access_events = std::mem::take(&mut tx.access_events);
@@ -190,8 +193,10 @@ impl<T: WriteTx> Recorder<T> {
         let input = PlanInput { property: &property, existing: &existing, host_email: &self.host_email, now: self.now };
         let entropy = Arc::clone(&self.entropy);
         let planned = message_plan(before, after, input, &mut || crate::admin::keys::new_id("msg_", entropy.as_ref()));
-        for message in &planned {
-            self.tx.put(message)?;
+        for message in planned {
+            let due_now = message.status == MessageStatus::Scheduled && message.due_at <= self.now;
+            let message = if due_now && !self.mail_server { skip(&message, reasons::NO_MAIL_SERVER) } else { message };
+            self.tx.put(&message)?;
         }
         Ok(())
     }

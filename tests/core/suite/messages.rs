@@ -70,3 +70,30 @@ fn timed_messages_fall_due_by_the_store_time_index<S: Store>(h: &Harness<S>) {
     let claim = ops.claim_messages("sender", 10, Duration::from_secs(60)).unwrap();
     assert_eq!(claim.send.iter().map(|c| c.message.kind).collect::<Vec<_>>(), [MessageKind::CheckInInstructions]);
 }
+
+/// Without a mail server (`Settings::mail_server: false`), what is due at
+/// once is recorded skipped in the booking's own write, with no sender
+/// running; what is due later waits, in case a mail server is set by then.
+#[test]
+fn without_a_mail_server_messages_due_at_once_are_skipped_as_they_are_made() {
+    use std::sync::Arc;
+    let clock = Arc::new(rental_core::ManualClock::new(at("2026-11-22T08:00:00Z")));
+    let settings = rental_core::Settings { mail_server: false, ..rental_core::Settings::default() };
+    let rental =
+        rental_core::Rental::new(rental_core::MemoryStore::new()).with_clock(clock).with_settings(settings).unwrap();
+    rental.import_properties(&rental_core::demo::properties()).unwrap();
+    let code =
+        rental.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-23", 2), None).unwrap().booking.code;
+    rental.update_booking(code.as_str(), &Action::Confirm).unwrap();
+    let all = rental.messages(code.as_str()).unwrap();
+    assert_eq!(
+        kinds(&all),
+        [
+            (MessageKind::RequestReceived, MessageStatus::Skipped),
+            (MessageKind::Confirmed, MessageStatus::Skipped),
+            (MessageKind::CheckInInstructions, MessageStatus::Scheduled),
+            (MessageKind::CheckOutReminder, MessageStatus::Scheduled),
+        ]
+    );
+    assert_eq!(all[0].error.as_deref(), Some("no_mail_server"));
+}
