@@ -1,5 +1,5 @@
 //! Channel calendar import figures: one 2,000-event feed read and planned (pure), read
-//! and reconciled through `Rental::apply_feed` on redb (first import and an unchanged re-pull),
+//! and reconciled through `Rental::apply_pull` on redb (first import and an unchanged re-pull),
 //! and a sync of 200 properties with 3 feeds each against a local HTTP server.
 //!
 //! Run: `cargo bench -p rental-benches --bench feeds`. Targets and results:
@@ -13,11 +13,11 @@ use std::time::Duration;
 use chrono::{Days, NaiveDate};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use rental_benches as data;
-use rental_core::channel::{self, FeedState};
 use rental_core::ids::Source;
 use rental_core::property::IcalFeed;
+use rental_core::pull::{FeedState, plan};
 use rental_core::{FeedPull, Fetched, Property, RedbStore, Rental, Slug};
-use rental_server::ical_sync::{IcalConfig, Syncer};
+use rental_server::feed_pulls::{FeedPullConfig, FeedPuller};
 use rental_server::outbound::OutboundConfig;
 use rental_tests::feeds::{Feed, FeedServer};
 use tempfile::TempDir;
@@ -85,7 +85,7 @@ fn reconcile(c: &mut Criterion) {
     group.bench_function("parse_and_plan_2000_events_pure", |b| {
         b.iter(|| {
             let feed = rental_core::ical::parse_feed(body.as_bytes(), chrono_tz::UTC).expect("a calendar");
-            let steps = channel::plan(&state, feed.events, &[], today);
+            let steps = plan(&state, feed.events, &[], today);
             assert_eq!(steps.len(), 2_000);
             black_box(steps)
         });
@@ -94,7 +94,7 @@ fn reconcile(c: &mut Criterion) {
         b.iter_batched(
             one_feed,
             |(dir, rental, pull)| {
-                let result = rental.operations().apply_feed(&pull, fetched(&body)).expect("applied");
+                let result = rental.operations().apply_pull(&pull, fetched(&body)).expect("applied");
                 assert_eq!(result.created, 1_800);
                 (dir, rental)
             },
@@ -102,13 +102,13 @@ fn reconcile(c: &mut Criterion) {
         );
     });
     let (_dir, rental, pull) = one_feed();
-    rental.operations().apply_feed(&pull, fetched(&body)).expect("the first import");
+    rental.operations().apply_pull(&pull, fetched(&body)).expect("the first import");
     group.bench_function("unchanged_repull_2000_events_redb", |b| {
         b.iter(|| {
-            // Each pull is planned afresh, as the syncer does: a pull planned
+            // Each pull is planned afresh, as the feed puller does: a pull planned
             // before another was applied is stale and skipped.
             let pull = rental.operations().feed_pulls(None).expect("the pulls").remove(0);
-            let result = rental.operations().apply_feed(&pull, fetched(&body)).expect("applied");
+            let result = rental.operations().apply_pull(&pull, fetched(&body)).expect("applied");
             assert_eq!((result.events, result.created, result.updated), (2_000, 0, 0));
             black_box(result)
         });
@@ -134,35 +134,35 @@ fn sync_fleet(c: &mut Criterion) {
         }
         fleet.push(with_feeds(&slug, &feeds));
     }
-    let config = IcalConfig {
+    let config = FeedPullConfig {
         outbound: OutboundConfig { allow_private_targets: true, ..OutboundConfig::default() },
         timeout: Duration::from_secs(20),
-        ..IcalConfig::default()
+        ..FeedPullConfig::default()
     };
     let fresh = || {
         let dir = tempfile::tempdir().expect("a temp dir");
         let rental = Arc::new(data::open_rental(dir.path()));
         rental.import_properties(&fleet).expect("import the fleet");
-        (dir, Arc::new(Syncer::new(rental, &config)))
+        (dir, Arc::new(FeedPuller::new(rental, &config)))
     };
     let mut group = c.benchmark_group("ical_sync");
     group.sample_size(10);
     group.bench_function(format!("first_sync_{properties}x3_feeds"), |b| {
         b.iter_batched(
             fresh,
-            |(dir, syncer)| {
-                let report = runtime.block_on(syncer.sync(None, |_| {})).expect("the sync runs");
+            |(dir, puller)| {
+                let report = runtime.block_on(puller.sync(None, |_| {})).expect("the sync runs");
                 assert_eq!((report.feeds, report.failed), (properties * 3, 0));
-                (dir, syncer)
+                (dir, puller)
             },
             BatchSize::PerIteration,
         );
     });
-    let (_dir, syncer) = fresh();
-    runtime.block_on(syncer.sync(None, |_| {})).expect("the first sync");
+    let (_dir, puller) = fresh();
+    runtime.block_on(puller.sync(None, |_| {})).expect("the first sync");
     group.bench_function(format!("repeat_sync_{properties}x3_feeds"), |b| {
         b.iter(|| {
-            let report = runtime.block_on(syncer.sync(None, |_| {})).expect("the sync runs");
+            let report = runtime.block_on(puller.sync(None, |_| {})).expect("the sync runs");
             assert_eq!((report.feeds, report.failed, report.created), (properties * 3, 0, 0));
             black_box(report)
         });

@@ -28,7 +28,7 @@ pub struct Config {
     pub base_url: String,
     /// `timezone`, `codePrefix`, `checkoutTtl` and `retention`, in the form the library takes them.
     pub settings: Settings,
-    /// How often channel calendars are pulled; `None` when `0` (`syncInterval`).
+    /// How often the channels' feeds are pulled; `None` when `0` (`syncInterval`).
     pub sync_interval: Option<Duration>,
     /// The waits between webhook delivery attempts (`webhookRetries`).
     pub webhook_retries: Vec<Duration>,

@@ -6,24 +6,12 @@
 //! by the terminal.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use rental_core::Cents;
 pub use rental_core::text::visible;
 use serde::Serialize;
 
-/// `$1,234.56`; `-$111.00` below zero.
-pub fn money(cents: Cents) -> String {
-    let sign = if cents < 0 { "-" } else { "" };
-    let cents = cents.unsigned_abs();
-    let dollars = (cents / 100).to_string();
-    let mut grouped = String::with_capacity(dollars.len() + dollars.len() / 3);
-    for (i, digit) in dollars.chars().enumerate() {
-        if i > 0 && (dollars.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    format!("{sign}${grouped}.{:02}", cents % 100)
-}
+/// `$1,234.56`; `-$111.00` below zero: the library's money format, shared
+/// with the messages and the pages.
+pub use rental_core::format_money as money;
 
 /// `Sun 2026-12-20`.
 pub fn day(date: NaiveDate) -> String {
@@ -136,23 +124,6 @@ pub fn count(n: usize, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn money_is_dollars_with_thousands_separators() {
-        let cases = [
-            (0, "$0.00"),
-            (5, "$0.05"),
-            (134_288, "$1,342.88"),
-            (-11_100, "-$111.00"),
-            (100_000, "$1,000.00"),
-            (99_999, "$999.99"),
-            (12_345_678_900, "$123,456,789.00"),
-            (i64::MIN, "-$92,233,720,368,547,758.08"),
-        ];
-        for (cents, want) in cases {
-            assert_eq!(money(cents), want, "{cents}");
-        }
-    }
 
     #[test]
     fn dates_show_their_weekday() {

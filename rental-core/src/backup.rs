@@ -27,7 +27,7 @@ use sha2::{Digest, Sha256};
 
 use crate::bookings::booking::{Booking, BookingQuery, Cursor};
 use crate::bookings::calendar::{Block, EntryKind};
-use crate::channels::channel::FeedState;
+use crate::channels::pull::FeedState;
 use crate::outbox::delivery::Delivery;
 use crate::outbox::event::Event;
 use crate::properties::property::Property;

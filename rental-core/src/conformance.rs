@@ -39,6 +39,7 @@ macro_rules! store_conformance {
             a_scan_takes_the_prefix_from_after_the_cursor_in_key_order,
             due_records_come_earliest_first_then_by_key_and_kinds_stay_apart,
             a_write_dropped_without_commit_keeps_nothing,
+            properties_read_back_by_slug_are_replaced_and_listed_in_slug_order,
             bookings_read_back_and_list_in_check_in_order,
             pending_bookings_hold_their_nights_and_are_counted,
             a_block_closes_nights_until_removed,
@@ -231,6 +232,37 @@ pub fn a_write_dropped_without_commit_keeps_nothing<S: Store>(store: S) {
     assert!(read.events_after(0, 10).unwrap().is_empty());
     let from = "2027-04-01".parse().unwrap();
     assert!(read.calendar("sea-view", from, "2027-04-03".parse().unwrap()).unwrap().is_empty());
+}
+
+/// A property reads back by its slug, active or not; a put under the same
+/// slug replaces it; every property lists in bytewise slug order; records
+/// of other kinds under the same keys stay apart.
+pub fn properties_read_back_by_slug_are_replaced_and_listed_in_slug_order<S: Store>(store: S) {
+    assert!(store.read().unwrap().properties().unwrap().is_empty());
+    let mut properties = demo::properties();
+    let mut tx = store.write().unwrap();
+    for property in &properties {
+        tx.put_property(property).unwrap();
+    }
+    tx.put(&Tag { key: "sea-view".into(), due: None }).unwrap();
+    assert!(tx.property("sea-view").unwrap().is_some(), "the write reads its own properties");
+    tx.commit().unwrap();
+    properties.sort_by(|a, b| a.slug.as_str().cmp(b.slug.as_str()));
+    assert_eq!(store.read().unwrap().properties().unwrap(), properties);
+
+    let mut closed = properties.iter().find(|p| p.slug.as_str() == "sea-view").unwrap().clone();
+    closed.active = false;
+    closed.name = "Sea View, closed".into();
+    let mut tx = store.write().unwrap();
+    tx.put_property(&closed).unwrap();
+    tx.commit().unwrap();
+    let read = store.read().unwrap();
+    assert_eq!(read.property("sea-view").unwrap(), Some(closed.clone()), "replaced, and kept while inactive");
+    assert_eq!(read.property("sea").unwrap(), None);
+    let listed = read.properties().unwrap();
+    assert_eq!(listed.len(), properties.len(), "replaced, not added");
+    assert!(listed.contains(&closed));
+    assert_eq!(read.get::<Tag>("sea-view").unwrap().map(|t| t.key).as_deref(), Some("sea-view"));
 }
 
 fn with_properties<S: Store>(store: &S) {

@@ -93,8 +93,9 @@
 //!   as one service (`rental_server::RentalService`), or serves them alone.
 //! - **Webhooks and channel calendars**: the events of the outbox are
 //!   delivered, signed ([`webhook`]), by `rental-server`; a program that
-//!   delivers them itself, or pulls channel calendars itself, uses
-//!   [`Rental::operations`], the calls meant for servers.
+//!   delivers them itself, or pulls the channels' feeds itself ([`pull`]),
+//!   uses [`Rental::operations`], the calls meant for servers. Our calendar
+//!   export, for the channels to import, is [`Rental::calendar_export`].
 //! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`] and
 //!   [`occupancy`] are plain functions over plain data, no store, no clock, no I/O.
 
@@ -121,7 +122,7 @@ pub mod store;
 pub use admin::{admin_session, keys};
 pub use basics::{clock, ids, short_text, text, timestamp};
 pub use bookings::{availability, booking, booking_page, calendar, change, lifecycle};
-pub use channels::{channel, feed_status, ical};
+pub use channels::{feed_status, ical, pull};
 pub use outbox::{delivery, event, message, webhook};
 pub use properties::{pricing, property};
 pub use stays::{access, occupancy, stay, stay_state, stay_summary, turnover, visit};
@@ -144,7 +145,7 @@ pub use keys::{ApiKey, Scope};
 pub use lifecycle::Action;
 pub use occupancy::Summary;
 pub use pricing::Quote;
-pub use property::{Cents, IcalFeed, Property, SeasonalRate};
+pub use property::{Cents, IcalFeed, Property, SeasonalRate, format_money};
 pub use service::{
     Agenda, CATCH_UP_DAYS, Claim, Claimed, Created, DueDelivery, FeedPull, Fetched, NewKey, Operations, PRUNE_BATCH,
     Pruned, PullClaim, Rental, Settings, WRITE_ATTEMPTS, retry_pause,

@@ -12,7 +12,7 @@ use rental_core::{Action, BookingQuery, NewBooking, QuoteRequest, Rental, Slug, 
 use serde::Serialize;
 use serde_json::json;
 
-use crate::ical_sync;
+use crate::feed_pulls;
 use crate::problem::Problem;
 use crate::request::{self, Query};
 
@@ -246,17 +246,17 @@ pub async fn sync_status<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
 /// `POST /api/v1/sync/ical[?property=slug]`: pulls the feeds now and answers with the
 /// report once every pull ended (failed feeds are in it, the request still succeeds).
 /// An unknown or inactive property is a 404.
-pub async fn sync<S: Store + 'static>(syncer: &Arc<ical_sync::Syncer<S>>, query: &Query) -> Reply {
+pub async fn sync<S: Store + 'static>(puller: &Arc<feed_pulls::FeedPuller<S>>, query: &Query) -> Reply {
     let property = query
         .get("property")
         .map(|p| Slug::parse(p).map(|_| p.to_owned()))
         .transpose()
         .map_err(|e| Problem::invalid_parameter("property", e.to_string()))?;
-    let report = syncer.sync(property, |_| {}).await.map_err(problem)?;
+    let report = puller.sync(property, |_| {}).await.map_err(problem)?;
     Ok(json(StatusCode::OK, &report))
 }
 
-/// `GET /api/v1/calendar/{slug}.ics`: the published calendar, or 304 when `If-None-Match`
+/// `GET /api/v1/calendar/{slug}.ics`: our calendar export of the property, or 304 when `If-None-Match`
 /// names its current `ETag`.
 pub async fn calendar<S: Store + 'static>(
     rental: &Arc<Rental<S>>,
@@ -265,16 +265,16 @@ pub async fn calendar<S: Store + 'static>(
     headers: &HeaderMap,
 ) -> Reply {
     let exclude = query.get("exclude").map(str::to_owned);
-    let published = blocking(rental, move |r| r.published_calendar(&slug, exclude.as_deref())).await?;
-    let etag = HeaderValue::try_from(published.etag.as_str()).map_err(|_| Problem::internal())?;
+    let export = blocking(rental, move |r| r.calendar_export(&slug, exclude.as_deref())).await?;
+    let etag = HeaderValue::try_from(export.etag.as_str()).map_err(|_| Problem::internal())?;
     let known = headers
         .get_all(header::IF_NONE_MATCH)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .any(|tag| tag.trim() == "*" || tag.trim().trim_start_matches("W/") == published.etag);
+        .any(|tag| tag.trim() == "*" || tag.trim().trim_start_matches("W/") == export.etag);
     let (status, body) =
-        if known { (StatusCode::NOT_MODIFIED, Bytes::new()) } else { (StatusCode::OK, Bytes::from(published.body)) };
+        if known { (StatusCode::NOT_MODIFIED, Bytes::new()) } else { (StatusCode::OK, Bytes::from(export.body)) };
     let mut response = Response::new(Full::new(body));
     *response.status_mut() = status;
     let headers = response.headers_mut();

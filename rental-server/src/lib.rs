@@ -20,8 +20,8 @@
 //! - [`book`] serves the guests' booking page under `/book`.
 //! - [`admin`] serves the dashboard's HTML pages under `/admin`; [`client_addr`]
 //!   tells it the client's address, behind trusted reverse proxies too.
-//! - In the background, [`dispatcher`] delivers webhooks and [`ical_sync`] pulls the
-//!   channels' calendars on a schedule; both go out through [`outbound`];
+//! - In the background, [`dispatcher`] delivers webhooks and [`feed_pulls`] pulls the
+//!   channels' feeds on a schedule; both go out through [`outbound`];
 //!   [`mail`] sends guest messages over SMTP.
 
 #![deny(missing_docs)]
@@ -33,9 +33,9 @@ pub mod book;
 pub mod client_addr;
 pub mod connection;
 pub mod dispatcher;
+pub mod feed_pulls;
 pub mod handlers;
 pub mod health;
-pub mod ical_sync;
 pub mod jobs;
 mod lease_owner;
 pub mod mail;
@@ -102,8 +102,8 @@ pub struct ServerConfig {
     pub rate_limit: Option<RateLimit>,
     /// Webhook deliveries; `None` runs no dispatcher.
     pub webhooks: Option<WebhookConfig>,
-    /// Channel calendar pulls: the client's rules and the schedule.
-    pub ical: ical_sync::IcalConfig,
+    /// Pulls of the channels' feeds: the client's rules and the schedule.
+    pub feed_pulls: feed_pulls::FeedPullConfig,
     /// The admin dashboard's cookie and session settings.
     pub admin: admin::AdminConfig,
     /// Time-outs for request heads and idle connections, and the connection cap.
@@ -125,7 +125,7 @@ impl Default for ServerConfig {
         ServerConfig {
             rate_limit: None,
             webhooks: None,
-            ical: ical_sync::IcalConfig::default(),
+            feed_pulls: feed_pulls::FeedPullConfig::default(),
             admin: admin::AdminConfig::default(),
             connections: ConnectionLimits::default(),
             trusted_proxies: TrustedProxies::default(),
@@ -151,7 +151,7 @@ pub struct WebhookConfig {
 pub struct AppState<S> {
     rental: Arc<Rental<S>>,
     webhooks: Option<WebhookConfig>,
-    syncer: Arc<ical_sync::Syncer<S>>,
+    feed_puller: Arc<feed_pulls::FeedPuller<S>>,
     sync_interval: Option<Duration>,
     limiter: Limiter,
     limits: ConnectionLimits,
@@ -178,8 +178,8 @@ impl<S: Store + 'static> AppState<S> {
     /// The state of a server over `rental`.
     pub fn new(rental: Arc<Rental<S>>, config: &ServerConfig) -> Arc<Self> {
         Arc::new(AppState {
-            syncer: Arc::new(ical_sync::Syncer::new(Arc::clone(&rental), &config.ical)),
-            sync_interval: config.ical.interval,
+            feed_puller: Arc::new(feed_pulls::FeedPuller::new(Arc::clone(&rental), &config.feed_pulls)),
+            sync_interval: config.feed_pulls.interval,
             rental,
             webhooks: config.webhooks.clone(),
             limiter: Limiter::new(config.rate_limit),
@@ -214,9 +214,9 @@ impl<S: Store + 'static> AppState<S> {
         &self.rental
     }
 
-    /// The channel calendar puller.
-    pub fn syncer(&self) -> &Arc<ical_sync::Syncer<S>> {
-        &self.syncer
+    /// The job that pulls the channels' feeds.
+    pub fn feed_puller(&self) -> &Arc<feed_pulls::FeedPuller<S>> {
+        &self.feed_puller
     }
 }
 
@@ -280,7 +280,7 @@ pub async fn serve<S: Store + 'static>(
 /// The background work of a server: the checkout expiry and retention
 /// ([`jobs::housekeeping`]), the stay schedule, webhook deliveries (when
 /// [`ServerConfig::webhooks`] is set) and scheduled calendar pulls (when
-/// [`ical_sync::IcalConfig::interval`] is). [`serve`] runs them; a program
+/// [`feed_pulls::FeedPullConfig::interval`] is). [`serve`] runs them; a program
 /// that mounts a [`RentalService`] in its own server starts them beside it.
 #[derive(Debug)]
 pub struct Jobs {
@@ -333,7 +333,7 @@ impl Jobs {
         ));
         let scheduler = state
             .sync_interval
-            .map(|every| tokio::spawn(ical_sync::schedule(Arc::clone(&state.syncer), every, stopped.clone())));
+            .map(|every| tokio::spawn(feed_pulls::schedule(Arc::clone(&state.feed_puller), every, stopped.clone())));
         let metrics_server = match state.metrics_listen {
             Some(addr) => {
                 let listener = TcpListener::bind(addr)
@@ -620,7 +620,7 @@ async fn route_request<S: Store + 'static>(
         Route::ListMessages(code) => messages::list(rental, code).await,
         Route::ResendMessage(code) => messages::resend(rental, code, &request::body(&parts.headers, body).await?).await,
         Route::Summary => handlers::summary(rental).await,
-        Route::Sync => handlers::sync(&state.syncer, &query).await,
+        Route::Sync => handlers::sync(&state.feed_puller, &query).await,
         Route::SyncStatus => handlers::sync_status(rental).await,
         Route::Calendar(slug) => handlers::calendar(rental, slug, &query, &parts.headers).await,
         Route::Healthz => health::healthz(),

@@ -37,3 +37,33 @@ fn a_committed_booking_survives_reopening_the_file() {
     let store = SqliteStore::open(&path).unwrap();
     assert_eq!(store.read().unwrap().booking("BK-UNSAVED").unwrap(), None);
 }
+
+/// A file written before properties were records kept them in a table of
+/// their own: opening it moves them into records, where every read finds them.
+#[test]
+fn properties_of_a_file_from_before_records_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rental.sqlite");
+    drop(SqliteStore::open(&path).unwrap());
+    let mut old = demo::properties();
+    old.sort_by(|a, b| a.slug.as_str().cmp(b.slug.as_str()));
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE properties (slug TEXT PRIMARY KEY, doc TEXT NOT NULL)").unwrap();
+        for property in &old {
+            let doc = serde_json::to_string(property).unwrap();
+            conn.execute("INSERT INTO properties (slug, doc) VALUES (?1, ?2)", [property.slug.as_str(), &doc]).unwrap();
+        }
+    }
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(store.read().unwrap().properties().unwrap(), old);
+    assert_eq!(
+        store.read().unwrap().property("sea-view").unwrap().as_ref(),
+        old.iter().find(|p| p.slug.as_str() == "sea-view")
+    );
+    drop(store);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let tables: i64 =
+        conn.query_row("SELECT count(*) FROM sqlite_master WHERE name = 'properties'", [], |r| r.get(0)).unwrap();
+    assert_eq!(tables, 0, "the old table is gone");
+}

@@ -11,7 +11,7 @@ use http_body_util::Full;
 use rental_core::MemoryStore;
 use rental_server::admin::AdminConfig;
 use rental_server::dispatcher::DispatchConfig;
-use rental_server::ical_sync::IcalConfig;
+use rental_server::feed_pulls::FeedPullConfig;
 use rental_server::outbound::OutboundConfig;
 use rental_server::{ServerConfig, WebhookConfig};
 use rental_tests::http::{Http, Reply, TestServer};
@@ -28,8 +28,8 @@ pub fn config(admin: AdminConfig) -> ServerConfig {
         ..DispatchConfig::default()
     };
     let outbound = OutboundConfig { allow_private_targets: true, ..OutboundConfig::default() };
-    let ical = IcalConfig { outbound: outbound.clone(), ..IcalConfig::default() };
-    ServerConfig { webhooks: Some(WebhookConfig { dispatch, outbound }), admin, ical, ..ServerConfig::default() }
+    let feed_pulls = FeedPullConfig { outbound: outbound.clone(), ..FeedPullConfig::default() };
+    ServerConfig { webhooks: Some(WebhookConfig { dispatch, outbound }), admin, feed_pulls, ..ServerConfig::default() }
 }
 
 /// A server with the demo properties and [`PASSWORD`] set.

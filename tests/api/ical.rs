@@ -11,7 +11,7 @@ use rental_core::ids::Source;
 use rental_core::property::IcalFeed;
 use rental_core::{MemoryStore, Store};
 use rental_server::ServerConfig;
-use rental_server::ical_sync::IcalConfig;
+use rental_server::feed_pulls::FeedPullConfig;
 use rental_server::outbound::OutboundConfig;
 use rental_tests::feeds::{Feed, FeedServer, calendar};
 use rental_tests::http::TestServer;
@@ -19,12 +19,12 @@ use serde_json::{Value, json};
 
 /// A server that may pull from loopback feeds and gives up on a pull after 1 s.
 async fn server() -> TestServer<MemoryStore> {
-    let ical = IcalConfig {
+    let feed_pulls = FeedPullConfig {
         outbound: OutboundConfig { allow_private_targets: true, ..OutboundConfig::default() },
         timeout: Duration::from_secs(1),
-        ..IcalConfig::default()
+        ..FeedPullConfig::default()
     };
-    TestServer::with_config(&ServerConfig { ical, ..ServerConfig::default() }).await
+    TestServer::with_config(&ServerConfig { feed_pulls, ..ServerConfig::default() }).await
 }
 
 /// Gives `slug` the feeds `(name, url)`.
@@ -409,10 +409,10 @@ async fn our_calendar_reads_in_python_and_round_trips_through_our_import() {
 async fn the_server_pulls_feeds_by_itself_soon_after_a_start_then_every_interval() {
     let channel = FeedServer::start().await;
     channel.set("/airbnb.ics", Feed::Calendar(calendar(FIRST)));
-    let ical = IcalConfig {
+    let feed_pulls = FeedPullConfig {
         outbound: OutboundConfig { allow_private_targets: true, ..OutboundConfig::default() },
         interval: Some(Duration::from_secs(30 * 60)),
-        ..IcalConfig::default()
+        ..FeedPullConfig::default()
     };
     let store = MemoryStore::new();
     let clock = rental_tests::fixed_clock();
@@ -425,7 +425,8 @@ async fn the_server_pulls_feeds_by_itself_soon_after_a_start_then_every_interval
     }];
     rental.import_properties(&[property]).unwrap();
     let s =
-        TestServer::serve(std::sync::Arc::new(rental), clock, &ServerConfig { ical, ..ServerConfig::default() }).await;
+        TestServer::serve(std::sync::Arc::new(rental), clock, &ServerConfig { feed_pulls, ..ServerConfig::default() })
+            .await;
 
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while bookings_from(&s, "airbnb").await.len() < 2 {

@@ -269,15 +269,15 @@ async fn the_schedule_checks_in_and_out_once_each_across_restarts() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_channel_stay_moved_to_new_dates_keeps_its_code_and_its_window_follows() {
-    use rental_server::ical_sync::IcalConfig;
+    use rental_server::feed_pulls::FeedPullConfig;
     use rental_server::outbound::OutboundConfig;
     use rental_tests::feeds::{Feed, FeedServer, calendar};
 
-    let ical = IcalConfig {
+    let feed_pulls = FeedPullConfig {
         outbound: OutboundConfig { allow_private_targets: true, ..OutboundConfig::default() },
-        ..IcalConfig::default()
+        ..FeedPullConfig::default()
     };
-    let s = TestServer::with_config(&ServerConfig { ical, ..ServerConfig::default() }).await;
+    let s = TestServer::with_config(&ServerConfig { feed_pulls, ..ServerConfig::default() }).await;
     let channel = FeedServer::start().await;
     let mut sea = per_stay_sea_view();
     sea.ical_feeds = vec![IcalFeed {

@@ -1,4 +1,4 @@
-//! Every channel feed fixture through the whole import (`Rental::apply_feed`):
+//! Every channel feed fixture through the whole import (`Rental::apply_pull`):
 //! the nights each ends up blocking and the bookings it creates, as
 //! rental-core/tests/fixtures/ical/README.md states them.
 
@@ -85,7 +85,7 @@ fn every_fixture_blocks_the_nights_its_readme_states() {
         rental.import_properties(&[property]).unwrap();
         let pull = rental.operations().feed_pulls(Some("sea-view")).unwrap().remove(0);
         let body = Fetched::Body { body: fixture(case.file), etag: None, last_modified: None };
-        let result = rental.operations().apply_feed(&pull, body).unwrap();
+        let result = rental.operations().apply_pull(&pull, body).unwrap();
 
         let nights = held_nights(&rental, d("2000-01-01")).len();
         let got = (result.ok, nights, result.created);
@@ -114,13 +114,13 @@ fn pulling_the_same_fixture_again_changes_nothing() {
     let pull = rental.operations().feed_pulls(None).unwrap().remove(0);
     let body =
         || Fetched::Body { body: fixture("airbnb-merged-6-listings-mixed-eol.ics"), etag: None, last_modified: None };
-    rental.operations().apply_feed(&pull, body()).unwrap();
+    rental.operations().apply_pull(&pull, body()).unwrap();
     let events = rental.events_after(0, usize::MAX).unwrap().len();
     let nights = held_nights(&rental, d("2000-01-01"));
 
     // Each pull is planned anew: one planned before the last was applied would be dropped as stale.
     let again =
-        rental.operations().apply_feed(&rental.operations().feed_pulls(None).unwrap().remove(0), body()).unwrap();
+        rental.operations().apply_pull(&rental.operations().feed_pulls(None).unwrap().remove(0), body()).unwrap();
     assert_eq!((again.ok, again.events, again.created, again.updated, again.cancelled), (true, 176, 0, 0, 0));
     assert_eq!(rental.events_after(0, usize::MAX).unwrap().len(), events, "no new events");
     assert_eq!(held_nights(&rental, d("2000-01-01")), nights);
@@ -144,14 +144,14 @@ fn a_propertys_feed_states_are_its_own_even_beside_slugs_that_share_a_prefix() {
         }
         rental.import_properties(&properties).unwrap();
         for pull in rental.operations().feed_pulls(None).unwrap() {
-            rental.operations().apply_feed(&pull, Fetched::Failed("offline".into())).unwrap();
+            rental.operations().apply_pull(&pull, Fetched::Failed("offline".into())).unwrap();
         }
         let of = |slug: &str| {
             let states = rental
                 .store()
                 .read()
                 .and_then(|tx| {
-                    rental_core::ReadRecords::list_all::<rental_core::channel::FeedState>(&tx, &format!("{slug}/"))
+                    rental_core::ReadRecords::list_all::<rental_core::pull::FeedState>(&tx, &format!("{slug}/"))
                 })
                 .unwrap();
             states.iter().map(|s| format!("{}/{}", s.property, s.feed)).collect::<Vec<_>>()

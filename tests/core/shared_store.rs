@@ -284,7 +284,7 @@ fn a_database_left_at_schema_version_6_keeps_its_keys_webhooks_feeds_and_admin_r
     .unwrap();
     let hook_doc = serde_json::to_string(&webhook).unwrap();
     old.execute("INSERT INTO webhooks (id, doc) VALUES ($1, $2::text::json)", &[&webhook.id, &hook_doc]).unwrap();
-    let feed = rental_core::channel::FeedState::new(Slug::parse("sea-view").unwrap(), Source::parse("airbnb").unwrap());
+    let feed = rental_core::pull::FeedState::new(Slug::parse("sea-view").unwrap(), Source::parse("airbnb").unwrap());
     let feed_doc = serde_json::to_string(&feed).unwrap();
     old.execute("INSERT INTO feeds (property, feed, doc) VALUES ('sea-view', 'airbnb', $1::text::json)", &[&feed_doc])
         .unwrap();
@@ -403,7 +403,7 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
     };
     let stays = [("a1", "Reserved", "2026-12-01", "2026-12-04"), ("a2", "Reserved", "2026-12-10", "2026-12-12")];
     let pull = engines[0].operations().feed_pulls(Some("sea-view")).unwrap().remove(0);
-    assert_eq!(engines[0].operations().apply_feed(&pull, body(&stays)).unwrap().created, 2);
+    assert_eq!(engines[0].operations().apply_pull(&pull, body(&stays)).unwrap().created, 2);
     let confirmed = |r: &Rental<PgStore>| {
         let query = rental_core::BookingQuery {
             source: Some(Source::parse("airbnb").unwrap()),
@@ -419,9 +419,9 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
         engines[0].operations().feed_pulls(None).unwrap().remove(0),
         engines[1].operations().feed_pulls(None).unwrap().remove(0),
     );
-    let guarded = engines[0].operations().apply_feed(&first, body(&[])).unwrap();
+    let guarded = engines[0].operations().apply_pull(&first, body(&[])).unwrap();
     assert!(!guarded.ok && guarded.cancelled == 0, "the first empty pull is not believed: {guarded:?}");
-    let dropped = engines[1].operations().apply_feed(&second, body(&[])).unwrap();
+    let dropped = engines[1].operations().apply_pull(&second, body(&[])).unwrap();
     assert!(
         !dropped.ok && dropped.cancelled == 0,
         "the second, planned before the first was applied, is dropped: {dropped:?}"
@@ -430,7 +430,7 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
 
     // The next pull, planned after both, is believed.
     let next = engines[1].operations().feed_pulls(None).unwrap().remove(0);
-    assert_eq!(engines[1].operations().apply_feed(&next, body(&[])).unwrap().cancelled, 2);
+    assert_eq!(engines[1].operations().apply_pull(&next, body(&[])).unwrap().cancelled, 2);
 }
 
 #[test]

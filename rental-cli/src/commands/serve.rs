@@ -12,7 +12,7 @@ use rental_core::{Rental, Store};
 use rental_server::admin::AdminConfig;
 use rental_server::connection::ConnectionLimits;
 use rental_server::dispatcher::DispatchConfig;
-use rental_server::ical_sync::IcalConfig;
+use rental_server::feed_pulls::FeedPullConfig;
 use rental_server::mail::compose::parse_mailbox;
 use rental_server::mail::{MailConfig, Sender, Smtp};
 use rental_server::outbound::OutboundConfig;
@@ -91,7 +91,7 @@ fn serve<S: Store + 'static>(args: &ServeArgs, config: &Config, engine: Rental<S
 }
 
 /// What the server takes from the configuration: the rate limit, how webhooks are delivered
-/// and how often channel calendars are pulled.
+/// and how often the channels' feeds are pulled.
 fn server_config(config: &Config) -> ServerConfig {
     let outbound = OutboundConfig { allow_private_targets: config.allow_private_targets, ..OutboundConfig::default() };
     let webhooks = WebhookConfig {
@@ -105,7 +105,7 @@ fn server_config(config: &Config) -> ServerConfig {
     ServerConfig {
         rate_limit: config.rate_limit.map(|r| RateLimit { per_second: f64::from(r), burst: f64::from(r) * 2.0 }),
         webhooks: Some(webhooks),
-        ical: IcalConfig { outbound, interval: config.sync_interval, ..IcalConfig::default() },
+        feed_pulls: FeedPullConfig { outbound, interval: config.sync_interval, ..FeedPullConfig::default() },
         admin: AdminConfig { secure_cookie: config.base_url.starts_with("https://"), ..AdminConfig::default() },
         connections: ConnectionLimits::default(),
         trusted_proxies: config.trusted_proxies.clone(),

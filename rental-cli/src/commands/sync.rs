@@ -1,4 +1,4 @@
-//! `rental sync [--property P]`: pulls the channel calendars now and prints
+//! `rental sync [--property P]`: pulls the channels' feeds now and prints
 //! what each feed did, with a progress line per feed on stderr.
 
 use std::io::Write;
@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use rental_core::channel::{FeedResult, SyncReport};
+use rental_core::pull::{PullResult, SyncReport};
 use rental_core::{Rental, Store};
-use rental_server::ical_sync::{IcalConfig, Syncer};
+use rental_server::feed_pulls::{FeedPullConfig, FeedPuller};
 use rental_server::outbound::OutboundConfig;
 
 use crate::commands::Printed;
@@ -49,12 +49,12 @@ pub fn run(args: &SyncArgs, config: &Config) -> Result<Printed, CliError> {
 fn sync<S: Store + 'static>(args: &SyncArgs, config: &Config, engine: Rental<S>) -> Result<Printed, CliError> {
     let engine = Arc::new(engine);
     let outbound = OutboundConfig { allow_private_targets: config.allow_private_targets, ..OutboundConfig::default() };
-    let syncer = Arc::new(Syncer::new(engine, &IcalConfig { outbound, ..IcalConfig::default() }));
+    let puller = Arc::new(FeedPuller::new(engine, &FeedPullConfig { outbound, ..FeedPullConfig::default() }));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| CliError::Serve(format!("cannot start the async runtime: {e}")))?;
-    let report = runtime.block_on(syncer.sync(args.property.clone(), progress()))?;
+    let report = runtime.block_on(puller.sync(args.property.clone(), progress()))?;
     Ok(printed(&report, args.json))
 }
 
@@ -79,7 +79,7 @@ pub fn printed(report: &SyncReport, json: bool) -> Printed {
 }
 
 /// One line per finished feed on stderr, so a long sync shows where it is.
-fn progress() -> impl Fn(&FeedResult) + Send + Sync + 'static {
+fn progress() -> impl Fn(&PullResult) + Send + Sync + 'static {
     let done = std::sync::atomic::AtomicUsize::new(0);
     move |result| {
         let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;

@@ -5,7 +5,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 
 use crate::basics::ids::{Slug, Source};
-use crate::channels::channel::FeedState;
+use crate::channels::pull::FeedState;
 
 /// A feed is stale with no successful pull in this many sync intervals.
 pub const STALE_INTERVALS: i32 = 3;

@@ -6,7 +6,7 @@ use std::time::Duration;
 use chrono::TimeDelta;
 
 use crate::basics::ids::{Slug, Source};
-use crate::channels::channel::FeedState;
+use crate::channels::pull::FeedState;
 use crate::error::Result;
 use crate::store::{ReadRecords, ReadTx, Store, StoreResult, WriteRecords, WriteTx, feed_key};
 

@@ -202,17 +202,21 @@ impl<S: Store> super::Operations<'_, S> {
         })
     }
 
-    /// Voids every message lease in the store; returns how many. Only for a
-    /// store one process holds (redb locks its file), when that process
-    /// starts: the leases are an earlier run's, and its sends were cut, so
-    /// they go again at once rather than when the leases lapse.
-    pub fn void_message_leases(&self) -> Result<usize> {
+    /// Voids the message leases in the store that end within `lease` from
+    /// now; returns how many. Only for a store one process holds (redb locks
+    /// its file), when that process starts: the leases are an earlier run's,
+    /// and its sends were cut, so they go again at once rather than when the
+    /// leases lapse. A lease (or its renewal) reaches at most `lease` past
+    /// its writing, so with the same `lease` this finds them all by reading
+    /// only what is due by then, never the store's future messages.
+    pub fn void_message_leases(&self, lease: Duration) -> Result<usize> {
         if self.store.change_marks().is_some() {
             return Ok(0);
         }
+        let until = self.now() + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
         self.write(|tx| {
             let mut voided = 0;
-            for message in tx.due::<Message>(DateTime::<Utc>::MAX_UTC, usize::MAX)? {
+            for message in tx.due::<Message>(until, usize::MAX)? {
                 if message.lease.is_some() {
                     tx.put(&Message { lease: None, ..message })?;
                     voided += 1;

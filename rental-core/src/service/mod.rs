@@ -9,7 +9,6 @@ mod agenda;
 mod blocks;
 mod booking_events;
 mod bookings;
-mod calendar_feed;
 mod change;
 mod channels;
 mod deliveries;
@@ -18,7 +17,6 @@ mod group_commit;
 mod leases;
 mod messages;
 mod property_edit;
-mod property_feeds;
 mod read_model;
 mod retention;
 mod stay;
@@ -46,8 +44,8 @@ use crate::basics::clock::{Clock, Entropy, OsEntropy, SystemClock};
 use crate::basics::ids::check_prefix;
 use crate::bookings::availability::{self, Availability};
 use crate::bookings::booking::QuoteRequest;
-use crate::channels::channel::FeedState;
-use crate::channels::feed_status::{self, FeedStatus, SyncStatus};
+use crate::channels::feed_status::{self, FeedStatus};
+use crate::channels::pull::FeedState;
 use crate::error::{Error, FieldError, NotFound, Result};
 use crate::properties::pricing::{self, Quote};
 use crate::properties::property::{MAX_GUESTS, Property};
@@ -422,23 +420,6 @@ impl<S: Store> Rental<S> {
             })
             .collect();
         Ok((visits, feeds))
-    }
-
-    /// Every configured channel feed of every active property, with its
-    /// freshness (`GET /api/v1/sync/status`), by property then feed.
-    pub fn sync_status(&self) -> Result<SyncStatus> {
-        let now = self.now();
-        let properties = self.properties()?;
-        let states = self.store.read()?.list_all::<FeedState>("")?;
-        let feeds = properties
-            .iter()
-            .flat_map(|p| p.ical_feeds.iter().map(move |f| (p, f)))
-            .map(|(p, f)| {
-                let state = states.iter().find(|s| s.property == p.slug && s.feed == f.name);
-                feed_status::status(&p.slug, &f.name, state, now, self.settings.sync_interval)
-            })
-            .collect();
-        Ok(SyncStatus { feeds })
     }
 
     /// Runs a read on the in-memory snapshot when there is one, else on a store transaction.

@@ -1,6 +1,6 @@
-//! The kinds of record this crate keeps (see [`Record`]): API keys, webhooks,
-//! feed states, guest messages and the admin dashboard's password, sessions
-//! and login throttle.
+//! The kinds of record this crate keeps (see [`Record`]): properties, API
+//! keys, webhooks, feed states, guest messages and the admin dashboard's
+//! password, sessions and login throttle.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -9,15 +9,18 @@ use super::IdempotencyRecord;
 use super::record::{Record, RecordKind};
 use crate::admin::admin_session::{AdminSession, LoginFailures};
 use crate::admin::keys::ApiKey;
-use crate::channels::channel::FeedState;
+use crate::channels::pull::FeedState;
 use crate::outbox::delivery::Lease;
 use crate::outbox::message::Message;
 use crate::outbox::webhook::Webhook;
+use crate::properties::property::Property;
 
 /// Every kind of record this crate keeps beside its own tables on
-/// PostgreSQL: what `rental db copy` moves as records. (Delivery leases and
-/// idempotency records are records only in stores that keep the trait's
-/// default methods for them; the copy moves them through those methods.)
+/// PostgreSQL: what `rental db copy` and backups move as records.
+/// (Properties, delivery leases and idempotency records are records only in
+/// stores that keep the trait's default methods for them; PostgreSQL keeps
+/// them in tables of its own, and the copy and backups move them through
+/// those methods, so none is moved twice.)
 pub const KINDS: &[RecordKind] = &[
     ApiKey::KIND,
     KeyHash::KIND,
@@ -28,6 +31,22 @@ pub const KINDS: &[RecordKind] = &[
     ClientFailures::KIND,
     Message::KIND,
 ];
+
+/// A property under its slug: the default of
+/// [`ReadTx::property`](super::ReadTx::property), [`ReadTx::properties`](super::ReadTx::properties)
+/// and [`WriteTx::put_property`](super::WriteTx::put_property). Read and write
+/// properties through those methods: PostgreSQL overrides them and keeps its
+/// own `properties` table, whose ids its bookings and calendar refer to.
+///
+/// The kind is per property (the record is the property itself, its key the
+/// slug alone): a store that locks by property guards it with the property's
+/// lock, as PostgreSQL's own methods do.
+impl Record for Property {
+    const KIND: RecordKind = RecordKind { name: "property", per_property: true };
+    fn key(&self) -> String {
+        self.slug.to_string()
+    }
+}
 
 /// API keys by id.
 impl Record for ApiKey {

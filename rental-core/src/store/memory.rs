@@ -14,7 +14,6 @@ use crate::bookings::calendar::{Block, CalendarEntry};
 use crate::bookings::lifecycle;
 use crate::outbox::delivery::Delivery;
 use crate::outbox::event::{Event, OutboxEvent};
-use crate::properties::property::Property;
 use crate::stays::stay::MAX_NIGHTS;
 
 /// A store that keeps everything in memory.
@@ -34,7 +33,6 @@ impl MemoryStore {
 /// Everything the store holds, with the same indexes as the redb tables.
 #[derive(Debug, Clone, Default)]
 pub struct Data {
-    properties: BTreeMap<String, Property>,
     bookings: BTreeMap<String, Booking>,
     order: BTreeSet<(NaiveDate, String)>,
     calendar: BTreeMap<(String, NaiveDate, String), CalendarEntry>,
@@ -93,14 +91,6 @@ impl Store for MemoryStore {
 }
 
 impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
-    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
-        Ok(self.data().properties.get(slug).cloned())
-    }
-
-    fn properties(&self) -> StoreResult<Vec<Property>> {
-        Ok(self.data().properties.values().cloned().collect())
-    }
-
     fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
         Ok(self.data().bookings.get(code).cloned())
     }
@@ -172,13 +162,6 @@ impl<D: Borrow<Data>> ReadTx for MemoryTx<'_, D> {
         Ok(data.due.iter().filter_map(|(_, _, id)| data.deliveries.get(id)).cloned().collect())
     }
 
-    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
-        let mut of: Vec<Delivery> =
-            self.data().deliveries.values().filter(|d| d.webhook_id == webhook_id).cloned().collect();
-        super::newest_first(&mut of, limit);
-        Ok(of)
-    }
-
     fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>> {
         let before = u64::try_from(before.timestamp_millis()).unwrap_or(0);
         let finished = self.data().finished.iter().take_while(|(at, _)| *at < before);
@@ -223,11 +206,6 @@ impl Data {
 }
 
 impl WriteTx for MemoryTx<'_, Data> {
-    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
-        self.data.properties.insert(property.slug.to_string(), property.clone());
-        Ok(())
-    }
-
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
         let data = &mut self.data;
         let code = booking.code.to_string();

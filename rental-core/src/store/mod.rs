@@ -98,10 +98,15 @@ pub struct Prefetch<'a> {
 
 /// What a transaction can read.
 pub trait ReadTx {
-    /// A property by slug, active or not.
-    fn property(&self, slug: &str) -> StoreResult<Option<Property>>;
+    /// A property by slug, active or not. By default a record (`property`,
+    /// under its slug); PostgreSQL keeps a table its bookings refer to.
+    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
+        self.get(slug)
+    }
     /// Every property, by slug.
-    fn properties(&self) -> StoreResult<Vec<Property>>;
+    fn properties(&self) -> StoreResult<Vec<Property>> {
+        self.list_all("")
+    }
     /// A booking by code.
     fn booking(&self, code: &str) -> StoreResult<Option<Booking>>;
     /// Up to `query.limit + 1` bookings matching `query`, ordered by
@@ -188,7 +193,19 @@ pub trait ReadTx {
         self.get(key)
     }
     /// Up to `limit` deliveries to one webhook, the newest event first.
-    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>>;
+    ///
+    /// By default a scan of every delivery, pending then finished: the
+    /// dashboard asks for a few webhooks' recent deliveries, not a hot path.
+    /// A store with an index on the webhook overrides it.
+    fn deliveries_of(&self, webhook_id: &str, limit: usize) -> StoreResult<Vec<Delivery>> {
+        let mut of = self.pending_deliveries()?;
+        for id in self.finished_deliveries(end_of_time(), usize::MAX)? {
+            of.extend(self.delivery(&id)?);
+        }
+        of.retain(|d| d.webhook_id == webhook_id);
+        newest_first(&mut of, limit);
+        Ok(of)
+    }
     /// Up to `limit` ids of deliveries that finished (delivered or failed)
     /// before `before`, the earliest finished first, read from an index.
     fn finished_deliveries(&self, before: DateTime<Utc>, limit: usize) -> StoreResult<Vec<String>>;
@@ -216,8 +233,12 @@ pub trait ReadTx {
 /// database refuses (the overlap constraint, a taken key) then fails that
 /// later call, or the commit. Either way nothing of the transaction is kept.
 pub trait WriteTx: ReadTx {
-    /// Inserts or replaces a property.
-    fn put_property(&mut self, property: &Property) -> StoreResult<()>;
+    /// Inserts or replaces a property, and tells other processes sharing the
+    /// store that it changed ([`WriteTx::touch`]).
+    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
+        self.put(property)?;
+        self.touch(&property_topic(property.slug.as_str()))
+    }
     /// Inserts or replaces a booking, keeping its calendar entry in step.
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()>;
     /// Inserts a new booking, as [`WriteTx::put_booking`]; a code already

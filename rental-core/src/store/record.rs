@@ -13,7 +13,8 @@ use serde::de::DeserializeOwned;
 use super::{ReadTx, StoreError, StoreResult, WriteTx};
 
 /// A kind of record: its name (the store keeps kinds apart by it) and whether
-/// each record belongs to one property, whose slug then begins its key: `"{slug}/..."`.
+/// each record belongs to one property, whose slug then begins its key:
+/// `"{slug}/..."` (or is the whole key: `"{slug}"`).
 ///
 /// A store that several processes share locks by it: a write for some
 /// properties ([`Store::write_for`](super::Store::write_for)) takes the
@@ -23,7 +24,8 @@ use super::{ReadTx, StoreError, StoreResult, WriteTx};
 pub struct RecordKind {
     /// The kind's name, unique among kinds: `api_key`, `webhook`, ...
     pub name: &'static str,
-    /// True when each key begins with the slug of the property it belongs to, then `/`.
+    /// True when each key begins with the slug of the property it belongs
+    /// to, then `/` (or is the slug alone, for the property itself).
     pub per_property: bool,
 }
 

@@ -9,10 +9,10 @@ use rental_core::change::Change;
 use rental_core::lifecycle::Party;
 use rental_core::message::{Message, MessageKind};
 use rental_core::pricing::Quote;
-use rental_core::{Action, Booking, Rental, Status, Store};
+use rental_core::{Action, Booking, Rental, Status, Store, format_money};
 
 use super::Act;
-use super::page::{Page, Section, csrf_field, money, shell, when};
+use super::page::{Page, Section, csrf_field, shell, when};
 use super::session::{Flash, Session};
 use crate::handlers::blocking;
 use crate::problem::Problem;
@@ -131,7 +131,7 @@ fn record(b: &Booking) -> Markup {
             dt { "Stay" } dd #stay { (b.check_in()) " → " (b.check_out()) ", " (b.nights) " nights" }
             dt { "Status" } dd { span.badge #status { (b.status) } }
             dt { "Payment" } dd { (b.payment_status) }
-            dt { "Total" } dd #total { (money(b.total)) " " (b.currency) }
+            dt { "Total" } dd #total { (format_money(b.total)) " " (b.currency) }
             dt { "Source" } dd { (b.source.as_str()) }
             dt { "Created" } dd { (when(b.created_at)) }
             dt { "Updated" } dd { (when(b.updated_at)) }
@@ -163,7 +163,7 @@ fn change_card(b: &Booking, session: &Session, preview: Option<&(rental_core::Re
                 div #preview {
                     @match quote {
                         Ok(q) => {
-                            p { "New total " strong #new-total { (money(q.total)) } " for " (q.nights) " nights (now " (money(b.total)) ")." }
+                            p { "New total " strong #new-total { (format_money(q.total)) } " for " (q.nights) " nights (now " (format_money(b.total)) ")." }
                             @if q.available {
                                 form method="post" action=(format!("/admin/booking/{}/change", b.code)) {
                                     (csrf_field(session))
@@ -257,7 +257,7 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str)
             b.code,
             b.check_in(),
             b.check_out(),
-            money(b.total)
+            format_money(b.total)
         )),
         "annotate" => Flash::done("Note added."),
         _ => Flash::done(format!("Booking {} is now {}.", b.code, b.status)),

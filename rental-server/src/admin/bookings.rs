@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use maud::{Markup, html};
 use rental_core::booking::Cursor;
-use rental_core::{Booking, BookingQuery, Rental, Slug, Source, Status, Store};
+use rental_core::{Booking, BookingQuery, Rental, Slug, Source, Status, Store, format_money};
 
-use super::page::{Page, Section, money, shell};
+use super::page::{Page, Section, shell};
 use super::session::Session;
 use crate::handlers::blocking;
 use crate::problem::Problem;
@@ -227,7 +227,7 @@ fn table<'a>(bookings: impl Iterator<Item = &'a Booking>) -> Markup {
                 td { a href=(format!("/admin/bookings/{}", b.code)) { strong { (b.code) } } br; span.muted { (b.property_name) } }
                 td { (b.guest_name) br; span.muted { (b.guest_email) } }
                 td { (b.check_in()) " → " (b.check_out()) br; span.muted { (b.nights) " nights · " (b.guests) " guests" } }
-                td { (money(b.total)) }
+                td { (format_money(b.total)) }
                 td { span.badge { (b.status) } br; span.muted { (b.source.as_str()) } }
             } } }
         } }

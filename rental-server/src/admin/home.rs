@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use maud::{Markup, html};
 use rental_core::lifecycle::Party;
-use rental_core::{Action, Booking, Rental, Status, Store};
+use rental_core::{Action, Booking, Rental, Status, Store, format_money};
 
-use super::page::{Page, Section, button_form, money, shell};
+use super::page::{Page, Section, button_form, shell};
 use super::session::{Flash, Session};
 use super::{Act, stays};
 use crate::handlers::blocking;
@@ -49,7 +49,7 @@ fn stays(bookings: &[Booking], session: &Session, empty: &str) -> Markup {
                     td { strong { (b.code) } br; span.muted { (b.property_name) } }
                     td { (b.guest_name) br; span.muted { (b.guests) " guest" @if b.guests != 1 { "s" } } }
                     td { (b.check_in()) " → " (b.check_out()) br; span.muted { (b.stay.nights()) " nights" } }
-                    td { (money(b.total)) }
+                    td { (format_money(b.total)) }
                     td { span.badge { (b.status) } br; span.muted { (b.source.as_str()) } }
                     td { div.actions {
                         @if b.status == Status::Pending && !b.is_channel_owned() {

@@ -166,20 +166,6 @@ pub fn when(t: DateTime<Utc>) -> String {
     t.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
-/// `$1,342.88` from cents.
-pub fn money(cents: i64) -> String {
-    let (sign, cents) = if cents < 0 { ("-", cents.unsigned_abs()) } else { ("", cents.unsigned_abs()) };
-    let dollars = (cents / 100).to_string();
-    let mut grouped = String::new();
-    for (i, c) in dollars.chars().enumerate() {
-        if i > 0 && (dollars.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    format!("{sign}${grouped}.{:02}", cents % 100)
-}
-
 /// An HTML response with the headers every admin page has.
 pub fn respond(status: StatusCode, nonce: &str, body: String) -> Page {
     let mut response = Response::new(Full::new(Bytes::from(body)));
@@ -240,15 +226,6 @@ fn token(bytes: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn money_is_dollars_with_thousands_separators() {
-        let cases =
-            [(0, "$0.00"), (5, "$0.05"), (134_288, "$1,342.88"), (100_000_000, "$1,000,000.00"), (-2500, "-$25.00")];
-        for (cents, want) in cases {
-            assert_eq!(money(cents), want);
-        }
-    }
 
     #[test]
     fn only_visible_paths_of_the_dashboard_are_followed_back() {

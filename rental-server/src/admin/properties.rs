@@ -88,7 +88,7 @@ pub async fn add_feed<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page 
 
 /// `POST /admin/properties/{slug}/sync`: pulls the property's feeds now and says how it went.
 pub async fn sync<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
-    let result = act.state.syncer().sync(Some(slug.to_owned()), |_| {}).await.map_err(Problem::from);
+    let result = act.state.feed_puller().sync(Some(slug.to_owned()), |_| {}).await.map_err(Problem::from);
     act.done(result, "/admin/properties", |r| {
         let summary = format!(
             "Pulled {}: {} created, {} updated, {} cancelled, {}.",

@@ -162,7 +162,7 @@ fn nonce() -> String {
 
 /// An amount in the property's currency: `$1,342.88` for USD, `1,342.88 EUR` otherwise.
 pub fn money(cents: i64, currency: &str) -> String {
-    let dollars = crate::admin::page::money(cents);
+    let dollars = rental_core::format_money(cents);
     if currency == "USD" { dollars } else { format!("{} {currency}", dollars.replacen('$', "", 1)) }
 }
 

@@ -76,7 +76,7 @@ pub async fn run<S: Store + 'static>(
     mut stop: watch::Receiver<Option<tokio::time::Instant>>,
 ) {
     let owner = lease_owner("mailer");
-    void_earlier_leases(&rental).await;
+    void_earlier_leases(&rental, config.lease).await;
     let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Done>();
     let mut sending = JoinSet::new();
     // The keys of the messages being sent, whose leases the heartbeat renews.
@@ -159,9 +159,9 @@ async fn renew<S: Store + 'static>(rental: &Arc<Rental<S>>, owner: &str, in_flig
 
 /// On a store this process alone holds, the message leases in it are an
 /// earlier run's, whose sends were cut: they go again at once.
-async fn void_earlier_leases<S: Store + 'static>(rental: &Arc<Rental<S>>) {
+async fn void_earlier_leases<S: Store + 'static>(rental: &Arc<Rental<S>>, lease: Duration) {
     let r = Arc::clone(rental);
-    match tokio::task::spawn_blocking(move || r.operations().void_message_leases()).await {
+    match tokio::task::spawn_blocking(move || r.operations().void_message_leases(lease)).await {
         Ok(Ok(0)) => {}
         Ok(Ok(voided)) => tracing::info!(voided, "guest messages an earlier run was sending go again now"),
         Ok(Err(e)) => tracing::warn!(error = %e, "cannot void the message leases of an earlier run; they will lapse"),

@@ -3,12 +3,12 @@
 
 use rental_core::availability::Availability;
 use rental_core::calendar::{BlockView, NewBlock};
-use rental_core::channel::SyncReport;
 use rental_core::feed_status::SyncStatus;
 use rental_core::message::{MessageView, ResendRequest};
 use rental_core::occupancy::Summary;
 use rental_core::pricing::Quote;
 use rental_core::property::PublicProperty;
+use rental_core::pull::SyncReport;
 use rental_core::{Action, Booking, NewBooking, QuoteRequest};
 use schemars::SchemaGenerator;
 use schemars::generate::SchemaSettings;

@@ -72,7 +72,7 @@ fn a_claimed_feed_is_refused_to_every_other_claim_until_its_pull_is_applied<S: S
     let until = h.rental.now() + TimeDelta::seconds(60);
     assert_eq!(claim(h, &asked, "two"), PullClaim::Held(until), "held by one for the lease");
     assert!(is_held(h, &asked, "one"), "not even to its owner twice");
-    assert_eq!(h.rental.operations().apply_feed(&first, body(&STAYS, Some("\"v1\""))).unwrap().created, 2);
+    assert_eq!(h.rental.operations().apply_pull(&first, body(&STAYS, Some("\"v1\""))).unwrap().created, 2);
 
     let second = claimed(h, &asked, "two");
     assert_eq!(
@@ -81,7 +81,7 @@ fn a_claimed_feed_is_refused_to_every_other_claim_until_its_pull_is_applied<S: S
         "planned afresh: the first pull's validators, not those of the pull as asked for"
     );
     assert!(is_held(h, &asked, "one"));
-    assert!(h.rental.operations().apply_feed(&second, Fetched::NotModified).unwrap().ok);
+    assert!(h.rental.operations().apply_pull(&second, Fetched::NotModified).unwrap().ok);
     claimed(h, &asked, "one");
 }
 
@@ -92,9 +92,9 @@ fn a_lapsed_lease_is_taken_over_and_of_the_two_pulls_the_later_applied_is_droppe
     assert!(is_held(h, &asked, "two"), "the lease holds for 60 s");
     h.clock.advance(TimeDelta::seconds(1));
     let taken = claimed(h, &asked, "two");
-    assert!(h.rental.operations().apply_feed(&hung, body(&STAYS, None)).unwrap().ok, "the hung pull comes back first");
+    assert!(h.rental.operations().apply_pull(&hung, body(&STAYS, None)).unwrap().ok, "the hung pull comes back first");
     assert!(is_held(h, &asked, "three"), "the hung pull cleared no lease of another owner");
-    let dropped = h.rental.operations().apply_feed(&taken, body(&[], None)).unwrap();
+    let dropped = h.rental.operations().apply_pull(&taken, body(&[], None)).unwrap();
     assert!(!dropped.ok && dropped.cancelled == 0, "planned before the hung one was applied: {dropped:?}");
     assert_eq!(confirmed(h), 2);
     claimed(h, &asked, "three");
@@ -112,18 +112,18 @@ fn a_pull_given_up_frees_the_feed_at_once_but_only_its_holder_can_give_it_up<S: 
 
 fn a_pull_asked_for_while_another_ran_does_not_confirm_its_empty_calendar<S: Store>(h: &Harness<S>) {
     let first = with_feed(h);
-    h.rental.operations().apply_feed(&claimed(h, &first, "one"), body(&STAYS, None)).unwrap();
+    h.rental.operations().apply_pull(&claimed(h, &first, "one"), body(&STAYS, None)).unwrap();
     assert_eq!(confirmed(h), 2);
 
     // Two syncs asked for at once, one on each server: one pulls, the other waits, then pulls.
     let (on_one, on_two) = (planned(h), planned(h));
-    let guarded = h.rental.operations().apply_feed(&claimed(h, &on_one, "one"), body(&[], None)).unwrap();
+    let guarded = h.rental.operations().apply_pull(&claimed(h, &on_one, "one"), body(&[], None)).unwrap();
     assert!(!guarded.ok && guarded.cancelled == 0, "the first empty calendar is not believed: {guarded:?}");
-    let waited = h.rental.operations().apply_feed(&claimed(h, &on_two, "two"), body(&[], None)).unwrap();
+    let waited = h.rental.operations().apply_pull(&claimed(h, &on_two, "two"), body(&[], None)).unwrap();
     assert!(!waited.ok && waited.cancelled == 0, "asked for before the first was applied: {waited:?}");
     assert_eq!(confirmed(h), 2, "the guard held");
 
-    let later = h.rental.operations().apply_feed(&claimed(h, &planned(h), "one"), body(&[], None)).unwrap();
+    let later = h.rental.operations().apply_pull(&claimed(h, &planned(h), "one"), body(&[], None)).unwrap();
     assert_eq!((later.ok, later.cancelled), (true, 2), "a pull asked for afterwards confirms it");
     assert_eq!(confirmed(h), 0);
 }

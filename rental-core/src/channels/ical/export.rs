@@ -1,11 +1,11 @@
-//! The calendar we publish for the channels (docs/API.md section 8): one
-//! all-day event per stay or block, no guest data, the same bytes for the same state.
+//! Our calendar export, the file the channels import from us (docs/API.md section 8):
+//! one all-day event per stay or block, no guest data, the same bytes for the same state.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use icalendar::{Calendar, Component, EventLike, Property};
 use sha2::{Digest, Sha256};
 
-/// One stay or block to publish.
+/// One stay or block to export.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Busy {
     /// The booking code or block id. It is never published: the event's `UID` is a
@@ -23,9 +23,9 @@ pub struct Busy {
     pub changed_at: DateTime<Utc>,
 }
 
-/// A published calendar: its bytes and an `ETag` that changes when they do.
+/// Our calendar export of one property: its bytes and an `ETag` that changes when they do.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Published {
+pub struct CalendarExport {
     /// `text/calendar` with CRLF line ends and lines folded at 75 octets.
     pub body: String,
     /// A strong, quoted entity tag (`"…"`).
@@ -45,12 +45,12 @@ pub struct Published {
 ///     reserved: true,
 ///     changed_at: "2030-11-01T10:00:00Z".parse().unwrap(),
 /// };
-/// let published = calendar("sea-view", "Sea View", &[stay]);
-/// assert!(published.body.contains("DTSTART;VALUE=DATE:20301220\r\n"));
-/// assert!(published.body.contains("SUMMARY:Reserved\r\n"));
-/// assert!(!published.body.contains("BK-7QX2MF"));
+/// let export = calendar("sea-view", "Sea View", &[stay]);
+/// assert!(export.body.contains("DTSTART;VALUE=DATE:20301220\r\n"));
+/// assert!(export.body.contains("SUMMARY:Reserved\r\n"));
+/// assert!(!export.body.contains("BK-7QX2MF"));
 /// ```
-pub fn calendar(slug: &str, name: &str, busy: &[Busy]) -> Published {
+pub fn calendar(slug: &str, name: &str, busy: &[Busy]) -> CalendarExport {
     let mut cal = Calendar::empty();
     cal.append_property(("VERSION", "2.0"))
         .append_property(("PRODID", "-//rental//booking calendar//EN"))
@@ -71,7 +71,7 @@ pub fn calendar(slug: &str, name: &str, busy: &[Busy]) -> Published {
     }
     let body = refolded(&cal.to_string());
     let etag = format!("\"{}\"", hex::encode(&Sha256::digest(body.as_bytes())[..16]));
-    Published { body, etag }
+    CalendarExport { body, etag }
 }
 
 /// `text` fit for one TEXT value: every line break (CRLF, CR or LF) becomes one

@@ -1,5 +1,5 @@
-//! iCalendar channel feeds: reading what Airbnb, Vrbo, Booking.com and
-//! friends publish, and writing our own calendar for them to read.
+//! The iCalendar format: reading a channel's feed (what Airbnb, Vrbo,
+//! Booking.com and friends publish), and writing our calendar export.
 //!
 //! Reading is forgiving about transport (line endings, folding, encodings)
 //! and strict about meaning: a body that is not a complete `VCALENDAR` is an

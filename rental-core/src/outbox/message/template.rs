@@ -19,7 +19,7 @@ use serde_json::json;
 
 use crate::bookings::booking::{Booking, CancelledBy, Status};
 use crate::error::FieldError;
-use crate::properties::property::{Cents, Property};
+use crate::properties::property::{Property, format_money};
 
 use super::MessageKind;
 
@@ -368,7 +368,7 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         ("check_out_time", json!(p.check_out_time.to_string())),
         ("nights", json!(b.nights)),
         ("guests", json!(b.guests)),
-        ("total", json!(money(b.total))),
+        ("total", json!(format_money(b.total))),
         ("contact_email", json!(p.contact_email)),
         ("booking_page_url", json!(page)),
         ("status", json!(b.status.to_string())),
@@ -423,20 +423,6 @@ fn long_date(d: NaiveDate) -> String {
 /// `Sunday 20 December 2026, 15:00` on the property's wall clock.
 fn local_moment(p: &Property, at: DateTime<Utc>) -> String {
     at.with_timezone(&p.timezone).format("%A %-d %B %Y, %H:%M").to_string()
-}
-
-/// `$1,234.56`.
-fn money(cents: Cents) -> String {
-    let (sign, cents) = if cents < 0 { ("-", -cents) } else { ("", cents) };
-    let dollars = (cents / 100).to_string();
-    let mut grouped = String::new();
-    for (i, c) in dollars.chars().enumerate() {
-        if i > 0 && (dollars.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    format!("{sign}${grouped}.{:02}", cents % 100)
 }
 
 /// Which names a template reads, for the admin's list of variables.
@@ -520,10 +506,7 @@ mod tests {
     }
 
     #[test]
-    fn money_and_dates_read_as_people_write_them() {
-        assert_eq!(money(123_456), "$1,234.56");
-        assert_eq!(money(5), "$0.05");
-        assert_eq!(money(100_000_000), "$1,000,000.00");
+    fn dates_read_as_people_write_them() {
         assert_eq!(long_date("2026-12-20".parse().unwrap()), "Sunday 20 December 2026");
     }
 }

@@ -88,14 +88,24 @@ fn record_row(row: &Row) -> RecordRow {
 }
 
 impl PgTx<'_> {
-    /// Before reading or writing records of `kind` whose keys start with
-    /// `prefix` (a whole key, or less): the property's lock when they are
-    /// one property's (a per-property kind, and the prefix reaches the `/`
-    /// after the slug), the whole write lock otherwise.
+    /// Before scanning the records of `kind` whose keys start with `prefix`:
+    /// the property's lock when they are one property's (a per-property
+    /// kind, and the prefix reaches the `/` after the slug: `sea-view` alone
+    /// would also reach `sea-view-2/...`), the whole write lock otherwise.
     pub(super) fn hold_records(&self, kind: &RecordKind, prefix: &str) -> StoreResult<()> {
         match kind.property_of(prefix) {
             Some(slug) if prefix.len() > slug.len() => self.hold_property(slug),
             _ => self.hold_all(),
+        }
+    }
+
+    /// Before reading or writing the record of `kind` under the whole `key`:
+    /// its property's lock for a per-property kind (`{slug}/...`, or the
+    /// slug alone for the property itself), the whole write lock otherwise.
+    pub(super) fn hold_record(&self, kind: &RecordKind, key: &str) -> StoreResult<()> {
+        match kind.property_of(key) {
+            Some(slug) => self.hold_property(slug),
+            None => self.hold_all(),
         }
     }
 }
@@ -371,7 +381,7 @@ impl ReadTx for PgTx<'_> {
     }
 
     fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
-        self.hold_records(kind, key)?;
+        self.hold_record(kind, key)?;
         let rows =
             self.query("SELECT key, at, doc::text FROM records WHERE kind = $1 AND key = $2", &[&kind.name, &key])?;
         Ok(rows.first().map(record_row))

@@ -227,7 +227,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
-        self.hold_records(kind, &row.key)?;
+        self.hold_record(kind, &row.key)?;
         let doc = std::str::from_utf8(&row.doc).map_err(|e| StoreError::Backend(Box::new(e)))?;
         self.execute(
             "INSERT INTO records (kind, key, at, doc) VALUES ($1, $2, $3, $4::text::json)
@@ -238,7 +238,7 @@ impl WriteTx for PgTx<'_> {
     }
 
     fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
-        self.hold_records(kind, key)?;
+        self.hold_record(kind, key)?;
         Ok(self.execute("DELETE FROM records WHERE kind = $1 AND key = $2", &[&kind.name, &key])? > 0)
     }
 

@@ -14,9 +14,10 @@ use super::{RedbStore, RedbTx, backend, decode};
 use crate::admin::keys::ApiKey;
 use crate::bookings::booking::Booking;
 use crate::bookings::lifecycle;
-use crate::channels::channel::FeedState;
+use crate::channels::pull::FeedState;
 use crate::outbox::delivery::{Delivery, Lease};
 use crate::outbox::webhook::Webhook;
+use crate::properties::property::Property;
 use crate::store::record::row_of;
 use crate::store::{
     AdminPassword, ClientFailures, IdempotencyRecord, KeyHash, Record, RecordKind, RecordRow, StoreError, StoreResult,
@@ -32,8 +33,8 @@ impl RedbStore {
             match version.as_deref() {
                 None => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
                 Some(SCHEMA_VERSION) => {}
-                Some(old @ ("1" | "2" | "3" | "4" | "5" | "6" | "7")) => {
-                    let before_6 = old != "6" && old != "7";
+                Some(old @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8")) => {
+                    let before_6 = !matches!(old, "6" | "7" | "8");
                     if old == "1" {
                         index_lapsing_holds(&tx)?;
                         index_deliveries_and_idempotency(&tx)?;
@@ -50,10 +51,13 @@ impl RedbStore {
                     if before_6 {
                         number_bookings(&tx)?;
                     }
-                    if old != "7" {
+                    if !matches!(old, "7" | "8") {
                         move_to_records(&tx, &mut meta)?;
                     }
-                    drop_lease_records(&tx)?;
+                    if old != "8" {
+                        drop_lease_records(&tx)?;
+                    }
+                    move_properties_to_records(&tx)?;
                     meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?;
                 }
                 Some(other) => {
@@ -61,7 +65,6 @@ impl RedbStore {
                 }
             }
         }
-        tx.open_table(PROPERTIES).map_err(backend)?;
         tx.open_table(BOOKINGS).map_err(backend)?;
         tx.open_table(BOOKING_SEQS).map_err(backend)?;
         tx.open_table(BOOKING_ORDER).map_err(backend)?;
@@ -146,6 +149,19 @@ fn drop_lease_records(tx: &WriteTransaction) -> StoreResult<()> {
     records.retain_in((kind, "")..(next.as_str(), ""), |_, _| false).map_err(backend)?;
     let mut times = tx.open_table(RECORD_TIMES).map_err(backend)?;
     times.retain_in((kind, i64::MIN, "")..(next.as_str(), i64::MIN, ""), |_, ()| false).map_err(backend)?;
+    Ok(())
+}
+
+/// Schema 8 to 9: the properties become records (`store::record`, kind
+/// `property` under the slug) and their table goes. Each document is
+/// already the record's own, so it moves as it is.
+fn move_properties_to_records(tx: &WriteTransaction) -> StoreResult<()> {
+    let mut records = tx.open_table(RECORDS).map_err(backend)?;
+    for row in tx.open_table(PROPERTIES).map_err(backend)?.iter().map_err(backend)? {
+        let (slug, doc) = row.map_err(backend)?;
+        records.insert((Property::KIND.name, slug.value()), (None, doc.value())).map_err(backend)?;
+    }
+    tx.delete_table(PROPERTIES).map_err(backend)?;
     Ok(())
 }
 

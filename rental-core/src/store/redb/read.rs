@@ -7,8 +7,8 @@ use serde::de::DeserializeOwned;
 
 use super::tables::{
     BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CalendarKey, CalendarValue, DELIVERIES,
-    DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, PROPERTIES, RECORD_TIMES,
-    RECORDS, UNFANNED,
+    DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS,
+    UNFANNED,
 };
 use super::{RedbTx, RedbWrite, backend, decode};
 use crate::basics::ids::BookingCode;
@@ -16,7 +16,6 @@ use crate::bookings::booking::{Booking, BookingQuery};
 use crate::bookings::calendar::{Block, CalendarEntry, EntryKind};
 use crate::outbox::delivery::{Delivery, Lease};
 use crate::outbox::event::{Event, OutboxEvent};
-use crate::properties::property::Property;
 use crate::stays::stay::{MAX_NIGHTS, Stay};
 use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult};
 
@@ -115,14 +114,6 @@ impl<T: Tables> RedbTx<T> {
 }
 
 impl<T: Tables> ReadTx for RedbTx<T> {
-    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
-        self.get_json(PROPERTIES, slug)
-    }
-
-    fn properties(&self) -> StoreResult<Vec<Property>> {
-        self.all_json(PROPERTIES)
-    }
-
     fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
         Ok(self.numbered_booking(code)?.map(|(_, booking)| booking))
     }

@@ -14,8 +14,9 @@ use crate::store::StoreResult;
 /// `booking_seqs` from code to number; 7 moved the keys, webhooks, feed
 /// states, idempotency records, admin password, sessions and failed logins
 /// into `records` and dropped `delivery_leases`; 8 took the delivery leases
-/// back out of `records` into `delivery_leases`.
-pub(super) const SCHEMA_VERSION: &str = "8";
+/// back out of `records` into `delivery_leases`; 9 moved the properties into
+/// `records`.
+pub(super) const SCHEMA_VERSION: &str = "9";
 
 pub(super) const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
 /// The `meta` key of the last outbox event fanned out to webhooks, up to schema 2.
@@ -24,6 +25,7 @@ pub(super) const FANNED_OUT: &str = "outbox_fanned_out";
 pub(super) const UNFANNED: TableDefinition<u64, ()> = TableDefinition::new("unfanned");
 /// The `meta` key of the admin dashboard's password hash (a PHC string), up to schema 6.
 pub(super) const ADMIN_PASSWORD: &str = "admin_password";
+/// Slug -> property, up to schema 8; since 9 a property is a record.
 pub(super) const PROPERTIES: TableDefinition<&str, &[u8]> = TableDefinition::new("properties");
 /// Sequence number -> booking (schema 6). A new booking takes the next
 /// number, so creations write the tree's last leaf, not a random one; a
@@ -100,9 +102,9 @@ pub(super) const REDO_EPOCH: &str = "redo_epoch";
 pub(super) type Replay = fn(&WriteTransaction, &Change<'_>) -> StoreResult<()>;
 
 /// How a change to the table `name` is done again: every table a write
-/// transaction changes, and `bookings`, which schema 5 changed (opening
-/// replays a log before it migrates). A test checks that every table a
-/// store has is here.
+/// transaction changes, and the tables older schemas changed (`bookings`
+/// up to 5, `properties` up to 8, ...): opening replays a log before it
+/// migrates. A test checks that every table a store has is here.
 pub(super) fn replayer(name: &str) -> Option<Replay> {
     Some(match name {
         "meta" => |tx, c| c.apply(tx, META),

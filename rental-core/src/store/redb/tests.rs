@@ -6,7 +6,7 @@ use redb::TableHandle;
 
 use super::tables::{
     BOOKING_SEQS, BOOKINGS, CALENDAR_REACH, CODE_KEYED_BOOKINGS, DELIVERY_EVENTS, DELIVERY_FINISHED, FANNED_OUT,
-    LAPSING_HOLDS, META, PENDING, REDO_EPOCH, STORE_ID, UNFANNED,
+    LAPSING_HOLDS, META, PENDING, REDO_EPOCH, SCHEMA_VERSION, STORE_ID, UNFANNED,
 };
 use super::*;
 use crate::bookings::booking::{Booking, BookingQuery};
@@ -452,7 +452,7 @@ struct Schema6Records {
     key: crate::admin::keys::ApiKey,
     secret: String,
     webhook: crate::outbox::webhook::Webhook,
-    feed: crate::channels::channel::FeedState,
+    feed: crate::channels::pull::FeedState,
     phc: String,
     session: crate::admin::admin_session::AdminSession,
     failures: crate::admin::admin_session::LoginFailures,
@@ -470,7 +470,7 @@ fn schema_6_records() -> Schema6Records {
         .unwrap();
     rental.set_admin_password("correct horse battery").unwrap();
     let phc = rental.store().read().unwrap().get::<AdminPassword>(AdminPassword::KEY).unwrap().unwrap().phc;
-    let feed = crate::channels::channel::FeedState::new(
+    let feed = crate::channels::pull::FeedState::new(
         crate::basics::ids::Slug::parse("sea-view").unwrap(),
         crate::basics::ids::Source::parse("airbnb").unwrap(),
     );
@@ -521,7 +521,46 @@ fn opening_a_schema_6_store_moves_its_keys_webhooks_feeds_and_admin_records_into
     }
     let meta = tables.open_table(META).unwrap();
     assert!(meta.get(ADMIN_PASSWORD).unwrap().is_none());
-    assert_eq!(meta.get("schema_version").unwrap().unwrap().value(), tables::SCHEMA_VERSION);
+    assert_eq!(meta.get("schema_version").unwrap().unwrap().value(), SCHEMA_VERSION);
+}
+
+/// A schema 7 server that crashed: one property in its `properties` table,
+/// another, written later, only in its redo log. The next version replays
+/// the log into the old table, then moves both into records, where every
+/// read finds them; the table is gone.
+#[test]
+fn opening_a_schema_7_store_moves_its_properties_into_records_the_logged_one_too() {
+    use super::tables::PROPERTIES;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    let [mut durable, mut logged, _]: [crate::properties::property::Property; 3] =
+        demo::properties().try_into().unwrap();
+    durable.name = "Durable".into();
+    logged.active = false;
+    let store = RedbStore::open(&path).unwrap();
+    store.log().checkpoint_every(std::time::Duration::ZERO);
+    let tx = store.write().unwrap();
+    tx.table(PROPERTIES).unwrap().insert(durable.slug.as_str(), encode(&durable).unwrap().as_slice()).unwrap();
+    tx.table(META).unwrap().insert("schema_version", "7").unwrap();
+    tx.commit().unwrap();
+    // What schema 7 logged for a property's change: its row in `properties`.
+    store.log().checkpoint_every(std::time::Duration::MAX);
+    let tx = store.write().unwrap();
+    tx.table(PROPERTIES).unwrap().insert(logged.slug.as_str(), encode(&logged).unwrap().as_slice()).unwrap();
+    tx.commit().unwrap();
+
+    let reopened = crash_copy(&path, &dir.path().join("copy.redb"));
+    let read = reopened.read().unwrap();
+    assert_eq!(read.property(durable.slug.as_str()).unwrap().as_ref(), Some(&durable));
+    assert_eq!(read.property(logged.slug.as_str()).unwrap().as_ref(), Some(&logged), "replayed, then moved");
+    let mut both = vec![durable, logged];
+    both.sort_by(|a, b| a.slug.as_str().cmp(b.slug.as_str()));
+    assert_eq!(read.properties().unwrap(), both, "by slug");
+    drop(read);
+    let tables = reopened.db.begin_read().unwrap();
+    let names: Vec<String> = tables.list_tables().unwrap().map(|t| t.name().to_owned()).collect();
+    assert!(!names.iter().any(|n| n == "properties"), "{names:?}");
+    assert_eq!(tables.open_table(META).unwrap().get("schema_version").unwrap().unwrap().value(), SCHEMA_VERSION);
 }
 
 /// A record of a kind whose name sorts right after the leases' (and whose

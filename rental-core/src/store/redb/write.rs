@@ -10,7 +10,7 @@ use super::read::{day, kind_code, millis, reach_of};
 use super::redo::checkpoint;
 use super::tables::{
     BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS,
-    DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, PROPERTIES, RECORD_TIMES, RECORDS, UNFANNED,
+    DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS, UNFANNED,
 };
 use super::{RedbTx, RedbWrite, backend, encode};
 use crate::bookings::booking::Booking;
@@ -18,7 +18,6 @@ use crate::bookings::calendar::{Block, CalendarEntry};
 use crate::bookings::lifecycle;
 use crate::outbox::delivery::{Delivery, Lease};
 use crate::outbox::event::Event;
-use crate::properties::property::Property;
 use crate::store::{ReadTx, RecordKind, RecordRow, StoreResult, WriteTx, due_key, finished_key};
 
 impl RedbTx<RedbWrite<'_>> {
@@ -79,10 +78,6 @@ impl RedbTx<RedbWrite<'_>> {
 }
 
 impl WriteTx for RedbTx<RedbWrite<'_>> {
-    fn put_property(&mut self, property: &Property) -> StoreResult<()> {
-        self.put_json(PROPERTIES, property.slug.as_str(), property)
-    }
-
     fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
         let (slug, code) = (booking.property.as_str(), booking.code.as_str());
         let seq = if let Some((seq, old)) = self.numbered_booking(code)? {

@@ -3,7 +3,7 @@
 
 use chrono::{Days, NaiveDate};
 
-use super::classify::{Kind, classify, without_markers};
+use super::classify::{EventKind, classify, without_markers};
 use super::state::{FeedState, Owned, OwnedKind};
 use crate::channels::ical::FeedEvent;
 use crate::stays::stay::{MAX_NIGHTS, Stay};
@@ -20,12 +20,12 @@ pub struct Step {
     /// What it owned before, if anything.
     pub before: Option<Owned>,
     /// What to make of it now.
-    pub action: FeedAction,
+    pub action: EventAction,
 }
 
 /// The change for one event key.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FeedAction {
+pub enum EventAction {
     /// Make it a booking, or bring the booking it owns to these dates and this guest name.
     Booking {
         /// The stay.
@@ -85,20 +85,20 @@ pub fn plan(state: &FeedState, events: Vec<FeedEvent>, patterns: &[String], toda
         if events.iter().any(|e| &e.uid == uid && e.start < horizon && (e.end > today || owned.end <= today)) {
             continue;
         }
-        let action = if owned.end <= today { FeedAction::Forget } else { FeedAction::Drop };
+        let action = if owned.end <= today { EventAction::Forget } else { EventAction::Drop };
         steps.push(Step { uid: uid.clone(), before: Some(owned.clone()), action });
     }
     steps
 }
 
-fn wanted(event: &FeedEvent, patterns: &[String], horizon: NaiveDate, seen: Seen) -> FeedAction {
+fn wanted(event: &FeedEvent, patterns: &[String], horizon: NaiveDate, seen: Seen) -> EventAction {
     let end = event.end.min(horizon);
     match classify(&event.summary, patterns) {
-        Kind::Reservation { guest_name } => match Stay::new(event.start, end) {
-            Ok(stay) => FeedAction::Booking { stay, guest_name, seen },
-            Err(_) => FeedAction::Blocks { stays: pieces(event.start, end), seen },
+        EventKind::Reservation { guest_name } => match Stay::new(event.start, end) {
+            Ok(stay) => EventAction::Booking { stay, guest_name, seen },
+            Err(_) => EventAction::Blocks { stays: pieces(event.start, end), seen },
         },
-        Kind::Block => FeedAction::Blocks { stays: pieces(event.start, end), seen },
+        EventKind::Block => EventAction::Blocks { stays: pieces(event.start, end), seen },
     }
 }
 
@@ -115,12 +115,12 @@ fn pieces(start: NaiveDate, end: NaiveDate) -> Vec<Stay> {
 }
 
 /// True when `owned` already is what `action` asks for.
-fn already(owned: &Owned, action: &FeedAction) -> bool {
+fn already(owned: &Owned, action: &EventAction) -> bool {
     let same = |seen: &Seen| owned.start == seen.start && owned.end == seen.end && owned.summary == seen.summary;
     match action {
-        FeedAction::Booking { seen, .. } => owned.kind == OwnedKind::Booking && same(seen),
-        FeedAction::Blocks { seen, .. } => owned.kind == OwnedKind::Block && same(seen),
-        FeedAction::Drop | FeedAction::Forget => false,
+        EventAction::Booking { seen, .. } => owned.kind == OwnedKind::Booking && same(seen),
+        EventAction::Blocks { seen, .. } => owned.kind == OwnedKind::Block && same(seen),
+        EventAction::Drop | EventAction::Forget => false,
     }
 }
 
@@ -153,11 +153,11 @@ mod tests {
     }
 
     fn actions(steps: &[Step]) -> Vec<(String, &'static str)> {
-        let name = |a: &FeedAction| match a {
-            FeedAction::Booking { .. } => "booking",
-            FeedAction::Blocks { .. } => "blocks",
-            FeedAction::Drop => "drop",
-            FeedAction::Forget => "forget",
+        let name = |a: &EventAction| match a {
+            EventAction::Booking { .. } => "booking",
+            EventAction::Blocks { .. } => "blocks",
+            EventAction::Drop => "drop",
+            EventAction::Forget => "forget",
         };
         steps.iter().map(|s| (s.uid.clone(), name(&s.action))).collect()
     }
@@ -172,7 +172,7 @@ mod tests {
         ];
         let steps = plan(&state(&[]), events, &[], d(TODAY));
         assert_eq!(actions(&steps), [("a".into(), "booking"), ("b".into(), "blocks")]);
-        let FeedAction::Booking { stay, guest_name, .. } = &steps[0].action else { panic!() };
+        let EventAction::Booking { stay, guest_name, .. } = &steps[0].action else { panic!() };
         assert_eq!(
             (stay.check_in(), stay.check_out(), guest_name.as_str()),
             (d("2026-10-02"), d("2026-10-06"), "Reserved")
@@ -229,7 +229,7 @@ mod tests {
         ];
         let steps = plan(&state(&[]), events, &[], d(TODAY));
         assert_eq!(actions(&steps), [("long".into(), "blocks")]);
-        let FeedAction::Blocks { stays, .. } = &steps[0].action else { panic!() };
+        let EventAction::Blocks { stays, .. } = &steps[0].action else { panic!() };
         let nights: u32 = stays.iter().map(Stay::nights).sum();
         assert_eq!(nights, 457);
         assert_eq!(stays.first().map(Stay::check_in), Some(d("2026-10-01")));

@@ -6,21 +6,22 @@ use std::time::Duration;
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 
-use super::write::Recorder;
-use super::write::Tx;
-use super::{FromStore, Rental, active_property};
 use crate::admin::keys;
 use crate::basics::ids::{Slug, Source};
 use crate::bookings::booking::{Booking, ExternalRef, PaymentStatus, Status};
 use crate::bookings::calendar::{Block, EntryKind};
 use crate::bookings::lifecycle::{self, Outcome};
-use crate::channels::channel::{
-    self, FeedAction, FeedLease, FeedResult, FeedState, Owned, OwnedKind, Seen, Step, SyncReport,
-};
 use crate::channels::ical::{self, Feed, FeedError};
+use crate::channels::pull::{
+    EventAction, FeedState, Owned, OwnedKind, PullLease, PullResult, Seen, Step, SyncReport, held_until, is_owned_by,
+    plan,
+};
 use crate::error::Result;
 use crate::outbox::event::{Event, EventName};
 use crate::properties::property::{IcalFeed, Property};
+use crate::service::write::Recorder;
+use crate::service::write::Tx;
+use crate::service::{FromStore, Rental, active_property};
 use crate::stays::occupancy::today_in;
 use crate::stays::stay::Stay;
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx, feed_key};
@@ -45,7 +46,7 @@ pub struct FeedPull {
     /// How many were applied when it was asked for: a pull asked for while another pull of
     /// the feed ran does not confirm that pull's empty calendar ([`FeedState::empty_confirmed_by`]).
     pub requested: u64,
-    /// The owner of the lease it was claimed under ([`Operations::claim_feed_pull`](super::Operations::claim_feed_pull)), if any.
+    /// The owner of the lease it was claimed under ([`Operations::claim_feed_pull`](crate::service::Operations::claim_feed_pull)), if any.
     pub holder: Option<String>,
 }
 
@@ -114,7 +115,7 @@ impl<S: Store> Rental<S> {
         parsed: Feed,
         requested: u64,
         now: DateTime<Utc>,
-    ) -> Result<FeedResult> {
+    ) -> Result<PullResult> {
         let events = parsed.events.len();
         if events == 0 && !state.items.is_empty() && !state.empty_confirmed_by(requested) {
             if !state.empty_once {
@@ -125,9 +126,9 @@ impl<S: Store> Rental<S> {
         }
         state.empty_once = false;
         let today = today_in(property.timezone, now);
-        let steps = channel::plan(state, parsed.events, &feed.reservation_patterns, today);
+        let steps = plan(state, parsed.events, &feed.reservation_patterns, today);
         if steps.is_empty() {
-            return Ok(FeedResult::succeeded(property.slug.clone(), feed.name.clone(), events));
+            return Ok(PullResult::succeeded(property.slug.clone(), feed.name.clone(), events));
         }
         let direct = direct_stays(&**tx, property, state, today)?;
         let mut pull = Pull { property, feed, now, direct, counts: Counts::default() };
@@ -138,12 +139,12 @@ impl<S: Store> Rental<S> {
             };
         }
         let Counts { created, updated, cancelled, conflicts } = pull.counts;
-        Ok(FeedResult {
+        Ok(PullResult {
             created,
             updated,
             cancelled,
             conflicts,
-            ..FeedResult::succeeded(property.slug.clone(), feed.name.clone(), events)
+            ..PullResult::succeeded(property.slug.clone(), feed.name.clone(), events)
         })
     }
 
@@ -151,12 +152,12 @@ impl<S: Store> Rental<S> {
     fn apply_step(&self, tx: &mut Tx<'_, S>, pull: &mut Pull<'_>, step: &Step) -> Result<Option<Owned>> {
         let (before, now) = (step.before.as_ref(), pull.now);
         match &step.action {
-            FeedAction::Forget => Ok(None),
-            FeedAction::Drop => {
+            EventAction::Forget => Ok(None),
+            EventAction::Drop => {
                 release(tx, before, now, &mut pull.counts)?;
                 Ok(None)
             }
-            FeedAction::Booking { stay, guest_name, seen } => {
+            EventAction::Booking { stay, guest_name, seen } => {
                 let kept = before.filter(|o| o.kind == OwnedKind::Booking).and_then(|o| o.holders.first());
                 let existing = match kept {
                     Some(code) => tx.booking(code)?.filter(Booking::is_active),
@@ -175,7 +176,7 @@ impl<S: Store> Rental<S> {
                 pull.counts.conflicts += usize::from(pull.overlaps_direct(*stay));
                 Ok(Some(owned(OwnedKind::Booking, vec![booking.code.to_string()], seen)))
             }
-            FeedAction::Blocks { stays, seen } => {
+            EventAction::Blocks { stays, seen } => {
                 release(tx, before, now, &mut pull.counts)?;
                 let mut ids = Vec::with_capacity(stays.len());
                 let mut conflict = false;
@@ -348,15 +349,15 @@ fn owned(kind: OwnedKind, holders: Vec<String>, seen: &Seen) -> Owned {
 /// Why a pull planned before another pull of its feed was applied changes nothing.
 const SUPERSEDED: &str = "another pull of this feed finished first; this one was dropped";
 
-fn failed(pull: &FeedPull, error: impl Into<String>) -> FeedResult {
-    FeedResult::failed(pull.property.clone(), pull.feed.clone(), error)
+fn failed(pull: &FeedPull, error: impl Into<String>) -> PullResult {
+    PullResult::failed(pull.property.clone(), pull.feed.clone(), error)
 }
 
-fn failed_for(property: &Property, feed: &IcalFeed, error: &str) -> FeedResult {
-    FeedResult::failed(property.slug.clone(), feed.name.clone(), error)
+fn failed_for(property: &Property, feed: &IcalFeed, error: &str) -> PullResult {
+    PullResult::failed(property.slug.clone(), feed.name.clone(), error)
 }
 
-impl<S: Store> super::Operations<'_, S> {
+impl<S: Store> crate::service::Operations<'_, S> {
     /// The feeds to pull: every feed of every active property, or of `property` alone.
     pub fn feed_pulls(&self, property: Option<&str>) -> Result<Vec<FeedPull>> {
         let tx = self.store.read()?;
@@ -384,11 +385,11 @@ impl<S: Store> super::Operations<'_, S> {
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
         self.write(|tx| {
             let stored = tx.get::<FeedState>(&feed_key(pull.property.as_str(), pull.feed.as_str()))?;
-            if let Some(until) = channel::held_until(stored.as_ref().and_then(|s| s.lease.as_ref()), now) {
+            if let Some(until) = held_until(stored.as_ref().and_then(|s| s.lease.as_ref()), now) {
                 return Ok(PullClaim::Held(until));
             }
             let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
-            state.lease = Some(FeedLease { owner: owner.to_owned(), until });
+            state.lease = Some(PullLease { owner: owner.to_owned(), until });
             tx.put(&state)?;
             let url = configured_feed(&**tx, pull)?.map_or_else(|| pull.url.clone(), |(_, feed)| feed.url);
             Ok(PullClaim::Claimed(FeedPull {
@@ -405,7 +406,7 @@ impl<S: Store> super::Operations<'_, S> {
             let Some(mut state) = tx.get::<FeedState>(&feed_key(pull.property.as_str(), pull.feed.as_str()))? else {
                 return Ok(());
             };
-            if channel::is_owned_by(state.lease.as_ref(), pull.holder.as_deref()) {
+            if is_owned_by(state.lease.as_ref(), pull.holder.as_deref()) {
                 state.lease = None;
                 tx.put(&state)?;
             }
@@ -422,7 +423,7 @@ impl<S: Store> super::Operations<'_, S> {
     /// and blocks follow its events (docs/API.md section 8), or, when it failed, nothing of
     /// it changes. The body is read before the writer is taken. The pull's lease, if it
     /// holds the feed's, is cleared in the same transaction.
-    pub fn apply_feed(&self, pull: &FeedPull, fetched: Fetched) -> Result<FeedResult> {
+    pub fn apply_pull(&self, pull: &FeedPull, fetched: Fetched) -> Result<PullResult> {
         let zone = self.store.read()?.property(pull.property.as_str())?.map_or(chrono_tz::UTC, |p| p.timezone);
         let (read, validators) = match fetched {
             Fetched::NotModified => (Read::NotModified, (pull.etag.clone(), pull.last_modified.clone())),
@@ -437,7 +438,7 @@ impl<S: Store> super::Operations<'_, S> {
         self.write(|tx| {
             let stored = tx.get::<FeedState>(&feed_key(pull.property.as_str(), pull.feed.as_str()))?;
             let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
-            let leased = channel::is_owned_by(state.lease.as_ref(), pull.holder.as_deref());
+            let leased = is_owned_by(state.lease.as_ref(), pull.holder.as_deref());
             if leased {
                 state.lease = None;
             }
@@ -455,7 +456,7 @@ impl<S: Store> super::Operations<'_, S> {
                 (None, _) => failed(pull, "the feed is no longer configured"),
                 (Some(_), Read::Failed(error)) => failed(pull, error),
                 (Some(_), Read::NotModified) => {
-                    FeedResult::succeeded(pull.property.clone(), pull.feed.clone(), state.items.len())
+                    PullResult::succeeded(pull.property.clone(), pull.feed.clone(), state.items.len())
                 }
                 (Some((property, feed)), Read::Feed(parsed)) => {
                     let result = self.reconcile(tx, (&property, &feed), &mut state, parsed, pull.requested, now)?;

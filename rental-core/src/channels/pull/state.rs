@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::lease::FeedLease;
+use super::lease::PullLease;
 use crate::basics::ids::{Slug, Source};
 
 /// One feed of one property, between pulls.
@@ -22,7 +22,7 @@ pub struct FeedState {
     pub last_pull_at: Option<DateTime<Utc>>,
     /// The last pull's result.
     #[serde(default)]
-    pub last_result: Option<FeedResult>,
+    pub last_result: Option<PullResult>,
     /// When a pull last succeeded (absent in states stored before it was kept: see [`FeedState::last_success`]).
     #[serde(default, with = "crate::basics::timestamp::option")]
     pub last_success_at: Option<DateTime<Utc>>,
@@ -49,7 +49,7 @@ pub struct FeedState {
     pub pulls: u64,
     /// The process pulling the feed now, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lease: Option<FeedLease>,
+    pub lease: Option<PullLease>,
 }
 
 impl FeedState {
@@ -117,11 +117,12 @@ pub enum OwnedKind {
     Block,
 }
 
-/// The result of pulling one feed (docs/API.md section 8).
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+/// The result of one pull (docs/API.md section 8); the OpenAPI document
+/// keeps its first name, `FeedResult`.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "FeedResult"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FeedResult {
+pub struct PullResult {
     /// The property's slug.
     pub property: Slug,
     /// The feed's name.
@@ -142,19 +143,19 @@ pub struct FeedResult {
     pub error: Option<String>,
 }
 
-impl FeedResult {
+impl PullResult {
     /// A pull that changed nothing, for the reason given.
     pub fn failed(property: Slug, feed: Source, error: impl Into<String>) -> Self {
-        FeedResult { ok: false, error: Some(error.into()), ..FeedResult::succeeded(property, feed, 0) }
+        PullResult { ok: false, error: Some(error.into()), ..PullResult::succeeded(property, feed, 0) }
     }
 
     /// A successful pull of `events` events, with no changes counted yet.
     pub fn succeeded(property: Slug, feed: Source, events: usize) -> Self {
-        FeedResult { property, feed, ok: true, events, created: 0, updated: 0, cancelled: 0, conflicts: 0, error: None }
+        PullResult { property, feed, ok: true, events, created: 0, updated: 0, cancelled: 0, conflicts: 0, error: None }
     }
 }
 
-/// The result of pulling several feeds at once.
+/// The result of a sync, a round of pulls (`SyncResult` in the OpenAPI document).
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema), schemars(rename = "SyncResult"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -182,13 +183,13 @@ pub struct SyncReport {
     /// Conflicts, over all feeds.
     pub conflicts: usize,
     /// One result per feed.
-    pub results: Vec<FeedResult>,
+    pub results: Vec<PullResult>,
 }
 
 impl SyncReport {
     /// The totals of `results`.
-    pub fn new(started_at: DateTime<Utc>, finished_at: DateTime<Utc>, results: Vec<FeedResult>) -> Self {
-        let sum = |f: fn(&FeedResult) -> usize| results.iter().map(f).sum();
+    pub fn new(started_at: DateTime<Utc>, finished_at: DateTime<Utc>, results: Vec<PullResult>) -> Self {
+        let sum = |f: fn(&PullResult) -> usize| results.iter().map(f).sum();
         SyncReport {
             started_at,
             finished_at,

@@ -1,11 +1,13 @@
-//! Editing a property's list of channel calendars (its private `icalFeeds`)
-//! one feed at a time, as the admin dashboard does.
+//! A property's channel feeds: its list (the private `icalFeeds`) edited one
+//! feed at a time, as the admin dashboard does, and each feed's freshness.
 
-use super::Rental;
 use crate::basics::ids::Source;
+use crate::channels::feed_status::{self, SyncStatus};
+use crate::channels::pull::FeedState;
 use crate::error::{Error, NotFound, Result};
 use crate::properties::property::{IcalFeed, Property};
-use crate::store::{ReadTx, Store};
+use crate::service::Rental;
+use crate::store::{ReadRecords, ReadTx, Store};
 
 impl<S: Store> Rental<S> {
     /// Adds a feed named `name` (it becomes the source of the bookings it
@@ -35,6 +37,23 @@ impl<S: Store> Rental<S> {
             }
             Ok(())
         })
+    }
+
+    /// Every configured channel feed of every active property, with its
+    /// freshness (`GET /api/v1/sync/status`), by property then feed.
+    pub fn sync_status(&self) -> Result<SyncStatus> {
+        let now = self.now();
+        let properties = self.properties()?;
+        let states = self.store.read()?.list_all::<FeedState>("")?;
+        let feeds = properties
+            .iter()
+            .flat_map(|p| p.ical_feeds.iter().map(move |f| (p, f)))
+            .map(|(p, f)| {
+                let state = states.iter().find(|s| s.property == p.slug && s.feed == f.name);
+                feed_status::status(&p.slug, &f.name, state, now, self.settings.sync_interval)
+            })
+            .collect();
+        Ok(SyncStatus { feeds })
     }
 
     fn edit_feeds(&self, slug: &str, edit: impl Fn(&mut Vec<IcalFeed>) -> Result<()>) -> Result<Property> {

@@ -1,5 +1,5 @@
-//! Feed pull leases: which process is pulling a feed and until when, kept in
-//! the feed's stored state so that one process at a time pulls it.
+//! Pull leases: which process is pulling a feed and until when, kept in the
+//! feed's stored state so that one process at a time pulls it.
 //!
 //! A claim takes a feed that has no lease or an expired one (its owner
 //! crashed or hung); applying the pull, or giving it up, clears the lease.
@@ -10,15 +10,15 @@ use serde::{Deserialize, Serialize};
 /// One process's claim on pulling one feed, until `until`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FeedLease {
-    /// Who holds it: one syncer, unique per process and start.
+pub struct PullLease {
+    /// Who holds it: one feed puller, unique per process and start.
     pub owner: String,
     /// When it lapses: the longest a pull may take, and a margin to apply it.
     #[serde(with = "crate::basics::timestamp")]
     pub until: DateTime<Utc>,
 }
 
-impl FeedLease {
+impl PullLease {
     /// True while the lease holds at `now`.
     pub fn is_live(&self, now: DateTime<Utc>) -> bool {
         now < self.until
@@ -27,12 +27,12 @@ impl FeedLease {
 
 /// When the live lease among `lease` ends, if one holds the feed at `now`: a claim
 /// at `now` must then wait (or skip the feed); `None` lets it take the feed.
-pub fn held_until(lease: Option<&FeedLease>, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+pub fn held_until(lease: Option<&PullLease>, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     lease.filter(|l| l.is_live(now)).map(|l| l.until)
 }
 
 /// True when `lease` is `owner`'s, so that `owner` may clear it.
-pub fn is_owned_by(lease: Option<&FeedLease>, owner: Option<&str>) -> bool {
+pub fn is_owned_by(lease: Option<&PullLease>, owner: Option<&str>) -> bool {
     lease.is_some_and(|l| Some(l.owner.as_str()) == owner)
 }
 
@@ -44,14 +44,14 @@ mod tests {
         s.parse().unwrap()
     }
 
-    fn lease(owner: &str, until: &str) -> FeedLease {
-        FeedLease { owner: owner.into(), until: at(until) }
+    fn lease(owner: &str, until: &str) -> PullLease {
+        PullLease { owner: owner.into(), until: at(until) }
     }
 
     #[test]
     fn a_lease_holds_a_feed_until_it_ends_and_only_its_owner_clears_it() {
         let now = at("2026-11-24T10:00:30Z");
-        let cases: [(Option<FeedLease>, Option<&str>); 4] = [
+        let cases: [(Option<PullLease>, Option<&str>); 4] = [
             (None, None),
             (Some(lease("a", "2026-11-24T10:01:00Z")), Some("2026-11-24T10:01:00Z")),
             (Some(lease("a", "2026-11-24T10:00:30Z")), None),

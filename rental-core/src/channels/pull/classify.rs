@@ -5,7 +5,7 @@ use crate::channels::ical::FeedEvent;
 
 /// What an imported event becomes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kind {
+pub enum EventKind {
     /// A guest's stay: it becomes a confirmed booking under this guest name.
     Reservation {
         /// The name the summary gives, or `"Reserved"`.
@@ -27,13 +27,13 @@ pub const UNNAMED_GUEST: &str = "Reserved";
 /// channels' wording.
 ///
 /// ```
-/// use rental_core::channel::{classify, Kind};
+/// use rental_core::pull::{classify, EventKind};
 ///
-/// assert_eq!(classify(" Reserved - Jane ", &[]), Kind::Reservation { guest_name: "Jane".into() });
-/// assert_eq!(classify("Airbnb (Not available)", &[]), Kind::Block);
-/// assert_eq!(classify("Stay #42", &["stay #*".into()]), Kind::Reservation { guest_name: "Reserved".into() });
+/// assert_eq!(classify(" Reserved - Jane ", &[]), EventKind::Reservation { guest_name: "Jane".into() });
+/// assert_eq!(classify("Airbnb (Not available)", &[]), EventKind::Block);
+/// assert_eq!(classify("Stay #42", &["stay #*".into()]), EventKind::Reservation { guest_name: "Reserved".into() });
 /// ```
-pub fn classify(summary: &str, patterns: &[String]) -> Kind {
+pub fn classify(summary: &str, patterns: &[String]) -> EventKind {
     let summary = summary.trim();
     let lower = summary.to_lowercase();
     for word in RESERVATION_WORDS {
@@ -50,15 +50,15 @@ pub fn classify(summary: &str, patterns: &[String]) -> Kind {
     if patterns.iter().any(|p| glob_match(&p.to_lowercase(), &lower)) {
         return reservation(UNNAMED_GUEST);
     }
-    Kind::Block
+    EventKind::Block
 }
 
 /// A reservation for `name`, without the characters no guest name may hold
 /// (a channel's summary is taken as it comes, so they are dropped, not refused).
-fn reservation(name: &str) -> Kind {
+fn reservation(name: &str) -> EventKind {
     let name = crate::basics::text::scrubbed(name);
     let name = name.trim();
-    Kind::Reservation { guest_name: if name.is_empty() { UNNAMED_GUEST } else { name }.to_owned() }
+    EventKind::Reservation { guest_name: if name.is_empty() { UNNAMED_GUEST } else { name }.to_owned() }
 }
 
 /// Whole-string match where `*` stands for any run of characters.
@@ -96,8 +96,8 @@ pub fn without_markers(events: Vec<FeedEvent>) -> Vec<FeedEvent> {
 mod tests {
     use super::*;
 
-    fn named(name: &str) -> Kind {
-        Kind::Reservation { guest_name: name.to_owned() }
+    fn named(name: &str) -> EventKind {
+        EventKind::Reservation { guest_name: name.to_owned() }
     }
 
     #[test]
@@ -121,7 +121,7 @@ mod tests {
         for summary in
             ["Airbnb (Not available)", "Blocked", "CLOSED - Not available", "Provisoire - Eve", "Reservedly", ""]
         {
-            assert_eq!(classify(summary, &[]), Kind::Block, "{summary}");
+            assert_eq!(classify(summary, &[]), EventKind::Block, "{summary}");
         }
     }
 
@@ -130,7 +130,7 @@ mod tests {
         let patterns = vec!["*(booking.com)".to_owned(), "guest: *".to_owned()];
         assert_eq!(classify("Ann Example (Booking.com)", &patterns), named("Reserved"));
         assert_eq!(classify("Guest: Bo", &patterns), named("Reserved"));
-        assert_eq!(classify("Owner stay", &patterns), Kind::Block);
+        assert_eq!(classify("Owner stay", &patterns), EventKind::Block);
         assert!(glob_match("a*b*c", "axxbyyc"));
         assert!(!glob_match("a*b*c", "axxbyy"));
         assert!(glob_match("*", ""));

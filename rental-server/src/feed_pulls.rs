@@ -1,5 +1,5 @@
-//! Pulling channel calendars: each feed fetched with the outbound client
-//! (conditional, 5 MiB, 20 s), then applied by the engine in one transaction.
+//! The job that pulls the channels' feeds: each feed fetched with the outbound
+//! client (conditional, 5 MiB, 20 s), then applied by the engine in one transaction.
 //!
 //! Feeds are pulled concurrently up to [`CONCURRENT_PULLS`], and one feed is pulled by one
 //! process at a time: a pull first claims the feed's lease in the store. A sync asked for
@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use http::{HeaderName, HeaderValue, StatusCode, header};
-use rental_core::channel::{FeedResult, SyncReport};
+use rental_core::pull::{PullResult, SyncReport};
 use rental_core::{FeedPull, Fetched, PullClaim, Rental, Store};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
@@ -40,9 +40,9 @@ const CLAIM_POLL: Duration = Duration::from_millis(250);
 /// Why a sync by hand gave up a feed that other pulls kept holding.
 const BUSY: &str = "other pulls of this feed kept it busy; try again";
 
-/// How the server pulls channel calendars.
+/// How the server pulls the channels' feeds.
 #[derive(Debug, Clone)]
-pub struct IcalConfig {
+pub struct FeedPullConfig {
     /// The outbound client's rules (private targets, User-Agent).
     pub outbound: OutboundConfig,
     /// Pull each feed when its last pull is older than this; `None` pulls only on request.
@@ -51,19 +51,19 @@ pub struct IcalConfig {
     pub timeout: Duration,
 }
 
-impl Default for IcalConfig {
+impl Default for FeedPullConfig {
     fn default() -> Self {
-        IcalConfig { outbound: OutboundConfig::default(), interval: None, timeout: FEED_TIMEOUT }
+        FeedPullConfig { outbound: OutboundConfig::default(), interval: None, timeout: FEED_TIMEOUT }
     }
 }
 
-/// Pulls feeds for one engine.
+/// Pulls the channels' feeds for one engine: a sync asked for, or those due on schedule.
 #[derive(Debug)]
-pub struct Syncer<S> {
+pub struct FeedPuller<S> {
     rental: Arc<Rental<S>>,
     outbound: Result<Outbound, String>,
     timeout: Duration,
-    /// This syncer's name on the feed leases it takes.
+    /// This puller's name on the feed leases it takes.
     owner: String,
 }
 
@@ -83,15 +83,15 @@ enum Turn {
     /// A scheduled pull leaves the feed alone.
     Skip,
     /// Other pulls held the feed past the first one's lease.
-    Busy(FeedResult),
+    Busy(PullResult),
 }
 
-impl<S: Store + 'static> Syncer<S> {
-    /// A syncer over `rental` that pulls as `config` says.
-    pub fn new(rental: Arc<Rental<S>>, config: &IcalConfig) -> Self {
+impl<S: Store + 'static> FeedPuller<S> {
+    /// A feed puller over `rental` that pulls as `config` says.
+    pub fn new(rental: Arc<Rental<S>>, config: &FeedPullConfig) -> Self {
         let outbound =
             Outbound::new(config.outbound.clone()).map_err(|e| format!("the outbound HTTP client failed: {e}"));
-        Syncer { rental, outbound, timeout: config.timeout, owner: lease_owner("syncer") }
+        FeedPuller { rental, outbound, timeout: config.timeout, owner: lease_owner("syncer") }
     }
 
     /// Pulls every feed (or those of `property`) now, waits for all of them, records
@@ -99,7 +99,7 @@ impl<S: Store + 'static> Syncer<S> {
     pub async fn sync(
         self: &Arc<Self>,
         property: Option<String>,
-        on_feed: impl Fn(&FeedResult) + Send + Sync + 'static,
+        on_feed: impl Fn(&PullResult) + Send + Sync + 'static,
     ) -> rental_core::Result<SyncReport> {
         let started_at = self.rental.now();
         let pulls = self.blocking(move |r| r.operations().feed_pulls(property.as_deref())).await?;
@@ -125,7 +125,7 @@ impl<S: Store + 'static> Syncer<S> {
     }
 
     /// Records `calendar.synced` for `results` and returns the report.
-    async fn report(&self, started_at: DateTime<Utc>, results: Vec<FeedResult>) -> rental_core::Result<SyncReport> {
+    async fn report(&self, started_at: DateTime<Utc>, results: Vec<PullResult>) -> rental_core::Result<SyncReport> {
         let report = SyncReport::new(started_at, self.rental.now(), results);
         let recorded = report.clone();
         self.blocking(move |r| r.operations().record_sync(&recorded)).await?;
@@ -137,8 +137,8 @@ impl<S: Store + 'static> Syncer<S> {
         self: &Arc<Self>,
         pulls: Vec<FeedPull>,
         mode: Mode,
-        on_feed: impl Fn(&FeedResult) + Send + Sync + 'static,
-    ) -> rental_core::Result<Vec<FeedResult>> {
+        on_feed: impl Fn(&PullResult) + Send + Sync + 'static,
+    ) -> rental_core::Result<Vec<PullResult>> {
         let on_feed = Arc::new(on_feed);
         let permits = Arc::new(Semaphore::new(CONCURRENT_PULLS));
         let mut tasks = JoinSet::new();
@@ -169,7 +169,7 @@ impl<S: Store + 'static> Syncer<S> {
 
     /// Pulls one feed once it has its lease, and applies what came back; `None` when a
     /// scheduled pull leaves the feed alone.
-    async fn pull(&self, pull: FeedPull, mode: Mode) -> rental_core::Result<Option<FeedResult>> {
+    async fn pull(&self, pull: FeedPull, mode: Mode) -> rental_core::Result<Option<PullResult>> {
         let pull = match self.claim(pull, mode).await? {
             Turn::Mine(pull) => pull,
             Turn::Skip => return Ok(None),
@@ -181,7 +181,7 @@ impl<S: Store + 'static> Syncer<S> {
             tracing::warn!(property = %pull.property, feed = %pull.feed, %error, "feed pull failed");
         }
         let applying = pull.clone();
-        let applied = self.blocking(move |r| r.operations().apply_feed(&applying, fetched)).await;
+        let applied = self.blocking(move |r| r.operations().apply_pull(&applying, fetched)).await;
         if applied.is_err() {
             // Not applied: the feed is given back now rather than when its lease lapses.
             if let Err(error) = self.blocking(move |r| r.operations().release_feed_pull(&pull)).await {
@@ -242,7 +242,7 @@ impl<S: Store + 'static> Syncer<S> {
                 PullClaim::Held(_) if mode == Mode::Due => return Ok(Turn::Skip),
                 PullClaim::Held(until) => {
                     if self.rental.now() > *first_until.get_or_insert(until + patience) {
-                        return Ok(Turn::Busy(FeedResult::failed(pull.property, pull.feed, BUSY)));
+                        return Ok(Turn::Busy(PullResult::failed(pull.property, pull.feed, BUSY)));
                     }
                     tokio::time::sleep(CLAIM_POLL).await;
                 }
@@ -302,7 +302,7 @@ pub const CHECK_EVERY: Duration = Duration::from_secs(60);
 
 /// Pulls due feeds about once a minute until `stop` changes (docs/API.md section 8).
 pub async fn schedule<S: Store + 'static>(
-    syncer: Arc<Syncer<S>>,
+    puller: Arc<FeedPuller<S>>,
     interval: Duration,
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
@@ -312,7 +312,7 @@ pub async fn schedule<S: Store + 'static>(
             () = tokio::time::sleep(wait) => {}
             _ = stop.changed() => return,
         }
-        match syncer.sync_due(interval).await {
+        match puller.sync_due(interval).await {
             Ok(Some(report)) => tracing::info!(
                 feeds = report.feeds,
                 failed = report.failed,

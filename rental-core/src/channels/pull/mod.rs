@@ -1,0 +1,16 @@
+//! The rules of a pull of a channel's feed (the words are those of docs/API.md
+//! section 8): which events are reservations, what a pull changes, what is
+//! remembered between pulls, and what a pull and a sync report.
+//!
+//! Reading a feed body is [`crate::ical`]'s job; applying a pull in one store
+//! transaction is [`Operations::apply_pull`](crate::Operations::apply_pull)'s.
+
+mod classify;
+mod lease;
+mod reconcile;
+mod state;
+
+pub use self::classify::{EventKind, UNNAMED_GUEST, classify, without_markers};
+pub use self::lease::{PullLease, held_until, is_owned_by};
+pub use self::reconcile::{EventAction, HORIZON_DAYS, Seen, Step, plan};
+pub use self::state::{FeedState, Owned, OwnedKind, PullResult, SyncReport};
