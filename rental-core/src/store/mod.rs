@@ -1,9 +1,11 @@
 //! The `Store` trait: narrow, synchronous, in the domain's terms. A use case
 //! opens one transaction, reads and writes through it, and commits once.
 //!
-//! Two implementations: [`RedbStore`] (durable, the default) and
-//! [`MemoryStore`] (for tests and throwaway use). A write transaction that is
-//! dropped without [`WriteTx::commit`] changes nothing.
+//! Implementations here: `RedbStore` (feature `redb`: durable, the
+//! default), `PgStore` (feature `postgres`: shared by several processes) and
+//! [`MemoryStore`] (for tests and throwaway use); the `rental-sqlite` crate
+//! is one written outside, on the public API alone. A write transaction that
+//! is dropped without [`WriteTx::commit`] changes nothing.
 
 mod kinds;
 mod marks;
