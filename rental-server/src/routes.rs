@@ -135,22 +135,18 @@ pub fn label(method: &Method, path: &str) -> &'static str {
     if crate::book::owns(path) {
         return "/book";
     }
-    // Split without allocating: this runs for every request.
-    let mut parts = path.strip_prefix('/').unwrap_or(path).split('/');
-    let mut segments = [""; 6];
-    let mut count = 0;
-    for part in parts.by_ref().take(segments.len()) {
-        segments[count] = part;
-        count += 1;
-    }
-    if parts.next().is_some() {
-        return "unmatched";
-    }
-    route(method, &segments[..count]).map_or("unmatched", |r| r.template())
+    with_segments(path, |segments| route(method, segments).map_or("unmatched", |r| r.template())).unwrap_or("unmatched")
 }
 
 /// The route for `method` and `path`.
 pub fn resolve(method: &Method, path: &str) -> Result<Route, Problem> {
+    with_segments(path, |segments| route(method, segments).ok_or_else(|| refusal(method, segments, path)))
+        .unwrap_or_else(|| Err(not_found(path)))
+}
+
+/// Calls `f` with the segments of `path`, split without allocating (this runs
+/// for every request); `None` for a path longer than any route.
+fn with_segments<T>(path: &str, f: impl FnOnce(&[&str]) -> T) -> Option<T> {
     let mut parts = path.strip_prefix('/').unwrap_or(path).split('/');
     let mut segments = [""; 6];
     let mut count = 0;
@@ -159,13 +155,9 @@ pub fn resolve(method: &Method, path: &str) -> Result<Route, Problem> {
         count += 1;
     }
     if parts.next().is_some() {
-        return Err(not_found(path));
+        return None;
     }
-    let segments = &segments[..count];
-    match route(method, segments) {
-        Some(route) => Ok(route),
-        None => Err(refusal(method, segments, path)),
-    }
+    Some(f(&segments[..count]))
 }
 
 /// The endpoint at `segments` for `method`, if there is one.
