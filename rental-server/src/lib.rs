@@ -618,7 +618,9 @@ async fn route_request<S: Store + 'static>(
             handlers::patch_booking(rental, code, &request::body(&parts.headers, body).await?, reader).await
         }
         Route::ListMessages(code) => messages::list(rental, code).await,
-        Route::ResendMessage(code) => messages::resend(rental, code, &request::body(&parts.headers, body).await?).await,
+        Route::ResendMessage(code) => {
+            messages::resend(rental, code, &request::body(&parts.headers, body).await?, reader).await
+        }
         Route::Summary => handlers::summary(rental).await,
         Route::Sync => handlers::sync(&state.feed_puller, &query).await,
         Route::SyncStatus => handlers::sync_status(rental).await,

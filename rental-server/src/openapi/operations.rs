@@ -36,6 +36,8 @@ enum Success {
     NoContent(&'static str),
     /// 200 with the booking, or 204 for a key without `read`.
     Updated,
+    /// 202 with the message sent again, fewer fields for a key without `read`.
+    Resent,
     /// 200 `text/calendar` with an `ETag`, or 304 when `If-None-Match` names it.
     Calendar,
     /// 200 with a body that is not JSON: media type, description.
@@ -311,11 +313,12 @@ const OPERATIONS: &[Operation] = &[
             the server sends it within a second or so, with its own `Message-ID`. The wording is rendered \
             when it is sent, from the booking as it is then. 409 `cannot_send` when the booking has no guest \
             e-mail, for `check_in_instructions` and `check_out_reminder` of a booking that is not \
-            confirmed, and for `host_request` without `hostEmail`; an unknown kind is 422. Needs the `write` scope.",
+            confirmed, and for `host_request` without `hostEmail`; an unknown kind is 422. Needs the `write` scope; \
+            a key without `read` gets only the message's `id`, `kind`, `status` and `dueAt`.",
         access: Access::Write,
         parameters: &["Code", "RequestId"],
         body: Some("ResendRequest"),
-        success: Success::Json(202, "Accepted: the new message, scheduled now.", "MessageView"),
+        success: Success::Resent,
         errors: &["NotFound", "ValidationFailed", "CannotSend"],
     },
     Operation {
@@ -519,6 +522,12 @@ fn responses(op: &Operation) -> Value {
                 "content": {media: {"schema": {"type": "string"}}},
             });
             all.insert("200".to_owned(), response);
+        }
+        Success::Resent => {
+            let mut response = json_response("Accepted: the new message, scheduled now.", "MessageView");
+            response["content"]["application/json"]["schema"] =
+                json!({"anyOf": [schema("MessageView"), schema("MessageAccepted")]});
+            all.insert("202".to_owned(), response);
         }
         Success::Updated => {
             all.insert("200".to_owned(), json_response("The booking after the action.", "Booking"));
