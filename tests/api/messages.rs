@@ -453,3 +453,29 @@ async fn a_resend_is_a_new_record_sent_at_once_and_refusals_name_the_kind() {
     s.get("/api/v1/bookings/BK-NOSUCH/messages", &s.key).await.expect(404);
     let _ = MessageOutcome::Sent;
 }
+
+#[tokio::test]
+async fn a_password_in_the_smtp_url_goes_only_over_starttls_unless_the_url_says_tls_none() {
+    let Some(smtp) = SmtpServer::start() else { return };
+    // The account without `?tls=required`: the password must still never go out in clear.
+    let url = smtp.url().replace("?tls=required", "");
+    let transport = Smtp::new(&url, Some(&smtp.ca_pem()), Duration::from_secs(10)).expect("a transport");
+    let config =
+        ServerConfig { mail: MailConfig { smtp: Some(transport), ..mail_config(&smtp) }, ..ServerConfig::default() };
+    let s = TestServer::with_settings(MemoryStore::new(), settings(), &config).await;
+    s.book("sea-view", "2026-12-20", "2026-12-23", 2).await;
+    let got = smtp.wait_for(1, WAIT).await;
+    assert!(got[0].tls && got[0].authenticated, "STARTTLS before AUTH");
+
+    // A plain relay that offers no STARTTLS never sees the password: the message waits instead.
+    let Some(plain) = SmtpServer::start_plain() else { return };
+    let url = format!("smtp://user:secret@127.0.0.1:{}", plain.port);
+    let transport = Smtp::new(&url, None, Duration::from_secs(10)).expect("a transport");
+    let config =
+        ServerConfig { mail: MailConfig { smtp: Some(transport), ..mail_config(&smtp) }, ..ServerConfig::default() };
+    let s = TestServer::with_settings(MemoryStore::new(), settings(), &config).await;
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let m = wait_message(&s, &code, "request_received", |m| m["attempts"].as_u64() >= Some(1)).await;
+    assert_ne!(m["status"], "sent", "{m}");
+    assert_eq!(plain.received_count(), 0);
+}
