@@ -38,6 +38,7 @@ pub mod handlers;
 pub mod health;
 pub mod jobs;
 mod lease_owner;
+pub mod log_safe;
 pub mod mail;
 pub mod messages;
 pub mod metrics;
@@ -504,7 +505,9 @@ async fn handle<S: Store + 'static>(
     let (method, path) = (req.method().clone(), req.uri().path().to_owned());
     // The route template, never the raw path: a path can carry a token (a booking page link).
     let route = routes::label(&method, &path);
-    let span = tracing::info_span!("request", requestId = %request_id, %method, route);
+    // A client may send any method, 300 KB long: the log holds a bounded, escaped one.
+    let logged_method = log_safe::method(&method).into_owned();
+    let span = tracing::info_span!("request", requestId = %request_id, method = %logged_method, route);
     let mut response = async {
         // Health and readiness answer for themselves while draining: alive, and not ready.
         if state.draining.load(Ordering::SeqCst) && !matches!(path.as_str(), "/healthz" | "/readyz") {
@@ -531,7 +534,7 @@ async fn handle<S: Store + 'static>(
     let key_id = response.extensions().get::<KeyId>().map(|k| k.0.clone());
     tracing::info!(
         target: "rental::access",
-        requestId = %request_id, %method, route, status, durationMs = duration_ms, keyId = key_id.as_deref(), "request"
+        requestId = %request_id, method = %logged_method, route, status, durationMs = duration_ms, keyId = key_id.as_deref(), "request"
     );
     response
 }
@@ -545,7 +548,7 @@ fn handle_outside<S>(state: &AppState<S>, req: &Request<Body>, problem: Problem)
     if let Ok(id) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert(X_REQUEST_ID, id);
     }
-    let (method, status) = (req.method(), response.status().as_u16());
+    let (method, status) = (log_safe::method(req.method()), response.status().as_u16());
     tracing::info!(target: "rental::access", requestId = %request_id, %method, route = "outside", status, durationMs = 0.0, "request");
     response
 }
