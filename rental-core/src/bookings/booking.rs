@@ -263,7 +263,15 @@ fn one_guest() -> u32 {
 }
 
 /// Which bookings a listing returns, and from where (docs/API.md section 6).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// The default lists every booking, [`BookingQuery::DEFAULT_LIMIT`] to a page:
+///
+/// ```
+/// use rental_core::BookingQuery;
+///
+/// assert_eq!(BookingQuery::default().limit, BookingQuery::DEFAULT_LIMIT);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BookingQuery {
     /// Only these statuses; all when empty.
     pub statuses: Vec<Status>,
@@ -281,6 +289,21 @@ pub struct BookingQuery {
     pub after: Option<Cursor>,
     /// Page size; see [`BookingQuery::MAX_LIMIT`].
     pub limit: usize,
+}
+
+impl Default for BookingQuery {
+    fn default() -> Self {
+        Self {
+            statuses: Vec::new(),
+            property: None,
+            source: None,
+            from: None,
+            to: None,
+            updated_since: None,
+            after: None,
+            limit: Self::DEFAULT_LIMIT,
+        }
+    }
 }
 
 impl BookingQuery {
