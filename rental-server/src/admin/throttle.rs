@@ -16,8 +16,8 @@ pub use rental_core::admin_session::{FREE_FAILURES, MAX_WAIT};
 
 use crate::AppState;
 use crate::client_addr::ClientGroup;
-use crate::handlers::blocking;
 use crate::problem::Problem;
+use crate::reply::blocking;
 
 /// Counts a login attempt from `client` as a failure until it succeeds:
 /// `Ok(Some(seconds))`, and nothing counted, while `client` must wait.
