@@ -4,7 +4,8 @@
 //! - [`view`] renders the page, [`calendar`] lays out its months, [`page`]
 //!   holds the shell and headers, [`confirmation`] the page after a request.
 //! - [`form`] reads the posted form; [`token`] signs the form and the
-//!   confirmation's address; [`throttle`] limits posts per client address.
+//!   confirmation's address; [`throttle`] limits posts per client address,
+//!   and [`limited`] is the page of a post over the limit.
 //! - [`embed`] serves `embed.js` and says who may frame the page.
 //! - [`error`] is the one place a failure becomes a status and a page.
 //!
@@ -17,6 +18,7 @@ pub mod confirmation;
 pub mod embed;
 pub mod error;
 pub mod form;
+pub mod limited;
 pub mod page;
 pub mod throttle;
 pub mod token;
@@ -27,6 +29,7 @@ use std::sync::Arc;
 
 use chrono::{Days, NaiveDate, TimeDelta};
 use http::{Method, Request, StatusCode};
+use rental_core::booking_page::BookingPage;
 use rental_core::occupancy::today_in;
 use rental_core::stay::last_check_in;
 use rental_core::{Error, FieldError, NotFound, Property, QuoteRequest, Rental, Store, parse_date};
@@ -107,16 +110,50 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr
     let (parts, body) = req.into_parts();
     let path = parts.uri.path().to_owned();
     let segments: Vec<&str> = path.trim_start_matches("/book").split('/').filter(|s| !s.is_empty()).collect();
-    let Ok(query) = Query::of(&parts.uri) else { return BookError::BadRequest.page(Frame::default()) };
-    let answer = match (&parts.method, segments.as_slice()) {
+    let answer = match Query::of(&parts.uri) {
+        Ok(query) => route(state, client, &parts.method, &segments, &query, body).await,
+        Err(_) => Err(BookError::BadRequest),
+    };
+    match answer {
+        Ok(page) => page,
+        Err(e) => {
+            let slug = segments.first().filter(|s| **s != "embed.js").map(|s| (*s).to_owned());
+            let framing = read(state.rental(), move |r| framing(r, slug.as_deref())).await.unwrap_or_default();
+            e.page(Frame { settings: Some(&framing), ..Frame::default() })
+        }
+    }
+}
+
+/// Who may frame an error page under `slug`: the sites of that property when
+/// there is one (even with its page off, so that the host's site shows why
+/// rather than the browser's refusal), else the sites of every property.
+fn framing<S: Store>(r: &Rental<S>, slug: Option<&str>) -> rental_core::Result<BookingPage> {
+    let all = r.all_properties()?;
+    if let Some(property) = slug.and_then(|slug| all.iter().find(|p| p.slug.as_str() == slug)) {
+        return Ok(property.booking_page.clone());
+    }
+    let mut embed_origins: Vec<String> = all.into_iter().flat_map(|p| p.booking_page.embed_origins).collect();
+    embed_origins.sort();
+    embed_origins.dedup();
+    Ok(BookingPage { enabled: false, embed_origins })
+}
+
+async fn route<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    client: IpAddr,
+    method: &Method,
+    segments: &[&str],
+    query: &Query,
+    body: Body,
+) -> Result<Page, BookError> {
+    match (method, segments) {
         (&Method::GET | &Method::HEAD, ["embed.js"]) => Ok(embed_script()),
-        (&Method::GET | &Method::HEAD, [slug]) => show(state, slug, &query).await,
+        (&Method::GET | &Method::HEAD, [slug]) => show(state, slug, query).await,
         (&Method::POST, [slug]) => submit(state, client, slug, body).await,
-        (&Method::GET | &Method::HEAD, [slug, "requested", token]) => requested(state, slug, token, &query).await,
+        (&Method::GET | &Method::HEAD, [slug, "requested", token]) => requested(state, slug, token, query).await,
         (_, [_] | [_, "requested", _]) => Err(BookError::MethodNotAllowed),
         _ => Err(BookError::NotFound),
-    };
-    answer.unwrap_or_else(|e| e.page(Frame::default()))
+    }
 }
 
 fn embed_script() -> Page {
@@ -292,6 +329,8 @@ fn nonce() -> [u8; 16] {
 
 /// `POST /book/{slug}`: creates a pending request from the page, as
 /// `POST /api/v1/bookings` does, keyed by the form token; then `303` to its confirmation.
+/// Only posts that made or tried to make a booking count toward the address's
+/// limit; over it, the guest gets their input back to send later ([`limited`]).
 async fn submit<S: Store + 'static>(
     state: &Arc<AppState<S>>,
     client: IpAddr,
@@ -299,29 +338,48 @@ async fn submit<S: Store + 'static>(
     body: Body,
 ) -> Result<Page, BookError> {
     let now = state.rental().now();
-    state.book.throttle.check(client, now).map_err(|retry_after| BookError::RateLimited { retry_after })?;
     let form = Form::read(body).await.ok_or(BookError::BadRequest)?;
     let entered = Entered::from_form(&form);
     let slug_owned = slug.to_owned();
     let property = read(state.rental(), move |r| listed(r, &slug_owned)).await?;
-    if !entered.honeypot.is_empty() {
-        return Err(BookError::Refused);
-    }
     let embed = allowed_origin(&property.booking_page, &entered.embed).map(str::to_owned);
+    if let Err(retry_after) = state.book.throttle.check(client, now) {
+        let frame = Frame { settings: Some(&property.booking_page), embed: embed.as_deref(), requested: None };
+        return Ok(limited::page(slug, &entered, frame, retry_after));
+    }
+    let (answer, attempted) = attempt(state, slug, entered, embed).await;
+    if !attempted {
+        state.book.throttle.forget(client, now);
+    }
+    answer
+}
+
+/// Sends one posted form on; true with the answer when it made or tried to
+/// make a booking (or was a script's), false when it was refused for its fields or token.
+async fn attempt<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    slug: &str,
+    entered: Entered,
+    embed: Option<String>,
+) -> (Result<Page, BookError>, bool) {
+    if !entered.honeypot.is_empty() {
+        return (Err(BookError::Refused), true);
+    }
+    let now = state.rental().now();
     let refused = |errors: Vec<FieldError>| {
         let asked = Asked::entered(&entered);
         render(state, slug, None, asked, embed.as_deref().unwrap_or_default(), Some((entered.clone(), errors)))
     };
     if let Err(e) = state.book.signer.check_form_token(&entered.token, slug, now, state.book.form_lifetime) {
         let message = format!("{}: check the details and send it again.", capitalized(&e.to_string()));
-        return refused(vec![FieldError::new("token", "invalid_token", message)]).await;
+        return (refused(vec![FieldError::new("token", "invalid_token", message)]).await, false);
     }
     let request = match entered.request(slug) {
         Ok(request) => request,
-        Err(errors) => return refused(errors).await,
+        Err(errors) => return (refused(errors).await, false),
     };
     let key = format!("page:{}", entered.token);
-    match state.rental().create_booking_async(&request, Some(&key)).await {
+    let answer = match state.rental().create_booking_async(&request, Some(&key)).await {
         Ok(created) => {
             let token = state.book.signer.confirmation(created.booking.code.as_str());
             let mut location = format!("/book/{slug}/requested/{token}");
@@ -333,7 +391,7 @@ async fn submit<S: Store + 'static>(
         }
         Err(Error::Validation(errors)) => {
             let errors = errors.into_iter().map(|e| FieldError { message: capitalized(&e.message), ..e }).collect();
-            refused(errors).await
+            return (refused(errors).await, false);
         }
         Err(Error::DatesUnavailable { dates }) => {
             let dates: Vec<String> = dates.iter().map(|d| d.format("%a %-d %b").to_string()).collect();
@@ -350,7 +408,8 @@ async fn submit<S: Store + 'static>(
             }
             Err(crate::problem::Problem::from(e).into())
         }
-    }
+    };
+    (answer, true)
 }
 
 fn capitalized(s: &str) -> String {
