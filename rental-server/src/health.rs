@@ -10,8 +10,8 @@ use rental_core::{Store, StoreError};
 use serde_json::json;
 
 use crate::AppState;
-use crate::handlers::{Reply, json};
 use crate::problem::Problem;
+use crate::reply::{Reply, json};
 
 /// How long the store has to answer `/readyz`'s read.
 pub const READY_DEADLINE: Duration = Duration::from_secs(1);

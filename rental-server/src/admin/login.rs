@@ -22,7 +22,7 @@ use super::session::{self, Session};
 use super::{throttle, unavailable};
 use crate::AppState;
 use crate::connection::body::Body;
-use crate::handlers::blocking;
+use crate::reply::blocking;
 
 /// The cookie holding the login form's CSRF token.
 const LOGIN_COOKIE: &str = "rental_login";

@@ -9,8 +9,8 @@ use rental_core::{Rental, Slug, Source, Store};
 use super::Act;
 use super::page::{Page, Section, button_form, csrf_field, shell};
 use super::session::{Flash, Session};
-use crate::handlers::blocking;
 use crate::problem::Problem;
+use crate::reply::blocking;
 
 /// The properties page.
 pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session) -> Page {

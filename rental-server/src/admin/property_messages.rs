@@ -13,8 +13,8 @@ use super::Act;
 use super::form::Form;
 use super::page::{Page, csrf_field};
 use super::session::Flash;
-use crate::handlers::blocking;
 use crate::mail::compose::mailbox;
+use crate::reply::blocking;
 
 /// The fields inside the edit form.
 pub fn fields(p: &Property, error: &dyn Fn(&str) -> Markup) -> Markup {

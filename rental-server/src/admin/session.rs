@@ -14,8 +14,8 @@ use subtle::ConstantTimeEq;
 pub use rental_core::admin_session::Flash;
 
 use crate::AppState;
-use crate::handlers::blocking;
 use crate::problem::Problem;
+use crate::reply::blocking;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "rental_admin";

@@ -11,8 +11,8 @@ use rental_core::Store;
 pub use rental_core::admin_session::{FREE_FAILURES, MAX_WAIT};
 
 use crate::AppState;
-use crate::handlers::blocking;
 use crate::problem::Problem;
+use crate::reply::blocking;
 
 /// `Ok(Some(seconds))` while `client` must wait before its next login attempt.
 pub async fn wait<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr) -> Result<Option<u64>, Problem> {

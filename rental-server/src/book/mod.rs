@@ -45,7 +45,7 @@ use self::view::{Asked, Quoted, RequestForm, View};
 use crate::AppState;
 use crate::admin::form::Form;
 use crate::connection::body::Body;
-use crate::handlers::read;
+use crate::reply::read;
 use crate::request::Query;
 
 /// How the booking page behaves.
@@ -426,7 +426,7 @@ async fn requested<S: Store + 'static>(
 ) -> Result<Page, BookError> {
     let code = state.book.signer.check_confirmation(token).ok_or(BookError::NotFound)?.to_owned();
     let slug_owned = slug.to_owned();
-    let (booking, property) = crate::handlers::blocking(state.rental(), move |r| {
+    let (booking, property) = crate::reply::blocking(state.rental(), move |r| {
         let booking = r.booking(&code)?;
         Ok((booking, r.property(&slug_owned).ok()))
     })
