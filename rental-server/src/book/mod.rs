@@ -7,7 +7,8 @@
 //!   confirmation's address; [`throttle`] limits posts per client address,
 //!   and [`limited`] is the page of a post over the limit.
 //! - [`embed`] serves `embed.js` and says who may frame the page.
-//! - [`error`] is the one place a failure becomes a status and a page.
+//! - [`error`] is the one place a failure becomes a status and a page;
+//!   [`words`] puts the library's refusals in a guest's words.
 //!
 //! Pages call the same library use cases as the API: `property`,
 //! `availability` and `quote` to show, booking creation (through the same
@@ -23,6 +24,7 @@ pub mod page;
 pub mod throttle;
 pub mod token;
 pub mod view;
+pub mod words;
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -229,11 +231,7 @@ fn quote<S: Store>(r: &Rental<S>, slug: &str, asked: &Asked, base_guests: u32) -
 
 /// A stay the library cannot even price, in words.
 fn stay_words(e: &FieldError) -> String {
-    match e.field.as_str() {
-        "checkOut" => format!("The check-out day {}.", e.message.trim_end_matches('.')),
-        "guests" => format!("The number of guests {}.", e.message.trim_end_matches('.')),
-        _ => format!("{}: {}.", e.field, e.message.trim_end_matches('.')),
-    }
+    words::for_guest(e, "")
 }
 
 impl Asked {
@@ -376,7 +374,13 @@ async fn attempt<S: Store + 'static>(
     }
     let request = match entered.request(slug) {
         Ok(request) => request,
-        Err(errors) => return (refused(errors).await, false),
+        Err(errors) => {
+            let errors = errors
+                .into_iter()
+                .map(|e| FieldError { message: words::for_guest(&e, entered.typed(&e.field)), ..e })
+                .collect();
+            return (refused(errors).await, false);
+        }
     };
     let key = format!("page:{}", entered.token);
     let answer = match state.rental().create_booking_async(&request, Some(&key)).await {
@@ -390,7 +394,10 @@ async fn attempt<S: Store + 'static>(
             Ok(see_other(&location))
         }
         Err(Error::Validation(errors)) => {
-            let errors = errors.into_iter().map(|e| FieldError { message: capitalized(&e.message), ..e }).collect();
+            let errors = errors
+                .into_iter()
+                .map(|e| FieldError { message: words::for_guest(&e, entered.typed(&e.field)), ..e })
+                .collect();
             return (refused(errors).await, false);
         }
         Err(Error::DatesUnavailable { dates }) => {
