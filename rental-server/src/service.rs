@@ -32,7 +32,7 @@ use crate::connection::body::Body;
 use crate::problem::Problem;
 
 /// The API, the admin pages, the booking page and the calendars as one
-/// [`hyper::service::Service`], to mount in a program's own server.
+/// [`hyper::service::Service`](https://docs.rs/hyper/1/hyper/service/trait.Service.html), to mount in a program's own server.
 ///
 /// Make one per connection with [`RentalService::for_client`], so the login
 /// throttle and the booking page's limits count each client apart (behind a

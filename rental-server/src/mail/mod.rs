@@ -42,8 +42,8 @@ pub struct MailConfig {
     pub sender: Option<Sender>,
     /// The waits before each retry (`mailRetries`).
     pub retries: Vec<Duration>,
-    /// How long a claim holds a message (`mailLease`, 60 s): longer than one
-    /// send may take, and how long a message claimed by a process that died waits.
+    /// How long a claim holds a message (`mailLease`, 10 s): renewed while a
+    /// send is in flight, and how long a message claimed by a process that died waits.
     pub lease: Duration,
     /// How often the store is asked for due messages.
     pub poll: Duration,
