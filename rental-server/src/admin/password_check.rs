@@ -58,7 +58,7 @@ impl PasswordChecks {
         let (answer, answered) = tokio::sync::oneshot::channel();
         let rental = Arc::clone(rental);
         let job: Job = Box::new(move || {
-            let _ = answer.send(rental.operations().verify_admin_password(&password));
+            let _ = answer.send(rental.worker().verify_admin_password(&password));
         });
         match self.sender().try_send(job) {
             Ok(()) => {}

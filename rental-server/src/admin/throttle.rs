@@ -23,7 +23,7 @@ use crate::reply::blocking;
 /// `Ok(Some(seconds))`, and nothing counted, while `client` must wait.
 pub async fn attempt<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr) -> Result<Option<u64>, Problem> {
     let attempt =
-        blocking(state.rental(), move |r| r.operations().login_attempt(&ClientGroup::of(client).to_string(), r.now()))
+        blocking(state.rental(), move |r| r.worker().login_attempt(&ClientGroup::of(client).to_string(), r.now()))
             .await?;
     // Whole seconds, rounded up, so that a client waiting that long is let in.
     Ok(attempt.err().map(|w| u64::try_from((w.num_milliseconds() + 999) / 1000).unwrap_or(1).max(1)))
@@ -31,5 +31,5 @@ pub async fn attempt<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAdd
 
 /// Forgets the failures of `client` after a successful login.
 pub async fn succeeded<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr) -> Result<(), Problem> {
-    blocking(state.rental(), move |r| r.operations().login_succeeded(&ClientGroup::of(client).to_string())).await
+    blocking(state.rental(), move |r| r.worker().login_succeeded(&ClientGroup::of(client).to_string())).await
 }

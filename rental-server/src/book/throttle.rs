@@ -54,7 +54,10 @@ impl Recent {
                 return;
             }
             self.in_order.pop_front();
-            if let Some(posts) = self.by_client.get_mut(&client) {
+            // A post taken back by `forget` is no longer at its client's front.
+            if let Some(posts) = self.by_client.get_mut(&client)
+                && posts.front() == Some(&at)
+            {
                 posts.pop_front();
                 if posts.is_empty() {
                     self.by_client.remove(&client);
@@ -83,6 +86,23 @@ impl Throttle {
         }
         let oldest = posts.front().copied().unwrap_or(now);
         Err(u64::try_from((oldest + self.limit.window - now).num_seconds()).unwrap_or(0).max(1))
+    }
+
+    /// Takes back the post [`check`](Self::check) counted for `client` at
+    /// `at`: only posts that made or tried to make a booking count, and a
+    /// form refused for its fields (a blank name, a mistyped address) did neither.
+    pub fn forget(&self, client: IpAddr, at: DateTime<Utc>) {
+        let client = ClientGroup::of(client);
+        let mut recent = self.recent.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(posts) = recent.by_client.get_mut(&client)
+            && let Some(i) = posts.iter().rposition(|t| *t == at)
+        {
+            posts.remove(i);
+            if posts.is_empty() {
+                recent.by_client.remove(&client);
+            }
+        }
+        // Its entry in `in_order` stays, and matches nothing when it lapses (see `expire`).
     }
 }
 
@@ -136,5 +156,19 @@ mod tests {
         throttle.check(ip(0), t0 + TimeDelta::minutes(11)).unwrap();
         let recent = throttle.recent.lock().unwrap();
         assert_eq!((recent.by_client.len(), recent.in_order.len()), (1, 1));
+    }
+
+    #[test]
+    fn a_forgotten_post_leaves_room_for_another() {
+        let throttle = Throttle::new(PostLimit { posts: 1, window: TimeDelta::minutes(10) });
+        let t0: DateTime<Utc> = "2026-11-22T08:00:00Z".parse().unwrap();
+        let a: IpAddr = "203.0.113.7".parse().unwrap();
+        assert_eq!(throttle.check(a, t0), Ok(()));
+        throttle.forget(a, t0);
+        assert_eq!(throttle.check(a, t0 + TimeDelta::seconds(1)), Ok(()));
+        assert_eq!(throttle.check(a, t0 + TimeDelta::seconds(2)), Err(599));
+        // The forgotten post's place in the time order lapses without taking a later post with it.
+        assert_eq!(throttle.check(a, t0 + TimeDelta::minutes(10)), Err(1));
+        assert_eq!(throttle.check(a, t0 + TimeDelta::seconds(601)), Ok(()));
     }
 }
