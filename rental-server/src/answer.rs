@@ -130,7 +130,8 @@ async fn route_request<S: Store + 'static>(
     }
     let (parts, body) = req.into_parts();
     let query = Query::of(&parts.uri)?;
-    let call = Call { state: Arc::clone(state), params, parts, body: Some(body), query, reader };
+    let key_id = key_id.clone().unwrap_or_default();
+    let call = Call { state: Arc::clone(state), params, parts, body: Some(body), query, reader, key_id };
     (endpoint.handler)(call).await
 }
 

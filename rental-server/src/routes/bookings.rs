@@ -74,7 +74,7 @@ impl<S: Store + 'static> Table<S> {
             handler: |mut c| {
                 Box::pin(async move {
                     let body = c.body().await?;
-                    handlers::create_booking(c.rental(), c.headers(), &body, c.reader()).await
+                    handlers::create_booking(c.rental(), c.headers(), &body, (c.key_id(), c.reader())).await
                 })
             },
             operation: Operation {
