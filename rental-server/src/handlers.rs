@@ -130,6 +130,12 @@ pub async fn create_booking<S: Store + 'static>(
         })??),
     };
     let req: NewBooking = stay_request(body)?;
+    // Checked with the mailer's own parser: an address it cannot send to is refused now, not at send time.
+    let email = req.guest_email.trim();
+    if !email.is_empty() && !crate::mail::compose::can_send_to(email) {
+        let message = "must be an e-mail address the mail server can be given";
+        return Err(Problem::from(rental_core::Error::invalid("guestEmail", "invalid_email", message)));
+    }
     let mut created = rental.create_booking_async(&req, key.as_deref()).await.map_err(problem)?;
     if !reader {
         created.booking.visit.access = None;

@@ -439,3 +439,16 @@ async fn a_calendar_sync_with_no_feeds_answers_the_empty_result() {
     s.post("/api/v1/sync/ical?property=nowhere", &s.key, &json!({})).await.problem(404, "not_found");
     assert!(s.all_bookings().await.is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_address_the_mailer_would_refuse_is_refused_at_creation() {
+    let s = TestServer::memory().await;
+    for bad in ["<c@d.com>", "a@-example.com"] {
+        let mut body = booking_body("sea-view", "2026-12-20", "2026-12-23", 2);
+        body["guestEmail"] = json!(bad);
+        let reply = s.post(PATH, &s.key, &body).await;
+        reply.problem(422, "validation_failed");
+        assert_eq!(reply.error_codes(), [("guestEmail".to_owned(), "invalid_email".to_owned())], "{bad}");
+    }
+    assert!(s.all_bookings().await.is_empty(), "nothing was made");
+}

@@ -98,8 +98,30 @@ pub fn parse_mailbox(text: &str) -> Result<Mailbox, ComposeError> {
         .map_err(|_| ComposeError::Address(format!("{text:?} is not an address like Sea View <stay@example.com>")))
 }
 
+/// True when the mailer can send to `address` (lettre's own parser): what
+/// the API checks a guest's address with, so that no booking is accepted
+/// with an address its messages would then fail on (`<c@d.com>`, `a@-example.com`).
+pub fn can_send_to(address: &str) -> bool {
+    address.parse::<lettre::Address>().is_ok()
+}
+
 /// A mailbox of `address` with an optional display name (made one line).
 pub fn mailbox(name: Option<String>, address: &str) -> Result<Mailbox, ComposeError> {
     let email = address.parse().map_err(|_| ComposeError::Address(format!("{address:?} is not an e-mail address")))?;
     Ok(Mailbox::new(name.filter(|n| !n.is_empty()), email))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_addresses_the_mailer_takes_are_sendable() {
+        for good in ["ada@example.com", "a.b+c@mail.example.co.uk"] {
+            assert!(can_send_to(good), "{good}");
+        }
+        for bad in ["<c@d.com>", "a@-example.com", "a b@example.com"] {
+            assert!(!can_send_to(bad), "{bad}");
+        }
+    }
 }
