@@ -79,14 +79,34 @@ impl RedbStore {
 
     /// Opens (or creates) the store in the data directory `dir`, creating the
     /// directory (and syncing its parent, so that a new directory survives a power loss).
+    ///
+    /// A new directory is its owner's alone (0700 on Unix) and so are the
+    /// store's new files (0600): they hold guests' details and door codes,
+    /// and a directory made outside the systemd unit would otherwise be world-readable.
     pub fn open_dir(dir: impl AsRef<Path>) -> StoreResult<Self> {
         let dir = dir.as_ref();
         let existed = dir.is_dir();
-        std::fs::create_dir_all(dir).map_err(backend)?;
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).map_err(backend)?;
         if !existed {
             disk::sync_dir_of(dir).map_err(backend)?;
         }
-        Self::open(dir.join(FILE_NAME))
+        let path = dir.join(FILE_NAME);
+        let new_file = !path.exists();
+        let store = Self::open(&path)?;
+        #[cfg(unix)]
+        if new_file {
+            use std::os::unix::fs::PermissionsExt;
+            for file in [path.clone(), path.with_extension("redb.redo")] {
+                if file.exists() {
+                    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).map_err(backend)?;
+                }
+            }
+        }
+        Ok(store)
     }
 
     /// Opens the store on `disk`: the real file system, or a simulated one in tests.

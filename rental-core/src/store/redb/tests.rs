@@ -644,3 +644,19 @@ mod erased {
         }
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_new_data_directory_and_its_store_files_are_the_owner_s_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("data");
+    drop(RedbStore::open_dir(&dir).unwrap());
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&dir), 0o700);
+    assert_eq!(mode(&dir.join(FILE_NAME)), 0o600);
+    assert_eq!(mode(&dir.join("rental.redb.redo")), 0o600);
+    // Opening again keeps them so, and a directory the owner made wider is left as it is.
+    drop(RedbStore::open_dir(&dir).unwrap());
+    assert_eq!(mode(&dir.join(FILE_NAME)), 0o600);
+}
