@@ -286,6 +286,17 @@ async fn addresses_of_one_ipv6_64_share_one_allowance_of_posts() {
 }
 
 #[tokio::test]
+async fn an_address_the_mailer_would_refuse_brings_the_form_back() {
+    let s = server().await;
+    let token = token(&s, "2026-12-20", "2026-12-23").await;
+    let body = form("2026-12-20", "2026-12-23", &token, "").replace("ada%40example.com", "%3Cada%40example.com%3E");
+    let reply = post(&s, body).await;
+    reply.expect(422);
+    assert!(reply.text().contains("Ada Lovelace"), "the guest's input is kept");
+    assert!(page_bookings(&s).await.is_empty());
+}
+
+#[tokio::test]
 async fn two_guests_racing_for_the_same_nights_get_one_booking_and_one_form_back() {
     let s = server().await;
     let (a, b) = (token(&s, "2026-12-20", "2026-12-23").await, token(&s, "2026-12-20", "2026-12-23").await);
