@@ -8,6 +8,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::Rental;
+use super::write::Tx;
 use crate::admin::keys;
 use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};
@@ -129,7 +130,7 @@ impl<S: Store> super::Worker<'_, S> {
             return Ok(Claim::default());
         }
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
-        self.write(|tx| claim_in(&mut **tx, owner, now, until, limit))
+        self.write(|tx| claim_in::<S>(tx, owner, now, until, limit))
     }
 
     /// [`Self::record_messages`] and then [`Self::claim_messages`]
@@ -149,8 +150,8 @@ impl<S: Store> super::Worker<'_, S> {
         let now = self.now();
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
         self.write(|tx| {
-            let recorded = record_in(&mut **tx, done, retries)?;
-            let claim = if limit == 0 { Claim::default() } else { claim_in(&mut **tx, owner, now, until, limit)? };
+            let recorded = record_in::<S>(tx, done, retries)?;
+            let claim = if limit == 0 { Claim::default() } else { claim_in::<S>(tx, owner, now, until, limit)? };
             Ok((recorded, claim))
         })
     }
@@ -181,7 +182,7 @@ impl<S: Store> super::Worker<'_, S> {
         done: &[(Message, Outcome, DateTime<Utc>)],
         retries: &[Duration],
     ) -> Result<Vec<Message>> {
-        self.write(|tx| record_in(&mut **tx, done, retries))
+        self.write(|tx| record_in::<S>(tx, done, retries))
     }
 
     /// Extends the leases `owner` holds on the messages under `keys` to
@@ -234,8 +235,8 @@ impl<S: Store> super::Worker<'_, S> {
 
 /// Claims in `tx` for `owner` up to `limit` messages due at `now`, leased
 /// until `until` (see `Worker::claim_messages`).
-fn claim_in<T: ReadTx + WriteRecords>(
-    tx: &mut T,
+fn claim_in<S: Store>(
+    tx: &mut Tx<'_, S>,
     owner: &str,
     now: DateTime<Utc>,
     until: DateTime<Utc>,
@@ -276,8 +277,8 @@ fn claim_in<T: ReadTx + WriteRecords>(
 }
 
 /// Records `done` in `tx`, in order (see `Worker::record_messages`).
-fn record_in<T: ReadTx + WriteRecords>(
-    tx: &mut T,
+fn record_in<S: Store>(
+    tx: &mut Tx<'_, S>,
     done: &[(Message, Outcome, DateTime<Utc>)],
     retries: &[Duration],
 ) -> Result<Vec<Message>> {
