@@ -173,6 +173,7 @@ pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: Da
         attempts: 0,
         error: None,
         lease: None,
+        resent: false,
         created_at: input.now,
     };
     if custom.is_some_and(|c| !c.enabled) { skip(&message, reasons::DISABLED) } else { message }
