@@ -122,7 +122,7 @@ fn a_redb_backup_restores_into_postgres_and_back_record_for_record() {
     {
         let rental = sandbox.library();
         rental.add_webhook("https://hooks.example.com/in", Subscription::parse("*").unwrap(), None).unwrap();
-        rental.operations().fan_out(100).unwrap();
+        rental.worker().fan_out(100).unwrap();
         rental.set_admin_password("a long admin password").unwrap();
     }
     let first = sandbox.dir.path().join("from-redb.backup").display().to_string();
@@ -135,7 +135,7 @@ fn a_redb_backup_restores_into_postgres_and_back_record_for_record() {
         in_pg.bookings(&BookingQuery { limit: 100, ..BookingQuery::default() }).unwrap().data.len(),
         bookings.len()
     );
-    assert!(in_pg.operations().verify_admin_password("a long admin password").unwrap());
+    assert!(in_pg.worker().verify_admin_password("a long admin password").unwrap());
     drop(in_pg);
     let second = sandbox.dir.path().join("from-postgres.backup").display().to_string();
     sandbox.run(&["backup", "--to", &second, "--database", &url]).ok();

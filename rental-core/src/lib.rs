@@ -99,7 +99,7 @@
 //! - **Webhooks and channel calendars**: the events of the outbox are
 //!   delivered, signed ([`webhook`]), by `rental-server`; a program that
 //!   delivers them itself, or pulls the channels' feeds itself ([`pull`]),
-//!   uses [`Rental::operations`], the calls meant for servers. Our calendar
+//!   uses [`Rental::worker`], the calls meant for servers. Our calendar
 //!   export, for the channels to import, is [`Rental::calendar_export`].
 //! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`] and
 //!   [`occupancy`] are plain functions over plain data, no store, no clock, no I/O.
@@ -121,6 +121,7 @@ mod properties;
 mod service;
 mod stays;
 pub mod store;
+pub mod worker;
 
 // The folders above group the modules by what a host would call them; the
 // modules an embedder uses keep their paths at the crate root.
@@ -161,10 +162,7 @@ pub use lifecycle::Action;
 pub use occupancy::Summary;
 pub use pricing::Quote;
 pub use property::{Cents, IcalFeed, Property, SeasonalRate, format_money};
-pub use service::{
-    Agenda, CATCH_UP_DAYS, Claim, Claimed, Created, DueDelivery, FeedPull, Fetched, NewKey, Operations, PRUNE_BATCH,
-    Pruned, PullClaim, Rental, Settings, WRITE_ATTEMPTS, retry_pause,
-};
+pub use service::{Agenda, Created, NewKey, Rental, Settings, WRITE_ATTEMPTS, retry_pause};
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;

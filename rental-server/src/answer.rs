@@ -142,7 +142,7 @@ async fn authenticate<S: Store + 'static>(
     let Some(secret) = request::bearer(headers) else {
         return Err(Problem::unauthorized("send an API key as Authorization: Bearer <key>"));
     };
-    let key = if let Some(key) = state.rental.operations().authenticate_from_memory(secret) {
+    let key = if let Some(key) = state.rental.worker().authenticate_from_memory(secret) {
         Some(key)
     } else {
         let secret = secret.to_owned();

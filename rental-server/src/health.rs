@@ -47,7 +47,7 @@ async fn probe<S: Store + 'static>(state: &Arc<AppState<S>>) -> (String, String)
     let rental = Arc::clone(state.rental());
     let work = tokio::task::spawn_blocking(move || {
         let _turn = turn;
-        let schema = match rental.operations().check_store() {
+        let schema = match rental.worker().check_store() {
             Ok(true) => "ok".to_owned(),
             Ok(false) => "not this build's schema: run the rental that matches it".to_owned(),
             Err(e) => return (failed("the store's read", &e), "unknown".to_owned()),

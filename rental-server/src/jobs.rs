@@ -8,7 +8,8 @@ use std::time::Duration;
 use http::Request;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use rental_core::{Pruned, Rental, Store};
+use rental_core::worker::Pruned;
+use rental_core::{Rental, Store};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -21,7 +22,7 @@ pub const EXPIRY_INTERVAL: Duration = Duration::from_secs(1);
 /// How often retention looks for what it may remove.
 pub const RETENTION_INTERVAL: Duration = Duration::from_secs(60);
 
-/// Runs `Rental::expire_due` every [`EXPIRY_INTERVAL`] and `Operations::prune`
+/// Runs `Rental::expire_due` every [`EXPIRY_INTERVAL`] and `Worker::prune`
 /// every [`RETENTION_INTERVAL`], each first at once, until `stop` changes.
 /// Both run on the blocking pool, one at a time.
 pub async fn housekeeping<S: Store + 'static>(rental: Arc<Rental<S>>, mut stop: watch::Receiver<bool>) {
@@ -45,7 +46,7 @@ pub async fn housekeeping<S: Store + 'static>(rental: Arc<Rental<S>>, mut stop: 
                 }
             }
             _ = retention.tick() => {
-                match tokio::task::spawn_blocking(move || rental.operations().prune()).await {
+                match tokio::task::spawn_blocking(move || rental.worker().prune()).await {
                     Ok(Ok(pruned)) => log_pruned(pruned),
                     Ok(Err(e)) => tracing::error!(error = %e, "retention failed"),
                     Err(e) => tracing::error!(error = %e, "retention task failed"),
@@ -251,7 +252,7 @@ async fn serve_metrics<S: Store + 'static>(
 /// A shared store ([`Store::change_marks`]) keeps them: another live process may hold them.
 async fn void_earlier_leases<S: Store + 'static>(rental: &Arc<Rental<S>>) {
     let rental = Arc::clone(rental);
-    match tokio::task::spawn_blocking(move || rental.operations().void_leases()).await {
+    match tokio::task::spawn_blocking(move || rental.worker().void_leases()).await {
         Ok(Ok(0)) => {}
         Ok(Ok(voided)) => tracing::info!(voided, "voided the leases of an earlier run; their work resumes now"),
         Ok(Err(e)) => tracing::warn!(error = %e, "cannot void the leases of an earlier run; they will lapse"),

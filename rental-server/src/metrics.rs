@@ -188,9 +188,9 @@ impl StoreGauges {
     /// Reads them in one snapshot (on the blocking pool: this is a store read).
     pub fn read<S: Store>(rental: &Rental<S>) -> rental_core::Result<StoreGauges> {
         let now = Utc::now();
-        let (pending, oldest) = rental.operations().webhook_backlog()?;
+        let (pending, oldest) = rental.worker().webhook_backlog()?;
         let feeds = rental
-            .operations()
+            .worker()
             .feed_states()?
             .into_iter()
             .map(|f| {
