@@ -126,7 +126,7 @@ pub mod worker;
 // The folders above group the modules by what a host would call them; the
 // modules an embedder uses keep their paths at the crate root.
 pub use admin::{admin_session, keys};
-pub use basics::{clock, ids, short_text, text, timestamp};
+pub use basics::{clock, ids, short_text, text, timestamp, words};
 pub use bookings::{availability, booking, booking_page, calendar, change, lifecycle};
 pub use channels::{feed_status, ical, pull};
 pub use outbox::{delivery, event, message, webhook};

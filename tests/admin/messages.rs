@@ -95,3 +95,19 @@ async fn the_editor_saves_wording_refuses_an_unknown_variable_on_its_field_and_p
 fn as_refs(f: &[(String, String)]) -> Vec<(&str, &str)> {
     f.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_night_and_one_guest_are_written_in_the_singular_in_the_admin() {
+    let s = server().await;
+    s.rental.edit_property("sea-view", |p| p.min_nights = 1).unwrap();
+    let one = s.http.post("/api/v1/bookings", &s.key, &booking_body("sea-view", "2026-12-20", "2026-12-21", 1)).await;
+    let code = one.body["code"].as_str().unwrap().to_owned();
+    s.http.post("/api/v1/bookings", &s.key, &booking_body("sea-view", "2026-12-22", "2026-12-25", 2)).await.expect(201);
+    let client = Client::logged_in(&s.http).await;
+    let page = client.get(&format!("/admin/bookings/{code}")).await.text();
+    assert!(page.contains("1 night") && !page.contains("1 nights"), "{page}");
+    let list = client.get("/admin/bookings").await.text();
+    assert!(list.contains("1 night · 1 guest") && list.contains("3 nights · 2 guests"), "{list}");
+    let home = client.get("/admin").await.text();
+    assert!(!home.contains("1 nights"), "{home}");
+}

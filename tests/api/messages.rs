@@ -151,7 +151,7 @@ async fn a_request_and_its_confirmation_reach_guest_and_host_with_every_header()
     quiet(&s).await;
     s.set_now("2026-12-22T19:00:00Z");
     let got = smtp.wait_for(5, WAIT).await;
-    let reminder = of_kind(&got, "Check-out tomorrow");
+    let reminder = of_kind(&got, "Check-out on Wednesday 23 December 2026 by 11:00");
     assert!(!reminder.raw.contains("4821"));
     let ids: std::collections::HashSet<&str> = got.iter().map(|r| r.header("Message-ID")).collect();
     assert_eq!(ids.len(), 5, "one Message-ID per record");
@@ -306,7 +306,7 @@ async fn a_lapsed_checkout_sends_the_cancellation_in_its_own_wording() {
     s.clock.advance(TimeDelta::seconds(3));
     let got = smtp.wait_for(3, WAIT).await;
     let lapsed = of_kind(&got, "has lapsed");
-    assert!(lapsed.text.as_deref().unwrap().contains("lapsed before it was paid"));
+    assert!(lapsed.text.as_deref().unwrap().contains("the host did not answer it in time"));
     assert_eq!(lapsed.rcpt_tos, [booking["guestEmail"].as_str().unwrap()]);
 }
 

@@ -10,3 +10,4 @@ pub(crate) mod json_out;
 pub mod short_text;
 pub mod text;
 pub mod timestamp;
+pub mod words;
