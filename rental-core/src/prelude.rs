@@ -5,6 +5,6 @@
 pub use crate::RedbStore;
 pub use crate::{
     Action, Booking, BookingCode, Cents, Clock, ClockTime, Error, EventName, ManualClock, MemoryStore, NewBooking,
-    PaymentStatus, Property, Quote, QuoteRequest, Rental, Scope, Settings, Slug, Source, Status, Store, SystemClock,
-    Tz,
+    PaymentStatus, Pricing, Property, Quote, QuoteRequest, Rental, Scope, Settings, Slug, Source, Status, Store,
+    SystemClock, Tz,
 };

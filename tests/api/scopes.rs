@@ -18,12 +18,11 @@ const WIFI: &str = "Marker-Wifi-SSID";
 
 /// Sea View with its own door code per stay, and a static code and Wi-Fi name of the test's own.
 fn per_stay_sea_view() -> Property {
-    Property {
-        door_code_mode: DoorCodeMode::PerStay,
-        door_code: DOOR_CODE.into(),
-        wifi_ssid: WIFI.into(),
-        ..demo::sea_view()
-    }
+    let mut edited = demo::sea_view();
+    edited.access.door_code_mode = DoorCodeMode::PerStay;
+    edited.access.door_code = DOOR_CODE.into();
+    edited.access.wifi_ssid = WIFI.into();
+    edited
 }
 
 /// The store the walk starts from, and what must not reach a key without `read`.

@@ -156,7 +156,7 @@ fn load<S: Store>(r: &Rental<S>, slug: &str, month: Option<NaiveDate>, asked: &A
     let prev = (first > earliest)
         .then(|| first.checked_sub_months(chrono::Months::new(MONTHS_SHOWN)).unwrap_or(earliest).max(earliest));
     let next = (add_months(first, MONTHS_SHOWN) <= latest).then(|| add_months(first, MONTHS_SHOWN));
-    let quoted = quote(r, slug, asked, property.base_guests)?;
+    let quoted = quote(r, slug, asked, property.pricing.base_guests)?;
     Ok(Loaded { property, months, prev, next, quoted })
 }
 

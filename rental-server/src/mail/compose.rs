@@ -47,7 +47,8 @@ impl Sender {
         property: &Property,
     ) -> Result<(lettre::Message, Rendered), ComposeError> {
         let facts = Facts { booking, property, base_url: self.base_url.as_deref() };
-        let rendered = render(message.kind, property.messages.get(&message.kind), &context(message.kind, facts))?;
+        let rendered =
+            render(message.kind, property.messages.templates.get(&message.kind), &context(message.kind, facts))?;
         let name = (message.kind != MessageKind::HostRequest).then(|| one_line(&booking.guest_name));
         let to = mailbox(name, &message.to)?;
         let email = self.build(to, property, &message.message_id(self.domain()), &rendered)?;
@@ -62,10 +63,10 @@ impl Sender {
         message_id: &str,
         rendered: &Rendered,
     ) -> Result<lettre::Message, ComposeError> {
-        let reply_to = if property.contact_email.is_empty() {
+        let reply_to = if property.messages.contact_email.is_empty() {
             self.from.clone()
         } else {
-            mailbox(Some(one_line(&property.name)), &property.contact_email)?
+            mailbox(Some(one_line(&property.name)), &property.messages.contact_email)?
         };
         lettre::Message::builder()
             .from(self.from.clone())
