@@ -16,7 +16,8 @@ use rental_benches as data;
 use rental_core::ids::Source;
 use rental_core::property::IcalFeed;
 use rental_core::pull::{FeedState, plan};
-use rental_core::{FeedPull, Fetched, Property, RedbStore, Rental, Slug};
+use rental_core::worker::{FeedPull, Fetched};
+use rental_core::{Property, RedbStore, Rental, Slug};
 use rental_server::feed_pulls::{FeedPullConfig, FeedPuller};
 use rental_server::outbound::OutboundConfig;
 use rental_tests::feeds::{Feed, FeedServer};
@@ -68,7 +69,7 @@ fn one_feed() -> (TempDir, Rental<RedbStore>, FeedPull) {
     let rental = data::open_rental(dir.path());
     let property = with_feeds("feed-bench", &[("airbnb", "https://channel.example/airbnb.ics".to_owned())]);
     rental.import_properties(&[property]).expect("import");
-    let pull = rental.operations().feed_pulls(None).expect("the pulls").remove(0);
+    let pull = rental.worker().feed_pulls(None).expect("the pulls").remove(0);
     (dir, rental, pull)
 }
 
@@ -94,7 +95,7 @@ fn reconcile(c: &mut Criterion) {
         b.iter_batched(
             one_feed,
             |(dir, rental, pull)| {
-                let result = rental.operations().apply_pull(&pull, fetched(&body)).expect("applied");
+                let result = rental.worker().apply_pull(&pull, fetched(&body)).expect("applied");
                 assert_eq!(result.created, 1_800);
                 (dir, rental)
             },
@@ -102,13 +103,13 @@ fn reconcile(c: &mut Criterion) {
         );
     });
     let (_dir, rental, pull) = one_feed();
-    rental.operations().apply_pull(&pull, fetched(&body)).expect("the first import");
+    rental.worker().apply_pull(&pull, fetched(&body)).expect("the first import");
     group.bench_function("unchanged_repull_2000_events_redb", |b| {
         b.iter(|| {
             // Each pull is planned afresh, as the feed puller does: a pull planned
             // before another was applied is stale and skipped.
-            let pull = rental.operations().feed_pulls(None).expect("the pulls").remove(0);
-            let result = rental.operations().apply_pull(&pull, fetched(&body)).expect("applied");
+            let pull = rental.worker().feed_pulls(None).expect("the pulls").remove(0);
+            let result = rental.worker().apply_pull(&pull, fetched(&body)).expect("applied");
             assert_eq!((result.events, result.created, result.updated), (2_000, 0, 0));
             black_box(result)
         });

@@ -2,7 +2,8 @@
 //! binary: a backup through a server under write load holds every booking
 //! acknowledged before it began and restores to a server that lists the same;
 //! a backup of redb restores into PostgreSQL and back, record for record; a
-//! damaged or cut-short file is refused and writes nothing.
+//! damaged or cut-short file is refused and writes nothing; a file's event
+//! numbers cost no work of their own, and a restore writes through no link.
 
 mod common;
 
@@ -122,7 +123,7 @@ fn a_redb_backup_restores_into_postgres_and_back_record_for_record() {
     {
         let rental = sandbox.library();
         rental.add_webhook("https://hooks.example.com/in", Subscription::parse("*").unwrap(), None).unwrap();
-        rental.operations().fan_out(100).unwrap();
+        rental.worker().fan_out(100).unwrap();
         rental.set_admin_password("a long admin password").unwrap();
     }
     let first = sandbox.dir.path().join("from-redb.backup").display().to_string();
@@ -135,7 +136,7 @@ fn a_redb_backup_restores_into_postgres_and_back_record_for_record() {
         in_pg.bookings(&BookingQuery { limit: 100, ..BookingQuery::default() }).unwrap().data.len(),
         bookings.len()
     );
-    assert!(in_pg.operations().verify_admin_password("a long admin password").unwrap());
+    assert!(in_pg.worker().verify_admin_password("a long admin password").unwrap());
     drop(in_pg);
     let second = sandbox.dir.path().join("from-postgres.backup").display().to_string();
     sandbox.run(&["backup", "--to", &second, "--database", &url]).ok();
@@ -185,5 +186,83 @@ fn a_damaged_or_cut_short_backup_is_refused_and_writes_nothing() {
         let run = sandbox.run(&["restore", &file.display().to_string(), "--data-dir", &data_dir.display().to_string()]);
         assert!(run.fails(1).contains(says), "{}: {}", file.display(), run.stderr);
         assert!(!data_dir.exists(), "nothing written for {}", file.display());
+    }
+}
+
+/// A backup's lines with the trailer made anew for them, as anyone can.
+fn with_trailer(mut lines: Vec<Value>) -> Vec<u8> {
+    use sha2::Digest;
+    let mut trailer = lines.pop().unwrap();
+    let mut body = Vec::new();
+    for line in &lines {
+        body.extend(serde_json::to_vec(line).unwrap());
+        body.push(b'\n');
+    }
+    trailer["sha256"] = json!(hex::encode(sha2::Sha256::digest(&body)));
+    body.extend(serde_json::to_vec(&trailer).unwrap());
+    body.push(b'\n');
+    body
+}
+
+#[test]
+fn an_event_numbered_far_past_the_others_restores_at_once_under_its_number() {
+    let (sandbox, _) = Sandbox::with_key();
+    sandbox.with_bookings();
+    let file = sandbox.dir.path().join("good.backup");
+    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
+    let mut lines: Vec<Value> =
+        std::fs::read_to_string(&file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let far = 1_000_000_000_000_u64;
+    let last_event = lines.iter_mut().rev().find(|l| l["kind"] == "event").expect("the backup holds events");
+    last_event["doc"]["seq"] = json!(far);
+    let forged = sandbox.dir.path().join("far.backup");
+    std::fs::write(&forged, with_trailer(lines)).unwrap();
+
+    // A placeholder per missing number would never finish: the restore is one step per record.
+    let target = tempfile::tempdir().unwrap();
+    let data_dir = target.path().join("data");
+    sandbox.run(&["restore", &forged.display().to_string(), "--data-dir", &data_dir.display().to_string()]).ok();
+    let restored = Rental::new(rental_core::RedbStore::open_dir(&data_dir).unwrap());
+    let events = restored.events_after(far - 1, 10).unwrap();
+    assert_eq!(events.iter().map(|e| e.seq).collect::<Vec<_>>(), [far]);
+}
+
+#[test]
+fn events_out_of_order_are_refused_and_write_nothing() {
+    let (sandbox, _) = Sandbox::with_key();
+    sandbox.with_bookings();
+    let file = sandbox.dir.path().join("good.backup");
+    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
+    let mut lines: Vec<Value> =
+        std::fs::read_to_string(&file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let first = lines.iter().position(|l| l["kind"] == "event").unwrap();
+    lines[first]["doc"]["seq"] = json!(1_000);
+    let forged = sandbox.dir.path().join("unordered.backup");
+    std::fs::write(&forged, with_trailer(lines)).unwrap();
+
+    let target = tempfile::tempdir().unwrap();
+    let data_dir = target.path().join("data");
+    let run = sandbox.run(&["restore", &forged.display().to_string(), "--data-dir", &data_dir.display().to_string()]);
+    assert!(run.fails(1).contains("out of order"), "{}", run.stderr);
+    assert!(!data_dir.exists());
+}
+
+#[test]
+fn a_restore_writes_through_no_symbolic_link_in_the_data_directory() {
+    let (sandbox, _) = Sandbox::with_key();
+    sandbox.with_bookings();
+    let file = sandbox.dir.path().join("good.backup");
+    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
+
+    for name in ["rental.redb", "rental.redb.redo"] {
+        let target = tempfile::tempdir().unwrap();
+        let victim = target.path().join("precious.txt");
+        std::fs::write(&victim, "the host's own file").unwrap();
+        let data_dir = target.path().join("data");
+        std::fs::create_dir(&data_dir).unwrap();
+        std::os::unix::fs::symlink(&victim, data_dir.join(name)).unwrap();
+        let run = sandbox.run(&["restore", &file.display().to_string(), "--data-dir", &data_dir.display().to_string()]);
+        assert!(run.fails(1).contains("symbolic link"), "{name}: {}", run.stderr);
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the host's own file", "{name}");
     }
 }

@@ -34,7 +34,7 @@ fn the_demo_store_copies_whole_and_every_command_answers_the_same_on_postgres() 
         rental.create_key("old", &[Scope::Read]).unwrap();
         rental.revoke_key("old").unwrap();
         rental.add_webhook("https://example.com/hook", Subscription::parse("*").unwrap(), None).unwrap();
-        rental.operations().fan_out(1_000).unwrap();
+        rental.worker().fan_out(1_000).unwrap();
         let mut request = common::stay(60, 3);
         request.property = "harbour-loft".parse().unwrap();
         request.guests = 2;
@@ -59,7 +59,7 @@ fn the_demo_store_copies_whole_and_every_command_answers_the_same_on_postgres() 
     }
     let copied = Rental::new(PgStore::open(&url).unwrap());
     assert!(copied.authenticate(&secret).unwrap().is_some(), "keys work by their secret");
-    assert!(copied.operations().verify_admin_password("correct horse battery").unwrap());
+    assert!(copied.worker().verify_admin_password("correct horse battery").unwrap());
     let read = copied.store().read().unwrap();
     assert!(read.unfanned_events(10).unwrap().len() == 1, "the booking made after the fan-out is still to fan out");
     assert!(read.idempotency("order-1").unwrap().is_some());

@@ -79,6 +79,11 @@
 //!
 //! # Where to go next
 //!
+//! - **Today's door code**: each property of [`Rental::summary`] has the
+//!   code valid now (`door_code`) and the one valid now or next with its
+//!   window (`access`, an [`access::Access`]); a booking's own code, when
+//!   the property gives each stay one ([`DoorCodeMode::PerStay`]), is
+//!   `booking.visit.access`. A property's "today" is [`Property::today`].
 //! - **Keeping data**: [`RedbStore`] (feature `redb`, on by default) is one
 //!   process's durable store; `store::PgStore` (feature `postgres`) lets
 //!   several processes share one PostgreSQL database. The [`Store`] trait is
@@ -94,7 +99,7 @@
 //! - **Webhooks and channel calendars**: the events of the outbox are
 //!   delivered, signed ([`webhook`]), by `rental-server`; a program that
 //!   delivers them itself, or pulls the channels' feeds itself ([`pull`]),
-//!   uses [`Rental::operations`], the calls meant for servers. Our calendar
+//!   uses [`Rental::worker`], the calls meant for servers. Our calendar
 //!   export, for the channels to import, is [`Rental::calendar_export`].
 //! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`] and
 //!   [`occupancy`] are plain functions over plain data, no store, no clock, no I/O.
@@ -116,6 +121,7 @@ mod properties;
 mod service;
 mod stays;
 pub mod store;
+pub mod worker;
 
 // The folders above group the modules by what a host would call them; the
 // modules an embedder uses keep their paths at the crate root.
@@ -129,11 +135,21 @@ pub use stays::{access, occupancy, stay_state, stay_summary, turnover};
 
 pub mod prelude;
 
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeExamples;
+
+pub use access::DoorCodeMode;
 pub use availability::Availability;
 pub use basics::clock_time::ClockTime;
 pub use basics::date_json::parse_date;
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
 pub use booking_page::BookingPage;
+/// The dates and instants the API takes and returns, from `chrono`: re-exported
+/// so that an embedder needs no `chrono` of its own (its version is this crate's).
+#[doc(no_inline)]
+pub use chrono::{DateTime, NaiveDate, Utc};
 /// The IANA time zone of a property (`Tz::Europe__Lisbon`), from `chrono-tz`.
 #[doc(no_inline)]
 pub use chrono_tz::Tz;
@@ -146,10 +162,7 @@ pub use lifecycle::Action;
 pub use occupancy::Summary;
 pub use pricing::Quote;
 pub use property::{Cents, IcalFeed, Pricing, Property, PropertyBuilder, SeasonalRate, format_money};
-pub use service::{
-    Agenda, CATCH_UP_DAYS, Claim, Claimed, Created, DueDelivery, FeedPull, Fetched, NewKey, Operations, PRUNE_BATCH,
-    Pruned, PullClaim, Rental, Settings, WRITE_ATTEMPTS, retry_pause,
-};
+pub use service::{Agenda, Created, NewKey, Rental, Settings, WRITE_ATTEMPTS, retry_pause};
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;

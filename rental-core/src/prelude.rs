@@ -4,7 +4,8 @@
 #[cfg(feature = "redb")]
 pub use crate::RedbStore;
 pub use crate::{
-    Action, Booking, BookingCode, Cents, Clock, ClockTime, Error, EventName, ManualClock, MemoryStore, NewBooking,
-    PaymentStatus, Pricing, Property, Quote, QuoteRequest, Rental, Scope, Settings, Slug, Source, Status, Store,
-    SystemClock, Tz,
+    Action, Availability, Booking, BookingCode, BookingPage, BookingQuery, Cents, Clock, ClockTime, DateTime,
+    DoorCodeMode, Error, EventName, IcalFeed, ManualClock, MemoryStore, NaiveDate, NewBooking, PaymentStatus, Pricing,
+    Property, Quote, QuoteRequest, Rental, Scope, SeasonalRate, Settings, Slug, Source, Status, Store, Summary,
+    SystemClock, Tz, Utc, format_money,
 };

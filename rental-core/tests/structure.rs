@@ -25,7 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["store"],
     &["backup"],
     &["service"],
-    &["conformance", "prelude", "lib"],
+    &["conformance", "prelude", "worker", "lib"],
 ];
 
 /// Upward uses not yet taken apart, as (file, module it reaches up to); each
@@ -46,8 +46,10 @@ const MAX_FACADE_METHODS: usize = 45;
 const MAX_LONG_FILES: usize = 3;
 const LONG_FILE: usize = 500;
 const MAX_README_LINES: usize = 300;
-/// The types whose public methods make the facade.
-const FACADE: &[&str] = &["Rental", "Operations"];
+/// The type whose public methods make the facade an embedder reads; the
+/// workers' calls (`worker::Worker`) are counted apart.
+const FACADE: &[&str] = &["Rental"];
+const WORKER: &[&str] = &["Worker", "Operations"];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("rental-core sits in the workspace").to_owned()
@@ -225,8 +227,8 @@ fn property_fields() -> usize {
     body.lines().filter(|l| l.starts_with("    pub ")).count()
 }
 
-/// Public methods in `impl` blocks of the facade's types, anywhere in rental-core.
-fn facade_methods() -> usize {
+/// Public methods in `impl` blocks of `types`, anywhere in rental-core.
+fn public_methods(types: &[&str]) -> usize {
     let files = sources(&workspace().join("rental-core/src"));
     let mut count = 0;
     for text in files.values() {
@@ -234,7 +236,7 @@ fn facade_methods() -> usize {
         for line in outside_tests(text).lines() {
             if line.starts_with("impl") {
                 let header = line.split(" for ").last().unwrap_or(line);
-                inside = FACADE
+                inside = types
                     .iter()
                     .any(|t| header.split(|c: char| !c.is_alphanumeric() && c != '_').any(|word| word == *t));
             } else if line.starts_with('}') {
@@ -290,7 +292,7 @@ fn the_figures_already_met_stay_met() {
     let long = long_files();
     let figures = [
         ("Property's top-level public fields", fields, MAX_PROPERTY_FIELDS),
-        ("public methods on the facade (Rental, Operations)", facade_methods(), MAX_FACADE_METHODS),
+        ("public methods on the facade (Rental)", public_methods(FACADE), MAX_FACADE_METHODS),
         ("`&mut **` in rental-core", deref_escapes(), 0),
         ("rental-core top-level modules in an import circle", circles.len(), 0),
         ("source files over 500 lines outside tests", long.len(), MAX_LONG_FILES),
@@ -300,10 +302,13 @@ fn the_figures_already_met_stay_met() {
         let mark = if value <= goal { "met" } else { "not yet" };
         eprintln!("{name}: {value} (goal <= {goal}, {mark})");
     }
+    eprintln!("public methods of the workers' calls (worker::Worker): {}", public_methods(WORKER));
     eprintln!("modules in a circle: {circles:?}");
     for (file, lines) in &long {
         eprintln!("  {lines:>5} {file}");
     }
     // Only the figures already met are held here; the rest are printed until they are.
     assert!(fields <= MAX_PROPERTY_FIELDS, "Property has {fields} top-level fields: group new ones into an area");
+    let readme = readme_lines();
+    assert!(readme <= MAX_README_LINES, "README.md has {readme} lines: move reference parts into docs/");
 }

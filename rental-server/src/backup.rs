@@ -9,7 +9,7 @@ use http_body_util::Full;
 use rental_core::backup::BackupError;
 use rental_core::{Rental, Store, StoreError};
 
-use crate::handlers::{Reply, blocking};
+use crate::reply::{Reply, blocking};
 
 /// The backup, read from one snapshot on the blocking pool (writers are not held up).
 pub async fn download<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {

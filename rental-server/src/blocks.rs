@@ -10,7 +10,7 @@ use rental_core::calendar::{Block, NewBlock};
 use rental_core::{Rental, Store};
 use serde_json::json;
 
-use crate::handlers::{Reply, blocking, json};
+use crate::reply::{Reply, blocking, json};
 use crate::request::{self, Query};
 
 /// `GET /api/v1/properties/{slug}/blocks?from=&to=`.

@@ -35,7 +35,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rental_core::delivery::ClaimLimits;
-use rental_core::{DueDelivery, Rental, Store};
+use rental_core::worker::DueDelivery;
+use rental_core::{Rental, Store};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
@@ -146,7 +147,7 @@ async fn heartbeat<S: Store + 'static>(rental: Arc<Rental<S>>, owner: String, le
     loop {
         every.tick().await;
         let (rental, owner) = (Arc::clone(&rental), owner.clone());
-        match tokio::task::spawn_blocking(move || rental.operations().renew_delivery_leases(&owner, lease)).await {
+        match tokio::task::spawn_blocking(move || rental.worker().renew_delivery_leases(&owner, lease)).await {
             Ok(Ok(_)) => {}
             Ok(Err(e)) => tracing::warn!(error = %e, "cannot renew the webhook delivery leases"),
             Err(e) => tracing::error!(error = %e, "the lease heartbeat task failed"),
@@ -195,7 +196,7 @@ fn by_webhook(due: Vec<DueDelivery>) -> Vec<(String, Vec<DueDelivery>)> {
 /// Turns new outbox events into deliveries (one short write for all of them).
 async fn fan_out<S: Store + 'static>(rental: &Arc<Rental<S>>, limit: usize) {
     let rental = Arc::clone(rental);
-    match tokio::task::spawn_blocking(move || rental.operations().fan_out(limit)).await {
+    match tokio::task::spawn_blocking(move || rental.worker().fan_out(limit)).await {
         Ok(Ok(_)) => {}
         Ok(Err(e)) => tracing::error!(error = %e, "cannot fan events out to webhooks"),
         Err(e) => tracing::error!(error = %e, "the fan-out task failed"),
@@ -205,7 +206,7 @@ async fn fan_out<S: Store + 'static>(rental: &Arc<Rental<S>>, limit: usize) {
 /// Claims due deliveries for this dispatcher (one short write).
 async fn claim<S: Store + 'static>(crew: &Crew<S>, limits: ClaimLimits) -> Vec<DueDelivery> {
     let (rental, owner, lease) = (Arc::clone(&crew.rental), crew.owner.clone(), crew.config.lease);
-    match tokio::task::spawn_blocking(move || rental.operations().claim_deliveries(&owner, limits, lease)).await {
+    match tokio::task::spawn_blocking(move || rental.worker().claim_deliveries(&owner, limits, lease)).await {
         Ok(Ok(due)) => due,
         Ok(Err(e)) => {
             tracing::error!(error = %e, "cannot claim due webhook deliveries");

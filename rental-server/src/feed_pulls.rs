@@ -13,7 +13,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use http::{HeaderName, HeaderValue, StatusCode, header};
 use rental_core::pull::{PullResult, SyncReport};
-use rental_core::{FeedPull, Fetched, PullClaim, Rental, Store};
+use rental_core::worker::{FeedPull, Fetched, PullClaim};
+use rental_core::{Rental, Store};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
@@ -102,7 +103,7 @@ impl<S: Store + 'static> FeedPuller<S> {
         on_feed: impl Fn(&PullResult) + Send + Sync + 'static,
     ) -> rental_core::Result<SyncReport> {
         let started_at = self.rental.now();
-        let pulls = self.blocking(move |r| r.operations().feed_pulls(property.as_deref())).await?;
+        let pulls = self.blocking(move |r| r.worker().feed_pulls(property.as_deref())).await?;
         let results = self.pull_all(pulls, Mode::Asked, on_feed).await?;
         self.report(started_at, results).await
     }
@@ -112,7 +113,7 @@ impl<S: Store + 'static> FeedPuller<S> {
     pub async fn sync_due(self: &Arc<Self>, interval: Duration) -> rental_core::Result<Option<SyncReport>> {
         let now = self.rental.now();
         let interval = chrono::TimeDelta::from_std(interval).unwrap_or(chrono::TimeDelta::MAX);
-        let mut pulls = self.blocking(|r| r.operations().feed_pulls(None)).await?;
+        let mut pulls = self.blocking(|r| r.worker().feed_pulls(None)).await?;
         pulls.retain(|p| p.last_pull_at.is_none_or(|at| now - at >= interval));
         if pulls.is_empty() {
             return Ok(None);
@@ -128,7 +129,7 @@ impl<S: Store + 'static> FeedPuller<S> {
     async fn report(&self, started_at: DateTime<Utc>, results: Vec<PullResult>) -> rental_core::Result<SyncReport> {
         let report = SyncReport::new(started_at, self.rental.now(), results);
         let recorded = report.clone();
-        self.blocking(move |r| r.operations().record_sync(&recorded)).await?;
+        self.blocking(move |r| r.worker().record_sync(&recorded)).await?;
         Ok(report)
     }
 
@@ -181,10 +182,10 @@ impl<S: Store + 'static> FeedPuller<S> {
             tracing::warn!(property = %pull.property, feed = %pull.feed, %error, "feed pull failed");
         }
         let applying = pull.clone();
-        let applied = self.blocking(move |r| r.operations().apply_pull(&applying, fetched)).await;
+        let applied = self.blocking(move |r| r.worker().apply_pull(&applying, fetched)).await;
         if applied.is_err() {
             // Not applied: the feed is given back now rather than when its lease lapses.
-            if let Err(error) = self.blocking(move |r| r.operations().release_feed_pull(&pull)).await {
+            if let Err(error) = self.blocking(move |r| r.worker().release_feed_pull(&pull)).await {
                 tracing::warn!(%error, "a feed lease was left to lapse");
             }
         }
@@ -209,10 +210,8 @@ impl<S: Store + 'static> FeedPuller<S> {
             loop {
                 every.tick().await;
                 let (rental, owner, feeds) = (Arc::clone(&rental), owner.clone(), feeds.clone());
-                match tokio::task::spawn_blocking(move || {
-                    rental.operations().renew_feed_leases(&owner, &feeds, FEED_LEASE)
-                })
-                .await
+                match tokio::task::spawn_blocking(move || rental.worker().renew_feed_leases(&owner, &feeds, FEED_LEASE))
+                    .await
                 {
                     Ok(Ok(_)) => {}
                     Ok(Err(e)) => tracing::warn!(error = %e, "cannot renew a feed pull lease"),
@@ -233,9 +232,9 @@ impl<S: Store + 'static> FeedPuller<S> {
         let mut first_until = None;
         loop {
             let (asked, owner) = (pull.clone(), self.owner.clone());
-            match self.blocking(move |r| r.operations().claim_feed_pull(&asked, &owner, lease)).await? {
+            match self.blocking(move |r| r.worker().claim_feed_pull(&asked, &owner, lease)).await? {
                 PullClaim::Claimed(fresh) if mode == Mode::Due && fresh.applied != pull.applied => {
-                    self.blocking(move |r| r.operations().release_feed_pull(&fresh)).await?;
+                    self.blocking(move |r| r.worker().release_feed_pull(&fresh)).await?;
                     return Ok(Turn::Skip);
                 }
                 PullClaim::Claimed(fresh) => return Ok(Turn::Mine(fresh)),

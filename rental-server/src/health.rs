@@ -10,8 +10,8 @@ use rental_core::{Store, StoreError};
 use serde_json::json;
 
 use crate::AppState;
-use crate::handlers::{Reply, json};
 use crate::problem::Problem;
+use crate::reply::{Reply, json};
 
 /// How long the store has to answer `/readyz`'s read.
 pub const READY_DEADLINE: Duration = Duration::from_secs(1);
@@ -47,7 +47,7 @@ async fn probe<S: Store + 'static>(state: &Arc<AppState<S>>) -> (String, String)
     let rental = Arc::clone(state.rental());
     let work = tokio::task::spawn_blocking(move || {
         let _turn = turn;
-        let schema = match rental.operations().check_store() {
+        let schema = match rental.worker().check_store() {
             Ok(true) => "ok".to_owned(),
             Ok(false) => "not this build's schema: run the rental that matches it".to_owned(),
             Err(e) => return (failed("the store's read", &e), "unknown".to_owned()),

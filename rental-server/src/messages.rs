@@ -8,7 +8,7 @@ use rental_core::message::{MessageView, ResendRequest};
 use rental_core::{Rental, Store};
 use serde_json::json;
 
-use crate::handlers::{Reply, blocking, json};
+use crate::reply::{Reply, blocking, json};
 use crate::request;
 
 /// `GET /api/v1/bookings/{code}/messages` → `{"data": [Message…]}`, in the order recorded.

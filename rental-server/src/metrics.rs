@@ -188,9 +188,9 @@ impl StoreGauges {
     /// Reads them in one snapshot (on the blocking pool: this is a store read).
     pub fn read<S: Store>(rental: &Rental<S>) -> rental_core::Result<StoreGauges> {
         let now = Utc::now();
-        let (pending, oldest) = rental.operations().webhook_backlog()?;
+        let (pending, oldest) = rental.worker().webhook_backlog()?;
         let feeds = rental
-            .operations()
+            .worker()
             .feed_states()?
             .into_iter()
             .map(|f| {
@@ -225,8 +225,8 @@ fn seconds_since(at: chrono::DateTime<Utc>, now: chrono::DateTime<Utc>) -> f64 {
 }
 
 /// The `/metrics` answer, or 503 when the recorder is someone else's or the store did not answer.
-pub async fn response<S: Store + 'static>(metrics: &Metrics, rental: &Arc<Rental<S>>) -> crate::handlers::Reply {
-    let gauges = crate::handlers::blocking(rental, |r| StoreGauges::read(r)).await?;
+pub async fn response<S: Store + 'static>(metrics: &Metrics, rental: &Arc<Rental<S>>) -> crate::reply::Reply {
+    let gauges = crate::reply::blocking(rental, |r| StoreGauges::read(r)).await?;
     let text =
         metrics.render(&gauges).ok_or_else(|| Problem::unavailable("metrics are not recorded by this server"))?;
     let mut response = Response::new(Full::new(Bytes::from(text)));

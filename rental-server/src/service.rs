@@ -32,7 +32,7 @@ use crate::connection::body::Body;
 use crate::problem::Problem;
 
 /// The API, the admin pages, the booking page and the calendars as one
-/// [`hyper::service::Service`], to mount in a program's own server.
+/// [`hyper::service::Service`](https://docs.rs/hyper/1/hyper/service/trait.Service.html), to mount in a program's own server.
 ///
 /// Make one per connection with [`RentalService::for_client`], so the login
 /// throttle and the booking page's limits count each client apart (behind a
@@ -126,16 +126,20 @@ impl<S: Store + 'static> RentalService<S> {
     /// Answers one request whose body is already bounded.
     pub(crate) async fn answer(self, mut req: Request<Body>) -> Response<Full<Bytes>> {
         if self.prefix.is_empty() {
-            return crate::handle(self.state, self.client, req).await;
+            return crate::answer::handle(self.state, self.client, req).await;
         }
         let Some(inner) = below(&self.prefix, req.uri()) else {
             let path = req.uri().path().to_owned();
-            return crate::handle_outside(&self.state, &req, Problem::not_found(format!("no such endpoint: {path}")));
+            return crate::answer::handle_outside(
+                &self.state,
+                &req,
+                Problem::not_found(format!("no such endpoint: {path}")),
+            );
         };
         *req.uri_mut() = inner;
         req.extensions_mut().insert(Mount(Arc::clone(&self.prefix)));
         let openapi = req.uri().path() == "/api/openapi.json";
-        let response = crate::handle(self.state, self.client, req).await;
+        let response = crate::answer::handle(self.state, self.client, req).await;
         keep_prefix(&self.prefix, response, openapi).await
     }
 }

@@ -4,7 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rental_core::{CATCH_UP_DAYS, Rental, Store};
+use rental_core::worker::CATCH_UP_DAYS;
+use rental_core::{Rental, Store};
 use tokio::sync::watch;
 
 /// How often due check-ins and check-outs are looked for: well inside the
@@ -24,7 +25,7 @@ pub async fn run<S: Store + 'static>(rental: Arc<Rental<S>>, mut stop: watch::Re
         tokio::select! {
             _ = every.tick() => {
                 let rental = Arc::clone(&rental);
-                match tokio::task::spawn_blocking(move || rental.operations().apply_stay_schedule(lookback)).await {
+                match tokio::task::spawn_blocking(move || rental.worker().apply_stay_schedule(lookback)).await {
                     Ok(Ok(changed)) => {
                         lookback = 1;
                         for b in changed {

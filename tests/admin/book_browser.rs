@@ -21,7 +21,7 @@ use crate::client::{PASSWORD, server};
 
 /// axe-core, installed by `scripts/test` (`npm install --prefix target/test-npm`);
 /// `None` when it is not there (see `rental_tests::tools`).
-fn axe_source() -> Option<String> {
+pub(crate) fn axe_source() -> Option<String> {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"), PathBuf::from);
     let file = target.join("test-npm/node_modules/axe-core/axe.min.js");
@@ -36,7 +36,7 @@ fn axe_source() -> Option<String> {
 }
 
 /// Runs axe-core on the current page: no serious or critical violation.
-async fn accessible(c: &Client, axe: &str, what: &str) -> Result {
+pub(crate) async fn accessible(c: &Client, axe: &str, what: &str) -> Result {
     c.execute(axe, vec![]).await?;
     let found = c
         .execute_async(
@@ -54,7 +54,7 @@ async fn accessible(c: &Client, axe: &str, what: &str) -> Result {
 }
 
 /// Waits until `script` returns true.
-async fn until(c: &Client, script: &str, what: &str) -> Result {
+pub(crate) async fn until(c: &Client, script: &str, what: &str) -> Result {
     let deadline = Instant::now() + Duration::from_secs(10);
     while c.execute(script, vec![]).await? != json!(true) {
         assert!(Instant::now() < deadline, "waited 10 s for {what}");
@@ -63,12 +63,12 @@ async fn until(c: &Client, script: &str, what: &str) -> Result {
     Ok(())
 }
 
-async fn text(c: &Client, css: &str) -> Result<String> {
+pub(crate) async fn text(c: &Client, css: &str) -> Result<String> {
     Ok(c.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(css)).await?.text().await?)
 }
 
 /// A server with Sea View's page on, framable by `site`.
-async fn book_server(site: &str) -> TestServer<MemoryStore> {
+pub(crate) async fn book_server(site: &str) -> TestServer<MemoryStore> {
     let s = server().await;
     s.rental
         .edit_property("sea-view", |p| {
@@ -81,7 +81,7 @@ async fn book_server(site: &str) -> TestServer<MemoryStore> {
 
 /// A second origin: a host's own site that embeds the page of `rental` with embed.js
 /// and notes each `rental:requested` it hears.
-async fn site(rental: &str) -> u16 {
+pub(crate) async fn site(rental: &str) -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let html = format!(
@@ -110,7 +110,7 @@ async fn site(rental: &str) -> u16 {
 }
 
 /// Fills the request form and sends it; waits for the confirmation and returns its code.
-async fn request(c: &Client, name: &str) -> Result<String> {
+pub(crate) async fn request(c: &Client, name: &str) -> Result<String> {
     c.find(Locator::Css("#guestName")).await?.send_keys(name).await?;
     c.find(Locator::Css("#guestEmail")).await?.send_keys("guest@example.com").await?;
     click(c, "#request button[type=submit]").await?;

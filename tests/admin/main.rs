@@ -9,6 +9,7 @@
 //!   with screenshots at desktop and phone widths under `target/screenshots/`.
 //! - `book_browser`: the booking page in chromium (mouse, keyboard, no script,
 //!   embedded on a second origin) with axe-core, and its settings in the dashboard.
+//! - `book_traps`: what a guest trips over on the booking page (issue 44), in chromium.
 //! - `calendar_scale`: the calendar of 200 properties, its time and size.
 //! - `host_actions`: the host forms over HTTP: CSRF, escaping, use cases.
 //! - `host_browser`: host operations in chromium: the calendar, blocks, the
@@ -18,6 +19,7 @@
 
 mod actions;
 mod book_browser;
+mod book_traps;
 mod browser;
 mod calendar_scale;
 mod client;

@@ -169,7 +169,9 @@ async fn a_stay_the_rules_refuse_is_explained_in_words_and_gets_no_form() {
         assert!(!page.contains("id=\"request\""), "{path}: no form");
     }
     let backwards = s.http.get("/book/sea-view?checkIn=2026-12-20&checkOut=2026-12-18", NO_KEY).await;
-    assert!(backwards.expect(400).text().contains("The check-out day"));
+    let backwards = backwards.expect(400).text();
+    assert!(backwards.contains("Check-out must be after check-in."), "in words, no field names (issue 44)");
+    assert!(!backwards.contains("checkOut must"), "{backwards}");
     let nonsense = s.http.get("/book/sea-view?checkIn=tomorrow&checkOut=2026-12-18", NO_KEY).await;
     assert!(nonsense.expect(400).text().contains("The check-in day is not a date."));
 }
@@ -251,8 +253,12 @@ async fn a_filled_hidden_field_creates_nothing() {
 async fn the_sixth_post_in_ten_minutes_from_one_address_waits_and_a_proxy_s_other_clients_do_not() {
     let trusted_proxies = "127.0.0.0/8".parse().unwrap();
     let s = server_with(&ServerConfig { trusted_proxies, ..ServerConfig::default() }).await;
-    for _ in 0..5 {
+    // Forms refused for their fields or token (issue 44) do not count; posts that try to book do.
+    for _ in 0..6 {
         post_from(&s, "203.0.113.7", form("2026-12-20", "2026-12-21", "x", "")).await.expect(422);
+    }
+    for _ in 0..5 {
+        post_from(&s, "203.0.113.7", form("2026-12-20", "2026-12-21", "x", "bot")).await.expect(400);
     }
     let limited = post_from(&s, "203.0.113.7", form("2026-12-20", "2026-12-21", "x", "")).await;
     limited.expect(429);
@@ -305,7 +311,10 @@ async fn a_broken_rule_or_a_bad_address_brings_the_form_back_with_the_reason_bes
     let far = post(&s, form("2029-12-01", "2029-12-04", &token, "")).await;
     assert!(far.expect(422).text().contains("Stays can be booked up to a check-in on 2029-11-22"));
     let unreadable = post(&s, form("x", "2026-12-23", &token, "")).await;
-    assert!(unreadable.expect(422).text().contains("pick a date"));
+    assert!(unreadable.expect(422).text().contains("Please pick a check-in day."));
+    let spaces = form("2026-12-20", "2026-12-23", &token, "").replace("Ada+Lovelace", "+++");
+    let page = post(&s, spaces).await.expect(422).text();
+    assert!(page.contains("Please enter your name.") && !page.contains("1 to 200"), "{page}");
     assert!(page_bookings(&s).await.is_empty());
 }
 
@@ -404,4 +413,35 @@ async fn the_property_json_carries_its_booking_page_and_a_bad_origin_is_refused(
         assert!(matches!(refused, Err(rental_core::Error::Validation(_))), "{bad}");
     }
     assert_eq!(s.rental.property("sea-view").unwrap().booking_page.embed_origins, [SITE], "nothing changed");
+}
+
+#[tokio::test]
+async fn every_answer_of_the_page_carries_the_same_frame_ancestors_and_the_limit_page_keeps_the_input() {
+    let posts = PostLimit { posts: 1, ..PostLimit::default() };
+    let s =
+        server_with(&ServerConfig { book: BookConfig { posts, ..BookConfig::default() }, ..ServerConfig::default() })
+            .await;
+    let ancestors = format!("frame-ancestors 'self' {SITE};");
+    let first = token(&s, "2026-12-20", "2026-12-23").await;
+    post(&s, form("2026-12-20", "2026-12-23", &first, "")).await.expect(303);
+    let second = token(&s, "2027-01-04", "2027-01-08").await;
+    let limited = post(&s, form("2027-01-04", "2027-01-08", &second, "")).await;
+    limited.expect(429);
+    let page = limited.text();
+    assert!(page.contains("value=\"Ada Lovelace\"") && page.contains("Arriving late"), "the input is kept");
+    assert!(page.contains(&format!("name=\"token\" value=\"{second}\"")), "with its unspent token");
+    assert!(page.contains("href=\"/book/sea-view?checkIn=2027-01-04&amp;checkOut=2027-01-08&amp;guests=2\""));
+    let mut answers = vec![("the 429 page", limited)];
+    for path in ["/book/sea-view/requested/forged", "/book/sea-view/nothing/here", "/book/sea-view?month=soon"] {
+        answers.push((path, s.http.get(path, NO_KEY).await));
+    }
+    answers.push(("405", s.http.send_bytes(Method::DELETE, "/book/sea-view", NO_KEY, "text/plain", "").await));
+    answers.push(("a page of no property", s.http.get("/book/no-such-house", NO_KEY).await));
+    s.rental.edit_property("sea-view", |p| p.booking_page.enabled = false).unwrap();
+    answers.push(("a page turned off", s.http.get("/book/sea-view", NO_KEY).await));
+    for (what, reply) in answers {
+        assert!(reply.status >= 400, "{what}: {}", reply.status);
+        let csp = reply.header("content-security-policy").unwrap_or_default();
+        assert!(csp.contains(&ancestors), "{what}: {csp}");
+    }
 }

@@ -89,8 +89,8 @@ async fn shutdown_with_a_slow_receiver_ends_within_the_grace_and_leaves_nothing_
     assert_eq!(receiver.count(), 4, "no attempt started once shutdown began");
     // The hanging attempts were cut unrecorded and their leases released: another
     // dispatcher claims every delivery of the four webhooks at once.
-    s.rental.operations().fan_out(1_000).unwrap(); // the events of bookings made after the last poll
+    s.rental.worker().fan_out(1_000).unwrap(); // the events of bookings made after the last poll
     let all = ClaimLimits { deliveries: 1_000, webhooks: 100 };
-    let claimed = s.rental.operations().claim_deliveries("next", all, Duration::from_secs(60)).unwrap();
+    let claimed = s.rental.worker().claim_deliveries("next", all, Duration::from_secs(60)).unwrap();
     assert_eq!(claimed.len(), 200, "none delivered, none left leased");
 }

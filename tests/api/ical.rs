@@ -434,7 +434,7 @@ async fn the_server_pulls_feeds_by_itself_soon_after_a_start_then_every_interval
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(channel.hits("/airbnb.ics"), 1, "pulled once, not again before the interval");
-    let states = s.rental.operations().feed_states().unwrap();
+    let states = s.rental.worker().feed_states().unwrap();
     assert_eq!(states[0].last_result.as_ref().map(|r| r.ok), Some(true));
 }
 

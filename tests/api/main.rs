@@ -26,6 +26,8 @@
 //! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
 //! - `book`: the booking page guests book on (section 20), its form, tokens and framing.
 //! - `health`: `/healthz` and `/readyz`, at shutdown and with PostgreSQL stopped and started (section 22).
+//! - `guest_mail`: what guests and hosts read in messages (issue 44): reply-to,
+//!   plurals, days and clocks, lapsed requests and the host told before.
 //! - `messages`: guest messages (section 21) through a real SMTP server: every kind,
 //!   timing across DST, order, retries, refusals, a server down, header injection.
 //! - `mounted`: the whole interface mounted under `/rental` in a program's own
@@ -42,6 +44,7 @@ mod connections;
 mod delivery_claims;
 mod denial;
 mod errors;
+mod guest_mail;
 mod health;
 mod home_assistant;
 mod ical;

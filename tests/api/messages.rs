@@ -17,9 +17,9 @@ use rental_tests::http::{NO_KEY, TestServer, booking_body};
 use rental_tests::smtp::{Received, SmtpServer};
 use serde_json::{Value, json};
 
-const WAIT: Duration = Duration::from_secs(20);
+pub(crate) const WAIT: Duration = Duration::from_secs(20);
 
-fn mail_config(smtp: &SmtpServer) -> MailConfig {
+pub(crate) fn mail_config(smtp: &SmtpServer) -> MailConfig {
     MailConfig {
         smtp: Some(Smtp::new(&smtp.url(), Some(&smtp.ca_pem()), Duration::from_secs(10)).expect("a transport")),
         sender: Some(Sender {
@@ -33,24 +33,29 @@ fn mail_config(smtp: &SmtpServer) -> MailConfig {
     }
 }
 
-fn settings() -> Settings {
+pub(crate) fn settings() -> Settings {
     Settings { host_email: "host@example.com".into(), ..Settings::default() }
 }
 
-async fn server(smtp: &SmtpServer) -> TestServer<MemoryStore> {
+pub(crate) async fn server(smtp: &SmtpServer) -> TestServer<MemoryStore> {
     let config = ServerConfig { mail: mail_config(smtp), ..ServerConfig::default() };
     TestServer::with_settings(MemoryStore::new(), settings(), &config).await
 }
 
 /// The booking's messages as the API lists them.
-async fn messages(s: &TestServer<MemoryStore>, code: &str) -> Vec<Value> {
+pub(crate) async fn messages(s: &TestServer<MemoryStore>, code: &str) -> Vec<Value> {
     let reply = s.get(&format!("/api/v1/bookings/{code}/messages"), &s.key).await;
     reply.expect(200);
     reply.body["data"].as_array().expect("data").clone()
 }
 
 /// Waits until the message of `kind` (the last one) satisfies `done`.
-async fn wait_message(s: &TestServer<MemoryStore>, code: &str, kind: &str, done: impl Fn(&Value) -> bool) -> Value {
+pub(crate) async fn wait_message(
+    s: &TestServer<MemoryStore>,
+    code: &str,
+    kind: &str,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
     let until = std::time::Instant::now() + WAIT;
     loop {
         let list = messages(s, code).await;
@@ -67,7 +72,7 @@ async fn wait_message(s: &TestServer<MemoryStore>, code: &str, kind: &str, done:
 /// Waits until no message of the server is due and unsent: every send in
 /// flight has been recorded. Call it before moving the clock, which would
 /// otherwise let the leases of sends in flight lapse at once.
-async fn quiet(s: &TestServer<MemoryStore>) {
+pub(crate) async fn quiet(s: &TestServer<MemoryStore>) {
     let until = std::time::Instant::now() + WAIT;
     loop {
         let now = s.clock.now();
@@ -88,13 +93,13 @@ async fn quiet(s: &TestServer<MemoryStore>) {
     }
 }
 
-fn of_kind<'a>(got: &'a [Received], subject_part: &str) -> &'a Received {
+pub(crate) fn of_kind<'a>(got: &'a [Received], subject_part: &str) -> &'a Received {
     got.iter()
         .find(|r| r.header("Subject").contains(subject_part))
         .unwrap_or_else(|| panic!("no {subject_part:?} in {got:#?}"))
 }
 
-async fn confirm(s: &TestServer<MemoryStore>, code: &str) {
+pub(crate) async fn confirm(s: &TestServer<MemoryStore>, code: &str) {
     s.act(code, &json!({"action": "confirm"})).await.expect(200);
 }
 

@@ -5,7 +5,7 @@
 use http::Method;
 use rental_core::access::DoorCodeMode;
 use rental_core::{Property, demo};
-use rental_server::routes::ROUTES;
+use rental_server::routes;
 use rental_tests::http::{NO_KEY, Reply, TestServer};
 use serde_json::{Value, json};
 
@@ -114,8 +114,8 @@ async fn no_answer_to_a_key_without_read_holds_a_guest_s_details_or_a_door_code(
     let keys = [("no key", NO_KEY), ("write", s.write_key.as_str()), ("read", &s.read_key), ("read+write", &s.key)];
     for (scopes, key) in keys {
         let block = new_block(&s).await;
-        for (method, template) in ROUTES {
-            for call in calls(method, template, &w, &block) {
+        for route in routes::all() {
+            for call in calls(route.method().as_str(), route.path(), &w, &block) {
                 let reply = send(&s, key, &call).await;
                 let what = format!("{} {} {} with {scopes}", call.0, call.1, call.2);
                 let text = reply.text();

@@ -10,7 +10,8 @@ use chrono_tz::Tz;
 use rental_core::ids::Source;
 use rental_core::property::IcalFeed;
 use rental_core::store::{ReadTx, Store};
-use rental_core::{Fetched, ManualClock, MemoryStore, Rental, demo};
+use rental_core::worker::Fetched;
+use rental_core::{ManualClock, MemoryStore, Rental, demo};
 use rental_tests::{at, d};
 
 /// One fixture: the property's zone, the instant of the pull (before the feed's first
@@ -83,9 +84,9 @@ fn every_fixture_blocks_the_nights_its_readme_states() {
             reservation_patterns: vec![],
         }];
         rental.import_properties(&[property]).unwrap();
-        let pull = rental.operations().feed_pulls(Some("sea-view")).unwrap().remove(0);
+        let pull = rental.worker().feed_pulls(Some("sea-view")).unwrap().remove(0);
         let body = Fetched::Body { body: fixture(case.file), etag: None, last_modified: None };
-        let result = rental.operations().apply_pull(&pull, body).unwrap();
+        let result = rental.worker().apply_pull(&pull, body).unwrap();
 
         let nights = held_nights(&rental, d("2000-01-01")).len();
         let got = (result.ok, nights, result.created);
@@ -111,16 +112,15 @@ fn pulling_the_same_fixture_again_changes_nothing() {
         reservation_patterns: vec![],
     }];
     rental.import_properties(&[property]).unwrap();
-    let pull = rental.operations().feed_pulls(None).unwrap().remove(0);
+    let pull = rental.worker().feed_pulls(None).unwrap().remove(0);
     let body =
         || Fetched::Body { body: fixture("airbnb-merged-6-listings-mixed-eol.ics"), etag: None, last_modified: None };
-    rental.operations().apply_pull(&pull, body()).unwrap();
+    rental.worker().apply_pull(&pull, body()).unwrap();
     let events = rental.events_after(0, usize::MAX).unwrap().len();
     let nights = held_nights(&rental, d("2000-01-01"));
 
     // Each pull is planned anew: one planned before the last was applied would be dropped as stale.
-    let again =
-        rental.operations().apply_pull(&rental.operations().feed_pulls(None).unwrap().remove(0), body()).unwrap();
+    let again = rental.worker().apply_pull(&rental.worker().feed_pulls(None).unwrap().remove(0), body()).unwrap();
     assert_eq!((again.ok, again.events, again.created, again.updated, again.cancelled), (true, 176, 0, 0, 0));
     assert_eq!(rental.events_after(0, usize::MAX).unwrap().len(), events, "no new events");
     assert_eq!(held_nights(&rental, d("2000-01-01")), nights);
@@ -143,8 +143,8 @@ fn a_propertys_feed_states_are_its_own_even_beside_slugs_that_share_a_prefix() {
             properties.push(p);
         }
         rental.import_properties(&properties).unwrap();
-        for pull in rental.operations().feed_pulls(None).unwrap() {
-            rental.operations().apply_pull(&pull, Fetched::Failed("offline".into())).unwrap();
+        for pull in rental.worker().feed_pulls(None).unwrap() {
+            rental.worker().apply_pull(&pull, Fetched::Failed("offline".into())).unwrap();
         }
         let of = |slug: &str| {
             let states = rental
@@ -159,7 +159,7 @@ fn a_propertys_feed_states_are_its_own_even_beside_slugs_that_share_a_prefix() {
         assert_eq!(of("sea-view"), ["sea-view/airbnb", "sea-view/vrbo"]);
         assert_eq!(of("sea"), ["sea/airbnb", "sea/vrbo"]);
         assert_eq!(of("sea-view0"), ["sea-view0/airbnb", "sea-view0/vrbo"]);
-        assert_eq!(rental.operations().feed_states().unwrap().len(), 8);
+        assert_eq!(rental.worker().feed_states().unwrap().len(), 8);
     }
     let dir = tempfile::tempdir().unwrap();
     check(&Rental::new(rental_tests::open_redb(dir.path())));

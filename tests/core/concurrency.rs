@@ -131,7 +131,7 @@ fn a_batch_answers_each_request_in_order<S: Store>(rental: &Rental<S>) {
         (keyed, Some("order-9".to_owned())),
         (new_booking("sea-view", "2027-02-04", "2027-02-06", 2), None),
     ];
-    let results = rental.operations().create_bookings(&requests);
+    let results = rental.worker().create_bookings(&requests);
     assert_eq!(results.len(), 6, "{results:?}");
     assert!(matches!(&results[0], Ok(c) if !c.replayed), "{:?}", results[0]);
     assert!(matches!(&results[1], Err(Error::Validation(_))), "guests 0: {:?}", results[1]);

@@ -85,8 +85,8 @@ fn the_admin_password_survives_a_reopen() {
     let dir = tempfile::tempdir().unwrap();
     Rental::new(open_redb(dir.path())).set_admin_password("kept across restarts").unwrap();
     let reopened = Rental::new(open_redb(dir.path()));
-    assert!(reopened.operations().verify_admin_password("kept across restarts").unwrap());
-    assert!(!reopened.operations().verify_admin_password("something else").unwrap());
+    assert!(reopened.worker().verify_admin_password("kept across restarts").unwrap());
+    assert!(!reopened.worker().verify_admin_password("something else").unwrap());
 }
 
 /// A webhook as the code before secret rotation stored it: one `secret`, generated as `whsec_` + 32 base62 characters.
@@ -112,12 +112,8 @@ fn a_webhook_stored_before_secret_rotation_existed_loads_signs_and_rotates() {
         let old = rental.webhooks().unwrap().remove(0);
         assert_eq!((old.id.as_str(), old.secret(), old.secrets.all().len()), ("wh_3kTq9VbX1mZp", secret, 1));
         rental.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-27", 3), None).unwrap();
-        rental.operations().fan_out(10).unwrap();
-        assert_eq!(
-            rental.operations().due_deliveries(10).unwrap()[0].secrets,
-            [secret],
-            "it signs with its one secret"
-        );
+        rental.worker().fan_out(10).unwrap();
+        assert_eq!(rental.worker().due_deliveries(10).unwrap()[0].secrets, [secret], "it signs with its one secret");
         rental.rotate_webhook_secret(&old.id, None).unwrap()
     };
     let reopened = Rental::new(open_redb(dir.path())).with_clock(fixed_clock());

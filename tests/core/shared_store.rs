@@ -114,11 +114,11 @@ fn a_key_revoked_through_one_engine_is_refused_by_the_other_within_two_seconds()
     let (_, engines) = engines(2);
     let secret = engines[0].create_key("ci", &[Scope::Read]).unwrap().secret;
     assert!(engines[1].authenticate(&secret).unwrap().is_some());
-    assert!(engines[1].operations().authenticate_from_memory(&secret).is_some(), "remembered for a minute");
+    assert!(engines[1].worker().authenticate_from_memory(&secret).is_some(), "remembered for a minute");
     let key = engines[0].authenticate(&secret).unwrap().unwrap();
     engines[0].revoke_key(&key.id).unwrap();
     let refused = within(Duration::from_secs(2), || {
-        engines[1].operations().authenticate_from_memory(&secret).is_none()
+        engines[1].worker().authenticate_from_memory(&secret).is_none()
             && engines[1].authenticate(&secret).unwrap().is_none()
     });
     assert!(refused.is_some(), "still accepted 2 s after the revocation");
@@ -148,7 +148,7 @@ fn fanning_out_from_two_engines_at_once_makes_one_delivery_per_event() {
             thread::spawn(move || {
                 barrier.wait();
                 let mut taken = 0;
-                while let n @ 1.. = rental.operations().fan_out(3).unwrap() {
+                while let n @ 1.. = rental.worker().fan_out(3).unwrap() {
                     taken += n;
                 }
                 taken
@@ -158,11 +158,11 @@ fn fanning_out_from_two_engines_at_once_makes_one_delivery_per_event() {
     let taken: usize = handles.into_iter().map(|h| h.join().unwrap()).sum();
     assert_eq!(taken, 20, "each event fanned out by one engine");
     let mut seqs: Vec<u64> =
-        engines[0].operations().due_deliveries(100).unwrap().iter().map(|d| d.delivery.event_seq).collect();
+        engines[0].worker().due_deliveries(100).unwrap().iter().map(|d| d.delivery.event_seq).collect();
     seqs.sort_unstable();
     seqs.dedup();
     assert_eq!(seqs.len(), 20);
-    assert_eq!(engines[1].operations().due_deliveries(100).unwrap().len(), 20, "one delivery per event");
+    assert_eq!(engines[1].worker().due_deliveries(100).unwrap().len(), 20, "one delivery per event");
 }
 
 fn direct(code: &str, check_in: &str, check_out: &str) -> Booking {
@@ -267,9 +267,9 @@ fn a_database_left_at_schema_version_6_keeps_its_keys_webhooks_feeds_and_admin_r
     let phc_doc = made.store().read().unwrap().record(kind, "admin").unwrap().unwrap().doc;
     let phc = serde_json::from_slice::<serde_json::Value>(&phc_doc).unwrap()["phc"].as_str().unwrap().to_owned();
     let now = made.now();
-    made.operations().start_admin_session("session-hash", "csrf", chrono::TimeDelta::hours(1), now).unwrap();
+    made.worker().start_admin_session("session-hash", "csrf", chrono::TimeDelta::hours(1), now).unwrap();
     for _ in 0..6 {
-        made.operations().login_failed("10.0.0.9", now).unwrap();
+        made.worker().login_failed("10.0.0.9", now).unwrap();
     }
 
     let url = PgCluster::shared().empty_database();
@@ -296,7 +296,7 @@ fn a_database_left_at_schema_version_6_keeps_its_keys_webhooks_feeds_and_admin_r
         &[&now, &session],
     )
     .unwrap();
-    let wait = made.operations().login_wait("10.0.0.9", now).unwrap().expect("locked out");
+    let wait = made.worker().login_wait("10.0.0.9", now).unwrap().expect("locked out");
     let failures = (0..6).fold(None, |f, _| Some(rental_core::admin_session::LoginFailures::and_one(f, now)));
     let failures = serde_json::to_string(&failures.unwrap()).unwrap();
     old.execute(
@@ -309,17 +309,17 @@ fn a_database_left_at_schema_version_6_keeps_its_keys_webhooks_feeds_and_admin_r
     assert_eq!(upgraded.keys().unwrap(), std::slice::from_ref(&new.key));
     assert_eq!(upgraded.authenticate(&new.secret).unwrap().map(|k| k.id), Some(new.key.id.clone()));
     assert_eq!(upgraded.webhooks().unwrap(), [webhook]);
-    assert_eq!(upgraded.operations().feed_states().unwrap(), [feed]);
-    assert!(upgraded.operations().verify_admin_password("correct horse battery").unwrap());
+    assert_eq!(upgraded.worker().feed_states().unwrap(), [feed]);
+    assert!(upgraded.worker().verify_admin_password("correct horse battery").unwrap());
     let idle = chrono::TimeDelta::hours(1);
     assert_eq!(
-        upgraded.operations().admin_session("session-hash", idle, now).unwrap().map(|s| s.csrf),
+        upgraded.worker().admin_session("session-hash", idle, now).unwrap().map(|s| s.csrf),
         Some("csrf".into())
     );
-    assert_eq!(upgraded.operations().login_wait("10.0.0.9", now).unwrap(), Some(wait));
+    assert_eq!(upgraded.worker().login_wait("10.0.0.9", now).unwrap(), Some(wait));
     // The sessions' time came along as the index: an idle one is swept.
-    upgraded.operations().start_admin_session("other", "csrf", idle, now + idle + idle).unwrap();
-    assert_eq!(upgraded.operations().admin_session("session-hash", idle * 10, now).unwrap(), None);
+    upgraded.worker().start_admin_session("other", "csrf", idle, now + idle + idle).unwrap();
+    assert_eq!(upgraded.worker().admin_session("session-hash", idle * 10, now).unwrap(), None);
     let gone = old
         .query("SELECT count(*) FROM pg_tables WHERE tablename IN ('api_keys', 'webhooks', 'feeds', 'admin_sessions', 'login_failures')", &[])
         .unwrap();
@@ -396,14 +396,14 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
         reservation_patterns: vec![],
     }];
     engines[0].import_properties(&[property]).unwrap();
-    let body = |events: &[(&str, &str, &str, &str)]| rental_core::Fetched::Body {
+    let body = |events: &[(&str, &str, &str, &str)]| rental_core::worker::Fetched::Body {
         body: rental_tests::feeds::calendar(events).into_bytes(),
         etag: None,
         last_modified: None,
     };
     let stays = [("a1", "Reserved", "2026-12-01", "2026-12-04"), ("a2", "Reserved", "2026-12-10", "2026-12-12")];
-    let pull = engines[0].operations().feed_pulls(Some("sea-view")).unwrap().remove(0);
-    assert_eq!(engines[0].operations().apply_pull(&pull, body(&stays)).unwrap().created, 2);
+    let pull = engines[0].worker().feed_pulls(Some("sea-view")).unwrap().remove(0);
+    assert_eq!(engines[0].worker().apply_pull(&pull, body(&stays)).unwrap().created, 2);
     let confirmed = |r: &Rental<PgStore>| {
         let query = rental_core::BookingQuery {
             source: Some(Source::parse("airbnb").unwrap()),
@@ -416,12 +416,12 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
 
     // Both servers plan their scheduled pull at once; the feed comes back empty to both.
     let (first, second) = (
-        engines[0].operations().feed_pulls(None).unwrap().remove(0),
-        engines[1].operations().feed_pulls(None).unwrap().remove(0),
+        engines[0].worker().feed_pulls(None).unwrap().remove(0),
+        engines[1].worker().feed_pulls(None).unwrap().remove(0),
     );
-    let guarded = engines[0].operations().apply_pull(&first, body(&[])).unwrap();
+    let guarded = engines[0].worker().apply_pull(&first, body(&[])).unwrap();
     assert!(!guarded.ok && guarded.cancelled == 0, "the first empty pull is not believed: {guarded:?}");
-    let dropped = engines[1].operations().apply_pull(&second, body(&[])).unwrap();
+    let dropped = engines[1].worker().apply_pull(&second, body(&[])).unwrap();
     assert!(
         !dropped.ok && dropped.cancelled == 0,
         "the second, planned before the first was applied, is dropped: {dropped:?}"
@@ -429,8 +429,8 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
     assert_eq!(confirmed(&engines[0]), 2, "the guard held");
 
     // The next pull, planned after both, is believed.
-    let next = engines[1].operations().feed_pulls(None).unwrap().remove(0);
-    assert_eq!(engines[1].operations().apply_pull(&next, body(&[])).unwrap().cancelled, 2);
+    let next = engines[1].worker().feed_pulls(None).unwrap().remove(0);
+    assert_eq!(engines[1].worker().apply_pull(&next, body(&[])).unwrap().cancelled, 2);
 }
 
 #[test]
@@ -441,23 +441,18 @@ fn an_admin_session_and_failed_logins_are_known_to_every_engine() {
     let (_, engines) = engines(2);
     let (a, b) = (&engines[0], &engines[1]);
     let idle = chrono::TimeDelta::hours(12);
-    a.operations().start_admin_session("key", "csrf", idle, a.now()).unwrap();
-    b.operations().set_admin_flash("key", &rental_core::admin_session::Flash::done("Saved.")).unwrap();
-    let seen =
-        a.operations().admin_session("key", idle, a.now()).unwrap().expect("the session, through the other engine");
+    a.worker().start_admin_session("key", "csrf", idle, a.now()).unwrap();
+    b.worker().set_admin_flash("key", &rental_core::admin_session::Flash::done("Saved.")).unwrap();
+    let seen = a.worker().admin_session("key", idle, a.now()).unwrap().expect("the session, through the other engine");
     assert_eq!((seen.csrf.as_str(), seen.flash.map(|f| f.message)), ("csrf", Some("Saved.".to_owned())));
-    assert_eq!(
-        b.operations().admin_session("key", idle, b.now()).unwrap().unwrap().flash,
-        None,
-        "taken once, on either"
-    );
-    b.operations().end_admin_session("key").unwrap();
-    assert!(a.operations().admin_session("key", idle, a.now()).unwrap().is_none());
+    assert_eq!(b.worker().admin_session("key", idle, b.now()).unwrap().unwrap().flash, None, "taken once, on either");
+    b.worker().end_admin_session("key").unwrap();
+    assert!(a.worker().admin_session("key", idle, a.now()).unwrap().is_none());
 
     for engine in [a, b, a, b, a] {
-        engine.operations().login_failed("10.0.0.9", engine.now()).unwrap();
+        engine.worker().login_failed("10.0.0.9", engine.now()).unwrap();
     }
-    assert!(b.operations().login_wait("10.0.0.9", b.now()).unwrap().is_some(), "five failures split over two engines");
+    assert!(b.worker().login_wait("10.0.0.9", b.now()).unwrap().is_some(), "five failures split over two engines");
 }
 
 /// Runs `work` on a thread of its own; its result arrives on the receiver when it ends.

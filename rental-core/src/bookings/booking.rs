@@ -262,8 +262,49 @@ fn one_guest() -> u32 {
     1
 }
 
+impl QuoteRequest {
+    /// A quote of `guests` guests at `property` from `check_in` to `check_out`.
+    pub fn new(property: Slug, check_in: NaiveDate, check_out: NaiveDate, guests: u32) -> Self {
+        QuoteRequest { property, check_in, check_out, guests }
+    }
+}
+
+impl NewBooking {
+    /// A booking of the stay `quoted` for a guest, with no notes, its source the API's default.
+    ///
+    /// ```
+    /// use rental_core::{NaiveDate, NewBooking, QuoteRequest};
+    ///
+    /// let day = |s: &str| s.parse::<NaiveDate>().unwrap();
+    /// let stay = QuoteRequest::new("sea-view".parse()?, day("2027-07-01"), day("2027-07-08"), 2);
+    /// let booking = NewBooking::new(&stay, "Ada Lovelace", "ada@example.com");
+    /// assert_eq!((booking.check_in, booking.guests), (stay.check_in, 2));
+    /// # Ok::<(), rental_core::Error>(())
+    /// ```
+    pub fn new(quoted: &QuoteRequest, guest_name: impl Into<String>, guest_email: impl Into<String>) -> Self {
+        NewBooking {
+            property: quoted.property.clone(),
+            check_in: quoted.check_in,
+            check_out: quoted.check_out,
+            guest_name: guest_name.into(),
+            guest_email: guest_email.into(),
+            guests: quoted.guests,
+            notes: None,
+            source: None,
+        }
+    }
+}
+
 /// Which bookings a listing returns, and from where (docs/API.md section 6).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+///
+/// The default lists every booking, [`BookingQuery::DEFAULT_LIMIT`] to a page:
+///
+/// ```
+/// use rental_core::BookingQuery;
+///
+/// assert_eq!(BookingQuery::default().limit, BookingQuery::DEFAULT_LIMIT);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BookingQuery {
     /// Only these statuses; all when empty.
     pub statuses: Vec<Status>,
@@ -281,6 +322,21 @@ pub struct BookingQuery {
     pub after: Option<Cursor>,
     /// Page size; see [`BookingQuery::MAX_LIMIT`].
     pub limit: usize,
+}
+
+impl Default for BookingQuery {
+    fn default() -> Self {
+        Self {
+            statuses: Vec::new(),
+            property: None,
+            source: None,
+            from: None,
+            to: None,
+            updated_since: None,
+            after: None,
+            limit: Self::DEFAULT_LIMIT,
+        }
+    }
 }
 
 impl BookingQuery {

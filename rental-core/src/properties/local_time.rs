@@ -5,6 +5,24 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, TimeDelta, TimeZone,
 use chrono_tz::Tz;
 
 use crate::basics::clock_time::ClockTime;
+use crate::property::Property;
+
+impl Property {
+    /// The property's own date at `now`: what "today" means for its
+    /// arrivals, its summary and its booking page.
+    ///
+    /// ```
+    /// use rental_core::{Property, Tz};
+    ///
+    /// let house = Property::new("kyma".parse()?, "Kyma", Tz::Pacific__Auckland, 20_000);
+    /// let now = "2026-12-31T12:00:00Z".parse().unwrap();
+    /// assert_eq!(house.today(now).to_string(), "2027-01-01");
+    /// # Ok::<(), rental_core::Error>(())
+    /// ```
+    pub fn today(&self, now: DateTime<Utc>) -> NaiveDate {
+        now.with_timezone(&self.timezone).date_naive()
+    }
+}
 
 /// The instant `time` on `date` in `tz`. A time that a DST fold repeats is
 /// its first occurrence; one that a DST gap skips is the first instant after

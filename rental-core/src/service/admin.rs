@@ -79,7 +79,7 @@ impl<S: Store> Rental<S> {
     /// The unrevoked key whose secret is `secret`, with its last use noted;
     /// `None` for a malformed, unknown or revoked secret.
     pub fn authenticate(&self, secret: &str) -> Result<Option<ApiKey>> {
-        if let Some(key) = self.operations().authenticate_from_memory(secret) {
+        if let Some(key) = self.worker().authenticate_from_memory(secret) {
             return Ok(Some(ApiKey::clone(&key)));
         }
         if !keys::looks_like_secret(secret) {
@@ -160,7 +160,7 @@ impl<S: Store> Rental<S> {
     }
 }
 
-impl<S: Store> super::Operations<'_, S> {
+impl<S: Store> super::Worker<'_, S> {
     /// The key of `secret` when memory alone can answer: a key this `Rental`
     /// authenticated within the last minute and has not seen revoked (only
     /// with [`Rental::with_read_cache`]). `None` means "ask [`Rental::authenticate`]",

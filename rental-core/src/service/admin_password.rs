@@ -47,7 +47,7 @@ fn check_password(password: &str) -> Result<()> {
     Ok(())
 }
 
-impl<S: Store> super::Operations<'_, S> {
+impl<S: Store> super::Worker<'_, S> {
     /// True when `password` is the admin password; false when it is not or
     /// when none was ever set. It takes argon2's time on purpose: call it
     /// off any async runtime.
@@ -70,10 +70,10 @@ mod tests {
     fn only_the_password_set_verifies_and_it_is_stored_as_argon2id() {
         let rental = Rental::new(MemoryStore::new());
         assert!(!rental.has_admin_password().unwrap());
-        assert!(!rental.operations().verify_admin_password("anything at all").unwrap());
+        assert!(!rental.worker().verify_admin_password("anything at all").unwrap());
         rental.set_admin_password("correct horse battery").unwrap();
-        assert!(rental.operations().verify_admin_password("correct horse battery").unwrap());
-        assert!(!rental.operations().verify_admin_password("correct horse battery ").unwrap());
+        assert!(rental.worker().verify_admin_password("correct horse battery").unwrap());
+        assert!(!rental.worker().verify_admin_password("correct horse battery ").unwrap());
         let phc = rental.store().read().unwrap().get::<AdminPassword>(AdminPassword::KEY).unwrap().unwrap().phc;
         assert!(phc.starts_with("$argon2id$"), "{phc}");
         assert!(!phc.contains("correct horse"));

@@ -7,7 +7,7 @@ use crate::admin::admin_session::{AdminSession, Flash, LoginFailures, MAX_TRACKE
 use crate::error::Result;
 use crate::store::{ClientFailures, ReadRecords, ReadTx, Record, Store, StoredSession, WriteRecords};
 
-impl<S: Store> super::Operations<'_, S> {
+impl<S: Store> super::Worker<'_, S> {
     /// Stores a new session under `key_hash` (hex SHA-256 of its cookie id),
     /// seen at `now`, and drops the sessions idle for `idle` or more.
     pub fn start_admin_session(&self, key_hash: &str, csrf: &str, idle: TimeDelta, now: DateTime<Utc>) -> Result<()> {

@@ -5,6 +5,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use sha2::{Digest, Sha256};
 
 use super::read_model::FromStore;
+use super::refusal::refuse_problems;
 use super::write::Tx;
 use super::{Rental, active_property, check_guests, range_error};
 use crate::basics::ids::{BookingCode, Source};
@@ -13,7 +14,7 @@ use crate::basics::text::looks_like_email;
 use crate::bookings::booking::{Booking, BookingQuery, Cursor, NewBooking, PaymentStatus, Status};
 use crate::bookings::event::Event;
 use crate::bookings::lifecycle::{self, Action, Outcome};
-use crate::bookings::pricing::{self, Problem};
+use crate::bookings::pricing;
 use crate::error::{Error, FieldError, NotFound, Result};
 use crate::stays::occupancy::today_in;
 use crate::stays::presence::Door;
@@ -134,7 +135,7 @@ impl<S: Store> Rental<S> {
     }
 }
 
-impl<S: Store> super::Operations<'_, S> {
+impl<S: Store> super::Worker<'_, S> {
     /// Creates bookings as [`Rental::create_booking`] does, one result per
     /// request in order, sharing write transactions and commits (up to
     /// [`Store::group_commit`] creations each) among the requests given: for
@@ -437,29 +438,6 @@ fn copy_of(e: &StoreError) -> StoreError {
         StoreError::Conflict(s) => StoreError::Conflict(s.clone()),
         StoreError::Unavailable(s) => StoreError::Unavailable(s.clone()),
         other => StoreError::Backend(other.to_string().into()),
-    }
-}
-
-/// Stay-rule problems are a 422; taken nights (only when nothing else is wrong) a 409.
-pub(super) fn refuse_problems(problems: &[Problem]) -> Result<()> {
-    let errors: Vec<FieldError> = problems
-        .iter()
-        .filter_map(|p| {
-            let field = match p {
-                Problem::NightsTaken { .. } => return None,
-                Problem::MinNights { .. } | Problem::MaxNights { .. } => "checkOut",
-                Problem::MaxGuests { .. } => "guests",
-                Problem::PastDates { .. } | Problem::BeyondHorizon { .. } => "checkIn",
-            };
-            Some(FieldError::new(field, p.code(), p.message()))
-        })
-        .collect();
-    if !errors.is_empty() {
-        return Err(Error::Validation(errors));
-    }
-    match problems.iter().find_map(|p| if let Problem::NightsTaken { dates } = p { Some(dates) } else { None }) {
-        Some(dates) => Err(Error::DatesUnavailable { dates: dates.clone() }),
-        None => Ok(()),
     }
 }
 

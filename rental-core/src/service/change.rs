@@ -3,8 +3,8 @@
 
 use chrono::{DateTime, Utc};
 
-use super::bookings::refuse_problems;
 use super::read_model::FromStore;
+use super::refusal::refuse_problems;
 use super::write::Tx;
 use super::{Rental, active_property};
 use crate::bookings::booking::Booking;

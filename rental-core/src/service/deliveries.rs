@@ -94,7 +94,7 @@ fn drop_expired_secrets(tx: &mut Recorder<impl WriteTx>, now: DateTime<Utc>) -> 
     Ok(())
 }
 
-impl<S: Store> super::Operations<'_, S> {
+impl<S: Store> super::Worker<'_, S> {
     /// Turns up to `limit` outbox events not yet fanned out into a pending
     /// delivery for each active webhook subscribed to each, in one
     /// transaction, and marks each of them fanned out. Returns how
@@ -129,7 +129,7 @@ impl<S: Store> super::Operations<'_, S> {
 
     /// Up to `limit` deliveries due now, earliest first, each with its webhook's
     /// address and active secrets and the exact body to send. Leases are not
-    /// looked at: a dispatcher claims with [`Operations::claim_deliveries`](super::Operations::claim_deliveries).
+    /// looked at: a dispatcher claims with [`Worker::claim_deliveries`](super::Worker::claim_deliveries).
     pub fn due_deliveries(&self, limit: usize) -> Result<Vec<DueDelivery>> {
         let now = self.now();
         let tx = self.store.read()?;
@@ -151,7 +151,7 @@ impl<S: Store> super::Operations<'_, S> {
     }
 
     /// One flush of a dispatcher's worker, in one write: records `attempts`
-    /// (clearing their leases, as [`Operations::record_attempts`](super::Operations::record_attempts)), then, of the
+    /// (clearing their leases, as [`Worker::record_attempts`](super::Worker::record_attempts)), then, of the
     /// deliveries in `held` still leased to `owner`, renews the lease to
     /// `renew` from now, or releases it when `renew` is `None` (the worker
     /// stops before sending them, so they are claimable again at once).

@@ -10,7 +10,7 @@ use crate::channels::pull::FeedState;
 use crate::error::Result;
 use crate::store::{ReadRecords, ReadTx, Store, StoreResult, WriteRecords, WriteTx, feed_key};
 
-impl<S: Store> super::Operations<'_, S> {
+impl<S: Store> super::Worker<'_, S> {
     /// Extends every delivery lease `owner` holds to `lease` from now, in one
     /// write; returns how many. A lease `owner` no longer holds (recorded,
     /// released, or lapsed and taken by another) is left alone.

@@ -116,7 +116,7 @@ impl<S: Store> Rental<S> {
     }
 }
 
-impl<S: Store> super::Operations<'_, S> {
+impl<S: Store> super::Worker<'_, S> {
     /// Claims for `owner`, in one write, up to `limit` due messages that no
     /// live lease holds, each leased until `lease` from now: at most one per
     /// booking, and none of a booking with a message in flight, so a
@@ -233,7 +233,7 @@ impl<S: Store> super::Operations<'_, S> {
 }
 
 /// Claims in `tx` for `owner` up to `limit` messages due at `now`, leased
-/// until `until` (see `Operations::claim_messages`).
+/// until `until` (see `Worker::claim_messages`).
 fn claim_in<T: ReadTx + WriteRecords>(
     tx: &mut T,
     owner: &str,
@@ -275,7 +275,7 @@ fn claim_in<T: ReadTx + WriteRecords>(
     Ok(claim)
 }
 
-/// Records `done` in `tx`, in order (see `Operations::record_messages`).
+/// Records `done` in `tx`, in order (see `Worker::record_messages`).
 fn record_in<T: ReadTx + WriteRecords>(
     tx: &mut T,
     done: &[(Message, Outcome, DateTime<Utc>)],

@@ -18,10 +18,12 @@ mod leases;
 mod messages;
 mod property_edit;
 mod read_model;
+mod refusal;
 mod retention;
 mod stay;
 mod visit_cache;
 mod webhook_admin;
+mod worker;
 mod write;
 
 pub use self::admin::NewKey;
@@ -32,6 +34,7 @@ pub use self::deliveries::DueDelivery;
 pub use self::messages::{Claim, Claimed};
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::stay::CATCH_UP_DAYS;
+pub use self::worker::Worker;
 pub use self::write::{WRITE_ATTEMPTS, retry_pause};
 use crate::basics::text::looks_like_email;
 
@@ -140,41 +143,6 @@ impl<S> Drop for Rental<S> {
     }
 }
 
-/// The calls a server makes besides the use cases: admin sessions and the
-/// login throttle, recognising keys from memory, and the background work
-/// (fanning events out to webhooks, claiming and recording deliveries,
-/// pulling channel calendars, the stay schedule, pruning). `rental-server`
-/// makes them; a program that embeds only the engine needs none of them,
-/// unless it delivers webhooks or pulls calendars itself.
-///
-/// It derefs to the [`Rental`], so every use case is reachable from it too.
-///
-/// ```
-/// use rental_core::{MemoryStore, Rental};
-///
-/// let rental = Rental::new(MemoryStore::new());
-/// // Nothing happened yet, so there is nothing to fan out to webhooks.
-/// assert_eq!(rental.operations().fan_out(100)?, 0);
-/// # Ok::<(), rental_core::Error>(())
-/// ```
-#[derive(Debug)]
-pub struct Operations<'r, S>(&'r Rental<S>);
-
-impl<S> Clone for Operations<'_, S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<S> Copy for Operations<'_, S> {}
-
-impl<S> std::ops::Deref for Operations<'_, S> {
-    type Target = Rental<S>;
-    fn deref(&self) -> &Rental<S> {
-        self.0
-    }
-}
-
 impl<S> std::fmt::Debug for Rental<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Rental").field("settings", &self.settings).finish_non_exhaustive()
@@ -262,9 +230,9 @@ impl<S: Store> Rental<S> {
     }
 
     /// What servers and background workers call, apart from what an
-    /// embedder needs: see [`Operations`].
-    pub fn operations(&self) -> Operations<'_, S> {
-        Operations(self)
+    /// embedder needs: see [`crate::worker`].
+    pub fn worker(&self) -> Worker<'_, S> {
+        Worker(self)
     }
 
     /// The settings in force.

@@ -34,7 +34,7 @@ impl Pruned {
     }
 }
 
-impl<S: Store> super::Operations<'_, S> {
+impl<S: Store> super::Worker<'_, S> {
     /// Removes what retention lets go, in transactions of at most
     /// [`PRUNE_BATCH`] records of each kind, until nothing is left to remove:
     /// deliveries that finished more than `retention` ago; outbox events

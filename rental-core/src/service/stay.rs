@@ -77,7 +77,7 @@ fn write_back(
     Ok(tx.booking(booking.code.as_str())?.unwrap_or_else(|| booking.clone()))
 }
 
-impl<S: Store> super::Operations<'_, S> {
+impl<S: Store> super::Worker<'_, S> {
     /// Records the check-ins and check-outs whose time has come and emits
     /// their events, each exactly once (the booking keeps what was recorded,
     /// in the same transaction as the events). Looks at the confirmed stays

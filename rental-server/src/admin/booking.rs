@@ -14,8 +14,8 @@ use rental_core::{Action, Booking, Rental, Status, Store, format_money};
 use super::Act;
 use super::page::{Page, Section, csrf_field, shell, when};
 use super::session::{Flash, Session};
-use crate::handlers::blocking;
 use crate::problem::Problem;
+use crate::reply::blocking;
 use crate::request::Query;
 
 /// The booking page; `?checkIn=&checkOut=&guests=` previews a change.

@@ -10,8 +10,8 @@ use rental_core::{Booking, BookingQuery, Rental, Slug, Source, Status, Store, fo
 
 use super::page::{Page, Section, shell};
 use super::session::Session;
-use crate::handlers::blocking;
 use crate::problem::Problem;
+use crate::reply::blocking;
 use crate::request::Query;
 
 /// Bookings shown per page.

@@ -13,8 +13,8 @@ use rental_core::{Booking, BookingQuery, Property, Rental, Status, Store};
 use super::Act;
 use super::page::{self, Page, Section, button_form, csrf_field, shell};
 use super::session::{Flash, Session};
-use crate::handlers::blocking;
 use crate::problem::Problem;
+use crate::reply::blocking;
 use crate::request::Query;
 
 /// What one calendar page shows.

@@ -10,7 +10,7 @@ use rental_core::{Action, Booking, Rental, Status, Store, format_money};
 use super::page::{Page, Section, button_form, shell};
 use super::session::{Flash, Session};
 use super::{Act, stays};
-use crate::handlers::blocking;
+use crate::reply::blocking;
 
 /// The dashboard's first page.
 pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session) -> Page {

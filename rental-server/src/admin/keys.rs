@@ -10,7 +10,7 @@ use rental_core::{Rental, Store};
 use super::Act;
 use super::page::{Page, Section, button_form, csrf_field, shell, when};
 use super::session::{Flash, Session};
-use crate::handlers::blocking;
+use crate::reply::blocking;
 
 /// The keys page.
 pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session) -> Page {

@@ -22,7 +22,7 @@ use super::session::{self, Session};
 use super::{throttle, unavailable};
 use crate::AppState;
 use crate::connection::body::Body;
-use crate::handlers::blocking;
+use crate::reply::blocking;
 
 /// The cookie holding the login form's CSRF token.
 const LOGIN_COOKIE: &str = "rental_login";
@@ -76,7 +76,7 @@ pub async fn submit<S: Store + 'static>(
         return page(state, Some("The login form expired. Try again.")).await;
     }
     let password = form.get("password").to_owned();
-    let ok = blocking(state.rental(), move |r| r.operations().verify_admin_password(&password)).await.unwrap_or(false);
+    let ok = blocking(state.rental(), move |r| r.worker().verify_admin_password(&password)).await.unwrap_or(false);
     if !ok {
         tracing::warn!(%client, "failed admin login");
         if let Err(problem) = throttle::failed(state, client).await {

@@ -9,12 +9,12 @@ use rental_core::{Rental, Slug, Source, Store};
 use super::Act;
 use super::page::{Page, Section, button_form, csrf_field, shell};
 use super::session::{Flash, Session};
-use crate::handlers::blocking;
 use crate::problem::Problem;
+use crate::reply::blocking;
 
 /// The properties page.
 pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session) -> Page {
-    let loaded = blocking(rental, |r| Ok((r.all_properties()?, r.operations().feed_states()?))).await;
+    let loaded = blocking(rental, |r| Ok((r.all_properties()?, r.worker().feed_states()?))).await;
     let (properties, states) = match loaded {
         Ok(loaded) => loaded,
         Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),

@@ -14,7 +14,7 @@ use super::form::Form;
 use super::page::{Page, Section, csrf_field, shell};
 use super::session::{Flash, Session};
 use super::{Act, property_messages};
-use crate::handlers::blocking;
+use crate::reply::blocking;
 
 /// The edit page.
 pub async fn page<S: Store + 'static>(

@@ -13,8 +13,8 @@ use super::Act;
 use super::form::Form;
 use super::page::{Page, csrf_field};
 use super::session::Flash;
-use crate::handlers::blocking;
 use crate::mail::compose::mailbox;
+use crate::reply::blocking;
 
 /// The fields inside the edit form.
 pub fn fields(p: &Property, error: &dyn Fn(&str) -> Markup) -> Markup {
@@ -195,7 +195,7 @@ pub async fn send_test<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page
         Err(p) => return act.done::<()>(Err(p), &back, |()| Flash::done("")).await,
     };
     let id = format!("<test.{}@{}>", act.rental().now().timestamp_millis(), sender.domain());
-    let email = match sender.build(to.clone(), &property, &id, &rendered) {
+    let email = match sender.build(to.clone(), None, &property, &id, &rendered) {
         Ok(email) => email,
         Err(e) => return fail(e.to_string()).await,
     };

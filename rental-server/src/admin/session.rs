@@ -14,8 +14,8 @@ use subtle::ConstantTimeEq;
 pub use rental_core::admin_session::Flash;
 
 use crate::AppState;
-use crate::handlers::blocking;
 use crate::problem::Problem;
+use crate::reply::blocking;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "rental_admin";
@@ -45,7 +45,7 @@ impl Session {
 pub async fn start<S: Store + 'static>(state: &Arc<AppState<S>>) -> Result<String, Problem> {
     let (id, csrf) = (random_token(), random_token());
     let (key, idle) = (digest(&id), idle(state));
-    blocking(state.rental(), move |r| r.operations().start_admin_session(&key, &csrf, idle, r.now())).await?;
+    blocking(state.rental(), move |r| r.worker().start_admin_session(&key, &csrf, idle, r.now())).await?;
     Ok(id)
 }
 
@@ -54,7 +54,7 @@ pub async fn find<S: Store + 'static>(state: &Arc<AppState<S>>, id: &str) -> Res
     let (key, idle) = (digest(id), idle(state));
     let found = blocking(state.rental(), {
         let key = key.clone();
-        move |r| r.operations().admin_session(&key, idle, r.now())
+        move |r| r.worker().admin_session(&key, idle, r.now())
     })
     .await?;
     Ok(found.map(|s| Session { key, csrf: s.csrf, flash: s.flash }))
@@ -63,14 +63,14 @@ pub async fn find<S: Store + 'static>(state: &Arc<AppState<S>>, id: &str) -> Res
 /// Leaves `flash` for the session's next page; a failure to store it is only logged.
 pub async fn set_flash<S: Store + 'static>(state: &Arc<AppState<S>>, session: &Session, flash: Flash) {
     let key = session.key.clone();
-    if let Err(problem) = blocking(state.rental(), move |r| r.operations().set_admin_flash(&key, &flash)).await {
+    if let Err(problem) = blocking(state.rental(), move |r| r.worker().set_admin_flash(&key, &flash)).await {
         tracing::warn!(detail = %problem.detail, "an admin message was not stored");
     }
 }
 
 /// Ends the session stored under `key`.
 pub async fn end<S: Store + 'static>(state: &Arc<AppState<S>>, key: String) -> Result<(), Problem> {
-    blocking(state.rental(), move |r| r.operations().end_admin_session(&key)).await
+    blocking(state.rental(), move |r| r.worker().end_admin_session(&key)).await
 }
 
 /// Ends the session of cookie value `id`, if there is one.

@@ -11,22 +11,22 @@ use rental_core::Store;
 pub use rental_core::admin_session::{FREE_FAILURES, MAX_WAIT};
 
 use crate::AppState;
-use crate::handlers::blocking;
 use crate::problem::Problem;
+use crate::reply::blocking;
 
 /// `Ok(Some(seconds))` while `client` must wait before its next login attempt.
 pub async fn wait<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr) -> Result<Option<u64>, Problem> {
-    let wait = blocking(state.rental(), move |r| r.operations().login_wait(&client.to_string(), r.now())).await?;
+    let wait = blocking(state.rental(), move |r| r.worker().login_wait(&client.to_string(), r.now())).await?;
     // Whole seconds, rounded up, so that a client waiting that long is let in.
     Ok(wait.map(|w| u64::try_from((w.num_milliseconds() + 999) / 1000).unwrap_or(1).max(1)))
 }
 
 /// Notes a failed login from `client`.
 pub async fn failed<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr) -> Result<(), Problem> {
-    blocking(state.rental(), move |r| r.operations().login_failed(&client.to_string(), r.now())).await
+    blocking(state.rental(), move |r| r.worker().login_failed(&client.to_string(), r.now())).await
 }
 
 /// Forgets the failures of `client` after a successful login.
 pub async fn succeeded<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr) -> Result<(), Problem> {
-    blocking(state.rental(), move |r| r.operations().login_succeeded(&client.to_string())).await
+    blocking(state.rental(), move |r| r.worker().login_succeeded(&client.to_string())).await
 }

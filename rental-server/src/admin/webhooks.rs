@@ -13,8 +13,8 @@ use rental_core::{EventName, Rental, Store};
 use super::Act;
 use super::page::{Page, Section, button_form, csrf_field, shell, when};
 use super::session::{Flash, Session};
-use crate::handlers::blocking;
 use crate::problem::Problem;
+use crate::reply::blocking;
 
 /// Deliveries shown per webhook.
 pub const RECENT_DELIVERIES: usize = 10;

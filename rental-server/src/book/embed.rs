@@ -5,8 +5,11 @@ use rental_core::booking_page::{BookingPage, is_origin};
 
 /// `GET /book/embed.js`: turns each `<div data-rental-property="slug">` into a
 /// frame of that property's page, sized to its content. It tells the page the
-/// site's origin (`embed=`); the page answers with its height only, and the
-/// frame takes heights from the page's own origin only.
+/// site's origin (`embed=`); the page answers with its height (and, after a
+/// pick on a narrow screen, where its quote is), and the frame takes these
+/// from the page's own origin only. When the framed page changes (after a
+/// request, the confirmation) and the frame's top is above the window, the
+/// site scrolls back to it: the guest would otherwise face the frame's empty end.
 pub const SCRIPT: &str = r"(function(){
 var me=document.currentScript;if(!me){return;}
 var src=new URL(me.src),base=src.origin,root=base+src.pathname.replace(/\/book\/embed\.js$/,'');
@@ -22,7 +25,10 @@ window.addEventListener('message',function(e){
 if(e.origin!==base||e.source!==f.contentWindow){return;}
 var d=e.data;
 if(d&&d.type==='rental:height'&&typeof d.height==='number'&&d.height>0&&d.height<100000){f.style.height=Math.ceil(d.height)+'px';}
+if(d&&d.type==='rental:show'&&typeof d.top==='number'&&d.top>=0&&d.top<100000){window.scrollTo(0,window.scrollY+f.getBoundingClientRect().top+d.top);}
 });
+var loaded=false;
+f.addEventListener('load',function(){if(loaded&&f.getBoundingClientRect().top<0){f.scrollIntoView({block:'start'});}loaded=true;});
 }
 function all(){document.querySelectorAll('div[data-rental-property]').forEach(frame);}
 if(document.readyState==='loading'){document.addEventListener('DOMContentLoaded',all);}else{all();}

@@ -48,6 +48,19 @@ impl Entered {
         }
     }
 
+    /// What was typed in the form's field `field` (empty for another name).
+    pub fn typed(&self, field: &str) -> &str {
+        match field {
+            "checkIn" => &self.check_in,
+            "checkOut" => &self.check_out,
+            "guests" => &self.guests,
+            "guestName" => &self.guest_name,
+            "guestEmail" => &self.guest_email,
+            "notes" => &self.notes,
+            _ => "",
+        }
+    }
+
     /// The booking request for property `slug`, or each field that cannot be read.
     /// The library checks the rest (name, address, stay rules) as for the API.
     pub fn request(&self, slug: &str) -> Result<NewBooking, Vec<FieldError>> {

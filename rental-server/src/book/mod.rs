@@ -4,9 +4,11 @@
 //! - [`view`] renders the page, [`calendar`] lays out its months, [`page`]
 //!   holds the shell and headers, [`confirmation`] the page after a request.
 //! - [`form`] reads the posted form; [`token`] signs the form and the
-//!   confirmation's address; [`throttle`] limits posts per client address.
+//!   confirmation's address; [`throttle`] limits posts per client address,
+//!   and [`limited`] is the page of a post over the limit.
 //! - [`embed`] serves `embed.js` and says who may frame the page.
-//! - [`error`] is the one place a failure becomes a status and a page.
+//! - [`error`] is the one place a failure becomes a status and a page;
+//!   [`words`] puts the library's refusals in a guest's words.
 //!
 //! Pages call the same library use cases as the API: `property`,
 //! `availability` and `quote` to show, booking creation (through the same
@@ -17,16 +19,19 @@ pub mod confirmation;
 pub mod embed;
 pub mod error;
 pub mod form;
+pub mod limited;
 pub mod page;
 pub mod throttle;
 pub mod token;
 pub mod view;
+pub mod words;
 
 use std::net::IpAddr;
 use std::sync::Arc;
 
 use chrono::{Days, NaiveDate, TimeDelta};
 use http::{Method, Request, StatusCode};
+use rental_core::booking_page::BookingPage;
 use rental_core::occupancy::today_in;
 use rental_core::stay::last_check_in;
 use rental_core::{Error, FieldError, NotFound, Property, QuoteRequest, Rental, Store, parse_date};
@@ -42,7 +47,7 @@ use self::view::{Asked, Quoted, RequestForm, View};
 use crate::AppState;
 use crate::admin::form::Form;
 use crate::connection::body::Body;
-use crate::handlers::read;
+use crate::reply::read;
 use crate::request::Query;
 
 /// How the booking page behaves.
@@ -107,16 +112,50 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr
     let (parts, body) = req.into_parts();
     let path = parts.uri.path().to_owned();
     let segments: Vec<&str> = path.trim_start_matches("/book").split('/').filter(|s| !s.is_empty()).collect();
-    let Ok(query) = Query::of(&parts.uri) else { return BookError::BadRequest.page(Frame::default()) };
-    let answer = match (&parts.method, segments.as_slice()) {
+    let answer = match Query::of(&parts.uri) {
+        Ok(query) => route(state, client, &parts.method, &segments, &query, body).await,
+        Err(_) => Err(BookError::BadRequest),
+    };
+    match answer {
+        Ok(page) => page,
+        Err(e) => {
+            let slug = segments.first().filter(|s| **s != "embed.js").map(|s| (*s).to_owned());
+            let framing = read(state.rental(), move |r| framing(r, slug.as_deref())).await.unwrap_or_default();
+            e.page(Frame { settings: Some(&framing), ..Frame::default() })
+        }
+    }
+}
+
+/// Who may frame an error page under `slug`: the sites of that property when
+/// there is one (even with its page off, so that the host's site shows why
+/// rather than the browser's refusal), else the sites of every property.
+fn framing<S: Store>(r: &Rental<S>, slug: Option<&str>) -> rental_core::Result<BookingPage> {
+    let all = r.all_properties()?;
+    if let Some(property) = slug.and_then(|slug| all.iter().find(|p| p.slug.as_str() == slug)) {
+        return Ok(property.booking_page.clone());
+    }
+    let mut embed_origins: Vec<String> = all.into_iter().flat_map(|p| p.booking_page.embed_origins).collect();
+    embed_origins.sort();
+    embed_origins.dedup();
+    Ok(embed_origins.into_iter().fold(BookingPage::default(), BookingPage::embed_origin))
+}
+
+async fn route<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    client: IpAddr,
+    method: &Method,
+    segments: &[&str],
+    query: &Query,
+    body: Body,
+) -> Result<Page, BookError> {
+    match (method, segments) {
         (&Method::GET | &Method::HEAD, ["embed.js"]) => Ok(embed_script()),
-        (&Method::GET | &Method::HEAD, [slug]) => show(state, slug, &query).await,
+        (&Method::GET | &Method::HEAD, [slug]) => show(state, slug, query).await,
         (&Method::POST, [slug]) => submit(state, client, slug, body).await,
-        (&Method::GET | &Method::HEAD, [slug, "requested", token]) => requested(state, slug, token, &query).await,
+        (&Method::GET | &Method::HEAD, [slug, "requested", token]) => requested(state, slug, token, query).await,
         (_, [_] | [_, "requested", _]) => Err(BookError::MethodNotAllowed),
         _ => Err(BookError::NotFound),
-    };
-    answer.unwrap_or_else(|e| e.page(Frame::default()))
+    }
 }
 
 fn embed_script() -> Page {
@@ -192,11 +231,7 @@ fn quote<S: Store>(r: &Rental<S>, slug: &str, asked: &Asked, base_guests: u32) -
 
 /// A stay the library cannot even price, in words.
 fn stay_words(e: &FieldError) -> String {
-    match e.field.as_str() {
-        "checkOut" => format!("The check-out day {}.", e.message.trim_end_matches('.')),
-        "guests" => format!("The number of guests {}.", e.message.trim_end_matches('.')),
-        _ => format!("{}: {}.", e.field, e.message.trim_end_matches('.')),
-    }
+    words::for_guest(e, "")
 }
 
 impl Asked {
@@ -292,6 +327,8 @@ fn nonce() -> [u8; 16] {
 
 /// `POST /book/{slug}`: creates a pending request from the page, as
 /// `POST /api/v1/bookings` does, keyed by the form token; then `303` to its confirmation.
+/// Only posts that made or tried to make a booking count toward the address's
+/// limit; over it, the guest gets their input back to send later ([`limited`]).
 async fn submit<S: Store + 'static>(
     state: &Arc<AppState<S>>,
     client: IpAddr,
@@ -299,29 +336,54 @@ async fn submit<S: Store + 'static>(
     body: Body,
 ) -> Result<Page, BookError> {
     let now = state.rental().now();
-    state.book.throttle.check(client, now).map_err(|retry_after| BookError::RateLimited { retry_after })?;
     let form = Form::read(body).await.ok_or(BookError::BadRequest)?;
     let entered = Entered::from_form(&form);
     let slug_owned = slug.to_owned();
     let property = read(state.rental(), move |r| listed(r, &slug_owned)).await?;
-    if !entered.honeypot.is_empty() {
-        return Err(BookError::Refused);
-    }
     let embed = allowed_origin(&property.booking_page, &entered.embed).map(str::to_owned);
+    if let Err(retry_after) = state.book.throttle.check(client, now) {
+        let frame = Frame { settings: Some(&property.booking_page), embed: embed.as_deref(), requested: None };
+        return Ok(limited::page(slug, &entered, frame, retry_after));
+    }
+    let (answer, attempted) = attempt(state, slug, entered, embed).await;
+    if !attempted {
+        state.book.throttle.forget(client, now);
+    }
+    answer
+}
+
+/// Sends one posted form on; true with the answer when it made or tried to
+/// make a booking (or was a script's), false when it was refused for its fields or token.
+async fn attempt<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    slug: &str,
+    entered: Entered,
+    embed: Option<String>,
+) -> (Result<Page, BookError>, bool) {
+    if !entered.honeypot.is_empty() {
+        return (Err(BookError::Refused), true);
+    }
+    let now = state.rental().now();
     let refused = |errors: Vec<FieldError>| {
         let asked = Asked::entered(&entered);
         render(state, slug, None, asked, embed.as_deref().unwrap_or_default(), Some((entered.clone(), errors)))
     };
     if let Err(e) = state.book.signer.check_form_token(&entered.token, slug, now, state.book.form_lifetime) {
         let message = format!("{}: check the details and send it again.", capitalized(&e.to_string()));
-        return refused(vec![FieldError::new("token", "invalid_token", message)]).await;
+        return (refused(vec![FieldError::new("token", "invalid_token", message)]).await, false);
     }
     let request = match entered.request(slug) {
         Ok(request) => request,
-        Err(errors) => return refused(errors).await,
+        Err(errors) => {
+            let errors = errors
+                .into_iter()
+                .map(|e| FieldError { message: words::for_guest(&e, entered.typed(&e.field)), ..e })
+                .collect();
+            return (refused(errors).await, false);
+        }
     };
     let key = format!("page:{}", entered.token);
-    match state.rental().create_booking_async(&request, Some(&key)).await {
+    let answer = match state.rental().create_booking_async(&request, Some(&key)).await {
         Ok(created) => {
             let token = state.book.signer.confirmation(created.booking.code.as_str());
             let mut location = format!("/book/{slug}/requested/{token}");
@@ -332,8 +394,11 @@ async fn submit<S: Store + 'static>(
             Ok(see_other(&location))
         }
         Err(Error::Validation(errors)) => {
-            let errors = errors.into_iter().map(|e| FieldError { message: capitalized(&e.message), ..e }).collect();
-            refused(errors).await
+            let errors = errors
+                .into_iter()
+                .map(|e| FieldError { message: words::for_guest(&e, entered.typed(&e.field)), ..e })
+                .collect();
+            return (refused(errors).await, false);
         }
         Err(Error::DatesUnavailable { dates }) => {
             let dates: Vec<String> = dates.iter().map(|d| d.format("%a %-d %b").to_string()).collect();
@@ -350,7 +415,8 @@ async fn submit<S: Store + 'static>(
             }
             Err(crate::problem::Problem::from(e).into())
         }
-    }
+    };
+    (answer, true)
 }
 
 fn capitalized(s: &str) -> String {
@@ -367,7 +433,7 @@ async fn requested<S: Store + 'static>(
 ) -> Result<Page, BookError> {
     let code = state.book.signer.check_confirmation(token).ok_or(BookError::NotFound)?.to_owned();
     let slug_owned = slug.to_owned();
-    let (booking, property) = crate::handlers::blocking(state.rental(), move |r| {
+    let (booking, property) = crate::reply::blocking(state.rental(), move |r| {
         let booking = r.booking(&code)?;
         Ok((booking, r.property(&slug_owned).ok()))
     })

@@ -53,34 +53,58 @@ button.quiet{background:#fff;color:#1d4f91}
 .alert ul{margin:.2rem 0 0;padding-left:1.2rem}
 .hint{color:#3d444d;margin:.2rem 0}.muted{color:#59636e;font-size:.9rem}
 .hp{display:none}
-.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.sr{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 ";
 
 /// Sizes a framed page for its parent and picks nights without reloading:
 /// calendar links and the stay form fetch the next page and swap it in.
+/// Day and month links carry the guests chosen in the select (which may not
+/// be in their address yet); a request whose stay form shows other dates
+/// than the quote's is re-quoted instead of sent, keeping what was typed;
+/// on narrow screens the second pick moves focus to the quote (in a frame,
+/// the parent scrolls to it once the frame has grown to the new page, as
+/// the layout, and so the quote's place, changes with the frame's size).
 const JS: &str = r"(function(){
-var b=document.body,embed=b.getAttribute('data-embed'),live=document.getElementById('live');
-function height(){if(embed&&window.parent!==window){parent.postMessage({type:'rental:height',height:Math.ceil(b.getBoundingClientRect().height)},embed);}}
-if(embed&&window.parent!==window){height();if(window.ResizeObserver){new ResizeObserver(height).observe(b);}
+var b=document.body,embed=b.getAttribute('data-embed'),live=document.getElementById('live'),framed=embed&&window.parent!==window,loads=0;
+function height(){if(framed){parent.postMessage({type:'rental:height',height:Math.ceil(b.getBoundingClientRect().height)},embed);}}
+function show(el){if(!framed){el.scrollIntoView({block:'start'});return;}var n=0;
+(function post(){if(window.innerHeight<Math.ceil(b.getBoundingClientRect().height)&&n++<60){requestAnimationFrame(post);return;}
+parent.postMessage({type:'rental:show',top:Math.max(0,Math.floor(el.getBoundingClientRect().top+window.scrollY)-8)},embed);})();}
+function narrow(){return window.matchMedia('(max-width:760px)').matches;}
+if(framed){height();if(window.ResizeObserver){new ResizeObserver(height).observe(b);}
 var code=b.getAttribute('data-requested');if(code){parent.postMessage({type:'rental:requested',code:code},embed);}}
 var root=document.getElementById('book');if(!root||!window.fetch||!window.DOMParser){return;}
-function load(url,focus){
-root.setAttribute('aria-busy','true');
+var TYPED=['guestName','guestEmail','notes'];
+function load(url,focus,typed){
+var seq=++loads;root.setAttribute('aria-busy','true');
 fetch(url,{credentials:'same-origin'}).then(function(r){return r.text();}).then(function(text){
+if(seq!==loads){return;}
 var next=new DOMParser().parseFromString(text,'text/html').getElementById('book');
 if(!next){location.href=url;return;}
 root.replaceWith(next);root=next;history.replaceState(null,'',url);bind();
-var hint=root.querySelector('#hint');if(live&&hint){live.textContent=hint.textContent;}
-var el=(focus&&root.querySelector(focus))||root.querySelector('#quote-title')||root.querySelector('#hint');
-if(el){if(el.tagName!=='A'&&el.tagName!=='SELECT'&&el.tagName!=='INPUT'){el.setAttribute('tabindex','-1');}el.focus();}
+var hint=root.querySelector('#hint'),say=hint&&hint.textContent,req=root.querySelector('#request');
+if(typed&&req){TYPED.forEach(function(n){if(req.elements[n]){req.elements[n].value=typed[n];}});
+var note=document.createElement('div');note.className='alert';note.setAttribute('role','alert');note.id='requoted';
+note.textContent=say='The dates changed, so your request was not sent. Here is the price for the new dates: check it and send your request again.';
+var h=req.querySelector('h2');req.insertBefore(note,h?h.nextSibling:req.firstChild);}
+if(live&&say){live.textContent=say;}
 height();
+var el=(focus&&root.querySelector(focus))||root.querySelector('#quote-title')||root.querySelector('#hint');
+if(el){if(el.tagName!=='A'&&el.tagName!=='SELECT'&&el.tagName!=='INPUT'){el.setAttribute('tabindex','-1');}el.focus();if(el.id==='quote-title'&&(framed||narrow())){show(el);}}
 }).catch(function(){location.href=url;});}
+function guests(href){var g=root.querySelector('#guests'),u=new URL(href,location.href);if(g&&u.searchParams.has('guests')){u.searchParams.set('guests',g.value);}return u;}
 function bind(){
 root.querySelectorAll('a[data-date],a[data-nav]').forEach(function(a){a.addEventListener('click',function(e){
-e.preventDefault();load(a.href,a.getAttribute('data-date')?'a[data-date=\''+a.getAttribute('data-date')+'\']':'a[data-nav=\''+a.getAttribute('data-nav')+'\']');});});
-var f=root.querySelector('#stay');
-if(f){f.addEventListener('submit',function(e){e.preventDefault();load(f.action+'?'+new URLSearchParams(new FormData(f)).toString());});
-var g=f.querySelector('select');if(g){g.addEventListener('change',function(){if(f.checkIn.value&&f.checkOut.value){load(f.action+'?'+new URLSearchParams(new FormData(f)).toString(),'#'+g.id);}});}}
+e.preventDefault();var u=guests(a.href),d=a.getAttribute('data-date');
+var focus=d?(u.searchParams.get('checkOut')&&narrow()?'#quote-title':'a[data-date=\''+d+'\']'):'a[data-nav=\''+a.getAttribute('data-nav')+'\']';
+load(u.href,focus);});});
+var f=root.querySelector('#stay'),r=root.querySelector('#request');
+function query(){return f.action+'?'+new URLSearchParams(new FormData(f)).toString();}
+if(f){f.addEventListener('submit',function(e){e.preventDefault();load(query());});
+var g=f.querySelector('select');if(g){g.addEventListener('change',function(){if(f.checkIn.value&&f.checkOut.value){load(query(),'#'+g.id);}});}}
+if(f&&r){r.addEventListener('submit',function(e){
+if(f.checkIn.value===r.elements.checkIn.value&&f.checkOut.value===r.elements.checkOut.value&&f.guests.value===r.elements.guests.value){return;}
+e.preventDefault();var typed={};TYPED.forEach(function(n){typed[n]=r.elements[n]?r.elements[n].value:'';});load(query(),'#quote-title',typed);});}
 }
 bind();
 })();";

@@ -53,6 +53,18 @@ impl Throttle {
         let oldest = posts.iter().min().copied().unwrap_or(now);
         Err(u64::try_from((oldest + self.limit.window - now).num_seconds()).unwrap_or(0).max(1))
     }
+
+    /// Takes back the post [`check`](Self::check) counted for `client` at
+    /// `at`: only posts that made or tried to make a booking count, and a
+    /// form refused for its fields (a blank name, a mistyped address) did neither.
+    pub fn forget(&self, client: IpAddr, at: DateTime<Utc>) {
+        let mut recent = self.recent.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(posts) = recent.get_mut(&client)
+            && let Some(i) = posts.iter().rposition(|t| *t == at)
+        {
+            posts.swap_remove(i);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -70,5 +82,16 @@ mod tests {
         assert_eq!(throttle.check(a, t0 + TimeDelta::seconds(60)), Err(540));
         assert_eq!(throttle.check(b, t0 + TimeDelta::seconds(60)), Ok(()));
         assert_eq!(throttle.check(a, t0 + TimeDelta::minutes(10)), Ok(()), "the first post left the window");
+    }
+
+    #[test]
+    fn a_forgotten_post_leaves_room_for_another() {
+        let throttle = Throttle::new(PostLimit { posts: 1, window: TimeDelta::minutes(10) });
+        let t0: DateTime<Utc> = "2026-11-22T08:00:00Z".parse().unwrap();
+        let a: IpAddr = "203.0.113.7".parse().unwrap();
+        assert_eq!(throttle.check(a, t0), Ok(()));
+        throttle.forget(a, t0);
+        assert_eq!(throttle.check(a, t0 + TimeDelta::seconds(1)), Ok(()));
+        assert_eq!(throttle.check(a, t0 + TimeDelta::seconds(2)), Err(599));
     }
 }

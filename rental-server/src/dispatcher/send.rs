@@ -6,9 +6,9 @@ use std::time::Instant;
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
-use rental_core::DueDelivery;
 use rental_core::delivery::Attempt;
 use rental_core::webhook::{sign, sign_standard};
+use rental_core::worker::DueDelivery;
 
 use super::DispatchConfig;
 use crate::outbound::Outbound;

@@ -15,7 +15,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rental_core::delivery::Attempt;
-use rental_core::{DueDelivery, Rental, Store};
+use rental_core::worker::DueDelivery;
+use rental_core::{Rental, Store};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
@@ -139,7 +140,7 @@ async fn flush<S: Store + 'static>(crew: &Crew<S>, attempts: Vec<(String, Attemp
     }
     let (rental, owner, held) = (Arc::clone(&crew.rental), crew.owner.clone(), held.to_vec());
     let (retries, lease) = (crew.config.retries.clone(), renew.then_some(crew.config.lease));
-    let write = move || rental.operations().record_claimed(&owner, &attempts, &retries, &held, lease);
+    let write = move || rental.worker().record_claimed(&owner, &attempts, &retries, &held, lease);
     match tokio::task::spawn_blocking(write).await {
         Ok(Ok(_)) => {}
         Ok(Err(e)) => tracing::error!(error = %e, "cannot record webhook attempts"),

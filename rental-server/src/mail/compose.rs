@@ -51,22 +51,25 @@ impl Sender {
             render(message.kind, property.messages.templates.get(&message.kind), &context(message.kind, facts))?;
         let name = (message.kind != MessageKind::HostRequest).then(|| one_line(&booking.guest_name));
         let to = mailbox(name, &message.to)?;
-        let email = self.build(to, property, &message.message_id(self.domain()), &rendered)?;
+        let reply_to = reply_to_guest(message.kind, booking);
+        let email = self.build(to, reply_to, property, &message.message_id(self.domain()), &rendered)?;
         Ok((email, rendered))
     }
 
-    /// An e-mail of `rendered` to `to`, replying to the property's `contactEmail` (else `From`).
+    /// An e-mail of `rendered` to `to`, replying to `reply_to` when given,
+    /// else to the property's `contactEmail` (else `From`).
     pub fn build(
         &self,
         to: Mailbox,
+        reply_to: Option<Mailbox>,
         property: &Property,
         message_id: &str,
         rendered: &Rendered,
     ) -> Result<lettre::Message, ComposeError> {
-        let reply_to = if property.messages.contact_email.is_empty() {
-            self.from.clone()
-        } else {
-            mailbox(Some(one_line(&property.name)), &property.messages.contact_email)?
+        let reply_to = match reply_to {
+            Some(reply_to) => reply_to,
+            None if property.messages.contact_email.is_empty() => self.from.clone(),
+            None => mailbox(Some(one_line(&property.name)), &property.messages.contact_email)?,
         };
         lettre::Message::builder()
             .from(self.from.clone())
@@ -79,6 +82,15 @@ impl Sender {
             .multipart(MultiPart::alternative_plain_html(rendered.text.clone(), rendered.html.clone()))
             .map_err(|e| ComposeError::Address(e.to_string()))
     }
+}
+
+/// Who the host answers by replying to a new request: the guest who made it.
+/// Guests' own messages reply to the property, so this is `None` for them (and
+/// for a request whose address the mail library cannot read).
+fn reply_to_guest(kind: MessageKind, booking: &Booking) -> Option<Mailbox> {
+    (kind == MessageKind::HostRequest && !booking.guest_email.is_empty())
+        .then(|| mailbox(Some(one_line(&booking.guest_name)), &booking.guest_email).ok())
+        .flatten()
 }
 
 /// Reads `Name <address>` or a bare address (`mailFrom`).

@@ -42,8 +42,8 @@ pub struct MailConfig {
     pub sender: Option<Sender>,
     /// The waits before each retry (`mailRetries`).
     pub retries: Vec<Duration>,
-    /// How long a claim holds a message (`mailLease`, 60 s): longer than one
-    /// send may take, and how long a message claimed by a process that died waits.
+    /// How long a claim holds a message (`mailLease`, 10 s): renewed while a
+    /// send is in flight, and how long a message claimed by a process that died waits.
     pub lease: Duration,
     /// How often the store is asked for due messages.
     pub poll: Duration,
@@ -150,7 +150,7 @@ async fn renew<S: Store + 'static>(rental: &Arc<Rental<S>>, owner: &str, in_flig
         return;
     }
     let (r, owner, keys) = (Arc::clone(rental), owner.to_owned(), in_flight.iter().cloned().collect::<Vec<_>>());
-    match tokio::task::spawn_blocking(move || r.operations().renew_message_leases(&owner, &keys, lease)).await {
+    match tokio::task::spawn_blocking(move || r.worker().renew_message_leases(&owner, &keys, lease)).await {
         Ok(Ok(_)) => {}
         Ok(Err(e)) => tracing::warn!(error = %e, "cannot renew the leases of guest messages in flight"),
         Err(e) => tracing::error!(error = %e, "the message lease renewal task failed"),
@@ -161,7 +161,7 @@ async fn renew<S: Store + 'static>(rental: &Arc<Rental<S>>, owner: &str, in_flig
 /// earlier run's, whose sends were cut: they go again at once.
 async fn void_earlier_leases<S: Store + 'static>(rental: &Arc<Rental<S>>, lease: Duration) {
     let r = Arc::clone(rental);
-    match tokio::task::spawn_blocking(move || r.operations().void_message_leases(lease)).await {
+    match tokio::task::spawn_blocking(move || r.worker().void_message_leases(lease)).await {
         Ok(Ok(0)) => {}
         Ok(Ok(voided)) => tracing::info!(voided, "guest messages an earlier run was sending go again now"),
         Ok(Err(e)) => tracing::warn!(error = %e, "cannot void the message leases of an earlier run; they will lapse"),
@@ -178,9 +178,9 @@ async fn record_and_claim<S: Store + 'static>(
     done: Vec<Done>,
     owner: &str,
     limit: usize,
-) -> Vec<rental_core::Claimed> {
+) -> Vec<rental_core::worker::Claimed> {
     let (r, owner, retries, lease) = (Arc::clone(rental), owner.to_owned(), config.retries.clone(), config.lease);
-    let work = move || r.operations().record_and_claim(&done, &retries, &owner, limit, lease);
+    let work = move || r.worker().record_and_claim(&done, &retries, &owner, limit, lease);
     match tokio::task::spawn_blocking(work).await {
         Ok(Ok((recorded, claim))) => {
             count_recorded(counters, &recorded);
@@ -201,7 +201,7 @@ async fn record_and_claim<S: Store + 'static>(
 /// Without a mail server: every due message is recorded `skipped`.
 async fn skip_all<S: Store + 'static>(rental: &Arc<Rental<S>>, counters: &MessageCounters) {
     let r = Arc::clone(rental);
-    match tokio::task::spawn_blocking(move || r.operations().skip_due_messages(reasons::NO_MAIL_SERVER, 500)).await {
+    match tokio::task::spawn_blocking(move || r.worker().skip_due_messages(reasons::NO_MAIL_SERVER, 500)).await {
         Ok(Ok(skipped)) => count_finished(counters, &skipped),
         Ok(Err(e)) => tracing::error!(error = %e, "cannot skip due guest messages"),
         Err(e) => tracing::error!(error = %e, "the message skip task failed"),
@@ -219,7 +219,7 @@ async fn record<S: Store + 'static>(
         return;
     }
     let (r, retries) = (Arc::clone(rental), config.retries.clone());
-    match tokio::task::spawn_blocking(move || r.operations().record_messages(&done, &retries)).await {
+    match tokio::task::spawn_blocking(move || r.worker().record_messages(&done, &retries)).await {
         Ok(Ok(recorded)) => count_recorded(counters, &recorded),
         Ok(Err(e)) => {
             tracing::error!(error = %e, "cannot record guest message attempts; they go again once their leases lapse");

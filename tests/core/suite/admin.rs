@@ -31,7 +31,7 @@ fn recent_deliveries_are_the_webhooks_own_newest_first<S: Store>(h: &Harness<S>)
     let (a, b) = (hook(h, "https://a.example/h"), hook(h, "https://b.example/h"));
     let first = h.book("sea-view", "2026-12-01", "2026-12-04", 2);
     h.rental.update_booking(first.code.as_str(), &Action::Confirm).unwrap();
-    h.rental.operations().fan_out(100).unwrap();
+    h.rental.worker().fan_out(100).unwrap();
     let of_a = h.rental.deliveries_of(&a, 10).unwrap();
     let names: Vec<&str> = of_a.iter().map(|d| d.event.as_str()).collect();
     assert_eq!(names, ["booking.updated", "booking.confirmed", "booking.created"]);
@@ -43,18 +43,18 @@ fn recent_deliveries_are_the_webhooks_own_newest_first<S: Store>(h: &Harness<S>)
 fn a_resend_makes_the_same_delivery_due_again_and_keeps_its_attempts<S: Store>(h: &Harness<S>) {
     let id = hook(h, "https://a.example/h");
     h.book("sea-view", "2026-12-01", "2026-12-04", 2);
-    h.rental.operations().fan_out(100).unwrap();
-    let due = h.rental.operations().due_deliveries(10).unwrap().remove(0);
-    h.rental.operations().record_attempt(&due.delivery.id, ok_attempt(h), &DEFAULT_RETRIES).unwrap();
-    assert!(h.rental.operations().due_deliveries(10).unwrap().is_empty());
+    h.rental.worker().fan_out(100).unwrap();
+    let due = h.rental.worker().due_deliveries(10).unwrap().remove(0);
+    h.rental.worker().record_attempt(&due.delivery.id, ok_attempt(h), &DEFAULT_RETRIES).unwrap();
+    assert!(h.rental.worker().due_deliveries(10).unwrap().is_empty());
 
     h.advance(TimeDelta::minutes(5));
     let resent = h.rental.resend_delivery(&due.delivery.id).unwrap();
     assert_eq!((resent.status, resent.next_attempt_at), (DeliveryStatus::Pending, Some(h.rental.now())));
-    let again = h.rental.operations().due_deliveries(10).unwrap();
+    let again = h.rental.worker().due_deliveries(10).unwrap();
     assert_eq!(again.len(), 1);
     assert_eq!((again[0].delivery.id.as_str(), again[0].body.as_str()), (due.delivery.id.as_str(), due.body.as_str()));
-    let done = h.rental.operations().record_attempt(&due.delivery.id, ok_attempt(h), &DEFAULT_RETRIES).unwrap();
+    let done = h.rental.worker().record_attempt(&due.delivery.id, ok_attempt(h), &DEFAULT_RETRIES).unwrap();
     assert_eq!((done.status, done.attempts.len()), (DeliveryStatus::Delivered, 2));
     assert_eq!(h.rental.deliveries_of(&id, 10).unwrap().len(), 1, "no new delivery was made");
     assert!(matches!(h.rental.resend_delivery("dlv_nope"), Err(Error::NotFound(_))));
@@ -63,8 +63,8 @@ fn a_resend_makes_the_same_delivery_due_again_and_keeps_its_attempts<S: Store>(h
 fn a_test_event_is_delivered_to_its_webhook_alone<S: Store>(h: &Harness<S>) {
     let (a, _b) = (hook(h, "https://a.example/h"), hook(h, "https://b.example/h"));
     let test = h.rental.send_test_event(&a).unwrap();
-    h.rental.operations().fan_out(100).unwrap();
-    let due = h.rental.operations().due_deliveries(10).unwrap();
+    h.rental.worker().fan_out(100).unwrap();
+    let due = h.rental.worker().due_deliveries(10).unwrap();
     assert_eq!(due.len(), 1, "the `*` webhook b gets nothing: {due:?}");
     assert_eq!((due[0].delivery.id.as_str(), due[0].delivery.webhook_id.as_str()), (test.id.as_str(), a.as_str()));
     let body: serde_json::Value = serde_json::from_str(&due[0].body).unwrap();
@@ -76,17 +76,17 @@ fn a_test_event_is_delivered_to_its_webhook_alone<S: Store>(h: &Harness<S>) {
 fn a_deactivated_webhook_gives_up_pending_deliveries_and_refuses_tests_and_resends<S: Store>(h: &Harness<S>) {
     let id = hook(h, "https://a.example/h");
     h.book("sea-view", "2026-12-01", "2026-12-04", 2);
-    h.rental.operations().fan_out(100).unwrap();
+    h.rental.worker().fan_out(100).unwrap();
     let pending = h.rental.deliveries_of(&id, 10).unwrap().remove(0);
     assert!(!h.rental.set_webhook_active(&id, false).unwrap().active);
     assert_eq!(h.rental.delivery(&pending.id).unwrap().status, DeliveryStatus::Failed);
-    assert!(h.rental.operations().due_deliveries(10).unwrap().is_empty());
+    assert!(h.rental.worker().due_deliveries(10).unwrap().is_empty());
     assert!(matches!(h.rental.send_test_event(&id), Err(Error::Validation(_))));
     assert!(matches!(h.rental.resend_delivery(&pending.id), Err(Error::Validation(_))));
 
     assert!(h.rental.set_webhook_active(&id, true).unwrap().active);
     h.rental.send_test_event(&id).unwrap();
-    assert_eq!(h.rental.operations().due_deliveries(10).unwrap().len(), 1);
+    assert_eq!(h.rental.worker().due_deliveries(10).unwrap().len(), 1);
 }
 
 fn feeds_are_added_and_removed_and_the_property_read_sees_them<S: Store>(h: &Harness<S>) {
@@ -127,8 +127,8 @@ fn the_admin_password_is_kept_as_a_hash_and_replaced_by_a_new_one<S: Store>(h: &
     h.rental.set_admin_password("first password").unwrap();
     h.rental.set_admin_password("second password").unwrap();
     assert!(h.rental.has_admin_password().unwrap());
-    assert!(!h.rental.operations().verify_admin_password("first password").unwrap());
-    assert!(h.rental.operations().verify_admin_password("second password").unwrap());
+    assert!(!h.rental.worker().verify_admin_password("first password").unwrap());
+    assert!(h.rental.worker().verify_admin_password("second password").unwrap());
     let kind = rental_core::store::KINDS.iter().find(|k| k.name == "admin_password").unwrap();
     let row = h.rental.store().read().unwrap().record(kind, "admin").unwrap().expect("the password's record");
     let stored = serde_json::from_slice::<serde_json::Value>(&row.doc).unwrap()["phc"].as_str().unwrap().to_owned();

@@ -21,9 +21,9 @@ store_suite!(
 );
 
 /// Fans the outbox out, then the deliveries due now, as a dispatcher sees them.
-fn due<S: Store>(h: &Harness<S>, limit: usize) -> rental_core::Result<Vec<rental_core::DueDelivery>> {
-    h.rental.operations().fan_out(1000)?;
-    h.rental.operations().due_deliveries(limit)
+fn due<S: Store>(h: &Harness<S>, limit: usize) -> rental_core::Result<Vec<rental_core::worker::DueDelivery>> {
+    h.rental.worker().fan_out(1000)?;
+    h.rental.worker().due_deliveries(limit)
 }
 
 fn attempt<S: Store>(h: &Harness<S>, status: Option<u16>) -> Attempt {
@@ -75,14 +75,14 @@ fn a_failed_attempt_is_retried_on_the_schedule_under_the_same_id<S: Store>(h: &H
     h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     let id = due(h, 1).unwrap().remove(0).delivery.id;
-    let d = h.rental.operations().record_attempt(&id, attempt(h, Some(500)), &DEFAULT_RETRIES).unwrap();
+    let d = h.rental.worker().record_attempt(&id, attempt(h, Some(500)), &DEFAULT_RETRIES).unwrap();
     assert_eq!(d.status, DeliveryStatus::Pending);
     assert!(due(h, 10).unwrap().is_empty(), "not due for 10 s");
     h.advance(TimeDelta::seconds(10));
     let again = due(h, 10).unwrap();
     assert_eq!(again.len(), 1);
     assert_eq!(again[0].delivery.id, id, "the same delivery id on a retry");
-    let d = h.rental.operations().record_attempt(&id, attempt(h, Some(204)), &DEFAULT_RETRIES).unwrap();
+    let d = h.rental.worker().record_attempt(&id, attempt(h, Some(204)), &DEFAULT_RETRIES).unwrap();
     assert_eq!((d.status, d.attempts.len()), (DeliveryStatus::Delivered, 2));
     assert_eq!(h.rental.delivery(&id).unwrap(), d, "kept in the store");
     h.advance(TimeDelta::days(2));
@@ -95,8 +95,7 @@ fn gone_deactivates_the_webhook_and_gives_up_its_other_deliveries<S: Store>(h: &
     h.rental.update_booking(b.code.as_str(), &Action::Confirm).unwrap();
     let first = due(h, 10).unwrap();
     assert_eq!(first.len(), 3, "created, confirmed, updated");
-    let d =
-        h.rental.operations().record_attempt(&first[0].delivery.id, attempt(h, Some(410)), &DEFAULT_RETRIES).unwrap();
+    let d = h.rental.worker().record_attempt(&first[0].delivery.id, attempt(h, Some(410)), &DEFAULT_RETRIES).unwrap();
     assert_eq!(d.status, DeliveryStatus::Failed);
     assert!(!h.rental.webhooks().unwrap().iter().any(|w| w.id == webhook.id && w.active));
     assert!(due(h, 10).unwrap().is_empty());
@@ -116,7 +115,7 @@ fn an_inactive_webhook_gets_no_new_deliveries<S: Store>(h: &Harness<S>) {
     h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     let id = due(h, 1).unwrap().remove(0).delivery.id;
-    h.rental.operations().record_attempt(&id, attempt(h, Some(410)), &[Duration::from_secs(1)]).unwrap();
+    h.rental.worker().record_attempt(&id, attempt(h, Some(410)), &[Duration::from_secs(1)]).unwrap();
     h.book("sea-view", "2027-01-10", "2027-01-13", 2);
     assert!(due(h, 10).unwrap().is_empty());
 }
@@ -124,7 +123,7 @@ fn an_inactive_webhook_gets_no_new_deliveries<S: Store>(h: &Harness<S>) {
 fn events_before_a_webhook_was_fanned_out_are_not_sent_twice<S: Store>(h: &Harness<S>) {
     h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
-    assert_eq!(h.rental.operations().fan_out(1000).unwrap(), 1);
-    assert_eq!(h.rental.operations().fan_out(1000).unwrap(), 0, "the position moved past it");
-    assert_eq!(h.rental.operations().due_deliveries(10).unwrap().len(), 1);
+    assert_eq!(h.rental.worker().fan_out(1000).unwrap(), 1);
+    assert_eq!(h.rental.worker().fan_out(1000).unwrap(), 0, "the position moved past it");
+    assert_eq!(h.rental.worker().due_deliveries(10).unwrap().len(), 1);
 }

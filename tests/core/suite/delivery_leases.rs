@@ -4,9 +4,10 @@
 use std::time::Duration;
 
 use chrono::TimeDelta;
+use rental_core::Store;
 use rental_core::delivery::{Attempt, ClaimLimits, DEFAULT_RETRIES, DeliveryStatus};
 use rental_core::webhook::Subscription;
-use rental_core::{DueDelivery, Store};
+use rental_core::worker::DueDelivery;
 use rental_tests::{Harness, store_suite};
 
 store_suite!(
@@ -32,11 +33,11 @@ fn bookings<S: Store>(h: &Harness<S>, n: u64) {
         let check_out = check_in + chrono::Days::new(7);
         h.book("sea-view", &check_in.to_string(), &check_out.to_string(), 2);
     }
-    h.rental.operations().fan_out(1000).unwrap();
+    h.rental.worker().fan_out(1000).unwrap();
 }
 
 fn claim<S: Store>(h: &Harness<S>, owner: &str, limits: ClaimLimits) -> Vec<DueDelivery> {
-    h.rental.operations().claim_deliveries(owner, limits, LEASE).unwrap()
+    h.rental.worker().claim_deliveries(owner, limits, LEASE).unwrap()
 }
 
 fn ids(claimed: &[DueDelivery]) -> Vec<String> {
@@ -54,7 +55,7 @@ fn a_claimed_delivery_is_claimed_by_no_one_else_until_its_lease_lapses<S: Store>
     assert_eq!(first.len(), 1);
     assert!(claim(h, "two", ALL).is_empty(), "leased to one");
     assert!(claim(h, "one", ALL).is_empty(), "not even to its owner twice");
-    assert_eq!(h.rental.operations().due_deliveries(10).unwrap().len(), 1, "still pending and due");
+    assert_eq!(h.rental.worker().due_deliveries(10).unwrap().len(), 1, "still pending and due");
     h.clock.advance(TimeDelta::seconds(59));
     assert!(claim(h, "two", ALL).is_empty(), "the lease holds for 60 s");
     h.clock.advance(TimeDelta::seconds(1));
@@ -65,7 +66,7 @@ fn recording_an_attempt_clears_the_lease<S: Store>(h: &Harness<S>) {
     hook(h, "https://a.example/hook");
     bookings(h, 1);
     let id = ids(&claim(h, "one", ALL)).remove(0);
-    h.rental.operations().record_attempts(&[answered(h, &id, 500)], &DEFAULT_RETRIES).unwrap();
+    h.rental.worker().record_attempts(&[answered(h, &id, 500)], &DEFAULT_RETRIES).unwrap();
     assert!(claim(h, "two", ALL).is_empty(), "the retry is not due yet");
     h.clock.advance(TimeDelta::seconds(11));
     assert_eq!(
@@ -73,7 +74,7 @@ fn recording_an_attempt_clears_the_lease<S: Store>(h: &Harness<S>) {
         std::slice::from_ref(&id),
         "due again 10 s after the attempt, no lease in the way"
     );
-    h.rental.operations().record_attempts(&[answered(h, &id, 200)], &DEFAULT_RETRIES).unwrap();
+    h.rental.worker().record_attempts(&[answered(h, &id, 200)], &DEFAULT_RETRIES).unwrap();
     assert_eq!(h.rental.delivery(&id).unwrap().status, DeliveryStatus::Delivered);
     h.clock.advance(TimeDelta::hours(2));
     assert!(claim(h, "three", ALL).is_empty(), "a delivered delivery is never claimed");
@@ -90,7 +91,7 @@ fn a_webhook_with_a_leased_delivery_is_given_no_later_one<S: Store>(h: &Harness<
     let other = claim(h, "two", ALL);
     assert_eq!(other.len(), 1, "another webhook is free");
     assert_eq!(other[0].url, "https://b.example/hook");
-    h.rental.operations().record_attempts(&[answered(h, &first[0].delivery.id, 200)], &DEFAULT_RETRIES).unwrap();
+    h.rental.worker().record_attempts(&[answered(h, &first[0].delivery.id, 200)], &DEFAULT_RETRIES).unwrap();
     let rest = claim(h, "three", ALL);
     let events: Vec<u64> = rest.iter().map(|d| d.delivery.event_seq).collect();
     assert_eq!(events.len(), 3, "the rest of a.example's, in event order: {events:?}");
@@ -104,12 +105,12 @@ fn a_renewed_lease_holds_past_its_first_end_and_a_released_one_is_claimable_at_o
     assert_eq!(claimed.len(), 3);
     h.clock.advance(TimeDelta::seconds(50));
     let sent = vec![answered(h, &claimed[0], 200)];
-    h.rental.operations().record_claimed("one", &sent, &DEFAULT_RETRIES, &claimed[1..], Some(LEASE)).unwrap();
+    h.rental.worker().record_claimed("one", &sent, &DEFAULT_RETRIES, &claimed[1..], Some(LEASE)).unwrap();
     h.clock.advance(TimeDelta::seconds(50));
     assert!(claim(h, "two", ALL).is_empty(), "renewed at 50 s for 60 s more");
-    assert!(h.rental.operations().record_claimed("two", &[], &DEFAULT_RETRIES, &claimed[1..], None).is_ok());
+    assert!(h.rental.worker().record_claimed("two", &[], &DEFAULT_RETRIES, &claimed[1..], None).is_ok());
     assert!(claim(h, "two", ALL).is_empty(), "only the owner releases its leases");
-    h.rental.operations().record_claimed("one", &[], &DEFAULT_RETRIES, &claimed[1..], None).unwrap();
+    h.rental.worker().record_claimed("one", &[], &DEFAULT_RETRIES, &claimed[1..], None).unwrap();
     assert_eq!(ids(&claim(h, "two", ALL)), claimed[1..], "released: claimable at once");
 }
 

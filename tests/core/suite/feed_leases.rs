@@ -6,7 +6,8 @@ use std::time::Duration;
 use chrono::TimeDelta;
 use rental_core::ids::Source;
 use rental_core::property::IcalFeed;
-use rental_core::{BookingQuery, FeedPull, Fetched, PullClaim, Status, Store};
+use rental_core::worker::{FeedPull, Fetched, PullClaim};
+use rental_core::{BookingQuery, Status, Store};
 use rental_tests::{Harness, store_suite};
 
 store_suite!(
@@ -33,7 +34,7 @@ fn with_feed<S: Store>(h: &Harness<S>) -> FeedPull {
 }
 
 fn planned<S: Store>(h: &Harness<S>) -> FeedPull {
-    h.rental.operations().feed_pulls(Some("sea-view")).unwrap().remove(0)
+    h.rental.worker().feed_pulls(Some("sea-view")).unwrap().remove(0)
 }
 
 fn body(events: &[(&str, &str, &str, &str)], etag: Option<&str>) -> Fetched {
@@ -45,7 +46,7 @@ fn body(events: &[(&str, &str, &str, &str)], etag: Option<&str>) -> Fetched {
 }
 
 fn claim<S: Store>(h: &Harness<S>, pull: &FeedPull, owner: &str) -> PullClaim {
-    h.rental.operations().claim_feed_pull(pull, owner, LEASE).unwrap()
+    h.rental.worker().claim_feed_pull(pull, owner, LEASE).unwrap()
 }
 
 /// The pull `owner` claims; fails the test when the feed is held.
@@ -72,7 +73,7 @@ fn a_claimed_feed_is_refused_to_every_other_claim_until_its_pull_is_applied<S: S
     let until = h.rental.now() + TimeDelta::seconds(60);
     assert_eq!(claim(h, &asked, "two"), PullClaim::Held(until), "held by one for the lease");
     assert!(is_held(h, &asked, "one"), "not even to its owner twice");
-    assert_eq!(h.rental.operations().apply_pull(&first, body(&STAYS, Some("\"v1\""))).unwrap().created, 2);
+    assert_eq!(h.rental.worker().apply_pull(&first, body(&STAYS, Some("\"v1\""))).unwrap().created, 2);
 
     let second = claimed(h, &asked, "two");
     assert_eq!(
@@ -81,7 +82,7 @@ fn a_claimed_feed_is_refused_to_every_other_claim_until_its_pull_is_applied<S: S
         "planned afresh: the first pull's validators, not those of the pull as asked for"
     );
     assert!(is_held(h, &asked, "one"));
-    assert!(h.rental.operations().apply_pull(&second, Fetched::NotModified).unwrap().ok);
+    assert!(h.rental.worker().apply_pull(&second, Fetched::NotModified).unwrap().ok);
     claimed(h, &asked, "one");
 }
 
@@ -92,9 +93,9 @@ fn a_lapsed_lease_is_taken_over_and_of_the_two_pulls_the_later_applied_is_droppe
     assert!(is_held(h, &asked, "two"), "the lease holds for 60 s");
     h.clock.advance(TimeDelta::seconds(1));
     let taken = claimed(h, &asked, "two");
-    assert!(h.rental.operations().apply_pull(&hung, body(&STAYS, None)).unwrap().ok, "the hung pull comes back first");
+    assert!(h.rental.worker().apply_pull(&hung, body(&STAYS, None)).unwrap().ok, "the hung pull comes back first");
     assert!(is_held(h, &asked, "three"), "the hung pull cleared no lease of another owner");
-    let dropped = h.rental.operations().apply_pull(&taken, body(&[], None)).unwrap();
+    let dropped = h.rental.worker().apply_pull(&taken, body(&[], None)).unwrap();
     assert!(!dropped.ok && dropped.cancelled == 0, "planned before the hung one was applied: {dropped:?}");
     assert_eq!(confirmed(h), 2);
     claimed(h, &asked, "three");
@@ -103,27 +104,27 @@ fn a_lapsed_lease_is_taken_over_and_of_the_two_pulls_the_later_applied_is_droppe
 fn a_pull_given_up_frees_the_feed_at_once_but_only_its_holder_can_give_it_up<S: Store>(h: &Harness<S>) {
     let asked = with_feed(h);
     let mine = claimed(h, &asked, "one");
-    h.rental.operations().release_feed_pull(&asked).unwrap();
+    h.rental.worker().release_feed_pull(&asked).unwrap();
     assert!(is_held(h, &asked, "two"), "a pull that holds no lease gives up nothing");
-    h.rental.operations().release_feed_pull(&mine).unwrap();
+    h.rental.worker().release_feed_pull(&mine).unwrap();
     let theirs = claimed(h, &asked, "two");
     assert_eq!(theirs.applied, 0, "nothing was applied");
 }
 
 fn a_pull_asked_for_while_another_ran_does_not_confirm_its_empty_calendar<S: Store>(h: &Harness<S>) {
     let first = with_feed(h);
-    h.rental.operations().apply_pull(&claimed(h, &first, "one"), body(&STAYS, None)).unwrap();
+    h.rental.worker().apply_pull(&claimed(h, &first, "one"), body(&STAYS, None)).unwrap();
     assert_eq!(confirmed(h), 2);
 
     // Two syncs asked for at once, one on each server: one pulls, the other waits, then pulls.
     let (on_one, on_two) = (planned(h), planned(h));
-    let guarded = h.rental.operations().apply_pull(&claimed(h, &on_one, "one"), body(&[], None)).unwrap();
+    let guarded = h.rental.worker().apply_pull(&claimed(h, &on_one, "one"), body(&[], None)).unwrap();
     assert!(!guarded.ok && guarded.cancelled == 0, "the first empty calendar is not believed: {guarded:?}");
-    let waited = h.rental.operations().apply_pull(&claimed(h, &on_two, "two"), body(&[], None)).unwrap();
+    let waited = h.rental.worker().apply_pull(&claimed(h, &on_two, "two"), body(&[], None)).unwrap();
     assert!(!waited.ok && waited.cancelled == 0, "asked for before the first was applied: {waited:?}");
     assert_eq!(confirmed(h), 2, "the guard held");
 
-    let later = h.rental.operations().apply_pull(&claimed(h, &planned(h), "one"), body(&[], None)).unwrap();
+    let later = h.rental.worker().apply_pull(&claimed(h, &planned(h), "one"), body(&[], None)).unwrap();
     assert_eq!((later.ok, later.cancelled), (true, 2), "a pull asked for afterwards confirms it");
     assert_eq!(confirmed(h), 0);
 }

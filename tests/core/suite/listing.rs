@@ -18,6 +18,7 @@ store_suite!(
     updated_since_keeps_bookings_changed_at_or_after_the_instant,
     filters_and_pages_combine,
     a_limit_outside_1_to_200_is_refused,
+    the_default_query_lists_fifty_to_a_page,
 );
 
 fn codes(bookings: &[Booking]) -> Vec<String> {
@@ -25,7 +26,7 @@ fn codes(bookings: &[Booking]) -> Vec<String> {
 }
 
 fn query() -> BookingQuery {
-    BookingQuery { limit: BookingQuery::DEFAULT_LIMIT, ..BookingQuery::default() }
+    BookingQuery::default()
 }
 
 fn sorted(mut bookings: Vec<Booking>) -> Vec<Booking> {
@@ -166,4 +167,11 @@ fn a_limit_outside_1_to_200_is_refused<S: Store>(h: &Harness<S>) {
         assert_eq!(faults(h.bookings(&BookingQuery { limit, ..query() })), [("limit".to_owned(), "invalid")]);
     }
     assert!(h.bookings(&BookingQuery { limit: 200, ..query() }).is_ok());
+}
+
+fn the_default_query_lists_fifty_to_a_page<S: Store>(h: &Harness<S>) {
+    let made = many(h);
+    let page = h.bookings(&BookingQuery::default()).unwrap();
+    assert_eq!(codes(&page.data), codes(&sorted(made)));
+    assert!(page.next.is_none());
 }

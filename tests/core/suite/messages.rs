@@ -41,7 +41,7 @@ fn a_booking_records_its_messages_with_each_change<S: Store>(h: &Harness<S>) {
 
 fn one_sender_at_a_time_holds_a_message_until_it_is_recorded<S: Store>(h: &Harness<S>) {
     let code = h.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-23", 2), None).unwrap().booking.code;
-    let ops = h.operations();
+    let ops = h.worker();
     let a = ops.claim_messages("sender-a", 10, Duration::from_secs(60)).unwrap();
     assert_eq!(a.send.len(), 1);
     assert!(ops.claim_messages("sender-b", 10, Duration::from_secs(60)).unwrap().send.is_empty(), "leased to a");
@@ -57,7 +57,7 @@ fn one_sender_at_a_time_holds_a_message_until_it_is_recorded<S: Store>(h: &Harne
 fn timed_messages_fall_due_by_the_store_time_index<S: Store>(h: &Harness<S>) {
     let code = h.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-23", 2), None).unwrap().booking.code;
     h.update_booking(code.as_str(), &Action::Confirm).unwrap();
-    let ops = h.operations();
+    let ops = h.worker();
     for _ in 0..2 {
         let claim = ops.claim_messages("sender", 10, Duration::from_secs(60)).unwrap();
         let done: Vec<_> = claim.send.into_iter().map(|c| (c.message, Outcome::Sent, h.now())).collect();

@@ -22,8 +22,8 @@ fn hook<S: Store>(h: &Harness<S>, secret: Option<&str>) -> Webhook {
 /// a test event made due, after a dispatcher poll's fan-out.
 fn signing<S: Store>(h: &Harness<S>, id: &str) -> Vec<String> {
     let test = h.rental.send_test_event(id).unwrap();
-    h.rental.operations().fan_out(100).unwrap();
-    let due = h.rental.operations().due_deliveries(100).unwrap();
+    h.rental.worker().fan_out(100).unwrap();
+    let due = h.rental.worker().due_deliveries(100).unwrap();
     due.into_iter().find(|d| d.delivery.id == test.id).expect("the test event is due").secrets
 }
 

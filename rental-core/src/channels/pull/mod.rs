@@ -3,7 +3,7 @@
 //! remembered between pulls, and what a pull and a sync report.
 //!
 //! Reading a feed body is [`crate::ical`]'s job; applying a pull in one store
-//! transaction is [`Operations::apply_pull`](crate::Operations::apply_pull)'s.
+//! transaction is [`Worker::apply_pull`](crate::worker::Worker::apply_pull)'s.
 
 mod classify;
 mod lease;

@@ -46,7 +46,7 @@ pub struct FeedPull {
     /// How many were applied when it was asked for: a pull asked for while another pull of
     /// the feed ran does not confirm that pull's empty calendar ([`FeedState::empty_confirmed_by`]).
     pub requested: u64,
-    /// The owner of the lease it was claimed under ([`Operations::claim_feed_pull`](crate::service::Operations::claim_feed_pull)), if any.
+    /// The owner of the lease it was claimed under ([`Worker::claim_feed_pull`](crate::service::Worker::claim_feed_pull)), if any.
     pub holder: Option<String>,
 }
 
@@ -357,7 +357,7 @@ fn failed_for(property: &Property, feed: &IcalFeed, error: &str) -> PullResult {
     PullResult::failed(property.slug.clone(), feed.name.clone(), error)
 }
 
-impl<S: Store> crate::service::Operations<'_, S> {
+impl<S: Store> crate::service::Worker<'_, S> {
     /// The feeds to pull: every feed of every active property, or of `property` alone.
     pub fn feed_pulls(&self, property: Option<&str>) -> Result<Vec<FeedPull>> {
         let tx = self.store.read()?;

@@ -505,14 +505,14 @@ fn opening_a_schema_6_store_moves_its_keys_webhooks_feeds_and_admin_records_into
     assert_eq!(rental.keys().unwrap(), std::slice::from_ref(&old.key));
     assert_eq!(rental.authenticate(&old.secret).unwrap().map(|k| k.id), Some(old.key.id.clone()));
     assert_eq!(rental.webhooks().unwrap(), std::slice::from_ref(&old.webhook));
-    assert_eq!(rental.operations().feed_states().unwrap(), std::slice::from_ref(&old.feed));
-    assert!(rental.operations().verify_admin_password("correct horse battery").unwrap());
+    assert_eq!(rental.worker().feed_states().unwrap(), std::slice::from_ref(&old.feed));
+    assert!(rental.worker().verify_admin_password("correct horse battery").unwrap());
     let idle = chrono::TimeDelta::hours(1);
-    assert_eq!(rental.operations().admin_session("session-hash", idle, now).unwrap(), Some(old.session.clone()));
-    assert!(rental.operations().login_wait("10.0.0.9", now).unwrap().is_some(), "the client still waits");
+    assert_eq!(rental.worker().admin_session("session-hash", idle, now).unwrap(), Some(old.session.clone()));
+    assert!(rental.worker().login_wait("10.0.0.9", now).unwrap().is_some(), "the client still waits");
     // The sessions' time index came along: an idle one is swept.
-    rental.operations().start_admin_session("other", "csrf", idle, now + idle + idle).unwrap();
-    assert_eq!(rental.operations().admin_session("session-hash", idle * 10, now).unwrap(), None);
+    rental.worker().start_admin_session("other", "csrf", idle, now + idle + idle).unwrap();
+    assert_eq!(rental.worker().admin_session("session-hash", idle * 10, now).unwrap(), None);
 
     let tables = rental.store().db.begin_read().unwrap();
     let names: Vec<String> = tables.list_tables().unwrap().map(|t| t.name().to_owned()).collect();
