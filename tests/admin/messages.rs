@@ -71,13 +71,13 @@ async fn the_editor_saves_wording_refuses_an_unknown_variable_on_its_field_and_p
     refused.expect(422);
     assert!(refused.text().contains("data-field=\"messages.check_in_instructions.subject\""), "named on its field");
     assert!(refused.text().contains("door_cod"));
-    assert_eq!(s.rental.property("sea-view").unwrap().check_in_message.to_string(), "48h", "nothing saved");
+    assert_eq!(s.rental.property("sea-view").unwrap().messages.check_in_lead.to_string(), "48h", "nothing saved");
     fields.retain(|(k, _)| k != "m-check_in_instructions-subject");
     fields.push(("m-check_in_instructions-subject".to_owned(), "Your code for {{ property_name }}".to_owned()));
     client.post("/admin/properties/sea-view/edit", &as_refs(&fields)).await.expect(303);
     let saved = s.rental.property("sea-view").unwrap();
     assert_eq!(
-        (saved.check_in_message.to_string(), saved.contact_email.as_str()),
+        (saved.messages.check_in_lead.to_string(), saved.messages.contact_email.as_str()),
         ("24h".to_owned(), "host@sea-view.example")
     );
     let preview = client.get("/admin/properties/sea-view/edit?preview=check_in_instructions").await.text();

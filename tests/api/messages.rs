@@ -183,7 +183,7 @@ async fn instructions_go_48_hours_of_wall_clock_before_the_window_in_new_york_ac
     s.rental
         .import_properties(&[property("brooklyn", |p| {
             p.timezone = chrono_tz::America::New_York;
-            p.door_code_mode = rental_core::access::DoorCodeMode::PerStay;
+            p.access.door_code_mode = rental_core::access::DoorCodeMode::PerStay;
         })])
         .unwrap();
     let booking = s.book("brooklyn", "2027-03-15", "2027-03-17", 2).await;
@@ -214,7 +214,7 @@ async fn instructions_go_48_hours_of_wall_clock_before_the_window_in_new_york_ac
 async fn a_one_night_stays_instructions_arrive_before_its_reminder_and_late_ones_are_skipped() {
     let Some(smtp) = SmtpServer::start() else { return };
     let s = server(&smtp).await;
-    s.rental.import_properties(&[property("one-night", |p| p.min_nights = 1)]).unwrap();
+    s.rental.import_properties(&[property("one-night", |p| p.stay_rules.min_nights = 1)]).unwrap();
     let first = s.book("one-night", "2026-12-20", "2026-12-21", 2).await;
     let late = s.book("one-night", "2026-12-10", "2026-12-11", 2).await;
     for b in [&first, &late] {
@@ -407,7 +407,7 @@ async fn no_input_adds_a_header_line() {
         b.guest_name = "Eve\r\nBcc: evil@example.com\u{2028}Cc: evil2@example.com".into();
         let mut p = s.rental.property("sea-view").unwrap();
         p.name = "Sea\r\nX-Injected: yes".into();
-        p.messages.insert(
+        p.messages.templates.insert(
             MessageKind::RequestReceived,
             serde_json::from_value(json!({"subject": "Hi {{ guest_name }} at {{ property_name }}"})).unwrap(),
         );

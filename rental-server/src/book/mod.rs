@@ -148,7 +148,7 @@ fn framing<S: Store>(r: &Rental<S>, slug: Option<&str>) -> rental_core::Result<B
     let mut embed_origins: Vec<String> = all.into_iter().flat_map(|p| p.booking_page.embed_origins).collect();
     embed_origins.sort();
     embed_origins.dedup();
-    Ok(BookingPage { enabled: false, embed_origins })
+    Ok(embed_origins.into_iter().fold(BookingPage::default(), BookingPage::embed_origin))
 }
 
 async fn route<S: Store + 'static>(
@@ -216,7 +216,7 @@ fn load<S: Store>(r: &Rental<S>, slug: &str, month: Option<NaiveDate>, asked: &A
     let prev = (first > earliest)
         .then(|| first.checked_sub_months(chrono::Months::new(MONTHS_SHOWN)).unwrap_or(earliest).max(earliest));
     let next = (add_months(first, MONTHS_SHOWN) <= latest).then(|| add_months(first, MONTHS_SHOWN));
-    let quoted = quote(r, slug, asked, property.base_guests)?;
+    let quoted = quote(r, slug, asked, property.pricing.base_guests)?;
     Ok(Loaded { property, months, prev, next, quoted })
 }
 

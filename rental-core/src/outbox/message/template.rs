@@ -368,12 +368,12 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         ("property_name", json!(p.name)),
         ("check_in", json!(long_date(b.check_in()))),
         ("check_out", json!(long_date(b.check_out()))),
-        ("check_in_time", json!(p.check_in_time.to_string())),
-        ("check_out_time", json!(p.check_out_time.to_string())),
+        ("check_in_time", json!(p.stay_rules.check_in_time.to_string())),
+        ("check_out_time", json!(p.stay_rules.check_out_time.to_string())),
         ("nights", json!(b.nights)),
         ("guests", json!(b.guests)),
         ("total", json!(format_money(b.total))),
-        ("contact_email", json!(p.contact_email)),
+        ("contact_email", json!(p.messages.contact_email)),
         ("booking_page_url", json!(page)),
         ("status", json!(b.status.to_string())),
     ]);
@@ -389,12 +389,12 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         }
         MessageKind::CheckInInstructions => {
             let (from, until) = crate::stays::access::window(p, b.check_in(), b.check_out(), b.visit.checked_out_at);
-            let code = b.visit.access.as_ref().map_or(p.door_code.as_str(), |a| a.code.as_str());
+            let code = b.visit.access.as_ref().map_or(p.access.door_code.as_str(), |a| a.code.as_str());
             c.insert("door_code", json!(code));
             c.insert("access_from", json!(local_moment(p, from)));
             c.insert("access_until", json!(local_moment(p, until)));
-            c.insert("wifi_name", json!(p.wifi_ssid));
-            c.insert("arrival_notes", json!(p.arrival_notes));
+            c.insert("wifi_name", json!(p.access.wifi_ssid));
+            c.insert("arrival_notes", json!(p.access.arrival_notes));
         }
         _ => {}
     }
@@ -405,8 +405,8 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
 fn sample_context(kind: MessageKind) -> BTreeMap<&'static str, serde_json::Value> {
     let booking = sample_booking(&crate::demo::sea_view(), "2026-12-20".parse().unwrap_or_default());
     let mut property = crate::demo::sea_view();
-    property.arrival_notes = "The key box is left of the door.".into();
-    property.contact_email = "host@example.com".into();
+    property.access.arrival_notes = "The key box is left of the door.".into();
+    property.messages.contact_email = "host@example.com".into();
     context(kind, Facts { booking: &booking, property: &property, base_url: Some("https://rental.example") })
 }
 
@@ -446,7 +446,7 @@ mod tests {
 
     fn facts_render(kind: MessageKind, booking: &Booking, property: &Property) -> Rendered {
         let c = context(kind, Facts { booking, property, base_url: None });
-        render(kind, property.messages.get(&kind), &c).unwrap()
+        render(kind, property.messages.templates.get(&kind), &c).unwrap()
     }
 
     #[test]
@@ -501,7 +501,7 @@ mod tests {
         p.name = "<script>alert(1)</script> & Co".into();
         let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
         b.guest_name = "Eve\r\nBcc: victim@example.com\u{2028}X".into();
-        p.messages.insert(MessageKind::Confirmed, custom("{{ guest_name }} at {{ property_name }}", "", ""));
+        p.messages.templates.insert(MessageKind::Confirmed, custom("{{ guest_name }} at {{ property_name }}", "", ""));
         let r = facts_render(MessageKind::Confirmed, &b, &p);
         assert!(!r.html.contains("<script>") && r.html.contains("&lt;script&gt;"), "{}", r.html);
         assert!(r.text.contains("<script>"), "text is not escaped");
