@@ -52,7 +52,7 @@ fn feed_body(events: usize, from: NaiveDate, tag: &str) -> String {
 fn with_feeds(slug: &str, feeds: &[(&str, String)]) -> Property {
     let mut property = data::seasonal_property();
     property.slug = Slug::parse(slug).expect("a slug");
-    property.ical_feeds = feeds
+    property.feeds.ical_feeds = feeds
         .iter()
         .map(|(name, url)| IcalFeed {
             name: Source::parse(name).expect("a feed name"),

@@ -49,7 +49,7 @@ fn seed(rental: &Rental<RedbStore>, bookings: usize) {
         .map(|i| {
             let mut p = demo::sea_view();
             p.slug = Slug::parse(&format!("house-{i}")).expect("a slug");
-            p.min_nights = 1;
+            p.stay_rules.min_nights = 1;
             p.timezone = chrono_tz::UTC;
             p
         })

@@ -9,11 +9,11 @@ use rental_core::{Error, demo};
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
     let rental = Rental::new(RedbStore::open_dir(dir.path())?);
-    let loft = Property {
-        max_guests: 3,
-        cleaning_fee: 4_500,
-        ..Property::new("river-loft".parse()?, "River Loft", Tz::Europe__Paris, 12_000)
-    };
+    let loft = Property::builder("river-loft")
+        .name("River Loft")
+        .timezone(Tz::Europe__Paris)
+        .pricing(Pricing::new(12_000).max_guests(3).cleaning_fee(4_500))
+        .build()?;
     let mut properties = demo::properties();
     properties.push(loft);
     rental.import_properties(&properties)?;

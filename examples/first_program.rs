@@ -22,11 +22,11 @@ use rental_server::{AppState, Jobs, RentalService, ServerConfig};
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     // The engine over a store; a property of my own.
     let rental = Arc::new(Rental::new(MemoryStore::new()));
-    let cabin = Property {
-        max_guests: 4,
-        cleaning_fee: 5_000,
-        ..Property::new("lake-cabin".parse()?, "Lake Cabin", Tz::America__Toronto, 14_000)
-    };
+    let cabin = Property::builder("lake-cabin")
+        .name("Lake Cabin")
+        .timezone(Tz::America__Toronto)
+        .pricing(Pricing::new(14_000).max_guests(4).cleaning_fee(5_000))
+        .build()?;
     rental.import_properties(&[cabin])?;
 
     // Quote, book (awaiting, as an async program does), confirm.

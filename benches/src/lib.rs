@@ -64,7 +64,7 @@ fn season(name: &str, start: &str, end: &str, nightly: i64, min_nights: Option<u
 /// so that each night's rate lookup has real work to do.
 pub fn seasonal_property() -> Property {
     let mut p = demo::sea_view();
-    p.seasonal_rates = vec![
+    p.pricing.seasonal_rates = vec![
         season("Winter holidays", "2026-12-18", "2027-01-06", 24_000, Some(4)),
         season("Carnival", "2027-02-05", "2027-02-14", 19_000, None),
         season("Easter", "2027-03-25", "2027-04-05", 20_000, Some(3)),

@@ -266,3 +266,49 @@ fn a_restore_writes_through_no_symbolic_link_in_the_data_directory() {
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the host's own file", "{name}");
     }
 }
+
+#[test]
+fn a_sealed_backup_hides_guests_and_restores_with_its_passphrase_only_and_unchanged_only() {
+    let (sandbox, key) = Sandbox::with_key();
+    let bookings = sandbox.with_bookings();
+    let pass = sandbox.dir.path().join("passphrase");
+    std::fs::write(&pass, "correct horse battery staple\n").unwrap();
+    let pass = pass.display().to_string();
+    let file = sandbox.dir.path().join("sealed.backup");
+    let file_arg = file.display().to_string();
+    sandbox.run(&["backup", "--to", &file_arg, "--passphrase-file", &pass]).ok();
+    let sealed = std::fs::read(&file).unwrap();
+    let guest = bookings[0].guest_email.as_bytes();
+    assert!(!sealed.windows(guest.len()).any(|w| w == guest), "a guest's e-mail in clear");
+
+    let wrong = sandbox.dir.path().join("wrong");
+    std::fs::write(&wrong, "not the passphrase at all").unwrap();
+    let mut changed = sealed.clone();
+    let middle = changed.len() / 2;
+    changed[middle] ^= 1;
+    let changed_file = sandbox.dir.path().join("changed.backup");
+    std::fs::write(&changed_file, &changed).unwrap();
+    let plain = sandbox.dir.path().join("plain.backup");
+    sandbox.run(&["backup", "--to", &plain.display().to_string()]).ok();
+    let wrong = wrong.display().to_string();
+    let changed_arg = changed_file.display().to_string();
+    let plain_arg = plain.display().to_string();
+    let refusals: [(&[&str], &str); 4] = [
+        (&[&file_arg], "it is sealed"),
+        (&[&file_arg, "--passphrase-file", &wrong], "passphrase is wrong or the file was changed"),
+        (&[&changed_arg, "--passphrase-file", &pass], "passphrase is wrong or the file was changed"),
+        (&[&plain_arg, "--passphrase-file", &pass], "not sealed"),
+    ];
+    for (args, says) in refusals {
+        let target = tempfile::tempdir().unwrap();
+        let data_dir = target.path().join("data").display().to_string();
+        let run = sandbox.run(&[&["restore"], args, &["--data-dir", &data_dir]].concat());
+        assert!(run.fails(1).contains(says), "{args:?}: {}", run.stderr);
+        assert!(!target.path().join("data").exists(), "nothing written for {args:?}");
+    }
+
+    let back = Sandbox { dir: tempfile::tempdir().unwrap() };
+    back.run(&["restore", &file_arg, "--passphrase-file", &pass]).ok();
+    let server = back.serve();
+    assert_eq!(listed(server.addr, &key).len(), bookings.len());
+}

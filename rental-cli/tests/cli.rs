@@ -175,7 +175,11 @@ fn a_single_json_object_imports_and_a_second_import_updates_it() {
 fn a_property_name_with_a_line_break_or_a_terminal_escape_is_refused_by_import() {
     let s = Sandbox::new();
     for evil in ["Evil\r\nBEGIN:VEVENT\r\nSUMMARY:Injected", "A\u{9b}31mB", "Sea \u{202e}weiV"] {
-        let loft = Property { name: evil.to_owned(), ..demo::harbour_loft() };
+        let loft = {
+            let mut edited = demo::harbour_loft();
+            edited.name = evil.to_owned();
+            edited
+        };
         let file = s.write("evil.json", &serde_json::to_string(&loft).unwrap());
         let err = s.run(&["property", "import", file.to_str().unwrap()]);
         let line = err.fails(1);
@@ -183,7 +187,11 @@ fn a_property_name_with_a_line_break_or_a_terminal_escape_is_refused_by_import()
         assert!(!line.contains(['\r', '\u{9b}', '\u{202e}']), "the error does not echo the name: {line:?}");
     }
     assert_eq!(s.run(&["property", "list", "--json"]).ok().json(), serde_json::json!([]));
-    let odd = Property { name: "Zoë's \"loft\"; 日本 🏠\tby the sea".to_owned(), ..demo::harbour_loft() };
+    let odd = {
+        let mut edited = demo::harbour_loft();
+        edited.name = "Zoë's \"loft\"; 日本 🏠\tby the sea".to_owned();
+        edited
+    };
     let file = s.write("odd.json", &serde_json::to_string(&odd).unwrap());
     s.run(&["property", "import", file.to_str().unwrap()]).ok();
     let table = s.run(&["property", "list"]).ok().stdout;
@@ -195,7 +203,7 @@ fn a_property_name_with_a_line_break_or_a_terminal_escape_is_refused_by_import()
 fn a_file_with_one_bad_property_imports_nothing() {
     let s = Sandbox::new();
     let mut bad = demo::properties();
-    bad[2].max_guests = 0;
+    bad[2].pricing.max_guests = 0;
     let file = s.write("bad.json", &serde_json::to_string(&bad).unwrap());
     let err = s.run(&["property", "import", file.to_str().unwrap()]);
     assert!(err.fails(1).contains("[2].maxGuests"), "{err:?}");

@@ -193,7 +193,7 @@ fn json_logs_have_a_line_a_request_and_no_secret_in_any_line() {
     let read_key = {
         let rental = sandbox.library();
         let mut property = rental.property("sea-view").unwrap();
-        property.door_code = DOOR_CODE.to_owned();
+        property.access.door_code = DOOR_CODE.to_owned();
         rental.import_properties(&[property]).unwrap();
         rental.set_admin_password(ADMIN_PASSWORD).unwrap();
         // Nobody listens there: each attempt, signed with the secret, is refused at once.

@@ -47,7 +47,7 @@ impl Shared {
     fn feed(&self, url: &str) {
         let rental = Rental::new(PgStore::open(&self.url).unwrap());
         let mut property = rental.property("sea-view").unwrap();
-        property.ical_feeds = vec![IcalFeed {
+        property.feeds.ical_feeds = vec![IcalFeed {
             name: Source::parse("airbnb").unwrap(),
             url: url.to_owned(),
             reservation_patterns: vec![],

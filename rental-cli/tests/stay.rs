@@ -6,7 +6,7 @@ mod common;
 
 use common::{Sandbox, post, request, stay};
 use rental_core::access::DoorCodeMode;
-use rental_core::{Action, Property, demo};
+use rental_core::{Action, demo};
 use serde_json::json;
 
 #[test]
@@ -14,11 +14,12 @@ fn a_per_stay_code_is_served_but_never_logged() {
     let (s, key) = Sandbox::with_key();
     let code = {
         let library = s.library();
-        let sea = Property {
-            timezone: rental_core::Tz::UTC, // the sandbox's days are UTC days
-            door_code_mode: DoorCodeMode::PerStay,
-            door_code_length: 8,
-            ..demo::sea_view()
+        let sea = {
+            let mut edited = demo::sea_view();
+            edited.timezone = rental_core::Tz::UTC; // the sandbox's days are UTC days
+            edited.access.door_code_mode = DoorCodeMode::PerStay;
+            edited.access.door_code_length = 8;
+            edited
         };
         library.import_properties(&[sea]).unwrap();
         let booking = library.create_booking(&stay(0, 3), None).unwrap().booking;

@@ -63,7 +63,7 @@ fn sandbox(url: &str) -> TempDir {
     let dir = tempfile::tempdir().unwrap();
     let rental = Rental::new(RedbStore::open_dir(dir.path().join("rental-data")).unwrap());
     let mut properties = demo::properties();
-    properties[0].ical_feeds =
+    properties[0].feeds.ical_feeds =
         vec![IcalFeed { name: Source::parse("airbnb").unwrap(), url: url.to_owned(), reservation_patterns: vec![] }];
     rental.import_properties(&properties).unwrap();
     dir
@@ -131,7 +131,7 @@ fn sync_of_an_unknown_property_fails_in_one_line() {
 fn sync_through_a_running_server_prints_the_same_report() {
     let (s, key) = common::Sandbox::with_key();
     let mut properties = rental_core::demo::properties();
-    properties[0].ical_feeds =
+    properties[0].feeds.ical_feeds =
         vec![IcalFeed { name: Source::parse("airbnb").unwrap(), url: channel(), reservation_patterns: vec![] }];
     s.library().import_properties(&properties).unwrap();
     // No schedule, so the pull below is the first.

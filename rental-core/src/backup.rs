@@ -27,9 +27,9 @@ use sha2::{Digest, Sha256};
 
 use crate::bookings::booking::{Booking, BookingQuery, Cursor};
 use crate::bookings::calendar::{Block, EntryKind};
+use crate::bookings::event::Event;
 use crate::channels::pull::FeedState;
 use crate::outbox::delivery::Delivery;
-use crate::outbox::event::Event;
 use crate::properties::property::Property;
 use crate::store::{self, IdempotencyRecord, ReadTx, Record as _, RecordKind, RecordRow, Store, StoreError, WriteTx};
 

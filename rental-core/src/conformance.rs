@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::bookings::booking::{BookingQuery, NewBooking, Status};
 use crate::bookings::calendar::{Block, EntryKind};
+use crate::bookings::event::{Event, EventName};
 use crate::outbox::delivery::{Attempt, ClaimLimits, Delivery, record};
-use crate::outbox::event::{Event, EventName};
 use crate::store::{
     IdempotencyRecord, ReadRecords, ReadTx, Record, RecordKind, Store, StoreError, WriteRecords, WriteTx,
 };
@@ -342,7 +342,7 @@ pub fn a_block_closes_nights_until_removed<S: Store>(store: S) {
     let block = Block {
         id: "blk_conformance".into(),
         property: crate::basics::ids::Slug::parse("sea-view").unwrap(),
-        stay: crate::stays::stay::Stay::new("2027-04-01".parse().unwrap(), "2027-04-04".parse().unwrap()).unwrap(),
+        stay: crate::basics::stay::Stay::new("2027-04-01".parse().unwrap(), "2027-04-04".parse().unwrap()).unwrap(),
         note: "paint".into(),
         feed: None,
         uid: None,

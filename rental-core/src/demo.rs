@@ -4,12 +4,12 @@
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 
 use crate::basics::ids::{BookingCode, Slug, Source};
+use crate::basics::stay::Stay;
 use crate::bookings::booking::{Booking, PaymentStatus, Status};
-use crate::bookings::booking_page::BookingPage;
-use crate::properties::property::{ClockTime, Property, SeasonalRate};
-use crate::stays::access::{DEFAULT_CODE_LENGTH, DoorCodeMode};
-use crate::stays::stay::Stay;
-use crate::stays::visit::Visit;
+use crate::bookings::visit::Visit;
+use crate::properties::property::{
+    AccessSettings, ClockTime, Pricing, Property, PropertyBuilder, SeasonalRate, StayRules,
+};
 
 fn date(s: &str) -> NaiveDate {
     s.parse().unwrap_or_default()
@@ -23,118 +23,83 @@ fn slug(s: &str) -> Slug {
     Slug::parse(s).unwrap_or_else(|e| unreachable!("demo slug: {e}"))
 }
 
+fn built(builder: PropertyBuilder) -> Property {
+    builder.build().unwrap_or_else(|e| unreachable!("demo property: {e}"))
+}
+
 /// The property of docs/API.md section 3: Sea View Cottage in Lisbon.
 pub fn sea_view() -> Property {
-    Property {
-        slug: slug("sea-view"),
-        name: "Sea View Cottage".into(),
-        timezone: chrono_tz::Europe::Lisbon,
-        currency: "USD".into(),
-        max_guests: 4,
-        base_guests: 2,
-        extra_guest_fee: 2_000,
-        nightly_rate: 15_000,
-        weekend_rate: Some(18_000),
-        cleaning_fee: 6_000,
-        tax_rate: 1_200,
-        min_nights: 2,
-        max_nights: 28,
-        weekly_discount: 1_000,
-        monthly_discount: 2_000,
-        check_in_time: time(15, 0),
-        check_out_time: time(11, 0),
-        seasonal_rates: vec![SeasonalRate {
-            name: "Summer".into(),
-            start_date: date("2026-06-01"),
-            end_date: date("2026-08-31"),
-            nightly_rate: 22_000,
-            weekend_rate: Some(25_000),
-            min_nights: Some(3),
-            max_nights: None,
-        }],
-        active: true,
-        door_code: "4821".into(),
-        wifi_ssid: "SeaView-Guest".into(),
-        ical_feeds: vec![],
-        door_code_mode: DoorCodeMode::Static,
-        door_code_length: DEFAULT_CODE_LENGTH,
-        access_before_minutes: 0,
-        access_after_minutes: 0,
-        booking_page: BookingPage::default(),
-        contact_email: String::new(),
-        arrival_notes: String::new(),
-        check_in_message: crate::outbox::message::Lead::CHECK_IN,
-        check_out_message: crate::outbox::message::Lead::CHECK_OUT,
-        messages: std::collections::BTreeMap::new(),
-    }
+    built(
+        Property::builder("sea-view")
+            .name("Sea View Cottage")
+            .timezone(chrono_tz::Europe::Lisbon)
+            .pricing(
+                Pricing::new(15_000)
+                    .max_guests(4)
+                    .base_guests(2)
+                    .extra_guest_fee(2_000)
+                    .weekend_rate(18_000)
+                    .cleaning_fee(6_000)
+                    .tax_rate(1_200)
+                    .discounts(1_000, 2_000)
+                    .season(
+                        SeasonalRate::new("Summer", date("2026-06-01"), date("2026-08-31"), 22_000)
+                            .weekend_rate(25_000)
+                            .min_nights(3),
+                    ),
+            )
+            .stay_rules(StayRules::default().nights(2, 28).check_in(time(15, 0)).check_out(time(11, 0)))
+            .access(AccessSettings::default().door_code("4821").wifi("SeaView-Guest")),
+    )
 }
 
 /// A mountain cabin in Colorado with a ski season and a 3-night minimum.
 pub fn alpine_cabin() -> Property {
-    Property {
-        slug: slug("alpine-cabin"),
-        name: "Alpine Cabin".into(),
-        timezone: chrono_tz::America::Denver,
-        max_guests: 6,
-        base_guests: 4,
-        extra_guest_fee: 2_500,
-        nightly_rate: 21_000,
-        weekend_rate: Some(26_000),
-        cleaning_fee: 9_500,
-        tax_rate: 875,
-        min_nights: 3,
-        max_nights: 30,
-        weekly_discount: 800,
-        monthly_discount: 1_500,
-        check_in_time: time(16, 0),
-        check_out_time: time(10, 0),
-        seasonal_rates: vec![SeasonalRate {
-            name: "Ski season".into(),
-            start_date: date("2026-12-15"),
-            end_date: date("2027-03-31"),
-            nightly_rate: 32_000,
-            weekend_rate: Some(38_000),
-            min_nights: Some(4),
-            max_nights: None,
-        }],
-        door_code: "1357".into(),
-        wifi_ssid: "AlpineCabin".into(),
-        ..sea_view()
-    }
+    built(
+        Property::builder("alpine-cabin")
+            .name("Alpine Cabin")
+            .timezone(chrono_tz::America::Denver)
+            .pricing(
+                Pricing::new(21_000)
+                    .max_guests(6)
+                    .base_guests(4)
+                    .extra_guest_fee(2_500)
+                    .weekend_rate(26_000)
+                    .cleaning_fee(9_500)
+                    .tax_rate(875)
+                    .discounts(800, 1_500)
+                    .season(
+                        SeasonalRate::new("Ski season", date("2026-12-15"), date("2027-03-31"), 32_000)
+                            .weekend_rate(38_000)
+                            .min_nights(4),
+                    ),
+            )
+            .stay_rules(StayRules::default().nights(3, 30).check_in(time(16, 0)).check_out(time(10, 0)))
+            .access(AccessSettings::default().door_code("1357").wifi("AlpineCabin")),
+    )
 }
 
 /// A city loft in Auckland: no weekend rate, a holiday season, one-night stays.
 pub fn harbour_loft() -> Property {
-    Property {
-        slug: slug("harbour-loft"),
-        name: "Harbour Loft".into(),
-        timezone: chrono_tz::Pacific::Auckland,
-        max_guests: 2,
-        base_guests: 2,
-        extra_guest_fee: 0,
-        nightly_rate: 12_000,
-        weekend_rate: None,
-        cleaning_fee: 4_500,
-        tax_rate: 1_500,
-        min_nights: 1,
-        max_nights: 14,
-        weekly_discount: 500,
-        monthly_discount: 0,
-        check_in_time: time(14, 0),
-        check_out_time: time(10, 30),
-        seasonal_rates: vec![SeasonalRate {
-            name: "Summer holidays".into(),
-            start_date: date("2026-12-20"),
-            end_date: date("2027-01-31"),
-            nightly_rate: 16_000,
-            weekend_rate: None,
-            min_nights: Some(2),
-            max_nights: None,
-        }],
-        door_code: "2468".into(),
-        wifi_ssid: "Loft-5G".into(),
-        ..sea_view()
-    }
+    built(
+        Property::builder("harbour-loft")
+            .name("Harbour Loft")
+            .timezone(chrono_tz::Pacific::Auckland)
+            .pricing(
+                Pricing::new(12_000)
+                    .max_guests(2)
+                    .base_guests(2)
+                    .cleaning_fee(4_500)
+                    .tax_rate(1_500)
+                    .discounts(500, 0)
+                    .season(
+                        SeasonalRate::new("Summer holidays", date("2026-12-20"), date("2027-01-31"), 16_000)
+                            .min_nights(2),
+                    ),
+            )
+            .stay_rules(StayRules::default().nights(1, 14).check_in(time(14, 0)).check_out(time(10, 30)))
+            .access(AccessSettings::default().door_code("2468").wifi("Loft-5G")),
+    )
 }
 
 /// All three sample properties.

@@ -4,6 +4,7 @@
 
 use chrono::NaiveDate;
 
+pub use crate::basics::field_error::FieldError;
 use crate::basics::ids::IdError;
 use crate::bookings::booking::Status;
 
@@ -104,21 +105,10 @@ impl From<IdError> for Error {
     }
 }
 
-/// One field at fault in a [`Error::Validation`].
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct FieldError {
-    /// The field's name as it appears in JSON (`checkIn`, `guests`, ...).
-    pub field: String,
-    /// A stable code: `required`, `invalid_date`, `min_nights`, `max_guests`, ...
-    pub code: &'static str,
-    /// A sentence for people.
-    pub message: String,
-}
-
-impl FieldError {
-    /// A field error.
-    pub fn new(field: &str, code: &'static str, message: impl Into<String>) -> Self {
-        FieldError { field: field.to_owned(), code, message: message.into() }
+/// One field at fault is a [`Error::Validation`] of it alone.
+impl From<FieldError> for Error {
+    fn from(e: FieldError) -> Self {
+        Error::Validation(vec![e])
     }
 }
 

@@ -23,12 +23,12 @@
 //! let clock = Arc::new(ManualClock::new("2026-11-22T08:00:00Z".parse().unwrap()));
 //! let rental = Rental::new(MemoryStore::new()).with_clock(clock);
 //!
-//! // A property: four fields, the rest at the documented defaults.
-//! let sea_view = Property {
-//!     max_guests: 4,
-//!     cleaning_fee: 6_000,
-//!     ..Property::new("sea-view".parse()?, "Sea View Cottage", Tz::Europe__Lisbon, 15_000)
-//! };
+//! // A property: its name, zone and prices; every other area at its documented default.
+//! let sea_view = Property::builder("sea-view")
+//!     .name("Sea View Cottage")
+//!     .timezone(Tz::Europe__Lisbon)
+//!     .pricing(Pricing::new(15_000).max_guests(4).cleaning_fee(6_000))
+//!     .build()?;
 //! rental.import_properties(&[sea_view])?;
 //!
 //! // 1. Quote: a stay that breaks a rule is still priced, with its `problems`.
@@ -126,12 +126,12 @@ pub mod worker;
 // The folders above group the modules by what a host would call them; the
 // modules an embedder uses keep their paths at the crate root.
 pub use admin::{admin_session, keys};
-pub use basics::{clock, ids, short_text, text, timestamp};
-pub use bookings::{availability, booking, booking_page, calendar, change, lifecycle};
+pub use basics::{clock, ids, short_text, stay, text, timestamp, words};
+pub use bookings::{availability, booking, calendar, change, event, lifecycle, pricing, visit};
 pub use channels::{feed_status, ical, pull};
-pub use outbox::{delivery, event, message, webhook};
-pub use properties::{pricing, property};
-pub use stays::{access, occupancy, stay, stay_state, stay_summary, turnover, visit};
+pub use outbox::{delivery, message, webhook};
+pub use properties::{booking_page, property};
+pub use stays::{access, occupancy, stay_state, stay_summary, turnover};
 
 pub mod prelude;
 
@@ -161,7 +161,7 @@ pub use keys::{ApiKey, Scope};
 pub use lifecycle::Action;
 pub use occupancy::Summary;
 pub use pricing::Quote;
-pub use property::{Cents, IcalFeed, Property, SeasonalRate, format_money};
+pub use property::{Cents, IcalFeed, Pricing, Property, PropertyBuilder, SeasonalRate, format_money};
 pub use service::{Agenda, Created, NewKey, Rental, Settings, WRITE_ATTEMPTS, retry_pause};
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]

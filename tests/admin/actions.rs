@@ -58,8 +58,8 @@ async fn ical_feeds_are_added_and_removed_and_bad_ones_refused() {
     let feed = [("name", "airbnb"), ("url", "https://www.airbnb.com/calendar/ical/1.ics?s=abc")];
     client.post("/admin/properties/sea-view/feeds", &feed).await.expect(303);
     let property = s.rental.property("sea-view").unwrap();
-    assert_eq!(property.ical_feeds.len(), 1);
-    assert_eq!(property.ical_feeds[0].name.as_str(), "airbnb");
+    assert_eq!(property.feeds.ical_feeds.len(), 1);
+    assert_eq!(property.feeds.ical_feeds[0].name.as_str(), "airbnb");
     let page = client.get("/admin/properties").await.text();
     assert!(page.contains("https://www.airbnb.com/calendar/ical/1.ics?s=abc"), "{page}");
 
@@ -69,11 +69,11 @@ async fn ical_feeds_are_added_and_removed_and_bad_ones_refused() {
         client.post("/admin/properties/sea-view/feeds", &bad).await.expect(303);
         assert!(client.get("/admin/properties").await.text().contains("class=\"flash error\""), "{bad:?}");
     }
-    assert_eq!(s.rental.property("sea-view").unwrap().ical_feeds.len(), 1);
+    assert_eq!(s.rental.property("sea-view").unwrap().feeds.ical_feeds.len(), 1);
     assert_eq!(s.http.get("/api/v1/properties/sea-view", &s.key).await.body.get("icalFeeds"), None, "still private");
 
     client.post("/admin/properties/sea-view/feeds/airbnb/remove", &[]).await.expect(303);
-    assert!(s.rental.property("sea-view").unwrap().ical_feeds.is_empty());
+    assert!(s.rental.property("sea-view").unwrap().feeds.ical_feeds.is_empty());
 }
 
 #[tokio::test]
@@ -207,7 +207,7 @@ async fn the_houses_show_each_stay_and_check_in_and_out_like_the_api() {
     let s = server().await;
     let mut sea = rental_core::demo::sea_view();
     sea.name = "Sea <View> & Co".into();
-    sea.door_code_mode = rental_core::access::DoorCodeMode::PerStay;
+    sea.access.door_code_mode = rental_core::access::DoorCodeMode::PerStay;
     s.rental.import_properties(&[sea]).unwrap();
     let code = s.book("sea-view", TODAY, "2026-11-25", 2).await["code"].as_str().unwrap().to_owned();
     s.act(&code, &json!({"action": "confirm"})).await.expect(200);

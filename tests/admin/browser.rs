@@ -258,10 +258,11 @@ async fn a_host_manages_keys_and_webhooks_in_a_real_browser() -> Result {
 
 /// Sea View with per-stay codes, a guest confirmed for today and one for the 26th; the first code.
 async fn two_stays_with_their_own_codes(s: &TestServer<MemoryStore>) -> Result<String> {
-    let sea = rental_core::Property {
-        door_code_mode: rental_core::access::DoorCodeMode::PerStay,
-        access_before_minutes: 60,
-        ..rental_core::demo::sea_view()
+    let sea = {
+        let mut edited = rental_core::demo::sea_view();
+        edited.access.door_code_mode = rental_core::access::DoorCodeMode::PerStay;
+        edited.access.access_before_minutes = 60;
+        edited
     };
     s.rental.import_properties(&[sea])?;
     let mut codes = Vec::new();
@@ -299,7 +300,7 @@ async fn properties_page(c: &Client, base: &str, s: &TestServer<MemoryStore>, ch
     click(c, "form[action='/admin/properties/sea-view/feeds'] button").await?;
     assert!(flash(c).await?.contains("Feed added"));
     let feeds: Vec<String> =
-        s.rental.property("sea-view")?.ical_feeds.iter().map(|f| f.name.as_str().to_owned()).collect();
+        s.rental.property("sea-view")?.feeds.ical_feeds.iter().map(|f| f.name.as_str().to_owned()).collect();
     assert_eq!(feeds, ["airbnb", "vrbo"]);
     Ok(())
 }

@@ -147,7 +147,7 @@ async fn the_forms_act_through_the_library_and_refusals_come_back_as_messages() 
         client.post("/admin/properties/sea-view/edit", &[("name", "Sea View Cottage"), ("nightlyRate", "lots")]).await;
     assert_eq!(bad.status, 422);
     assert!(bad.text().contains(r#"data-field="nightlyRate""#));
-    assert_eq!(s.rental.property("sea-view").unwrap().nightly_rate, 15_000, "nothing saved");
+    assert_eq!(s.rental.property("sea-view").unwrap().pricing.nightly_rate, 15_000, "nothing saved");
 }
 
 /// The `data-code` of every row of the results table, in order.

@@ -126,7 +126,7 @@ async fn a_host_edits_a_seasonal_rate_and_the_api_quotes_it() -> Result {
     click(&c, "#edit button[type=submit]").await?;
     let fault = c.find(Locator::Css(".field-error[data-field='maxGuests']")).await?.text().await?;
     assert!(fault.contains("must be 1 to 100"), "{fault}");
-    assert_eq!(s.rental.property("sea-view")?.max_guests, 4, "nothing saved");
+    assert_eq!(s.rental.property("sea-view")?.pricing.max_guests, 4, "nothing saved");
 
     // Add a winter season in the empty row and change the existing summer rate.
     let guests = c.find(Locator::Css("#maxGuests")).await?;
@@ -149,7 +149,7 @@ async fn a_host_edits_a_seasonal_rate_and_the_api_quotes_it() -> Result {
         quoted.body["nightly"],
         json!([{"date": "2026-12-14", "price": 30000}, {"date": "2026-12-15", "price": 30000}])
     );
-    let seasons = s.rental.property("sea-view")?.seasonal_rates;
+    let seasons = s.rental.property("sea-view")?.pricing.seasonal_rates;
     assert_eq!(
         seasons.iter().map(|x| (x.name.as_str(), x.nightly_rate)).collect::<Vec<_>>(),
         [("Summer", 24050), ("Winter", 30000)]
@@ -160,11 +160,13 @@ async fn a_host_edits_a_seasonal_rate_and_the_api_quotes_it() -> Result {
     order.clear().await?;
     order.send_keys("0").await?;
     click(&c, "#edit button[type=submit]").await?;
-    let names: Vec<String> = s.rental.property("sea-view")?.seasonal_rates.into_iter().map(|x| x.name).collect();
+    let names: Vec<String> =
+        s.rental.property("sea-view")?.pricing.seasonal_rates.into_iter().map(|x| x.name).collect();
     assert_eq!(names, ["Winter", "Summer"]);
     c.find(Locator::Css("#season-1-remove")).await?.click().await?;
     click(&c, "#edit button[type=submit]").await?;
-    let names: Vec<String> = s.rental.property("sea-view")?.seasonal_rates.into_iter().map(|x| x.name).collect();
+    let names: Vec<String> =
+        s.rental.property("sea-view")?.pricing.seasonal_rates.into_iter().map(|x| x.name).collect();
     assert_eq!(names, ["Winter"]);
     c.close().await?;
     Ok(())

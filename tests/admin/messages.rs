@@ -71,13 +71,13 @@ async fn the_editor_saves_wording_refuses_an_unknown_variable_on_its_field_and_p
     refused.expect(422);
     assert!(refused.text().contains("data-field=\"messages.check_in_instructions.subject\""), "named on its field");
     assert!(refused.text().contains("door_cod"));
-    assert_eq!(s.rental.property("sea-view").unwrap().check_in_message.to_string(), "48h", "nothing saved");
+    assert_eq!(s.rental.property("sea-view").unwrap().messages.check_in_lead.to_string(), "48h", "nothing saved");
     fields.retain(|(k, _)| k != "m-check_in_instructions-subject");
     fields.push(("m-check_in_instructions-subject".to_owned(), "Your code for {{ property_name }}".to_owned()));
     client.post("/admin/properties/sea-view/edit", &as_refs(&fields)).await.expect(303);
     let saved = s.rental.property("sea-view").unwrap();
     assert_eq!(
-        (saved.check_in_message.to_string(), saved.contact_email.as_str()),
+        (saved.messages.check_in_lead.to_string(), saved.messages.contact_email.as_str()),
         ("24h".to_owned(), "host@sea-view.example")
     );
     let preview = client.get("/admin/properties/sea-view/edit?preview=check_in_instructions").await.text();
@@ -94,4 +94,20 @@ async fn the_editor_saves_wording_refuses_an_unknown_variable_on_its_field_and_p
 
 fn as_refs(f: &[(String, String)]) -> Vec<(&str, &str)> {
     f.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_night_and_one_guest_are_written_in_the_singular_in_the_admin() {
+    let s = server().await;
+    s.rental.edit_property("sea-view", |p| p.min_nights = 1).unwrap();
+    let one = s.http.post("/api/v1/bookings", &s.key, &booking_body("sea-view", "2026-12-20", "2026-12-21", 1)).await;
+    let code = one.body["code"].as_str().unwrap().to_owned();
+    s.http.post("/api/v1/bookings", &s.key, &booking_body("sea-view", "2026-12-22", "2026-12-25", 2)).await.expect(201);
+    let client = Client::logged_in(&s.http).await;
+    let page = client.get(&format!("/admin/bookings/{code}")).await.text();
+    assert!(page.contains("1 night") && !page.contains("1 nights"), "{page}");
+    let list = client.get("/admin/bookings").await.text();
+    assert!(list.contains("1 night · 1 guest") && list.contains("3 nights · 2 guests"), "{list}");
+    let home = client.get("/admin").await.text();
+    assert!(!home.contains("1 nights"), "{home}");
 }

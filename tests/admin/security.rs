@@ -188,7 +188,7 @@ async fn stored_html_comes_back_escaped() {
     let mut evil = demo::properties()[0].clone();
     evil.slug = Slug::parse("xss-test").unwrap();
     evil.name = "<script>alert(1)</script>".into();
-    evil.wifi_ssid = "<b>wifi</b>".into();
+    evil.access.wifi_ssid = "<b>wifi</b>".into();
     s.rental.import_properties(&[evil]).unwrap();
     let client = Client::logged_in(&s.http).await;
     client.post("/admin/api-keys", &[("name", "<img src=x onerror=alert(2)>"), ("scope", "read")]).await.expect(303);

@@ -129,7 +129,11 @@ async fn a_date_that_does_not_exist_or_is_not_a_date_is_400_invalid_parameter() 
 async fn availability_of_an_unknown_or_inactive_property_is_404() {
     let s = TestServer::memory().await;
     s.get("/api/v1/properties/nowhere/availability", &s.read_key).await.problem(404, "not_found");
-    let inactive = rental_core::Property { active: false, ..rental_core::demo::harbour_loft() };
+    let inactive = {
+        let mut edited = rental_core::demo::harbour_loft();
+        edited.active = false;
+        edited
+    };
     s.rental.import_properties(&[inactive]).unwrap();
     s.get("/api/v1/properties/harbour-loft/availability", &s.read_key).await.problem(404, "not_found");
 }

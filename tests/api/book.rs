@@ -471,3 +471,13 @@ async fn every_answer_of_the_page_carries_the_same_frame_ancestors_and_the_limit
         assert!(csp.contains(&ancestors), "{what}: {csp}");
     }
 }
+
+#[tokio::test]
+async fn the_page_s_icon_is_served_so_no_embed_logs_a_404() {
+    let s = server().await;
+    let icon = s.http.get("/favicon.ico", NO_KEY).await;
+    icon.expect(200);
+    assert_eq!(icon.header("content-type"), Some("image/x-icon"));
+    assert!(icon.header("cache-control").is_some_and(|c| c.contains("max-age")));
+    assert!(icon.bytes.starts_with(&[0, 0, 1, 0]), "an ICO file");
+}

@@ -25,3 +25,37 @@ async fn the_hosts_new_request_replies_to_the_guest() {
     let guest = of_kind(&got, "We received your request");
     assert_eq!(guest.header("Reply-To"), "Sea View <stay@example.com>", "the guest answers the property");
 }
+
+#[tokio::test]
+async fn one_night_and_one_guest_are_written_in_the_singular() {
+    let Some(smtp) = SmtpServer::start() else { return };
+    let s = server(&smtp).await;
+    s.rental.edit_property("sea-view", |p| p.min_nights = 1).unwrap();
+    let code = requested(&s, "2026-12-20", "2026-12-21", 1).await;
+    let got = smtp.wait_for(2, WAIT).await;
+    for received in [of_kind(&got, "We received your request"), of_kind(&got, "New request")] {
+        for part in [received.text.as_deref().unwrap(), received.html.as_deref().unwrap()] {
+            assert!(part.contains("1 night, 1 guest,"), "{part}");
+            assert!(!part.contains("1 nights") && !part.contains("1 guests"), "{part}");
+        }
+    }
+    requested(&s, "2026-12-22", "2026-12-25", 2).await;
+    let got = smtp.wait_for(4, WAIT).await;
+    assert!(got.iter().any(|r| r.text.as_deref().unwrap().contains("3 nights, 2 guests,")), "plurals stay plural");
+    assert!(!code.is_empty());
+}
+
+#[tokio::test]
+async fn the_check_out_reminder_names_the_day() {
+    let Some(smtp) = SmtpServer::start() else { return };
+    let s = server(&smtp).await;
+    let code = requested(&s, "2026-12-20", "2026-12-23", 2).await;
+    crate::messages::confirm(&s, &code).await;
+    smtp.wait_for(3, WAIT).await;
+    crate::messages::quiet(&s).await;
+    s.set_now("2026-12-22T19:00:00Z");
+    let got = smtp.wait_for(5, WAIT).await;
+    let reminder = of_kind(&got, "Check-out on");
+    assert_eq!(reminder.header("Subject"), "Check-out on Wednesday 23 December 2026 by 11:00");
+    assert!(!reminder.header("Subject").contains("tomorrow"));
+}

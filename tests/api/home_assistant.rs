@@ -11,9 +11,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use rental_core::access::DoorCodeMode;
+use rental_core::demo;
 use rental_core::ids::Source;
 use rental_core::property::IcalFeed;
-use rental_core::{Property, demo};
 use rental_tests::http::TestServer;
 use serde_json::{Value, json};
 
@@ -78,7 +78,12 @@ async fn a_stay_arriving_today(s: &TestServer<rental_core::MemoryStore>) -> Stri
         url: "https://example.com/a.ics".into(),
         reservation_patterns: vec![],
     };
-    let sea = Property { door_code_mode: DoorCodeMode::PerStay, ical_feeds: vec![feed], ..demo::sea_view() };
+    let sea = {
+        let mut edited = demo::sea_view();
+        edited.access.door_code_mode = DoorCodeMode::PerStay;
+        edited.feeds.ical_feeds = vec![feed];
+        edited
+    };
     s.rental.import_properties(&[sea]).unwrap();
     let code = s.book("sea-view", "2026-11-22", "2026-11-25", 2).await["code"].as_str().unwrap().to_owned();
     let confirmed = s.act(&code, &json!({"action": "confirm"})).await;

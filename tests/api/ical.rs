@@ -30,7 +30,7 @@ async fn server() -> TestServer<MemoryStore> {
 /// Gives `slug` the feeds `(name, url)`.
 fn set_feeds<S: Store>(s: &TestServer<S>, slug: &str, feeds: &[(&str, String)]) {
     let mut property = s.rental.property(slug).expect("a demo property");
-    property.ical_feeds = feeds
+    property.feeds.ical_feeds = feeds
         .iter()
         .map(|(name, url)| IcalFeed {
             name: Source::parse(name).expect("a feed name"),
@@ -418,7 +418,7 @@ async fn the_server_pulls_feeds_by_itself_soon_after_a_start_then_every_interval
     let clock = rental_tests::fixed_clock();
     let rental = rental_tests::rental_with_demo(store, clock.clone());
     let mut property = rental.property("sea-view").unwrap();
-    property.ical_feeds = vec![IcalFeed {
+    property.feeds.ical_feeds = vec![IcalFeed {
         name: Source::parse("airbnb").unwrap(),
         url: channel.url("/airbnb.ics"),
         reservation_patterns: vec![],
@@ -521,7 +521,11 @@ async fn a_property_name_reads_back_whole_in_python_and_a_line_break_in_one_is_r
     let names = valid_names();
     let mut bodies = Vec::new();
     for name in &names {
-        let property = rental_core::Property { name: name.clone(), ..rental_core::demo::sea_view() };
+        let property = {
+            let mut edited = rental_core::demo::sea_view();
+            edited.name = name.clone();
+            edited
+        };
         s.rental.import_properties(&[property]).unwrap_or_else(|e| panic!("{name:?}: {e}"));
         let (_, body, _, _) = get_calendar(&s, "/api/v1/calendar/sea-view.ics", None).await;
         bodies.push(body);
@@ -531,7 +535,11 @@ async fn a_property_name_reads_back_whole_in_python_and_a_line_break_in_one_is_r
         assert_eq!((&calname, &wr), (name, name), "NAME and X-WR-CALNAME of {name:?}");
     }
     for evil in ["Evil\r\nBEGIN:VEVENT\r\nSUMMARY:Injected", "Evil\nX", "A\u{9b}31mB", "\u{202e}Evil"] {
-        let property = rental_core::Property { name: evil.to_owned(), ..rental_core::demo::sea_view() };
+        let property = {
+            let mut edited = rental_core::demo::sea_view();
+            edited.name = evil.to_owned();
+            edited
+        };
         let Err(rental_core::Error::Validation(errors)) = s.rental.import_properties(&[property]) else {
             panic!("{evil:?} was accepted")
         };

@@ -151,7 +151,7 @@ async fn a_request_and_its_confirmation_reach_guest_and_host_with_every_header()
     quiet(&s).await;
     s.set_now("2026-12-22T19:00:00Z");
     let got = smtp.wait_for(5, WAIT).await;
-    let reminder = of_kind(&got, "Check-out tomorrow");
+    let reminder = of_kind(&got, "Check-out on Wednesday 23 December 2026 by 11:00");
     assert!(!reminder.raw.contains("4821"));
     let ids: std::collections::HashSet<&str> = got.iter().map(|r| r.header("Message-ID")).collect();
     assert_eq!(ids.len(), 5, "one Message-ID per record");
@@ -183,7 +183,7 @@ async fn instructions_go_48_hours_of_wall_clock_before_the_window_in_new_york_ac
     s.rental
         .import_properties(&[property("brooklyn", |p| {
             p.timezone = chrono_tz::America::New_York;
-            p.door_code_mode = rental_core::access::DoorCodeMode::PerStay;
+            p.access.door_code_mode = rental_core::access::DoorCodeMode::PerStay;
         })])
         .unwrap();
     let booking = s.book("brooklyn", "2027-03-15", "2027-03-17", 2).await;
@@ -214,7 +214,7 @@ async fn instructions_go_48_hours_of_wall_clock_before_the_window_in_new_york_ac
 async fn a_one_night_stays_instructions_arrive_before_its_reminder_and_late_ones_are_skipped() {
     let Some(smtp) = SmtpServer::start() else { return };
     let s = server(&smtp).await;
-    s.rental.import_properties(&[property("one-night", |p| p.min_nights = 1)]).unwrap();
+    s.rental.import_properties(&[property("one-night", |p| p.stay_rules.min_nights = 1)]).unwrap();
     let first = s.book("one-night", "2026-12-20", "2026-12-21", 2).await;
     let late = s.book("one-night", "2026-12-10", "2026-12-11", 2).await;
     for b in [&first, &late] {
@@ -306,7 +306,7 @@ async fn a_lapsed_checkout_sends_the_cancellation_in_its_own_wording() {
     s.clock.advance(TimeDelta::seconds(3));
     let got = smtp.wait_for(3, WAIT).await;
     let lapsed = of_kind(&got, "has lapsed");
-    assert!(lapsed.text.as_deref().unwrap().contains("lapsed before it was paid"));
+    assert!(lapsed.text.as_deref().unwrap().contains("the host did not answer it in time"));
     assert_eq!(lapsed.rcpt_tos, [booking["guestEmail"].as_str().unwrap()]);
 }
 
@@ -407,7 +407,7 @@ async fn no_input_adds_a_header_line() {
         b.guest_name = "Eve\r\nBcc: evil@example.com\u{2028}Cc: evil2@example.com".into();
         let mut p = s.rental.property("sea-view").unwrap();
         p.name = "Sea\r\nX-Injected: yes".into();
-        p.messages.insert(
+        p.messages.templates.insert(
             MessageKind::RequestReceived,
             serde_json::from_value(json!({"subject": "Hi {{ guest_name }} at {{ property_name }}"})).unwrap(),
         );

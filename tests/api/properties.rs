@@ -34,7 +34,11 @@ fn with_a_feed() -> Property {
         url: "https://example.com/secret-feed.ics".into(),
         reservation_patterns: vec![],
     };
-    Property { ical_feeds: vec![feed], ..demo::sea_view() }
+    {
+        let mut edited = demo::sea_view();
+        edited.feeds.ical_feeds = vec![feed];
+        edited
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -50,7 +54,13 @@ async fn the_list_has_every_active_property_by_slug() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_inactive_property_is_neither_listed_nor_found() {
     let s = TestServer::memory().await;
-    s.rental.import_properties(&[Property { active: false, ..demo::alpine_cabin() }]).unwrap();
+    s.rental
+        .import_properties(&[{
+            let mut edited = demo::alpine_cabin();
+            edited.active = false;
+            edited
+        }])
+        .unwrap();
     let reply = s.get("/api/v1/properties", &s.read_key).await;
     let slugs: Vec<&str> = reply.body["data"].as_array().unwrap().iter().map(|p| p["slug"].as_str().unwrap()).collect();
     assert_eq!(slugs, ["harbour-loft", "sea-view"]);

@@ -78,7 +78,13 @@ async fn a_quote_of_an_unknown_or_inactive_property_is_404() {
     let s = TestServer::memory().await;
     let body = json!({"property": "nowhere", "checkIn": "2026-12-20", "checkOut": "2026-12-27"});
     s.post(PATH, &s.read_key, &body).await.problem(404, "not_found");
-    s.rental.import_properties(&[rental_core::Property { active: false, ..rental_core::demo::sea_view() }]).unwrap();
+    s.rental
+        .import_properties(&[{
+            let mut edited = rental_core::demo::sea_view();
+            edited.active = false;
+            edited
+        }])
+        .unwrap();
     s.post(PATH, &s.read_key, &contract_request()).await.problem(404, "not_found");
 }
 

@@ -26,13 +26,12 @@ const WIFI: &str = "Marker-Wifi-SSID";
 fn per_stay_sea_view() -> Property {
     let subject =
         MessageTemplate { subject: Some("Door code {{ door_code }}".into()), text: None, html: None, enabled: true };
-    Property {
-        door_code_mode: DoorCodeMode::PerStay,
-        door_code: DOOR_CODE.into(),
-        wifi_ssid: WIFI.into(),
-        messages: [(MessageKind::CheckInInstructions, subject)].into(),
-        ..demo::sea_view()
-    }
+    let mut edited = demo::sea_view();
+    edited.access.door_code_mode = DoorCodeMode::PerStay;
+    edited.access.door_code = DOOR_CODE.into();
+    edited.access.wifi_ssid = WIFI.into();
+    edited.messages.templates.insert(MessageKind::CheckInInstructions, subject);
+    edited
 }
 
 /// The store the walk starts from, and what must not reach a key without `read`.

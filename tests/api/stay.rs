@@ -40,12 +40,11 @@ async fn confirmed<S: Store + 'static>(s: &TestServer<S>, property: &str, from: 
 /// Sea View (Lisbon, UTC+0 in November, 15:00 to 11:00) with per-stay codes
 /// of 6 digits, valid from 30 minutes before check-in to 15 after check-out.
 fn per_stay_sea_view() -> Property {
-    Property {
-        door_code_mode: DoorCodeMode::PerStay,
-        access_before_minutes: 30,
-        access_after_minutes: 15,
-        ..demo::sea_view()
-    }
+    let mut edited = demo::sea_view();
+    edited.access.door_code_mode = DoorCodeMode::PerStay;
+    edited.access.access_before_minutes = 30;
+    edited.access.access_after_minutes = 15;
+    edited
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -201,7 +200,7 @@ async fn a_checked_out_stay_refuses_a_change_and_keeps_its_code_window() {
 async fn sync_status_shows_every_feed_and_a_never_pulled_one_is_stale() {
     let s = TestServer::memory().await;
     let mut sea = demo::sea_view();
-    sea.ical_feeds = vec![IcalFeed {
+    sea.feeds.ical_feeds = vec![IcalFeed {
         name: Source::parse("airbnb").unwrap(),
         url: "https://example.com/a.ics".into(),
         reservation_patterns: vec![],
@@ -280,7 +279,7 @@ async fn a_channel_stay_moved_to_new_dates_keeps_its_code_and_its_window_follows
     let s = TestServer::with_config(&ServerConfig { feed_pulls, ..ServerConfig::default() }).await;
     let channel = FeedServer::start().await;
     let mut sea = per_stay_sea_view();
-    sea.ical_feeds = vec![IcalFeed {
+    sea.feeds.ical_feeds = vec![IcalFeed {
         name: Source::parse("airbnb").unwrap(),
         url: channel.url("/a.ics"),
         reservation_patterns: vec![],

@@ -179,7 +179,11 @@ async fn an_inactive_property_neither_appears_nor_counts() {
     let s = TestServer::memory().await;
     s.book("alpine-cabin", "2026-12-01", "2026-12-05", 2).await;
     s.book("sea-view", "2026-12-01", "2026-12-05", 2).await;
-    let inactive = rental_core::Property { active: false, ..rental_core::demo::alpine_cabin() };
+    let inactive = {
+        let mut edited = rental_core::demo::alpine_cabin();
+        edited.active = false;
+        edited
+    };
     s.rental.import_properties(&[inactive]).unwrap();
     let summary = s.summary().await;
     let slugs: Vec<&str> =

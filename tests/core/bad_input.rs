@@ -135,9 +135,22 @@ fn a_reused_idempotency_key_is_refused<S: Store>(h: &Harness<S>) {
 
 fn an_import_with_one_invalid_property_writes_none_of_them<S: Store>(h: &Harness<S>) {
     let before = seeded(h);
-    let lake = Property { slug: Slug::parse("lake-house").unwrap(), name: "Lake House".into(), ..demo::sea_view() };
-    let changed = Property { nightly_rate: 1, ..demo::alpine_cabin() };
-    let broken = Property { max_guests: 0, ..demo::harbour_loft() };
+    let lake = {
+        let mut edited = demo::sea_view();
+        edited.slug = Slug::parse("lake-house").unwrap();
+        edited.name = "Lake House".into();
+        edited
+    };
+    let changed = {
+        let mut edited = demo::alpine_cabin();
+        edited.pricing.nightly_rate = 1;
+        edited
+    };
+    let broken = {
+        let mut edited = demo::harbour_loft();
+        edited.pricing.max_guests = 0;
+        edited
+    };
     let got = h.import_properties(&[lake, changed, broken]);
     let Err(Error::Validation(errors)) = got else { panic!("expected a validation error, got {got:?}") };
     assert!(errors.iter().any(|e| e.field == "[2].maxGuests"), "{errors:?}");

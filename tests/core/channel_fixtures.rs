@@ -78,7 +78,7 @@ fn every_fixture_blocks_the_nights_its_readme_states() {
         let rental = Rental::new(MemoryStore::new()).with_clock(clock);
         let mut property = demo::properties().remove(0);
         property.timezone = case.zone;
-        property.ical_feeds = vec![IcalFeed {
+        property.feeds.ical_feeds = vec![IcalFeed {
             name: Source::parse("channel").unwrap(),
             url: "https://channel.example/feed.ics".into(),
             reservation_patterns: vec![],
@@ -106,7 +106,7 @@ fn pulling_the_same_fixture_again_changes_nothing() {
     let clock = Arc::new(ManualClock::new(at("2026-08-01T00:00:00Z")));
     let rental = Rental::new(MemoryStore::new()).with_clock(clock);
     let mut property = demo::properties().remove(0);
-    property.ical_feeds = vec![IcalFeed {
+    property.feeds.ical_feeds = vec![IcalFeed {
         name: Source::parse("airbnb").unwrap(),
         url: "https://channel.example/feed.ics".into(),
         reservation_patterns: vec![],
@@ -133,7 +133,7 @@ fn a_propertys_feed_states_are_its_own_even_beside_slugs_that_share_a_prefix() {
         for slug in ["sea-view", "sea-view-2", "sea-view0", "sea"] {
             let mut p = demo::properties().remove(0);
             p.slug = rental_core::Slug::parse(slug).unwrap();
-            p.ical_feeds = ["airbnb", "vrbo"]
+            p.feeds.ical_feeds = ["airbnb", "vrbo"]
                 .map(|name| IcalFeed {
                     name: Source::parse(name).unwrap(),
                     url: format!("https://channel.example/{slug}/{name}.ics"),

@@ -255,21 +255,20 @@ fn property() -> impl Strategy<Value = Property> {
             (min, max),
             seasons,
         )| {
-            Property {
-                nightly_rate: nightly,
-                weekend_rate: weekend,
-                extra_guest_fee: extra,
-                cleaning_fee: cleaning,
-                tax_rate: tax,
-                weekly_discount: weekly,
-                monthly_discount: monthly,
-                max_guests,
-                base_guests,
-                min_nights: min,
-                max_nights: max,
-                seasonal_rates: seasons,
-                ..demo::sea_view()
-            }
+            let mut edited = demo::sea_view();
+            edited.pricing.nightly_rate = nightly;
+            edited.pricing.weekend_rate = weekend;
+            edited.pricing.extra_guest_fee = extra;
+            edited.pricing.cleaning_fee = cleaning;
+            edited.pricing.tax_rate = tax;
+            edited.pricing.weekly_discount = weekly;
+            edited.pricing.monthly_discount = monthly;
+            edited.pricing.max_guests = max_guests;
+            edited.pricing.base_guests = base_guests;
+            edited.stay_rules.min_nights = min;
+            edited.stay_rules.max_nights = max;
+            edited.pricing.seasonal_rates = seasons;
+            edited
         },
     )
 }
@@ -303,17 +302,17 @@ proptest! {
         for n in &q.nightly {
             prop_assert_eq!(n.price, property.rate_on(n.date).price);
         }
-        let discount_bp = match nights { 28.. => property.monthly_discount, 7.. => property.weekly_discount, _ => 0 };
+        let discount_bp = match nights { 28.. => property.pricing.monthly_discount, 7.. => property.pricing.weekly_discount, _ => 0 };
         prop_assert_eq!(q.discount, percent(q.accommodation, discount_bp));
         prop_assert_eq!(q.discount, basis_points(q.accommodation, discount_bp));
-        let extra = i64::from(guests.saturating_sub(property.base_guests));
-        prop_assert_eq!(q.extra_guest_fee, property.extra_guest_fee * extra * i64::try_from(nights).unwrap());
-        prop_assert_eq!(q.cleaning_fee, property.cleaning_fee);
+        let extra = i64::from(guests.saturating_sub(property.pricing.base_guests));
+        prop_assert_eq!(q.extra_guest_fee, property.pricing.extra_guest_fee * extra * i64::try_from(nights).unwrap());
+        prop_assert_eq!(q.cleaning_fee, property.pricing.cleaning_fee);
         let taxable = q.accommodation - q.discount + q.extra_guest_fee + q.cleaning_fee;
-        prop_assert_eq!(q.taxes, percent(taxable, property.tax_rate));
+        prop_assert_eq!(q.taxes, percent(taxable, property.pricing.tax_rate));
         prop_assert!(q.discount >= 0 && q.discount <= q.accommodation && q.taxes >= 0);
         prop_assert_eq!(q.available, q.problems.is_empty());
-        prop_assert_eq!(q.problems.iter().any(|p| p.code() == "max_guests"), guests > property.max_guests);
+        prop_assert_eq!(q.problems.iter().any(|p| p.code() == "max_guests"), guests > property.pricing.max_guests);
 
         // The engine prices the same way once the property is imported.
         let rental = Rental::new(MemoryStore::new()).with_clock(fixed_clock());

@@ -390,7 +390,7 @@ fn two_engines_pulling_one_feed_that_turned_empty_keep_the_empty_feed_guard() {
     }
     let (_, engines) = engines(2);
     let mut property = engines[0].property("sea-view").unwrap();
-    property.ical_feeds = vec![rental_core::property::IcalFeed {
+    property.feeds.ical_feeds = vec![rental_core::property::IcalFeed {
         name: Source::parse("airbnb").unwrap(),
         url: "https://www.airbnb.example/calendar.ics".into(),
         reservation_patterns: vec![],

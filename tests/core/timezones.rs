@@ -20,13 +20,12 @@ const LOFT: &str = "harbour-loft"; // Pacific/Auckland, UTC+13 in November
 const BUNGALOW: &str = "venice-bungalow"; // America/Los_Angeles, UTC-8 in November
 
 fn bungalow() -> Property {
-    Property {
-        slug: Slug::parse(BUNGALOW).unwrap(),
-        name: "Venice Bungalow".into(),
-        timezone: chrono_tz::America::Los_Angeles,
-        min_nights: 1,
-        ..demo::sea_view()
-    }
+    let mut edited = demo::sea_view();
+    edited.slug = Slug::parse(BUNGALOW).unwrap();
+    edited.name = "Venice Bungalow".into();
+    edited.timezone = chrono_tz::America::Los_Angeles;
+    edited.stay_rules.min_nights = 1;
+    edited
 }
 
 fn with_bungalow<S: Store>(h: &Harness<S>) {

@@ -8,6 +8,7 @@ use rental_core::booking::Cursor;
 use rental_core::change::Change;
 use rental_core::lifecycle::Party;
 use rental_core::message::MessageView;
+use rental_core::words::count;
 use rental_core::{Action, Booking, BookingQuery, Slug, Source, Status};
 use rental_core::{Rental, Store};
 use serde::{Deserialize, Serialize};
@@ -414,7 +415,14 @@ fn changed(b: &Booking, json: bool) -> Printed {
     }
     let stay = format!("{} to {}", output::day(b.check_in()), output::day(b.check_out()));
     let total = output::money(b.total);
-    format!("{}: {stay}, {} nights, {} guests, total {total} ({})\n", b.code, b.nights, b.guests, b.currency).into()
+    format!(
+        "{}: {stay}, {}, {}, total {total} ({})\n",
+        b.code,
+        count(b.nights, "night"),
+        count(b.guests, "guest"),
+        b.currency
+    )
+    .into()
 }
 
 fn parse_party(s: &str) -> Result<Party, String> {

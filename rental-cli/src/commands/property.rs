@@ -124,8 +124,8 @@ fn list(engine: &Rental<impl Store>, json: bool) -> Result<String, CliError> {
             p.name.clone(),
             p.timezone.to_string(),
             if p.active { "yes" } else { "no" }.to_owned(),
-            output::money(p.nightly_rate),
-            p.max_guests.to_string(),
+            output::money(p.pricing.nightly_rate),
+            p.pricing.max_guests.to_string(),
         ]);
     }
     Ok(table.render())

@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::error::{Error, FieldError};
+use crate::basics::field_error::FieldError;
 
 /// The `code` of a field error for a refused character.
 pub const CONTROL_CHARACTER: &str = "control_character";
@@ -41,12 +41,10 @@ pub fn field_error(field: &str, text: &str) -> Option<FieldError> {
     text.chars().any(is_refused).then(|| FieldError::new(field, CONTROL_CHARACTER, MESSAGE))
 }
 
-/// `Ok` when `text` of `field` holds no refused character, else 422 on `field`.
-pub fn check(field: &str, text: &str) -> Result<(), Error> {
-    match field_error(field, text) {
-        Some(error) => Err(Error::Validation(vec![error])),
-        None => Ok(()),
-    }
+/// `Ok` when `text` of `field` holds no refused character, else the fault
+/// of `field` (a 422 on it, as an [`Error`](crate::Error)).
+pub fn check(field: &str, text: &str) -> Result<(), FieldError> {
+    field_error(field, text).map_or(Ok(()), Err)
 }
 
 /// `text` without its refused characters: for text that must be taken as it
@@ -119,8 +117,8 @@ mod tests {
     #[test]
     fn a_field_with_a_refused_character_is_named_in_the_error() {
         for bad in ["Evil\r\nBEGIN:VEVENT", "A\u{9b}31mB", "\u{202e}txt.exe", "a\u{7f}", "\u{0}"] {
-            let Err(Error::Validation(errors)) = check("name", bad) else { panic!("{bad:?} accepted") };
-            assert_eq!((errors[0].field.as_str(), errors[0].code), ("name", CONTROL_CHARACTER), "{bad:?}");
+            let Err(fault) = check("name", bad) else { panic!("{bad:?} accepted") };
+            assert_eq!((fault.field.as_str(), fault.code), ("name", CONTROL_CHARACTER), "{bad:?}");
         }
         for good in ["Ann\tLee", "Zoë Ångström", "سلام", "日本語", "👩‍👩‍👧", ""] {
             assert!(check("name", good).is_ok(), "{good:?}");

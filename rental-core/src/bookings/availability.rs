@@ -7,9 +7,9 @@ use serde::Serialize;
 use crate::basics::date_json::ymd;
 use crate::basics::ids::Slug;
 use crate::basics::json_out::{push_int, push_json_str};
+use crate::basics::stay::Stay;
 use crate::bookings::calendar::{CalendarEntry, EntryKind};
 use crate::properties::property::{Cents, Property};
-use crate::stays::stay::Stay;
 
 /// Availability of a property over a range of nights.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]

@@ -7,9 +7,9 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::basics::ids::{BookingCode, Slug, Source};
+use crate::basics::stay::Stay;
+use crate::bookings::visit::Visit;
 use crate::properties::property::Cents;
-use crate::stays::stay::Stay;
-use crate::stays::visit::Visit;
 
 /// A booking (docs/API.md section 6).
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]

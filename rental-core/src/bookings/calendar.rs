@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::basics::ids::{Slug, Source};
 use crate::basics::short_text::ShortText;
+use crate::basics::stay::Stay;
 use crate::bookings::booking::{Booking, Status};
-use crate::stays::stay::Stay;
 
 /// One stay or block on a property's calendar.
 #[derive(Debug, Clone, PartialEq, Eq)]

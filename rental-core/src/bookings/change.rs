@@ -4,14 +4,14 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::basics::stay::{MAX_NIGHTS, Stay, StayError};
 use crate::bookings::booking::{Booking, Status};
 use crate::bookings::calendar::CalendarEntry;
+use crate::bookings::event::Event;
 use crate::bookings::lifecycle::Outcome;
+use crate::bookings::pricing::{self, Problem, Quote};
 use crate::error::{Error, FieldError};
-use crate::outbox::event::Event;
-use crate::properties::pricing::{self, Problem, Quote};
 use crate::properties::property::{MAX_GUESTS, Property};
-use crate::stays::stay::{MAX_NIGHTS, Stay, StayError};
 
 /// New dates and/or guests for a booking; a field left out keeps its value.
 ///

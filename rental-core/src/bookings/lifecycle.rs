@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::bookings::booking::{Booking, CancelledBy, Note, PaymentStatus, Status};
 use crate::bookings::change::Change;
+use crate::bookings::event::{Event, EventName};
 use crate::error::Error;
-use crate::outbox::event::{Event, EventName};
 
 /// The longest note or cancel reason, in bytes.
 pub const MAX_NOTE_LEN: usize = 2_000;

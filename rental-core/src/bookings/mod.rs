@@ -1,10 +1,13 @@
-//! Bookings: what a booking is, its lifecycle and changes, the calendar of
-//! taken nights, availability, and how requests are gathered and checked.
+//! Bookings: what a booking is and its visit, its lifecycle and changes, the
+//! events they cause, the calendar of taken nights, availability, quotes, and
+//! how requests are gathered and checked.
 
 pub mod availability;
 pub mod booking;
-pub mod booking_page;
 pub mod calendar;
 pub mod change;
+pub mod event;
 pub mod gathering;
 pub mod lifecycle;
+pub mod pricing;
+pub mod visit;

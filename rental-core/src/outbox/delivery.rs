@@ -6,7 +6,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::outbox::event::EventName;
+use crate::bookings::event::EventName;
 
 pub mod lease;
 

@@ -2,6 +2,5 @@
 //! their deliveries to webhooks and how a delivery is signed, and the e-mails to guests.
 
 pub mod delivery;
-pub mod event;
 pub mod message;
 pub mod webhook;

@@ -1,6 +1,14 @@
-//! Properties and prices: a property's settings and rates, its local time,
-//! and the quote of a stay.
+//! Properties: a property and its settings by area (pricing, stay rules,
+//! access, booking page, messages, feeds), its JSON, builder and local time.
 
+pub mod access_settings;
+pub mod booking_page;
+mod builder;
+pub mod feed_settings;
 pub mod local_time;
-pub mod pricing;
+pub mod message_settings;
 pub mod property;
+mod public;
+pub mod rates;
+pub mod stay_rules;
+mod wire;

@@ -15,7 +15,7 @@ use chrono::{DateTime, Days, Utc};
 use crate::basics::clock::Entropy;
 use crate::bookings::booking::{Booking, Status};
 use crate::bookings::calendar::EntryKind;
-use crate::outbox::event::Event;
+use crate::bookings::event::Event;
 use crate::properties::property::Property;
 use crate::stays::access::{self, Access, DoorCodeMode, MAX_ACCESS_MINUTES};
 use crate::store::{ReadTx, StoreResult};
@@ -36,7 +36,7 @@ pub(super) fn settle(
     let before = tx.booking(booking.code.as_str())?.and_then(|b| b.visit.access);
     let property = tx.property(booking.property.as_str())?;
     booking.visit.access = match property {
-        Some(p) if booking.status == Status::Confirmed && p.door_code_mode == DoorCodeMode::PerStay => {
+        Some(p) if booking.status == Status::Confirmed && p.access.door_code_mode == DoorCodeMode::PerStay => {
             let kept = before.as_ref().or(booking.visit.access.as_ref()).map(|a| a.code.clone());
             Some(access_of(tx, &p, booking, kept, entropy)?)
         }
@@ -76,5 +76,5 @@ fn access_of(
         }
     }
     let taken: Vec<&str> = taken.iter().map(String::as_str).collect();
-    Ok(Access { code: access::fresh_code(property.door_code_length, &taken, entropy), ..draft })
+    Ok(Access { code: access::fresh_code(property.access.door_code_length, &taken, entropy), ..draft })
 }

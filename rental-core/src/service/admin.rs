@@ -5,8 +5,8 @@ use chrono::TimeDelta;
 
 use super::Rental;
 use crate::admin::keys::{self, ApiKey, Scope};
+use crate::bookings::event::OutboxEvent;
 use crate::error::{Error, NotFound, Result};
-use crate::outbox::event::OutboxEvent;
 use crate::outbox::webhook::{Secrets, Subscription, Webhook};
 use crate::store::{KEYS_TOPIC, KeyHash, ReadRecords, ReadTx, Store, WriteRecords};
 

@@ -6,11 +6,11 @@ use chrono::{Days, NaiveDate};
 use super::read_model::FromStore;
 use super::{Rental, active_property};
 use crate::admin::keys;
+use crate::basics::stay::{MAX_NIGHTS, Stay, StayError, last_check_in};
 use crate::bookings::calendar::{Block, EntryKind, NewBlock, taken_nights};
+use crate::bookings::pricing::Problem;
 use crate::error::{Error, NotFound, Result};
-use crate::properties::pricing::Problem;
 use crate::stays::occupancy::today_in;
-use crate::stays::stay::{MAX_NIGHTS, Stay, StayError, last_check_in};
 use crate::store::{ReadTx, Store};
 
 /// The longest block note, in characters.

@@ -2,8 +2,8 @@
 //! page: a scan of the outbox (which keeps events for `retention`) in one snapshot.
 
 use super::Rental;
+use crate::bookings::event::OutboxEvent;
 use crate::error::Result;
-use crate::outbox::event::OutboxEvent;
 use crate::store::{ReadTx, Store};
 
 /// How many events one step of the scan reads.

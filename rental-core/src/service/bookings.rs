@@ -9,15 +9,15 @@ use super::refusal::refuse_problems;
 use super::write::Tx;
 use super::{Rental, active_property, check_guests, range_error};
 use crate::basics::ids::{BookingCode, Source};
+use crate::basics::stay::Stay;
 use crate::basics::text::looks_like_email;
 use crate::bookings::booking::{Booking, BookingQuery, Cursor, NewBooking, PaymentStatus, Status};
+use crate::bookings::event::Event;
 use crate::bookings::lifecycle::{self, Action, Outcome};
+use crate::bookings::pricing;
 use crate::error::{Error, FieldError, NotFound, Result};
-use crate::outbox::event::Event;
-use crate::properties::pricing;
 use crate::stays::occupancy::today_in;
 use crate::stays::presence::Door;
-use crate::stays::stay::Stay;
 use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreError, WriteTx};
 
 /// A creation waiting for its group: the request, checked as far as it can be without the store.
@@ -248,7 +248,7 @@ impl<S: Store> Rental<S> {
             updated_at: now,
             cancelled_by: None,
             cancel_reason: None,
-            visit: crate::stays::visit::Visit::default(),
+            visit: crate::bookings::visit::Visit::default(),
             external: None,
         };
         tx.insert_booking(&booking)?;

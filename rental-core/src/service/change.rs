@@ -10,8 +10,8 @@ use super::{Rental, active_property};
 use crate::bookings::booking::Booking;
 use crate::bookings::change::{self, Change};
 use crate::bookings::lifecycle::Outcome;
+use crate::bookings::pricing::Quote;
 use crate::error::{Error, NotFound, Result};
-use crate::properties::pricing::Quote;
 use crate::stays::occupancy::today_in;
 use crate::store::{ReadTx, Store, WriteTx};
 

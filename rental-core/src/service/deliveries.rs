@@ -116,7 +116,7 @@ impl<S: Store> super::Worker<'_, S> {
             }
             let webhooks: Vec<_> = tx.list_all::<Webhook>("")?.into_iter().filter(|w| w.active).collect();
             // A `webhook.test` event already has its one delivery; it is never fanned out.
-            for e in events.iter().filter(|e| e.event.event != crate::outbox::event::EventName::WebhookTest) {
+            for e in events.iter().filter(|e| e.event.event != crate::bookings::event::EventName::WebhookTest) {
                 for webhook in webhooks.iter().filter(|w| w.events.includes(e.event.event)) {
                     let id = keys::new_id("dlv_", self.entropy.as_ref());
                     tx.put_delivery(&Delivery::new(id, webhook.id.clone(), e.seq, e.event.event, now))?;

@@ -8,6 +8,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::Rental;
+use super::write::Tx;
 use crate::admin::keys;
 use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};
@@ -114,7 +115,7 @@ impl<S: Store> Rental<S> {
         };
         let next = tx.bookings(&query)?.into_iter().find(|b| b.check_in() >= today && !b.guest_email.is_empty());
         let booking = next.clone().unwrap_or_else(|| sample_booking(&property, today + chrono::Days::new(14)));
-        let custom = custom.or_else(|| property.messages.get(&kind));
+        let custom = custom.or_else(|| property.messages.templates.get(&kind));
         let rendered = render(kind, custom, &context(kind, Facts { booking: &booking, property: &property, base_url }))
             .map_err(|e| Error::invalid(&format!("messages.{kind}"), "invalid_template", e.to_string()))?;
         Ok((rendered, next))
@@ -134,7 +135,7 @@ impl<S: Store> super::Worker<'_, S> {
             return Ok(Claim::default());
         }
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
-        self.write(|tx| claim_in(&mut **tx, owner, now, until, limit))
+        self.write(|tx| claim_in::<S>(tx, owner, now, until, limit))
     }
 
     /// [`Self::record_messages`] and then [`Self::claim_messages`]
@@ -154,8 +155,8 @@ impl<S: Store> super::Worker<'_, S> {
         let now = self.now();
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
         self.write(|tx| {
-            let recorded = record_in(&mut **tx, done, retries)?;
-            let claim = if limit == 0 { Claim::default() } else { claim_in(&mut **tx, owner, now, until, limit)? };
+            let recorded = record_in::<S>(tx, done, retries)?;
+            let claim = if limit == 0 { Claim::default() } else { claim_in::<S>(tx, owner, now, until, limit)? };
             Ok((recorded, claim))
         })
     }
@@ -186,7 +187,7 @@ impl<S: Store> super::Worker<'_, S> {
         done: &[(Message, Outcome, DateTime<Utc>)],
         retries: &[Duration],
     ) -> Result<Vec<Message>> {
-        self.write(|tx| record_in(&mut **tx, done, retries))
+        self.write(|tx| record_in::<S>(tx, done, retries))
     }
 
     /// Extends the leases `owner` holds on the messages under `keys` to
@@ -239,8 +240,8 @@ impl<S: Store> super::Worker<'_, S> {
 
 /// Claims in `tx` for `owner` up to `limit` messages due at `now`, leased
 /// until `until` (see `Worker::claim_messages`).
-fn claim_in<T: ReadTx + WriteRecords>(
-    tx: &mut T,
+fn claim_in<S: Store>(
+    tx: &mut Tx<'_, S>,
     owner: &str,
     now: DateTime<Utc>,
     until: DateTime<Utc>,
@@ -281,8 +282,8 @@ fn claim_in<T: ReadTx + WriteRecords>(
 }
 
 /// Records `done` in `tx`, in order (see `Worker::record_messages`).
-fn record_in<T: ReadTx + WriteRecords>(
-    tx: &mut T,
+fn record_in<S: Store>(
+    tx: &mut Tx<'_, S>,
     done: &[(Message, Outcome, DateTime<Utc>)],
     retries: &[Duration],
 ) -> Result<Vec<Message>> {

@@ -45,17 +45,17 @@ use chrono_tz::Tz;
 
 use crate::basics::clock::{Clock, Entropy, OsEntropy, SystemClock};
 use crate::basics::ids::check_prefix;
+use crate::basics::stay::{MAX_NIGHTS, Stay, StayError};
 use crate::bookings::availability::{self, Availability};
 use crate::bookings::booking::QuoteRequest;
+use crate::bookings::pricing::{self, Quote};
+use crate::bookings::visit::Visit;
 use crate::channels::feed_status::{self, FeedStatus};
 use crate::channels::pull::FeedState;
 use crate::error::{Error, FieldError, NotFound, Result};
-use crate::properties::pricing::{self, Quote};
 use crate::properties::property::{MAX_GUESTS, Property};
 use crate::stays::occupancy::{self, PropertyDay, Summary, today_in};
-use crate::stays::stay::{MAX_NIGHTS, Stay, StayError};
 use crate::stays::stay_summary::{self, StayDay};
-use crate::stays::visit::Visit;
 use crate::store::{ReadRecords, ReadTx, Store};
 
 use self::bookings::NewBookingJob;
@@ -300,7 +300,7 @@ impl<S: Store> Rental<S> {
         let property = active_property(model, slug)?;
         let today = today_in(property.timezone, self.now());
         let from = from.unwrap_or(today);
-        let last = crate::stays::stay::last_check_in(today);
+        let last = crate::basics::stay::last_check_in(today);
         if from > last {
             let message = format!("availability is known up to stays starting on {last}");
             return Err(Error::invalid("from", "beyond_horizon", message));
@@ -371,7 +371,7 @@ impl<S: Store> Rental<S> {
                 (day.property.slug.as_str(), codes)
             })
             .collect();
-        let any_feeds = days.iter().any(|d| !d.property.ical_feeds.is_empty());
+        let any_feeds = days.iter().any(|d| !d.property.feeds.ical_feeds.is_empty());
         if !any_feeds && needed.iter().all(|(_, codes)| codes.is_empty()) {
             // Nothing stayed or syncs: no store read (the summary is polled often).
             return Ok((vec![Vec::new(); days.len()], vec![Vec::new(); days.len()]));
@@ -385,7 +385,8 @@ impl<S: Store> Rental<S> {
             .iter()
             .map(|day| {
                 let p = day.property;
-                p.ical_feeds
+                p.feeds
+                    .ical_feeds
                     .iter()
                     .map(|f| {
                         let state = states.iter().find(|s| s.property == p.slug && s.feed == f.name);

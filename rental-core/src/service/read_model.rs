@@ -13,13 +13,13 @@ use super::visit_cache::VisitCache;
 use super::write::Changes;
 use crate::admin::keys::ApiKey;
 use crate::basics::ids::BookingCode;
+use crate::basics::stay::MAX_NIGHTS;
 use crate::bookings::booking::Status;
 use crate::bookings::calendar::{CalendarEntry, EntryKind};
+use crate::bookings::visit::Visit;
 use crate::error::Result;
 use crate::properties::property::Property;
 use crate::stays::occupancy;
-use crate::stays::stay::MAX_NIGHTS;
-use crate::stays::visit::Visit;
 use crate::store::{ChangeMarks, KEYS_TOPIC, ReadTx, Store, StoreResult, topic_property};
 
 /// Properties and calendars, from wherever they are kept.
@@ -535,9 +535,9 @@ impl Cache {
 mod tests {
     use super::*;
     use crate::basics::short_text::ShortText;
+    use crate::basics::stay::Stay;
     use crate::bookings::booking::Booking;
     use crate::demo;
-    use crate::stays::stay::Stay;
     use crate::store::WriteTx;
 
     fn entry(holder: &str, check_in: NaiveDate, nights: u64, kind: EntryKind) -> CalendarEntry {

@@ -1,8 +1,8 @@
 //! How a stay's problems become an error for the use cases that must refuse
 //! it (creating a booking, changing one): stay rules a 422, taken nights a 409.
 
+use crate::bookings::pricing::Problem;
 use crate::error::{Error, FieldError, Result};
-use crate::properties::pricing::Problem;
 
 /// Stay-rule problems are a 422; taken nights (only when nothing else is wrong) a 409.
 pub(super) fn refuse_problems(problems: &[Problem]) -> Result<()> {

@@ -70,7 +70,7 @@ impl<S: Store> Rental<S> {
 fn write_back(
     tx: &mut Recorder<impl WriteTx>,
     booking: &Booking,
-    events: &[crate::outbox::event::Event],
+    events: &[crate::bookings::event::Event],
 ) -> Result<Booking> {
     tx.put_booking(booking)?;
     tx.append_events(events)?;

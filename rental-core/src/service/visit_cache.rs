@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::bookings::booking::Booking;
+use crate::bookings::visit::Visit;
 use crate::error::Result;
-use crate::stays::visit::Visit;
 use crate::store::{ReadTx, Store};
 
 /// The [`Visit`] of each stay the last summary needed (each property's

@@ -7,9 +7,9 @@ use super::Rental;
 use crate::admin::keys;
 use crate::basics::base64;
 use crate::basics::clock::Entropy;
+use crate::bookings::event::{Event, EventName};
 use crate::error::{Error, NotFound, Result};
 use crate::outbox::delivery::{self, Delivery};
-use crate::outbox::event::{Event, EventName};
 use crate::outbox::webhook::{self, Webhook};
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
 

@@ -2,65 +2,18 @@
 //! access window, and fresh per-stay codes unique among overlapping windows.
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
-use serde::{Deserialize, Serialize};
 
 use crate::basics::clock::{Entropy, random_string};
-use crate::basics::ids::BookingCode;
 use crate::properties::local_time::instant;
 use crate::properties::property::Property;
 
+// A stay's code is part of its booking's visit, and the settings live with
+// the property; their public paths stay here.
+pub use crate::bookings::visit::Access;
+pub use crate::properties::access_settings::{CODE_LENGTHS, DEFAULT_CODE_LENGTH, DoorCodeMode, MAX_ACCESS_MINUTES};
+
 /// How long a code stays valid after an early `check_out`.
 pub const EARLY_CHECK_OUT_GRACE: TimeDelta = TimeDelta::minutes(15);
-/// The shortest and longest per-stay code.
-pub const CODE_LENGTHS: std::ops::RangeInclusive<u8> = 4..=8;
-/// The default per-stay code length.
-pub const DEFAULT_CODE_LENGTH: u8 = 6;
-/// The most minutes a window may open before check-in or close after check-out (a week).
-pub const MAX_ACCESS_MINUTES: u32 = 7 * 24 * 60;
-
-/// Where a property's door code comes from.
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DoorCodeMode {
-    /// The property's `doorCode`, for every stay.
-    #[default]
-    Static,
-    /// A code of its own for each confirmed stay, valid only in its window.
-    PerStay,
-}
-
-/// A door code and when it opens the door.
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Access {
-    /// The digits.
-    pub code: String,
-    /// The first instant it opens the door.
-    #[serde(with = "crate::basics::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
-    pub valid_from: DateTime<Utc>,
-    /// The instant it stops opening the door.
-    #[serde(with = "crate::basics::timestamp")]
-    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
-    pub valid_until: DateTime<Utc>,
-    /// The booking it belongs to.
-    pub booking: BookingCode,
-}
-
-impl Access {
-    /// True while the code opens the door.
-    pub fn valid_at(&self, now: DateTime<Utc>) -> bool {
-        self.valid_from <= now && now < self.valid_until
-    }
-
-    /// True when this window and `other` share an instant.
-    pub fn overlaps(&self, other: &Access) -> bool {
-        self.valid_from < other.valid_until && other.valid_from < self.valid_until
-    }
-}
-
 /// The access window of a stay `arrival..departure` at `property`: from its
 /// check-in time less `accessBeforeMinutes` to its check-out time plus
 /// `accessAfterMinutes`, ended 15 minutes after an early check-out.
@@ -68,7 +21,7 @@ impl Access {
 /// ```
 /// use rental_core::{access::window, demo};
 /// let mut p = demo::sea_view(); // Europe/Lisbon, 15:00 to 11:00
-/// p.access_before_minutes = 60;
+/// p.access.access_before_minutes = 60;
 /// let (from, until) = window(&p, "2026-12-20".parse().unwrap(), "2026-12-27".parse().unwrap(), None);
 /// assert_eq!((from.to_rfc3339(), until.to_rfc3339()),
 ///            ("2026-12-20T14:00:00+00:00".to_owned(), "2026-12-27T11:00:00+00:00".to_owned()));
@@ -79,10 +32,11 @@ pub fn window(
     departure: NaiveDate,
     checked_out_at: Option<DateTime<Utc>>,
 ) -> (DateTime<Utc>, DateTime<Utc>) {
-    let from = instant(property.timezone, arrival, property.check_in_time)
-        - TimeDelta::minutes(property.access_before_minutes.into());
-    let until = instant(property.timezone, departure, property.check_out_time)
-        + TimeDelta::minutes(property.access_after_minutes.into());
+    let (rules, access) = (&property.stay_rules, &property.access);
+    let from = instant(property.timezone, arrival, rules.check_in_time)
+        - TimeDelta::minutes(access.access_before_minutes.into());
+    let until = instant(property.timezone, departure, rules.check_out_time)
+        + TimeDelta::minutes(access.access_after_minutes.into());
     let until = checked_out_at.map_or(until, |out| until.min(out + EARLY_CHECK_OUT_GRACE));
     (from, until.max(from))
 }
@@ -108,6 +62,7 @@ pub fn fresh_code(len: u8, taken: &[&str], entropy: &dyn Entropy) -> String {
 mod tests {
     use super::*;
     use crate::basics::clock::OsEntropy;
+    use crate::basics::ids::BookingCode;
     use crate::demo;
     use proptest::prelude::*;
 
@@ -122,8 +77,8 @@ mod tests {
     #[test]
     fn the_window_follows_the_times_with_minutes_before_and_after() {
         let mut p = demo::sea_view(); // Lisbon, UTC+0 in December
-        p.access_before_minutes = 90;
-        p.access_after_minutes = 30;
+        p.access.access_before_minutes = 90;
+        p.access.access_after_minutes = 30;
         let (from, until) = window(&p, d("2026-12-20"), d("2026-12-27"), None);
         assert_eq!((from, until), (at("2026-12-20T13:30:00Z"), at("2026-12-27T11:30:00Z")));
     }

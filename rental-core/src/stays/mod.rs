@@ -1,11 +1,9 @@
-//! Stays and access: the nights of a stay, its door code and access window,
-//! who is in the house, arrivals and departures, and the occupancy summary.
+//! Stays and access: a stay's door code and access window, who is in the
+//! house, arrivals and departures, and the occupancy summary.
 
 pub mod access;
 pub mod occupancy;
 pub mod presence;
-pub mod stay;
 pub mod stay_state;
 pub mod stay_summary;
 pub mod turnover;
-pub mod visit;

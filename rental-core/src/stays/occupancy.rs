@@ -371,10 +371,10 @@ fn summarize_one(now: DateTime<Utc>, day: &PropertyDay<'_>) -> PropertySummary {
             check_in: e.stay.check_in(),
             status: if e.kind == EntryKind::Booked { "confirmed" } else { "pending" },
         }),
-        check_in_time: p.check_in_time.to_12h(),
-        check_out_time: p.check_out_time.to_12h(),
-        door_code: p.door_code.clone(),
-        wifi_ssid: p.wifi_ssid.clone(),
+        check_in_time: p.stay_rules.check_in_time.to_12h(),
+        check_out_time: p.stay_rules.check_out_time.to_12h(),
+        door_code: p.access.door_code.clone(),
+        wifi_ssid: p.access.wifi_ssid.clone(),
         stay_state: StayState::Vacant,
         next_transition_at: None,
         access: None,
@@ -388,8 +388,8 @@ fn summarize_one(now: DateTime<Utc>, day: &PropertyDay<'_>) -> PropertySummary {
 mod tests {
     use super::*;
     use crate::basics::short_text::ShortText;
+    use crate::basics::stay::Stay;
     use crate::demo;
-    use crate::stays::stay::Stay;
     use chrono::Days;
 
     fn d(s: &str) -> NaiveDate {

@@ -4,13 +4,13 @@
 use chrono::{DateTime, Utc};
 
 use crate::bookings::booking::{Booking, Status};
+use crate::bookings::event::{Event, EventName};
 use crate::bookings::lifecycle::Outcome;
+use crate::bookings::visit::TransitionBy;
 use crate::error::Error;
-use crate::outbox::event::{Event, EventName};
 use crate::properties::property::Property;
 use crate::stays::occupancy::today_in;
 use crate::stays::stay_state::{StayTimes, scheduled_check_in, scheduled_check_out};
-use crate::stays::visit::TransitionBy;
 
 /// Which door transition an action asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,10 +4,10 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
+use crate::bookings::visit::Visit;
 use crate::properties::local_time::{instant, start_of_day};
 use crate::properties::property::Property;
 use crate::stays::occupancy::today_in;
-use crate::stays::visit::Visit;
 
 /// Where a property's confirmed stays are at an instant.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -76,12 +76,12 @@ impl StayTimes {
 
 /// `checkInTime` on `arrival`, in the property's zone.
 pub fn scheduled_check_in(property: &Property, arrival: NaiveDate) -> DateTime<Utc> {
-    instant(property.timezone, arrival, property.check_in_time)
+    instant(property.timezone, arrival, property.stay_rules.check_in_time)
 }
 
 /// `checkOutTime` on `departure`, in the property's zone.
 pub fn scheduled_check_out(property: &Property, departure: NaiveDate) -> DateTime<Utc> {
-    instant(property.timezone, departure, property.check_out_time)
+    instant(property.timezone, departure, property.stay_rules.check_out_time)
 }
 
 /// The state and the next automatic change of it.
@@ -120,8 +120,8 @@ pub fn state_at(property: &Property, now: DateTime<Utc>, stays: &[StayTimes]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bookings::visit::TransitionBy;
     use crate::demo;
-    use crate::stays::visit::TransitionBy;
     use StayState::{AwaitingCheckIn, CheckedIn, CheckedOut, Vacant};
     use chrono_tz::Tz;
 
@@ -134,7 +134,11 @@ mod tests {
     }
 
     fn in_zone(tz: Tz) -> Property {
-        Property { timezone: tz, ..demo::sea_view() } // 15:00 in, 11:00 out
+        {
+            let mut edited = demo::sea_view();
+            edited.timezone = tz;
+            edited
+        } // 15:00 in, 11:00 out
     }
 
     fn stay(p: &Property, a: &str, b: &str) -> StayTimes {

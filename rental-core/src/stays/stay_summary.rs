@@ -4,13 +4,13 @@
 use chrono::{DateTime, Utc};
 
 use crate::bookings::calendar::{CalendarEntry, EntryKind};
+use crate::bookings::visit::Visit;
 use crate::channels::feed_status::{FeedFreshness, FeedStatus};
 use crate::properties::property::Property;
 use crate::stays::access::{self, Access, DoorCodeMode};
 use crate::stays::occupancy::{PropertyDay, PropertySummary, Summary};
 use crate::stays::stay_state::{StayState, StayTimes, state_at};
 use crate::stays::turnover::turnover;
-use crate::stays::visit::Visit;
 
 /// What section 15 needs of one property beyond its [`PropertyDay`].
 #[derive(Debug, Clone, Copy)]
@@ -76,14 +76,14 @@ fn complete_one(ps: &mut PropertySummary, now: DateTime<Utc>, day: &PropertyDay<
 /// The code valid now, else the next to become valid: the stay's own code
 /// (`per_stay`), or the property's `doorCode` over the stay's window (`static`).
 fn current_access(p: &Property, now: DateTime<Utc>, relevant: &[(&CalendarEntry, Visit)]) -> Option<Access> {
-    let accesses = relevant.iter().filter_map(|(e, visit)| match p.door_code_mode {
+    let accesses = relevant.iter().filter_map(|(e, visit)| match p.access.door_code_mode {
         DoorCodeMode::PerStay => visit.access.clone(),
-        DoorCodeMode::Static if p.door_code.is_empty() => None,
+        DoorCodeMode::Static if p.access.door_code.is_empty() => None,
         DoorCodeMode::Static => {
             let (valid_from, valid_until) =
                 access::window(p, e.stay.check_in(), e.stay.check_out(), visit.checked_out_at);
             let booking = crate::basics::ids::BookingCode::from(e.holder.as_str());
-            Some(Access { code: p.door_code.clone(), valid_from, valid_until, booking })
+            Some(Access { code: p.access.door_code.clone(), valid_from, valid_until, booking })
         }
     });
     let upcoming: Vec<Access> = accesses.filter(|a| now < a.valid_until).collect();
@@ -94,12 +94,12 @@ fn current_access(p: &Property, now: DateTime<Utc>, relevant: &[(&CalendarEntry,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::basics::stay::Stay;
     use crate::bookings::calendar::CalendarEntry;
     use crate::channels::feed_status;
     use crate::demo;
     use crate::stays::access::DoorCodeMode;
     use crate::stays::occupancy::summarize;
-    use crate::stays::stay::Stay;
     use chrono::NaiveDate;
 
     fn d(s: &str) -> NaiveDate {
@@ -137,7 +137,8 @@ mod tests {
 
     #[test]
     fn a_same_day_turnover_shows_the_leaving_code_then_the_arriving_one() {
-        let p = Property { door_code_mode: DoorCodeMode::PerStay, ..demo::sea_view() }; // Lisbon, 15:00/11:00
+        let mut p = demo::sea_view(); // Lisbon, 15:00/11:00
+        p.access.door_code_mode = DoorCodeMode::PerStay;
         let calendar = [
             entry("BK-OUT", "2026-12-18", "2026-12-20", EntryKind::Booked),
             entry("BK-IN", "2026-12-20", "2026-12-23", EntryKind::Booked),

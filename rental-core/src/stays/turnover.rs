@@ -46,8 +46,8 @@ pub fn turnover(property: &Property, leaving: &StayTimes, next_arrival: Option<N
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bookings::visit::Visit;
     use crate::demo;
-    use crate::stays::visit::Visit;
 
     fn d(s: &str) -> NaiveDate {
         s.parse().unwrap()

@@ -9,12 +9,12 @@ use chrono::{DateTime, Days, NaiveDate, Utc};
 
 use super::{ReadTx, RecordKind, RecordRow, Store, StoreError, StoreResult, WriteTx, due_key, finished_key};
 use crate::basics::ids::BookingCode;
+use crate::basics::stay::MAX_NIGHTS;
 use crate::bookings::booking::{Booking, BookingQuery, Cursor, Status};
 use crate::bookings::calendar::{Block, CalendarEntry};
+use crate::bookings::event::{Event, OutboxEvent};
 use crate::bookings::lifecycle;
 use crate::outbox::delivery::Delivery;
-use crate::outbox::event::{Event, OutboxEvent};
-use crate::stays::stay::MAX_NIGHTS;
 
 /// A store that keeps everything in memory.
 #[derive(Debug, Default)]

@@ -31,9 +31,9 @@ pub use self::redb::{RedbStore, RedbTx, RedbWrite, RedoError};
 use crate::basics::ids::BookingCode;
 use crate::bookings::booking::{Booking, BookingQuery};
 use crate::bookings::calendar::{Block, CalendarEntry, EntryKind};
+use crate::bookings::event::{Event, OutboxEvent};
 pub use crate::error::StoreError;
 use crate::outbox::delivery::{ClaimLimits, Delivery, DeliveryStatus, Lease, lease};
-use crate::outbox::event::{Event, OutboxEvent};
 use crate::properties::property::Property;
 
 /// The store's result type.

@@ -2,6 +2,7 @@
 //! confirm, cancel with a reason, a note, a change previewed before it is saved,
 //! and its guest messages with a resend button each.
 
+use rental_core::words::count;
 use std::sync::Arc;
 
 use maud::{Markup, html};
@@ -128,7 +129,7 @@ fn record(b: &Booking) -> Markup {
             dt { "Property" } dd { (b.property_name) " " span.muted { "(" (b.property) ")" } }
             dt { "Guest" } dd { (b.guest_name) @if !b.guest_email.is_empty() { " · " (b.guest_email) } }
             dt { "Guests" } dd #guests { (b.guests) }
-            dt { "Stay" } dd #stay { (b.check_in()) " → " (b.check_out()) ", " (b.nights) " nights" }
+            dt { "Stay" } dd #stay { (b.check_in()) " → " (b.check_out()) ", " (count(b.nights, "night")) }
             dt { "Status" } dd { span.badge #status { (b.status) } }
             dt { "Payment" } dd { (b.payment_status) }
             dt { "Total" } dd #total { (format_money(b.total)) " " (b.currency) }
@@ -163,7 +164,7 @@ fn change_card(b: &Booking, session: &Session, preview: Option<&(rental_core::Re
                 div #preview {
                     @match quote {
                         Ok(q) => {
-                            p { "New total " strong #new-total { (format_money(q.total)) } " for " (q.nights) " nights (now " (format_money(b.total)) ")." }
+                            p { "New total " strong #new-total { (format_money(q.total)) } " for " (count(q.nights, "night")) " (now " (format_money(b.total)) ")." }
                             @if q.available {
                                 form method="post" action=(format!("/admin/booking/{}/change", b.code)) {
                                     (csrf_field(session))

@@ -2,6 +2,7 @@
 //! (any part, any case) and filtered by status, property, source and dates,
 //! 50 a page in check-in order, each page read from where the last one ended.
 
+use rental_core::words::count;
 use std::sync::Arc;
 
 use maud::{Markup, html};
@@ -226,7 +227,7 @@ fn table<'a>(bookings: impl Iterator<Item = &'a Booking>) -> Markup {
             tbody { @for b in bookings { tr data-code=(b.code) {
                 td { a href=(format!("/admin/bookings/{}", b.code)) { strong { (b.code) } } br; span.muted { (b.property_name) } }
                 td { (b.guest_name) br; span.muted { (b.guest_email) } }
-                td { (b.check_in()) " → " (b.check_out()) br; span.muted { (b.nights) " nights · " (b.guests) " guests" } }
+                td { (b.check_in()) " → " (b.check_out()) br; span.muted { (count(b.nights, "night")) " · " (count(b.guests, "guest")) } }
                 td { (format_money(b.total)) }
                 td { span.badge { (b.status) } br; span.muted { (b.source.as_str()) } }
             } } }

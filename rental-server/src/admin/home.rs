@@ -1,6 +1,7 @@
 //! `/admin`: each house's stay now, today's arrivals and departures, and the pending requests,
 //! with buttons that run the same actions as the API's PATCH.
 
+use rental_core::words::count;
 use std::sync::Arc;
 
 use maud::{Markup, html};
@@ -48,7 +49,7 @@ fn stays(bookings: &[Booking], session: &Session, empty: &str) -> Markup {
                 tbody { @for b in bookings { tr data-code=(b.code) {
                     td { strong { (b.code) } br; span.muted { (b.property_name) } }
                     td { (b.guest_name) br; span.muted { (b.guests) " guest" @if b.guests != 1 { "s" } } }
-                    td { (b.check_in()) " → " (b.check_out()) br; span.muted { (b.stay.nights()) " nights" } }
+                    td { (b.check_in()) " → " (b.check_out()) br; span.muted { (count(b.stay.nights(), "night")) } }
                     td { (format_money(b.total)) }
                     td { span.badge { (b.status) } br; span.muted { (b.source.as_str()) } }
                     td { div.actions {

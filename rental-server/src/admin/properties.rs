@@ -36,14 +36,14 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
                 dl {
                     dt { "Slug" } dd { code { (p.slug) } }
                     dt { "Time zone" } dd { (p.timezone.name()) }
-                    dt { "Door code" } dd { @if p.door_code.is_empty() { span.muted { "none" } } @else { code { (p.door_code) } } }
-                    dt { "Wi-Fi" } dd { @if p.wifi_ssid.is_empty() { span.muted { "none" } } @else { (p.wifi_ssid) } }
+                    dt { "Door code" } dd { @if p.access.door_code.is_empty() { span.muted { "none" } } @else { code { (p.access.door_code) } } }
+                    dt { "Wi-Fi" } dd { @if p.access.wifi_ssid.is_empty() { span.muted { "none" } } @else { (p.access.wifi_ssid) } }
                 }
                 h2 { "Channel calendars (iCal)" }
-                @if p.ical_feeds.is_empty() { p.muted { "No feeds." } } @else {
+                @if p.feeds.ical_feeds.is_empty() { p.muted { "No feeds." } } @else {
                     div.table { table.feeds {
                         thead { tr { th { "Name" } th { "URL" } th { "Last pull" } th {} } }
-                        tbody { @for f in &p.ical_feeds { tr {
+                        tbody { @for f in &p.feeds.ical_feeds { tr {
                             td { (f.name.as_str()) }
                             td { code { (f.url) } }
                             td.last-pull { @match last_pull(&p.slug, &f.name) {
@@ -62,7 +62,7 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
                         } } }
                     } }
                 }
-                @if !p.ical_feeds.is_empty() && p.active {
+                @if !p.feeds.ical_feeds.is_empty() && p.active {
                     (button_form(session, &format!("/admin/properties/{}/sync", p.slug), "Import channel calendars now", "", None))
                 }
                 form method="post" action=(format!("/admin/properties/{}/feeds", p.slug)) {

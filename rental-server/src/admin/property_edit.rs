@@ -104,27 +104,27 @@ fn render(
             }
             h2 { "Rates and fees" }
             div.grid2 {
-                (text("nightlyRate", "Nightly rate", hundredths(p.nightly_rate), "($)"))
-                (text("weekendRate", "Weekend rate", opt_money(p.weekend_rate), "($, Fri and Sat; empty = nightly)"))
-                (text("cleaningFee", "Cleaning fee", hundredths(p.cleaning_fee), "($)"))
-                (text("extraGuestFee", "Extra guest fee", hundredths(p.extra_guest_fee), "($ per guest per night)"))
-                (text("baseGuests", "Guests included", p.base_guests.to_string(), ""))
-                (text("maxGuests", "Most guests", p.max_guests.to_string(), ""))
-                (text("taxRate", "Tax", hundredths(p.tax_rate.into()), "(%)"))
-                (text("weeklyDiscount", "Weekly discount", hundredths(p.weekly_discount.into()), "(%, 7+ nights)"))
-                (text("monthlyDiscount", "Monthly discount", hundredths(p.monthly_discount.into()), "(%, 28+ nights)"))
+                (text("nightlyRate", "Nightly rate", hundredths(p.pricing.nightly_rate), "($)"))
+                (text("weekendRate", "Weekend rate", opt_money(p.pricing.weekend_rate), "($, Fri and Sat; empty = nightly)"))
+                (text("cleaningFee", "Cleaning fee", hundredths(p.pricing.cleaning_fee), "($)"))
+                (text("extraGuestFee", "Extra guest fee", hundredths(p.pricing.extra_guest_fee), "($ per guest per night)"))
+                (text("baseGuests", "Guests included", p.pricing.base_guests.to_string(), ""))
+                (text("maxGuests", "Most guests", p.pricing.max_guests.to_string(), ""))
+                (text("taxRate", "Tax", hundredths(p.pricing.tax_rate.into()), "(%)"))
+                (text("weeklyDiscount", "Weekly discount", hundredths(p.pricing.weekly_discount.into()), "(%, 7+ nights)"))
+                (text("monthlyDiscount", "Monthly discount", hundredths(p.pricing.monthly_discount.into()), "(%, 28+ nights)"))
             }
             h2 { "Stay rules and times" }
             div.grid2 {
-                (text("minNights", "Fewest nights", p.min_nights.to_string(), ""))
-                (text("maxNights", "Most nights", p.max_nights.to_string(), ""))
-                (text("checkInTime", "Check-in from", p.check_in_time.to_string(), "(HH:MM)"))
-                (text("checkOutTime", "Check-out by", p.check_out_time.to_string(), "(HH:MM)"))
+                (text("minNights", "Fewest nights", p.stay_rules.min_nights.to_string(), ""))
+                (text("maxNights", "Most nights", p.stay_rules.max_nights.to_string(), ""))
+                (text("checkInTime", "Check-in from", p.stay_rules.check_in_time.to_string(), "(HH:MM)"))
+                (text("checkOutTime", "Check-out by", p.stay_rules.check_out_time.to_string(), "(HH:MM)"))
             }
             h2 { "Access" }
             div.grid2 {
-                (text("doorCode", "Door code", p.door_code.clone(), ""))
-                (text("wifiSsid", "Wi-Fi name", p.wifi_ssid.clone(), ""))
+                (text("doorCode", "Door code", p.access.door_code.clone(), ""))
+                (text("wifiSsid", "Wi-Fi name", p.access.wifi_ssid.clone(), ""))
             }
             h2 { "Booking page" }
             (booking_page(p, base, &error))
@@ -136,10 +136,10 @@ fn render(
             div.table.seasons { table {
                 thead { tr { th { "Order" } th { "Name" } th { "From" } th { "To (last night)" } th { "Nightly $" } th { "Weekend $" } th { "Min" } th { "Max" } th { "Remove" } } }
                 tbody {
-                    @for (i, s) in p.seasonal_rates.iter().enumerate() {
+                    @for (i, s) in p.pricing.seasonal_rates.iter().enumerate() {
                         (season_row(i, Some(s)))
                     }
-                    (season_row(p.seasonal_rates.len(), None))
+                    (season_row(p.pricing.seasonal_rates.len(), None))
                 }
             } }
             p { button type="submit" { "Save" } }
@@ -216,9 +216,9 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
     form.get("name").trim().clone_into(&mut p.name);
     p.active = form.get("active") == "yes";
     for (field, target) in [
-        ("nightlyRate", &mut p.nightly_rate),
-        ("cleaningFee", &mut p.cleaning_fee),
-        ("extraGuestFee", &mut p.extra_guest_fee),
+        ("nightlyRate", &mut p.pricing.nightly_rate),
+        ("cleaningFee", &mut p.pricing.cleaning_fee),
+        ("extraGuestFee", &mut p.pricing.extra_guest_fee),
     ] {
         match parse_hundredths(form.get(field)) {
             Some(v) => *target = v,
@@ -226,16 +226,16 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
         }
     }
     match form.get("weekendRate").trim() {
-        "" => p.weekend_rate = None,
+        "" => p.pricing.weekend_rate = None,
         v => match parse_hundredths(v) {
-            Some(v) => p.weekend_rate = Some(v),
+            Some(v) => p.pricing.weekend_rate = Some(v),
             None => bad("weekendRate", "must be an amount like 180.00, or empty"),
         },
     }
     for (field, target) in [
-        ("taxRate", &mut p.tax_rate),
-        ("weeklyDiscount", &mut p.weekly_discount),
-        ("monthlyDiscount", &mut p.monthly_discount),
+        ("taxRate", &mut p.pricing.tax_rate),
+        ("weeklyDiscount", &mut p.pricing.weekly_discount),
+        ("monthlyDiscount", &mut p.pricing.monthly_discount),
     ] {
         match parse_hundredths(form.get(field)).and_then(|v| u32::try_from(v).ok()) {
             Some(v) => *target = v,
@@ -243,17 +243,19 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
         }
     }
     for (field, target) in [
-        ("baseGuests", &mut p.base_guests),
-        ("maxGuests", &mut p.max_guests),
-        ("minNights", &mut p.min_nights),
-        ("maxNights", &mut p.max_nights),
+        ("baseGuests", &mut p.pricing.base_guests),
+        ("maxGuests", &mut p.pricing.max_guests),
+        ("minNights", &mut p.stay_rules.min_nights),
+        ("maxNights", &mut p.stay_rules.max_nights),
     ] {
         match form.get(field).trim().parse::<u32>() {
             Ok(v) => *target = v,
             Err(_) => bad(field, "must be a whole number"),
         }
     }
-    for (field, target) in [("checkInTime", &mut p.check_in_time), ("checkOutTime", &mut p.check_out_time)] {
+    for (field, target) in
+        [("checkInTime", &mut p.stay_rules.check_in_time), ("checkOutTime", &mut p.stay_rules.check_out_time)]
+    {
         match ClockTime::parse(form.get(field).trim()) {
             Ok(t) => *target = t,
             Err(_) => bad(field, "must be a time like 15:00"),
@@ -262,10 +264,10 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
     p.booking_page.enabled = form.get("bookingPage") == "yes";
     p.booking_page.embed_origins =
         form.get("embedOrigins").lines().map(str::trim).filter(|o| !o.is_empty()).map(str::to_owned).collect();
-    form.get("doorCode").trim().clone_into(&mut p.door_code);
-    form.get("wifiSsid").trim().clone_into(&mut p.wifi_ssid);
+    form.get("doorCode").trim().clone_into(&mut p.access.door_code);
+    form.get("wifiSsid").trim().clone_into(&mut p.access.wifi_ssid);
     match read_seasons(form) {
-        Ok(seasons) => p.seasonal_rates = seasons,
+        Ok(seasons) => p.pricing.seasonal_rates = seasons,
         Err(e) => errors.push(e),
     }
     property_messages::read(form, p, &mut errors);

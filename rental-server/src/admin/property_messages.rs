@@ -25,22 +25,22 @@ pub fn fields(p: &Property, error: &dyn Fn(&str) -> Markup) -> Markup {
         div.grid2 {
             div {
                 label for="contactEmail" { "Replies go to " span.muted { "(empty: the sender address)" } }
-                input #contactEmail type="email" name="contactEmail" value=(p.contact_email);
+                input #contactEmail type="email" name="contactEmail" value=(p.messages.contact_email);
                 (error("contactEmail"))
             }
             div {
                 label for="checkInMessage" { "Send check-in instructions " span.muted { "(before the door code works, like 48h)" } }
-                input #checkInMessage type="text" name="checkInMessage" value=(p.check_in_message);
+                input #checkInMessage type="text" name="checkInMessage" value=(p.messages.check_in_lead);
                 (error("checkInMessage"))
             }
             div {
                 label for="checkOutMessage" { "Send the check-out reminder " span.muted { "(before check-out, like 16h)" } }
-                input #checkOutMessage type="text" name="checkOutMessage" value=(p.check_out_message);
+                input #checkOutMessage type="text" name="checkOutMessage" value=(p.messages.check_out_lead);
                 (error("checkOutMessage"))
             }
         }
         label for="arrivalNotes" { "Arrival notes " span.muted { "(sent with the check-in instructions)" } }
-        textarea #arrivalNotes name="arrivalNotes" rows="4" cols="60" { (p.arrival_notes) }
+        textarea #arrivalNotes name="arrivalNotes" rows="4" cols="60" { (p.access.arrival_notes) }
         (error("arrivalNotes"))
         @for kind in MessageKind::ALL {
             (kind_fields(p, kind, error))
@@ -49,7 +49,7 @@ pub fn fields(p: &Property, error: &dyn Fn(&str) -> Markup) -> Markup {
 }
 
 fn kind_fields(p: &Property, kind: MessageKind, error: &dyn Fn(&str) -> Markup) -> Markup {
-    let custom = p.messages.get(&kind);
+    let custom = p.messages.templates.get(&kind);
     let value = |part: Part| custom.and_then(|c| part_of(c, part)).unwrap_or_default().to_owned();
     let id = |part: &str| format!("m-{kind}-{part}");
     let field = |part: Part| format!("messages.{kind}.{}", part.as_str());
@@ -91,16 +91,17 @@ pub fn read(form: &Form, p: &mut Property, errors: &mut Vec<FieldError>) {
     if form.get("messagesForm") != "yes" {
         return;
     }
-    form.get("contactEmail").trim().clone_into(&mut p.contact_email);
-    form.get("arrivalNotes").replace("\r\n", "\n").trim_end().clone_into(&mut p.arrival_notes);
-    for (field, target) in [("checkInMessage", &mut p.check_in_message), ("checkOutMessage", &mut p.check_out_message)]
+    form.get("contactEmail").trim().clone_into(&mut p.messages.contact_email);
+    form.get("arrivalNotes").replace("\r\n", "\n").trim_end().clone_into(&mut p.access.arrival_notes);
+    for (field, target) in
+        [("checkInMessage", &mut p.messages.check_in_lead), ("checkOutMessage", &mut p.messages.check_out_lead)]
     {
         match Lead::parse(form.get(field).trim()) {
             Some(lead) => *target = lead,
             None => errors.push(FieldError::new(field, "invalid", "must be a time like 48h, 90m or 2d (at most 30d)")),
         }
     }
-    p.messages.clear();
+    p.messages.templates.clear();
     for kind in MessageKind::ALL {
         let get = |part: &str| {
             let v = form.get(&format!("m-{kind}-{part}")).replace("\r\n", "\n");
@@ -113,7 +114,7 @@ pub fn read(form: &Form, p: &mut Property, errors: &mut Vec<FieldError>) {
             enabled: form.get(&format!("m-{kind}-enabled")) == "yes",
         };
         if t.subject.is_some() || t.text.is_some() || t.html.is_some() || !t.enabled {
-            p.messages.insert(kind, t);
+            p.messages.templates.insert(kind, t);
         }
     }
 }
@@ -157,7 +158,7 @@ pub async fn card<S: Store + 'static>(
                 (csrf_field(session))
                 input type="hidden" name="kind" value=(kind);
                 label for="test-to" { "Send this message as a test to" }
-                input #test-to type="email" name="to" required value=(p.contact_email);
+                input #test-to type="email" name="to" required value=(p.messages.contact_email);
                 " " button type="submit" { "Send a test message" }
             }
         }

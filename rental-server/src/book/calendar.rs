@@ -55,8 +55,8 @@ pub fn add_months(first: NaiveDate, n: u32) -> NaiveDate {
 
 /// The nights past the shown months a check-in needs to be judged: the longest minimum stay.
 pub fn lookahead(property: &Property) -> u32 {
-    let seasons = property.seasonal_rates.iter().filter_map(|s| s.min_nights);
-    seasons.chain([property.min_nights]).max().unwrap_or(1)
+    let seasons = property.pricing.seasonal_rates.iter().filter_map(|s| s.min_nights);
+    seasons.chain([property.stay_rules.min_nights]).max().unwrap_or(1)
 }
 
 /// The months from `first`, given `nights` (from `first` on, at least through

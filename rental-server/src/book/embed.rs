@@ -64,7 +64,7 @@ mod tests {
     use super::*;
 
     fn page(origins: &[&str]) -> BookingPage {
-        BookingPage { enabled: true, embed_origins: origins.iter().map(|s| (*s).to_owned()).collect() }
+        origins.iter().fold(BookingPage::default().enable(), |page, o| page.embed_origin(*o))
     }
 
     #[test]

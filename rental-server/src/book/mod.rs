@@ -102,15 +102,26 @@ impl Book {
     }
 }
 
-/// True for the paths the booking page answers.
+/// True for the paths the booking page answers: its own, and `/favicon.ico`,
+/// which browsers ask of every page they show (a 404 there is an error in the
+/// console of every site that embeds the page).
 pub fn owns(path: &str) -> bool {
-    path == "/book" || path.starts_with("/book/")
+    path == "/book" || path.starts_with("/book/") || path == FAVICON
 }
+
+/// The icon's path.
+const FAVICON: &str = "/favicon.ico";
+
+/// A 16-pixel icon in the page's blue (an ICO holding one PNG).
+const FAVICON_ICO: &[u8] = include_bytes!("favicon.ico");
 
 /// Answers one `/book` request from the client at `client`.
 pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr, req: Request<Body>) -> Page {
     let (parts, body) = req.into_parts();
     let path = parts.uri.path().to_owned();
+    if path == FAVICON {
+        return favicon(&parts.method);
+    }
     let segments: Vec<&str> = path.trim_start_matches("/book").split('/').filter(|s| !s.is_empty()).collect();
     let answer = match Query::of(&parts.uri) {
         Ok(query) => route(state, client, &parts.method, &segments, &query, body).await,
@@ -137,7 +148,7 @@ fn framing<S: Store>(r: &Rental<S>, slug: Option<&str>) -> rental_core::Result<B
     let mut embed_origins: Vec<String> = all.into_iter().flat_map(|p| p.booking_page.embed_origins).collect();
     embed_origins.sort();
     embed_origins.dedup();
-    Ok(BookingPage { enabled: false, embed_origins })
+    Ok(embed_origins.into_iter().fold(BookingPage::default(), BookingPage::embed_origin))
 }
 
 async fn route<S: Store + 'static>(
@@ -156,6 +167,16 @@ async fn route<S: Store + 'static>(
         (_, [_] | [_, "requested", _]) => Err(BookError::MethodNotAllowed),
         _ => Err(BookError::NotFound),
     }
+}
+
+fn favicon(method: &Method) -> Page {
+    if !matches!(*method, Method::GET | Method::HEAD) {
+        return BookError::MethodNotAllowed.page(Frame::default());
+    }
+    let mut page = page::respond(StatusCode::OK, "default-src 'none'", "image/x-icon", String::new());
+    *page.body_mut() = http_body_util::Full::new(bytes::Bytes::from_static(FAVICON_ICO));
+    page.headers_mut().insert(http::header::CACHE_CONTROL, http::HeaderValue::from_static("public, max-age=86400"));
+    page
 }
 
 fn embed_script() -> Page {
@@ -195,7 +216,7 @@ fn load<S: Store>(r: &Rental<S>, slug: &str, month: Option<NaiveDate>, asked: &A
     let prev = (first > earliest)
         .then(|| first.checked_sub_months(chrono::Months::new(MONTHS_SHOWN)).unwrap_or(earliest).max(earliest));
     let next = (add_months(first, MONTHS_SHOWN) <= latest).then(|| add_months(first, MONTHS_SHOWN));
-    let quoted = quote(r, slug, asked, property.base_guests)?;
+    let quoted = quote(r, slug, asked, property.pricing.base_guests)?;
     Ok(Loaded { property, months, prev, next, quoted })
 }
 

@@ -83,7 +83,12 @@ impl View<'_> {
     }
 
     fn guests(&self) -> u32 {
-        self.asked.guests.trim().parse().unwrap_or(self.property.base_guests).clamp(1, self.property.max_guests)
+        self.asked
+            .guests
+            .trim()
+            .parse()
+            .unwrap_or(self.property.pricing.base_guests)
+            .clamp(1, self.property.pricing.max_guests)
     }
 
     fn errors(&self, field: &str) -> Vec<&str> {
@@ -133,22 +138,23 @@ pub fn render(v: &View<'_>) -> Markup {
 
 fn rules(p: &Property) -> Markup {
     let seasons: Vec<String> = p
+        .pricing
         .seasonal_rates
         .iter()
         .filter_map(|s| {
             s.min_nights
-                .filter(|m| *m != p.min_nights)
+                .filter(|m| *m != p.stay_rules.min_nights)
                 .map(|m| format!("{m} from {} to {}", s.start_date.format("%-d %b"), s.end_date.format("%-d %b %Y")))
         })
         .collect();
     html! {
         h2.sr { "House rules" }
         ul.rules {
-            li { "Up to " (p.max_guests) " guests" }
-            li { "At least " (p.min_nights) " night" @if p.min_nights != 1 { "s" }
+            li { "Up to " (p.pricing.max_guests) " guests" }
+            li { "At least " (p.stay_rules.min_nights) " night" @if p.stay_rules.min_nights != 1 { "s" }
                  @if !seasons.is_empty() { " (" (seasons.join("; ")) ")" } }
-            li { "Check-in from " (p.check_in_time.to_12h()) }
-            li { "Check-out by " (p.check_out_time.to_12h()) }
+            li { "Check-in from " (p.stay_rules.check_in_time.to_12h()) }
+            li { "Check-out by " (p.stay_rules.check_out_time.to_12h()) }
         }
     }
 }
@@ -262,7 +268,7 @@ fn stay_form(v: &View<'_>) -> Markup {
                 div {
                     label for="guests" { "Guests" }
                     select #guests name="guests" aria-invalid=[v.invalid("guests")] aria-describedby=[v.described("guests")] {
-                        @for n in 1..=v.property.max_guests {
+                        @for n in 1..=v.property.pricing.max_guests {
                             option value=(n) selected[n == v.guests()] { (n) }
                         }
                     }

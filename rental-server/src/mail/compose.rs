@@ -47,7 +47,8 @@ impl Sender {
         property: &Property,
     ) -> Result<(lettre::Message, Rendered), ComposeError> {
         let facts = Facts { booking, property, base_url: self.base_url.as_deref() };
-        let rendered = render(message.kind, property.messages.get(&message.kind), &context(message.kind, facts))?;
+        let rendered =
+            render(message.kind, property.messages.templates.get(&message.kind), &context(message.kind, facts))?;
         let name = (message.kind != MessageKind::HostRequest).then(|| one_line(&booking.guest_name));
         let to = mailbox(name, &message.to)?;
         let reply_to = reply_to_guest(message.kind, booking);
@@ -67,8 +68,8 @@ impl Sender {
     ) -> Result<lettre::Message, ComposeError> {
         let reply_to = match reply_to {
             Some(reply_to) => reply_to,
-            None if property.contact_email.is_empty() => self.from.clone(),
-            None => mailbox(Some(one_line(&property.name)), &property.contact_email)?,
+            None if property.messages.contact_email.is_empty() => self.from.clone(),
+            None => mailbox(Some(one_line(&property.name)), &property.messages.contact_email)?,
         };
         lettre::Message::builder()
             .from(self.from.clone())

@@ -91,8 +91,8 @@ fn a_deactivated_webhook_gives_up_pending_deliveries_and_refuses_tests_and_resen
 
 fn feeds_are_added_and_removed_and_the_property_read_sees_them<S: Store>(h: &Harness<S>) {
     let added = h.rental.add_ical_feed("sea-view", " airbnb ", "https://www.airbnb.com/calendar/ical/1.ics").unwrap();
-    assert_eq!(added.ical_feeds.len(), 1);
-    assert_eq!(h.rental.property("sea-view").unwrap().ical_feeds, added.ical_feeds);
+    assert_eq!(added.feeds.ical_feeds.len(), 1);
+    assert_eq!(h.rental.property("sea-view").unwrap().feeds.ical_feeds, added.feeds.ical_feeds);
     let refusals = [
         ("sea-view", "airbnb", "https://x.example/a.ics", "duplicate"),
         ("sea-view", "Air BnB", "https://x.example/a.ics", "invalid"),
@@ -104,8 +104,8 @@ fn feeds_are_added_and_removed_and_the_property_read_sees_them<S: Store>(h: &Har
     }
     assert!(matches!(h.rental.add_ical_feed("nowhere", "vrbo", "https://x.example/a.ics"), Err(Error::NotFound(_))));
     assert_eq!(super::faults(h.rental.remove_ical_feed("sea-view", "vrbo")), [("name".to_owned(), "unknown_feed")]);
-    assert!(h.rental.remove_ical_feed("sea-view", "airbnb").unwrap().ical_feeds.is_empty());
-    assert!(h.rental.property("sea-view").unwrap().ical_feeds.is_empty());
+    assert!(h.rental.remove_ical_feed("sea-view", "airbnb").unwrap().feeds.ical_feeds.is_empty());
+    assert!(h.rental.property("sea-view").unwrap().feeds.ical_feeds.is_empty());
 }
 
 fn the_agenda_has_todays_arrivals_departures_and_every_pending_request<S: Store>(h: &Harness<S>) {

@@ -1,6 +1,6 @@
 //! docs/API.md section 3 as the library keeps it: properties, active or not.
 
-use rental_core::{Error, NotFound, Property, QuoteRequest, Slug, Store, demo};
+use rental_core::{Error, NotFound, QuoteRequest, Slug, Store, demo};
 use rental_tests::{Harness, d, new_booking, store_suite};
 
 store_suite!(
@@ -14,7 +14,12 @@ fn is_not_found<T: std::fmt::Debug>(got: &Result<T, Error>) -> bool {
 }
 
 fn an_inactive_property_is_not_found_for_any_use<S: Store>(h: &Harness<S>) {
-    h.import_properties(&[Property { active: false, ..demo::sea_view() }]).unwrap();
+    h.import_properties(&[{
+        let mut edited = demo::sea_view();
+        edited.active = false;
+        edited
+    }])
+    .unwrap();
     let quote = QuoteRequest {
         property: "sea-view".parse().unwrap(),
         check_in: d("2026-12-20"),
@@ -32,7 +37,12 @@ fn an_inactive_property_is_not_found_for_any_use<S: Store>(h: &Harness<S>) {
 }
 
 fn an_inactive_property_is_still_kept<S: Store>(h: &Harness<S>) {
-    h.import_properties(&[Property { active: false, ..demo::sea_view() }]).unwrap();
+    h.import_properties(&[{
+        let mut edited = demo::sea_view();
+        edited.active = false;
+        edited
+    }])
+    .unwrap();
     let all: Vec<(String, bool)> = h.all_properties().unwrap().iter().map(|p| (p.slug.to_string(), p.active)).collect();
     assert_eq!(all, [("alpine-cabin".into(), true), ("harbour-loft".into(), true), ("sea-view".into(), false)]);
     h.import_properties(&[demo::sea_view()]).unwrap();
@@ -40,8 +50,17 @@ fn an_inactive_property_is_still_kept<S: Store>(h: &Harness<S>) {
 }
 
 fn import_upserts_by_slug_and_counts_the_new_ones<S: Store>(h: &Harness<S>) {
-    let renamed = Property { name: "Sea View".into(), ..demo::sea_view() };
-    let lake = Property { slug: Slug::parse("lake-house").unwrap(), name: "Lake House".into(), ..demo::sea_view() };
+    let renamed = {
+        let mut edited = demo::sea_view();
+        edited.name = "Sea View".into();
+        edited
+    };
+    let lake = {
+        let mut edited = demo::sea_view();
+        edited.slug = Slug::parse("lake-house").unwrap();
+        edited.name = "Lake House".into();
+        edited
+    };
     assert_eq!(h.import_properties(&[renamed, lake.clone()]).unwrap(), 1);
     assert_eq!(h.property("sea-view").unwrap().name, "Sea View");
     assert_eq!(h.property("lake-house").unwrap(), lake);

@@ -24,7 +24,7 @@ const STAYS: [(&str, &str, &str, &str); 2] =
 /// sea-view pulls an `airbnb` feed; its pull as planned now.
 fn with_feed<S: Store>(h: &Harness<S>) -> FeedPull {
     let mut property = h.rental.property("sea-view").unwrap();
-    property.ical_feeds = vec![IcalFeed {
+    property.feeds.ical_feeds = vec![IcalFeed {
         name: Source::parse("airbnb").unwrap(),
         url: "https://www.airbnb.example/calendar.ics".into(),
         reservation_patterns: vec![],

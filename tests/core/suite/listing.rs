@@ -125,7 +125,7 @@ fn from_and_to_keep_stays_that_overlap_the_range<S: Store>(h: &Harness<S>) {
 }
 
 fn a_stay_of_the_most_nights_is_kept_by_from_on_its_last_night_alone<S: Store>(h: &Harness<S>) {
-    h.edit_property("sea-view", |p| p.max_nights = rental_core::stay::MAX_NIGHTS).unwrap();
+    h.edit_property("sea-view", |p| p.stay_rules.max_nights = rental_core::stay::MAX_NIGHTS).unwrap();
     let long = h.book("sea-view", "2026-12-01", "2027-12-02", 2);
     assert_eq!(long.nights, rental_core::stay::MAX_NIGHTS);
     let after = h.book("sea-view", "2027-12-02", "2027-12-04", 2);

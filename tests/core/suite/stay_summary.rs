@@ -5,7 +5,7 @@ use rental_core::access::DoorCodeMode;
 use rental_core::change::Change;
 use rental_core::occupancy::PropertySummary;
 use rental_core::stay_state::StayState;
-use rental_core::{Action, Property, Store, demo};
+use rental_core::{Action, Store, demo};
 use rental_tests::{Harness, at, d, store_suite};
 
 store_suite!(the_summary_follows_a_stay_from_arrival_to_departure_as_it_happens);
@@ -24,11 +24,12 @@ fn stay_of(p: &PropertySummary) -> (StayState, Option<String>, Option<(String, S
 
 fn the_summary_follows_a_stay_from_arrival_to_departure_as_it_happens<S: Store>(h: &Harness<S>) {
     // Lisbon, UTC+0 in November: check-in 15:00, check-out 11:00; codes 30 min before to 15 after.
-    let per_stay = Property {
-        door_code_mode: DoorCodeMode::PerStay,
-        access_before_minutes: 30,
-        access_after_minutes: 15,
-        ..demo::sea_view()
+    let per_stay = {
+        let mut edited = demo::sea_view();
+        edited.access.door_code_mode = DoorCodeMode::PerStay;
+        edited.access.access_before_minutes = 30;
+        edited.access.access_after_minutes = 15;
+        edited
     };
     h.import_properties(&[per_stay]).unwrap();
     let stay = h.book_confirmed("sea-view", "2026-11-22", "2026-11-25", 2);

@@ -2,7 +2,7 @@
 
 use rental_core::lifecycle::Party;
 use rental_core::occupancy::{PropertySummary, Summary};
-use rental_core::{Action, Property, Stay, Store};
+use rental_core::{Action, Stay, Store};
 use rental_tests::{Harness, NOW, at, d, store_suite};
 
 store_suite!(
@@ -128,7 +128,12 @@ fn pending_bookings_counts_every_request_whatever_its_dates<S: Store>(h: &Harnes
 fn inactive_properties_neither_appear_nor_count<S: Store>(h: &Harness<S>) {
     h.book("harbour-loft", "2026-11-22", "2026-11-24", 2);
     h.book("sea-view", "2026-12-01", "2026-12-03", 2);
-    h.import_properties(&[Property { active: false, ..rental_core::demo::harbour_loft() }]).unwrap();
+    h.import_properties(&[{
+        let mut edited = rental_core::demo::harbour_loft();
+        edited.active = false;
+        edited
+    }])
+    .unwrap();
     let s = h.summary().unwrap();
     let slugs: Vec<&str> = s.properties.iter().map(|p| p.slug.as_str()).collect();
     assert_eq!(slugs, ["alpine-cabin", "sea-view"]);

@@ -5,8 +5,8 @@ use chrono::{Days, NaiveDate};
 
 use super::classify::{EventKind, classify, without_markers};
 use super::state::{FeedState, Owned, OwnedKind};
+use crate::basics::stay::{MAX_NIGHTS, Stay};
 use crate::channels::ical::FeedEvent;
-use crate::stays::stay::{MAX_NIGHTS, Stay};
 
 /// Events starting this many days after today or later are not imported (channels open
 /// their calendars about two years ahead; a feed can list decades).

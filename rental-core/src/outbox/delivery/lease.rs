@@ -74,7 +74,7 @@ pub fn claimable(due: Vec<Delivery>, leases: &[Lease], now: DateTime<Utc>, limit
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outbox::event::EventName;
+    use crate::bookings::event::EventName;
 
     fn at(s: &str) -> DateTime<Utc> {
         s.parse().unwrap()

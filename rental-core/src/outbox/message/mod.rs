@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::basics::ids::{BookingCode, Slug};
 
+mod compiled;
 pub mod lead;
 pub mod plan;
 pub mod template;

@@ -17,7 +17,7 @@ use crate::basics::ids::Source;
 use crate::bookings::booking::{Booking, Status};
 use crate::properties::property::Property;
 
-use super::template::{Facts, context, render};
+use super::template::{Facts, context, subject};
 use super::timing::schedule;
 use super::{Message, MessageKind, MessageStatus, cancel, reasons, skip};
 
@@ -155,9 +155,9 @@ impl Plan<'_, '_> {
 /// property turned the kind off.
 pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: DateTime<Utc>, id: String) -> Message {
     let seq = u32::try_from(input.existing.len()).unwrap_or(u32::MAX).saturating_add(1);
-    let custom = input.property.messages.get(&kind);
+    let custom = input.property.messages.templates.get(&kind);
     let facts = Facts { booking, property: input.property, base_url: None };
-    let subject = render(kind, custom, &context(kind, facts)).map(|r| r.subject).unwrap_or_default();
+    let subject = subject(kind, custom, &context(kind, facts)).unwrap_or_default();
     let to = if kind == MessageKind::HostRequest { input.host_email } else { booking.guest_email.as_str() };
     let message = Message {
         id,
@@ -187,9 +187,9 @@ fn is_new(m: &Message, input: PlanInput<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::basics::stay::Stay;
     use crate::demo;
     use crate::stays::access::Access;
-    use crate::stays::stay::Stay;
 
     fn at(s: &str) -> DateTime<Utc> {
         s.parse().unwrap()
@@ -310,7 +310,7 @@ mod tests {
     #[test]
     fn a_property_may_turn_a_kind_off() {
         let mut p = demo::sea_view();
-        p.messages.insert(
+        p.messages.templates.insert(
             MessageKind::CheckOutReminder,
             crate::outbox::message::template::MessageTemplate { subject: None, text: None, html: None, enabled: false },
         );

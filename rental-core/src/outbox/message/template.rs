@@ -13,7 +13,6 @@ use std::fmt::Write as _;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use minijinja::value::{Serde, Value};
-use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -21,10 +20,8 @@ use crate::bookings::booking::{Booking, CancelledBy, Status};
 use crate::error::FieldError;
 use crate::properties::property::{Property, format_money};
 
-use super::MessageKind;
+use super::{MessageKind, compiled};
 
-/// How much work one template may do: ample for any wording, far too little for a runaway loop.
-const FUEL: u64 = 20_000;
 /// The longest template part accepted, in bytes.
 pub const MAX_TEMPLATE_BYTES: usize = 20_000;
 /// The most one rendered part may hold, in bytes: a message, not a payload.
@@ -160,28 +157,28 @@ fn builtins(kind: MessageKind) -> [&'static str; 3] {
     match kind {
         MessageKind::RequestReceived => [
             "We received your request for {{ property_name }}",
-            "Hello {{ guest_name }},\n\nthank you for your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} ({{ nights }} nights, {{ guests }} guests, {{ total }}). Your booking code is {{ booking_code }}.\n\nThe host will confirm it shortly; we will write again then.\n",
-            "<p>Hello {{ guest_name }},</p><p>thank you for your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} ({{ nights }} nights, {{ guests }} guests, {{ total }}). Your booking code is <b>{{ booking_code }}</b>.</p><p>The host will confirm it shortly; we will write again then.</p>",
+            "Hello {{ guest_name }},\n\nthank you for your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Your booking code is {{ booking_code }}.\n\nThe host will confirm it shortly; we will write again then.\n",
+            "<p>Hello {{ guest_name }},</p><p>thank you for your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Your booking code is <b>{{ booking_code }}</b>.</p><p>The host will confirm it shortly; we will write again then.</p>",
         ],
         MessageKind::HostRequest => [
             "New request {{ booking_code }} for {{ property_name }}",
-            "A new request for {{ property_name }} came in ({{ source }}):\n\n{{ guest_name }} <{{ guest_email }}>\n{{ check_in }} to {{ check_out }}, {{ nights }} nights, {{ guests }} guests, {{ total }}\nCode {{ booking_code }}\n{% if notes %}Notes: {{ notes }}\n{% endif %}",
-            "<p>A new request for <b>{{ property_name }}</b> came in ({{ source }}):</p><p>{{ guest_name }} &lt;{{ guest_email }}&gt;<br>{{ check_in }} to {{ check_out }}, {{ nights }} nights, {{ guests }} guests, {{ total }}<br>Code <b>{{ booking_code }}</b></p>{% if notes %}<p>Notes: {{ notes }}</p>{% endif %}",
+            "A new request for {{ property_name }} came in ({{ source }}):\n\n{{ guest_name }} <{{ guest_email }}>\n{{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}\nCode {{ booking_code }}\n{% if notes %}Notes: {{ notes }}\n{% endif %}",
+            "<p>A new request for <b>{{ property_name }}</b> came in ({{ source }}):</p><p>{{ guest_name }} &lt;{{ guest_email }}&gt;<br>{{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}<br>Code <b>{{ booking_code }}</b></p>{% if notes %}<p>Notes: {{ notes }}</p>{% endif %}",
         ],
         MessageKind::Confirmed => [
             "Your stay at {{ property_name }} is confirmed",
-            "Hello {{ guest_name }},\n\nyour stay at {{ property_name }} from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} nights, {{ guests }} guests, {{ total }}). Booking code: {{ booking_code }}.\n\nCheck-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.\n",
-            "<p>Hello {{ guest_name }},</p><p>your stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} nights, {{ guests }} guests, {{ total }}). Booking code: <b>{{ booking_code }}</b>.</p><p>Check-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.</p>",
+            "Hello {{ guest_name }},\n\nyour stay at {{ property_name }} from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Booking code: {{ booking_code }}.\n\nCheck-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.\n",
+            "<p>Hello {{ guest_name }},</p><p>your stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Booking code: <b>{{ booking_code }}</b>.</p><p>Check-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.</p>",
         ],
         MessageKind::Changed => [
             "Your booking {{ booking_code }} has changed",
-            "Hello {{ guest_name }},\n\nyour booking at {{ property_name }} now reads: {{ check_in }} to {{ check_out }}, {{ nights }} nights, {{ guests }} guests, {{ total }}.\n",
-            "<p>Hello {{ guest_name }},</p><p>your booking at <b>{{ property_name }}</b> now reads: {{ check_in }} to {{ check_out }}, {{ nights }} nights, {{ guests }} guests, {{ total }}.</p>",
+            "Hello {{ guest_name }},\n\nyour booking at {{ property_name }} now reads: {{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}.\n",
+            "<p>Hello {{ guest_name }},</p><p>your booking at <b>{{ property_name }}</b> now reads: {{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}.</p>",
         ],
         MessageKind::Cancelled => [
             "{% if expired %}Your request {{ booking_code }} has lapsed{% else %}Your booking {{ booking_code }} is cancelled{% endif %}",
-            "Hello {{ guest_name }},\n\n{% if expired %}your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} lapsed before it was paid, and the nights are free again.{% else %}your booking at {{ property_name }} from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}\n",
-            "<p>Hello {{ guest_name }},</p><p>{% if expired %}your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} lapsed before it was paid, and the nights are free again.{% else %}your booking at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}</p>",
+            "Hello {{ guest_name }},\n\n{% if expired %}your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} lapsed: the host did not answer it in time, and the nights are free again. You are welcome to ask again.{% else %}your booking at {{ property_name }} from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}\n",
+            "<p>Hello {{ guest_name }},</p><p>{% if expired %}your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} lapsed: the host did not answer it in time, and the nights are free again. You are welcome to ask again.{% else %}your booking at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}</p>",
         ],
         MessageKind::CheckInInstructions => [
             "Arriving at {{ property_name }}: your door code",
@@ -189,29 +186,17 @@ fn builtins(kind: MessageKind) -> [&'static str; 3] {
             "<p>Hello {{ guest_name }},</p><p>you arrive at <b>{{ property_name }}</b> on {{ check_in }}; check-in is from {{ check_in_time }}.</p><p>Door code: <b>{{ door_code }}</b><br>It opens the door from {{ access_from }} until {{ access_until }}.</p>{% if wifi_name %}<p>Wi-Fi: {{ wifi_name }}</p>{% endif %}{% if arrival_notes %}<p style=\"white-space: pre-line\">{{ arrival_notes }}</p>{% endif %}<p>Safe travels!</p>",
         ],
         MessageKind::CheckOutReminder => [
-            "Check-out tomorrow at {{ check_out_time }}",
+            "Check-out on {{ check_out }} by {{ check_out_time }}",
             "Hello {{ guest_name }},\n\na reminder that check-out from {{ property_name }} is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!\n",
             "<p>Hello {{ guest_name }},</p><p>a reminder that check-out from <b>{{ property_name }}</b> is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!</p>",
         ],
     }
 }
 
-/// The sandbox every template runs in. The name decides escaping: `.html` escapes.
-fn environment() -> Environment<'static> {
-    let mut env = Environment::new();
-    env.set_undefined_behavior(UndefinedBehavior::Strict);
-    env.set_fuel(Some(FUEL));
-    env.set_recursion_limit(20);
-    env.set_auto_escape_callback(|name| if name == HTML_NAME { AutoEscape::Html } else { AutoEscape::None });
-    env
-}
-
-/// The name HTML parts are compiled under: the one that escapes.
-const HTML_NAME: &str = "part.html";
-
+/// The name a part is checked under: a name ending in `.html` escapes.
 fn template_name(part: Part) -> &'static str {
     match part {
-        Part::Html => HTML_NAME,
+        Part::Html => "part.html",
         Part::Subject | Part::Text => "part.txt",
     }
 }
@@ -221,7 +206,7 @@ fn template_name(part: Part) -> &'static str {
 /// too long, a syntax error, a variable the kind does not have, or an error
 /// when rendered with sample data.
 pub fn check(messages: &BTreeMap<MessageKind, MessageTemplate>) -> Vec<FieldError> {
-    let env = environment();
+    let env = compiled::sandbox();
     let mut errors = Vec::new();
     for (kind, template) in messages {
         let sample = sample_context(*kind);
@@ -300,26 +285,45 @@ fn describe(e: &minijinja::Error) -> String {
 
 /// Renders `kind` with `context`: each part from the property's template
 /// (`custom`) where it has one, else the built-in one. The subject comes out
-/// as one line of at most 250 characters.
+/// as one line of at most 250 characters. Each template is compiled once
+/// per process (a property's own once per source).
 pub fn render(
     kind: MessageKind,
     custom: Option<&MessageTemplate>,
     context: &BTreeMap<&'static str, serde_json::Value>,
 ) -> Result<Rendered, TemplateError> {
-    let env = environment();
     let value = Value::from(Serde(context));
-    let part = |part: Part| -> Result<String, TemplateError> {
-        let source = custom.and_then(|c| part.of(c)).unwrap_or_else(|| builtin(kind, part));
-        let out = env
-            .template_from_named_str(template_name(part), source)
-            .and_then(|t| t.render(value.clone()))
-            .map_err(|e| TemplateError { kind, part: part.as_str(), detail: describe(&e) })?;
-        if out.len() > MAX_OUTPUT_BYTES {
-            return Err(TemplateError { kind, part: part.as_str(), detail: "renders to more than 1 MB".into() });
-        }
-        Ok(out)
-    };
-    Ok(Rendered { subject: one_line(&part(Part::Subject)?), text: part(Part::Text)?, html: part(Part::Html)? })
+    Ok(Rendered {
+        subject: one_line(&render_part(kind, Part::Subject, custom, &value)?),
+        text: render_part(kind, Part::Text, custom, &value)?,
+        html: render_part(kind, Part::Html, custom, &value)?,
+    })
+}
+
+/// The subject alone of [`render`]: what a message records when it is made.
+pub fn subject(
+    kind: MessageKind,
+    custom: Option<&MessageTemplate>,
+    context: &BTreeMap<&'static str, serde_json::Value>,
+) -> Result<String, TemplateError> {
+    Ok(one_line(&render_part(kind, Part::Subject, custom, &Value::from(Serde(context)))?))
+}
+
+fn render_part(
+    kind: MessageKind,
+    part: Part,
+    custom: Option<&MessageTemplate>,
+    value: &Value,
+) -> Result<String, TemplateError> {
+    let out = compiled::render_part(kind, part, custom.and_then(|c| part.of(c)), value).map_err(|e| TemplateError {
+        kind,
+        part: part.as_str(),
+        detail: describe(&e),
+    })?;
+    if out.len() > MAX_OUTPUT_BYTES {
+        return Err(TemplateError { kind, part: part.as_str(), detail: "renders to more than 1 MB".into() });
+    }
+    Ok(out)
 }
 
 /// `s` as one header-safe line: every control character, line or paragraph
@@ -364,12 +368,12 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         ("property_name", json!(p.name)),
         ("check_in", json!(long_date(b.check_in()))),
         ("check_out", json!(long_date(b.check_out()))),
-        ("check_in_time", json!(p.check_in_time.to_string())),
-        ("check_out_time", json!(p.check_out_time.to_string())),
+        ("check_in_time", json!(p.stay_rules.check_in_time.to_string())),
+        ("check_out_time", json!(p.stay_rules.check_out_time.to_string())),
         ("nights", json!(b.nights)),
         ("guests", json!(b.guests)),
         ("total", json!(format_money(b.total))),
-        ("contact_email", json!(p.contact_email)),
+        ("contact_email", json!(p.messages.contact_email)),
         ("booking_page_url", json!(page)),
         ("status", json!(b.status.to_string())),
     ]);
@@ -385,12 +389,12 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         }
         MessageKind::CheckInInstructions => {
             let (from, until) = crate::stays::access::window(p, b.check_in(), b.check_out(), b.visit.checked_out_at);
-            let code = b.visit.access.as_ref().map_or(p.door_code.as_str(), |a| a.code.as_str());
+            let code = b.visit.access.as_ref().map_or(p.access.door_code.as_str(), |a| a.code.as_str());
             c.insert("door_code", json!(code));
             c.insert("access_from", json!(local_moment(p, from)));
             c.insert("access_until", json!(local_moment(p, until)));
-            c.insert("wifi_name", json!(p.wifi_ssid));
-            c.insert("arrival_notes", json!(p.arrival_notes));
+            c.insert("wifi_name", json!(p.access.wifi_ssid));
+            c.insert("arrival_notes", json!(p.access.arrival_notes));
         }
         _ => {}
     }
@@ -401,8 +405,8 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
 fn sample_context(kind: MessageKind) -> BTreeMap<&'static str, serde_json::Value> {
     let booking = sample_booking(&crate::demo::sea_view(), "2026-12-20".parse().unwrap_or_default());
     let mut property = crate::demo::sea_view();
-    property.arrival_notes = "The key box is left of the door.".into();
-    property.contact_email = "host@example.com".into();
+    property.access.arrival_notes = "The key box is left of the door.".into();
+    property.messages.contact_email = "host@example.com".into();
     context(kind, Facts { booking: &booking, property: &property, base_url: Some("https://rental.example") })
 }
 
@@ -442,7 +446,7 @@ mod tests {
 
     fn facts_render(kind: MessageKind, booking: &Booking, property: &Property) -> Rendered {
         let c = context(kind, Facts { booking, property, base_url: None });
-        render(kind, property.messages.get(&kind), &c).unwrap()
+        render(kind, property.messages.templates.get(&kind), &c).unwrap()
     }
 
     #[test]
@@ -497,7 +501,7 @@ mod tests {
         p.name = "<script>alert(1)</script> & Co".into();
         let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
         b.guest_name = "Eve\r\nBcc: victim@example.com\u{2028}X".into();
-        p.messages.insert(MessageKind::Confirmed, custom("{{ guest_name }} at {{ property_name }}", "", ""));
+        p.messages.templates.insert(MessageKind::Confirmed, custom("{{ guest_name }} at {{ property_name }}", "", ""));
         let r = facts_render(MessageKind::Confirmed, &b, &p);
         assert!(!r.html.contains("<script>") && r.html.contains("&lt;script&gt;"), "{}", r.html);
         assert!(r.text.contains("<script>"), "text is not escaped");

@@ -38,7 +38,7 @@ pub fn window_opens(property: &Property, check_in: NaiveDate, check_out: NaiveDa
 
 /// The departure instant: `checkOutTime` on the departure day.
 pub fn departure(property: &Property, check_out: NaiveDate) -> DateTime<Utc> {
-    instant(property.timezone, check_out, property.check_out_time)
+    instant(property.timezone, check_out, property.stay_rules.check_out_time)
 }
 
 /// When the two timed messages of a stay go out.
@@ -65,8 +65,8 @@ pub struct Schedule {
 pub fn schedule(property: &Property, check_in: NaiveDate, check_out: NaiveDate, now: DateTime<Utc>) -> Schedule {
     let tz = property.timezone;
     let opens = window_opens(property, check_in, check_out);
-    let instructions = before_on_wall_clock(tz, opens, property.check_in_message).max(now);
-    let reminder = before_on_wall_clock(tz, departure(property, check_out), property.check_out_message);
+    let instructions = before_on_wall_clock(tz, opens, property.messages.check_in_lead).max(now);
+    let reminder = before_on_wall_clock(tz, departure(property, check_out), property.messages.check_out_lead);
     Schedule { instructions, reminder: reminder.max(instructions + TimeDelta::seconds(1)) }
 }
 
@@ -115,8 +115,8 @@ mod tests {
     #[test]
     fn the_lead_is_counted_from_the_window_which_may_open_early() {
         let mut p = demo::sea_view();
-        p.access_before_minutes = 120;
-        p.check_in_message = Lead::parse("1d").unwrap();
+        p.access.access_before_minutes = 120;
+        p.messages.check_in_lead = Lead::parse("1d").unwrap();
         let s = schedule(&p, d("2026-12-20"), d("2026-12-23"), at("2026-11-22T08:00:00Z"));
         assert_eq!(s.instructions, at("2026-12-19T13:00:00Z"));
     }
@@ -130,7 +130,7 @@ mod tests {
         assert_eq!(s.reminder, at("2026-12-20T19:00:00Z"));
         // A reminder lead longer than the stay would put it before the instructions.
         let mut long = demo::sea_view();
-        long.check_out_message = Lead::parse("3d").unwrap();
+        long.messages.check_out_lead = Lead::parse("3d").unwrap();
         let s = schedule(&long, d("2026-12-20"), d("2026-12-21"), at("2026-11-22T08:00:00Z"));
         assert!(s.reminder > s.instructions, "{s:?}");
     }
@@ -139,8 +139,8 @@ mod tests {
     fn a_gap_in_the_wall_clock_moves_the_due_time_to_its_end() {
         let mut p = demo::sea_view();
         p.timezone = chrono_tz::America::New_York;
-        p.check_in_time = crate::properties::property::ClockTime::parse("02:30").unwrap();
-        p.check_in_message = Lead::parse("24h").unwrap();
+        p.stay_rules.check_in_time = crate::properties::property::ClockTime::parse("02:30").unwrap();
+        p.messages.check_in_lead = Lead::parse("24h").unwrap();
         // 02:30 on 2027-03-14 does not exist in New York: 03:00 EDT.
         let s = schedule(&p, d("2027-03-15"), d("2027-03-17"), at("2027-01-01T00:00:00Z"));
         assert_eq!(s.instructions, at("2027-03-14T07:00:00Z"));

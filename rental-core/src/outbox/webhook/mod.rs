@@ -14,7 +14,7 @@ pub use self::standard::{
     SECRET_PREFIX, StandardError, StandardHeaders, TOLERANCE, is_standard_secret, sign_standard, standard_key,
     verify_standard,
 };
-use crate::outbox::event::EventName;
+use crate::bookings::event::EventName;
 
 /// A registered receiver of events.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -47,7 +47,7 @@ impl<S: Store> Rental<S> {
         let states = self.store.read()?.list_all::<FeedState>("")?;
         let feeds = properties
             .iter()
-            .flat_map(|p| p.ical_feeds.iter().map(move |f| (p, f)))
+            .flat_map(|p| p.feeds.ical_feeds.iter().map(move |f| (p, f)))
             .map(|(p, f)| {
                 let state = states.iter().find(|s| s.property == p.slug && s.feed == f.name);
                 feed_status::status(&p.slug, &f.name, state, now, self.settings.sync_interval)
@@ -60,7 +60,7 @@ impl<S: Store> Rental<S> {
         self.write(|tx| {
             let mut property =
                 tx.property(slug)?.ok_or_else(|| Error::NotFound(NotFound::Property(slug.to_owned())))?;
-            edit(&mut property.ical_feeds)?;
+            edit(&mut property.feeds.ical_feeds)?;
             property.validate()?;
             tx.put_property(&property)?;
             Ok(property)

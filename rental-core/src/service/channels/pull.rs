@@ -8,8 +8,10 @@ use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 
 use crate::admin::keys;
 use crate::basics::ids::{Slug, Source};
+use crate::basics::stay::Stay;
 use crate::bookings::booking::{Booking, ExternalRef, PaymentStatus, Status};
 use crate::bookings::calendar::{Block, EntryKind};
+use crate::bookings::event::{Event, EventName};
 use crate::bookings::lifecycle::{self, Outcome};
 use crate::channels::ical::{self, Feed, FeedError};
 use crate::channels::pull::{
@@ -17,13 +19,11 @@ use crate::channels::pull::{
     plan,
 };
 use crate::error::Result;
-use crate::outbox::event::{Event, EventName};
 use crate::properties::property::{IcalFeed, Property};
 use crate::service::write::Recorder;
 use crate::service::write::Tx;
 use crate::service::{FromStore, Rental, active_property};
 use crate::stays::occupancy::today_in;
-use crate::stays::stay::Stay;
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx, feed_key};
 
 /// One feed to pull: where from, and what to send for a conditional request.
@@ -229,7 +229,7 @@ impl<S: Store> Rental<S> {
             updated_at: pull.now,
             cancelled_by: None,
             cancel_reason: None,
-            visit: crate::stays::visit::Visit::default(),
+            visit: crate::bookings::visit::Visit::default(),
             external: Some(ExternalRef { feed: feed.name.clone(), uid: uid.to_owned() }),
         })
     }
@@ -304,7 +304,7 @@ fn configured_feed(tx: &impl ReadTx, pull: &FeedPull) -> Result<Option<(Property
     let Some(property) = tx.property(pull.property.as_str())?.filter(|p| p.active) else {
         return Ok(None);
     };
-    let feed = property.ical_feeds.iter().find(|f| f.name == pull.feed).cloned();
+    let feed = property.feeds.ical_feeds.iter().find(|f| f.name == pull.feed).cloned();
     Ok(feed.map(|feed| (property, feed)))
 }
 
@@ -367,7 +367,7 @@ impl<S: Store> crate::service::Worker<'_, S> {
         };
         let mut pulls = Vec::new();
         for p in &properties {
-            for feed in &p.ical_feeds {
+            for feed in &p.feeds.ical_feeds {
                 let state = tx.get::<FeedState>(&feed_key(p.slug.as_str(), feed.name.as_str()))?;
                 pulls.push(FeedPull::planned(&p.slug, &feed.name, &feed.url, state.as_ref()));
             }

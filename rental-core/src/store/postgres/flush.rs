@@ -8,8 +8,8 @@ use super::PgTx;
 use super::local::Pending;
 use super::read::kind_code;
 use crate::bookings::booking::Booking;
+use crate::bookings::event::Event;
 use crate::bookings::lifecycle;
-use crate::outbox::event::Event;
 use crate::store::StoreResult;
 
 /// Every waiting write in one statement, each an `unnest` of arrays (empty

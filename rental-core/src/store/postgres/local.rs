@@ -11,7 +11,7 @@ use chrono::NaiveDate;
 
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::CalendarEntry;
-use crate::outbox::event::Event;
+use crate::bookings::event::Event;
 use crate::properties::property::Property;
 use crate::store::IdempotencyRecord;
 
@@ -112,8 +112,8 @@ impl Local {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::basics::stay::Stay;
     use crate::bookings::calendar::EntryKind;
-    use crate::stays::stay::Stay;
 
     fn day(d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(2027, 3, d).unwrap()

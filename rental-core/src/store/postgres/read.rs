@@ -11,12 +11,12 @@ use tokio_postgres::types::{Json, ToSql};
 use super::PgTx;
 use super::local::Local;
 use crate::basics::ids::BookingCode;
+use crate::basics::stay::{MAX_NIGHTS, Stay};
 use crate::bookings::booking::{Booking, BookingQuery};
 use crate::bookings::calendar::{Block, CalendarEntry, EntryKind};
+use crate::bookings::event::{Event, OutboxEvent};
 use crate::outbox::delivery::{Delivery, Lease};
-use crate::outbox::event::{Event, OutboxEvent};
 use crate::properties::property::Property;
-use crate::stays::stay::{MAX_NIGHTS, Stay};
 use crate::store::{IdempotencyRecord, Prefetch, ReadTx, RecordKind, RecordRow, StoreError, StoreResult, prefix_end};
 
 /// A row count or limit as a query parameter.

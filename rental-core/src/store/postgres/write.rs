@@ -10,8 +10,8 @@ use super::local::PendingEntry;
 use super::read::{kind_code, limit, millis, seq_of, seq_value};
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::{Block, CalendarEntry};
+use crate::bookings::event::Event;
 use crate::outbox::delivery::{ClaimLimits, Delivery, Lease, lease};
-use crate::outbox::event::Event;
 use crate::outbox::webhook::Webhook;
 use crate::properties::property::Property;
 use crate::store::{

@@ -10,11 +10,11 @@ use super::disk::SyncPoint;
 use super::sim::{FileId, Rng, SimDisk};
 use super::{RedbStore, RedoError};
 use crate::basics::clock::{Entropy, ManualClock};
+use crate::basics::stay::Stay;
 use crate::bookings::booking::{BookingQuery, NewBooking};
 use crate::bookings::calendar::EntryKind;
 use crate::bookings::change::Change;
 use crate::bookings::lifecycle::Action;
-use crate::stays::stay::Stay;
 use crate::store::{ReadRecords, ReadTx, Record, RecordKind, Store, StoreError, WriteRecords, WriteTx};
 use crate::{Error, Rental, demo};
 

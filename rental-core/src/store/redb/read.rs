@@ -12,11 +12,11 @@ use super::tables::{
 };
 use super::{RedbTx, RedbWrite, backend, decode};
 use crate::basics::ids::BookingCode;
+use crate::basics::stay::{MAX_NIGHTS, Stay};
 use crate::bookings::booking::{Booking, BookingQuery};
 use crate::bookings::calendar::{Block, CalendarEntry, EntryKind};
+use crate::bookings::event::{Event, OutboxEvent};
 use crate::outbox::delivery::{Delivery, Lease};
-use crate::outbox::event::{Event, OutboxEvent};
-use crate::stays::stay::{MAX_NIGHTS, Stay};
 use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult};
 
 /// Opening a table to read, the same way for both kinds of transaction.

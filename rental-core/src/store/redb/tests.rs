@@ -46,8 +46,8 @@ fn written_by_schema(path: &Path, version: &str, bookings: &[&Booking], older: i
 /// its holds, finished deliveries and idempotency records indexed on open.
 #[test]
 fn opening_a_schema_1_store_indexes_what_it_already_has() {
+    use crate::bookings::event::EventName;
     use crate::outbox::delivery::{Attempt, Delivery, record};
-    use crate::outbox::event::EventName;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE_NAME);
     let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
@@ -97,7 +97,7 @@ fn opening_a_schema_2_store_keeps_the_events_after_the_mark_to_fan_out() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE_NAME);
     let hold = demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27");
-    let created = crate::outbox::event::Event::created(&hold, hold.created_at);
+    let created = crate::bookings::event::Event::created(&hold, hold.created_at);
     {
         let store = RedbStore::open(&path).unwrap();
         let mut tx = store.write().unwrap();
@@ -233,7 +233,7 @@ fn contents(store: &RedbStore) -> String {
 #[test]
 fn a_crash_between_checkpoints_keeps_every_commit_the_redo_log_holds() {
     use crate::bookings::booking::Status;
-    use crate::outbox::event::Event;
+    use crate::bookings::event::Event;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE_NAME);
     let store = RedbStore::open(&path).unwrap();

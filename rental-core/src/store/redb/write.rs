@@ -15,9 +15,9 @@ use super::tables::{
 use super::{RedbTx, RedbWrite, backend, encode};
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::{Block, CalendarEntry};
+use crate::bookings::event::Event;
 use crate::bookings::lifecycle;
 use crate::outbox::delivery::{Delivery, Lease};
-use crate::outbox::event::Event;
 use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult, WriteTx, due_key, finished_key};
 
 impl RedbTx<RedbWrite<'_>> {

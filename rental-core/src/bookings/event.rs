@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::bookings::booking::Booking;
-use crate::stays::visit::TransitionBy;
+use crate::bookings::visit::TransitionBy;
 
 /// The name of an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -7,7 +7,15 @@ use serde::{Deserialize, Serialize};
 pub const MAX_EMBED_ORIGINS: usize = 20;
 
 /// The booking page settings of a property; off by default.
+///
+/// ```
+/// use rental_core::BookingPage;
+///
+/// let page = BookingPage::default().enable().embed_origin("https://example.com");
+/// assert!(page.enabled && page.allows("https://example.com"));
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BookingPage {
@@ -22,6 +30,20 @@ pub struct BookingPage {
 }
 
 impl BookingPage {
+    /// Lets guests see the page and ask to book.
+    #[must_use]
+    pub fn enable(mut self) -> Self {
+        self.enabled = true;
+        self
+    }
+
+    /// Lets `origin` (`https://example.com`) frame the page.
+    #[must_use]
+    pub fn embed_origin(mut self, origin: impl Into<String>) -> Self {
+        self.embed_origins.push(origin.into());
+        self
+    }
+
     /// True when `origin` is one of the sites allowed to frame the page.
     pub fn allows(&self, origin: &str) -> bool {
         self.embed_origins.iter().any(|o| o == origin)

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::stays::access::Access;
+use crate::basics::ids::BookingCode;
 
 /// A stay's arrival and departure as they happened, and its door code.
 /// Every field reads as absent from a booking stored before they existed.
@@ -49,5 +49,36 @@ impl TransitionBy {
             TransitionBy::Action => "action",
             TransitionBy::Schedule => "schedule",
         }
+    }
+}
+
+/// A door code and when it opens the door.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Access {
+    /// The digits.
+    pub code: String,
+    /// The first instant it opens the door.
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
+    pub valid_from: DateTime<Utc>,
+    /// The instant it stops opening the door.
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
+    pub valid_until: DateTime<Utc>,
+    /// The booking it belongs to.
+    pub booking: BookingCode,
+}
+
+impl Access {
+    /// True while the code opens the door.
+    pub fn valid_at(&self, now: DateTime<Utc>) -> bool {
+        self.valid_from <= now && now < self.valid_until
+    }
+
+    /// True when this window and `other` share an instant.
+    pub fn overlaps(&self, other: &Access) -> bool {
+        self.valid_from < other.valid_until && other.valid_from < self.valid_until
     }
 }

@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::basics::date_json::ymd;
 use crate::basics::ids::Slug;
 use crate::basics::json_out::{push_int, push_json_str};
+use crate::basics::stay::Stay;
 use crate::bookings::calendar::{CalendarEntry, taken_nights};
 use crate::properties::property::{Cents, Property};
-use crate::stays::stay::Stay;
 
 /// The price of a stay and whether it can be booked.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -230,10 +230,10 @@ pub fn quote(property: &Property, stay: Stay, guests: u32, today: NaiveDate, cal
     let nights = stay.nights();
     let accommodation: Cents = nightly.iter().map(|n| n.price).sum();
     let discount = discount(property, nights, accommodation);
-    let extra_guests = i64::from(guests.saturating_sub(property.base_guests));
-    let extra_guest_fee = property.extra_guest_fee * extra_guests * i64::from(nights);
-    let cleaning_fee = property.cleaning_fee;
-    let taxes = basis_points(accommodation - discount + extra_guest_fee + cleaning_fee, property.tax_rate);
+    let extra_guests = i64::from(guests.saturating_sub(property.pricing.base_guests));
+    let extra_guest_fee = property.pricing.extra_guest_fee * extra_guests * i64::from(nights);
+    let cleaning_fee = property.pricing.cleaning_fee;
+    let taxes = basis_points(accommodation - discount + extra_guest_fee + cleaning_fee, property.pricing.tax_rate);
     let problems = problems(property, stay, guests, today, calendar);
     Quote {
         property: property.slug.clone(),
@@ -257,8 +257,8 @@ pub fn quote(property: &Property, stay: Stay, guests: u32, today: NaiveDate, cal
 /// Monthly (28+ nights) or else weekly (7+ nights) discount on `accommodation`.
 fn discount(property: &Property, nights: u32, accommodation: Cents) -> Cents {
     let rate = match nights {
-        28.. => property.monthly_discount,
-        7.. => property.weekly_discount,
+        28.. => property.pricing.monthly_discount,
+        7.. => property.pricing.weekly_discount,
         _ => 0,
     };
     basis_points(accommodation, rate)
@@ -293,13 +293,13 @@ fn problems(
     if stay.nights() > first.max_nights {
         problems.push(Problem::MaxNights { limit: first.max_nights });
     }
-    if guests > property.max_guests {
-        problems.push(Problem::MaxGuests { limit: property.max_guests });
+    if guests > property.pricing.max_guests {
+        problems.push(Problem::MaxGuests { limit: property.pricing.max_guests });
     }
     if stay.check_in() < today {
         problems.push(Problem::PastDates { today });
     }
-    let last = crate::stays::stay::last_check_in(today);
+    let last = crate::basics::stay::last_check_in(today);
     if stay.check_in() > last {
         problems.push(Problem::BeyondHorizon { last });
     }

@@ -1,0 +1,112 @@
+//! A property as the API shows it (docs/API.md section 3): the public
+//! fields, flat, without the door code, Wi-Fi name, feeds or the active flag.
+
+use chrono_tz::Tz;
+use serde::{Serialize, Serializer};
+
+use super::booking_page::BookingPage;
+use super::property::Property;
+use super::rates::SeasonalRate;
+use crate::basics::clock_time::ClockTime;
+use crate::basics::ids::Slug;
+use crate::basics::money::Cents;
+
+/// A property as the API shows it (docs/API.md section 3): no private fields.
+#[derive(Debug, Clone, Copy)]
+pub struct PublicProperty<'a>(pub(super) &'a Property);
+
+impl Serialize for PublicProperty<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let p = self.0;
+        PropertyView {
+            slug: &p.slug,
+            name: &p.name,
+            timezone: &p.timezone,
+            currency: &p.currency,
+            max_guests: p.pricing.max_guests,
+            base_guests: p.pricing.base_guests,
+            extra_guest_fee: p.pricing.extra_guest_fee,
+            nightly_rate: p.pricing.nightly_rate,
+            weekend_rate: p.pricing.weekend_rate,
+            cleaning_fee: p.pricing.cleaning_fee,
+            tax_rate: p.pricing.tax_rate,
+            min_nights: p.stay_rules.min_nights,
+            max_nights: p.stay_rules.max_nights,
+            weekly_discount: p.pricing.weekly_discount,
+            monthly_discount: p.pricing.monthly_discount,
+            check_in_time: p.stay_rules.check_in_time,
+            check_out_time: p.stay_rules.check_out_time,
+            seasonal_rates: &p.pricing.seasonal_rates,
+            booking_page: &p.booking_page,
+        }
+        .serialize(serializer)
+    }
+}
+
+/// The schema of what [`PublicProperty`] writes.
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for PublicProperty<'_> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Property".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        PropertyView::json_schema(generator)
+    }
+}
+
+/// A bookable property as the API shows it. Private details (door code,
+/// Wi-Fi name, feed URLs) are never included.
+#[derive(Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+struct PropertyView<'a> {
+    /// URL-safe identifier: 1 to 64 of a-z, 0-9 and `-`.
+    slug: &'a Slug,
+    /// Display name.
+    name: &'a str,
+    /// IANA time zone the property's days are counted in (`Europe/Lisbon`).
+    #[cfg_attr(feature = "schemars", schemars(with = "String"))]
+    timezone: &'a Tz,
+    /// `USD`, the currency of every amount.
+    currency: &'a str,
+    /// Most guests allowed.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
+    max_guests: u32,
+    /// Guests included in the nightly rate.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
+    base_guests: u32,
+    /// Per guest above `baseGuests`, per night, in cents.
+    extra_guest_fee: Cents,
+    /// Weeknight rate outside seasons, in cents.
+    nightly_rate: Cents,
+    /// Friday and Saturday rate outside seasons, in cents. Omitted when the
+    /// property has none: `nightlyRate` applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weekend_rate: Option<Cents>,
+    /// Once per stay, in cents.
+    cleaning_fee: Cents,
+    /// Tax on accommodation less discount, plus fees, in basis points (1200 = 12 %).
+    #[cfg_attr(feature = "schemars", schemars(range(max = 10_000)))]
+    tax_rate: u32,
+    /// Shortest stay, outside seasons that set their own.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 366)))]
+    min_nights: u32,
+    /// Longest stay, outside seasons that set their own.
+    #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 366)))]
+    max_nights: u32,
+    /// Off accommodation for stays of 7 to 27 nights, in basis points.
+    #[cfg_attr(feature = "schemars", schemars(range(max = 10_000)))]
+    weekly_discount: u32,
+    /// Off accommodation for stays of 28 nights or more, in basis points.
+    #[cfg_attr(feature = "schemars", schemars(range(max = 10_000)))]
+    monthly_discount: u32,
+    /// Local arrival time, 24-hour.
+    check_in_time: ClockTime,
+    /// Local departure time, 24-hour.
+    check_out_time: ClockTime,
+    /// Seasons with their own rates.
+    seasonal_rates: &'a [SeasonalRate],
+    /// The booking page at `/book/{slug}`: on or off, and the sites allowed to frame it.
+    booking_page: &'a BookingPage,
+}

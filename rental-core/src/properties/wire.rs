@@ -1,0 +1,223 @@
+//! A property's JSON, as imported, stored and exported: one flat object
+//! (docs/API.md section 3), whatever areas the Rust value groups it into.
+//!
+//! An explicit wire type rather than `#[serde(flatten)]`: flatten cannot deny
+//! unknown fields, and it buffers the object first, so a bad value would be
+//! reported at the end of the object instead of at its own line and column.
+//! The field order here is the order of stored documents; keep it.
+
+use std::collections::BTreeMap;
+
+use chrono_tz::Tz;
+use serde::{Deserialize, Serialize};
+
+use super::access_settings::{AccessSettings, DEFAULT_CODE_LENGTH, DoorCodeMode};
+use super::booking_page::BookingPage;
+use super::feed_settings::{FeedSettings, IcalFeed};
+use super::message_settings::MessageSettings;
+use super::property::Property;
+use super::rates::{Pricing, SeasonalRate};
+use super::stay_rules::StayRules;
+use crate::basics::clock_time::ClockTime;
+use crate::basics::ids::Slug;
+use crate::basics::money::Cents;
+use crate::outbox::message::template::MessageTemplate;
+use crate::outbox::message::{Lead, MessageKind};
+
+/// Every field of a property, flat, with the defaults an import gives a
+/// field it omits (those of each area's `Default`).
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(super) struct PropertyWire {
+    slug: Slug,
+    name: String,
+    timezone: Tz,
+    #[serde(default = "usd")]
+    currency: String,
+    max_guests: u32,
+    #[serde(default = "one")]
+    base_guests: u32,
+    #[serde(default)]
+    extra_guest_fee: Cents,
+    nightly_rate: Cents,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    weekend_rate: Option<Cents>,
+    #[serde(default)]
+    cleaning_fee: Cents,
+    #[serde(default)]
+    tax_rate: u32,
+    #[serde(default = "min_nights")]
+    min_nights: u32,
+    #[serde(default = "max_nights")]
+    max_nights: u32,
+    #[serde(default)]
+    weekly_discount: u32,
+    #[serde(default)]
+    monthly_discount: u32,
+    #[serde(default = "check_in_time")]
+    check_in_time: ClockTime,
+    #[serde(default = "check_out_time")]
+    check_out_time: ClockTime,
+    #[serde(default)]
+    seasonal_rates: Vec<SeasonalRate>,
+    #[serde(default = "yes")]
+    active: bool,
+    #[serde(default)]
+    door_code: String,
+    #[serde(default)]
+    wifi_ssid: String,
+    #[serde(default)]
+    ical_feeds: Vec<IcalFeed>,
+    #[serde(default)]
+    door_code_mode: DoorCodeMode,
+    #[serde(default = "code_length")]
+    door_code_length: u8,
+    #[serde(default)]
+    access_before_minutes: u32,
+    #[serde(default)]
+    access_after_minutes: u32,
+    #[serde(default)]
+    booking_page: BookingPage,
+    #[serde(default)]
+    contact_email: String,
+    #[serde(default)]
+    arrival_notes: String,
+    #[serde(default = "check_in_lead")]
+    check_in_message: Lead,
+    #[serde(default = "check_out_lead")]
+    check_out_message: Lead,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    messages: BTreeMap<MessageKind, MessageTemplate>,
+}
+
+impl From<PropertyWire> for Property {
+    fn from(w: PropertyWire) -> Self {
+        Property {
+            slug: w.slug,
+            name: w.name,
+            timezone: w.timezone,
+            currency: w.currency,
+            active: w.active,
+            pricing: Pricing {
+                max_guests: w.max_guests,
+                base_guests: w.base_guests,
+                extra_guest_fee: w.extra_guest_fee,
+                nightly_rate: w.nightly_rate,
+                weekend_rate: w.weekend_rate,
+                cleaning_fee: w.cleaning_fee,
+                tax_rate: w.tax_rate,
+                weekly_discount: w.weekly_discount,
+                monthly_discount: w.monthly_discount,
+                seasonal_rates: w.seasonal_rates,
+            },
+            stay_rules: StayRules {
+                min_nights: w.min_nights,
+                max_nights: w.max_nights,
+                check_in_time: w.check_in_time,
+                check_out_time: w.check_out_time,
+            },
+            access: AccessSettings {
+                door_code: w.door_code,
+                door_code_mode: w.door_code_mode,
+                door_code_length: w.door_code_length,
+                access_before_minutes: w.access_before_minutes,
+                access_after_minutes: w.access_after_minutes,
+                wifi_ssid: w.wifi_ssid,
+                arrival_notes: w.arrival_notes,
+            },
+            booking_page: w.booking_page,
+            messages: MessageSettings {
+                contact_email: w.contact_email,
+                check_in_lead: w.check_in_message,
+                check_out_lead: w.check_out_message,
+                templates: w.messages,
+            },
+            feeds: FeedSettings { ical_feeds: w.ical_feeds },
+        }
+    }
+}
+
+impl From<Property> for PropertyWire {
+    fn from(p: Property) -> Self {
+        let Property {
+            slug,
+            name,
+            timezone,
+            currency,
+            active,
+            pricing,
+            stay_rules,
+            access,
+            booking_page,
+            messages,
+            feeds,
+        } = p;
+        PropertyWire {
+            slug,
+            name,
+            timezone,
+            currency,
+            max_guests: pricing.max_guests,
+            base_guests: pricing.base_guests,
+            extra_guest_fee: pricing.extra_guest_fee,
+            nightly_rate: pricing.nightly_rate,
+            weekend_rate: pricing.weekend_rate,
+            cleaning_fee: pricing.cleaning_fee,
+            tax_rate: pricing.tax_rate,
+            min_nights: stay_rules.min_nights,
+            max_nights: stay_rules.max_nights,
+            weekly_discount: pricing.weekly_discount,
+            monthly_discount: pricing.monthly_discount,
+            check_in_time: stay_rules.check_in_time,
+            check_out_time: stay_rules.check_out_time,
+            seasonal_rates: pricing.seasonal_rates,
+            active,
+            door_code: access.door_code,
+            wifi_ssid: access.wifi_ssid,
+            ical_feeds: feeds.ical_feeds,
+            door_code_mode: access.door_code_mode,
+            door_code_length: access.door_code_length,
+            access_before_minutes: access.access_before_minutes,
+            access_after_minutes: access.access_after_minutes,
+            booking_page,
+            contact_email: messages.contact_email,
+            arrival_notes: access.arrival_notes,
+            check_in_message: messages.check_in_lead,
+            check_out_message: messages.check_out_lead,
+            messages: messages.templates,
+        }
+    }
+}
+
+// The defaults of omitted fields: each area's own `Default`, so that the two
+// cannot disagree (`a_new_property_has_the_defaults_of_a_json_import`).
+fn usd() -> String {
+    "USD".to_owned()
+}
+fn one() -> u32 {
+    Pricing::new(0).base_guests
+}
+fn min_nights() -> u32 {
+    StayRules::default().min_nights
+}
+fn max_nights() -> u32 {
+    StayRules::default().max_nights
+}
+fn check_in_time() -> ClockTime {
+    StayRules::default().check_in_time
+}
+fn check_out_time() -> ClockTime {
+    StayRules::default().check_out_time
+}
+fn yes() -> bool {
+    true
+}
+fn code_length() -> u8 {
+    DEFAULT_CODE_LENGTH
+}
+fn check_in_lead() -> Lead {
+    Lead::CHECK_IN
+}
+fn check_out_lead() -> Lead {
+    Lead::CHECK_OUT
+}
