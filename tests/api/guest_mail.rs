@@ -30,7 +30,7 @@ async fn the_hosts_new_request_replies_to_the_guest() {
 async fn one_night_and_one_guest_are_written_in_the_singular() {
     let Some(smtp) = SmtpServer::start() else { return };
     let s = server(&smtp).await;
-    s.rental.edit_property("sea-view", |p| p.min_nights = 1).unwrap();
+    s.rental.edit_property("sea-view", |p| p.stay_rules.min_nights = 1).unwrap();
     let code = requested(&s, "2026-12-20", "2026-12-21", 1).await;
     let got = smtp.wait_for(2, WAIT).await;
     for received in [of_kind(&got, "We received your request"), of_kind(&got, "New request")] {
