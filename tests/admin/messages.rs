@@ -99,7 +99,7 @@ fn as_refs(f: &[(String, String)]) -> Vec<(&str, &str)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_night_and_one_guest_are_written_in_the_singular_in_the_admin() {
     let s = server().await;
-    s.rental.edit_property("sea-view", |p| p.min_nights = 1).unwrap();
+    s.rental.edit_property("sea-view", |p| p.stay_rules.min_nights = 1).unwrap();
     let one = s.http.post("/api/v1/bookings", &s.key, &booking_body("sea-view", "2026-12-20", "2026-12-21", 1)).await;
     let code = one.body["code"].as_str().unwrap().to_owned();
     s.http.post("/api/v1/bookings", &s.key, &booking_body("sea-view", "2026-12-22", "2026-12-25", 2)).await.expect(201);
