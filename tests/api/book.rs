@@ -455,3 +455,18 @@ async fn the_page_s_icon_is_served_so_no_embed_logs_a_404() {
     assert!(icon.header("cache-control").is_some_and(|c| c.contains("max-age")));
     assert!(icon.bytes.starts_with(&[0, 0, 1, 0]), "an ICO file");
 }
+
+#[tokio::test]
+async fn past_days_read_past_and_show_no_price() {
+    let s = server().await;
+    let page = s.http.get("/book/sea-view", NO_KEY).await.text();
+    let cell = |date: &str| {
+        let start = page.find(&format!("data-day=\"{date}\"")).unwrap_or_else(|| panic!("no {date}"));
+        let end = start + page[start..].find("</td>").unwrap();
+        page[start..end].to_owned()
+    };
+    let past = cell("2026-11-10");
+    assert!(past.contains(", past") && !past.contains("taken"), "{past}");
+    assert!(!past.contains("<small>") && !past.contains('$'), "no old price: {past}");
+    assert!(page.contains("data-date=\"2026-11-23\""), "tomorrow can still be picked");
+}

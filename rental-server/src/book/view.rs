@@ -233,6 +233,9 @@ fn day_cell(v: &View<'_>, d: &Day) -> Markup {
             span class=(format!("day closed{chosen}")) data-day=(date)
             { (number) span.sr { ", " (long_day(d.date)) ", free, no check-in" } small { (price) } }
         },
+        Pick::None if d.past => html! {
+            span class="day past" data-day=(date) { (number) span.sr { ", " (long_day(d.date)) ", past" } }
+        },
         Pick::None => html! {
             span class=(format!("day taken{chosen}")) data-day=(date)
             { (number) span.sr { ", " (long_day(d.date)) ", taken" } small { (price) } }
