@@ -154,3 +154,40 @@ async fn the_test_message_is_made_up_and_marked_test() {
         assert!(!part.contains("blue pot"), "no private arrival notes: {part}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mail_server_that_refuses_is_a_warning_on_the_dashboard_until_a_message_goes_through() {
+    use std::time::{Duration, Instant};
+
+    use rental_server::mail::compose::parse_mailbox;
+    use rental_server::mail::{MailConfig, Sender, Smtp};
+    use rental_tests::smtp::SmtpServer;
+
+    let Some(mut smtp) = SmtpServer::start() else { return };
+    smtp.stop();
+    let mut config = crate::client::config(rental_server::admin::AdminConfig::default());
+    config.mail = MailConfig {
+        smtp: Some(Smtp::new(&smtp.url(), Some(&smtp.ca_pem()), Duration::from_secs(5)).unwrap()),
+        sender: Some(Sender { from: parse_mailbox("Sea View <stay@example.com>").unwrap(), base_url: None }),
+        retries: vec![Duration::from_millis(300); 5],
+        poll: Duration::from_millis(50),
+        ..MailConfig::default()
+    };
+    let s = rental_tests::http::TestServer::with_config(&config).await;
+    s.rental.set_admin_password(crate::client::PASSWORD).unwrap();
+    let client = Client::logged_in(&s.http).await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !client.get("/admin").await.text().contains("id=\"mail-trouble\"") {
+        assert!(Instant::now() < deadline, "no warning on the dashboard");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    s.http.get("/readyz", rental_tests::http::NO_KEY).await.expect(200);
+
+    smtp.restart();
+    s.http.post("/api/v1/bookings", &s.key, &booking_body("sea-view", "2026-12-20", "2026-12-23", 2)).await.expect(201);
+    smtp.wait_for(1, Duration::from_secs(20)).await;
+    while client.get("/admin").await.text().contains("id=\"mail-trouble\"") {
+        assert!(Instant::now() < deadline + Duration::from_secs(20), "the warning stays after a send");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

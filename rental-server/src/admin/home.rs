@@ -14,7 +14,12 @@ use super::{Act, stays};
 use crate::reply::blocking;
 
 /// The dashboard's first page.
-pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session) -> Page {
+/// `mail_trouble`: why the mail server refuses now, shown above all else.
+pub async fn page<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    session: &Session,
+    mail_trouble: Option<String>,
+) -> Page {
     let agenda = match blocking(rental, Rental::agenda).await {
         Ok(agenda) => agenda,
         Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),
@@ -24,6 +29,12 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
         Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),
     };
     let body = html! {
+        @if let Some(why) = mail_trouble {
+            p.flash.error #mail-trouble role="alert" {
+                "Guest e-mails are not going out: the mail server (smtp) refuses (" (why) "). "
+                "They wait and are retried; check the smtp setting and the server."
+            }
+        }
         (stays::houses(&summary, &properties, session))
         section.card #arrivals {
             h2 { "Arriving today (" (agenda.arrivals.len()) ")" }
