@@ -2,7 +2,8 @@
 //! binary: a backup through a server under write load holds every booking
 //! acknowledged before it began and restores to a server that lists the same;
 //! a backup of redb restores into PostgreSQL and back, record for record; a
-//! damaged or cut-short file is refused and writes nothing.
+//! damaged or cut-short file is refused and writes nothing; a file's event
+//! numbers cost no work of their own, and a restore writes through no link.
 
 mod common;
 
@@ -186,4 +187,128 @@ fn a_damaged_or_cut_short_backup_is_refused_and_writes_nothing() {
         assert!(run.fails(1).contains(says), "{}: {}", file.display(), run.stderr);
         assert!(!data_dir.exists(), "nothing written for {}", file.display());
     }
+}
+
+/// A backup's lines with the trailer made anew for them, as anyone can.
+fn with_trailer(mut lines: Vec<Value>) -> Vec<u8> {
+    use sha2::Digest;
+    let mut trailer = lines.pop().unwrap();
+    let mut body = Vec::new();
+    for line in &lines {
+        body.extend(serde_json::to_vec(line).unwrap());
+        body.push(b'\n');
+    }
+    trailer["sha256"] = json!(hex::encode(sha2::Sha256::digest(&body)));
+    body.extend(serde_json::to_vec(&trailer).unwrap());
+    body.push(b'\n');
+    body
+}
+
+#[test]
+fn an_event_numbered_far_past_the_others_restores_at_once_under_its_number() {
+    let (sandbox, _) = Sandbox::with_key();
+    sandbox.with_bookings();
+    let file = sandbox.dir.path().join("good.backup");
+    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
+    let mut lines: Vec<Value> =
+        std::fs::read_to_string(&file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let far = 1_000_000_000_000_u64;
+    let last_event = lines.iter_mut().rev().find(|l| l["kind"] == "event").expect("the backup holds events");
+    last_event["doc"]["seq"] = json!(far);
+    let forged = sandbox.dir.path().join("far.backup");
+    std::fs::write(&forged, with_trailer(lines)).unwrap();
+
+    // A placeholder per missing number would never finish: the restore is one step per record.
+    let target = tempfile::tempdir().unwrap();
+    let data_dir = target.path().join("data");
+    sandbox.run(&["restore", &forged.display().to_string(), "--data-dir", &data_dir.display().to_string()]).ok();
+    let restored = Rental::new(rental_core::RedbStore::open_dir(&data_dir).unwrap());
+    let events = restored.events_after(far - 1, 10).unwrap();
+    assert_eq!(events.iter().map(|e| e.seq).collect::<Vec<_>>(), [far]);
+}
+
+#[test]
+fn events_out_of_order_are_refused_and_write_nothing() {
+    let (sandbox, _) = Sandbox::with_key();
+    sandbox.with_bookings();
+    let file = sandbox.dir.path().join("good.backup");
+    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
+    let mut lines: Vec<Value> =
+        std::fs::read_to_string(&file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let first = lines.iter().position(|l| l["kind"] == "event").unwrap();
+    lines[first]["doc"]["seq"] = json!(1_000);
+    let forged = sandbox.dir.path().join("unordered.backup");
+    std::fs::write(&forged, with_trailer(lines)).unwrap();
+
+    let target = tempfile::tempdir().unwrap();
+    let data_dir = target.path().join("data");
+    let run = sandbox.run(&["restore", &forged.display().to_string(), "--data-dir", &data_dir.display().to_string()]);
+    assert!(run.fails(1).contains("out of order"), "{}", run.stderr);
+    assert!(!data_dir.exists());
+}
+
+#[test]
+fn a_restore_writes_through_no_symbolic_link_in_the_data_directory() {
+    let (sandbox, _) = Sandbox::with_key();
+    sandbox.with_bookings();
+    let file = sandbox.dir.path().join("good.backup");
+    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
+
+    for name in ["rental.redb", "rental.redb.redo"] {
+        let target = tempfile::tempdir().unwrap();
+        let victim = target.path().join("precious.txt");
+        std::fs::write(&victim, "the host's own file").unwrap();
+        let data_dir = target.path().join("data");
+        std::fs::create_dir(&data_dir).unwrap();
+        std::os::unix::fs::symlink(&victim, data_dir.join(name)).unwrap();
+        let run = sandbox.run(&["restore", &file.display().to_string(), "--data-dir", &data_dir.display().to_string()]);
+        assert!(run.fails(1).contains("symbolic link"), "{name}: {}", run.stderr);
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "the host's own file", "{name}");
+    }
+}
+
+#[test]
+fn a_sealed_backup_hides_guests_and_restores_with_its_passphrase_only_and_unchanged_only() {
+    let (sandbox, key) = Sandbox::with_key();
+    let bookings = sandbox.with_bookings();
+    let pass = sandbox.dir.path().join("passphrase");
+    std::fs::write(&pass, "correct horse battery staple\n").unwrap();
+    let pass = pass.display().to_string();
+    let file = sandbox.dir.path().join("sealed.backup");
+    let file_arg = file.display().to_string();
+    sandbox.run(&["backup", "--to", &file_arg, "--passphrase-file", &pass]).ok();
+    let sealed = std::fs::read(&file).unwrap();
+    let guest = bookings[0].guest_email.as_bytes();
+    assert!(!sealed.windows(guest.len()).any(|w| w == guest), "a guest's e-mail in clear");
+
+    let wrong = sandbox.dir.path().join("wrong");
+    std::fs::write(&wrong, "not the passphrase at all").unwrap();
+    let mut changed = sealed.clone();
+    let middle = changed.len() / 2;
+    changed[middle] ^= 1;
+    let changed_file = sandbox.dir.path().join("changed.backup");
+    std::fs::write(&changed_file, &changed).unwrap();
+    let plain = sandbox.dir.path().join("plain.backup");
+    sandbox.run(&["backup", "--to", &plain.display().to_string()]).ok();
+    let wrong = wrong.display().to_string();
+    let changed_arg = changed_file.display().to_string();
+    let plain_arg = plain.display().to_string();
+    let refusals: [(&[&str], &str); 4] = [
+        (&[&file_arg], "it is sealed"),
+        (&[&file_arg, "--passphrase-file", &wrong], "passphrase is wrong or the file was changed"),
+        (&[&changed_arg, "--passphrase-file", &pass], "passphrase is wrong or the file was changed"),
+        (&[&plain_arg, "--passphrase-file", &pass], "not sealed"),
+    ];
+    for (args, says) in refusals {
+        let target = tempfile::tempdir().unwrap();
+        let data_dir = target.path().join("data").display().to_string();
+        let run = sandbox.run(&[&["restore"], args, &["--data-dir", &data_dir]].concat());
+        assert!(run.fails(1).contains(says), "{args:?}: {}", run.stderr);
+        assert!(!target.path().join("data").exists(), "nothing written for {args:?}");
+    }
+
+    let back = Sandbox { dir: tempfile::tempdir().unwrap() };
+    back.run(&["restore", &file_arg, "--passphrase-file", &pass]).ok();
+    let server = back.serve();
+    assert_eq!(listed(server.addr, &key).len(), bookings.len());
 }

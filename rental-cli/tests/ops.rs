@@ -183,6 +183,9 @@ const WEBHOOK_SECRET: &str = "whsec_bG9nIHRlc3Qgd2ViaG9vayBzZWNyZXQ=";
 const ADMIN_PASSWORD: &str = "correct-horse-battery-staple-17";
 const WRONG_PASSWORD: &str = "tr0ub4dor-and-3-wrong";
 const DOOR_CODE: &str = "73915864";
+/// The receiver's own secrets in its URL: a password and a query token.
+const HOOK_PASSWORD: &str = "hookpass-9f3e1c";
+const HOOK_TOKEN: &str = "hooktoken-77ab20";
 
 #[test]
 fn json_logs_have_a_line_a_request_and_no_secret_in_any_line() {
@@ -194,7 +197,7 @@ fn json_logs_have_a_line_a_request_and_no_secret_in_any_line() {
         rental.import_properties(&[property]).unwrap();
         rental.set_admin_password(ADMIN_PASSWORD).unwrap();
         // Nobody listens there: each attempt, signed with the secret, is refused at once.
-        let url = format!("http://127.0.0.1:{}/hooks", free_port());
+        let url = format!("http://hooks:{HOOK_PASSWORD}@127.0.0.1:{}/hooks?token={HOOK_TOKEN}", free_port());
         rental.add_webhook(&url, Subscription::parse("*").unwrap(), Some(WEBHOOK_SECRET.to_owned())).unwrap();
         rental.create_key("reader", &[Scope::Read]).unwrap().secret
     };
@@ -214,6 +217,10 @@ fn json_logs_have_a_line_a_request_and_no_secret_in_any_line() {
     let summary = request(server.addr, "GET", "/api/v1/ha/summary", &read_key, "");
     assert!(summary.contains(DOOR_CODE), "the door code is in use: {summary}");
     assert_eq!(get(server.addr, "/api/v1/properties", "rk_not-a-real-key-but-secret-looking").0, 401);
+    // A method of 20,000 letters is answered, and logged cut short.
+    let long_method = "M".repeat(20_000);
+    let answer = request(server.addr, &long_method, "/api/v1/properties", &key, "");
+    assert!(answer.starts_with("HTTP/1.1 4"), "{answer}");
 
     // The admin password, wrong and right.
     for password in [WRONG_PASSWORD, ADMIN_PASSWORD] {
@@ -247,7 +254,10 @@ fn json_logs_have_a_line_a_request_and_no_secret_in_any_line() {
     let webhook = rental.webhooks().unwrap().remove(0);
     let tried = rental.deliveries_of(&webhook.id, 10).unwrap().iter().map(|d| d.attempts.len()).sum::<usize>();
     assert!(tried > 0, "the webhook was tried, its secret used: {log}");
-    check_log(&log, &[&key, &read_key, "rk_not-a-real-key-but-secret-looking"]);
+    check_log(&log, &[&key, &read_key, "rk_not-a-real-key-but-secret-looking", HOOK_PASSWORD, HOOK_TOKEN]);
+    assert!(log.contains("127.0.0.1") && log.contains("/hooks"), "the receiver is still named: {log}");
+    assert!(!log.contains(&"M".repeat(100)), "a client's method is logged cut short");
+    assert!(log.lines().all(|l| l.len() < 4000), "no line is as long as what a client sent");
 }
 
 /// Every line of `log` is a JSON object, each request has one with its fields, and no

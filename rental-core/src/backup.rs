@@ -193,9 +193,16 @@ pub fn read(bytes: &[u8]) -> Result<Backup, BackupError> {
     }
     let mut records = Vec::new();
     let mut counts = Counts::new();
+    let mut last_event = 0;
     for (n, line) in lines.enumerate() {
         let record: Record =
             serde_json::from_slice(line).map_err(|e| corrupt(format!("record {} cannot be read: {e}", n + 1)))?;
+        if let Record::Event { seq, .. } = record {
+            if seq <= last_event {
+                return Err(corrupt(format!("record {}: event {seq} is out of order", n + 1)));
+            }
+            last_event = seq;
+        }
         *counts.entry(record.kind().to_owned()).or_default() += 1;
         records.push(record);
     }
@@ -213,13 +220,20 @@ pub fn restore<S: Store>(store: &S, backup: &Backup) -> Result<Counts, BackupErr
         return Err(BackupError::NotEmpty(held));
     }
     let mut tx = store.write()?;
-    let mut events = Events::default();
+    let mut fanned_out = Vec::new();
     for record in &backup.records {
         match record {
             Record::Property(p) => tx.put_property(p)?,
             Record::Booking(b) => tx.put_booking(b)?,
             Record::Block(b) => tx.put_block(b)?,
-            Record::Event { seq, fanned_out, event } => events.place(&mut tx, *seq, *fanned_out, event)?,
+            Record::Event { seq, fanned_out: done, event } => {
+                // Under its own number, in one step whatever the gap before it
+                // (events removed by retention): work follows the file, not its numbers.
+                tx.append_event_at(*seq, event)?;
+                if *done {
+                    fanned_out.push(*seq);
+                }
+            }
             Record::Delivery(d) => tx.put_delivery(d)?,
             Record::Idempotency(r) => tx.insert_idempotency(r)?,
             Record::Row { record, key, at, doc } => {
@@ -229,7 +243,7 @@ pub fn restore<S: Store>(store: &S, backup: &Backup) -> Result<Counts, BackupErr
             }
         }
     }
-    events.finish(&mut tx)?;
+    tx.mark_fanned_out(&fanned_out)?;
     tx.commit()?;
     let stored = counts(&store.read()?)?;
     if stored != backup.counts {
@@ -356,43 +370,6 @@ fn row_record(kind: &RecordKind, row: RecordRow) -> Result<Record, BackupError> 
         serde_json::from_slice(&row.doc).map_err(corrupt)?
     };
     Ok(Record::Row { record: kind.name.to_owned(), key: row.key, at: row.at, doc })
-}
-
-/// Puts events back under their numbers through [`WriteTx::append_event`],
-/// which numbers after the last: a gap (events removed by retention) is
-/// filled with placeholders, removed again before the commit.
-#[derive(Debug, Default)]
-struct Events {
-    placeholders: Vec<u64>,
-    fanned_out: Vec<u64>,
-}
-
-impl Events {
-    fn place(&mut self, tx: &mut impl WriteTx, seq: u64, fanned_out: bool, event: &Event) -> Result<(), BackupError> {
-        loop {
-            let given = tx.append_event(event)?;
-            if given == seq {
-                break;
-            }
-            if given > seq {
-                return Err(BackupError::NotEmpty(format!("an outbox numbered past {seq} (use a new database)")));
-            }
-            self.placeholders.push(given);
-        }
-        if fanned_out {
-            self.fanned_out.push(seq);
-        }
-        Ok(())
-    }
-
-    fn finish(self, tx: &mut impl WriteTx) -> Result<(), BackupError> {
-        tx.mark_fanned_out(&self.placeholders)?;
-        tx.mark_fanned_out(&self.fanned_out)?;
-        for seq in self.placeholders {
-            tx.remove_event(seq)?;
-        }
-        Ok(())
-    }
 }
 
 /// Writes lines to `out` and hashes them.

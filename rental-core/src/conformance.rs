@@ -44,6 +44,7 @@ macro_rules! store_conformance {
             pending_bookings_hold_their_nights_and_are_counted,
             a_block_closes_nights_until_removed,
             the_outbox_numbers_events_in_order_and_marks_them_fanned_out,
+            an_event_placed_under_its_number_is_followed_by_the_next,
             deliveries_fall_due_in_order_and_finished_ones_are_found_by_age,
             an_idempotency_key_is_recorded_once_and_found_by_age,
             a_claim_leases_due_deliveries_once_until_the_lease_lapses,
@@ -384,6 +385,22 @@ pub fn the_outbox_numbers_events_in_order_and_marks_them_fanned_out<S: Store>(st
     let read = store.read().unwrap();
     assert_eq!(read.unfanned_events(10).unwrap().iter().map(|e| e.seq).collect::<Vec<_>>(), [2]);
     assert_eq!(read.events_after(0, 10).unwrap().iter().map(|e| e.seq).collect::<Vec<_>>(), [2, 3]);
+}
+
+/// An event appended under a number of its own (a restore's) is found there,
+/// the next append follows it, and a number already passed is refused.
+pub fn an_event_placed_under_its_number_is_followed_by_the_next<S: Store>(store: S) {
+    with_properties(&store);
+    let b = demo::booking("BK-EVNT02", "2027-04-01", "2027-04-03");
+    let mut tx = store.write().unwrap();
+    tx.append_event_at(7, &Event::created(&b, now())).unwrap();
+    tx.append_event_at(1_000, &Event::created(&b, now())).unwrap();
+    assert_eq!(tx.append_event(&Event::created(&b, now())).unwrap(), 1_001);
+    assert!(tx.append_event_at(500, &Event::created(&b, now())).is_err());
+    tx.commit().unwrap();
+    let read = store.read().unwrap();
+    assert_eq!(read.events_after(0, 10).unwrap().iter().map(|e| e.seq).collect::<Vec<_>>(), [7, 1_000, 1_001]);
+    assert_eq!(read.unfanned_events(10).unwrap().len(), 3);
 }
 
 fn delivery(id: &str, seq: u64, due_in: TimeDelta) -> Delivery {

@@ -34,7 +34,9 @@ pub(crate) async fn handle<S: Store + 'static>(
     let (method, path) = (req.method().clone(), req.uri().path().to_owned());
     // The route template, never the raw path: a path can carry a token (a booking page link).
     let route = routes::label(&method, &path);
-    let span = tracing::info_span!("request", requestId = %request_id, %method, route);
+    // A client may send any method, 300 KB long: the log holds a bounded, escaped one.
+    let logged_method = crate::log_safe::method(&method).into_owned();
+    let span = tracing::info_span!("request", requestId = %request_id, method = %logged_method, route);
     let mut response = async {
         // Health and readiness answer for themselves while draining: alive, and not ready.
         if state.draining.load(Ordering::SeqCst) && !matches!(path.as_str(), "/healthz" | "/readyz") {
@@ -61,7 +63,7 @@ pub(crate) async fn handle<S: Store + 'static>(
     let key_id = response.extensions().get::<KeyId>().map(|k| k.0.clone());
     tracing::info!(
         target: "rental::access",
-        requestId = %request_id, %method, route, status, durationMs = duration_ms, keyId = key_id.as_deref(), "request"
+        requestId = %request_id, method = %logged_method, route, status, durationMs = duration_ms, keyId = key_id.as_deref(), "request"
     );
     response
 }
@@ -75,7 +77,7 @@ pub(crate) fn handle_outside<S>(state: &AppState<S>, req: &Request<Body>, proble
     if let Ok(id) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert(X_REQUEST_ID, id);
     }
-    let (method, status) = (req.method(), response.status().as_u16());
+    let (method, status) = (crate::log_safe::method(req.method()), response.status().as_u16());
     tracing::info!(target: "rental::access", requestId = %request_id, %method, route = "outside", status, durationMs = 0.0, "request");
     response
 }
@@ -128,7 +130,8 @@ async fn route_request<S: Store + 'static>(
     }
     let (parts, body) = req.into_parts();
     let query = Query::of(&parts.uri)?;
-    let call = Call { state: Arc::clone(state), params, parts, body: Some(body), query, reader };
+    let key_id = key_id.clone().unwrap_or_default();
+    let call = Call { state: Arc::clone(state), params, parts, body: Some(body), query, reader, key_id };
     (endpoint.handler)(call).await
 }
 

@@ -29,6 +29,42 @@ use http::HeaderMap;
 /// The header a reverse proxy appends the address of its own client to.
 const X_FORWARDED_FOR: &str = "x-forwarded-for";
 
+/// What every per-client count counts by (the connection cap, the login and
+/// booking-page throttles): an IPv4 address, or an IPv6 /64, since one
+/// subscriber usually holds a whole /64 and could rotate through it. A
+/// v4-mapped IPv6 address is its IPv4 address.
+///
+/// ```
+/// use rental_server::client_addr::ClientGroup;
+///
+/// let a = ClientGroup::of("2001:db8:1:2::1".parse()?);
+/// assert_eq!(a, ClientGroup::of("2001:db8:1:2:ffff::9".parse()?));
+/// assert_eq!(a.to_string(), "2001:db8:1:2::/64");
+/// assert_eq!(ClientGroup::of("::ffff:192.0.2.7".parse()?).to_string(), "192.0.2.7");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClientGroup(IpAddr);
+
+impl ClientGroup {
+    /// The group `ip` belongs to.
+    pub fn of(ip: IpAddr) -> Self {
+        match ip.to_canonical() {
+            IpAddr::V4(v4) => ClientGroup(IpAddr::V4(v4)),
+            IpAddr::V6(v6) => ClientGroup(IpAddr::V6((v6.to_bits() & !u128::from(u64::MAX)).into())),
+        }
+    }
+}
+
+impl fmt::Display for ClientGroup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            IpAddr::V4(v4) => write!(f, "{v4}"),
+            IpAddr::V6(v6) => write!(f, "{v6}/64"),
+        }
+    }
+}
+
 /// One trusted address or network: an address and how many leading bits must match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Network {

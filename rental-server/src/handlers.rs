@@ -121,13 +121,13 @@ pub async fn create_booking<S: Store + 'static>(
     rental: &Arc<Rental<S>>,
     headers: &HeaderMap,
     body: &[u8],
-    reader: bool,
+    (api_key, reader): (&str, bool),
 ) -> Reply {
     let key = match headers.get("idempotency-key") {
         None => None,
-        Some(v) => Some(v.to_str().map(str::to_owned).map_err(|_| {
+        Some(v) => Some(v.to_str().map(|k| scoped_idempotency_key(api_key, k)).map_err(|_| {
             Problem::from(rental_core::Error::invalid("Idempotency-Key", "invalid", "must be visible ASCII"))
-        })?),
+        })??),
     };
     let req: NewBooking = stay_request(body)?;
     let mut created = rental.create_booking_async(&req, key.as_deref()).await.map_err(problem)?;
@@ -143,6 +143,22 @@ pub async fn create_booking<S: Store + 'static>(
         response.headers_mut().insert("idempotent-replayed", HeaderValue::from_static("true"));
     }
     Ok(response)
+}
+
+/// The longest `Idempotency-Key` a client may send (docs/API.md section 6).
+const MAX_IDEMPOTENCY_KEY: usize = 255;
+
+/// The idempotency key stored for `given` sent with the API key `api_key`:
+/// scoped to that key, so another key sending the same value neither replays
+/// this key's booking nor is refused for it. The client's value is hashed
+/// (after the usual checks), so that any value allowed stays within the length allowed.
+fn scoped_idempotency_key(api_key: &str, given: &str) -> Result<String, Problem> {
+    let ok = (1..=MAX_IDEMPOTENCY_KEY).contains(&given.len()) && given.bytes().all(|b| b.is_ascii_graphic());
+    if !ok {
+        let message = "must be 1 to 255 visible ASCII characters";
+        return Err(Problem::from(rental_core::Error::invalid("Idempotency-Key", "invalid", message)));
+    }
+    Ok(format!("{api_key}:{}", hex::encode(<sha2::Sha256 as sha2::Digest>::digest(given.as_bytes()))))
 }
 
 /// `GET /api/v1/bookings/{code}`.

@@ -44,6 +44,7 @@ pub mod handlers;
 pub mod health;
 pub mod jobs;
 mod lease_owner;
+pub mod log_safe;
 pub mod mail;
 pub mod messages;
 pub mod metrics;

@@ -135,11 +135,28 @@ fn describe() {
 }
 
 /// Records one answered request under its route template.
+///
+/// The counter and histogram of each (method, route, status) are looked up
+/// in the recorder once per worker thread and kept: a request then costs two
+/// atomic updates, not two registry lookups that hash their labels.
 pub fn request(method: &http::Method, route: &'static str, status: StatusCode, took: Duration) {
     let method = method_label(method);
-    metrics::counter!(HTTP_REQUESTS, "method" => method, "route" => route, "status" => status_label(status))
-        .increment(1);
-    metrics::histogram!(HTTP_DURATION, "method" => method, "route" => route).record(took.as_secs_f64());
+    let seconds = took.as_secs_f64();
+    HANDLES.with(|handles| {
+        let mut handles = handles.borrow_mut();
+        let (counter, histogram) = handles.entry((method, route, status.as_u16())).or_insert_with(|| {
+            let counter = metrics::counter!(HTTP_REQUESTS, "method" => method, "route" => route, "status" => status_label(status));
+            (counter, metrics::histogram!(HTTP_DURATION, "method" => method, "route" => route))
+        });
+        counter.increment(1);
+        histogram.record(seconds);
+    });
+}
+
+thread_local! {
+    /// This thread's handles on each request family's series, by method, route and status.
+    static HANDLES: std::cell::RefCell<std::collections::HashMap<(&'static str, &'static str, u16), (metrics::Counter, metrics::Histogram)>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
 /// A method as a label: the ones the server routes, else `other` (a client can send any word).

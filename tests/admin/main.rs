@@ -3,6 +3,8 @@
 //! - `security`: over plain HTTP: every route needs a session, CSRF tokens,
 //!   the login throttle, cookie attributes, escaping, logout and expiry.
 //! - `proxy`: the login throttle behind a trusted reverse proxy (`X-Forwarded-For`).
+//! - `login_burst`: logins sent at once, from one address and from many: counted
+//!   before checking, checked a few at a time, in bounded memory.
 //! - `actions`: the dashboard's forms change what the API serves: booking
 //!   confirm/cancel, iCal feeds, test events and resends through the real dispatcher.
 //! - `browser`: the whole flow in Debian's chromium through chromedriver,
@@ -25,6 +27,7 @@ mod calendar_scale;
 mod client;
 mod host_actions;
 mod host_browser;
+mod login_burst;
 mod messages;
 mod proxy;
 mod security;

@@ -45,3 +45,15 @@ async fn an_untrusted_peer_s_forwarded_for_is_ignored() {
     Client::behind_proxy(&s.http, "198.51.100.20").login(PASSWORD).await.expect(429);
     Client::new(&s.http).login(PASSWORD).await.expect(429);
 }
+
+#[tokio::test]
+async fn addresses_of_one_ipv6_64_share_one_count_of_wrong_passwords() {
+    let s = server("127.0.0.0/8, ::1").await;
+    // A client rotating through its /64: each try from a new address.
+    for i in 1..=5 {
+        Client::behind_proxy(&s.http, &format!("2001:db8:5:6::{i:x}")).login("not the password").await.expect(401);
+    }
+    Client::behind_proxy(&s.http, "2001:db8:5:6:ffff:1:2:3").login(PASSWORD).await.expect(429);
+    // Another /64 has its own count.
+    Client::behind_proxy(&s.http, "2001:db8:5:7::1").login(PASSWORD).await.expect(303);
+}

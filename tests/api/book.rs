@@ -271,6 +271,21 @@ async fn the_sixth_post_in_ten_minutes_from_one_address_waits_and_a_proxy_s_othe
 }
 
 #[tokio::test]
+async fn addresses_of_one_ipv6_64_share_one_allowance_of_posts() {
+    let trusted_proxies = "127.0.0.0/8".parse().unwrap();
+    let s = server_with(&ServerConfig { trusted_proxies, ..ServerConfig::default() }).await;
+    // Each a real request for other nights, from a new address of the same /64.
+    let stays = [("2027-01-04", "2027-01-07"), ("2027-01-08", "2027-01-11"), ("2027-01-12", "2027-01-15")];
+    let more = [("2027-01-16", "2027-01-19"), ("2027-01-20", "2027-01-23"), ("2027-01-24", "2027-01-27")];
+    for (i, (check_in, check_out)) in stays.iter().chain(&more).enumerate() {
+        let token = token(&s, check_in, check_out).await;
+        let reply = post_from(&s, &format!("2001:db8:9:1::{:x}", i + 1), form(check_in, check_out, &token, "")).await;
+        reply.expect(if i < 5 { 303 } else { 429 });
+    }
+    assert_eq!(page_bookings(&s).await.len(), 5);
+}
+
+#[tokio::test]
 async fn two_guests_racing_for_the_same_nights_get_one_booking_and_one_form_back() {
     let s = server().await;
     let (a, b) = (token(&s, "2026-12-20", "2026-12-23").await, token(&s, "2026-12-20", "2026-12-23").await);

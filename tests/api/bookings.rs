@@ -374,6 +374,38 @@ async fn a_replay_with_the_same_key_and_body_returns_the_first_response_and_crea
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idempotency_key_is_remembered_per_api_key() {
+    let s = TestServer::memory().await;
+    let send = |key: &str, body: &Value| {
+        let request = s
+            .request(Method::POST, PATH, key)
+            .header("content-type", "application/json")
+            .header("idempotency-key", "order-1")
+            .body(Full::new(body.to_string().into()))
+            .unwrap();
+        s.send(request)
+    };
+    let first = booking_body("sea-view", "2026-12-20", "2026-12-23", 2);
+    let mine = send(&s.key, &first).await;
+    mine.expect(201);
+    // Another key with the same value gets neither the first key's booking nor a refusal for it.
+    let theirs = send(&s.write_key, &booking_body("sea-view", "2027-01-10", "2027-01-13", 2)).await;
+    theirs.expect(201);
+    assert_eq!(theirs.header("idempotent-replayed"), None);
+    assert_ne!(code_of(&theirs.body), code_of(&mine.body));
+    let same_body = send(&s.write_key, &first).await;
+    same_body.problem(422, "idempotency_key_reused");
+    // The first key still replays its own.
+    let again = send(&s.key, &first).await;
+    assert_eq!((again.header("idempotent-replayed"), code_of(&again.body)), (Some("true"), code_of(&mine.body)));
+    assert_eq!(s.all_bookings().await.len(), 2);
+    let long = "k".repeat(256);
+    let request = s.request(Method::POST, PATH, &s.key).header("content-type", "application/json");
+    let request = request.header("idempotency-key", long).body(Full::new(first.to_string().into())).unwrap();
+    s.send(request).await.problem(422, "validation_failed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unpaid_request_expires_after_a_day_within_two_seconds() {
     let s = TestServer::memory().await;
     let b = s.book("sea-view", "2026-12-20", "2026-12-27", 3).await;

@@ -408,7 +408,7 @@ async fn no_input_adds_a_header_line() {
         let mut p = s.rental.property("sea-view").unwrap();
         p.name = "Sea\r\nX-Injected: yes".into();
         p.messages.insert(
-            MessageKind::Confirmed,
+            MessageKind::RequestReceived,
             serde_json::from_value(json!({"subject": "Hi {{ guest_name }} at {{ property_name }}"})).unwrap(),
         );
         let mut tx = s.rental.store().write().unwrap();
@@ -416,7 +416,10 @@ async fn no_input_adds_a_header_line() {
         tx.put_property(&p).unwrap();
         tx.commit().unwrap();
     }
-    s.post(&format!("/api/v1/bookings/{code}/messages"), &s.key, &json!({"kind": "confirmed"})).await.expect(202);
+    // A kind that fits the pending booking (a confirmation of it would be refused).
+    s.post(&format!("/api/v1/bookings/{code}/messages"), &s.key, &json!({"kind": "request_received"}))
+        .await
+        .expect(202);
     let got = smtp.wait_for(3, WAIT).await;
     let m = &got[2];
     assert_eq!(m.rcpt_tos, ["ada@example.com"], "no extra recipient");
@@ -457,4 +460,56 @@ async fn a_resend_is_a_new_record_sent_at_once_and_refusals_name_the_kind() {
     assert_ne!(got[0].header("Message-ID"), got[2].header("Message-ID"));
     s.get("/api/v1/bookings/BK-NOSUCH/messages", &s.key).await.expect(404);
     let _ = MessageOutcome::Sent;
+}
+
+#[tokio::test]
+async fn a_password_in_the_smtp_url_goes_only_over_starttls_unless_the_url_says_tls_none() {
+    let Some(smtp) = SmtpServer::start() else { return };
+    // The account without `?tls=required`: the password must still never go out in clear.
+    let url = smtp.url().replace("?tls=required", "");
+    let transport = Smtp::new(&url, Some(&smtp.ca_pem()), Duration::from_secs(10)).expect("a transport");
+    let config =
+        ServerConfig { mail: MailConfig { smtp: Some(transport), ..mail_config(&smtp) }, ..ServerConfig::default() };
+    let s = TestServer::with_settings(MemoryStore::new(), settings(), &config).await;
+    s.book("sea-view", "2026-12-20", "2026-12-23", 2).await;
+    let got = smtp.wait_for(1, WAIT).await;
+    assert!(got[0].tls && got[0].authenticated, "STARTTLS before AUTH");
+
+    // A plain relay that offers no STARTTLS never sees the password: the message waits instead.
+    let Some(plain) = SmtpServer::start_plain() else { return };
+    let url = format!("smtp://user:secret@127.0.0.1:{}", plain.port);
+    let transport = Smtp::new(&url, None, Duration::from_secs(10)).expect("a transport");
+    let config =
+        ServerConfig { mail: MailConfig { smtp: Some(transport), ..mail_config(&smtp) }, ..ServerConfig::default() };
+    let s = TestServer::with_settings(MemoryStore::new(), settings(), &config).await;
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let m = wait_message(&s, &code, "request_received", |m| m["attempts"].as_u64() >= Some(1)).await;
+    assert_ne!(m["status"], "sent", "{m}");
+    assert_eq!(plain.received_count(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resend_must_fit_the_booking_s_status_and_a_booking_is_resent_at_most_five_times_a_day() {
+    let s = TestServer::memory().await;
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let path = format!("/api/v1/bookings/{code}/messages");
+    let resend = |kind: &'static str| {
+        let (s, path) = (&s, path.clone());
+        async move { s.post(&path, &s.key, &json!({"kind": kind})).await }
+    };
+    for kind in ["confirmed", "cancelled", "check_out_reminder"] {
+        resend(kind).await.problem(409, "cannot_send");
+    }
+    confirm(&s, &code).await;
+    for kind in ["request_received", "host_request", "cancelled"] {
+        resend(kind).await.problem(409, "cannot_send");
+    }
+    for _ in 0..5 {
+        resend("confirmed").await.expect(202);
+    }
+    let sixth = resend("changed").await;
+    sixth.problem(409, "cannot_send");
+    assert!(sixth.body["detail"].as_str().unwrap().contains("today"), "{}", sixth.text());
+    s.clock.advance(TimeDelta::hours(24));
+    resend("check_in_instructions").await.expect(202);
 }

@@ -1,9 +1,14 @@
 //! Scopes hold for every answer (docs/API.md section 2): every endpoint of the
-//! route table, walked with no key, a read key, a write key and a read+write key.
+//! route table, walked with no key, a read key, a write key and a read+write
+//! key, with the example bodies of the OpenAPI document the server serves.
 //! A key without `read` never receives a guest's details, a note or a door code.
+
+use std::collections::HashMap;
 
 use http::Method;
 use rental_core::access::DoorCodeMode;
+use rental_core::message::MessageKind;
+use rental_core::message::template::MessageTemplate;
 use rental_core::{Property, demo};
 use rental_server::routes;
 use rental_tests::http::{NO_KEY, Reply, TestServer};
@@ -16,12 +21,16 @@ const NOTE: &str = "marker: gate code is under the mat";
 const DOOR_CODE: &str = "7093";
 const WIFI: &str = "Marker-Wifi-SSID";
 
-/// Sea View with its own door code per stay, and a static code and Wi-Fi name of the test's own.
+/// Sea View with its own door code per stay, a static code and Wi-Fi name of
+/// the test's own, and a host's subject line that names the door code.
 fn per_stay_sea_view() -> Property {
+    let subject =
+        MessageTemplate { subject: Some("Door code {{ door_code }}".into()), text: None, html: None, enabled: true };
     Property {
         door_code_mode: DoorCodeMode::PerStay,
         door_code: DOOR_CODE.into(),
         wifi_ssid: WIFI.into(),
+        messages: [(MessageKind::CheckInInstructions, subject)].into(),
         ..demo::sea_view()
     }
 }
@@ -47,17 +56,44 @@ async fn world(s: &TestServer<rental_core::MemoryStore>) -> World {
     let pending = s.post("/api/v1/bookings", &s.key, &create("2026-12-10", "2026-12-14")).await.body["code"].clone();
     let pending = pending.as_str().unwrap().to_owned();
     // Door codes are checked as JSON strings: six digits alone could turn up in a timestamp.
-    let secrets = [GUEST_NAME, GUEST_EMAIL, NOTE, WIFI, &format!("\"{DOOR_CODE}\""), &format!("\"{stay_code}\"")]
-        .map(str::to_owned)
-        .to_vec();
+    let secrets = [
+        GUEST_NAME,
+        GUEST_EMAIL,
+        NOTE,
+        WIFI,
+        &format!("\"{DOOR_CODE}\""),
+        &format!("\"{stay_code}\""),
+        &format!("Door code {stay_code}"),
+    ]
+    .map(str::to_owned)
+    .to_vec();
     World { confirmed, pending, secrets }
 }
 
 /// One request of the walk: method, path and body (`Null` for none).
 type Call = (Method, String, Value);
 
-/// Every request the walk sends for the route `method template`.
-fn calls(method: &str, template: &str, w: &World, block: &str) -> Vec<Call> {
+/// The request body example of each operation of the served OpenAPI
+/// document, by method and path template.
+async fn examples(s: &TestServer<rental_core::MemoryStore>) -> HashMap<(String, String), Value> {
+    let doc = s.get("/api/openapi.json", NO_KEY).await.body.clone();
+    let mut all = HashMap::new();
+    for (template, item) in doc["paths"].as_object().expect("paths") {
+        for (method, op) in item.as_object().expect("a path item") {
+            let media = &op["requestBody"]["content"]["application/json"];
+            let first_named = media["examples"].as_object().and_then(|e| e.values().next()).map(|e| e["value"].clone());
+            let example = if media["example"].is_null() { first_named } else { Some(media["example"].clone()) };
+            if let Some(example) = example {
+                all.insert((method.to_uppercase(), template.clone()), example);
+            }
+        }
+    }
+    all
+}
+
+/// Every request the walk sends for the operation `method template`: the
+/// document's example body unless the walk needs one of its own.
+fn calls(method: &str, template: &str, example: &Value, w: &World, block: &str) -> Vec<Call> {
     let path = template.replace("{slug}", "sea-view").replace("{id}", block);
     let method: Method = method.parse().unwrap();
     let on = |code: &str| path.replace("{code}", code);
@@ -71,7 +107,7 @@ fn calls(method: &str, template: &str, w: &World, block: &str) -> Vec<Call> {
         }
         ("POST", "/api/v1/properties/{slug}/blocks") => json!({"startDate": "2027-02-01", "endDate": "2027-02-02"}),
         ("PATCH", _) => return patches(&on(&w.confirmed), &on(&w.pending)),
-        _ => Value::Null,
+        _ => example.clone(),
     };
     vec![(method, on(&w.confirmed), body)]
 }
@@ -113,13 +149,18 @@ async fn no_answer_to_a_key_without_read_holds_a_guest_s_details_or_a_door_code(
     let s = TestServer::memory().await;
     let w = world(&s).await;
     let keys = [("no key", NO_KEY), ("write", s.write_key.as_str()), ("read", &s.read_key), ("read+write", &s.key)];
+    let examples = examples(&s).await;
     for (scopes, key) in keys {
         let block = new_block(&s).await;
         for route in routes::all() {
-            for call in calls(route.method().as_str(), route.path(), &w, &block) {
+            let (method, template) = (route.method().as_str(), route.path());
+            let example = examples.get(&(method.to_owned(), template.to_owned())).cloned().unwrap_or(Value::Null);
+            let mut succeeded = false;
+            for call in calls(method, template, &example, &w, &block) {
                 let reply = send(&s, key, &call).await;
                 let what = format!("{} {} {} with {scopes}", call.0, call.1, call.2);
                 let text = reply.text();
+                succeeded |= reply.status < 300;
                 if !scopes.starts_with("read") {
                     for secret in &w.secrets {
                         assert!(!text.contains(secret.as_str()), "{what} gave away {secret}: {text}");
@@ -128,6 +169,10 @@ async fn no_answer_to_a_key_without_read_holds_a_guest_s_details_or_a_door_code(
                 if scopes == "write" && call.0 == Method::PATCH && reply.status < 300 {
                     assert_eq!((reply.status, reply.bytes.len()), (204, 0), "{what}: {text}");
                 }
+            }
+            // The walk reaches every write operation's answer, not only its refusals.
+            if scopes == "write" && route.scope() == Some(rental_core::keys::Scope::Write) {
+                assert!(succeeded, "{method} {template} never succeeded for a write key");
             }
         }
     }
@@ -156,4 +201,26 @@ async fn a_write_key_changes_a_booking_with_204_and_creates_one_seeing_only_what
     created.expect(201);
     assert_eq!((&created.body["guestName"], &created.body["access"]), (&json!("Walker"), &Value::Null));
     assert!(created.header("location").is_some_and(|l| l.ends_with(created.body["code"].as_str().unwrap())));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_key_sends_a_message_again_without_seeing_its_recipient_or_subject() {
+    let s = TestServer::memory().await;
+    let w = world(&s).await;
+    let path = format!("/api/v1/bookings/{}/messages", w.confirmed);
+    let body = json!({"kind": "check_in_instructions"});
+    let written = s.post(&path, &s.write_key, &body).await;
+    written.expect(202);
+    let mut fields: Vec<_> = written.body.as_object().unwrap().keys().cloned().collect();
+    fields.sort();
+    assert_eq!(fields, ["dueAt", "id", "kind", "status"], "{}", written.text());
+    assert_eq!(
+        (&written.body["kind"], &written.body["status"]),
+        (&json!("check_in_instructions"), &json!("scheduled"))
+    );
+    // A key with both scopes still sees the whole record, the host's subject rendered.
+    let read = s.post(&path, &s.key, &body).await;
+    read.expect(202);
+    assert_eq!(read.body["to"], GUEST_EMAIL, "{}", read.text());
+    assert!(read.body["subject"].as_str().unwrap().starts_with("Door code "), "{}", read.text());
 }

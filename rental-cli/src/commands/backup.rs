@@ -11,6 +11,7 @@ use rental_core::backup::{self, Backup, BackupError, Counts};
 use rental_core::store::{PgStore, Store};
 use rental_core::{RedbStore, StoreError};
 
+use super::sealed;
 use crate::config::Config;
 use crate::engine::with_engine;
 use crate::error::CliError;
@@ -21,18 +22,25 @@ const MAX_REMOTE_BACKUP: usize = 4 * 1024 * 1024 * 1024;
 
 /// Arguments of `rental backup`.
 #[derive(Debug, Args)]
-#[command(after_help = "The file holds every record (API key hashes, webhook secrets and the admin
-password hash too): it is written readable by its owner only. A server goes on
-serving while its backup is taken.
+#[command(after_help = "The file holds every record (API key hashes, webhook secrets, feed URLs with
+their tokens, door codes, guests' names and e-mails, the admin password hash):
+it is written readable by its owner only. With --passphrase-file it is also
+sealed (encrypted and authenticated, ChaCha20-Poly1305 under an argon2id key):
+a copy kept elsewhere can be neither read nor changed without the passphrase.
+A server goes on serving while its backup is taken.
 
 Examples:
   rental backup --to rental.backup                          # a stopped data directory
   rental backup --to rental.backup --database postgres://rental@db/rental
-  rental backup --to rental.backup --url http://127.0.0.1:8080 --api-key rk_...   # a key with the backup scope")]
+  rental backup --to rental.backup --url http://127.0.0.1:8080 --api-key rk_...   # a key with the backup scope
+  rental backup --to rental.backup --passphrase-file /etc/rental/backup-passphrase")]
 pub struct BackupArgs {
     /// Write the backup to FILE (replaced only once the whole backup is written)
     #[arg(long, value_name = "FILE")]
     pub to: PathBuf,
+    /// Seal the file under the passphrase on the first line of PASSFILE (12 characters or more)
+    #[arg(long, value_name = "PASSFILE")]
+    pub passphrase_file: Option<PathBuf>,
     #[command(flatten)]
     pub remote: RemoteArgs,
 }
@@ -42,19 +50,33 @@ pub struct BackupArgs {
 #[command(after_help = "The target must be empty: a new data directory (--data-dir), or a new
 PostgreSQL database (--database). The whole file is checked first; a file cut
 short or changed is refused and nothing is written. The counts are checked after.
+A sealed file needs --passphrase-file; with it, a file that is not sealed is
+refused (a plain file's checksum finds damage, not a change made on purpose).
 
 Examples:
   rental restore rental.backup --data-dir /var/lib/rental-new
-  rental restore rental.backup --database postgres://rental@db/rental_new")]
+  rental restore rental.backup --database postgres://rental@db/rental_new
+  rental restore rental.backup --data-dir /var/lib/rental-new --passphrase-file /etc/rental/backup-passphrase")]
 pub struct RestoreArgs {
     /// The backup file
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+    /// Open a sealed file with the passphrase on the first line of PASSFILE; refuse a plain one
+    #[arg(long, value_name = "PASSFILE")]
+    pub passphrase_file: Option<PathBuf>,
 }
 
 /// `rental backup` on the local store (a data directory no server holds, or the database).
 pub fn run(args: &BackupArgs, config: &Config) -> Result<String, CliError> {
-    let counts = with_engine!(config, |engine| write_file(&args.to, |out| engine.backup(out).map(|_| ()))?);
+    let counts = match passphrase(args.passphrase_file.as_deref())? {
+        None => with_engine!(config, |engine| write_file(&args.to, None, |out| engine.backup(out).map(|_| ()))?),
+        Some(passphrase) => {
+            let mut plain = Vec::new();
+            let counts = with_engine!(config, |engine| engine.backup(&mut plain).map_err(failed)?);
+            write_sealed(&args.to, &plain, &passphrase)?;
+            counts
+        }
+    };
     Ok(summary("backed up", &args.to, &counts))
 }
 
@@ -65,7 +87,10 @@ pub fn run_remote(args: &BackupArgs, remote: &Remote) -> Result<String, CliError
         .with_timeout(std::time::Duration::from_secs(3600))
         .get_bytes("/api/v1/backup", MAX_REMOTE_BACKUP)?;
     let checked = backup::read(&bytes).map_err(failed)?;
-    write_file(&args.to, |out| out.write_all(&bytes).map_err(BackupError::Io))?;
+    match passphrase(args.passphrase_file.as_deref())? {
+        None => write_file(&args.to, None, |out| out.write_all(&bytes).map_err(BackupError::Io))?,
+        Some(passphrase) => write_sealed(&args.to, &bytes, &passphrase)?,
+    };
     Ok(summary("backed up", &args.to, &checked.counts))
 }
 
@@ -73,6 +98,17 @@ pub fn run_remote(args: &BackupArgs, remote: &Remote) -> Result<String, CliError
 pub fn restore(args: &RestoreArgs, config: &Config) -> Result<String, CliError> {
     let bytes = std::fs::read(&args.file)
         .map_err(|e| CliError::Input { path: args.file.clone(), message: format!("cannot read it: {e}") })?;
+    let refused = |message: String| CliError::Input { path: args.file.clone(), message };
+    let bytes = match (passphrase(args.passphrase_file.as_deref())?, sealed::is_sealed(&bytes)) {
+        (Some(passphrase), true) => sealed::open(&bytes, &passphrase).map_err(|e| refused(e.to_string()))?,
+        (None, true) => return Err(refused("it is sealed: give its passphrase with --passphrase-file".into())),
+        (Some(_), false) => {
+            return Err(refused(
+                "it is not sealed, so nothing shows it unchanged: refused with --passphrase-file".into(),
+            ));
+        }
+        (None, false) => bytes,
+    };
     let checked: Backup =
         backup::read(&bytes).map_err(|e| CliError::Input { path: args.file.clone(), message: e.to_string() })?;
     let counts = if let Some(url) = &config.database {
@@ -87,6 +123,26 @@ pub fn restore(args: &RestoreArgs, config: &Config) -> Result<String, CliError> 
     Ok(summary("restored", &args.file, &counts))
 }
 
+/// The passphrase on the first line of `file`, when one is given.
+fn passphrase(file: Option<&Path>) -> Result<Option<String>, CliError> {
+    let Some(file) = file else { return Ok(None) };
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| CliError::Input { path: file.to_owned(), message: format!("cannot read it: {e}") })?;
+    let line = text.lines().next().unwrap_or_default().to_owned();
+    if line.chars().count() < sealed::MIN_PASSPHRASE {
+        let message = format!("its first line must be a passphrase of {} characters or more", sealed::MIN_PASSPHRASE);
+        return Err(CliError::Input { path: file.to_owned(), message });
+    }
+    Ok(Some(line))
+}
+
+/// `plain` sealed under `passphrase`, written as [`write_file`] writes.
+fn write_sealed(path: &Path, plain: &[u8], passphrase: &str) -> Result<Counts, CliError> {
+    let sealed = sealed::seal(plain, passphrase)
+        .map_err(|e| CliError::Input { path: path.to_owned(), message: e.to_string() })?;
+    write_file(path, Some(passphrase), |out| out.write_all(&sealed).map_err(BackupError::Io))
+}
+
 fn into(store: &impl Store, checked: &Backup) -> Result<Counts, CliError> {
     backup::restore(store, checked).map_err(failed)
 }
@@ -95,6 +151,7 @@ fn into(store: &impl Store, checked: &Backup) -> Result<Counts, CliError> {
 /// a failed backup never leaves a file that looks whole.
 fn write_file(
     path: &Path,
+    sealed_with: Option<&str>,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), BackupError>,
 ) -> Result<Counts, CliError> {
     let partial = path.with_extension("partial");
@@ -114,7 +171,10 @@ fn write_file(
         return Err(e);
     }
     // Read back and checked: what is kept restores.
-    let bytes = std::fs::read(&partial).map_err(failed_io)?;
+    let mut bytes = std::fs::read(&partial).map_err(failed_io)?;
+    if let Some(passphrase) = sealed_with {
+        bytes = sealed::open(&bytes, passphrase).map_err(|e| failed_io(std::io::Error::other(e)))?;
+    }
     let counts = backup::read(&bytes).map_err(failed)?.counts;
     std::fs::rename(&partial, path).map_err(failed_io)?;
     Ok(counts)

@@ -11,6 +11,7 @@ pub mod keys;
 pub mod mcp;
 pub mod property;
 pub mod quote;
+pub mod sealed;
 pub mod serve;
 pub mod sync;
 pub mod webhook;

@@ -14,6 +14,7 @@ use rental_server::connection::ConnectionLimits;
 use rental_server::dispatcher::DispatchConfig;
 use rental_server::feed_pulls::FeedPullConfig;
 use rental_server::mail::compose::parse_mailbox;
+use rental_server::mail::smtp::Security;
 use rental_server::mail::{MailConfig, Sender, Smtp};
 use rental_server::outbound::OutboundConfig;
 use rental_server::ratelimit::RateLimit;
@@ -136,8 +137,12 @@ fn mail_config(config: &Config, base_url: &str) -> Result<MailConfig, CliError> 
             base_url: Some(base_url.to_owned()),
         }),
     };
-    if smtp.is_none() {
-        tracing::info!("no smtp set: guest messages are recorded skipped (no_mail_server)");
+    match &smtp {
+        None => tracing::info!("no smtp set: guest messages are recorded skipped (no_mail_server)"),
+        Some(smtp) if smtp.security() == Security::PlainWithCredentials => tracing::warn!(
+            "the mail server's password goes out in plain text (tls=none in smtp): anyone on the path can read it"
+        ),
+        Some(smtp) => tracing::info!(security = %smtp.security(), "guest messages go out through smtp"),
     }
     Ok(MailConfig { smtp, sender, retries: m.retries.clone(), lease: m.lease, ..MailConfig::default() })
 }

@@ -68,19 +68,43 @@ impl<S: Store> super::Worker<'_, S> {
         Ok(failures.and_then(|f| f.locked_until).filter(|until| *until > now).map(|until| until - now))
     }
 
+    /// Counts a login attempt from `client` at `now` before its password is
+    /// checked, as a failure until [`Self::login_succeeded`] forgets it:
+    /// `Err(wait)` while the client must wait, and then nothing is counted.
+    /// The check and the count are one transaction, so that attempts racing
+    /// each other cannot all pass the check before any of them is counted.
+    pub fn login_attempt(&self, client: &str, now: DateTime<Utc>) -> Result<std::result::Result<(), TimeDelta>> {
+        self.write(|tx| {
+            let failures = tx.get::<ClientFailures>(client)?.map(|c| c.failures);
+            if let Some(until) = failures.and_then(|f| f.locked_until).filter(|until| *until > now) {
+                return Ok(Err(until - now));
+            }
+            Self::forget_quiet_clients(tx, now)?;
+            let failures = LoginFailures::and_one(failures, now);
+            tx.put(&ClientFailures { client: client.to_owned(), failures })?;
+            Ok(Ok(()))
+        })
+    }
+
     /// Notes a failed login from `client` at `now`; past [`MAX_TRACKED`]
     /// clients, those quiet for [`MAX_WAIT`] are forgotten first.
     pub fn login_failed(&self, client: &str, now: DateTime<Utc>) -> Result<()> {
         self.write(|tx| {
-            if tx.records(&ClientFailures::KIND, "", "", MAX_TRACKED)?.len() >= MAX_TRACKED {
-                let quiet_until = now - MAX_WAIT - TimeDelta::milliseconds(1);
-                for quiet in tx.due::<ClientFailures>(quiet_until, usize::MAX)? {
-                    tx.remove::<ClientFailures>(&quiet.client)?;
-                }
-            }
+            Self::forget_quiet_clients(tx, now)?;
             let failures = LoginFailures::and_one(tx.get::<ClientFailures>(client)?.map(|c| c.failures), now);
             Ok(tx.put(&ClientFailures { client: client.to_owned(), failures })?)
         })
+    }
+
+    /// Past [`MAX_TRACKED`] clients, forgets those quiet for [`MAX_WAIT`].
+    fn forget_quiet_clients(tx: &mut super::write::Tx<'_, S>, now: DateTime<Utc>) -> Result<()> {
+        if tx.records(&ClientFailures::KIND, "", "", MAX_TRACKED)?.len() >= MAX_TRACKED {
+            let quiet_until = now - MAX_WAIT - TimeDelta::milliseconds(1);
+            for quiet in tx.due::<ClientFailures>(quiet_until, usize::MAX)? {
+                tx.remove::<ClientFailures>(&quiet.client)?;
+            }
+        }
+        Ok(())
     }
 
     /// Forgets the failed logins of `client` after a successful login.

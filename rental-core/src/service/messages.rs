@@ -8,6 +8,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::Rental;
+use super::write::Tx;
 use crate::admin::keys;
 use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};
@@ -57,8 +58,9 @@ impl<S: Store> Rental<S> {
 
     /// Records a new message of `kind` for booking `code`, due now: a resend
     /// by hand. Refused ([`Error::CannotSend`]) when the booking has no guest
-    /// e-mail, for timed kinds of a booking that is not confirmed, and for
-    /// `host_request` without `hostEmail`.
+    /// e-mail, for a kind that does not fit the booking's status (see
+    /// [`fits_status`]), for `host_request` without `hostEmail`, and past
+    /// [`MAX_RESENDS`] resends of the booking in [`RESEND_WINDOW`].
     pub fn resend_message(&self, code: &str, kind: MessageKind) -> Result<Message> {
         let now = self.now();
         let host_email = self.settings.host_email.clone();
@@ -70,17 +72,21 @@ impl<S: Store> Rental<S> {
             if booking.guest_email.is_empty() {
                 return Err(Error::CannotSend { kind, reason: "the booking has no guest e-mail address" });
             }
-            if kind.is_timed() && booking.status != Status::Confirmed {
-                return Err(Error::CannotSend { kind, reason: "it is sent for confirmed stays only" });
+            if let Err(reason) = fits_status(kind, booking.status) {
+                return Err(Error::CannotSend { kind, reason });
             }
             if kind == MessageKind::HostRequest && host_email.is_empty() {
                 return Err(Error::CannotSend { kind, reason: "hostEmail is not set" });
             }
             let existing = tx.list::<Message>(&booking_prefix(booking.property.as_str(), code), "", MAX_PER_BOOKING)?;
+            let recent = existing.iter().filter(|m| m.resent && now - m.created_at < RESEND_WINDOW).count();
+            if recent >= MAX_RESENDS {
+                return Err(Error::CannotSend { kind, reason: "the booking was sent 5 messages again today already" });
+            }
             let input = PlanInput { property: &property, existing: &existing, host_email: &host_email, now };
             let message = fresh(kind, &booking, input, now, keys::new_id("msg_", self.entropy.as_ref()));
             // A resend by hand goes even when the property turned the kind off.
-            let message = Message { status: MessageStatus::Scheduled, error: None, ..message };
+            let message = Message { status: MessageStatus::Scheduled, error: None, resent: true, ..message };
             tx.put(&message)?;
             Ok(message)
         })
@@ -129,7 +135,7 @@ impl<S: Store> super::Worker<'_, S> {
             return Ok(Claim::default());
         }
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
-        self.write(|tx| claim_in(&mut **tx, owner, now, until, limit))
+        self.write(|tx| claim_in::<S>(tx, owner, now, until, limit))
     }
 
     /// [`Self::record_messages`] and then [`Self::claim_messages`]
@@ -149,8 +155,8 @@ impl<S: Store> super::Worker<'_, S> {
         let now = self.now();
         let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
         self.write(|tx| {
-            let recorded = record_in(&mut **tx, done, retries)?;
-            let claim = if limit == 0 { Claim::default() } else { claim_in(&mut **tx, owner, now, until, limit)? };
+            let recorded = record_in::<S>(tx, done, retries)?;
+            let claim = if limit == 0 { Claim::default() } else { claim_in::<S>(tx, owner, now, until, limit)? };
             Ok((recorded, claim))
         })
     }
@@ -181,7 +187,7 @@ impl<S: Store> super::Worker<'_, S> {
         done: &[(Message, Outcome, DateTime<Utc>)],
         retries: &[Duration],
     ) -> Result<Vec<Message>> {
-        self.write(|tx| record_in(&mut **tx, done, retries))
+        self.write(|tx| record_in::<S>(tx, done, retries))
     }
 
     /// Extends the leases `owner` holds on the messages under `keys` to
@@ -234,8 +240,8 @@ impl<S: Store> super::Worker<'_, S> {
 
 /// Claims in `tx` for `owner` up to `limit` messages due at `now`, leased
 /// until `until` (see `Worker::claim_messages`).
-fn claim_in<T: ReadTx + WriteRecords>(
-    tx: &mut T,
+fn claim_in<S: Store>(
+    tx: &mut Tx<'_, S>,
     owner: &str,
     now: DateTime<Utc>,
     until: DateTime<Utc>,
@@ -276,8 +282,8 @@ fn claim_in<T: ReadTx + WriteRecords>(
 }
 
 /// Records `done` in `tx`, in order (see `Worker::record_messages`).
-fn record_in<T: ReadTx + WriteRecords>(
-    tx: &mut T,
+fn record_in<S: Store>(
+    tx: &mut Tx<'_, S>,
     done: &[(Message, Outcome, DateTime<Utc>)],
     retries: &[Duration],
 ) -> Result<Vec<Message>> {
@@ -297,4 +303,30 @@ fn no_longer_due(message: &Message, booking: &Booking, property: &Property, now:
         return Some(cancel(message, reasons::BOOKING_CANCELLED));
     }
     too_late(message.kind, booking, property, now).map(|reason| skip(message, reason))
+}
+
+/// Resends of one booking allowed in [`RESEND_WINDOW`]: enough to fix a lost
+/// e-mail, too few to make the host's mail server a guest's pest.
+pub const MAX_RESENDS: usize = 5;
+/// The window [`MAX_RESENDS`] counts in.
+pub const RESEND_WINDOW: TimeDelta = TimeDelta::hours(24);
+
+/// Whether a message of `kind` still says something true of a booking in
+/// `status`: a request is acknowledged while pending, a confirmation only
+/// for a confirmed stay, a cancellation only for a cancelled one.
+pub fn fits_status(kind: MessageKind, status: Status) -> std::result::Result<(), &'static str> {
+    let fits = match kind {
+        MessageKind::RequestReceived | MessageKind::HostRequest => status == Status::Pending,
+        MessageKind::Confirmed | MessageKind::CheckInInstructions | MessageKind::CheckOutReminder => {
+            status == Status::Confirmed
+        }
+        MessageKind::Changed => status != Status::Cancelled,
+        MessageKind::Cancelled => status == Status::Cancelled,
+    };
+    fits.then_some(()).ok_or(match kind {
+        MessageKind::RequestReceived | MessageKind::HostRequest => "it is sent for pending requests only",
+        MessageKind::Cancelled => "it is sent for cancelled bookings only",
+        MessageKind::Changed => "it is not sent for a cancelled booking",
+        _ => "it is sent for confirmed stays only",
+    })
 }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
-use super::{ReadTx, RecordKind, RecordRow, Store, StoreResult, WriteTx, due_key, finished_key};
+use super::{ReadTx, RecordKind, RecordRow, Store, StoreError, StoreResult, WriteTx, due_key, finished_key};
 use crate::basics::ids::BookingCode;
 use crate::bookings::booking::{Booking, BookingQuery, Cursor, Status};
 use crate::bookings::calendar::{Block, CalendarEntry};
@@ -260,6 +260,15 @@ impl WriteTx for MemoryTx<'_, Data> {
     fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
         self.append_events(std::slice::from_ref(event))?;
         Ok(self.data.outbox.last_key_value().map_or(0, |(&seq, _)| seq))
+    }
+
+    fn append_event_at(&mut self, seq: u64, event: &Event) -> StoreResult<()> {
+        if self.data.outbox.last_key_value().is_some_and(|(&last, _)| last >= seq) {
+            return Err(StoreError::Conflict(format!("the outbox is already numbered past {seq}")));
+        }
+        self.data.outbox.insert(seq, event.clone());
+        self.data.unfanned.insert(seq);
+        Ok(())
     }
 
     fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {

@@ -264,6 +264,29 @@ pub trait WriteTx: ReadTx {
         let unfanned = self.unfanned_events(usize::MAX)?;
         unfanned.last().map(|e| e.seq).ok_or_else(|| StoreError::Corrupt("an appended event is missing".into()))
     }
+    /// Appends `event` under the number `seq`, which must be past every event
+    /// held: a restore keeps the numbers that deliveries and readers know.
+    /// The numbers skipped stay unused, and later appends number after `seq`.
+    ///
+    /// The default appends placeholders up to `seq` and removes them, work in
+    /// proportion to the gap; a store that can set its next number says so
+    /// in one step (the memory, redb and PostgreSQL stores do).
+    fn append_event_at(&mut self, seq: u64, event: &Event) -> StoreResult<()> {
+        let mut placeholders = Vec::new();
+        let placed = loop {
+            let given = self.append_event(event)?;
+            if given == seq {
+                break true;
+            }
+            placeholders.push(given);
+            if given > seq {
+                break false;
+            }
+        };
+        self.mark_fanned_out(&placeholders)?;
+        placeholders.into_iter().try_for_each(|placeholder| self.remove_event(placeholder))?;
+        if placed { Ok(()) } else { Err(StoreError::Conflict(format!("the outbox is already numbered past {seq}"))) }
+    }
     /// Inserts or replaces a delivery, keeping the due index in step; a
     /// delivery that is no longer pending loses its lease.
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()>;

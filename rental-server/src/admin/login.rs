@@ -18,6 +18,7 @@ use subtle::ConstantTimeEq;
 
 use super::form::Form;
 use super::page::{Page, redirect, shell};
+use super::password_check::Unchecked;
 use super::session::{self, Session};
 use super::{throttle, unavailable};
 use crate::AppState;
@@ -66,22 +67,24 @@ pub async fn submit<S: Store + 'static>(
     headers: &HeaderMap,
     body: Body,
 ) -> Page {
-    match throttle::wait(state, client).await {
-        Ok(None) => {}
-        Ok(Some(seconds)) => return too_many(seconds),
-        Err(problem) => return unavailable(&problem),
-    }
     let form = Form::read(body).await.unwrap_or_default();
     if !login_token_matches(headers, form.get("_csrf")) {
         return page(state, Some("The login form expired. Try again.")).await;
     }
+    // Counted before the check: a burst from one address is refused here, unhashed.
+    match throttle::attempt(state, client).await {
+        Ok(None) => {}
+        Ok(Some(seconds)) => return too_many(seconds),
+        Err(problem) => return unavailable(&problem),
+    }
     let password = form.get("password").to_owned();
-    let ok = blocking(state.rental(), move |r| r.worker().verify_admin_password(&password)).await.unwrap_or(false);
+    let ok = match state.admin.checks.verify(state.rental(), password).await {
+        Ok(ok) => ok,
+        Err(Unchecked::Busy) => return busy(),
+        Err(Unchecked::Failed) => false,
+    };
     if !ok {
         tracing::warn!(%client, "failed admin login");
-        if let Err(problem) = throttle::failed(state, client).await {
-            return unavailable(&problem);
-        }
         return page(state, Some("Wrong password.")).await;
     }
     let started = async {
@@ -117,6 +120,14 @@ pub async fn logout<S: Store + 'static>(state: &Arc<AppState<S>>, session: &Sess
         return unavailable(&problem);
     }
     with_cookie(redirect("/admin/login"), &session::clear_cookie(state.admin.config.secure_cookie))
+}
+
+/// Every password checker is busy: come back in a second (the attempt still counts).
+fn busy() -> Page {
+    let text = "Too many logins are being checked right now. Try again in a moment.";
+    let mut page = super::page::message(StatusCode::TOO_MANY_REQUESTS, "Busy", text);
+    page.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(1));
+    page
 }
 
 fn too_many(seconds: u64) -> Page {

@@ -15,6 +15,7 @@ mod keys;
 mod login;
 mod origin;
 pub(crate) mod page;
+pub mod password_check;
 mod properties;
 mod property_edit;
 mod property_messages;
@@ -59,12 +60,14 @@ impl Default for AdminConfig {
 #[derive(Debug)]
 pub struct Admin {
     config: AdminConfig,
+    /// Where login passwords are checked, a few at a time.
+    checks: password_check::PasswordChecks,
 }
 
 impl Admin {
     /// A dashboard configured by `config`.
     pub fn new(config: AdminConfig) -> Self {
-        Admin { config }
+        Admin { config, checks: password_check::PasswordChecks::new() }
     }
 }
 

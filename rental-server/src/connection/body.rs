@@ -69,7 +69,9 @@ pub struct Body {
     rate_from: Instant,
     min_rate: u32,
     received: u64,
-    timer: Pin<Box<Sleep>>,
+    /// Made the first time a read waits: most bodies arrive with their head
+    /// and never need one.
+    timer: Option<Pin<Box<Sleep>>>,
 }
 
 impl Body {
@@ -85,7 +87,7 @@ impl Body {
             rate_from: now + limits.body_rate_grace,
             min_rate: limits.min_body_rate.max(1),
             received: 0,
-            timer: Box::pin(tokio::time::sleep_until(anonymous_by)),
+            timer: None,
         }
     }
 
@@ -118,10 +120,11 @@ impl HttpBody for Body {
             Poll::Ready(other) => Poll::Ready(other.map(|r| r.map_err(Into::into))),
             Poll::Pending => {
                 let deadline = this.deadline();
-                if this.timer.deadline() != deadline {
-                    this.timer.as_mut().reset(deadline);
+                let timer = this.timer.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+                if timer.deadline() != deadline {
+                    timer.as_mut().reset(deadline);
                 }
-                match this.timer.as_mut().poll(cx) {
+                match timer.as_mut().poll(cx) {
                     Poll::Ready(()) => Poll::Ready(Some(Err(Box::new(BodyTimeout)))),
                     Poll::Pending => Poll::Pending,
                 }

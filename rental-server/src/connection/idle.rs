@@ -33,13 +33,24 @@ impl<T> IdleTimeout<T> {
     }
 
     /// True when the idle time is over; arms the timer to wake `cx` otherwise.
+    ///
+    /// The timer is moved only when it fires early (the connection was busy
+    /// since it was set) or would fire late, so a busy keep-alive connection
+    /// resets it about once per `limit`, not once per request: a reset takes
+    /// the runtime's timer lock, which every worker shares.
     fn expired(&mut self, cx: &mut Context<'_>) -> bool {
         let Some(since) = self.idle_since else { return false };
         let deadline = since + self.limit;
-        if self.timer.deadline() != deadline {
+        if self.timer.deadline() > deadline {
             self.timer.as_mut().reset(deadline);
         }
-        self.timer.as_mut().poll(cx).is_ready()
+        while self.timer.as_mut().poll(cx).is_ready() {
+            if Instant::now() >= deadline {
+                return true;
+            }
+            self.timer.as_mut().reset(deadline);
+        }
+        false
     }
 }
 

@@ -8,23 +8,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::client_addr::TrustedProxies;
-
-/// The part of an address that names one client: an IPv4 address, or an IPv6 /64.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Client {
-    V4(u32),
-    V6Prefix(u64),
-}
-
-impl From<IpAddr> for Client {
-    fn from(ip: IpAddr) -> Self {
-        match ip.to_canonical() {
-            IpAddr::V4(v4) => Client::V4(v4.to_bits()),
-            IpAddr::V6(v6) => Client::V6Prefix((v6.to_bits() >> 64) as u64),
-        }
-    }
-}
+use crate::client_addr::{ClientGroup as Client, TrustedProxies};
 
 /// The open connections of each client address, up to a cap.
 #[derive(Debug)]
@@ -45,7 +29,7 @@ impl AddressSlots {
         if self.uncounted.trusts(ip) {
             return Some(AddressSlot { slots: Arc::clone(self), client: None });
         }
-        let client = Client::from(ip);
+        let client = Client::of(ip);
         let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         let count = open.entry(client).or_insert(0);
         if *count >= self.cap {
@@ -58,7 +42,7 @@ impl AddressSlots {
     /// How many connections `ip`'s client holds.
     pub fn held(&self, ip: IpAddr) -> usize {
         let open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
-        open.get(&Client::from(ip)).copied().unwrap_or(0)
+        open.get(&Client::of(ip)).copied().unwrap_or(0)
     }
 }
 

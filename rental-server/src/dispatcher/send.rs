@@ -33,7 +33,9 @@ pub(super) async fn attempt(
         Err(e) => Attempt { at, status: None, latency_ms, error: Some(e.to_string()) },
     };
     let (id, event) = (due.delivery.id, due.delivery.event);
-    tracing::info!(delivery = %id, %event, url = %due.url, status = ?attempt.status, error = ?attempt.error, latency_ms, "webhook attempt");
+    // The URL without its credentials and query: they are the receiver's secrets.
+    let url = crate::log_safe::url(&due.url);
+    tracing::info!(delivery = %id, %event, %url, status = ?attempt.status, error = ?attempt.error, latency_ms, "webhook attempt");
     (id, attempt)
 }
 

@@ -265,7 +265,8 @@ fn count_recorded(counters: &MessageCounters, recorded: &[Message]) {
         if m.status == MessageStatus::Sent {
             tracing::info!(%id, %kind, booking, "guest message sent");
         } else {
-            let error = m.error.as_deref().unwrap_or("");
+            // A mail server quotes the refused recipient: the guest's address stays out of the log.
+            let error = crate::log_safe::without_addresses(m.error.as_deref().unwrap_or(""));
             tracing::warn!(%id, %kind, booking, status = %m.status, error, "guest message not sent");
         }
     }
@@ -276,6 +277,6 @@ fn count_finished(counters: &MessageCounters, finished: &[Message]) {
         let outcome =
             if m.status == MessageStatus::Cancelled { MessageOutcome::Cancelled } else { MessageOutcome::Skipped };
         counters.add(m.kind, outcome);
-        tracing::info!(id = %m.id, kind = %m.kind, booking = %m.booking.as_str(), status = %m.status, reason = m.error.as_deref().unwrap_or(""), "guest message not sent");
+        tracing::info!(id = %m.id, kind = %m.kind, booking = %m.booking.as_str(), status = %m.status, reason = crate::log_safe::without_addresses(m.error.as_deref().unwrap_or("")), "guest message not sent");
     }
 }

@@ -22,6 +22,8 @@ pub(crate) enum Success {
     NoContent(&'static str),
     /// 200 with the booking, or 204 for a key without `read`.
     Updated,
+    /// 202 with the message sent again, fewer fields for a key without `read`.
+    Resent,
     /// 200 `text/calendar` with an `ETag`, or 304 when `If-None-Match` names it.
     Calendar,
     /// 200 with a body that is not JSON: media type, description.
@@ -115,6 +117,12 @@ fn responses(op: &Operation, access: Option<Scope>) -> Value {
                 "content": {media: {"schema": {"type": "string"}}},
             });
             all.insert("200".to_owned(), response);
+        }
+        Success::Resent => {
+            let mut response = json_response("Accepted: the new message, scheduled now.", "MessageView");
+            response["content"]["application/json"]["schema"] =
+                json!({"anyOf": [schema("MessageView"), schema("MessageAccepted")]});
+            all.insert("202".to_owned(), response);
         }
         Success::Updated => {
             all.insert("200".to_owned(), json_response("The booking after the action.", "Booking"));

@@ -60,6 +60,14 @@ pub(super) fn message_schemas() -> Map<String, Value> {
         "MessageList": object("A booking's guest messages.", &["data"], json!({
             "data": {"type": "array", "items": schema("MessageView"), "description": "In the order recorded."},
         })),
+        "MessageAccepted": object("A message sent again, as a key without the `read` scope sees it: no \
+            recipient, subject or error, which are the guest's (a subject may carry a door code).",
+            &["id", "kind", "status", "dueAt"], json!({
+                "id": string("`msg_` + 12 characters."),
+                "kind": schema("MessageKind"),
+                "status": schema("MessageStatus"),
+                "dueAt": {"type": "string", "format": "date-time", "description": "When it goes out."},
+            })),
     }))
 }
 

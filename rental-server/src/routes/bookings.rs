@@ -74,7 +74,7 @@ impl<S: Store + 'static> Table<S> {
             handler: |mut c| {
                 Box::pin(async move {
                     let body = c.body().await?;
-                    handlers::create_booking(c.rental(), c.headers(), &body, c.reader()).await
+                    handlers::create_booking(c.rental(), c.headers(), &body, (c.key_id(), c.reader())).await
                 })
             },
             operation: Operation {
@@ -179,7 +179,7 @@ impl<S: Store + 'static> Table<S> {
             handler: |mut c| {
                 Box::pin(async move {
                     let body = c.body().await?;
-                    messages::resend(c.rental(), c.param("code"), &body).await
+                    messages::resend(c.rental(), c.param("code"), &body, c.reader()).await
                 })
             },
             operation: Operation {
@@ -190,10 +190,11 @@ impl<S: Store + 'static> Table<S> {
                     the server sends it within a second or so, with its own `Message-ID`. The wording is rendered \
                     when it is sent, from the booking as it is then. 409 `cannot_send` when the booking has no guest \
                     e-mail, for `check_in_instructions` and `check_out_reminder` of a booking that is not \
-                    confirmed, and for `host_request` without `hostEmail`; an unknown kind is 422. Needs the `write` scope.",
+                    confirmed, and for `host_request` without `hostEmail`; an unknown kind is 422. Needs the `write` scope; \
+                    a key without `read` gets only the message's `id`, `kind`, `status` and `dueAt`.",
                 parameters: &["Code", "RequestId"],
                 body: Some("ResendRequest"),
-                success: Success::Json(202, "Accepted: the new message, scheduled now.", "MessageView"),
+                success: Success::Resent,
                 errors: &["NotFound", "ValidationFailed", "CannotSend"],
             },
         },

@@ -242,6 +242,8 @@ pub(crate) struct Call<S> {
     pub(crate) query: Query,
     /// Whether the key may read (`read` scope): what a write-only key is shown depends on it.
     pub(crate) reader: bool,
+    /// The id of the key (empty on a public route): what is remembered per key is scoped by it.
+    pub(crate) key_id: String,
 }
 
 impl<S: Store + 'static> Call<S> {
@@ -270,6 +272,11 @@ impl<S: Store + 'static> Call<S> {
     /// The request's headers.
     pub(crate) fn headers(&self) -> &HeaderMap {
         &self.parts.headers
+    }
+
+    /// The id of the request's key; empty on a public route.
+    pub(crate) fn key_id(&self) -> &str {
+        &self.key_id
     }
 
     /// Whether the key has the `read` scope.

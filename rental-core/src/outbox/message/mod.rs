@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::basics::ids::{BookingCode, Slug};
 
+mod compiled;
 pub mod lead;
 pub mod plan;
 pub mod template;
@@ -174,6 +175,9 @@ pub struct Message {
     /// The sender holding it, while an attempt may be on the network.
     #[serde(default)]
     pub lease: Option<MessageLease>,
+    /// True for a message sent again by hand (at most 5 a booking a day).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resent: bool,
     /// When it was recorded.
     #[serde(with = "crate::basics::timestamp")]
     pub created_at: DateTime<Utc>,
@@ -365,6 +369,7 @@ mod tests {
             attempts: 0,
             error: None,
             lease: None,
+            resent: false,
             created_at: at("2026-11-22T08:00:00Z"),
         }
     }

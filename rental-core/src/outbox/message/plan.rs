@@ -17,7 +17,7 @@ use crate::basics::ids::Source;
 use crate::bookings::booking::{Booking, Status};
 use crate::properties::property::Property;
 
-use super::template::{Facts, context, render};
+use super::template::{Facts, context, subject};
 use super::timing::schedule;
 use super::{Message, MessageKind, MessageStatus, cancel, reasons, skip};
 
@@ -157,7 +157,7 @@ pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: Da
     let seq = u32::try_from(input.existing.len()).unwrap_or(u32::MAX).saturating_add(1);
     let custom = input.property.messages.get(&kind);
     let facts = Facts { booking, property: input.property, base_url: None };
-    let subject = render(kind, custom, &context(kind, facts)).map(|r| r.subject).unwrap_or_default();
+    let subject = subject(kind, custom, &context(kind, facts)).unwrap_or_default();
     let to = if kind == MessageKind::HostRequest { input.host_email } else { booking.guest_email.as_str() };
     let message = Message {
         id,
@@ -173,6 +173,7 @@ pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: Da
         attempts: 0,
         error: None,
         lease: None,
+        resent: false,
         created_at: input.now,
     };
     if custom.is_some_and(|c| !c.enabled) { skip(&message, reasons::DISABLED) } else { message }

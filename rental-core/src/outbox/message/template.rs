@@ -13,7 +13,6 @@ use std::fmt::Write as _;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use minijinja::value::{Serde, Value};
-use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -21,10 +20,8 @@ use crate::bookings::booking::{Booking, CancelledBy, Status};
 use crate::error::FieldError;
 use crate::properties::property::{Property, format_money};
 
-use super::MessageKind;
+use super::{MessageKind, compiled};
 
-/// How much work one template may do: ample for any wording, far too little for a runaway loop.
-const FUEL: u64 = 20_000;
 /// The longest template part accepted, in bytes.
 pub const MAX_TEMPLATE_BYTES: usize = 20_000;
 /// The most one rendered part may hold, in bytes: a message, not a payload.
@@ -196,22 +193,10 @@ fn builtins(kind: MessageKind) -> [&'static str; 3] {
     }
 }
 
-/// The sandbox every template runs in. The name decides escaping: `.html` escapes.
-fn environment() -> Environment<'static> {
-    let mut env = Environment::new();
-    env.set_undefined_behavior(UndefinedBehavior::Strict);
-    env.set_fuel(Some(FUEL));
-    env.set_recursion_limit(20);
-    env.set_auto_escape_callback(|name| if name == HTML_NAME { AutoEscape::Html } else { AutoEscape::None });
-    env
-}
-
-/// The name HTML parts are compiled under: the one that escapes.
-const HTML_NAME: &str = "part.html";
-
+/// The name a part is checked under: a name ending in `.html` escapes.
 fn template_name(part: Part) -> &'static str {
     match part {
-        Part::Html => HTML_NAME,
+        Part::Html => "part.html",
         Part::Subject | Part::Text => "part.txt",
     }
 }
@@ -221,7 +206,7 @@ fn template_name(part: Part) -> &'static str {
 /// too long, a syntax error, a variable the kind does not have, or an error
 /// when rendered with sample data.
 pub fn check(messages: &BTreeMap<MessageKind, MessageTemplate>) -> Vec<FieldError> {
-    let env = environment();
+    let env = compiled::sandbox();
     let mut errors = Vec::new();
     for (kind, template) in messages {
         let sample = sample_context(*kind);
@@ -300,26 +285,45 @@ fn describe(e: &minijinja::Error) -> String {
 
 /// Renders `kind` with `context`: each part from the property's template
 /// (`custom`) where it has one, else the built-in one. The subject comes out
-/// as one line of at most 250 characters.
+/// as one line of at most 250 characters. Each template is compiled once
+/// per process (a property's own once per source).
 pub fn render(
     kind: MessageKind,
     custom: Option<&MessageTemplate>,
     context: &BTreeMap<&'static str, serde_json::Value>,
 ) -> Result<Rendered, TemplateError> {
-    let env = environment();
     let value = Value::from(Serde(context));
-    let part = |part: Part| -> Result<String, TemplateError> {
-        let source = custom.and_then(|c| part.of(c)).unwrap_or_else(|| builtin(kind, part));
-        let out = env
-            .template_from_named_str(template_name(part), source)
-            .and_then(|t| t.render(value.clone()))
-            .map_err(|e| TemplateError { kind, part: part.as_str(), detail: describe(&e) })?;
-        if out.len() > MAX_OUTPUT_BYTES {
-            return Err(TemplateError { kind, part: part.as_str(), detail: "renders to more than 1 MB".into() });
-        }
-        Ok(out)
-    };
-    Ok(Rendered { subject: one_line(&part(Part::Subject)?), text: part(Part::Text)?, html: part(Part::Html)? })
+    Ok(Rendered {
+        subject: one_line(&render_part(kind, Part::Subject, custom, &value)?),
+        text: render_part(kind, Part::Text, custom, &value)?,
+        html: render_part(kind, Part::Html, custom, &value)?,
+    })
+}
+
+/// The subject alone of [`render`]: what a message records when it is made.
+pub fn subject(
+    kind: MessageKind,
+    custom: Option<&MessageTemplate>,
+    context: &BTreeMap<&'static str, serde_json::Value>,
+) -> Result<String, TemplateError> {
+    Ok(one_line(&render_part(kind, Part::Subject, custom, &Value::from(Serde(context)))?))
+}
+
+fn render_part(
+    kind: MessageKind,
+    part: Part,
+    custom: Option<&MessageTemplate>,
+    value: &Value,
+) -> Result<String, TemplateError> {
+    let out = compiled::render_part(kind, part, custom.and_then(|c| part.of(c)), value).map_err(|e| TemplateError {
+        kind,
+        part: part.as_str(),
+        detail: describe(&e),
+    })?;
+    if out.len() > MAX_OUTPUT_BYTES {
+        return Err(TemplateError { kind, part: part.as_str(), detail: "renders to more than 1 MB".into() });
+    }
+    Ok(out)
 }
 
 /// `s` as one header-safe line: every control character, line or paragraph

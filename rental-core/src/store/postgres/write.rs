@@ -123,6 +123,21 @@ impl WriteTx for PgTx<'_> {
             .ok_or_else(|| StoreError::Corrupt("an outbox insert returned no number".into()))
     }
 
+    /// Sent now, after what waits; the outbox's sequence moves on to `seq`.
+    fn append_event_at(&mut self, seq: u64, event: &Event) -> StoreResult<()> {
+        self.hold_all()?;
+        let past = self.query("SELECT 1 FROM outbox WHERE seq >= $1 LIMIT 1", &[&seq_value(seq)])?;
+        if !past.is_empty() {
+            return Err(StoreError::Conflict(format!("the outbox is already numbered past {seq}")));
+        }
+        self.execute("INSERT INTO outbox (seq, doc) VALUES ($1, $2)", &[&seq_value(seq), &Json(event)])?;
+        self.query(
+            "SELECT setval(pg_get_serial_sequence('outbox', 'seq'), GREATEST($1, nextval(pg_get_serial_sequence('outbox', 'seq'))))",
+            &[&seq_value(seq)],
+        )?;
+        Ok(())
+    }
+
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
         self.hold_all()?;
         let due = due_key(delivery).map(|(at, _)| i64::try_from(at).unwrap_or(i64::MAX));

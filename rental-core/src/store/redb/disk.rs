@@ -73,6 +73,18 @@ pub(crate) enum SyncPoint {
     FlusherLatch,
 }
 
+/// Refuses a store file that is a symbolic link: a data directory prepared
+/// by someone else must not make a restore or a start write through it.
+fn refuse_link(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is a symbolic link; rental opens only files of its own", path.display()),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The real file system: `path` is redb's file, the log is beside it.
 #[derive(Debug)]
 pub(crate) struct OsDisk {
@@ -88,6 +100,7 @@ impl OsDisk {
 
 impl Disk for OsDisk {
     fn open_db(&self, builder: &Builder) -> StoreResult<Database> {
+        refuse_link(&self.path).map_err(backend)?;
         if !self.path.exists() {
             let fresh = with_suffix(&self.path, ".new");
             // Never a store's: a creation that was cut short, or nothing.
@@ -103,6 +116,7 @@ impl Disk for OsDisk {
 
     fn open_log(&self) -> io::Result<Box<dyn LogFile>> {
         let path = with_suffix(&self.path, ".redo");
+        refuse_link(&path)?;
         let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
         Ok(Box::new(file))
     }

@@ -18,7 +18,7 @@ use crate::bookings::calendar::{Block, CalendarEntry};
 use crate::bookings::lifecycle;
 use crate::outbox::delivery::{Delivery, Lease};
 use crate::outbox::event::Event;
-use crate::store::{ReadTx, RecordKind, RecordRow, StoreResult, WriteTx, due_key, finished_key};
+use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult, WriteTx, due_key, finished_key};
 
 impl RedbTx<RedbWrite<'_>> {
     /// Opens a table to change; its changes go to the redo log.
@@ -130,6 +130,16 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         self.append_events(std::slice::from_ref(event))?;
         let table = self.table(OUTBOX)?;
         Ok(table.last().map_err(backend)?.map_or(0, |(k, _)| k.value()))
+    }
+
+    fn append_event_at(&mut self, seq: u64, event: &Event) -> StoreResult<()> {
+        let mut table = self.table(OUTBOX)?;
+        if table.last().map_err(backend)?.is_some_and(|(k, _)| k.value() >= seq) {
+            return Err(StoreError::Conflict(format!("the outbox is already numbered past {seq}")));
+        }
+        table.insert(seq, encode(event)?.as_slice())?;
+        self.table(UNFANNED)?.insert(seq, ())?;
+        Ok(())
     }
 
     fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {

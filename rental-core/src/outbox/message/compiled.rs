@@ -1,0 +1,124 @@
+//! Message templates compiled once: the built-in ones when first used, a
+//! property's own the first time each source is rendered, kept until it changes.
+//!
+//! Compiling was most of a message's cost (a subject recorded with each
+//! booking compiled three templates and rendered all of them); a compiled
+//! template renders in a few microseconds. A property's template is kept
+//! under its source, so an edited template is a new entry and the old one is
+//! never used again; the cache is emptied when it holds
+//! [`MAX_CUSTOM`] of them, so edits cannot grow it without bound.
+
+use std::sync::{OnceLock, PoisonError, RwLock};
+
+use minijinja::value::Value;
+use minijinja::{AutoEscape, Environment, UndefinedBehavior};
+
+use super::MessageKind;
+use super::template::{Part, builtin};
+
+/// How much work one template may do: ample for any wording, far too little for a runaway loop.
+const FUEL: u64 = 20_000;
+
+/// The most property templates kept compiled before the cache starts again.
+pub const MAX_CUSTOM: usize = 512;
+
+/// The sandbox every template runs in: strict undefined variables, fuel, no
+/// loader. A name ending in `.html` escapes every value; any other does not.
+pub(super) fn sandbox() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_fuel(Some(FUEL));
+    env.set_recursion_limit(20);
+    env.set_auto_escape_callback(|name| if name.ends_with(".html") { AutoEscape::Html } else { AutoEscape::None });
+    env
+}
+
+/// The suffix that decides a part's escaping.
+fn extension(part: Part) -> &'static str {
+    match part {
+        Part::Html => ".html",
+        Part::Subject | Part::Text => ".txt",
+    }
+}
+
+/// The built-in templates, every kind and part, compiled on first use.
+fn builtins() -> &'static Environment<'static> {
+    static BUILTINS: OnceLock<Environment<'static>> = OnceLock::new();
+    BUILTINS.get_or_init(|| {
+        let mut env = sandbox();
+        for kind in MessageKind::ALL {
+            for part in Part::ALL {
+                // The built-ins are tested to compile (template.rs): a failure here is a bug in this crate.
+                env.add_template_owned(builtin_name(kind, part), builtin(kind, part))
+                    .unwrap_or_else(|e| panic!("built-in {kind} {} template: {e}", part.as_str()));
+            }
+        }
+        env
+    })
+}
+
+fn builtin_name(kind: MessageKind, part: Part) -> String {
+    format!("{kind}.{}{}", part.as_str(), extension(part))
+}
+
+/// The property templates compiled so far, each named by its part and source.
+fn custom() -> &'static RwLock<Environment<'static>> {
+    static CUSTOM: OnceLock<RwLock<Environment<'static>>> = OnceLock::new();
+    CUSTOM.get_or_init(|| RwLock::new(sandbox()))
+}
+
+/// `part` of `kind` rendered with `value`: from `source` (a property's own
+/// template) when given, else the built-in one. The error is minijinja's.
+pub(super) fn render_part(
+    kind: MessageKind,
+    part: Part,
+    source: Option<&str>,
+    value: &Value,
+) -> Result<String, minijinja::Error> {
+    let Some(source) = source else {
+        return builtins().get_template(&builtin_name(kind, part))?.render(value);
+    };
+    // The source is the name: equal sources share one compiled template, and an edit misses.
+    let name = format!("{source}\u{0}{}", extension(part));
+    {
+        let env = custom().read().unwrap_or_else(PoisonError::into_inner);
+        if let Ok(template) = env.get_template(&name) {
+            return template.render(value);
+        }
+    }
+    let mut env = custom().write().unwrap_or_else(PoisonError::into_inner);
+    if env.templates().count() >= MAX_CUSTOM {
+        env.clear_templates();
+    }
+    env.add_template_owned(name.clone(), source.to_owned())?;
+    env.get_template(&name)?.render(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use minijinja::value::Serde;
+
+    use super::*;
+
+    #[test]
+    fn a_property_template_is_compiled_once_and_an_edit_is_a_new_one() {
+        let value = Value::from(Serde(serde_json::json!({"guest_name": "Ada <a>"})));
+        let html = render_part(MessageKind::Confirmed, Part::Html, Some("<p>{{ guest_name }} once</p>"), &value);
+        assert_eq!(html.unwrap(), "<p>Ada &lt;a&gt; once</p>");
+        let text = render_part(MessageKind::Confirmed, Part::Text, Some("<p>{{ guest_name }} once</p>"), &value);
+        assert_eq!(text.unwrap(), "<p>Ada <a> once</p>", "the same source as text is not escaped");
+        let edited = render_part(MessageKind::Confirmed, Part::Subject, Some("{{ guest_name }} again"), &value);
+        assert_eq!(edited.unwrap(), "Ada <a> again");
+    }
+
+    #[test]
+    fn the_cache_starts_again_once_full() {
+        let value = Value::from(Serde(serde_json::json!({"n": 1})));
+        for i in 0..=MAX_CUSTOM {
+            let source = format!("{{{{ n }}}} of {i} in a full cache");
+            let out = render_part(MessageKind::Changed, Part::Subject, Some(&source), &value).unwrap();
+            assert_eq!(out, format!("1 of {i} in a full cache"));
+        }
+        assert!(custom().read().unwrap().templates().count() <= MAX_CUSTOM);
+    }
+}
