@@ -82,7 +82,8 @@ async fn the_page_shows_the_rules_and_two_months_of_priced_nights_without_a_key(
     let page = reply.text();
     assert!(page.contains("<html lang=\"en\">"));
     assert!(page.contains("<title>Sea View Cottage · Book your stay</title>"), "the title names the property");
-    for rule in ["Up to 4 guests", "At least 2 nights", "Check-in from 3:00 PM", "Check-out by 11:00 AM"] {
+    // Lisbon writes a 24-hour clock, as the property's e-mails do (issue 44).
+    for rule in ["Up to 4 guests", "At least 2 nights", "Check-in from 15:00", "Check-out by 11:00"] {
         assert!(page.contains(rule), "{rule}");
     }
     assert!(page.contains("<caption>November 2026</caption>") && page.contains("<caption>December 2026</caption>"));
@@ -196,9 +197,7 @@ async fn a_request_from_the_page_is_a_pending_booking_and_lands_on_its_confirmat
     let confirmation = s.http.get(&location, NO_KEY).await;
     confirmation.expect(200);
     let page = confirmation.text();
-    for text in
-        [code, "Request sent", "Sun 20 Dec 2026 from 3:00 PM", "Sun 27 Dec 2026 by 11:00 AM", "What happens next"]
-    {
+    for text in [code, "Request sent", "Sun 20 Dec 2026 from 15:00", "Sun 27 Dec 2026 by 11:00", "What happens next"] {
         assert!(page.contains(text), "{text}");
     }
     assert!(page.contains("<dd id=\"total\">$1,186.08</dd>"), "the quote's total for 2 guests");

@@ -9,7 +9,10 @@ use super::page::{day, money};
 /// The confirmation's `main`; `property` gives the arrival and departure times when it is still listed.
 pub fn render(b: &Booking, property: Option<&Property>, back: &str) -> Markup {
     let (arrive, leave) = match property {
-        Some(p) => (format!(" from {}", p.check_in_time.to_12h()), format!(" by {}", p.check_out_time.to_12h())),
+        Some(p) => (
+            format!(" from {}", p.check_in_time.in_zone(p.timezone)),
+            format!(" by {}", p.check_out_time.in_zone(p.timezone)),
+        ),
         None => (String::new(), String::new()),
     };
     html! {

@@ -147,8 +147,8 @@ fn rules(p: &Property) -> Markup {
             li { "Up to " (p.max_guests) " guests" }
             li { "At least " (p.min_nights) " night" @if p.min_nights != 1 { "s" }
                  @if !seasons.is_empty() { " (" (seasons.join("; ")) ")" } }
-            li { "Check-in from " (p.check_in_time.to_12h()) }
-            li { "Check-out by " (p.check_out_time.to_12h()) }
+            li { "Check-in from " (p.check_in_time.in_zone(p.timezone)) }
+            li { "Check-out by " (p.check_out_time.in_zone(p.timezone)) }
         }
     }
 }
