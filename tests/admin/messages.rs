@@ -191,3 +191,14 @@ async fn a_mail_server_that_refuses_is_a_warning_on_the_dashboard_until_a_messag
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pending_list_says_when_each_request_lapses_on_its_propertys_clock() {
+    let s = server().await;
+    let made = s.http.post("/api/v1/bookings", &s.key, &booking_body("sea-view", "2026-12-20", "2026-12-23", 2)).await;
+    let code = made.body["code"].as_str().unwrap().to_owned();
+    let client = Client::logged_in(&s.http).await;
+    let home = client.get("/admin").await.text();
+    let line = format!("{code} lapses unless confirmed by Mon 23 Nov 2026, 07:39 Lisbon time");
+    assert!(home.contains(&line), "{home}");
+}
