@@ -45,8 +45,8 @@ allowPrivateTargets, rateLimit, retention, trustedProxies, shutdownGrace,
 webhookLease, database, metricsListen, logFormat; guest messages: smtp,
 smtpCaFile, mailFrom, hostEmail, mailRetries, mailLease), overridden by
 RENTAL_* environment variables (RENTAL_DATA_DIR, RENTAL_DATABASE_URL, RENTAL_TIMEZONE,
-RENTAL_CODE_PREFIX, RENTAL_CHECKOUT_TTL, RENTAL_SMTP_URL, RENTAL_MAIL_FROM, RENTAL_HOST_EMAIL, ...),
-overridden by flags. Durations are written 90s, 30m, 24h; 0 turns one off.
+RENTAL_CODE_PREFIX, RENTAL_CHECKOUT_TTL, RENTAL_SMTP_URL, RENTAL_MAIL_FROM,
+RENTAL_HOST_EMAIL, ...), overridden by flags. Durations are written 90s, 30m, 24h; 0 turns one off.
 
 Commands work on the local data directory, or on the PostgreSQL database
 named by --database (RENTAL_DATABASE_URL), which any number of servers and
@@ -186,6 +186,15 @@ mod tests {
     #[test]
     fn the_command_tree_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_main_help_names_every_setting() {
+        let help = Cli::command().get_after_help().map(ToString::to_string).unwrap_or_default();
+        let words: Vec<&str> = help.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').collect();
+        for key in crate::config::setting_names() {
+            assert!(words.contains(&key), "rental --help leaves out {key}");
+        }
     }
 
     #[test]

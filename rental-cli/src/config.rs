@@ -256,6 +256,12 @@ impl Key {
     }
 }
 
+/// The name in rental.toml of every setting, `dataDir` too (for `rental --help`'s test).
+#[cfg(test)]
+pub(crate) fn setting_names() -> impl Iterator<Item = &'static str> {
+    Key::ALL.into_iter().map(Key::file_name).chain(["dataDir"])
+}
+
 const DATA_DIR_ENV: &str = "RENTAL_DATA_DIR";
 
 /// A setting's text and where it came from, for error messages.

@@ -111,3 +111,94 @@ async fn one_night_and_one_guest_are_written_in_the_singular_in_the_admin() {
     let home = client.get("/admin").await.text();
     assert!(!home.contains("1 nights"), "{home}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_test_message_is_made_up_and_marked_test() {
+    use std::time::Duration;
+
+    use rental_server::mail::compose::parse_mailbox;
+    use rental_server::mail::{MailConfig, Sender, Smtp};
+    use rental_tests::smtp::SmtpServer;
+
+    let Some(smtp) = SmtpServer::start() else { return };
+    let mut config = crate::client::config(rental_server::admin::AdminConfig::default());
+    config.mail = MailConfig {
+        smtp: Some(Smtp::new(&smtp.url(), Some(&smtp.ca_pem()), Duration::from_secs(10)).unwrap()),
+        sender: Some(Sender { from: parse_mailbox("Sea View <stay@example.com>").unwrap(), base_url: None }),
+        poll: Duration::from_millis(50),
+        ..MailConfig::default()
+    };
+    let s = rental_tests::http::TestServer::with_config(&config).await;
+    s.rental.set_admin_password(crate::client::PASSWORD).unwrap();
+    s.rental.edit_property("sea-view", |p| p.arrival_notes = "The key is under the blue pot.".into()).unwrap();
+    let mut body = booking_body("sea-view", "2026-12-20", "2026-12-23", 2);
+    body["guestName"] = "Real Guest".into();
+    let real = s.http.post("/api/v1/bookings", &s.key, &body).await.body["code"].as_str().unwrap().to_owned();
+    s.act(&real, &serde_json::json!({"action": "confirm"})).await.expect(200);
+    let before = smtp.wait_for(2, Duration::from_secs(20)).await.len();
+    let client = Client::logged_in(&s.http).await;
+    client
+        .post(
+            "/admin/properties/sea-view/test-message",
+            &[("kind", "check_in_instructions"), ("to", "someone@example.com")],
+        )
+        .await
+        .expect(303);
+    let got = smtp.wait_for(before + 1, Duration::from_secs(20)).await;
+    let test = got.iter().find(|r| r.rcpt_tos == ["someone@example.com"]).expect("the test message");
+    assert!(test.header("Subject").starts_with("[Test] "), "{}", test.header("Subject"));
+    let door = s.rental.booking(&real).unwrap().visit.access.map(|a| a.code).unwrap_or_default();
+    for part in [test.text.as_deref().unwrap(), test.html.as_deref().unwrap()] {
+        assert!(!part.contains("4821") && (door.is_empty() || !part.contains(&door)), "no live door code: {part}");
+        assert!(!part.contains("Real Guest") && !part.contains(&real), "no real guest: {part}");
+        assert!(!part.contains("blue pot"), "no private arrival notes: {part}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mail_server_that_refuses_is_a_warning_on_the_dashboard_until_a_message_goes_through() {
+    use std::time::{Duration, Instant};
+
+    use rental_server::mail::compose::parse_mailbox;
+    use rental_server::mail::{MailConfig, Sender, Smtp};
+    use rental_tests::smtp::SmtpServer;
+
+    let Some(mut smtp) = SmtpServer::start() else { return };
+    smtp.stop();
+    let mut config = crate::client::config(rental_server::admin::AdminConfig::default());
+    config.mail = MailConfig {
+        smtp: Some(Smtp::new(&smtp.url(), Some(&smtp.ca_pem()), Duration::from_secs(5)).unwrap()),
+        sender: Some(Sender { from: parse_mailbox("Sea View <stay@example.com>").unwrap(), base_url: None }),
+        retries: vec![Duration::from_millis(300); 5],
+        poll: Duration::from_millis(50),
+        ..MailConfig::default()
+    };
+    let s = rental_tests::http::TestServer::with_config(&config).await;
+    s.rental.set_admin_password(crate::client::PASSWORD).unwrap();
+    let client = Client::logged_in(&s.http).await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !client.get("/admin").await.text().contains("id=\"mail-trouble\"") {
+        assert!(Instant::now() < deadline, "no warning on the dashboard");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    s.http.get("/readyz", rental_tests::http::NO_KEY).await.expect(200);
+
+    smtp.restart();
+    s.http.post("/api/v1/bookings", &s.key, &booking_body("sea-view", "2026-12-20", "2026-12-23", 2)).await.expect(201);
+    smtp.wait_for(1, Duration::from_secs(20)).await;
+    while client.get("/admin").await.text().contains("id=\"mail-trouble\"") {
+        assert!(Instant::now() < deadline + Duration::from_secs(20), "the warning stays after a send");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pending_list_says_when_each_request_lapses_on_its_propertys_clock() {
+    let s = server().await;
+    let made = s.http.post("/api/v1/bookings", &s.key, &booking_body("sea-view", "2026-12-20", "2026-12-23", 2)).await;
+    let code = made.body["code"].as_str().unwrap().to_owned();
+    let client = Client::logged_in(&s.http).await;
+    let home = client.get("/admin").await.text();
+    let line = format!("{code} lapses unless confirmed by Mon 23 Nov 2026, 07:39 Lisbon time");
+    assert!(home.contains(&line), "{home}");
+}

@@ -82,7 +82,8 @@ async fn the_page_shows_the_rules_and_two_months_of_priced_nights_without_a_key(
     let page = reply.text();
     assert!(page.contains("<html lang=\"en\">"));
     assert!(page.contains("<title>Sea View Cottage · Book your stay</title>"), "the title names the property");
-    for rule in ["Up to 4 guests", "At least 2 nights", "Check-in from 3:00 PM", "Check-out by 11:00 AM"] {
+    // Lisbon writes a 24-hour clock, as the property's e-mails do (issue 44).
+    for rule in ["Up to 4 guests", "At least 2 nights", "Check-in from 15:00", "Check-out by 11:00"] {
         assert!(page.contains(rule), "{rule}");
     }
     assert!(page.contains("<caption>November 2026</caption>") && page.contains("<caption>December 2026</caption>"));
@@ -196,9 +197,7 @@ async fn a_request_from_the_page_is_a_pending_booking_and_lands_on_its_confirmat
     let confirmation = s.http.get(&location, NO_KEY).await;
     confirmation.expect(200);
     let page = confirmation.text();
-    for text in
-        [code, "Request sent", "Sun 20 Dec 2026 from 3:00 PM", "Sun 27 Dec 2026 by 11:00 AM", "What happens next"]
-    {
+    for text in [code, "Request sent", "Sun 20 Dec 2026 from 15:00", "Sun 27 Dec 2026 by 11:00", "What happens next"] {
         assert!(page.contains(text), "{text}");
     }
     assert!(page.contains("<dd id=\"total\">$1,186.08</dd>"), "the quote's total for 2 guests");
@@ -480,4 +479,19 @@ async fn the_page_s_icon_is_served_so_no_embed_logs_a_404() {
     assert_eq!(icon.header("content-type"), Some("image/x-icon"));
     assert!(icon.header("cache-control").is_some_and(|c| c.contains("max-age")));
     assert!(icon.bytes.starts_with(&[0, 0, 1, 0]), "an ICO file");
+}
+
+#[tokio::test]
+async fn past_days_read_past_and_show_no_price() {
+    let s = server().await;
+    let page = s.http.get("/book/sea-view", NO_KEY).await.text();
+    let cell = |date: &str| {
+        let start = page.find(&format!("data-day=\"{date}\"")).unwrap_or_else(|| panic!("no {date}"));
+        let end = start + page[start..].find("</td>").unwrap();
+        page[start..end].to_owned()
+    };
+    let past = cell("2026-11-10");
+    assert!(past.contains(", past") && !past.contains("taken"), "{past}");
+    assert!(!past.contains("<small>") && !past.contains('$'), "no old price: {past}");
+    assert!(page.contains("data-date=\"2026-11-23\""), "tomorrow can still be picked");
 }

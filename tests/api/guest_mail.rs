@@ -59,3 +59,37 @@ async fn the_check_out_reminder_names_the_day() {
     assert_eq!(reminder.header("Subject"), "Check-out on Wednesday 23 December 2026 by 11:00");
     assert!(!reminder.header("Subject").contains("tomorrow"));
 }
+
+#[tokio::test]
+async fn one_clock_per_property_on_the_page_and_in_the_e_mails_with_the_zone_named() {
+    let Some(smtp) = SmtpServer::start() else { return };
+    let s = server(&smtp).await;
+    for (zone, check_in, zone_words) in [
+        (chrono_tz::Europe::Athens, "16:00", "Athens time"),
+        (chrono_tz::America::New_York, "4:00 PM", "New York time"),
+    ] {
+        s.rental
+            .edit_property("sea-view", |p| {
+                p.timezone = zone;
+                p.check_in_time = rental_core::ClockTime::parse("16:00").unwrap();
+                p.booking_page.enabled = true;
+            })
+            .unwrap();
+        let page = s.http.get("/book/sea-view", rental_tests::http::NO_KEY).await.text();
+        assert!(page.contains(&format!("Check-in from {check_in}")), "{zone}: {page}");
+        let before = smtp.received().len();
+        let code = requested(&s, "2026-12-20", "2026-12-23", 2).await;
+        crate::messages::confirm(&s, &code).await;
+        crate::messages::quiet(&s).await;
+        s.set_now("2026-12-19T12:00:00Z");
+        let got = smtp.wait_for(before + 4, WAIT).await;
+        let confirmed = got[before..].iter().find(|r| r.header("Subject").contains("is confirmed")).unwrap();
+        assert!(confirmed.text.as_deref().unwrap().contains(&format!("Check-in is from {check_in}")), "{zone}");
+        let arrival = got[before..].iter().find(|r| r.header("Subject").contains("door code")).unwrap();
+        let text = arrival.text.as_deref().unwrap();
+        assert!(text.contains(zone_words) && text.contains(&format!("check-in is from {check_in}")), "{text}");
+        s.act(&code, &serde_json::json!({"action": "cancel"})).await.expect(200);
+        crate::messages::quiet(&s).await;
+        s.set_now("2026-11-22T07:39:21.123Z");
+    }
+}

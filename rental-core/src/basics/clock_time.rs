@@ -39,11 +39,67 @@ impl ClockTime {
         NaiveTime::from_hms_opt(hour, minute, 0).map(ClockTime)
     }
 
+    /// The time as people where `zone` is write it: `3:00 PM` in the
+    /// countries that use a 12-hour clock (the United States, Canada,
+    /// Australia, New Zealand, India, the Philippines), `15:00` elsewhere.
+    /// The booking page and the e-mails of one property say it alike.
+    ///
+    /// ```
+    /// use rental_core::ClockTime;
+    ///
+    /// let t = ClockTime::parse("16:00")?;
+    /// assert_eq!(t.in_zone(chrono_tz::Europe::Athens), "16:00");
+    /// assert_eq!(t.in_zone(chrono_tz::America::New_York), "4:00 PM");
+    /// # Ok::<(), rental_core::IdError>(())
+    /// ```
+    pub fn in_zone(self, zone: chrono_tz::Tz) -> String {
+        if twelve_hour(zone) { self.to_12h() } else { self.to_string() }
+    }
+
     /// `3:00 PM` style, as the occupancy summary shows it.
     pub fn to_12h(self) -> String {
         let (pm, hour) = self.0.hour12();
         format!("{hour}:{:02} {}", self.0.minute(), if pm { "PM" } else { "AM" })
     }
+}
+
+/// True where clocks are read in 12 hours, judged by the zone's name.
+pub(crate) fn twelve_hour(zone: chrono_tz::Tz) -> bool {
+    const PREFIXES: [&str; 5] = ["US/", "Canada/", "Australia/", "America/Indiana/", "America/Kentucky/"];
+    const ZONES: [&str; 30] = [
+        "America/New_York",
+        "America/Chicago",
+        "America/Denver",
+        "America/Los_Angeles",
+        "America/Phoenix",
+        "America/Anchorage",
+        "America/Juneau",
+        "America/Sitka",
+        "America/Nome",
+        "America/Yakutat",
+        "America/Metlakatla",
+        "America/Adak",
+        "America/Boise",
+        "America/Detroit",
+        "America/Menominee",
+        "America/North_Dakota/Center",
+        "America/Toronto",
+        "America/Vancouver",
+        "America/Edmonton",
+        "America/Winnipeg",
+        "America/Halifax",
+        "America/St_Johns",
+        "America/Regina",
+        "Pacific/Honolulu",
+        "Pacific/Auckland",
+        "Asia/Kolkata",
+        "Asia/Calcutta",
+        "Asia/Manila",
+        "America/Puerto_Rico",
+        "Pacific/Guam",
+    ];
+    let name = zone.name();
+    ZONES.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
 impl fmt::Display for ClockTime {

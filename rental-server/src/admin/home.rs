@@ -1,12 +1,12 @@
 //! `/admin`: each house's stay now, today's arrivals and departures, and the pending requests,
 //! with buttons that run the same actions as the API's PATCH.
 
-use rental_core::words::count;
 use std::sync::Arc;
 
 use maud::{Markup, html};
 use rental_core::lifecycle::Party;
-use rental_core::{Action, Booking, Rental, Status, Store, format_money};
+use rental_core::words::count;
+use rental_core::{Action, Booking, Property, Rental, Status, Store, format_money};
 
 use super::page::{Page, Section, button_form, shell};
 use super::session::{Flash, Session};
@@ -14,7 +14,12 @@ use super::{Act, stays};
 use crate::reply::blocking;
 
 /// The dashboard's first page.
-pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session) -> Page {
+/// `mail_trouble`: why the mail server refuses now, shown above all else.
+pub async fn page<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    session: &Session,
+    mail_trouble: Option<String>,
+) -> Page {
     let agenda = match blocking(rental, Rental::agenda).await {
         Ok(agenda) => agenda,
         Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),
@@ -24,6 +29,12 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
         Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),
     };
     let body = html! {
+        @if let Some(why) = mail_trouble {
+            p.flash.error #mail-trouble role="alert" {
+                "Guest e-mails are not going out: the mail server (smtp) refuses (" (why) "). "
+                "They wait and are retried; check the smtp setting and the server."
+            }
+        }
         (stays::houses(&summary, &properties, session))
         section.card #arrivals {
             h2 { "Arriving today (" (agenda.arrivals.len()) ")" }
@@ -36,9 +47,31 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
         section.card #pending {
             h2 { "Pending requests (" (agenda.pending.len()) ")" }
             (stays(&agenda.pending, session, "Nothing is waiting for an answer."))
+            @if let Some(ttl) = rental.settings().checkout_ttl {
+                @if !agenda.pending.is_empty() {
+                    ul.muted #deadlines {
+                        @for b in &agenda.pending {
+                            li data-code=(b.code) { (b.code) " lapses unless confirmed by " (deadline(b, ttl, &properties)) }
+                        }
+                    }
+                }
+            }
         }
     };
     shell("Today", Some(Section::Today), Some(session), &body)
+}
+
+/// When a pending request lapses (`checkoutTtl` after it was made), on its
+/// property's clock with the zone named, as the property's e-mails write it.
+fn deadline(b: &Booking, ttl: chrono::TimeDelta, properties: &[Property]) -> String {
+    let at = b.created_at + ttl;
+    let Some(p) = properties.iter().find(|p| p.slug == b.property) else {
+        return at.format("%a %-d %b %Y, %H:%M UTC").to_string();
+    };
+    let local = at.with_timezone(&p.timezone);
+    let time = rental_core::ClockTime(local.time()).in_zone(p.timezone);
+    let city = p.timezone.name().rsplit('/').next().unwrap_or_default().replace('_', " ");
+    format!("{}, {time} {city} time", local.format("%a %-d %b %Y"))
 }
 
 fn stays(bookings: &[Booking], session: &Session, empty: &str) -> Markup {

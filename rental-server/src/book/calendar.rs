@@ -28,6 +28,8 @@ pub struct Day {
     pub price: Cents,
     /// The night is free to book (not past, held, booked or blocked).
     pub free: bool,
+    /// The day is before the property's today: shown as past, without a price.
+    pub past: bool,
     /// What picking it does.
     pub pick: Pick,
     /// Inside the picked stay (check-in up to the last night).
@@ -94,7 +96,8 @@ pub fn months(
             (Some(ci), None) => ci == date,
             _ => false,
         };
-        Day { date, price: property.rate_on(date).price, free: free(date), pick, chosen }
+        let past = night(nights, date).is_some_and(|n| n.status == NightStatus::Past);
+        Day { date, price: property.rate_on(date).price, free: free(date), past, pick, chosen }
     };
     (0..MONTHS_SHOWN).map(|i| month(add_months(first, i), &day)).collect()
 }

@@ -10,8 +10,8 @@ use super::page::{day, money};
 pub fn render(b: &Booking, property: Option<&Property>, back: &str) -> Markup {
     let (arrive, leave) = match property {
         Some(p) => (
-            format!(" from {}", p.stay_rules.check_in_time.to_12h()),
-            format!(" by {}", p.stay_rules.check_out_time.to_12h()),
+            format!(" from {}", p.stay_rules.check_in_time.in_zone(p.timezone)),
+            format!(" by {}", p.stay_rules.check_out_time.in_zone(p.timezone)),
         ),
         None => (String::new(), String::new()),
     };

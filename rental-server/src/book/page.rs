@@ -33,7 +33,7 @@ table.cal{border-collapse:collapse;width:100%;table-layout:fixed}
 .day small{display:block;font-size:.68rem;color:#3d444d}
 a.day{background:#e8f3ec;border-color:#9fd0b0}a.day:hover,a.day:focus{outline:3px solid #1d4f91;outline-offset:0}
 .day.taken{background:#eceef1;color:#4b535c;text-decoration:line-through}.day.taken small{text-decoration:none;color:#4b535c}
-.day.closed{color:#59636e}
+.day.closed{color:#59636e}.day.past{color:#59636e}
 .day.chosen{background:#1d4f91;color:#fff;border-color:#1d4f91}.day.chosen small{color:#fff}
 .legend{display:flex;flex-wrap:wrap;gap:.3rem 1rem;font-size:.85rem;color:#3d444d;margin:.4rem 0}
 .legend span::before{content:'';display:inline-block;width:.8rem;height:.8rem;border-radius:3px;margin-right:.3rem;vertical-align:-1px;border:1px solid #9fd0b0;background:#e8f3ec}

@@ -153,8 +153,8 @@ fn rules(p: &Property) -> Markup {
             li { "Up to " (p.pricing.max_guests) " guests" }
             li { "At least " (p.stay_rules.min_nights) " night" @if p.stay_rules.min_nights != 1 { "s" }
                  @if !seasons.is_empty() { " (" (seasons.join("; ")) ")" } }
-            li { "Check-in from " (p.stay_rules.check_in_time.to_12h()) }
-            li { "Check-out by " (p.stay_rules.check_out_time.to_12h()) }
+            li { "Check-in from " (p.stay_rules.check_in_time.in_zone(p.timezone)) }
+            li { "Check-out by " (p.stay_rules.check_out_time.in_zone(p.timezone)) }
         }
     }
 }
@@ -238,6 +238,9 @@ fn day_cell(v: &View<'_>, d: &Day) -> Markup {
         Pick::None if d.free => html! {
             span class=(format!("day closed{chosen}")) data-day=(date)
             { (number) span.sr { ", " (long_day(d.date)) ", free, no check-in" } small { (price) } }
+        },
+        Pick::None if d.past => html! {
+            span class="day past" data-day=(date) { (number) span.sr { ", " (long_day(d.date)) ", past" } }
         },
         Pick::None => html! {
             span class=(format!("day taken{chosen}")) data-day=(date)

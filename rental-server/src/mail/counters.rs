@@ -2,6 +2,7 @@
 //! numbers behind `rental_messages_total{kind,outcome}` (docs/API.md section 21).
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use rental_core::message::MessageKind;
 
@@ -58,9 +59,24 @@ const OUTCOMES: usize = MessageOutcome::ALL.len();
 #[derive(Debug, Default)]
 pub struct MessageCounters {
     counts: [[AtomicU64; OUTCOMES]; KINDS],
+    /// Why the mail server last refused a connection or a send, until one goes through.
+    trouble: Mutex<Option<String>>,
 }
 
 impl MessageCounters {
+    /// Why sends fail now (the check at start, or the last attempt refused
+    /// for a reason worth retrying); `None` once one went through. The
+    /// dashboard shows it: a host learns of a broken mail server at once,
+    /// not from each message's retries.
+    pub fn trouble(&self) -> Option<String> {
+        self.trouble.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Notes how the mail server answered: `Some(why)` it refused, `None` it took a message.
+    pub fn set_trouble(&self, why: Option<String>) {
+        *self.trouble.lock().unwrap_or_else(PoisonError::into_inner) = why;
+    }
+
     /// Counts one `outcome` of a `kind` message, here and in the process's
     /// metrics (`rental_messages_total{kind,outcome}` on `/metrics`).
     pub fn add(&self, kind: MessageKind, outcome: MessageOutcome) {

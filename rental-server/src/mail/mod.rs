@@ -76,6 +76,9 @@ pub async fn run<S: Store + 'static>(
     mut stop: watch::Receiver<Option<tokio::time::Instant>>,
 ) {
     let owner = lease_owner("mailer");
+    if let Some(smtp) = config.smtp.clone() {
+        tokio::spawn(check_at_start(smtp, Arc::clone(&counters)));
+    }
     void_earlier_leases(&rental, config.lease).await;
     let (done_tx, mut done_rx) = mpsc::unbounded_channel::<Done>();
     let mut sending = JoinSet::new();
@@ -118,11 +121,17 @@ pub async fn run<S: Store + 'static>(
         for claimed in record_and_claim(&rental, &config, &counters, done, &owner, limit).await {
             in_flight.insert(claimed.message.key());
             let (smtp, sender, done_tx, clock) = (smtp.clone(), sender.clone(), done_tx.clone(), Arc::clone(&rental));
+            let counters = Arc::clone(&counters);
             sending.spawn(async move {
                 let outcome = match sender.compose(&claimed.message, &claimed.booking, &claimed.property) {
                     Ok((email, _)) => smtp.send(email).await,
                     Err(e) => Outcome::Permanent(e.to_string()),
                 };
+                match &outcome {
+                    Outcome::Sent => counters.set_trouble(None),
+                    Outcome::Transient(why) => counters.set_trouble(Some(why.clone())),
+                    Outcome::Permanent(_) => {}
+                }
                 let _ = done_tx.send((claimed.message, outcome, clock.now()));
             });
         }
@@ -142,6 +151,19 @@ pub async fn run<S: Store + 'static>(
         done.push(d);
     }
     record(&rental, &config, &counters, done).await;
+}
+
+/// Greets the mail server once at start: a server that refuses is a warning
+/// in the log and on the dashboard now, not news from each message's retries.
+/// Readiness does not depend on it: bookings work without mail.
+async fn check_at_start(smtp: Smtp, counters: Arc<MessageCounters>) {
+    match smtp.check().await {
+        Ok(()) => counters.set_trouble(None),
+        Err(why) => {
+            tracing::warn!(error = %why, "the mail server refused a test connection; guest messages wait and are retried");
+            counters.set_trouble(Some(why));
+        }
+    }
 }
 
 /// Renews the leases of the messages in flight (the sender's heartbeat).

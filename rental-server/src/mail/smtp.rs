@@ -100,6 +100,16 @@ impl Smtp {
         self.security
     }
 
+    /// Connects and greets the server (and starts TLS and logs in, as the
+    /// URL says), sending nothing: `Err` says why it refused.
+    pub async fn check(&self) -> Result<(), String> {
+        match self.transport.test_connection().await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err("the mail server did not answer the greeting".to_owned()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
     /// Sends `email` to its envelope's recipients and says how it went.
     pub async fn send(&self, email: lettre::Message) -> Outcome {
         match self.transport.send(email).await {

@@ -368,8 +368,8 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         ("property_name", json!(p.name)),
         ("check_in", json!(long_date(b.check_in()))),
         ("check_out", json!(long_date(b.check_out()))),
-        ("check_in_time", json!(p.stay_rules.check_in_time.to_string())),
-        ("check_out_time", json!(p.stay_rules.check_out_time.to_string())),
+        ("check_in_time", json!(p.stay_rules.check_in_time.in_zone(p.timezone))),
+        ("check_out_time", json!(p.stay_rules.check_out_time.in_zone(p.timezone))),
         ("nights", json!(b.nights)),
         ("guests", json!(b.guests)),
         ("total", json!(format_money(b.total))),
@@ -424,9 +424,14 @@ fn long_date(d: NaiveDate) -> String {
     d.format("%A %-d %B %Y").to_string()
 }
 
-/// `Sunday 20 December 2026, 15:00` on the property's wall clock.
+/// `Sunday 20 December 2026, 15:00 Lisbon time` on the property's wall
+/// clock, its time written as the property's page writes it, the zone named
+/// (a guest travelling from another zone reads which clock is meant).
 fn local_moment(p: &Property, at: DateTime<Utc>) -> String {
-    at.with_timezone(&p.timezone).format("%A %-d %B %Y, %H:%M").to_string()
+    let local = at.with_timezone(&p.timezone);
+    let time = crate::ClockTime(local.time()).in_zone(p.timezone);
+    let city = p.timezone.name().rsplit('/').next().unwrap_or_default().replace('_', " ");
+    format!("{}, {time} {city} time", local.format("%A %-d %B %Y"))
 }
 
 /// Which names a template reads, for the admin's list of variables.
