@@ -209,12 +209,4 @@ mod tests {
         }
         walk(&Cli::command(), "rental");
     }
-
-    #[test]
-    fn the_main_help_names_every_setting() {
-        let help = Cli::command().get_after_help().map(ToString::to_string).unwrap_or_default();
-        for key in crate::config::setting_names() {
-            assert!(help.contains(key), "rental --help leaves out {key}");
-        }
-    }
 }

@@ -170,11 +170,6 @@ enum Key {
     MailLease,
 }
 
-/// The name of every setting in `rental.toml`, for the help that lists them.
-pub(crate) fn setting_names() -> impl Iterator<Item = &'static str> {
-    Key::ALL.into_iter().map(Key::file_name)
-}
-
 impl Key {
     const ALL: [Key; 22] = [
         Key::Listen,

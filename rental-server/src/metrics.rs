@@ -153,9 +153,12 @@ pub fn request(method: &http::Method, route: &'static str, status: StatusCode, t
     });
 }
 
+/// A request family's series: method, route and status.
+type Family = (&'static str, &'static str, u16);
+
 thread_local! {
-    /// This thread's handles on each request family's series, by method, route and status.
-    static HANDLES: std::cell::RefCell<std::collections::HashMap<(&'static str, &'static str, u16), (metrics::Counter, metrics::Histogram)>> =
+    /// This thread's handles on each request family's series.
+    static HANDLES: std::cell::RefCell<std::collections::HashMap<Family, (metrics::Counter, metrics::Histogram)>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 

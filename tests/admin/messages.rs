@@ -130,7 +130,7 @@ async fn the_test_message_is_made_up_and_marked_test() {
     };
     let s = rental_tests::http::TestServer::with_config(&config).await;
     s.rental.set_admin_password(crate::client::PASSWORD).unwrap();
-    s.rental.edit_property("sea-view", |p| p.arrival_notes = "The key is under the blue pot.".into()).unwrap();
+    s.rental.edit_property("sea-view", |p| p.access.arrival_notes = "The key is under the blue pot.".into()).unwrap();
     let mut body = booking_body("sea-view", "2026-12-20", "2026-12-23", 2);
     body["guestName"] = "Real Guest".into();
     let real = s.http.post("/api/v1/bookings", &s.key, &body).await.body["code"].as_str().unwrap().to_owned();

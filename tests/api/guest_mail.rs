@@ -71,7 +71,7 @@ async fn one_clock_per_property_on_the_page_and_in_the_e_mails_with_the_zone_nam
         s.rental
             .edit_property("sea-view", |p| {
                 p.timezone = zone;
-                p.check_in_time = rental_core::ClockTime::parse("16:00").unwrap();
+                p.stay_rules.check_in_time = rental_core::ClockTime::parse("16:00").unwrap();
                 p.booking_page.enabled = true;
             })
             .unwrap();

@@ -175,14 +175,14 @@ fn test_message(
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<template::Rendered, template::TemplateError> {
     let mut sample = property.clone();
-    "000000".clone_into(&mut sample.door_code);
-    "Sample-WiFi".clone_into(&mut sample.wifi_ssid);
-    "(Your arrival notes appear here.)".clone_into(&mut sample.arrival_notes);
+    "000000".clone_into(&mut sample.access.door_code);
+    "Sample-WiFi".clone_into(&mut sample.access.wifi_ssid);
+    "(Your arrival notes appear here.)".clone_into(&mut sample.access.arrival_notes);
     let today = rental_core::occupancy::today_in(property.timezone, now);
     let mut booking = template::sample_booking(&sample, today + chrono::Days::new(14));
     booking.visit.access = None;
     let facts = template::Facts { booking: &booking, property: &sample, base_url: Some(base) };
-    let mut rendered = template::render(kind, sample.messages.get(&kind), &template::context(kind, facts))?;
+    let mut rendered = template::render(kind, sample.messages.templates.get(&kind), &template::context(kind, facts))?;
     rendered.subject = template::one_line(&format!("[Test] {}", rendered.subject));
     Ok(rendered)
 }

@@ -29,7 +29,14 @@ pub(super) fn sandbox() -> Environment<'static> {
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_fuel(Some(FUEL));
     env.set_recursion_limit(20);
-    env.set_auto_escape_callback(|name| if name.ends_with(".html") { AutoEscape::Html } else { AutoEscape::None });
+    // The names are ours (see `extension`), always lower case.
+    env.set_auto_escape_callback(|name| {
+        if std::path::Path::new(name).extension().is_some_and(|e| e == "html") {
+            AutoEscape::Html
+        } else {
+            AutoEscape::None
+        }
+    });
     env
 }
 
