@@ -84,5 +84,10 @@ fn bookings_messages_lists_a_bookings_messages_locally_and_through_a_server() {
     let remote =
         sandbox.run(&["bookings", "messages", &code, "--json", "--url", &server.url(), "--api-key", &key]).ok().json();
     assert_eq!(remote["data"][0]["kind"], "request_received");
+    // Times on the property's own clock, its zone named, locally and through the server alike.
+    let table = sandbox.run(&["bookings", "messages", &code, "--url", &server.url(), "--api-key", &key]).ok();
+    for stdout in [&local.stdout, &table.stdout] {
+        assert!(stdout.contains("Lisbon time") && !stdout.contains("UTC"), "{stdout}");
+    }
     sandbox.run(&["bookings", "messages", "BK-NOPE22"]).fails(1);
 }

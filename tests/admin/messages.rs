@@ -23,6 +23,8 @@ async fn a_bookings_messages_are_listed_and_one_is_sent_again_from_its_page() {
     page.expect(200);
     let html = page.text();
     assert!(html.contains("id=\"messages\"") && html.contains("request_received"), "the messages card");
+    let card = &html[html.find("id=\"messages\"").unwrap()..];
+    assert!(card.contains("Lisbon time"), "the messages' times on the property's clock, its zone named");
     client.post(&format!("/admin/booking/{code}/resend"), &[("kind", "request_received")]).await.expect(303);
     let list = s.get(&format!("/api/v1/bookings/{code}/messages"), &s.key).await.body;
     let kinds: Vec<&str> = list["data"].as_array().unwrap().iter().map(|m| m["kind"].as_str().unwrap()).collect();

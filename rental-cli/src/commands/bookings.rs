@@ -190,8 +190,10 @@ pub fn run(command: &BookingsCommand, engine: &Rental<impl Store>) -> Result<Pri
         }
         BookingsCommand::Show { code, json } => Ok(show(&engine.booking(&normalize(code))?, *json).into()),
         BookingsCommand::Messages { code, json } => {
-            let data = engine.messages(&normalize(code))?.iter().map(MessageView::from).collect();
-            Ok(messages(&MessagesJson { data }, *json))
+            let code = normalize(code);
+            let data = engine.messages(&code)?.iter().map(MessageView::from).collect();
+            let zone = engine.property(engine.booking(&code)?.property.as_str())?.timezone;
+            Ok(messages(&MessagesJson { data }, zone, *json))
         }
         BookingsCommand::Confirm { code, json } => {
             Ok(acted(&engine.update_booking(&normalize(code), &Action::Confirm)?, *json))
@@ -214,7 +216,11 @@ pub fn run_remote(command: &BookingsCommand, remote: &Remote) -> Result<Printed,
         BookingsCommand::Show { code, json } => Ok(show(&decode(remote.get_json(&booking_path(code))?)?, *json).into()),
         BookingsCommand::Messages { code, json } => {
             let path = format!("{}/messages", booking_path(code));
-            Ok(messages(&decode(remote.get_json(&path)?)?, *json))
+            let list = decode(remote.get_json(&path)?)?;
+            let booking: Booking = decode(remote.get_json(&booking_path(code))?)?;
+            let property = remote.get_json(&format!("/api/v1/properties/{}", booking.property))?;
+            let zone = property["timezone"].as_str().and_then(|z| z.parse().ok()).unwrap_or(rental_core::Tz::UTC);
+            Ok(messages(&list, zone, *json))
         }
         BookingsCommand::Confirm { code, json } => patch(remote, code, &Action::Confirm, *json, acted),
         BookingsCommand::Cancel { code, by, reason, json } => {
@@ -372,7 +378,8 @@ struct MessagesJson {
     data: Vec<MessageView>,
 }
 
-fn messages(list: &MessagesJson, json: bool) -> Printed {
+/// The messages as a table, their times on the property's clock (`zone`), or as the API's JSON.
+fn messages(list: &MessagesJson, zone: rental_core::Tz, json: bool) -> Printed {
     if json {
         return output::json(list).into();
     }
@@ -390,8 +397,8 @@ fn messages(list: &MessagesJson, json: bool) -> Printed {
             m.kind.to_string(),
             m.to.clone(),
             m.status.to_string(),
-            output::when(m.due_at),
-            output::when_or_dash(m.sent_at),
+            rental_core::local_moment(m.due_at, zone),
+            m.sent_at.map_or_else(|| "-".to_owned(), |t| rental_core::local_moment(t, zone)),
             m.attempts.to_string(),
             m.error.clone().unwrap_or_else(|| "-".to_owned()),
         ]);

@@ -63,6 +63,27 @@ impl ClockTime {
     }
 }
 
+/// An instant as people of `zone` read it, on their wall clock with the zone
+/// named: `2026-12-18 16:00 Athens time`, `2026-12-18 4:00 PM New York time`.
+/// The admin and `rental bookings messages` show a message's times this way.
+///
+/// ```
+/// use rental_core::local_moment;
+///
+/// let at = "2026-12-18T14:00:00Z".parse().unwrap();
+/// assert_eq!(local_moment(at, rental_core::Tz::Europe__Athens), "2026-12-18 16:00 Athens time");
+/// assert_eq!(local_moment(at, rental_core::Tz::America__New_York), "2026-12-18 9:00 AM New York time");
+/// ```
+pub fn local_moment(at: chrono::DateTime<chrono::Utc>, zone: chrono_tz::Tz) -> String {
+    let local = at.with_timezone(&zone);
+    format!("{} {} {} time", local.format("%Y-%m-%d"), ClockTime(local.time()).in_zone(zone), zone_city(zone))
+}
+
+/// The place a zone is named for: `Athens`, `New York`.
+pub(crate) fn zone_city(zone: chrono_tz::Tz) -> String {
+    zone.name().rsplit('/').next().unwrap_or_default().replace('_', " ")
+}
+
 /// True where clocks are read in 12 hours, judged by the zone's name.
 pub(crate) fn twelve_hour(zone: chrono_tz::Tz) -> bool {
     const PREFIXES: [&str; 5] = ["US/", "Canada/", "Australia/", "America/Indiana/", "America/Kentucky/"];

@@ -10,7 +10,7 @@ use rental_core::change::Change;
 use rental_core::lifecycle::Party;
 use rental_core::message::{Message, MessageKind};
 use rental_core::pricing::Quote;
-use rental_core::{Action, Booking, Rental, Status, Store, format_money};
+use rental_core::{Action, Booking, Rental, Status, Store, format_money, local_moment};
 
 use super::Act;
 use super::page::{Page, Section, csrf_field, shell, when};
@@ -29,10 +29,11 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
     let loaded = blocking(rental, move |r| {
         let booking = r.booking(&code)?;
         let preview = change.map(|c| (r.preview_change(&code, &c), c));
-        Ok((booking, preview, r.booking_events(&code)?, r.messages(&code)?))
+        let zone = r.property(booking.property.as_str()).map_or(r.settings().timezone, |p| p.timezone);
+        Ok((booking, preview, r.booking_events(&code)?, r.messages(&code)?, zone))
     })
     .await;
-    let (b, preview, events, messages) = match loaded {
+    let (b, preview, events, messages, zone) = match loaded {
         Ok(loaded) => loaded,
         Err(p) => return super::page::message(p.status, "Not found", &super::explain(&p)),
     };
@@ -63,7 +64,7 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
                 p { button.quiet type="submit" { "Add note" } }
             }
         }
-        (messages_card(&b, &messages, session))
+        (messages_card(&b, &messages, zone, session))
         section.card #notes {
             h2 { "Notes (" (b.notes.len()) ")" }
             @if b.notes.is_empty() { p.muted { "No notes." } }
@@ -89,8 +90,9 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
 }
 
 /// The booking's guest messages (docs/API.md section 21), each with its
-/// status and error and a button that sends its kind again.
-fn messages_card(b: &Booking, messages: &[Message], session: &Session) -> Markup {
+/// status and error and a button that sends its kind again; times on the
+/// property's clock, its zone named.
+fn messages_card(b: &Booking, messages: &[Message], zone: rental_core::Tz, session: &Session) -> Markup {
     html! {
         section.card #messages {
             h2 { "Messages (" (messages.len()) ")" }
@@ -104,8 +106,8 @@ fn messages_card(b: &Booking, messages: &[Message], session: &Session) -> Markup
                         td { (m.to) }
                         td { (m.subject) }
                         td { span.badge { (m.status) } }
-                        td { (when(m.due_at)) }
-                        td { @if let Some(t) = m.sent_at { (when(t)) } @else { "–" } }
+                        td { (local_moment(m.due_at, zone)) }
+                        td { @if let Some(t) = m.sent_at { (local_moment(t, zone)) } @else { "–" } }
                         td { (m.attempts) }
                         td { (m.error.as_deref().unwrap_or("")) }
                         td {

@@ -430,7 +430,7 @@ fn long_date(d: NaiveDate) -> String {
 fn local_moment(p: &Property, at: DateTime<Utc>) -> String {
     let local = at.with_timezone(&p.timezone);
     let time = crate::ClockTime(local.time()).in_zone(p.timezone);
-    let city = p.timezone.name().rsplit('/').next().unwrap_or_default().replace('_', " ");
+    let city = crate::basics::clock_time::zone_city(p.timezone);
     format!("{}, {time} {city} time", local.format("%A %-d %B %Y"))
 }
 
