@@ -133,8 +133,16 @@ pub async fn create_booking<S: Store + 'static>(
     // Checked with the mailer's own parser: an address it cannot send to is refused now, not at send time.
     let email = req.guest_email.trim();
     if !email.is_empty() && !crate::mail::compose::can_send_to(email) {
-        let message = "must be an e-mail address the mail server can be given";
-        return Err(Problem::from(rental_core::Error::invalid("guestEmail", "invalid_email", message)));
+        // Beside every other fault of the request, as the library reports them.
+        let mut fields = match req.check() {
+            Err(rental_core::Error::Validation(fields)) => fields,
+            _ => Vec::new(),
+        };
+        if !fields.iter().any(|f| f.field == "guestEmail") {
+            let message = "must be an e-mail address the mail server can be given";
+            fields.push(rental_core::FieldError::new("guestEmail", "invalid_email", message));
+        }
+        return Err(Problem::from(rental_core::Error::Validation(fields)));
     }
     let mut created = rental.create_booking_async(&req, key.as_deref()).await.map_err(problem)?;
     if !reader {

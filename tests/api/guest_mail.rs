@@ -93,3 +93,30 @@ async fn one_clock_per_property_on_the_page_and_in_the_e_mails_with_the_zone_nam
         s.set_now("2026-11-22T07:39:21.123Z");
     }
 }
+
+#[tokio::test]
+async fn the_host_is_told_two_hours_before_an_unanswered_request_lapses() {
+    let Some(smtp) = SmtpServer::start() else { return };
+    let s = server(&smtp).await;
+    let waiting = requested(&s, "2026-12-20", "2026-12-23", 2).await;
+    let answered = requested(&s, "2027-01-10", "2027-01-13", 2).await;
+    smtp.wait_for(4, WAIT).await;
+    crate::messages::confirm(&s, &answered).await;
+    smtp.wait_for(5, WAIT).await;
+    crate::messages::quiet(&s).await;
+
+    // checkoutTtl is 24 hours: 22 hours on, the request left unanswered has two to go.
+    s.clock.advance(chrono::TimeDelta::hours(22));
+    let got = smtp.wait_for(6, WAIT).await;
+    crate::messages::quiet(&s).await;
+    let expiring = of_kind(&got, "lapses in two hours");
+    assert_eq!(expiring.rcpt_tos, ["host@example.com"]);
+    assert!(expiring.header("Subject").contains(&waiting), "{}", expiring.header("Subject"));
+    assert_eq!(expiring.header("Reply-To"), "Ada Lovelace <ada@example.com>", "the host answers the guest");
+    assert!(expiring.text.as_deref().unwrap().contains("Confirm or decline it"));
+    let told = got.iter().filter(|r| r.header("Subject").contains("lapses in two hours")).count();
+    assert_eq!(told, 1, "the confirmed request is not announced");
+    let answered_messages = crate::messages::messages(&s, &answered).await;
+    let cancelled = answered_messages.iter().find(|m| m["kind"] == "host_request_expiring").unwrap();
+    assert_eq!(cancelled["status"], "cancelled");
+}

@@ -132,12 +132,21 @@ async fn a_request_and_its_confirmation_reach_guest_and_host_with_every_header()
     assert_eq!(list["attempts"], 1);
     let all = messages(&s, code).await;
     let kinds: Vec<&str> = all.iter().map(|m| m["kind"].as_str().unwrap()).collect();
-    assert_eq!(kinds, ["request_received", "host_request", "confirmed", "check_in_instructions", "check_out_reminder"]);
+    let want = [
+        "request_received",
+        "host_request",
+        "host_request_expiring",
+        "confirmed",
+        "check_in_instructions",
+        "check_out_reminder",
+    ];
+    assert_eq!(kinds, want);
+    assert_eq!(all[2]["status"], "cancelled", "the request was answered: the host needs no reminder");
     assert_eq!(
-        (all[3]["status"].as_str(), all[3]["dueAt"].as_str()),
+        (all[4]["status"].as_str(), all[4]["dueAt"].as_str()),
         (Some("scheduled"), Some("2026-12-18T15:00:00.000Z"))
     );
-    assert_eq!(all[4]["dueAt"], "2026-12-22T19:00:00.000Z");
+    assert_eq!(all[5]["dueAt"], "2026-12-22T19:00:00.000Z");
     assert!(smtp.received().iter().all(|r| !r.raw.contains("4821")), "no door code before the instructions");
 
     quiet(&s).await;
@@ -194,8 +203,9 @@ async fn instructions_go_48_hours_of_wall_clock_before_the_window_in_new_york_ac
     // The window opens at 15:00 EDT on the 15th (19:00Z); the clocks moved on the 14th,
     // so 48 hours of wall clock earlier is 15:00 EST on the 13th: 20:00Z, 47 hours of UTC.
     let all = messages(&s, code).await;
-    assert_eq!(all[3]["dueAt"], "2027-03-13T20:00:00.000Z");
-    assert_eq!(all[4]["dueAt"], "2027-03-16T23:00:00.000Z", "16 h before 11:00 EDT on the 17th: 19:00 EDT");
+    let timed: Vec<&Value> = all.iter().filter(|m| m["kind"].as_str().unwrap().starts_with("check_")).collect();
+    assert_eq!(timed[0]["dueAt"], "2027-03-13T20:00:00.000Z");
+    assert_eq!(timed[1]["dueAt"], "2027-03-16T23:00:00.000Z", "16 h before 11:00 EDT on the 17th: 19:00 EDT");
     smtp.wait_for(3, WAIT).await;
     quiet(&s).await;
     s.set_now("2027-03-13T19:59:59Z");

@@ -369,6 +369,15 @@ impl<S: Store> Rental<S> {
     }
 }
 
+impl NewBooking {
+    /// Checks the fields that need no store (dates, guests, name, e-mail,
+    /// notes), reporting every fault together as [`Error::Validation`]; the
+    /// creation checks them again, with the property and the calendar.
+    pub fn check(&self) -> Result<Stay> {
+        check_new_booking(self)
+    }
+}
+
 /// Checks the fields of a request that need no store; all faults together.
 fn check_new_booking(req: &NewBooking) -> Result<Stay> {
     let mut errors = Vec::new();

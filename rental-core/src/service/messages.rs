@@ -75,7 +75,7 @@ impl<S: Store> Rental<S> {
             if let Err(reason) = fits_status(kind, booking.status) {
                 return Err(Error::CannotSend { kind, reason });
             }
-            if kind == MessageKind::HostRequest && host_email.is_empty() {
+            if kind.is_for_host() && host_email.is_empty() {
                 return Err(Error::CannotSend { kind, reason: "hostEmail is not set" });
             }
             let existing = tx.list::<Message>(&booking_prefix(booking.property.as_str(), code), "", MAX_PER_BOOKING)?;
@@ -83,7 +83,9 @@ impl<S: Store> Rental<S> {
             if recent >= MAX_RESENDS {
                 return Err(Error::CannotSend { kind, reason: "the booking was sent 5 messages again today already" });
             }
-            let input = PlanInput { property: &property, existing: &existing, host_email: &host_email, now };
+            let request_ttl = self.settings.checkout_ttl;
+            let input =
+                PlanInput { property: &property, existing: &existing, host_email: &host_email, request_ttl, now };
             let message = fresh(kind, &booking, input, now, keys::new_id("msg_", self.entropy.as_ref()));
             // A resend by hand goes even when the property turned the kind off.
             let message = Message { status: MessageStatus::Scheduled, error: None, resent: true, ..message };
@@ -316,7 +318,9 @@ pub const RESEND_WINDOW: TimeDelta = TimeDelta::hours(24);
 /// for a confirmed stay, a cancellation only for a cancelled one.
 pub fn fits_status(kind: MessageKind, status: Status) -> std::result::Result<(), &'static str> {
     let fits = match kind {
-        MessageKind::RequestReceived | MessageKind::HostRequest => status == Status::Pending,
+        MessageKind::RequestReceived | MessageKind::HostRequest | MessageKind::HostRequestExpiring => {
+            status == Status::Pending
+        }
         MessageKind::Confirmed | MessageKind::CheckInInstructions | MessageKind::CheckOutReminder => {
             status == Status::Confirmed
         }
@@ -324,7 +328,9 @@ pub fn fits_status(kind: MessageKind, status: Status) -> std::result::Result<(),
         MessageKind::Cancelled => status == Status::Cancelled,
     };
     fits.then_some(()).ok_or(match kind {
-        MessageKind::RequestReceived | MessageKind::HostRequest => "it is sent for pending requests only",
+        MessageKind::RequestReceived | MessageKind::HostRequest | MessageKind::HostRequestExpiring => {
+            "it is sent for pending requests only"
+        }
         MessageKind::Cancelled => "it is sent for cancelled bookings only",
         MessageKind::Changed => "it is not sent for a cancelled booking",
         _ => "it is sent for confirmed stays only",

@@ -53,6 +53,8 @@ pub(super) struct Recorder<T> {
     host_email: Arc<str>,
     /// [`Settings::mail_server`](super::Settings::mail_server).
     mail_server: bool,
+    /// [`Settings::checkout_ttl`](super::Settings::checkout_ttl): when requests lapse.
+    request_ttl: Option<chrono::TimeDelta>,
 }
 
 /// The transaction a use case writes through.
@@ -109,6 +111,7 @@ impl<S: Store> Rental<S> {
             access_events: Vec::new(),
             host_email: Arc::from(self.settings.host_email.as_str()),
             mail_server: self.settings.mail_server,
+            request_ttl: self.settings.checkout_ttl,
         };
         let out = work(&mut tx)?;
         let access_events = std::mem::take(&mut tx.access_events);
@@ -190,7 +193,13 @@ impl<T: WriteTx> Recorder<T> {
             }
             None => Vec::new(),
         };
-        let input = PlanInput { property: &property, existing: &existing, host_email: &self.host_email, now: self.now };
+        let input = PlanInput {
+            property: &property,
+            existing: &existing,
+            host_email: &self.host_email,
+            request_ttl: self.request_ttl,
+            now: self.now,
+        };
         let entropy = Arc::clone(&self.entropy);
         let planned = message_plan(before, after, input, &mut || crate::admin::keys::new_id("msg_", entropy.as_ref()));
         for message in planned {

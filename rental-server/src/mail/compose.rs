@@ -49,7 +49,7 @@ impl Sender {
         let facts = Facts { booking, property, base_url: self.base_url.as_deref() };
         let rendered =
             render(message.kind, property.messages.templates.get(&message.kind), &context(message.kind, facts))?;
-        let name = (message.kind != MessageKind::HostRequest).then(|| one_line(&booking.guest_name));
+        let name = (!message.kind.is_for_host()).then(|| one_line(&booking.guest_name));
         let to = mailbox(name, &message.to)?;
         let reply_to = reply_to_guest(message.kind, booking);
         let email = self.build(to, reply_to, property, &message.message_id(self.domain()), &rendered)?;
@@ -88,7 +88,7 @@ impl Sender {
 /// Guests' own messages reply to the property, so this is `None` for them (and
 /// for a request whose address the mail library cannot read).
 fn reply_to_guest(kind: MessageKind, booking: &Booking) -> Option<Mailbox> {
-    (kind == MessageKind::HostRequest && !booking.guest_email.is_empty())
+    (kind.is_for_host() && !booking.guest_email.is_empty())
         .then(|| mailbox(Some(one_line(&booking.guest_name)), &booking.guest_email).ok())
         .flatten()
 }

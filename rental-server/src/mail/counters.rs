@@ -54,7 +54,7 @@ const OUTCOMES: usize = MessageOutcome::ALL.len();
 /// let counters = MessageCounters::default();
 /// counters.add(MessageKind::Confirmed, MessageOutcome::Sent);
 /// assert_eq!(counters.get(MessageKind::Confirmed, MessageOutcome::Sent), 1);
-/// assert_eq!(counters.snapshot().len(), 7 * 5);
+/// assert_eq!(counters.snapshot().len(), MessageKind::ALL.len() * 5);
 /// ```
 #[derive(Debug, Default)]
 pub struct MessageCounters {

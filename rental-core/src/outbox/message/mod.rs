@@ -41,6 +41,8 @@ pub enum MessageKind {
     RequestReceived,
     /// To the host (`hostEmail`): a new request from the page, the API or an agent.
     HostRequest,
+    /// To the host (`hostEmail`): a request still unanswered lapses in two hours.
+    HostRequestExpiring,
     /// To the guest: the stay is confirmed.
     Confirmed,
     /// To the guest: the dates or guests changed.
@@ -55,9 +57,10 @@ pub enum MessageKind {
 
 impl MessageKind {
     /// Every kind, in the order of docs/API.md section 21.
-    pub const ALL: [MessageKind; 7] = [
+    pub const ALL: [MessageKind; 8] = [
         MessageKind::RequestReceived,
         MessageKind::HostRequest,
+        MessageKind::HostRequestExpiring,
         MessageKind::Confirmed,
         MessageKind::Changed,
         MessageKind::Cancelled,
@@ -70,12 +73,18 @@ impl MessageKind {
         match self {
             MessageKind::RequestReceived => "request_received",
             MessageKind::HostRequest => "host_request",
+            MessageKind::HostRequestExpiring => "host_request_expiring",
             MessageKind::Confirmed => "confirmed",
             MessageKind::Changed => "changed",
             MessageKind::Cancelled => "cancelled",
             MessageKind::CheckInInstructions => "check_in_instructions",
             MessageKind::CheckOutReminder => "check_out_reminder",
         }
+    }
+
+    /// True for the kinds that go to the host (`hostEmail`), not the guest.
+    pub fn is_for_host(self) -> bool {
+        matches!(self, MessageKind::HostRequest | MessageKind::HostRequestExpiring)
     }
 
     /// True for the kinds timed to the stay (sent before arrival or departure).
@@ -336,6 +345,8 @@ pub mod reasons {
     pub const DISABLED: &str = "disabled";
     /// The booking was cancelled.
     pub const BOOKING_CANCELLED: &str = "booking_cancelled";
+    /// The request was confirmed or cancelled before it lapsed.
+    pub const ANSWERED: &str = "request_answered";
     /// The guest checked out before a reminder was due.
     pub const CHECKED_OUT: &str = "checked_out";
     /// Instructions fell due (after downtime) once the stay had ended.

@@ -5,13 +5,14 @@
 //!
 //! | change | records |
 //! |---|---|
-//! | created `pending` | `request_received`; `host_request` for sources `page`, `api`, `agent` |
+//! | created `pending` | `request_received`; `host_request` for sources `page`, `api`, `agent`, and `host_request_expiring` two hours before the request lapses (when requests lapse more than four hours after they are made) |
+//! | confirmed or cancelled while pending | a scheduled `host_request_expiring` cancelled |
 //! | confirmed | `confirmed`, and the stay's `check_in_instructions` and `check_out_reminder`, scheduled |
 //! | dates or guests changed | `changed`; scheduled instructions and reminder re-timed; instructions (or a reminder) already sent go again when the dates or the door code changed |
 //! | cancelled | `cancelled`; scheduled instructions and reminder cancelled |
 //! | checked out early | a scheduled reminder cancelled |
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::basics::ids::Source;
 use crate::bookings::booking::{Booking, Status};
@@ -28,8 +29,10 @@ pub struct PlanInput<'a> {
     pub property: &'a Property,
     /// The booking's messages so far, in key order.
     pub existing: &'a [Message],
-    /// Where `host_request` goes; empty: nowhere.
+    /// Where `host_request` and `host_request_expiring` go; empty: nowhere.
     pub host_email: &'a str,
+    /// How long a pending request waits before it lapses (`checkoutTtl`); `None`: it never does.
+    pub request_ttl: Option<TimeDelta>,
     /// The instant of the write.
     pub now: DateTime<Utc>,
 }
@@ -53,15 +56,20 @@ pub fn plan(
             out.add(MessageKind::RequestReceived, input.now);
             if from_host_facing_source(&after.source) && !input.host_email.is_empty() {
                 out.add(MessageKind::HostRequest, input.now);
+                if let Some(ttl) = input.request_ttl.filter(|ttl| *ttl > EXPIRING_LEAD * 2) {
+                    out.add(MessageKind::HostRequestExpiring, after.created_at + ttl - EXPIRING_LEAD);
+                }
             }
         }
         (None | Some(Status::Pending), Status::Confirmed) => {
+            out.finish_expiring();
             out.add(MessageKind::Confirmed, input.now);
             let s = schedule(input.property, after.check_in(), after.check_out(), input.now);
             out.add(MessageKind::CheckInInstructions, s.instructions);
             out.add(MessageKind::CheckOutReminder, s.reminder);
         }
         (Some(Status::Pending | Status::Confirmed), Status::Cancelled) => {
+            out.finish_expiring();
             out.add(MessageKind::Cancelled, input.now);
             out.finish_timed(|m| cancel(m, reasons::BOOKING_CANCELLED), |_| true);
         }
@@ -79,6 +87,9 @@ pub fn plan(
     }
     out.written
 }
+
+/// How long before a request lapses the host is told (`host_request_expiring`).
+pub const EXPIRING_LEAD: TimeDelta = TimeDelta::hours(2);
 
 /// `page`, `api` and `agent`: the sources a host has not seen yet.
 fn from_host_facing_source(source: &Source) -> bool {
@@ -105,6 +116,15 @@ impl Plan<'_, '_> {
     /// The latest record of `kind` among the existing ones.
     fn latest(&self, kind: MessageKind) -> Option<&Message> {
         self.input.existing.iter().rev().find(|m| m.kind == kind)
+    }
+
+    /// Cancels a scheduled `host_request_expiring`: the request was answered.
+    fn finish_expiring(&mut self) {
+        for m in self.input.existing {
+            if m.kind == MessageKind::HostRequestExpiring && m.status == MessageStatus::Scheduled {
+                self.written.push(cancel(m, reasons::ANSWERED));
+            }
+        }
     }
 
     /// Applies `change` to each scheduled timed message that `which` picks.
@@ -158,7 +178,7 @@ pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: Da
     let custom = input.property.messages.templates.get(&kind);
     let facts = Facts { booking, property: input.property, base_url: None };
     let subject = subject(kind, custom, &context(kind, facts)).unwrap_or_default();
-    let to = if kind == MessageKind::HostRequest { input.host_email } else { booking.guest_email.as_str() };
+    let to = if kind.is_for_host() { input.host_email } else { booking.guest_email.as_str() };
     let message = Message {
         id,
         booking: booking.code.clone(),
@@ -203,7 +223,13 @@ mod tests {
 
     fn run(before: Option<&Booking>, after: &Booking, existing: &[Message], now: &str) -> Vec<Message> {
         let p = demo::sea_view();
-        let input = PlanInput { property: &p, existing, host_email: "host@example.com", now: at(now) };
+        let input = PlanInput {
+            property: &p,
+            existing,
+            host_email: "host@example.com",
+            request_ttl: Some(TimeDelta::hours(24)),
+            now: at(now),
+        };
         plan(before, after, input, &mut ids())
     }
 
@@ -223,11 +249,13 @@ mod tests {
             kinds(&ms),
             [
                 (MessageKind::RequestReceived, MessageStatus::Scheduled),
-                (MessageKind::HostRequest, MessageStatus::Scheduled)
+                (MessageKind::HostRequest, MessageStatus::Scheduled),
+                (MessageKind::HostRequestExpiring, MessageStatus::Scheduled)
             ]
         );
         assert_eq!((ms[0].to.as_str(), ms[1].to.as_str()), ("ada@example.com", "host@example.com"));
         assert_eq!((ms[0].seq, ms[1].seq), (1, 2));
+        assert_eq!((ms[2].to.as_str(), ms[2].due_at), ("host@example.com", pending.created_at + TimeDelta::hours(22)));
         let imported = Booking { guest_email: String::new(), ..confirmed() };
         assert!(run(None, &imported, &[], "2026-11-22T08:00:00Z").is_empty());
         let admin = Booking { source: Source::parse("admin").unwrap(), ..pending };
@@ -235,6 +263,30 @@ mod tests {
             kinds(&run(None, &admin, &[], "2026-11-22T08:00:00Z")),
             [(MessageKind::RequestReceived, MessageStatus::Scheduled)]
         );
+    }
+
+    #[test]
+    fn an_answered_request_cancels_the_hosts_reminder_and_a_short_ttl_schedules_none() {
+        let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
+        let ms = run(None, &pending, &[], "2026-11-22T08:00:00Z");
+        for answer in [confirmed(), Booking { status: Status::Cancelled, ..pending.clone() }] {
+            let after = run(Some(&pending), &answer, &ms, "2026-11-22T09:00:00Z");
+            let expiring: Vec<_> = after.iter().filter(|m| m.kind == MessageKind::HostRequestExpiring).collect();
+            assert_eq!(expiring.len(), 1, "{:?}", answer.status);
+            assert_eq!((expiring[0].status, expiring[0].id.as_str()), (MessageStatus::Cancelled, ms[2].id.as_str()));
+        }
+        let p = demo::sea_view();
+        for ttl in [None, Some(TimeDelta::hours(4))] {
+            let input = PlanInput {
+                property: &p,
+                existing: &[],
+                host_email: "host@example.com",
+                request_ttl: ttl,
+                now: at("2026-11-22T08:00:00Z"),
+            };
+            let ms = plan(None, &pending, input, &mut || "msg_x".into());
+            assert!(ms.iter().all(|m| m.kind != MessageKind::HostRequestExpiring), "{ttl:?}");
+        }
     }
 
     #[test]
@@ -315,7 +367,13 @@ mod tests {
             crate::outbox::message::template::MessageTemplate { subject: None, text: None, html: None, enabled: false },
         );
         let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
-        let input = PlanInput { property: &p, existing: &[], host_email: "", now: at("2026-11-22T08:00:00Z") };
+        let input = PlanInput {
+            property: &p,
+            existing: &[],
+            host_email: "",
+            request_ttl: None,
+            now: at("2026-11-22T08:00:00Z"),
+        };
         let ms = plan(Some(&pending), &confirmed(), input, &mut ids());
         assert_eq!((ms[2].status, ms[2].error.as_deref()), (MessageStatus::Skipped, Some(reasons::DISABLED)));
     }

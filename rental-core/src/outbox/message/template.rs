@@ -132,6 +132,7 @@ pub const COMMON_VARIABLES: [&str; 14] = [
 pub fn kind_variables(kind: MessageKind) -> &'static [&'static str] {
     match kind {
         MessageKind::HostRequest => &["notes", "source"],
+        MessageKind::HostRequestExpiring => &["source"],
         MessageKind::Cancelled => &["cancel_reason", "expired"],
         MessageKind::CheckInInstructions => &["door_code", "access_from", "access_until", "wifi_name", "arrival_notes"],
         _ => &[],
@@ -164,6 +165,11 @@ fn builtins(kind: MessageKind) -> [&'static str; 3] {
             "New request {{ booking_code }} for {{ property_name }}",
             "A new request for {{ property_name }} came in ({{ source }}):\n\n{{ guest_name }} <{{ guest_email }}>\n{{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}\nCode {{ booking_code }}\n{% if notes %}Notes: {{ notes }}\n{% endif %}",
             "<p>A new request for <b>{{ property_name }}</b> came in ({{ source }}):</p><p>{{ guest_name }} &lt;{{ guest_email }}&gt;<br>{{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}<br>Code <b>{{ booking_code }}</b></p>{% if notes %}<p>Notes: {{ notes }}</p>{% endif %}",
+        ],
+        MessageKind::HostRequestExpiring => [
+            "Request {{ booking_code }} for {{ property_name }} lapses in two hours",
+            "The request {{ booking_code }} for {{ property_name }} ({{ source }}) has no answer yet:\n\n{{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}\n\nIn two hours it lapses and its nights are free again. Confirm or decline it in the admin's pending requests before then.\n",
+            "<p>The request <b>{{ booking_code }}</b> for <b>{{ property_name }}</b> ({{ source }}) has no answer yet:</p><p>{{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}</p><p>In two hours it lapses and its nights are free again. Confirm or decline it in the admin's pending requests before then.</p>",
         ],
         MessageKind::Confirmed => [
             "Your stay at {{ property_name }} is confirmed",
@@ -381,6 +387,9 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         MessageKind::HostRequest => {
             let notes: Vec<&str> = b.notes.iter().map(|n| n.text.as_str()).collect();
             c.insert("notes", json!(notes.join("; ")));
+            c.insert("source", json!(b.source.as_str()));
+        }
+        MessageKind::HostRequestExpiring => {
             c.insert("source", json!(b.source.as_str()));
         }
         MessageKind::Cancelled => {
