@@ -58,9 +58,10 @@ impl<S: Store> Rental<S> {
 
     /// Records a new message of `kind` for booking `code`, due now: a resend
     /// by hand. Refused ([`Error::CannotSend`]) when the booking has no guest
-    /// e-mail, for a kind that does not fit the booking's status (see
-    /// [`fits_status`]), for `host_request` without `hostEmail`, and past
-    /// [`MAX_RESENDS`] resends of the booking in [`RESEND_WINDOW`].
+    /// e-mail, for a kind that does not fit the booking's status (the
+    /// request's kinds while pending, `confirmed` and the timed kinds while
+    /// confirmed, `cancelled` once cancelled), for the host's kinds without
+    /// `hostEmail`, and past 5 resends of the booking in 24 hours.
     pub fn resend_message(&self, code: &str, kind: MessageKind) -> Result<Message> {
         let now = self.now();
         let host_email = self.settings.host_email.clone();
