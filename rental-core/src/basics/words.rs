@@ -6,8 +6,8 @@
 /// ```
 /// use rental_core::words::count;
 ///
-/// assert_eq!(count(1, "night"), "1 night");
-/// assert_eq!(count(3, "guest"), "3 guests");
+/// assert_eq!(count(1u32, "night"), "1 night");
+/// assert_eq!(count(3u32, "guest"), "3 guests");
 /// ```
 pub fn count(n: impl Into<u64>, noun: &str) -> String {
     let n = n.into();
