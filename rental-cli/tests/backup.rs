@@ -161,10 +161,7 @@ fn a_redb_backup_restores_into_postgres_and_back_record_for_record() {
 
 #[test]
 fn a_damaged_or_cut_short_backup_is_refused_and_writes_nothing() {
-    let (sandbox, _) = Sandbox::with_key();
-    sandbox.with_bookings();
-    let file = sandbox.dir.path().join("good.backup");
-    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
+    let (sandbox, file) = backed_up();
     let good = std::fs::read(&file).unwrap();
 
     let cut = sandbox.dir.path().join("cut.backup");
@@ -189,6 +186,20 @@ fn a_damaged_or_cut_short_backup_is_refused_and_writes_nothing() {
     }
 }
 
+/// A sandbox with three bookings, and its backup file.
+fn backed_up() -> (Sandbox, std::path::PathBuf) {
+    let (sandbox, _) = Sandbox::with_key();
+    sandbox.with_bookings();
+    let file = sandbox.dir.path().join("good.backup");
+    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
+    (sandbox, file)
+}
+
+/// A backup file's lines as JSON values.
+fn lines_of(file: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
 /// A backup's lines with the trailer made anew for them, as anyone can.
 fn with_trailer(mut lines: Vec<Value>) -> Vec<u8> {
     use sha2::Digest;
@@ -206,12 +217,8 @@ fn with_trailer(mut lines: Vec<Value>) -> Vec<u8> {
 
 #[test]
 fn an_event_numbered_far_past_the_others_restores_at_once_under_its_number() {
-    let (sandbox, _) = Sandbox::with_key();
-    sandbox.with_bookings();
-    let file = sandbox.dir.path().join("good.backup");
-    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
-    let mut lines: Vec<Value> =
-        std::fs::read_to_string(&file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (sandbox, file) = backed_up();
+    let mut lines = lines_of(&file);
     let far = 1_000_000_000_000_u64;
     let last_event = lines.iter_mut().rev().find(|l| l["kind"] == "event").expect("the backup holds events");
     last_event["doc"]["seq"] = json!(far);
@@ -229,12 +236,8 @@ fn an_event_numbered_far_past_the_others_restores_at_once_under_its_number() {
 
 #[test]
 fn events_out_of_order_are_refused_and_write_nothing() {
-    let (sandbox, _) = Sandbox::with_key();
-    sandbox.with_bookings();
-    let file = sandbox.dir.path().join("good.backup");
-    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
-    let mut lines: Vec<Value> =
-        std::fs::read_to_string(&file).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (sandbox, file) = backed_up();
+    let mut lines = lines_of(&file);
     let first = lines.iter().position(|l| l["kind"] == "event").unwrap();
     lines[first]["doc"]["seq"] = json!(1_000);
     let forged = sandbox.dir.path().join("unordered.backup");
@@ -249,10 +252,7 @@ fn events_out_of_order_are_refused_and_write_nothing() {
 
 #[test]
 fn a_restore_writes_through_no_symbolic_link_in_the_data_directory() {
-    let (sandbox, _) = Sandbox::with_key();
-    sandbox.with_bookings();
-    let file = sandbox.dir.path().join("good.backup");
-    sandbox.run(&["backup", "--to", &file.display().to_string()]).ok();
+    let (sandbox, file) = backed_up();
 
     for name in ["rental.redb", "rental.redb.redo"] {
         let target = tempfile::tempdir().unwrap();
