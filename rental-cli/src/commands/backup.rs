@@ -114,11 +114,15 @@ pub fn restore(args: &RestoreArgs, config: &Config) -> Result<String, CliError> 
     let counts = if let Some(url) = &config.database {
         into(&PgStore::open(url)?, &checked)?
     } else {
-        let store = RedbStore::open_dir(&config.data_dir).map_err(|e| match e {
+        let busy = |e: StoreError| match e {
             StoreError::Locked => CliError::Busy { data_dir: config.data_dir.clone() },
             other => other.into(),
-        })?;
-        into(&store, &checked)?
+        };
+        // Refused before the store is opened for writing: a store that is not empty stays as it was, byte for byte.
+        if let Some(held) = RedbStore::held_in_dir(&config.data_dir).map_err(busy)? {
+            return Err(failed(BackupError::NotEmpty(held.to_owned())));
+        }
+        into(&RedbStore::open_dir(&config.data_dir).map_err(busy)?, &checked)?
     };
     Ok(summary("restored", &args.file, &counts))
 }
