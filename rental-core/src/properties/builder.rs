@@ -34,6 +34,7 @@ pub struct PropertyBuilder {
     slug: String,
     name: String,
     timezone: Option<Tz>,
+    currency: String,
     active: bool,
     pricing: Option<Pricing>,
     stay_rules: StayRules,
@@ -49,6 +50,7 @@ impl PropertyBuilder {
             slug: slug.to_owned(),
             name: String::new(),
             timezone: None,
+            currency: "USD".to_owned(),
             active: true,
             pricing: None,
             stay_rules: StayRules::default(),
@@ -68,6 +70,12 @@ impl PropertyBuilder {
     /// Sets the time zone the property's days are counted in (required).
     pub fn timezone(mut self, timezone: Tz) -> Self {
         self.timezone = Some(timezone);
+        self
+    }
+
+    /// Sets the ISO 4217 code every amount is in (default `USD`; see [`crate::Currency`]).
+    pub fn currency(mut self, code: &str) -> Self {
+        code.clone_into(&mut self.currency);
         self
     }
 
@@ -134,7 +142,7 @@ impl PropertyBuilder {
             slug,
             name: self.name,
             timezone,
-            currency: "USD".to_owned(),
+            currency: self.currency,
             active: self.active,
             pricing,
             stay_rules: self.stay_rules,

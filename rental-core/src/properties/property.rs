@@ -56,7 +56,8 @@ pub struct Property {
     pub name: String,
     /// The IANA time zone the property's days are counted in.
     pub timezone: Tz,
-    /// Currency code of every amount; `USD`.
+    /// The ISO 4217 code of every amount (`USD`, `EUR`, `JPY`...; see
+    /// [`crate::Currency`]): amounts are integers in its minor unit.
     pub currency: String,
     /// Listed and bookable.
     pub active: bool,
@@ -120,8 +121,12 @@ impl Property {
             errors.push(FieldError::new("name", "invalid", "must be 1 to 200 characters"));
         }
         errors.extend(crate::basics::text::field_error("name", &self.name));
-        if self.currency != "USD" {
-            errors.push(FieldError::new("currency", "invalid", "must be USD"));
+        if crate::basics::currency::Currency::find(&self.currency).is_none() {
+            errors.push(FieldError::new(
+                "currency",
+                "invalid",
+                "must be an upper-case ISO 4217 code the payment provider charges in (EUR, GBP, JPY, USD, ...)",
+            ));
         }
         self.pricing.faults(&mut errors);
         self.stay_rules.faults(&mut errors);
