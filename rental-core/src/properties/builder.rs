@@ -7,6 +7,7 @@ use super::access_settings::AccessSettings;
 use super::booking_page::BookingPage;
 use super::feed_settings::FeedSettings;
 use super::message_settings::MessageSettings;
+use super::payment_settings::PaymentSettings;
 use super::property::Property;
 use super::rates::Pricing;
 use super::stay_rules::StayRules;
@@ -42,6 +43,7 @@ pub struct PropertyBuilder {
     booking_page: BookingPage,
     messages: MessageSettings,
     feeds: FeedSettings,
+    payments: PaymentSettings,
 }
 
 impl PropertyBuilder {
@@ -58,6 +60,7 @@ impl PropertyBuilder {
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
             feeds: FeedSettings::default(),
+            payments: PaymentSettings::default(),
         }
     }
 
@@ -121,6 +124,12 @@ impl PropertyBuilder {
         self
     }
 
+    /// Sets instant booking, the installments, the deposit and the cancellation policy.
+    pub fn payments(mut self, payments: PaymentSettings) -> Self {
+        self.payments = payments;
+        self
+    }
+
     /// The property, or [`Error::Validation`] naming every field at fault
     /// (a missing time zone or pricing is `required`).
     pub fn build(self) -> Result<Property, Error> {
@@ -150,6 +159,7 @@ impl PropertyBuilder {
             booking_page: self.booking_page,
             messages: self.messages,
             feeds: self.feeds,
+            payments: self.payments,
         };
         property.validate()?;
         Ok(property)

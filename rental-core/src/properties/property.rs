@@ -10,6 +10,9 @@ use super::booking_page::BookingPage;
 pub use super::builder::PropertyBuilder;
 pub use super::feed_settings::{FeedSettings, IcalFeed};
 pub use super::message_settings::MessageSettings;
+pub use super::payment_settings::{
+    CancellationPolicy, Due, Installment, PaymentSettings, PaymentTerms, RefundCheckpoint, SecurityDeposit,
+};
 pub use super::public::PublicProperty;
 pub use super::rates::{MAX_GUESTS, NightRate, Pricing, SeasonalRate};
 pub use super::stay_rules::StayRules;
@@ -73,6 +76,8 @@ pub struct Property {
     pub messages: MessageSettings,
     /// Private: channel calendars to import.
     pub feeds: FeedSettings,
+    /// Instant booking or requests, installments, deposit and cancellation policy.
+    pub payments: PaymentSettings,
 }
 
 impl Property {
@@ -99,6 +104,7 @@ impl Property {
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
             feeds: FeedSettings::default(),
+            payments: PaymentSettings::default(),
         }
     }
 
@@ -133,6 +139,7 @@ impl Property {
         self.access.faults(&mut errors);
         self.feeds.faults(&mut errors);
         self.messages.faults(&mut errors);
+        self.payments.faults(&mut errors);
         if let Some((field, message)) = self.booking_page.fault() {
             errors.push(FieldError::new(field, "invalid", message));
         }

@@ -1,6 +1,6 @@
-//! Currencies (docs/API.md section 23): a property priced in euros or yen is
-//! quoted, booked and shown in its own currency and minor unit, and its
-//! currency cannot change while bookings are to come.
+//! Payments (docs/API.md, Payments): a property priced in euros or yen is
+//! quoted, booked and shown in its own currency and minor unit, its currency
+//! cannot change while bookings are to come, and its payment settings are checked.
 
 use rental_core::{Error, MemoryStore};
 use rental_tests::http::{NO_KEY, TestServer};
@@ -104,4 +104,64 @@ async fn an_unknown_or_lower_case_currency_is_refused_naming_the_field() {
         assert_eq!(faults[0].field, "currency", "{bad:?}");
     }
     assert_eq!(s.rental.property("sea-view").unwrap().currency, "USD");
+}
+
+/// Sea View's JSON with `fields` set over it, as `rental property import` reads it.
+fn sea_view_with(s: &TestServer<MemoryStore>, fields: &serde_json::Value) -> Result<rental_core::Property, String> {
+    let mut json = serde_json::to_value(s.rental.property("sea-view").unwrap()).unwrap();
+    for (k, v) in fields.as_object().unwrap() {
+        json[k] = v.clone();
+    }
+    serde_json::from_value(json).map_err(|e| e.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn payment_settings_that_break_a_rule_are_refused_naming_the_field_and_nothing_is_saved() {
+    let s = TestServer::memory().await;
+    let cases = [
+        (
+            json!({"paymentTerms": {"installments": [{"share": 5000, "due": "booking"}, {"share": 4000, "daysBeforeCheckIn": 30}]}}),
+            "paymentTerms.installments.share",
+        ),
+        (
+            json!({"paymentTerms": {"installments": [{"share": 5000, "due": "booking"}, {"share": 2500, "daysBeforeCheckIn": 10}, {"share": 2500, "daysBeforeCheckIn": 30}]}}),
+            "paymentTerms.installments.daysBeforeCheckIn",
+        ),
+        (
+            json!({"paymentTerms": {"installments": [{"share": 2000, "due": "booking"}, {"share": 2000, "daysBeforeCheckIn": 40}, {"share": 2000, "daysBeforeCheckIn": 30}, {"share": 2000, "daysBeforeCheckIn": 20}, {"share": 2000, "daysBeforeCheckIn": 10}]}}),
+            "paymentTerms.installments",
+        ),
+        (
+            json!({"paymentTerms": {"installments": [{"share": 10000, "daysBeforeCheckIn": 30}]}}),
+            "paymentTerms.installments.due",
+        ),
+        (json!({"securityDeposit": {"amount": -30000}}), "securityDeposit.amount"),
+        (
+            json!({"cancellationPolicy": {"refunds": [{"daysBeforeCheckIn": 30, "share": 12000}]}}),
+            "cancellationPolicy.refunds.share",
+        ),
+        (json!({"cancellationPolicy": {"refunds": [], "graceHours": 9999}}), "cancellationPolicy.graceHours"),
+    ];
+    for (fields, want) in cases {
+        let property = sea_view_with(&s, &fields).expect("well-formed JSON");
+        let Err(Error::Validation(faults)) = s.rental.import_properties(&[property]) else {
+            panic!("{fields} was saved");
+        };
+        assert_eq!(faults[0].field, format!("[0].{want}"), "{fields}");
+    }
+    let shown = s.get("/api/v1/properties/sea-view", &s.read_key).await.body;
+    assert_eq!(shown["paymentTerms"], json!({"installments": [{"share": 10000, "due": "booking"}], "graceHours": 48}));
+    assert_eq!(shown["cancellationPolicy"], json!({"refunds": [{"daysBeforeCheckIn": 0, "share": 10000}]}));
+    assert_eq!((shown["instantBooking"].as_bool(), shown.get("securityDeposit")), (Some(false), None), "nothing saved");
+
+    let good = json!({"instantBooking": true,
+        "paymentTerms": {"installments": [{"share": 3000, "due": "booking"}, {"share": 7000, "daysBeforeCheckIn": 30}], "graceHours": 24},
+        "securityDeposit": {"amount": 30000, "holdDaysBeforeCheckIn": 1, "releaseDaysAfterCheckOut": 3},
+        "cancellationPolicy": {"refunds": [{"daysBeforeCheckIn": 30, "share": 10000}, {"daysBeforeCheckIn": 7, "share": 5000}],
+            "graceHours": 48, "graceMinDaysBeforeCheckIn": 14}});
+    s.rental.import_properties(&[sea_view_with(&s, &good).unwrap()]).expect("good settings save");
+    let shown = s.get("/api/v1/properties/sea-view", &s.read_key).await.body;
+    for field in ["instantBooking", "paymentTerms", "securityDeposit", "cancellationPolicy"] {
+        assert_eq!(shown[field], good[field], "{field} as saved");
+    }
 }
