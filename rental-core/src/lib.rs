@@ -101,8 +101,9 @@
 //!   delivers them itself, or pulls the channels' feeds itself ([`pull`]),
 //!   uses [`Rental::worker`], the calls meant for servers. Our calendar
 //!   export, for the channels to import, is [`Rental::calendar_export`].
-//! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`] and
-//!   [`occupancy`] are plain functions over plain data, no store, no clock, no I/O.
+//! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`],
+//!   [`occupancy`] and the money math of [`payments`] are plain functions
+//!   over plain data, no store, no clock, no I/O.
 
 #![deny(missing_docs)]
 
@@ -117,6 +118,7 @@ pub mod demo;
 mod error;
 pub mod metrics;
 mod outbox;
+pub mod payments;
 mod properties;
 mod service;
 mod stays;
@@ -143,6 +145,7 @@ pub struct ReadmeExamples;
 pub use access::DoorCodeMode;
 pub use availability::Availability;
 pub use basics::clock_time::{ClockTime, local_moment};
+pub use basics::currency::{Currency, format_amount, parse_amount, plain_amount};
 pub use basics::date_json::parse_date;
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
 pub use booking_page::BookingPage;

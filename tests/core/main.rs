@@ -6,7 +6,7 @@
 //! - `timezones`: each property's "today" is its own.
 //! - `concurrency`: racing writers, exactly one winner.
 //! - `durability`: what a redb store keeps across closing and reopening.
-//! - `properties`: property-based checks of the invariants.
+//! - `properties`: property-based checks of the invariants; `money`: of the payment math.
 //! - `free_text`: random names through the published calendar and the terminal form.
 //! - `shared_store`: several engines on one PostgreSQL database.
 //! - `conformance`: the public store conformance suite on memory, redb and PostgreSQL.
@@ -17,6 +17,7 @@ mod concurrency;
 mod conformance;
 mod durability;
 mod free_text;
+mod money;
 mod properties;
 mod shared_store;
 mod suite;
