@@ -6,6 +6,7 @@
 //! - `timezones`: each property's "today" is its own.
 //! - `concurrency`: racing writers, exactly one winner.
 //! - `durability`: what a redb store keeps across closing and reopening.
+//! - `price_rules`: section 25's stay and price rules, each at its boundaries and against a reference.
 //! - `properties`: property-based checks of the invariants.
 //! - `free_text`: random names through the published calendar and the terminal form.
 //! - `shared_store`: several engines on one PostgreSQL database.
@@ -17,6 +18,7 @@ mod concurrency;
 mod conformance;
 mod durability;
 mod free_text;
+mod price_rules;
 mod properties;
 mod shared_store;
 mod suite;
