@@ -37,6 +37,9 @@
 //!     check_in: "2026-12-20".parse().unwrap(),
 //!     check_out: "2026-12-27".parse().unwrap(),
 //!     guests: 2,
+//!     children: 0,
+//!     pets: 0,
+//!     promo_code: None,
 //! })?;
 //! assert!(quote.available, "{:?}", quote.problems);
 //! assert_eq!(quote.total, 7 * 15_000 + 6_000);
@@ -51,6 +54,9 @@
 //!     guests: 2,
 //!     notes: None,
 //!     source: None,
+//!     children: 0,
+//!     pets: 0,
+//!     promo_code: None,
 //! };
 //! let booking = rental.create_booking(&request, None)?.booking;
 //! assert_eq!(booking.status, Status::Pending);

@@ -106,13 +106,16 @@ fn availability_example() -> Value {
 fn quote_example() -> Value {
     json!({
         "property": "sea-view", "checkIn": "2026-12-20", "checkOut": "2026-12-27", "guests": 3,
-        "nights": 7, "available": false, "currency": "USD",
-        "nightly": [{"date": "2026-12-20", "price": 15000}, {"date": "2026-12-21", "price": 15000},
-            {"date": "2026-12-22", "price": 15000}, {"date": "2026-12-23", "price": 15000},
-            {"date": "2026-12-24", "price": 15000}, {"date": "2026-12-25", "price": 18000},
-            {"date": "2026-12-26", "price": 18000}],
-        "accommodation": 111_000, "discount": 11100, "extraGuestFee": 14000, "cleaningFee": 6000,
-        "taxes": 14388, "total": 134_288,
+        "children": 0, "pets": 0, "nights": 7, "available": false, "currency": "USD",
+        "nightly": [{"date": "2026-12-20", "base": 15000, "price": 15000},
+            {"date": "2026-12-21", "base": 15000, "price": 15000},
+            {"date": "2026-12-22", "base": 15000, "price": 15000},
+            {"date": "2026-12-23", "base": 15000, "price": 15000},
+            {"date": "2026-12-24", "base": 15000, "price": 15000},
+            {"date": "2026-12-25", "base": 18000, "price": 18000},
+            {"date": "2026-12-26", "base": 18000, "price": 18000}],
+        "accommodation": 111_000, "discount": 11100, "discountKind": "length_of_stay", "extraGuestFee": 14000,
+        "cleaningFee": 6000, "petFee": 0, "taxes": 14388, "touristTax": 0, "total": 134_288,
         "problems": [{"code": "dates_unavailable", "dates": ["2026-12-24"]}],
     })
 }
