@@ -1,5 +1,5 @@
 //! One request, start to finish: its id, its access log line and metrics,
-//! the admin and booking pages, then the route table's row, its scope and rate limit, its handler.
+//! the admin, booking and stay pages, then the route table's row, its scope and rate limit, its handler.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -17,7 +17,7 @@ use crate::problem::Problem;
 use crate::reply::{Reply, blocking};
 use crate::request::{self, Query};
 use crate::routes::{self, Call};
-use crate::{AppState, admin, book};
+use crate::{AppState, admin, book, stay};
 
 /// The request id header, given by the client or made here.
 const X_REQUEST_ID: http::HeaderName = http::HeaderName::from_static("x-request-id");
@@ -48,6 +48,9 @@ pub(crate) async fn handle<S: Store + 'static>(
         if book::owns(&path) {
             let client = state.proxies.client(peer, req.headers());
             return book::handle(&state, client, req).await;
+        }
+        if stay::owns(&path) {
+            return stay::handle(&state, req).await;
         }
         dispatch(&state, req).await
     }

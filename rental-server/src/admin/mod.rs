@@ -172,7 +172,7 @@ struct Act<'a, S> {
 
 /// The configured public URL, else `http://`, the request's `Host` and the
 /// path prefix the server is mounted under (`crate::RentalService::under`).
-fn base_url<S>(state: &AppState<S>, parts: &http::request::Parts) -> String {
+pub(crate) fn base_url<S>(state: &AppState<S>, parts: &http::request::Parts) -> String {
     if let Some(base) = &state.admin.config.base_url {
         return base.trim_end_matches('/').to_owned();
     }
