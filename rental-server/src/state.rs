@@ -64,7 +64,10 @@ impl<S: Store + 'static> AppState<S> {
             metrics_listen: config.metrics_listen,
             next_request: AtomicU64::new(1),
             requests: Arc::new(AtomicU64::new(0)),
-            mail: config.mail.clone(),
+            mail: mail::MailConfig {
+                stay_links: Some(rental_core::stay_link::StayLinks::new(&config.book.secret)),
+                ..config.mail.clone()
+            },
             message_counters: Arc::new(mail::MessageCounters::default()),
         })
     }

@@ -11,6 +11,9 @@ use rental_server::ServerConfig;
 use rental_server::book::BookConfig;
 use rental_tests::http::{NO_KEY, Reply, TestServer};
 use rental_tests::postgres::PgCluster;
+use rental_tests::smtp::SmtpServer;
+
+use crate::messages::WAIT;
 use rental_tests::{fixed_clock, rental_with_demo};
 use serde_json::{Value, json};
 
@@ -182,4 +185,50 @@ async fn rotation_across_servers(url: &str) {
     b.http.get(&old, NO_KEY).await.expect(404);
     let new = stay_path(&a, &code).await;
     b.http.get(&new, NO_KEY).await.expect(200);
+}
+
+#[tokio::test]
+async fn guest_messages_carry_the_stay_link_and_after_a_rotation_only_the_new_one() {
+    let Some(smtp) = SmtpServer::start() else { return };
+    let s = crate::messages::server(&smtp).await;
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let old = stay_path(&s, &code).await;
+    let got = smtp.wait_for(2, WAIT).await;
+    let request = crate::messages::of_kind(&got, "We received your request");
+    let link = format!("https://rental.example{old}");
+    assert!(request.text.as_deref().unwrap().contains(&link), "the text names the link");
+    // The HTML escapes every value, `/` included; a browser reads the entities back.
+    let html = request.html.as_deref().unwrap().replace("&#x2f;", "/");
+    assert!(html.contains(&format!("href=\"{link}\"")), "the HTML links it: {html}");
+    let host = crate::messages::of_kind(&got, "New request");
+    assert!(!host.raw.contains("/stay/"), "the host's message is not the guest's page");
+
+    rotate(&s, &code, &s.key).await.expect(200);
+    let new = stay_path(&s, &code).await;
+    crate::messages::confirm(&s, &code).await;
+    let got = smtp.wait_for(3, WAIT).await;
+    let confirmed = crate::messages::of_kind(&got, "is confirmed");
+    let text = confirmed.text.as_deref().unwrap();
+    assert!(text.contains(&format!("https://rental.example{new}")) && !text.contains(&old), "{text}");
+}
+
+#[tokio::test]
+async fn the_booking_page_confirmation_leads_to_the_stay_page() {
+    let s = TestServer::memory().await;
+    s.rental.edit_property("sea-view", |p| p.booking_page.enabled = true).unwrap();
+    let quote = s.http.get("/book/sea-view?checkIn=2026-12-20&checkOut=2026-12-23&guests=2", NO_KEY).await.text();
+    let token = quote.split("name=\"token\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    let form = format!(
+        "checkIn=2026-12-20&checkOut=2026-12-23&guests=2&guestName=Ada&guestEmail=ada%40example.com&token={token}"
+    );
+    let posted = s
+        .http
+        .send_bytes(http::Method::POST, "/book/sea-view", NO_KEY, "application/x-www-form-urlencoded", form)
+        .await;
+    let confirmation = s.http.get(posted.expect(303).header("location").unwrap(), NO_KEY).await.text();
+    let link = confirmation.split("id=\"stay-link\" href=\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    let code = s.all_bookings().await[0]["code"].as_str().unwrap().to_owned();
+    assert_eq!(link, stay_path(&s, &code).await, "the booking's own link");
+    let page = s.http.get(&link, NO_KEY).await;
+    assert!(page.expect(200).text().contains(&code));
 }

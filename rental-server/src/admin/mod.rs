@@ -113,7 +113,10 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
         return match segments.as_slice() {
             ["calendar"] => calendar::page(state.rental(), &session, &query).await,
             ["bookings"] => bookings::page(state.rental(), &session, &query).await,
-            ["bookings", code] => booking::page(state.rental(), &session, code, &query).await,
+            ["bookings", code] => {
+                let base = base_url(state, &parts);
+                booking::page(state.rental(), &session, code, &query, (state.stay_links(), &base)).await
+            }
             [] => home::page(state.rental(), &session, state.message_counters().trouble()).await,
             ["api-keys"] => keys::page(state.rental(), &session).await,
             ["webhooks"] => webhooks::page(state.rental(), &session).await,
