@@ -7,7 +7,7 @@ use crate::error::CliError;
 
 /// The booking page's signing secret, kept in the data directory (`book-secret`,
 /// readable by its owner only) so form tokens and confirmation links outlive a
-/// restart; made on first start. Servers sharing one PostgreSQL store share it by copying the file.
+/// restart and a power cut; made on first start, and written whole (see [`crate::durable`]). Servers sharing one PostgreSQL store share it by copying the file.
 /// It also signs the guests' stay page links, which `rental bookings show` prints.
 pub fn load_or_make(data_dir: &std::path::Path) -> Result<Vec<u8>, CliError> {
     let path = data_dir.join("book-secret");
@@ -26,10 +26,6 @@ pub fn load_or_make(data_dir: &std::path::Path) -> Result<Vec<u8>, CliError> {
         hex
     });
     std::fs::create_dir_all(data_dir).map_err(failed)?;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    std::io::Write::write_all(&mut options.open(&path).map_err(failed)?, secret.as_bytes()).map_err(failed)?;
+    crate::durable::write(&path, secret.as_bytes()).map_err(failed)?;
     Ok(secret.into_bytes())
 }
