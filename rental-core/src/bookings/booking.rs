@@ -63,6 +63,15 @@ pub struct Booking {
     /// Check-in, check-out and the stay's own door code (docs/API.md section 15).
     #[serde(flatten)]
     pub visit: Visit,
+    /// How many times the guest's stay link was rotated (docs/API.md section
+    /// 24): the link's generation, signed into it. Omitted while 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stay_link_rotations: u32,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A booking comes from [`crate::Rental::create_booking`] and changes with

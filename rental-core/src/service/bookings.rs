@@ -260,6 +260,7 @@ impl<S: Store> Rental<S> {
             cancelled_by: None,
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
+            stay_link_rotations: 0,
             external: None,
         };
         tx.insert_booking(&booking)?;

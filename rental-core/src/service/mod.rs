@@ -22,6 +22,7 @@ mod read_model;
 mod refusal;
 mod retention;
 mod stay;
+mod stay_page;
 mod visit_cache;
 mod webhook_admin;
 mod worker;

@@ -16,7 +16,7 @@ use super::embed::content_security_policy;
 /// A finished booking-page response.
 pub type Page = Response<Full<Bytes>>;
 
-const CSS: &str = r"
+pub(crate) const CSS: &str = r"
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2328;background:#fff}
 .page{max-width:980px;margin:0 auto;padding:1rem}
