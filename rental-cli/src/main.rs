@@ -10,6 +10,7 @@ mod error;
 mod logging;
 mod mcp;
 mod output;
+mod payments_config;
 mod property_file;
 mod remote;
 

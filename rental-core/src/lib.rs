@@ -101,6 +101,8 @@
 //!   delivers them itself, or pulls the channels' feeds itself ([`pull`]),
 //!   uses [`Rental::worker`], the calls meant for servers. Our calendar
 //!   export, for the channels to import, is [`Rental::calendar_export`].
+//! - **Taking payments**: [`payment_provider::PaymentProvider`] is the seam to a
+//!   payment provider (the server's is Stripe); implement it for another.
 //! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`] and
 //!   [`occupancy`] are plain functions over plain data, no store, no clock, no I/O.
 
@@ -117,6 +119,7 @@ pub mod demo;
 mod error;
 pub mod metrics;
 mod outbox;
+pub mod payment_provider;
 mod properties;
 mod service;
 mod stays;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 
+use rental_core::payment_provider::PaymentProvider;
 use rental_core::{Rental, Store};
 
 use crate::client_addr::TrustedProxies;
@@ -39,6 +40,8 @@ pub struct AppState<S> {
     pub(crate) mail: mail::MailConfig,
     /// Outcomes of guest messages per kind, for metrics.
     pub(crate) message_counters: Arc<mail::MessageCounters>,
+    /// The payment provider, if one is configured.
+    pub(crate) payments: Option<Arc<dyn PaymentProvider>>,
 }
 
 impl<S: Store + 'static> AppState<S> {
@@ -63,6 +66,7 @@ impl<S: Store + 'static> AppState<S> {
             requests: Arc::new(AtomicU64::new(0)),
             mail: config.mail.clone(),
             message_counters: Arc::new(mail::MessageCounters::default()),
+            payments: config.payments.clone(),
         })
     }
 
@@ -74,6 +78,11 @@ impl<S: Store + 'static> AppState<S> {
     /// How guest messages go out (the admin's test message uses it too).
     pub fn mail(&self) -> &mail::MailConfig {
         &self.mail
+    }
+
+    /// The payment provider, if one is configured.
+    pub fn payments(&self) -> Option<&Arc<dyn PaymentProvider>> {
+        self.payments.as_ref()
     }
 
     /// The engine.
