@@ -51,6 +51,7 @@ mod ical;
 mod messages;
 mod mounted;
 mod patch;
+mod payments_provider;
 mod properties;
 mod quotes;
 mod restart;
