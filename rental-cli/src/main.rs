@@ -4,6 +4,7 @@
 mod cli;
 mod commands;
 mod config;
+mod durable;
 mod duration;
 mod engine;
 mod error;

@@ -153,7 +153,7 @@ const SMTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The booking page's signing secret, kept in the data directory (`book-secret`,
 /// readable by its owner only) so form tokens and confirmation links outlive a
-/// restart; made on first start. Servers sharing one PostgreSQL store share it by copying the file.
+/// restart and a power cut; made on first start, and written whole (see [`crate::durable`]). Servers sharing one PostgreSQL store share it by copying the file.
 fn book_secret(data_dir: &std::path::Path) -> Result<Vec<u8>, CliError> {
     let path = data_dir.join("book-secret");
     let failed =
@@ -171,11 +171,7 @@ fn book_secret(data_dir: &std::path::Path) -> Result<Vec<u8>, CliError> {
         hex
     });
     std::fs::create_dir_all(data_dir).map_err(failed)?;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    std::io::Write::write_all(&mut options.open(&path).map_err(failed)?, secret.as_bytes()).map_err(failed)?;
+    crate::durable::write(&path, secret.as_bytes()).map_err(failed)?;
     Ok(secret.into_bytes())
 }
 

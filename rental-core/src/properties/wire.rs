@@ -123,7 +123,7 @@ impl From<PropertyWire> for Property {
                 access_before_minutes: w.access_before_minutes,
                 access_after_minutes: w.access_after_minutes,
                 wifi_ssid: w.wifi_ssid,
-                arrival_notes: w.arrival_notes,
+                arrival_notes: crate::basics::text::paragraphs(&w.arrival_notes).into_owned(),
             },
             booking_page: w.booking_page,
             messages: MessageSettings {

@@ -240,9 +240,9 @@ impl<S: Store> Rental<S> {
             notes: req
                 .notes
                 .iter()
-                .map(|n| n.trim())
+                .map(|n| crate::basics::text::paragraphs(n.trim()))
                 .filter(|n| !n.is_empty())
-                .map(|text| crate::bookings::booking::Note { text: text.to_owned(), at: now })
+                .map(|text| crate::bookings::booking::Note { text: text.into_owned(), at: now })
                 .collect(),
             created_at: now,
             updated_at: now,
@@ -400,9 +400,8 @@ fn check_new_booking(req: &NewBooking) -> Result<Stay> {
     if req.notes.as_ref().is_some_and(|n| n.len() > lifecycle::MAX_NOTE_LEN) {
         errors.push(FieldError::new("notes", "invalid", format!("at most {} bytes", lifecycle::MAX_NOTE_LEN)));
     }
-    for (field, text) in [("guestName", Some(&req.guest_name)), ("notes", req.notes.as_ref())] {
-        errors.extend(text.and_then(|t| crate::basics::text::field_error(field, t)));
-    }
+    errors.extend(crate::basics::text::field_error("guestName", &req.guest_name));
+    errors.extend(req.notes.as_ref().and_then(|n| crate::basics::text::paragraph_field_error("notes", n)));
     match stay {
         Ok(stay) if errors.is_empty() => Ok(stay),
         _ => Err(Error::Validation(errors)),

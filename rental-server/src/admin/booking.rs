@@ -68,7 +68,7 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
         section.card #notes {
             h2 { "Notes (" (b.notes.len()) ")" }
             @if b.notes.is_empty() { p.muted { "No notes." } }
-            ul { @for n in &b.notes { li { (n.text) " " span.muted { (when(n.at)) } } } }
+            ul { @for n in &b.notes { li { span.paragraphs { (n.text) } " " span.muted { (when(n.at)) } } } }
         }
         section.card #events {
             h2 { "Events (" (events.len()) ")" }

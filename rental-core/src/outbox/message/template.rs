@@ -38,11 +38,11 @@ pub struct MessageTemplate {
     /// The subject line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
-    /// The plain-text part.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The plain-text part (line breaks as sent become LF).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "paragraphs")]
     pub text: Option<String>,
-    /// The HTML part (values are escaped).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The HTML part (values are escaped; line breaks as sent become LF).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "paragraphs")]
     pub html: Option<String>,
     /// False: this kind is not sent for the property (recorded `skipped`, `disabled`).
     #[serde(default = "yes")]
@@ -51,6 +51,12 @@ pub struct MessageTemplate {
 
 fn yes() -> bool {
     true
+}
+
+/// A body as a browser's text area or a client sends it, CRLF and CR made LF.
+fn paragraphs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let body = Option::<String>::deserialize(d)?;
+    Ok(body.map(|b| crate::basics::text::paragraphs(&b).into_owned()))
 }
 
 /// One part of a message.
@@ -258,7 +264,8 @@ pub fn check(messages: &BTreeMap<MessageKind, MessageTemplate>) -> Vec<FieldErro
     errors
 }
 
-/// A subject is one line; bodies may break lines with `\n`. Neither takes any
+/// A subject is one line; bodies may break lines with `\n` (a body read from
+/// JSON has its CRLF made LF already). Neither takes any
 /// other character the free-text rule refuses ([`crate::text`]).
 fn check_characters(field: &str, part: Part, source: &str) -> Option<FieldError> {
     match part {
