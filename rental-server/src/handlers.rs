@@ -198,6 +198,11 @@ pub async fn patch_booking<S: Store + 'static>(
     Ok(json(StatusCode::OK, &booking))
 }
 
+/// The `204 No Content` a key without `read` gets for a `PATCH`.
+pub(crate) fn patch_booking_no_content() -> Response<Full<Bytes>> {
+    no_content()
+}
+
 /// `204 No Content`.
 fn no_content() -> Response<Full<Bytes>> {
     let mut response = Response::new(Full::new(Bytes::new()));

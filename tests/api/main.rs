@@ -39,6 +39,7 @@ mod blocks;
 mod book;
 mod bookings;
 mod change;
+mod checkout;
 mod concurrency;
 mod connections;
 mod delivery_claims;

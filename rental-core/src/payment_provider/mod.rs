@@ -102,12 +102,15 @@
 //! assert_eq!(provider.name(), "always");
 //! ```
 
+mod checkout;
 mod error;
 mod types;
 
 use std::future::Future;
 use std::pin::Pin;
 
+pub use crate::service::CheckoutOutcome;
+pub use checkout::Checkout;
 pub use error::{ProviderError, WebhookError};
 pub use types::{
     CardSetup, CardSetupRequest, ChargeRequest, ClientConfig, MOVEMENT_KEY, Payment, PaymentState, Refund,

@@ -30,6 +30,7 @@ pub const KINDS: &[RecordKind] = &[
     StoredSession::KIND,
     ClientFailures::KIND,
     Message::KIND,
+    crate::payment_provider::Checkout::KIND,
 ];
 
 /// A property under its slug: the default of

@@ -4,6 +4,9 @@
 //! Without a provider (`provider = "none"`, the default) the server behaves as before
 //! section 23: the checkout endpoints answer 409 `payments_not_configured`.
 
+pub mod checkout;
+mod provider_call;
+pub mod settle;
 pub mod stripe;
 
 use std::fmt;
@@ -11,6 +14,7 @@ use std::sync::Arc;
 
 use rental_core::payment_provider::PaymentProvider;
 
+pub use provider_call::HANDLER_DEADLINE;
 pub use stripe::{Stripe, StripeConfig};
 
 /// The default of `apiBase`: Stripe's API.

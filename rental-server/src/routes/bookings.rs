@@ -118,7 +118,7 @@ impl<S: Store + 'static> Table<S> {
             handler: |mut c| {
                 Box::pin(async move {
                     let body = c.body().await?;
-                    handlers::patch_booking(c.rental(), c.param("code"), &body, c.reader()).await
+                    crate::payments::settle::patch_booking(c.state(), c.param("code"), &body, c.reader()).await
                 })
             },
             operation: Operation {
