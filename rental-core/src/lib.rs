@@ -146,6 +146,7 @@ pub struct ReadmeExamples;
 pub use access::DoorCodeMode;
 pub use availability::Availability;
 pub use basics::clock_time::{ClockTime, local_moment};
+pub use basics::currency::{Currency, format_amount, parse_amount, plain_amount};
 pub use basics::date_json::parse_date;
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
 pub use booking_page::BookingPage;

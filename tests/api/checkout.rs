@@ -196,3 +196,21 @@ async fn no_answer_or_metric_holds_the_secret_key_or_the_webhook_secret() {
         assert!(!text.contains(SECRET_KEY) && !text.contains(WEBHOOK_SECRET), "a secret in: {text}");
     }
 }
+
+#[tokio::test]
+async fn an_instant_booking_is_charged_at_checkout_and_confirmed() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let server = server(&stripe).await;
+    let mut property = server.rental.property("sea-view").unwrap();
+    property.payments.instant_booking = true;
+    server.rental.import_properties(&[property]).unwrap();
+    let code = request(&server).await;
+    let secret = checkout(&server, &code).await["setupClientSecret"].as_str().unwrap().to_owned();
+    stripe.save_card(&secret, cards::OK).await.expect(200);
+
+    assert_eq!(complete(&server, &code).await, json!({"status": "succeeded"}));
+    let paid = booking(&server, &code).await;
+    assert_eq!((paid["status"].as_str(), paid["paymentStatus"].as_str()), (Some("confirmed"), Some("paid")));
+    let intent = the_intent(&stripe).await;
+    assert_eq!((intent["status"].as_str(), intent["capture_method"].as_str()), (Some("succeeded"), Some("automatic")));
+}

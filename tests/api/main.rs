@@ -30,6 +30,8 @@
 //!   plurals, days and clocks, lapsed requests and the host told before.
 //! - `messages`: guest messages (section 21) through a real SMTP server: every kind,
 //!   timing across DST, order, retries, refusals, a server down, header injection.
+//! - `payments`: euro and yen properties quoted, booked and shown; the currency locked by bookings;
+//!   the payment settings and their refusals (docs/API.md, Payments).
 //! - `mounted`: the whole interface mounted under `/rental` in a program's own
 //!   hyper server, beside its own route (`RentalService`).
 
@@ -52,6 +54,7 @@ mod ical;
 mod messages;
 mod mounted;
 mod patch;
+mod payments;
 mod payments_provider;
 mod properties;
 mod quotes;

@@ -100,17 +100,17 @@ fn render(quote: &Quote, name: &str) -> String {
 
 fn lines(quote: &Quote) -> Vec<(String, String)> {
     let mut lines: Vec<(String, String)> =
-        quote.nightly.iter().map(|n| (output::day(n.date), output::money(n.price))).collect();
-    lines.push(("Accommodation".into(), output::money(quote.accommodation)));
+        quote.nightly.iter().map(|n| (output::day(n.date), output::money(n.price, &quote.currency))).collect();
+    lines.push(("Accommodation".into(), output::money(quote.accommodation, &quote.currency)));
     if quote.discount != 0 {
-        lines.push(("Discount".into(), output::money(-quote.discount)));
+        lines.push(("Discount".into(), output::money(-quote.discount, &quote.currency)));
     }
     if quote.extra_guest_fee != 0 {
-        lines.push(("Extra guest fee".into(), output::money(quote.extra_guest_fee)));
+        lines.push(("Extra guest fee".into(), output::money(quote.extra_guest_fee, &quote.currency)));
     }
-    lines.push(("Cleaning fee".into(), output::money(quote.cleaning_fee)));
-    lines.push(("Taxes".into(), output::money(quote.taxes)));
-    lines.push((format!("Total ({})", quote.currency), output::money(quote.total)));
+    lines.push(("Cleaning fee".into(), output::money(quote.cleaning_fee, &quote.currency)));
+    lines.push(("Taxes".into(), output::money(quote.taxes, &quote.currency)));
+    lines.push((format!("Total ({})", quote.currency), output::money(quote.total, &quote.currency)));
     lines
 }
 

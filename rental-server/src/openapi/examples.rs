@@ -84,6 +84,12 @@ fn property_example() -> Value {
         "seasonalRates": [{"name": "Summer", "startDate": "2026-06-01", "endDate": "2026-08-31",
             "nightlyRate": 22000, "weekendRate": 25000, "minNights": 3}],
         "bookingPage": {"enabled": true, "embedOrigins": ["https://seaviewcottage.example"]},
+        "instantBooking": false,
+        "paymentTerms": {"installments": [{"share": 5000, "due": "booking"}, {"share": 5000, "daysBeforeCheckIn": 30}],
+            "graceHours": 48},
+        "securityDeposit": {"amount": 30000, "holdDaysBeforeCheckIn": 2, "releaseDaysAfterCheckOut": 2},
+        "cancellationPolicy": {"refunds": [{"daysBeforeCheckIn": 30, "share": 10000}, {"daysBeforeCheckIn": 7, "share": 5000}],
+            "graceHours": 48, "graceMinDaysBeforeCheckIn": 14},
     })
 }
 

@@ -129,7 +129,12 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
     check_body(body)?;
     let rental = state.rental();
     let deadline = deadline();
-    let (booking, checkout) = blocking(rental, move |r| Ok((r.booking(&code)?, r.checkout_of(&code)?))).await?;
+    let (booking, checkout, instant) = blocking(rental, move |r| {
+        let booking = r.booking(&code)?;
+        let instant = r.property(booking.property.as_str())?.payments.instant_booking;
+        Ok((booking, r.checkout_of(&code)?, instant))
+    })
+    .await?;
     let Some(mut checkout) = checkout else {
         return Err(Problem::from(Error::InvalidTransition {
             from: booking.status,
@@ -156,7 +161,8 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
     checkout.card = Some(card.clone());
     checkout.attempts += 1;
     checkout.payment = None;
-    checkout.hold = true;
+    // A request's payment is a hold, captured when the host confirms; an instant booking's a charge.
+    checkout.hold = !instant;
     let saved = checkout.clone();
     blocking(rental, move |r| r.save_checkout(&saved)).await?;
     let mut request = ChargeRequest::new(amount, &booking.currency, &checkout.customer, card, checkout.payment_key());
