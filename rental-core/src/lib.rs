@@ -107,6 +107,8 @@
 //!   delivers them itself, or pulls the channels' feeds itself ([`pull`]),
 //!   uses [`Rental::worker`], the calls meant for servers. Our calendar
 //!   export, for the channels to import, is [`Rental::calendar_export`].
+//! - **Taking payments**: [`payment_provider::PaymentProvider`] is the seam to a
+//!   payment provider (the server's is Stripe); implement it for another.
 //! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`],
 //!   [`occupancy`] and the money math of [`payments`] are plain functions
 //!   over plain data, no store, no clock, no I/O.
@@ -124,6 +126,7 @@ pub mod demo;
 mod error;
 pub mod metrics;
 mod outbox;
+pub mod payment_provider;
 pub mod payments;
 mod properties;
 mod service;

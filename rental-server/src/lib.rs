@@ -51,6 +51,7 @@ pub mod messages;
 pub mod metrics;
 pub mod openapi;
 pub mod outbound;
+pub mod payments;
 pub mod problem;
 pub mod ratelimit;
 pub mod reply;

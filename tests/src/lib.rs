@@ -17,6 +17,7 @@
 
 pub mod feeds;
 pub mod http;
+pub mod localstripe;
 pub mod postgres;
 pub mod receiver;
 pub mod smtp;

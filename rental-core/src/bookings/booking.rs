@@ -69,11 +69,6 @@ pub struct Booking {
     pub stay_link_rotations: u32,
 }
 
-#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
 /// A booking comes from [`crate::Rental::create_booking`] and changes with
 /// [`crate::Rental::update_booking`] ([`crate::Action`]s, docs/API.md section 6).
 ///

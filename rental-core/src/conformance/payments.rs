@@ -91,6 +91,9 @@ pub fn the_engine_writes_a_schedule_with_each_booking_and_changes_it_with_the_bo
         guest_name: "Ada Lovelace".into(),
         guest_email: "ada@example.com".into(),
         guests: 3,
+        children: 0,
+        pets: 0,
+        promo_code: None,
         notes: None,
         source: None,
     };

@@ -33,6 +33,7 @@ pub const KINDS: &[RecordKind] = &[
     Message::KIND,
     PaymentRecord::KIND,
     PaymentPlan::KIND,
+    crate::payment_provider::Checkout::KIND,
 ];
 
 /// A property under its slug: the default of

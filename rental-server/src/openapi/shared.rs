@@ -152,6 +152,13 @@ const PROBLEMS: &[ProblemResponse] = &[
         &[("cannot_send", "cannot send check_in_instructions: it is sent for confirmed stays only")],
     ),
     (
+        "PaymentsNotConfigured",
+        409,
+        "No payment provider is configured on this server: no money moves through it.",
+        &[],
+        &[("payments_not_configured", "no payment provider is configured on this server")],
+    ),
+    (
         "PayloadTooLarge",
         413,
         "The body is over 64 KiB.",
@@ -200,6 +207,13 @@ const PROBLEMS: &[ProblemResponse] = &[
         "Something unexpected; logged under the `X-Request-Id`. The body says nothing more.",
         &[],
         &[("internal", "an unexpected error occurred; it has been logged")],
+    ),
+    (
+        "PaymentFailed",
+        502,
+        "The payment provider refused the movement (a capture, a charge); nothing changed here.",
+        &[],
+        &[("payment_failed", "the payment provider refused: card declined: Your card was declined.")],
     ),
     (
         "Unavailable",
