@@ -45,7 +45,8 @@ fn a_backup_under_write_load_holds_every_acknowledged_booking_and_restores_the_s
     let (sandbox, key) = Sandbox::with_key();
     let backup_key = sandbox.library().create_key("backups", &[Scope::Backup]).unwrap().secret;
     // No rate limit: 16 writers on one key would meet it, and this measures the backup, not the limiter.
-    let server = sandbox.serve_with(&[("RENTAL_RATE_LIMIT", "0")]);
+    let base = ("RENTAL_BASE_URL", "https://stays.example");
+    let server = sandbox.serve_with(&[("RENTAL_RATE_LIMIT", "0"), base]);
     let addr = server.addr;
     // Each acknowledged creation with when its answer came; each answer's status.
     let acked: Arc<Mutex<Vec<(Instant, String)>>> = Arc::default();
@@ -103,7 +104,9 @@ fn a_backup_under_write_load_holds_every_acknowledged_booking_and_restores_the_s
     let restored_dir = Sandbox { dir: tempfile::tempdir().unwrap() };
     let file_arg = file.display().to_string();
     restored_dir.run(&["restore", &file_arg]).ok();
-    let restored_server = restored_dir.serve();
+    // The page secret is kept beside the store, not in it: moved with the backup, guests' stay links live on.
+    std::fs::copy(sandbox.data_dir().join("book-secret"), restored_dir.data_dir().join("book-secret")).unwrap();
+    let restored_server = restored_dir.serve_with(&[base]);
     let restored = listed(restored_server.addr, &key);
     let missing: Vec<&String> = before.iter().filter(|c| !restored.contains_key(*c)).collect();
     assert!(missing.is_empty(), "acknowledged before the backup began, not restored: {missing:?}");

@@ -34,10 +34,12 @@ fn quote_and_bookings_print_the_same_through_the_server_as_on_the_local_store() 
         vec!["bookings", "show", &code],
         vec!["bookings", "show", &code, "--json"],
     ];
-    let local: Vec<String> = commands.iter().map(|args| s.run(args).ok().stdout).collect();
+    // One base URL for both, so that the stay page links they print are the same.
+    let base = [("RENTAL_BASE_URL", "https://stays.example")];
+    let local: Vec<String> = commands.iter().map(|args| s.run_with(args, &base).ok().stdout).collect();
     assert!(local[0].contains("Not available:") && local[0].contains("dates_unavailable"), "{}", local[0]);
 
-    let server = s.serve();
+    let server = s.serve_with(&base);
     let url = server.url();
     for (args, want) in commands.iter().zip(&local) {
         let remote: Vec<&str> =

@@ -86,6 +86,7 @@ use crate::connection::body::{Body, ReadyClock};
 use crate::connection::idle::IdleTimeout;
 use crate::connection::malformed::MalformedAnswers;
 use crate::connection::per_address::{AddressSlot, AddressSlots};
+use crate::connection::roster::{Room, Roster, Seat};
 use crate::connection::stall::WriteStall;
 
 /// Serves HTTP/1 on `listener` until `shutdown` completes, then stops
@@ -107,31 +108,44 @@ pub async fn serve<S: Store + 'static>(
     let jobs = Jobs::start(&state).await?;
     let service = RentalService::new(Arc::clone(&state));
     tokio::pin!(shutdown);
-    let slots = Arc::new(Semaphore::new(state.limits.max_connections.max(1)));
+    let cap = state.limits.max_connections.max(1);
+    let slots = Arc::new(Semaphore::new(cap));
     let per_address = AddressSlots::new(state.limits.max_per_address, state.proxies.clone());
+    let roster = Roster::new();
     loop {
-        // At the cap, wait for a connection to close before accepting another.
-        // (The semaphore is never closed, so acquiring fails only in theory.)
-        let slot = tokio::select! {
-            Ok(slot) = Arc::clone(&slots).acquire_owned() => slot,
-            () = &mut shutdown => break,
-        };
-        tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => {
-                    if let Some(address_slot) = per_address.take(peer.ip()) {
-                        serve_connection(&service, &graceful, stream, peer, (slot, address_slot));
-                    } else {
-                        refuse(stream, peer, state.limits.max_per_address);
-                    }
-                }
+                Ok(accepted) => accepted,
                 Err(e) => {
                     tracing::warn!(error = %e, "accept failed");
                     tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
                 }
             },
             () = &mut shutdown => break,
-        }
+        };
+        let Some(address_slot) = per_address.take(peer.ip()) else {
+            refuse(stream, peer, "it holds its cap of connections");
+            continue;
+        };
+        let slot = match Arc::clone(&slots).try_acquire_owned() {
+            Ok(slot) => slot,
+            // Full: a client under its fair share gets the slot of an idle
+            // connection of a client over it; one at its share is refused.
+            Err(_) => match roster.make_room(address_slot.client(), cap) {
+                Room::OverShare => {
+                    refuse(stream, peer, "the server is full and it holds its fair share");
+                    continue;
+                }
+                Room::Made | Room::Wait => tokio::select! {
+                    // (The semaphore is never closed, so acquiring fails only in theory.)
+                    Ok(slot) = Arc::clone(&slots).acquire_owned() => slot,
+                    () = &mut shutdown => break,
+                },
+            },
+        };
+        let seat = roster.seat(address_slot.client());
+        serve_connection(&service, &graceful, stream, peer, (slot, address_slot, seat));
     }
     drop(listener);
     state.draining.store(true, Ordering::SeqCst);
@@ -147,8 +161,8 @@ pub async fn serve<S: Store + 'static>(
 
 /// Closes a connection from a client that holds its cap of them, with a
 /// reset: the client learns at once, and no `TIME_WAIT` is left here.
-fn refuse(stream: TcpStream, peer: SocketAddr, cap: usize) {
-    tracing::debug!(%peer, cap, "refusing a connection: this address holds its cap");
+fn refuse(stream: TcpStream, peer: SocketAddr, why: &'static str) {
+    tracing::debug!(%peer, "refusing a connection: {why}");
     let _ = stream.set_zero_linger();
     drop(stream);
 }
@@ -159,9 +173,10 @@ fn serve_connection<S: Store + 'static>(
     graceful: &GracefulShutdown,
     stream: TcpStream,
     peer: SocketAddr,
-    slot: (OwnedSemaphorePermit, AddressSlot),
+    slot: (OwnedSemaphorePermit, AddressSlot, Seat),
 ) {
     let state = service.state();
+    let (busy, close) = (Arc::clone(&slot.2.busy), Arc::clone(&slot.2.close));
     let limits = state.limits;
     let ready = ReadyClock::new();
     let io = WriteStall::new(stream, limits.write_stall_timeout, limits.min_write_rate);
@@ -171,13 +186,21 @@ fn serve_connection<S: Store + 'static>(
     let service = service.for_client(peer.ip());
     let answer = service_fn(move |req: Request<hyper::body::Incoming>| {
         let req = req.map(|body| Body::new(body, ready.since(), &limits));
-        let service = service.clone();
-        async move { Ok::<_, Infallible>(service.answer(req).await) }
+        let (service, busy) = (service.clone(), Arc::clone(&busy));
+        busy.store(true, Ordering::Relaxed);
+        async move {
+            let response = service.answer(req).await;
+            busy.store(false, Ordering::Relaxed);
+            Ok::<_, Infallible>(response)
+        }
     });
     let conn = graceful.watch(limits.builder().serve_connection(TokioIo::new(io), answer));
     tokio::spawn(async move {
-        if let Err(e) = conn.await {
-            tracing::debug!(%peer, error = %e, "connection ended with an error");
+        tokio::select! {
+            ended = conn => if let Err(e) = ended {
+                tracing::debug!(%peer, error = %e, "connection ended with an error");
+            },
+            () = close.notified() => tracing::debug!(%peer, "closed an idle connection to make room for another client"),
         }
         drop(slot);
     });

@@ -398,14 +398,16 @@ async fn a_mail_server_that_is_down_is_retried_once_it_is_back() {
 async fn no_input_adds_a_header_line() {
     let Some(smtp) = SmtpServer::start() else { return };
     let s = server(&smtp).await;
-    // At the edge, every such field is refused.
+    // At the edge, every such field is refused (notes take line breaks, never a separator: see the end).
     for bad in ["Eve\r\nBcc: evil@example.com", "Eve\nBcc: evil@example.com", "Eve\u{2028}Bcc: evil@example.com"] {
         let mut body = booking_body("sea-view", "2026-12-20", "2026-12-23", 2);
         body["guestName"] = json!(bad);
         s.post("/api/v1/bookings", &s.key, &body).await.expect(422);
-        let mut body = booking_body("sea-view", "2026-12-20", "2026-12-23", 2);
-        body["notes"] = json!(bad);
-        s.post("/api/v1/bookings", &s.key, &body).await.expect(422);
+        if bad.contains('\u{2028}') {
+            let mut body = booking_body("sea-view", "2026-12-20", "2026-12-23", 2);
+            body["notes"] = json!(bad);
+            s.post("/api/v1/bookings", &s.key, &body).await.expect(422);
+        }
         let named = property("evil-name", |p| p.name = bad.to_owned());
         assert!(s.rental.import_properties(&[named]).is_err(), "{bad:?}");
     }
@@ -443,6 +445,18 @@ async fn no_input_adds_a_header_line() {
         m.header("Subject")
     );
     assert!(!m.header("To").contains(['\r', '\n']));
+
+    // Notes take paragraphs: their line breaks stay in the host's message body, never make a header.
+    let mut body = booking_body("sea-view", "2027-01-10", "2027-01-13", 2);
+    body["notes"] = json!("Eve\r\nBcc: evil@example.com");
+    s.post("/api/v1/bookings", &s.key, &body).await.expect(201);
+    let got = smtp.wait_for(5, WAIT).await;
+    for m in &got[3..] {
+        assert!(!m.rcpt_tos.iter().any(|to| to.contains("evil")), "an extra recipient: {:?}", m.rcpt_tos);
+        for name in ["Bcc", "Cc"] {
+            assert!(m.all(name).is_empty(), "{name} header added: {:?}", m.headers);
+        }
+    }
 }
 
 #[tokio::test]

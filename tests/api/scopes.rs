@@ -159,7 +159,8 @@ async fn no_answer_to_a_key_without_read_holds_a_guest_s_details_or_a_door_code(
                 let reply = send(&s, key, &call).await;
                 let what = format!("{} {} {} with {scopes}", call.0, call.1, call.2);
                 let text = reply.text();
-                succeeded |= reply.status < 300;
+                // Without a payment provider, a checkout's answer past the scope check is this refusal.
+                succeeded |= reply.status < 300 || reply.body["code"] == "payments_not_configured";
                 if !scopes.starts_with("read") {
                     for secret in &w.secrets {
                         assert!(!text.contains(secret.as_str()), "{what} gave away {secret}: {text}");

@@ -295,6 +295,31 @@ async fn one_address_holds_at_most_its_cap_and_another_still_gets_in() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_addresses_holding_every_slot_make_room_for_another_client_within_a_second() {
+    let s = server(ConnectionLimits { max_connections: 64, max_per_address: 16, ..limits(10_000, 1) }).await;
+    let addr = s.addr;
+    // Nineteen addresses open sixteen connections each and send nothing: 304 for 64 slots.
+    let mut held = Vec::new();
+    for n in 2..=20 {
+        for _ in 0..16 {
+            held.extend(connect_from(&format!("127.0.0.{n}"), addr).await.ok());
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = Instant::now();
+    let mut newcomer = connect_from("127.0.0.1", addr).await.unwrap();
+    let answered = client(move || {
+        newcomer.write_all(b"GET /api/openapi.json HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").unwrap();
+        response(&mut newcomer).map(|r| r.0)
+    })
+    .await;
+    assert_eq!(answered, Some(200), "the newcomer was not served");
+    assert!(started.elapsed() < Duration::from_secs(1), "served after {:?}", started.elapsed());
+    drop(held);
+    s.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_with_slow_bodies_in_flight_ends_within_its_grace() {
     let config = rental_server::ServerConfig {
         connections: limits(10_000, 1),

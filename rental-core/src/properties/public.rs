@@ -41,10 +41,11 @@ impl Serialize for PublicProperty<'_> {
             check_out_time: p.stay_rules.check_out_time,
             seasonal_rates: &p.pricing.seasonal_rates,
             booking_page: &p.booking_page,
-            instant_booking: p.payments.instant_booking,
-            payment_terms: &p.payments.terms,
+            instant_booking: p.payments.instant_booking.then_some(true),
+            payment_terms: (p.payments.terms != PaymentTerms::default()).then_some(&p.payments.terms),
             security_deposit: p.payments.security_deposit.as_ref(),
-            cancellation_policy: &p.payments.cancellation_policy,
+            cancellation_policy: (p.payments.cancellation_policy != CancellationPolicy::default())
+                .then_some(&p.payments.cancellation_policy),
             check_in_days: (!p.stay_rules.check_in_days.is_all()).then_some(p.stay_rules.check_in_days),
             check_out_days: (!p.stay_rules.check_out_days.is_all()).then_some(p.stay_rules.check_out_days),
             advance_notice_hours: nonzero(p.stay_rules.advance_notice_hours),
@@ -132,15 +133,18 @@ struct PropertyView<'a> {
     seasonal_rates: &'a [SeasonalRate],
     /// The booking page at `/book/{slug}`: on or off, and the sites allowed to frame it.
     booking_page: &'a BookingPage,
-    /// `true`: a booking is confirmed when its first payment succeeds; `false`: a request the host confirms.
-    instant_booking: bool,
-    /// Up to 4 installments whose shares (basis points) sum to 10000, the first due at booking.
-    payment_terms: &'a PaymentTerms,
+    /// `true`: a booking is confirmed when its first payment succeeds; omitted: a request the host confirms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instant_booking: Option<bool>,
+    /// Up to 4 installments whose shares (basis points) sum to 10000, the first due at booking; omitted: all at booking.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    payment_terms: Option<&'a PaymentTerms>,
     /// A card hold around the stay; omitted when the property takes none.
     #[serde(skip_serializing_if = "Option::is_none")]
     security_deposit: Option<&'a SecurityDeposit>,
-    /// What a guest's cancellation refunds.
-    cancellation_policy: &'a CancellationPolicy,
+    /// What a guest's cancellation refunds; omitted: everything, up to check-in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cancellation_policy: Option<&'a CancellationPolicy>,
     /// Weekdays a stay may start on (`mon` … `sun`); omitted: every day.
     #[serde(skip_serializing_if = "Option::is_none")]
     check_in_days: Option<Weekdays>,

@@ -36,6 +36,7 @@ pub mod body;
 pub mod idle;
 pub mod malformed;
 pub mod per_address;
+pub mod roster;
 pub mod stall;
 
 use std::time::Duration;

@@ -54,6 +54,13 @@ pub struct AddressSlot {
     client: Option<Client>,
 }
 
+impl AddressSlot {
+    /// The client this slot counts against; `None` for a trusted proxy.
+    pub fn client(&self) -> Option<Client> {
+        self.client
+    }
+}
+
 impl Drop for AddressSlot {
     fn drop(&mut self) {
         let Some(client) = self.client else { return };
