@@ -232,3 +232,56 @@ async fn the_booking_page_confirmation_leads_to_the_stay_page() {
     let page = s.http.get(&link, NO_KEY).await;
     assert!(page.expect(200).text().contains(&code));
 }
+
+#[tokio::test]
+async fn the_guide_is_paragraphs_and_links_only_and_the_address_shows_once_confirmed() {
+    let s = TestServer::memory().await;
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.stay_page.guide = "Bins go out on <b>Tuesdays</b>.\n\nBeach map: https://maps.example/beach?x=1&y=2.\n<script>alert(1)</script> javascript:alert(2)".into();
+            p.stay_page.address = "1 Rua do Mar\n1100-001 Lisboa".into();
+        })
+        .unwrap();
+    let mut body = rental_tests::http::booking_body("sea-view", "2026-12-20", "2026-12-23", 2);
+    body["guestName"] = "<img src=x onerror=alert(3)>".into();
+    let code = s.post("/api/v1/bookings", &s.key, &body).await.body["code"].as_str().unwrap().to_owned();
+    let path = stay_path(&s, &code).await;
+    let page = s.http.get(&path, NO_KEY).await.text();
+    assert!(page.contains("<p>Bins go out on &lt;b&gt;Tuesdays&lt;/b&gt;.</p>"), "{page}");
+    assert!(page.contains("<a href=\"https://maps.example/beach?x=1&amp;y=2\" rel=\"noopener noreferrer nofollow\">"));
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt; javascript:alert(2)"));
+    assert!(page.contains("&lt;img src=x onerror=alert(3)&gt;") && !page.contains("<img"), "the guest's name is text");
+    assert!(!page.contains("Rua do Mar"), "no address before the stay is confirmed");
+    assert!(page.len() < 60_000, "{} bytes", page.len());
+
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let page = s.http.get(&path, NO_KEY).await.text();
+    assert!(page.contains("<div id=\"address\"><p>1 Rua do Mar<br>1100-001 Lisboa</p></div>"), "{page}");
+    let public = s.http.get("/api/v1/properties/sea-view", &s.key).await.text();
+    assert!(!public.contains("Rua do Mar") && !public.contains("Tuesdays"), "both stay private");
+}
+
+#[tokio::test]
+async fn a_cancelled_stay_s_page_is_gone_once_its_retention_after_departure_passed() {
+    let s = TestServer::memory().await;
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let path = stay_path(&s, &code).await;
+    s.act(&code, &json!({"action": "cancel", "by": "host"})).await.expect(200);
+    assert!(s.http.get(&path, NO_KEY).await.expect(200).text().contains("Cancelled"));
+    s.set_now("2027-01-21T23:00:00Z"); // 29 days and 23 hours after the departure day began
+    s.http.get(&path, NO_KEY).await.expect(200);
+    s.set_now("2027-01-22T00:01:00Z");
+    s.http.get(&path, NO_KEY).await.expect(404);
+}
+
+#[tokio::test]
+async fn guide_and_address_are_refused_with_control_characters_or_too_long() {
+    let s = TestServer::memory().await;
+    let mut p = serde_json::to_value(s.rental.property("sea-view").unwrap()).unwrap();
+    p["guide"] = "x".repeat(20_001).into();
+    p["address"] = "1 Rua\u{1b}[31m".into();
+    let refused = s.rental.import_properties(&[serde_json::from_value(p).unwrap()]);
+    let Err(rental_core::Error::Validation(errors)) = refused else { panic!("{refused:?}") };
+    let fields: Vec<(&str, &str)> = errors.iter().map(|e| (e.field.as_str(), e.code)).collect();
+    assert_eq!(fields, [("[0].guide", "invalid"), ("[0].address", "control_character")]);
+}

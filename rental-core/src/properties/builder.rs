@@ -9,6 +9,7 @@ use super::feed_settings::FeedSettings;
 use super::message_settings::MessageSettings;
 use super::property::Property;
 use super::rates::Pricing;
+use super::stay_page_settings::StayPageSettings;
 use super::stay_rules::StayRules;
 use crate::basics::ids::Slug;
 use crate::error::{Error, FieldError};
@@ -40,6 +41,7 @@ pub struct PropertyBuilder {
     access: AccessSettings,
     booking_page: BookingPage,
     messages: MessageSettings,
+    stay_page: StayPageSettings,
     feeds: FeedSettings,
 }
 
@@ -55,6 +57,7 @@ impl PropertyBuilder {
             access: AccessSettings::default(),
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
+            stay_page: StayPageSettings::default(),
             feeds: FeedSettings::default(),
         }
     }
@@ -92,6 +95,12 @@ impl PropertyBuilder {
     /// Sets the door code, its window, the Wi-Fi name and the arrival notes.
     pub fn access(mut self, access: AccessSettings) -> Self {
         self.access = access;
+        self
+    }
+
+    /// Sets what the guests' stay page shows (house guide, address).
+    pub fn stay_page(mut self, page: StayPageSettings) -> Self {
+        self.stay_page = page;
         self
     }
 
@@ -141,6 +150,7 @@ impl PropertyBuilder {
             access: self.access,
             booking_page: self.booking_page,
             messages: self.messages,
+            stay_page: self.stay_page,
             feeds: self.feeds,
         };
         property.validate()?;

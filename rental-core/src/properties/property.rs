@@ -12,6 +12,7 @@ pub use super::feed_settings::{FeedSettings, IcalFeed};
 pub use super::message_settings::MessageSettings;
 pub use super::public::PublicProperty;
 pub use super::rates::{MAX_GUESTS, NightRate, Pricing, SeasonalRate};
+pub use super::stay_page_settings::StayPageSettings;
 pub use super::stay_rules::StayRules;
 use super::wire::PropertyWire;
 pub use crate::basics::clock_time::ClockTime;
@@ -70,6 +71,8 @@ pub struct Property {
     pub booking_page: BookingPage,
     /// Guest messages: the reply address, lead times and the host's wording.
     pub messages: MessageSettings,
+    /// Private: what the guests' stay page shows (house guide, address).
+    pub stay_page: StayPageSettings,
     /// Private: channel calendars to import.
     pub feeds: FeedSettings,
 }
@@ -97,6 +100,7 @@ impl Property {
             access: AccessSettings::default(),
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
+            stay_page: StayPageSettings::default(),
             feeds: FeedSettings::default(),
         }
     }
@@ -128,6 +132,7 @@ impl Property {
         self.access.faults(&mut errors);
         self.feeds.faults(&mut errors);
         self.messages.faults(&mut errors);
+        self.stay_page.faults(&mut errors);
         if let Some((field, message)) = self.booking_page.fault() {
             errors.push(FieldError::new(field, "invalid", message));
         }

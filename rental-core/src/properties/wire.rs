@@ -17,6 +17,7 @@ use super::feed_settings::{FeedSettings, IcalFeed};
 use super::message_settings::MessageSettings;
 use super::property::Property;
 use super::rates::{Pricing, SeasonalRate};
+use super::stay_page_settings::StayPageSettings;
 use super::stay_rules::StayRules;
 use crate::basics::clock_time::ClockTime;
 use crate::basics::ids::Slug;
@@ -88,6 +89,10 @@ pub(super) struct PropertyWire {
     check_out_message: Lead,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     messages: BTreeMap<MessageKind, MessageTemplate>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    guide: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    address: String,
 }
 
 impl From<PropertyWire> for Property {
@@ -132,6 +137,7 @@ impl From<PropertyWire> for Property {
                 check_out_lead: w.check_out_message,
                 templates: w.messages,
             },
+            stay_page: StayPageSettings { guide: w.guide, address: w.address },
             feeds: FeedSettings { ical_feeds: w.ical_feeds },
         }
     }
@@ -150,6 +156,7 @@ impl From<Property> for PropertyWire {
             access,
             booking_page,
             messages,
+            stay_page,
             feeds,
         } = p;
         PropertyWire {
@@ -185,6 +192,8 @@ impl From<Property> for PropertyWire {
             check_in_message: messages.check_in_lead,
             check_out_message: messages.check_out_lead,
             messages: messages.templates,
+            guide: stay_page.guide,
+            address: stay_page.address,
         }
     }
 }

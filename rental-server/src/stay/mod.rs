@@ -14,6 +14,7 @@
 
 pub mod api;
 pub mod body;
+pub mod guide;
 pub mod shell;
 pub mod view;
 
@@ -68,6 +69,13 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<B
     }
 }
 
+/// True for a cancelled booking whose stay ended longer than `retention` ago:
+/// its page is gone (docs/API.md section 24).
+fn gone(b: &Booking, now: chrono::DateTime<chrono::Utc>, retention: chrono::TimeDelta) -> bool {
+    let ended = b.check_out().and_time(chrono::NaiveTime::MIN).and_utc();
+    b.status == rental_core::Status::Cancelled && ended + retention < now
+}
+
 /// The booking and property of a page's link segment `{code}.{signature}`;
 /// `None` for any link that is not a current one.
 async fn open<S: Store + 'static>(
@@ -84,6 +92,9 @@ async fn open<S: Store + 'static>(
             return Ok(None);
         }
         let Some(booking) = found else { return Ok(None) };
+        if gone(&booking, r.now(), r.settings().retention) {
+            return Ok(None);
+        }
         let property = r.property(booking.property.as_str()).ok();
         Ok(Some((booking, property)))
     })

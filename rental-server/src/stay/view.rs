@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use maud::{Markup, html};
 use rental_core::{Booking, Property, Status};
 
+use super::guide;
 use crate::book::page::{day, money};
 
 /// The page of `booking` at `property` (when it is still listed) at `now`.
@@ -32,6 +33,20 @@ pub fn render(b: &Booking, property: Option<&Property>, now: DateTime<Utc>) -> M
                     dt { "Nights" } dd { (b.nights) }
                     dt { "Guests" } dd #guests { (b.guests) }
                     dt { "Total" } dd #total { (money(b.total, &b.currency)) }
+                }
+            }
+            @if let Some(p) = property {
+                @if b.status == Status::Confirmed && !p.stay_page.address.trim().is_empty() {
+                    section.box aria-labelledby="address-title" {
+                        h2 #address-title { "Address" }
+                        div #address { (guide::render(&p.stay_page.address)) }
+                    }
+                }
+                @if !p.stay_page.guide.trim().is_empty() {
+                    section.box.guide aria-labelledby="guide-title" {
+                        h2 #guide-title { "House guide" }
+                        div #guide { (guide::render(&p.stay_page.guide)) }
+                    }
                 }
             }
         }
