@@ -285,3 +285,108 @@ async fn guide_and_address_are_refused_with_control_characters_or_too_long() {
     let fields: Vec<(&str, &str)> = errors.iter().map(|e| (e.field.as_str(), e.code)).collect();
     assert_eq!(fields, [("[0].guide", "invalid"), ("[0].address", "control_character")]);
 }
+
+/// Sets a booking's payment status as a payment integration would (HTTP cannot yet).
+fn set_payment<S: Store>(s: &TestServer<S>, code: &str, status: rental_core::PaymentStatus) {
+    use rental_core::store::{ReadTx, WriteTx};
+    let mut tx = s.rental.store().write().unwrap();
+    let mut b = tx.booking(code).unwrap().unwrap();
+    b.payment_status = status;
+    tx.put_booking(&b).unwrap();
+    tx.commit().unwrap();
+}
+
+/// The access section of a stay page.
+async fn access_section<S: Store + 'static>(s: &TestServer<S>, path: &str) -> String {
+    let page = s.http.get(path, NO_KEY).await.text();
+    page.split("id=\"access\"").nth(1).map(|a| a.split("</section>").next().unwrap().to_owned()).unwrap_or_default()
+}
+
+#[tokio::test]
+async fn the_door_code_appears_at_its_reveal_time_and_goes_when_the_window_closes() {
+    let s = TestServer::memory().await; // 07:39 in Lisbon on 2026-11-22
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.stay_rules.check_in_time = rental_core::ClockTime::parse("07:45").unwrap();
+            p.access.access_reveal_hours = 0;
+            p.access.wifi_password = "sea-breeze-42".into();
+            p.access.arrival_notes = "Key box <left> of the door.".into();
+        })
+        .unwrap();
+    let code = s.book("sea-view", "2026-11-22", "2026-11-24", 2).await["code"].as_str().unwrap().to_owned();
+    let path = stay_path(&s, &code).await;
+    let pending = access_section(&s, &path).await;
+    assert!(pending.contains("once the host confirms") && !pending.contains("4821"), "{pending}");
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+
+    let early = access_section(&s, &path).await;
+    assert!(early.contains("Your door code appears on 22 November at 07:45 (Lisbon time)."), "{early}");
+    assert!(!early.contains("4821") && !early.contains("sea-breeze") && !early.contains("Key box"), "{early}");
+    s.set_now("2026-11-22T07:44:59Z");
+    assert!(!access_section(&s, &path).await.contains("4821"), "a second before");
+    s.set_now("2026-11-22T07:45:00Z");
+    let open = access_section(&s, &path).await;
+    for text in [
+        "<dd class=\"code\" id=\"door-code\">4821</dd>",
+        "SeaView-Guest",
+        "sea-breeze-42",
+        "Key box &lt;left&gt; of the door.",
+    ] {
+        assert!(open.contains(text), "{text} in {open}");
+    }
+    s.set_now("2026-11-24T10:59:59Z");
+    assert!(access_section(&s, &path).await.contains("4821"), "a second before check-out");
+    s.set_now("2026-11-24T11:00:00Z");
+    let ended = access_section(&s, &path).await;
+    assert!(ended.contains("Your stay has ended") && !ended.contains("4821"), "{ended}");
+}
+
+#[tokio::test]
+async fn the_door_code_waits_for_payment_when_the_property_requires_it() {
+    let s = TestServer::memory().await;
+    s.rental.edit_property("sea-view", |p| p.access.access_requires_payment = Some(true)).unwrap();
+    let code = s.book("sea-view", "2026-11-23", "2026-11-25", 2).await["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let path = stay_path(&s, &code).await;
+    set_payment(&s, &code, rental_core::PaymentStatus::Unpaid);
+    let unpaid = access_section(&s, &path).await;
+    assert!(unpaid.contains("once everything due is paid") && !unpaid.contains("4821"), "{unpaid}");
+    set_payment(&s, &code, rental_core::PaymentStatus::Paid);
+    assert!(access_section(&s, &path).await.contains("4821"), "paid");
+    s.rental.edit_property("sea-view", |p| p.access.access_requires_payment = Some(false)).unwrap();
+    set_payment(&s, &code, rental_core::PaymentStatus::Unpaid);
+    assert!(access_section(&s, &path).await.contains("4821"), "not required");
+}
+
+#[tokio::test]
+async fn check_in_instructions_go_out_when_the_page_shows_the_code_and_not_before() {
+    let Some(smtp) = SmtpServer::start() else { return };
+    let s = crate::messages::server(&smtp).await;
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.access.access_requires_payment = Some(true);
+            p.access.access_reveal_hours = 2;
+        })
+        .unwrap();
+    let code = s.book("sea-view", "2026-11-25", "2026-11-27", 2).await["code"].as_str().unwrap().to_owned();
+    crate::messages::confirm(&s, &code).await;
+    set_payment(&s, &code, rental_core::PaymentStatus::Unpaid);
+    let instructions =
+        crate::messages::wait_message(&s, &code, "check_in_instructions", |m| m["status"] == "scheduled").await;
+    assert_eq!(instructions["dueAt"], "2026-11-25T13:00:00.000Z", "not before the reveal time (2 h before 15:00)");
+    crate::messages::quiet(&s).await;
+    s.set_now("2026-11-25T13:00:00Z");
+    let held =
+        crate::messages::wait_message(&s, &code, "check_in_instructions", |m| m["dueAt"] != "2026-11-25T13:00:00.000Z")
+            .await;
+    assert_eq!(
+        (held["status"].as_str(), held["dueAt"].as_str()),
+        (Some("scheduled"), Some("2026-11-25T13:05:00.000Z")),
+        "unpaid: waits"
+    );
+    assert!(smtp.received().iter().all(|r| !r.raw.contains("4821")), "no code went out");
+    set_payment(&s, &code, rental_core::PaymentStatus::Paid);
+    s.set_now("2026-11-25T13:05:00Z");
+    crate::messages::wait_message(&s, &code, "check_in_instructions", |m| m["status"] == "sent").await;
+    assert!(smtp.received().iter().any(|r| r.raw.contains("4821")), "the code went out once paid");
+}

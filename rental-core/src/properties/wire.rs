@@ -90,6 +90,12 @@ pub(super) struct PropertyWire {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     messages: BTreeMap<MessageKind, MessageTemplate>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    wifi_password: String,
+    #[serde(default = "reveal_hours", skip_serializing_if = "is_default_reveal")]
+    access_reveal_hours: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    access_requires_payment: Option<bool>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     guide: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     address: String,
@@ -129,6 +135,9 @@ impl From<PropertyWire> for Property {
                 access_after_minutes: w.access_after_minutes,
                 wifi_ssid: w.wifi_ssid,
                 arrival_notes: crate::basics::text::paragraphs(&w.arrival_notes).into_owned(),
+                wifi_password: w.wifi_password,
+                access_reveal_hours: w.access_reveal_hours,
+                access_requires_payment: w.access_requires_payment,
             },
             booking_page: w.booking_page,
             messages: MessageSettings {
@@ -192,6 +201,9 @@ impl From<Property> for PropertyWire {
             check_in_message: messages.check_in_lead,
             check_out_message: messages.check_out_lead,
             messages: messages.templates,
+            wifi_password: access.wifi_password,
+            access_reveal_hours: access.access_reveal_hours,
+            access_requires_payment: access.access_requires_payment,
             guide: stay_page.guide,
             address: stay_page.address,
         }
@@ -223,6 +235,13 @@ fn yes() -> bool {
 }
 fn code_length() -> u8 {
     DEFAULT_CODE_LENGTH
+}
+fn reveal_hours() -> u32 {
+    AccessSettings::default().access_reveal_hours
+}
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_default_reveal(hours: &u32) -> bool {
+    *hours == reveal_hours()
 }
 fn check_in_lead() -> Lead {
     Lead::CHECK_IN

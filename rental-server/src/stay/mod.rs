@@ -12,6 +12,7 @@
 //! signature), the answer is the same 404 after the same work: one store read
 //! and one MAC compared in constant time.
 
+pub mod access;
 pub mod api;
 pub mod body;
 pub mod guide;
