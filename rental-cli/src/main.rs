@@ -12,6 +12,7 @@ mod logging;
 mod mcp;
 mod output;
 mod page_secret;
+mod payments_config;
 mod property_file;
 mod remote;
 

@@ -122,6 +122,9 @@ fn stay(from_now: u64, nights: u64) -> NewBooking {
         guests: 3,
         notes: Some("late arrival".into()),
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     }
 }
 
@@ -238,7 +241,7 @@ fn a_quote_reads_as_a_breakdown_or_as_the_api_json() {
     assert_eq!(json["total"], 134_288);
     assert_eq!(json["accommodation"], 111_000);
     assert_eq!(json["nightly"].as_array().unwrap().len(), 7);
-    assert_eq!(json["nightly"][5], serde_json::json!({"date": "2026-12-25", "price": 18000}));
+    assert_eq!(json["nightly"][5], serde_json::json!({"date": "2026-12-25", "base": 18000, "price": 18000}));
 }
 
 #[test]

@@ -51,6 +51,7 @@ pub mod messages;
 pub mod metrics;
 pub mod openapi;
 pub mod outbound;
+pub mod payments;
 pub mod problem;
 pub mod ratelimit;
 pub mod reply;
@@ -163,7 +164,7 @@ fn serve_connection<S: Store + 'static>(
     let state = service.state();
     let limits = state.limits;
     let ready = ReadyClock::new();
-    let io = WriteStall::new(stream, limits.write_stall_timeout);
+    let io = WriteStall::new(stream, limits.write_stall_timeout, limits.min_write_rate);
     let io = IdleTimeout::new(io, limits.keep_alive_idle, ready.clone());
     let ids = Arc::clone(state);
     let io = MalformedAnswers::new(io, move || answer::new_request_id(&ids));

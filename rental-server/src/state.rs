@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 
+use rental_core::payment_provider::PaymentProvider;
 use rental_core::{Rental, Store};
 
 use crate::client_addr::TrustedProxies;
@@ -41,6 +42,8 @@ pub struct AppState<S> {
     pub(crate) mail: mail::MailConfig,
     /// Outcomes of guest messages per kind, for metrics.
     pub(crate) message_counters: Arc<mail::MessageCounters>,
+    /// The payment provider, if one is configured.
+    pub(crate) payments: Option<Arc<dyn PaymentProvider>>,
 }
 
 impl<S: Store + 'static> AppState<S> {
@@ -69,6 +72,7 @@ impl<S: Store + 'static> AppState<S> {
                 ..config.mail.clone()
             },
             message_counters: Arc::new(mail::MessageCounters::default()),
+            payments: config.payments.clone(),
         })
     }
 
@@ -85,6 +89,11 @@ impl<S: Store + 'static> AppState<S> {
     /// What signs the guests' stay page links.
     pub fn stay_links(&self) -> &rental_core::stay_link::StayLinks {
         self.stay.links()
+    }
+
+    /// The payment provider, if one is configured.
+    pub fn payments(&self) -> Option<&Arc<dyn PaymentProvider>> {
+        self.payments.as_ref()
     }
 
     /// The engine.

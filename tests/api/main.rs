@@ -31,6 +31,8 @@
 //!   plurals, days and clocks, lapsed requests and the host told before.
 //! - `messages`: guest messages (section 21) through a real SMTP server: every kind,
 //!   timing across DST, order, retries, refusals, a server down, header injection.
+//! - `payments`: euro and yen properties quoted, booked and shown; the currency locked by bookings;
+//!   the payment settings and their refusals (docs/API.md, Payments).
 //! - `mounted`: the whole interface mounted under `/rental` in a program's own
 //!   hyper server, beside its own route (`RentalService`).
 
@@ -40,6 +42,7 @@ mod blocks;
 mod book;
 mod bookings;
 mod change;
+mod checkout;
 mod concurrency;
 mod connections;
 mod delivery_claims;
@@ -52,6 +55,8 @@ mod ical;
 mod messages;
 mod mounted;
 mod patch;
+mod payments;
+mod payments_provider;
 mod properties;
 mod quotes;
 mod restart;

@@ -341,7 +341,7 @@ fn table(bookings: &[Booking]) -> String {
             b.guest_name.clone(),
             b.status.to_string(),
             b.payment_status.to_string(),
-            output::money(b.total),
+            output::money(b.total, &b.currency),
             b.source.to_string(),
         ]);
     }
@@ -374,7 +374,7 @@ fn show(shown: &Shown, json: bool) -> String {
         ("Stay", format!("{} to {}, {} nights", output::day(b.check_in()), output::day(b.check_out()), b.nights)),
         ("Status", b.status.to_string()),
         ("Payment", b.payment_status.to_string()),
-        ("Total", format!("{} ({})", output::money(b.total), b.currency)),
+        ("Total", format!("{} ({})", output::money(b.total, &b.currency), b.currency)),
         ("Source", b.source.to_string()),
         ("Created", output::when(b.created_at)),
         ("Updated", output::when(b.updated_at)),
@@ -443,7 +443,7 @@ fn changed(b: &Booking, json: bool) -> Printed {
         return output::json(b).into();
     }
     let stay = format!("{} to {}", output::day(b.check_in()), output::day(b.check_out()));
-    let total = output::money(b.total);
+    let total = output::money(b.total, &b.currency);
     format!(
         "{}: {stay}, {}, {}, total {total} ({})\n",
         b.code,

@@ -72,6 +72,7 @@ fn serve<S: Store + 'static>(args: &ServeArgs, config: &Config, engine: Rental<S
         server_config.book.secret = crate::page_secret::load_or_make(&config.data_dir)?;
         server_config.admin.base_url = Some(base_url(config, addr));
         server_config.mail = mail_config(config, &base_url(config, addr))?;
+        server_config.payments = config.payments.provider().map_err(|e| CliError::Serve(format!("payments: {e}")))?;
         // Reads come from memory: over redb the server is the only writer (it locks the file); over
         // PostgreSQL each read first catches up with what other processes changed.
         let state = AppState::new(Arc::new(engine.with_read_cache()?), &server_config);

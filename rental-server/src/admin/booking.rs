@@ -12,7 +12,7 @@ use rental_core::lifecycle::Party;
 use rental_core::message::{Message, MessageKind};
 use rental_core::pricing::Quote;
 use rental_core::stay_link::StayLinks;
-use rental_core::{Action, Booking, Rental, Status, Store, format_money, local_moment};
+use rental_core::{Action, Booking, Rental, Status, Store, format_amount, local_moment};
 
 use super::Act;
 use super::page::{Page, Section, csrf_field, shell, when};
@@ -162,7 +162,7 @@ fn record(b: &Booking) -> Markup {
             dt { "Stay" } dd #stay { (b.check_in()) " → " (b.check_out()) ", " (count(b.nights, "night")) }
             dt { "Status" } dd { span.badge #status { (b.status) } }
             dt { "Payment" } dd { (b.payment_status) }
-            dt { "Total" } dd #total { (format_money(b.total)) " " (b.currency) }
+            dt { "Total" } dd #total { (format_amount(b.total, &b.currency)) }
             dt { "Source" } dd { (b.source.as_str()) }
             dt { "Created" } dd { (when(b.created_at)) }
             dt { "Updated" } dd { (when(b.updated_at)) }
@@ -194,7 +194,7 @@ fn change_card(b: &Booking, session: &Session, preview: Option<&(rental_core::Re
                 div #preview {
                     @match quote {
                         Ok(q) => {
-                            p { "New total " strong #new-total { (format_money(q.total)) } " for " (count(q.nights, "night")) " (now " (format_money(b.total)) ")." }
+                            p { "New total " strong #new-total { (format_amount(q.total, &q.currency)) } " for " (count(q.nights, "night")) " (now " (format_amount(b.total, &b.currency)) ")." }
                             @if q.available {
                                 form method="post" action=(format!("/admin/booking/{}/change", b.code)) {
                                     (csrf_field(session))
@@ -295,7 +295,7 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str)
             b.code,
             b.check_in(),
             b.check_out(),
-            format_money(b.total)
+            format_amount(b.total, &b.currency)
         )),
         "annotate" => Flash::done("Note added."),
         _ => Flash::done(format!("Booking {} is now {}.", b.code, b.status)),

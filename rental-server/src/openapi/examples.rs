@@ -87,6 +87,12 @@ fn property_example() -> Value {
         "seasonalRates": [{"name": "Summer", "startDate": "2026-06-01", "endDate": "2026-08-31",
             "nightlyRate": 22000, "weekendRate": 25000, "minNights": 3}],
         "bookingPage": {"enabled": true, "embedOrigins": ["https://seaviewcottage.example"]},
+        "instantBooking": false,
+        "paymentTerms": {"installments": [{"share": 5000, "due": "booking"}, {"share": 5000, "daysBeforeCheckIn": 30}],
+            "graceHours": 48},
+        "securityDeposit": {"amount": 30000, "holdDaysBeforeCheckIn": 2, "releaseDaysAfterCheckOut": 2},
+        "cancellationPolicy": {"refunds": [{"daysBeforeCheckIn": 30, "share": 10000}, {"daysBeforeCheckIn": 7, "share": 5000}],
+            "graceHours": 48, "graceMinDaysBeforeCheckIn": 14},
     })
 }
 
@@ -103,13 +109,16 @@ fn availability_example() -> Value {
 fn quote_example() -> Value {
     json!({
         "property": "sea-view", "checkIn": "2026-12-20", "checkOut": "2026-12-27", "guests": 3,
-        "nights": 7, "available": false, "currency": "USD",
-        "nightly": [{"date": "2026-12-20", "price": 15000}, {"date": "2026-12-21", "price": 15000},
-            {"date": "2026-12-22", "price": 15000}, {"date": "2026-12-23", "price": 15000},
-            {"date": "2026-12-24", "price": 15000}, {"date": "2026-12-25", "price": 18000},
-            {"date": "2026-12-26", "price": 18000}],
-        "accommodation": 111_000, "discount": 11100, "extraGuestFee": 14000, "cleaningFee": 6000,
-        "taxes": 14388, "total": 134_288,
+        "children": 0, "pets": 0, "nights": 7, "available": false, "currency": "USD",
+        "nightly": [{"date": "2026-12-20", "base": 15000, "price": 15000},
+            {"date": "2026-12-21", "base": 15000, "price": 15000},
+            {"date": "2026-12-22", "base": 15000, "price": 15000},
+            {"date": "2026-12-23", "base": 15000, "price": 15000},
+            {"date": "2026-12-24", "base": 15000, "price": 15000},
+            {"date": "2026-12-25", "base": 18000, "price": 18000},
+            {"date": "2026-12-26", "base": 18000, "price": 18000}],
+        "accommodation": 111_000, "discount": 11100, "discountKind": "length_of_stay", "extraGuestFee": 14000,
+        "cleaningFee": 6000, "petFee": 0, "taxes": 14388, "touristTax": 0, "total": 134_288,
         "problems": [{"code": "dates_unavailable", "dates": ["2026-12-24"]}],
     })
 }

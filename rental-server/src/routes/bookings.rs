@@ -120,7 +120,7 @@ impl<S: Store + 'static> Table<S> {
                 Box::pin(async move {
                     let body = c.body().await?;
                     let linker = c.reader().then(|| c.linker());
-                    handlers::patch_booking(c.rental(), c.param("code"), &body, linker.as_ref()).await
+                    crate::payments::settle::patch_booking(c.state(), c.param("code"), &body, linker.as_ref()).await
                 })
             },
             operation: Operation {

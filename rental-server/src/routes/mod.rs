@@ -16,6 +16,7 @@
 
 mod bookings;
 mod calendars;
+mod checkout;
 mod operations;
 mod properties;
 
@@ -109,7 +110,7 @@ pub(crate) struct Table<S>(PhantomData<S>);
 
 impl<S: Store + 'static> Table<S> {
     const AREAS: &'static [&'static [Endpoint<S>]] =
-        &[Self::OPERATIONS, Self::PROPERTIES, Self::BOOKINGS, Self::CALENDARS];
+        &[Self::OPERATIONS, Self::PROPERTIES, Self::BOOKINGS, Self::CALENDARS, Self::CHECKOUT];
 }
 
 /// Every row of the table, for a server over `S`.
@@ -329,7 +330,7 @@ mod tests {
             assert!(seen.insert((route.method().as_str(), route.path())), "{} {} twice", route.method(), route.path());
             assert!(ids.insert(route.operation().id), "{} twice", route.operation().id);
         }
-        assert_eq!(seen.len(), 23);
+        assert_eq!(seen.len(), 25);
     }
 
     #[test]

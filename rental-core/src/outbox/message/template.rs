@@ -16,9 +16,10 @@ use minijinja::value::{Serde, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::basics::currency::format_amount;
 use crate::bookings::booking::{Booking, CancelledBy, Status};
 use crate::error::FieldError;
-use crate::properties::property::{Property, format_money};
+use crate::properties::property::Property;
 
 use super::{MessageKind, compiled};
 
@@ -388,7 +389,7 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         ("check_out_time", json!(p.stay_rules.check_out_time.in_zone(p.timezone))),
         ("nights", json!(b.nights)),
         ("guests", json!(b.guests)),
-        ("total", json!(format_money(b.total))),
+        ("total", json!(format_amount(b.total, &b.currency))),
         ("contact_email", json!(p.messages.contact_email)),
         ("booking_page_url", json!(page)),
         ("status", json!(b.status.to_string())),
