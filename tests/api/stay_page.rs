@@ -390,3 +390,95 @@ async fn check_in_instructions_go_out_when_the_page_shows_the_code_and_not_befor
     crate::messages::wait_message(&s, &code, "check_in_instructions", |m| m["status"] == "sent").await;
     assert!(smtp.received().iter().any(|r| r.raw.contains("4821")), "the code went out once paid");
 }
+
+/// Sea View refunding everything 30 days ahead and half 7 days ahead.
+fn with_policy<S: Store>(s: &TestServer<S>) {
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.payments.cancellation_policy =
+                rental_core::property::CancellationPolicy::checkpoints(&[(30, 10_000), (7, 5_000)]);
+        })
+        .unwrap();
+}
+
+fn token_of(page: &str) -> String {
+    page.split("name=\"token\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_owned()
+}
+
+async fn post_cancel<S: Store + 'static>(s: &TestServer<S>, path: &str, token: &str) -> Reply {
+    let form = format!("token={token}");
+    s.http
+        .send_bytes(http::Method::POST, &format!("{path}/cancel"), NO_KEY, "application/x-www-form-urlencoded", form)
+        .await
+}
+
+#[tokio::test]
+async fn a_guest_cancels_in_two_steps_and_sees_the_refund_first() {
+    let s = TestServer::memory().await; // 2026-11-22: 28 days before the 20th
+    with_policy(&s);
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let total = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["total"].as_i64().unwrap();
+    let path = stay_path(&s, &code).await;
+    let half = format!("${}.{:02}", total / 2 / 100, total / 2 % 100);
+    let page = s.http.get(&path, NO_KEY).await.text();
+    assert!(page.contains(&format!("gives back 50% of the total: {half}.")), "{page}");
+    let review = s.http.get(&format!("{path}/cancel"), NO_KEY).await;
+    let review = review.expect(200).text();
+    assert!(
+        review.contains(&format!("gives back 50% of the total: {half}.")) && review.contains("Yes, cancel my booking")
+    );
+    assert_eq!(
+        s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["status"],
+        "confirmed",
+        "a look changes nothing"
+    );
+
+    let done = post_cancel(&s, &path, &token_of(&review)).await;
+    assert_eq!((done.status, done.header("location")), (303, Some(path.as_str())));
+    let b = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body;
+    assert_eq!((b["status"].as_str(), b["cancelledBy"].as_str()), (Some("cancelled"), Some("guest")));
+    assert!(s.http.get(&path, NO_KEY).await.text().contains("This booking is cancelled."));
+    assert_eq!(s.http.get(&format!("{path}/cancel"), NO_KEY).await.status, 303, "nothing left to cancel");
+}
+
+#[tokio::test]
+async fn a_forged_cancel_form_changes_nothing_and_the_eleventh_post_in_an_hour_is_429() {
+    let s = TestServer::memory().await;
+    with_policy(&s);
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let path = stay_path(&s, &code).await;
+    let review = s.http.get(&format!("{path}/cancel"), NO_KEY).await.text();
+    assert!(review.contains("still a request"), "a request may always be withdrawn: {review}");
+    let token = token_of(&review);
+    let (issued, rest) = token.split_once('.').unwrap();
+    let forged = format!("{}.{rest}", issued.parse::<i64>().unwrap() + 1);
+    for _ in 0..10 {
+        post_cancel(&s, &path, &forged).await.expect(200);
+    }
+    assert_eq!(s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["status"], "pending");
+    let limited = post_cancel(&s, &path, &token).await;
+    limited.expect(429);
+    assert!(limited.header("retry-after").is_some());
+    assert!(limited.text().contains("Yes, cancel my booking"), "the form is kept");
+    assert_eq!(s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["status"], "pending");
+    s.set_now("2026-11-22T08:40:00Z");
+    let lapsed = post_cancel(&s, &path, &token).await;
+    assert_eq!((lapsed.status, lapsed.header("location")), (303, Some(path.as_str())), "an hour later, within 2 h");
+}
+
+#[tokio::test]
+async fn a_confirmed_stay_the_policy_gives_nothing_for_is_not_offered_cancellation() {
+    let s = TestServer::memory().await;
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.payments.cancellation_policy = rental_core::property::CancellationPolicy::checkpoints(&[(60, 10_000)]);
+        })
+        .unwrap();
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let path = stay_path(&s, &code).await;
+    let page = s.http.get(&path, NO_KEY).await.text();
+    assert!(page.contains("gives nothing back now") && !page.contains("/cancel\""), "{page}");
+    assert_eq!(s.http.get(&format!("{path}/cancel"), NO_KEY).await.status, 303);
+}
