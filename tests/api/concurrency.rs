@@ -55,9 +55,12 @@ async fn fifty_overlapping_requests_at_once_give_one_booking_and_49_conflicts() 
     for loser in replies.iter().filter(|r| r.status != 201) {
         loser.problem(409, "dates_unavailable");
     }
-    let all = s.all_bookings().await;
+    let mut all = s.all_bookings().await;
     assert_eq!(all.len(), 1);
     let winner = &winners[0].body;
+    // The write key that booked is not given the stay page's link; the listing's read key is.
+    let link = all[0].as_object_mut().unwrap().remove("stayUrl").unwrap();
+    assert!(link.as_str().unwrap().contains(&format!("/stay/{}.", winner["code"].as_str().unwrap())), "{link}");
     assert_eq!(all[0], *winner);
 
     let (check_in, check_out) = (d(winner["checkIn"].as_str().unwrap()), d(winner["checkOut"].as_str().unwrap()));
