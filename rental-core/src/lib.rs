@@ -142,7 +142,7 @@ pub use bookings::{availability, booking, calendar, change, event, lifecycle, pr
 pub use channels::{feed_status, ical, pull};
 pub use outbox::{delivery, message, webhook};
 pub use properties::{booking_page, property};
-pub use stays::{access, occupancy, stay_link, stay_state, stay_summary, turnover};
+pub use stays::{access, access_gate, occupancy, stay_link, stay_state, stay_summary, turnover};
 
 pub mod prelude;
 

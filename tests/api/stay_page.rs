@@ -232,3 +232,253 @@ async fn the_booking_page_confirmation_leads_to_the_stay_page() {
     let page = s.http.get(&link, NO_KEY).await;
     assert!(page.expect(200).text().contains(&code));
 }
+
+#[tokio::test]
+async fn the_guide_is_paragraphs_and_links_only_and_the_address_shows_once_confirmed() {
+    let s = TestServer::memory().await;
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.stay_page.guide = "Bins go out on <b>Tuesdays</b>.\n\nBeach map: https://maps.example/beach?x=1&y=2.\n<script>alert(1)</script> javascript:alert(2)".into();
+            p.stay_page.address = "1 Rua do Mar\n1100-001 Lisboa".into();
+        })
+        .unwrap();
+    let mut body = rental_tests::http::booking_body("sea-view", "2026-12-20", "2026-12-23", 2);
+    body["guestName"] = "<img src=x onerror=alert(3)>".into();
+    let code = s.post("/api/v1/bookings", &s.key, &body).await.body["code"].as_str().unwrap().to_owned();
+    let path = stay_path(&s, &code).await;
+    let page = s.http.get(&path, NO_KEY).await.text();
+    assert!(page.contains("<p>Bins go out on &lt;b&gt;Tuesdays&lt;/b&gt;.</p>"), "{page}");
+    assert!(page.contains("<a href=\"https://maps.example/beach?x=1&amp;y=2\" rel=\"noopener noreferrer nofollow\">"));
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt; javascript:alert(2)"));
+    assert!(page.contains("&lt;img src=x onerror=alert(3)&gt;") && !page.contains("<img"), "the guest's name is text");
+    assert!(!page.contains("Rua do Mar"), "no address before the stay is confirmed");
+    assert!(page.len() < 60_000, "{} bytes", page.len());
+
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let page = s.http.get(&path, NO_KEY).await.text();
+    assert!(page.contains("<div id=\"address\"><p>1 Rua do Mar<br>1100-001 Lisboa</p></div>"), "{page}");
+    let public = s.http.get("/api/v1/properties/sea-view", &s.key).await.text();
+    assert!(!public.contains("Rua do Mar") && !public.contains("Tuesdays"), "both stay private");
+}
+
+#[tokio::test]
+async fn a_cancelled_stay_s_page_is_gone_once_its_retention_after_departure_passed() {
+    let s = TestServer::memory().await;
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let path = stay_path(&s, &code).await;
+    s.act(&code, &json!({"action": "cancel", "by": "host"})).await.expect(200);
+    assert!(s.http.get(&path, NO_KEY).await.expect(200).text().contains("Cancelled"));
+    s.set_now("2027-01-21T23:00:00Z"); // 29 days and 23 hours after the departure day began
+    s.http.get(&path, NO_KEY).await.expect(200);
+    s.set_now("2027-01-22T00:01:00Z");
+    s.http.get(&path, NO_KEY).await.expect(404);
+}
+
+#[tokio::test]
+async fn guide_and_address_are_refused_with_control_characters_or_too_long() {
+    let s = TestServer::memory().await;
+    let mut p = serde_json::to_value(s.rental.property("sea-view").unwrap()).unwrap();
+    p["guide"] = "x".repeat(20_001).into();
+    p["address"] = "1 Rua\u{1b}[31m".into();
+    let refused = s.rental.import_properties(&[serde_json::from_value(p).unwrap()]);
+    let Err(rental_core::Error::Validation(errors)) = refused else { panic!("{refused:?}") };
+    let fields: Vec<(&str, &str)> = errors.iter().map(|e| (e.field.as_str(), e.code)).collect();
+    assert_eq!(fields, [("[0].guide", "invalid"), ("[0].address", "control_character")]);
+}
+
+/// Sets a booking's payment status as a payment integration would (HTTP cannot yet).
+fn set_payment<S: Store>(s: &TestServer<S>, code: &str, status: rental_core::PaymentStatus) {
+    use rental_core::store::{ReadTx, WriteTx};
+    let mut tx = s.rental.store().write().unwrap();
+    let mut b = tx.booking(code).unwrap().unwrap();
+    b.payment_status = status;
+    tx.put_booking(&b).unwrap();
+    tx.commit().unwrap();
+}
+
+/// The access section of a stay page.
+async fn access_section<S: Store + 'static>(s: &TestServer<S>, path: &str) -> String {
+    let page = s.http.get(path, NO_KEY).await.text();
+    page.split("id=\"access\"").nth(1).map(|a| a.split("</section>").next().unwrap().to_owned()).unwrap_or_default()
+}
+
+#[tokio::test]
+async fn the_door_code_appears_at_its_reveal_time_and_goes_when_the_window_closes() {
+    let s = TestServer::memory().await; // 07:39 in Lisbon on 2026-11-22
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.stay_rules.check_in_time = rental_core::ClockTime::parse("07:45").unwrap();
+            p.access.access_reveal_hours = 0;
+            p.access.wifi_password = "sea-breeze-42".into();
+            p.access.arrival_notes = "Key box <left> of the door.".into();
+        })
+        .unwrap();
+    let code = s.book("sea-view", "2026-11-22", "2026-11-24", 2).await["code"].as_str().unwrap().to_owned();
+    let path = stay_path(&s, &code).await;
+    let pending = access_section(&s, &path).await;
+    assert!(pending.contains("once the host confirms") && !pending.contains("4821"), "{pending}");
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+
+    let early = access_section(&s, &path).await;
+    assert!(early.contains("Your door code appears on 22 November at 07:45 (Lisbon time)."), "{early}");
+    assert!(!early.contains("4821") && !early.contains("sea-breeze") && !early.contains("Key box"), "{early}");
+    s.set_now("2026-11-22T07:44:59Z");
+    assert!(!access_section(&s, &path).await.contains("4821"), "a second before");
+    s.set_now("2026-11-22T07:45:00Z");
+    let open = access_section(&s, &path).await;
+    for text in [
+        "<dd class=\"code\" id=\"door-code\">4821</dd>",
+        "SeaView-Guest",
+        "sea-breeze-42",
+        "Key box &lt;left&gt; of the door.",
+    ] {
+        assert!(open.contains(text), "{text} in {open}");
+    }
+    s.set_now("2026-11-24T10:59:59Z");
+    assert!(access_section(&s, &path).await.contains("4821"), "a second before check-out");
+    s.set_now("2026-11-24T11:00:00Z");
+    let ended = access_section(&s, &path).await;
+    assert!(ended.contains("Your stay has ended") && !ended.contains("4821"), "{ended}");
+}
+
+#[tokio::test]
+async fn the_door_code_waits_for_payment_when_the_property_requires_it() {
+    let s = TestServer::memory().await;
+    s.rental.edit_property("sea-view", |p| p.access.access_requires_payment = Some(true)).unwrap();
+    let code = s.book("sea-view", "2026-11-23", "2026-11-25", 2).await["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let path = stay_path(&s, &code).await;
+    set_payment(&s, &code, rental_core::PaymentStatus::Unpaid);
+    let unpaid = access_section(&s, &path).await;
+    assert!(unpaid.contains("once everything due is paid") && !unpaid.contains("4821"), "{unpaid}");
+    set_payment(&s, &code, rental_core::PaymentStatus::Paid);
+    assert!(access_section(&s, &path).await.contains("4821"), "paid");
+    s.rental.edit_property("sea-view", |p| p.access.access_requires_payment = Some(false)).unwrap();
+    set_payment(&s, &code, rental_core::PaymentStatus::Unpaid);
+    assert!(access_section(&s, &path).await.contains("4821"), "not required");
+}
+
+#[tokio::test]
+async fn check_in_instructions_go_out_when_the_page_shows_the_code_and_not_before() {
+    let Some(smtp) = SmtpServer::start() else { return };
+    let s = crate::messages::server(&smtp).await;
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.access.access_requires_payment = Some(true);
+            p.access.access_reveal_hours = 2;
+        })
+        .unwrap();
+    let code = s.book("sea-view", "2026-11-25", "2026-11-27", 2).await["code"].as_str().unwrap().to_owned();
+    crate::messages::confirm(&s, &code).await;
+    set_payment(&s, &code, rental_core::PaymentStatus::Unpaid);
+    let instructions =
+        crate::messages::wait_message(&s, &code, "check_in_instructions", |m| m["status"] == "scheduled").await;
+    assert_eq!(instructions["dueAt"], "2026-11-25T13:00:00.000Z", "not before the reveal time (2 h before 15:00)");
+    crate::messages::quiet(&s).await;
+    s.set_now("2026-11-25T13:00:00Z");
+    let held =
+        crate::messages::wait_message(&s, &code, "check_in_instructions", |m| m["dueAt"] != "2026-11-25T13:00:00.000Z")
+            .await;
+    assert_eq!(
+        (held["status"].as_str(), held["dueAt"].as_str()),
+        (Some("scheduled"), Some("2026-11-25T13:05:00.000Z")),
+        "unpaid: waits"
+    );
+    assert!(smtp.received().iter().all(|r| !r.raw.contains("4821")), "no code went out");
+    set_payment(&s, &code, rental_core::PaymentStatus::Paid);
+    s.set_now("2026-11-25T13:05:00Z");
+    crate::messages::wait_message(&s, &code, "check_in_instructions", |m| m["status"] == "sent").await;
+    assert!(smtp.received().iter().any(|r| r.raw.contains("4821")), "the code went out once paid");
+}
+
+/// Sea View refunding everything 30 days ahead and half 7 days ahead.
+fn with_policy<S: Store>(s: &TestServer<S>) {
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.payments.cancellation_policy =
+                rental_core::property::CancellationPolicy::checkpoints(&[(30, 10_000), (7, 5_000)]);
+        })
+        .unwrap();
+}
+
+fn token_of(page: &str) -> String {
+    page.split("name=\"token\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_owned()
+}
+
+async fn post_cancel<S: Store + 'static>(s: &TestServer<S>, path: &str, token: &str) -> Reply {
+    let form = format!("token={token}");
+    s.http
+        .send_bytes(http::Method::POST, &format!("{path}/cancel"), NO_KEY, "application/x-www-form-urlencoded", form)
+        .await
+}
+
+#[tokio::test]
+async fn a_guest_cancels_in_two_steps_and_sees_the_refund_first() {
+    let s = TestServer::memory().await; // 2026-11-22: 28 days before the 20th
+    with_policy(&s);
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let total = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["total"].as_i64().unwrap();
+    let path = stay_path(&s, &code).await;
+    let half = format!("${}.{:02}", total / 2 / 100, total / 2 % 100);
+    let page = s.http.get(&path, NO_KEY).await.text();
+    assert!(page.contains(&format!("gives back 50% of the total: {half}.")), "{page}");
+    let review = s.http.get(&format!("{path}/cancel"), NO_KEY).await;
+    let review = review.expect(200).text();
+    assert!(
+        review.contains(&format!("gives back 50% of the total: {half}.")) && review.contains("Yes, cancel my booking")
+    );
+    assert_eq!(
+        s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["status"],
+        "confirmed",
+        "a look changes nothing"
+    );
+
+    let done = post_cancel(&s, &path, &token_of(&review)).await;
+    assert_eq!((done.status, done.header("location")), (303, Some(path.as_str())));
+    let b = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body;
+    assert_eq!((b["status"].as_str(), b["cancelledBy"].as_str()), (Some("cancelled"), Some("guest")));
+    assert!(s.http.get(&path, NO_KEY).await.text().contains("This booking is cancelled."));
+    assert_eq!(s.http.get(&format!("{path}/cancel"), NO_KEY).await.status, 303, "nothing left to cancel");
+}
+
+#[tokio::test]
+async fn a_forged_cancel_form_changes_nothing_and_the_eleventh_post_in_an_hour_is_429() {
+    let s = TestServer::memory().await;
+    with_policy(&s);
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let path = stay_path(&s, &code).await;
+    let review = s.http.get(&format!("{path}/cancel"), NO_KEY).await.text();
+    assert!(review.contains("still a request"), "a request may always be withdrawn: {review}");
+    let token = token_of(&review);
+    let (issued, rest) = token.split_once('.').unwrap();
+    let forged = format!("{}.{rest}", issued.parse::<i64>().unwrap() + 1);
+    for _ in 0..10 {
+        post_cancel(&s, &path, &forged).await.expect(200);
+    }
+    assert_eq!(s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["status"], "pending");
+    let limited = post_cancel(&s, &path, &token).await;
+    limited.expect(429);
+    assert!(limited.header("retry-after").is_some());
+    assert!(limited.text().contains("Yes, cancel my booking"), "the form is kept");
+    assert_eq!(s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["status"], "pending");
+    s.set_now("2026-11-22T08:40:00Z");
+    let lapsed = post_cancel(&s, &path, &token).await;
+    assert_eq!((lapsed.status, lapsed.header("location")), (303, Some(path.as_str())), "an hour later, within 2 h");
+}
+
+#[tokio::test]
+async fn a_confirmed_stay_the_policy_gives_nothing_for_is_not_offered_cancellation() {
+    let s = TestServer::memory().await;
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.payments.cancellation_policy = rental_core::property::CancellationPolicy::checkpoints(&[(60, 10_000)]);
+        })
+        .unwrap();
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let path = stay_path(&s, &code).await;
+    let page = s.http.get(&path, NO_KEY).await.text();
+    assert!(page.contains("gives nothing back now") && !page.contains("/cancel\""), "{page}");
+    assert_eq!(s.http.get(&format!("{path}/cancel"), NO_KEY).await.status, 303);
+}

@@ -53,7 +53,20 @@ pub struct AccessSettings {
     pub wifi_ssid: String,
     /// What arriving guests should know, sent with the check-in instructions. Lines break with `\n`.
     pub arrival_notes: String,
+    /// The Wi-Fi password, shown with the door code.
+    pub wifi_password: String,
+    /// Hours before the access window opens from which a guest may see the
+    /// door code, Wi-Fi and arrival notes (0 to 720; default 48).
+    pub access_reveal_hours: u32,
+    /// Whether everything due must be paid before they are shown; `None`
+    /// follows whether a payment provider is configured.
+    pub access_requires_payment: Option<bool>,
 }
+
+/// The default [`AccessSettings::access_reveal_hours`].
+pub const DEFAULT_REVEAL_HOURS: u32 = 48;
+/// The largest [`AccessSettings::access_reveal_hours`]: 30 days.
+pub const MAX_REVEAL_HOURS: u32 = 720;
 
 impl Default for AccessSettings {
     fn default() -> Self {
@@ -65,6 +78,9 @@ impl Default for AccessSettings {
             access_after_minutes: 0,
             wifi_ssid: String::new(),
             arrival_notes: String::new(),
+            wifi_password: String::new(),
+            access_reveal_hours: DEFAULT_REVEAL_HOURS,
+            access_requires_payment: None,
         }
     }
 }
@@ -116,7 +132,10 @@ impl AccessSettings {
         check(self.access_before_minutes <= MAX_ACCESS_MINUTES, "accessBeforeMinutes", "must be 0 to 10080");
         check(self.access_after_minutes <= MAX_ACCESS_MINUTES, "accessAfterMinutes", "must be 0 to 10080");
         check(self.arrival_notes.len() <= MAX_NOTES_BYTES, "arrivalNotes", "must be at most 4000 bytes");
-        let texts = [("doorCode", &self.door_code), ("wifiSsid", &self.wifi_ssid)];
+        check(self.access_reveal_hours <= MAX_REVEAL_HOURS, "accessRevealHours", "must be 0 to 720");
+        check(self.wifi_password.len() <= 200, "wifiPassword", "must be at most 200 bytes");
+        let texts =
+            [("doorCode", &self.door_code), ("wifiSsid", &self.wifi_ssid), ("wifiPassword", &self.wifi_password)];
         errors.extend(texts.into_iter().filter_map(|(field, text)| crate::basics::text::field_error(field, text)));
         errors.extend(crate::basics::text::paragraph_field_error("arrivalNotes", &self.arrival_notes));
     }

@@ -11,6 +11,7 @@ use super::payment_settings::PaymentSettings;
 use super::price_rules::PriceRules;
 use super::property::Property;
 use super::rates::Pricing;
+use super::stay_page_settings::StayPageSettings;
 use super::stay_rules::StayRules;
 use crate::basics::ids::Slug;
 use crate::error::{Error, FieldError};
@@ -44,6 +45,7 @@ pub struct PropertyBuilder {
     access: AccessSettings,
     booking_page: BookingPage,
     messages: MessageSettings,
+    stay_page: StayPageSettings,
     feeds: FeedSettings,
     payments: PaymentSettings,
 }
@@ -62,6 +64,7 @@ impl PropertyBuilder {
             access: AccessSettings::default(),
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
+            stay_page: StayPageSettings::default(),
             feeds: FeedSettings::default(),
             payments: PaymentSettings::default(),
         }
@@ -112,6 +115,12 @@ impl PropertyBuilder {
     /// Sets the door code, its window, the Wi-Fi name and the arrival notes.
     pub fn access(mut self, access: AccessSettings) -> Self {
         self.access = access;
+        self
+    }
+
+    /// Sets what the guests' stay page shows (house guide, address).
+    pub fn stay_page(mut self, page: StayPageSettings) -> Self {
+        self.stay_page = page;
         self
     }
 
@@ -168,6 +177,7 @@ impl PropertyBuilder {
             access: self.access,
             booking_page: self.booking_page,
             messages: self.messages,
+            stay_page: self.stay_page,
             feeds: self.feeds,
             payments: self.payments,
         };

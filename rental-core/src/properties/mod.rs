@@ -1,5 +1,5 @@
 //! Properties: a property and its settings by area (pricing, stay rules,
-//! access, booking page, messages, feeds, payments), its JSON, builder and local time.
+//! access, booking page, stay page, messages, feeds, payments), its JSON, builder and local time.
 
 pub mod access_settings;
 pub mod booking_page;
@@ -12,6 +12,7 @@ pub mod price_rules;
 pub mod property;
 mod public;
 pub mod rates;
+pub mod stay_page_settings;
 pub mod stay_rules;
 pub mod weekdays;
 mod wire;

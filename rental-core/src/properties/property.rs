@@ -18,6 +18,7 @@ pub use super::price_rules::{
 };
 pub use super::public::PublicProperty;
 pub use super::rates::{MAX_GUESTS, NightRate, Pricing, SeasonalRate};
+pub use super::stay_page_settings::StayPageSettings;
 pub use super::stay_rules::StayRules;
 pub use super::weekdays::Weekdays;
 use super::wire::PropertyWire;
@@ -80,6 +81,8 @@ pub struct Property {
     pub booking_page: BookingPage,
     /// Guest messages: the reply address, lead times and the host's wording.
     pub messages: MessageSettings,
+    /// Private: what the guests' stay page shows (house guide, address).
+    pub stay_page: StayPageSettings,
     /// Private: channel calendars to import.
     pub feeds: FeedSettings,
     /// Instant booking or requests, installments, deposit and cancellation policy.
@@ -110,6 +113,7 @@ impl Property {
             access: AccessSettings::default(),
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
+            stay_page: StayPageSettings::default(),
             feeds: FeedSettings::default(),
             payments: PaymentSettings::default(),
         }
@@ -147,6 +151,7 @@ impl Property {
         self.access.faults(&mut errors);
         self.feeds.faults(&mut errors);
         self.messages.faults(&mut errors);
+        self.stay_page.faults(&mut errors);
         self.payments.faults(&mut errors);
         if let Some((field, message)) = self.booking_page.fault() {
             errors.push(FieldError::new(field, "invalid", message));

@@ -21,6 +21,7 @@ use super::price_rules::{
 };
 use super::property::Property;
 use super::rates::{Pricing, SeasonalRate};
+use super::stay_page_settings::StayPageSettings;
 use super::stay_rules::StayRules;
 use super::weekdays::Weekdays;
 use crate::basics::clock_time::ClockTime;
@@ -93,6 +94,16 @@ pub(super) struct PropertyWire {
     check_out_message: Lead,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     messages: BTreeMap<MessageKind, MessageTemplate>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    wifi_password: String,
+    #[serde(default = "reveal_hours", skip_serializing_if = "is_default_reveal")]
+    access_reveal_hours: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    access_requires_payment: Option<bool>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    guide: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    address: String,
     // Payments: left out at their defaults, so documents stored before them keep their bytes.
     #[serde(default, skip_serializing_if = "is_false")]
     instant_booking: bool,
@@ -181,6 +192,9 @@ impl From<PropertyWire> for Property {
                 access_after_minutes: w.access_after_minutes,
                 wifi_ssid: w.wifi_ssid,
                 arrival_notes: crate::basics::text::paragraphs(&w.arrival_notes).into_owned(),
+                wifi_password: w.wifi_password,
+                access_reveal_hours: w.access_reveal_hours,
+                access_requires_payment: w.access_requires_payment,
             },
             booking_page: w.booking_page,
             messages: MessageSettings {
@@ -189,6 +203,7 @@ impl From<PropertyWire> for Property {
                 check_out_lead: w.check_out_message,
                 templates: w.messages,
             },
+            stay_page: StayPageSettings { guide: w.guide, address: w.address },
             feeds: FeedSettings { ical_feeds: w.ical_feeds },
             payments: PaymentSettings {
                 instant_booking: w.instant_booking,
@@ -214,6 +229,7 @@ impl From<Property> for PropertyWire {
             access,
             booking_page,
             messages,
+            stay_page,
             feeds,
             payments,
         } = p;
@@ -250,6 +266,11 @@ impl From<Property> for PropertyWire {
             check_in_message: messages.check_in_lead,
             check_out_message: messages.check_out_lead,
             messages: messages.templates,
+            wifi_password: access.wifi_password,
+            access_reveal_hours: access.access_reveal_hours,
+            access_requires_payment: access.access_requires_payment,
+            guide: stay_page.guide,
+            address: stay_page.address,
             instant_booking: payments.instant_booking,
             payment_terms: payments.terms,
             security_deposit: payments.security_deposit,
@@ -315,6 +336,13 @@ fn yes() -> bool {
 }
 fn code_length() -> u8 {
     DEFAULT_CODE_LENGTH
+}
+fn reveal_hours() -> u32 {
+    AccessSettings::default().access_reveal_hours
+}
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_default_reveal(hours: &u32) -> bool {
+    *hours == reveal_hours()
 }
 fn check_in_lead() -> Lead {
     Lead::CHECK_IN

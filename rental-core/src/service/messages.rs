@@ -19,6 +19,7 @@ use crate::outbox::message::{
     Message, MessageKind, MessageLease, MessageStatus, Outcome, booking_prefix, cancel, reasons, record, skip,
 };
 use crate::properties::property::Property;
+use crate::stays::access_gate;
 use crate::stays::occupancy::today_in;
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords};
 
@@ -276,6 +277,14 @@ fn claim_in<S: Store>(
             claim.finished.push(finished);
             continue;
         }
+        if message.kind == MessageKind::CheckInInstructions
+            && !access_gate::check(&booking, &property, now, false).open()
+        {
+            // The stay page's conditions (payment, say) do not hold yet: the
+            // instructions wait for them, looked at again a little later.
+            tx.put(&Message { due_at: now + ACCESS_RECHECK, ..message })?;
+            continue;
+        }
         let prefix = booking_prefix(property.slug.as_str(), booking.code.as_str());
         let siblings = tx.list::<Message>(&prefix, "", MAX_PER_BOOKING)?;
         if siblings.iter().any(|s| s.id != message.id && s.status == MessageStatus::Scheduled && s.is_leased(now)) {
@@ -311,6 +320,10 @@ fn no_longer_due(message: &Message, booking: &Booking, property: &Property, now:
     }
     too_late(message.kind, booking, property, now).map(|reason| skip(message, reason))
 }
+
+/// How long `check_in_instructions` whose access conditions do not hold wait
+/// before they are looked at again (docs/API.md section 24).
+pub const ACCESS_RECHECK: TimeDelta = TimeDelta::minutes(5);
 
 /// Resends of one booking allowed in [`RESEND_WINDOW`]: enough to fix a lost
 /// e-mail, too few to make the host's mail server a guest's pest.

@@ -2,6 +2,7 @@
 //! house, arrivals and departures, and the occupancy summary.
 
 pub mod access;
+pub mod access_gate;
 pub mod occupancy;
 pub mod presence;
 pub mod stay_link;

@@ -3,7 +3,10 @@
 //!
 //! - [`shell`] holds the page's headers and look (the booking page's CSS, no
 //!   script), and the one 404 every wrong link gets.
-//! - [`view`] renders the page; [`body`] adds `stayUrl` to the API's booking body.
+//! - [`view`] renders the page, [`access`] its arrival section, [`guide`] a
+//!   host's free text; [`cancel`] the two cancellation steps, guarded by a
+//!   signed form and [`limit`]'s posts per link; [`body`] adds `stayUrl` to
+//!   the API's booking body and [`api`] rotates a link.
 //!
 //! A link is checked against the booking as the store holds it at that moment
 //! ([`rental_core::Rental::stay_page_booking`]), so a rotated link is dead at
@@ -12,32 +15,40 @@
 //! signature), the answer is the same 404 after the same work: one store read
 //! and one MAC compared in constant time.
 
+pub mod access;
 pub mod api;
 pub mod body;
+pub mod cancel;
+pub mod guide;
+pub mod limit;
 pub mod shell;
 pub mod view;
 
 use std::sync::Arc;
 
 use http::{Method, Request, StatusCode};
+use rental_core::lifecycle::Party;
 use rental_core::stay_link::{self, StayLinks};
-use rental_core::{Booking, Property, Store};
+use rental_core::{Action, Booking, Property, Store};
 
 use crate::AppState;
 use crate::book::page::Page;
+use crate::book::token::Signer;
 use crate::connection::body::Body;
 use crate::reply::blocking;
 
-/// The stay pages' state: what signs their links.
+/// The stay pages' state: what signs their links and forms, and the per-link post limit.
 #[derive(Debug)]
 pub struct StayPages {
     links: StayLinks,
+    forms: Signer,
+    posts: limit::LinkLimit,
 }
 
 impl StayPages {
     /// Pages whose links are signed with `secret` (the booking page's secret).
     pub fn new(secret: &[u8]) -> Self {
-        StayPages { links: StayLinks::new(secret) }
+        StayPages { links: StayLinks::new(secret), forms: Signer::new(secret), posts: limit::LinkLimit::default() }
     }
 
     /// What signs the links.
@@ -51,21 +62,111 @@ pub fn owns(path: &str) -> bool {
     path.starts_with(stay_link::PREFIX)
 }
 
-/// Answers one `/stay/...` request.
+/// Answers one `/stay/...` request: the page, or the two cancellation steps.
 pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Body>) -> Page {
-    let (parts, _body) = req.into_parts();
-    let segment = parts.uri.path().strip_prefix(stay_link::PREFIX).unwrap_or_default().to_owned();
-    if !matches!(parts.method, Method::GET | Method::HEAD) {
-        return shell::not_found();
-    }
-    match open(state, &segment).await {
-        Ok(Some((booking, property))) => {
+    let (parts, body) = req.into_parts();
+    let rest = parts.uri.path().strip_prefix(stay_link::PREFIX).unwrap_or_default().to_owned();
+    let (segment, tail) = match rest.split_once('/') {
+        Some((segment, tail)) => (segment, Some(tail)),
+        None => (rest.as_str(), None),
+    };
+    let read = matches!(parts.method, Method::GET | Method::HEAD);
+    let step = match (read, parts.method == Method::POST, tail) {
+        (true, _, None) => Step::Page,
+        (true, _, Some("cancel")) => Step::Review,
+        (_, true, Some("cancel")) => Step::Cancel(body),
+        _ => return shell::not_found(),
+    };
+    let (booking, property) = match open(state, segment).await {
+        Ok(Some((booking, Some(property)))) => (booking, property),
+        Ok(_) => return shell::not_found(),
+        Err(e) => return shell::unavailable(&e),
+    };
+    let link = format!("{}{segment}", stay_link::PREFIX);
+    let now = state.rental().now();
+    match step {
+        Step::Page => {
             let title = format!("Your stay at {}", booking.property_name);
-            shell::shell(StatusCode::OK, &title, &view::render(&booking, property.as_ref(), state.rental().now()))
+            shell::shell(StatusCode::OK, &title, &view::render(&booking, &property, now, &link))
         }
-        Ok(None) => shell::not_found(),
+        Step::Review => review(state, &booking, &property, &link, None),
+        Step::Cancel(body) => cancel_step(state, booking, &property, &link, body).await,
+    }
+}
+
+/// What a request to a valid link asks for.
+enum Step {
+    Page,
+    Review,
+    Cancel(Body),
+}
+
+/// The form token's scope: cancelling this booking.
+fn cancel_scope(code: &str) -> String {
+    format!("stay-cancel:{code}")
+}
+
+/// The review step, or back to the page when there is nothing to cancel.
+fn review<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    b: &Booking,
+    p: &Property,
+    link: &str,
+    limited: Option<u64>,
+) -> Page {
+    let now = state.rental().now();
+    let Some(offer) = cancel::offer(b, p, now) else { return shell::private(crate::book::page::see_other(link)) };
+    let token = state.stay.forms.form_token(&cancel_scope(b.code.as_str()), now, &nonce());
+    let status = if limited.is_some() { StatusCode::TOO_MANY_REQUESTS } else { StatusCode::OK };
+    let title = format!("Cancel your stay at {}?", b.property_name);
+    let mut page = shell::shell(status, &title, &cancel::review(b, offer, &token, link, limited));
+    if let Some(wait) = limited
+        && let Ok(value) = http::HeaderValue::from_str(&wait.to_string())
+    {
+        page.headers_mut().insert(http::header::RETRY_AFTER, value);
+    }
+    page
+}
+
+/// The second step: a signed form within the link's post limit cancels the
+/// booking `by` `guest`, then back to the page.
+async fn cancel_step<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    b: Booking,
+    p: &Property,
+    link: &str,
+    body: Body,
+) -> Page {
+    let now = state.rental().now();
+    if let Err(wait) = state.stay.posts.check(b.code.as_str(), now) {
+        return review(state, &b, p, link, Some(wait));
+    }
+    let Some(form) = crate::admin::form::Form::read(body).await else { return review(state, &b, p, link, None) };
+    let scope = cancel_scope(b.code.as_str());
+    if state.stay.forms.check_form_token(form.get("token"), &scope, now, crate::book::token::FORM_LIFETIME).is_err()
+        || cancel::offer(&b, p, now).is_none()
+    {
+        return review(state, &b, p, link, None);
+    }
+    let code = b.code.to_string();
+    let action = Action::Cancel { by: Party::Guest, reason: Some("cancelled on the stay page".to_owned()) };
+    match blocking(state.rental(), move |r| r.update_booking(&code, &action)).await {
+        Ok(_) => shell::private(crate::book::page::see_other(link)),
         Err(e) => shell::unavailable(&e),
     }
+}
+
+fn nonce() -> [u8; 16] {
+    let mut buf = [0u8; 16];
+    rental_core::clock::Entropy::fill(&rental_core::clock::OsEntropy, &mut buf);
+    buf
+}
+
+/// True for a cancelled booking whose stay ended longer than `retention` ago:
+/// its page is gone (docs/API.md section 24).
+fn gone(b: &Booking, now: chrono::DateTime<chrono::Utc>, retention: chrono::TimeDelta) -> bool {
+    let ended = b.check_out().and_time(chrono::NaiveTime::MIN).and_utc();
+    b.status == rental_core::Status::Cancelled && ended + retention < now
 }
 
 /// The booking and property of a page's link segment `{code}.{signature}`;
@@ -84,6 +185,9 @@ async fn open<S: Store + 'static>(
             return Ok(None);
         }
         let Some(booking) = found else { return Ok(None) };
+        if gone(&booking, r.now(), r.settings().retention) {
+            return Ok(None);
+        }
         let property = r.property(booking.property.as_str()).ok();
         Ok(Some((booking, property)))
     })

@@ -6,11 +6,17 @@ use chrono::{DateTime, Utc};
 use maud::{Markup, html};
 use rental_core::{Booking, Property, Status};
 
+use rental_core::access_gate;
+
+use super::{access, cancel, guide};
 use crate::book::page::{day, money};
 
-/// The page of `booking` at `property` (when it is still listed) at `now`.
-pub fn render(b: &Booking, property: Option<&Property>, now: DateTime<Utc>) -> Markup {
-    let _ = now;
+/// The page of `b` at `p` at `now`; `link` is the page's own path.
+pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str) -> Markup {
+    let property = Some(p);
+    // Payment is required before the code only where a property says so (`accessRequiresPayment`).
+    let gate = property.map(|p| access_gate::check(b, p, now, false));
+    let review = format!("{link}/cancel");
     let (arrive, leave) = match property {
         Some(p) => (
             format!(" from {}", p.stay_rules.check_in_time.in_zone(p.timezone)),
@@ -32,6 +38,24 @@ pub fn render(b: &Booking, property: Option<&Property>, now: DateTime<Utc>) -> M
                     dt { "Nights" } dd { (b.nights) }
                     dt { "Guests" } dd #guests { (b.guests) }
                     dt { "Total" } dd #total { (money(b.total, &b.currency)) }
+                }
+            }
+            @if let (Some(p), Some(gate)) = (property, &gate) {
+                @if b.status != Status::Cancelled { (access::section(b, p, gate)) }
+            }
+            @if let Some(p) = property {
+                @if b.status == Status::Confirmed && !p.stay_page.address.trim().is_empty() {
+                    section.box aria-labelledby="address-title" {
+                        h2 #address-title { "Address" }
+                        div #address { (guide::render(&p.stay_page.address)) }
+                    }
+                }
+                (cancel::section(b, cancel::offer(b, p, now), &review))
+                @if !p.stay_page.guide.trim().is_empty() {
+                    section.box.guide aria-labelledby="guide-title" {
+                        h2 #guide-title { "House guide" }
+                        div #guide { (guide::render(&p.stay_page.guide)) }
+                    }
                 }
             }
         }

@@ -52,7 +52,8 @@ pub struct Schedule {
 }
 
 /// The schedule of a stay `check_in..check_out` at `property` confirmed or
-/// changed at `now`: each at its time, or at once when that has passed.
+/// changed at `now`: each at its time, or at once when that has passed. The
+/// instructions never go before `accessRevealHours` before the window opens.
 ///
 /// ```
 /// use rental_core::{demo, message::timing::schedule};
@@ -65,7 +66,9 @@ pub struct Schedule {
 pub fn schedule(property: &Property, check_in: NaiveDate, check_out: NaiveDate, now: DateTime<Utc>) -> Schedule {
     let tz = property.timezone;
     let opens = window_opens(property, check_in, check_out);
-    let instructions = before_on_wall_clock(tz, opens, property.messages.check_in_lead).max(now);
+    // Never before the stay page may show the code (`accessRevealHours`, docs/API.md section 24).
+    let reveal = crate::stays::access_gate::reveal_at(property, opens);
+    let instructions = before_on_wall_clock(tz, opens, property.messages.check_in_lead).max(reveal).max(now);
     let reminder = before_on_wall_clock(tz, departure(property, check_out), property.messages.check_out_lead);
     Schedule { instructions, reminder: reminder.max(instructions + TimeDelta::seconds(1)) }
 }
@@ -133,6 +136,14 @@ mod tests {
         long.messages.check_out_lead = Lead::parse("3d").unwrap();
         let s = schedule(&long, d("2026-12-20"), d("2026-12-21"), at("2026-11-22T08:00:00Z"));
         assert!(s.reminder > s.instructions, "{s:?}");
+    }
+
+    #[test]
+    fn instructions_wait_for_the_access_reveal_time_when_it_is_later_than_the_lead() {
+        let mut p = demo::sea_view();
+        p.access.access_reveal_hours = 3;
+        let s = schedule(&p, d("2026-12-20"), d("2026-12-23"), at("2026-11-22T08:00:00Z"));
+        assert_eq!(s.instructions, at("2026-12-20T12:00:00Z"));
     }
 
     #[test]
