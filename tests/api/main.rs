@@ -54,6 +54,7 @@ mod ical;
 mod messages;
 mod mounted;
 mod patch;
+mod payment_webhook;
 mod payments;
 mod payments_provider;
 mod properties;

@@ -37,7 +37,7 @@ impl<S: Store> Rental<S> {
         Ok(self.store.read()?.get::<Checkout>(code)?)
     }
 
-    /// Up to `limit` checkouts whose payment is made and not settled, after booking code
+    /// Up to `limit` checkouts whose payment is made (or an attempt begun) and not settled, after booking code
     /// `after` (`""`: from the start), in code order: what reconciliation walks.
     pub fn open_checkouts(&self, after: &str, limit: usize) -> Result<Vec<Checkout>> {
         let mut open = Vec::new();
@@ -47,7 +47,8 @@ impl<S: Store> Rental<S> {
             let page = tx.list::<Checkout>("", &cursor, 200)?;
             let Some(last) = page.last() else { break };
             cursor = last.booking.to_string();
-            open.extend(page.into_iter().filter(|c| c.payment.is_some() && !c.settled));
+            // An attempt begun without a payment recorded may have lost its answer.
+            open.extend(page.into_iter().filter(|c| !c.settled && (c.payment.is_some() || c.attempts > 0)));
         }
         open.truncate(limit);
         Ok(open)

@@ -161,6 +161,7 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
     checkout.card = Some(card.clone());
     checkout.attempts += 1;
     checkout.payment = None;
+    checkout.settled = false;
     // A request's payment is a hold, captured when the host confirms; an instant booking's a charge.
     checkout.hold = !instant;
     let saved = checkout.clone();
@@ -182,7 +183,10 @@ pub(crate) async fn record<S: Store + 'static>(
     payment: &Payment,
 ) -> Result<Booking, Problem> {
     let outcome = outcome(checkout, payment);
-    let checkout = checkout.clone();
+    let mut checkout = checkout.clone();
+    // A payment that can no longer move leaves nothing to reconcile.
+    checkout.settled |=
+        matches!(payment.state, PaymentState::Succeeded | PaymentState::Canceled | PaymentState::Failed);
     blocking(rental, move |r| r.record_checkout(&checkout, &outcome)).await
 }
 

@@ -6,8 +6,10 @@
 
 pub mod checkout;
 mod provider_call;
+pub mod reconcile;
 pub mod settle;
 pub mod stripe;
+pub mod webhook;
 
 use std::fmt;
 use std::sync::Arc;
