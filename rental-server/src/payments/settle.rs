@@ -13,6 +13,7 @@ use super::provider_call::{deadline, failed, within};
 use crate::AppState;
 use crate::problem::Problem;
 use crate::reply::{Reply, blocking, json};
+use crate::stay::body::Linker;
 
 /// `PATCH /api/v1/bookings/{code}`: the action, with the checkout's hold captured before a
 /// confirmation and released after a cancellation when a provider is configured.
@@ -20,10 +21,10 @@ pub async fn patch_booking<S: Store + 'static>(
     state: &Arc<AppState<S>>,
     code: String,
     body: &[u8],
-    reader: bool,
+    linker: Option<&Linker<'_>>,
 ) -> Reply {
     let Some(provider) = state.payments.clone() else {
-        return crate::handlers::patch_booking(state.rental(), code, body, reader).await;
+        return crate::handlers::patch_booking(state.rental(), code, body, linker).await;
     };
     let action: Action = crate::request::json(body)?;
     let rental = state.rental();
@@ -43,10 +44,10 @@ pub async fn patch_booking<S: Store + 'static>(
         }
         _ => blocking(rental, move |r| r.update_booking(&code, &action)).await?,
     };
-    if !reader {
-        return Ok(crate::handlers::patch_booking_no_content());
+    match linker {
+        Some(linker) => Ok(json(StatusCode::OK, &linker.body(&booking))),
+        None => Ok(crate::handlers::no_content()),
     }
-    Ok(json(StatusCode::OK, &booking))
 }
 
 /// Captures the hold, then confirms the booking with it, in one transaction.
