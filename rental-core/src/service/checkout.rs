@@ -7,7 +7,7 @@ use crate::bookings::booking::{Booking, PaymentStatus, Status};
 use crate::bookings::lifecycle::{self, Action, Outcome};
 use crate::error::{Error, NotFound, Result};
 use crate::payment_provider::Checkout;
-use crate::payments::ledger::{PaymentRecord, PaymentState, records_of};
+use crate::payments::ledger::{PaymentKind, PaymentRecord, PaymentState, records_of};
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
 
 use super::Rental;
@@ -56,6 +56,14 @@ impl<S: Store> Rental<S> {
         }
         open.truncate(limit);
         Ok(open)
+    }
+
+    /// Up to `limit` installments whose instant has come and that are not paid: what the
+    /// server charges off-session with the booking's saved card.
+    pub fn due_installments(&self, limit: usize) -> Result<Vec<PaymentRecord>> {
+        let due: Vec<PaymentRecord> = self.store.read()?.due(self.now(), limit)?;
+        let unpaid = |r: &PaymentRecord| matches!(r.status, PaymentState::Due | PaymentState::Scheduled);
+        Ok(due.into_iter().filter(|r| r.kind == PaymentKind::Installment && unpaid(r)).collect())
     }
 
     /// Saves `checkout` (a new setup, a saved card, an attempt begun) without changing its

@@ -58,7 +58,8 @@ pub(crate) async fn reconcile<S: Store + 'static>(
     Ok(())
 }
 
-/// Reconciles every open checkout now, then every [`RECONCILE_INTERVAL`], until `stop`.
+/// Reconciles every open checkout now, then every [`RECONCILE_INTERVAL`], and charges the
+/// installments that fell due every [`super::installments::INSTALLMENT_INTERVAL`], until `stop`.
 pub async fn run<S: Store + 'static>(
     rental: Arc<Rental<S>>,
     provider: Arc<dyn PaymentProvider>,
@@ -66,9 +67,12 @@ pub async fn run<S: Store + 'static>(
 ) {
     let mut every = tokio::time::interval(RECONCILE_INTERVAL);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut installments = tokio::time::interval(super::installments::INSTALLMENT_INTERVAL);
+    installments.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             _ = every.tick() => once(&rental, provider.as_ref()).await,
+            _ = installments.tick() => super::installments::charge_due(&rental, provider.as_ref()).await,
             _ = stop.changed() => return,
         }
     }
