@@ -77,3 +77,34 @@ async fn a_bank_that_wants_the_guest_present_fails_the_installment_with_its_reas
     charge_due(&server.rental, provider.as_ref()).await;
     assert_eq!(installment(&server, &code, 2).attempts, 1);
 }
+
+#[tokio::test]
+async fn the_deposit_is_held_before_check_in_and_released_after_check_out() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let provider = Arc::new(Stripe::new(stripe.config()).unwrap());
+    let server =
+        TestServer::with_config(&ServerConfig { payments: Some(provider.clone()), ..ServerConfig::default() }).await;
+    let mut property = server.rental.property("sea-view").unwrap();
+    property.payments.security_deposit = Some(rental_core::property::SecurityDeposit::new(30_000).days(2, 2));
+    server.rental.import_properties(&[property]).unwrap();
+    let code = server.book("sea-view", "2026-12-20", "2026-12-27", 2).await["code"].as_str().unwrap().to_owned();
+    let started = server.post(&format!("/api/v1/bookings/{code}/checkout"), &server.key, &json!({})).await;
+    stripe.save_card(started.body["setupClientSecret"].as_str().unwrap(), cards::OK).await.expect(200);
+    server.post(&format!("/api/v1/bookings/{code}/checkout/complete"), &server.key, &json!({})).await.expect(200);
+    server.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let deposit =
+        || server.rental.payments(&code).unwrap().into_iter().find(|r| r.kind == PaymentKind::Deposit).unwrap();
+
+    server.set_now("2026-12-18T18:00:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    let held = deposit();
+    assert_eq!((held.status, held.amount), (PaymentState::Authorized, 30_000));
+    let intent = stripe.get(&format!("/v1/payment_intents/{}", held.provider_ref.clone().unwrap())).await;
+    assert_eq!((intent["status"].as_str(), intent["amount"].as_i64()), (Some("requires_capture"), Some(30_000)));
+
+    server.set_now("2026-12-30T12:00:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    assert_eq!(deposit().status, PaymentState::Released);
+    let intent = stripe.get(&format!("/v1/payment_intents/{}", held.provider_ref.unwrap())).await;
+    assert_eq!(intent["status"], "canceled");
+}

@@ -58,12 +58,19 @@ impl<S: Store> Rental<S> {
         Ok(open)
     }
 
-    /// Up to `limit` installments whose instant has come and that are not paid: what the
-    /// server charges off-session with the booking's saved card.
+    /// Up to `limit` installments and deposits whose next step has come: an installment or a
+    /// deposit hold not yet made (`scheduled` or `due`), a deposit hold to release. What the
+    /// server does off-session with the booking's saved card.
     pub fn due_installments(&self, limit: usize) -> Result<Vec<PaymentRecord>> {
         let due: Vec<PaymentRecord> = self.store.read()?.due(self.now(), limit)?;
-        let unpaid = |r: &PaymentRecord| matches!(r.status, PaymentState::Due | PaymentState::Scheduled);
-        Ok(due.into_iter().filter(|r| r.kind == PaymentKind::Installment && unpaid(r)).collect())
+        let next = |r: &PaymentRecord| match r.kind {
+            PaymentKind::Installment => matches!(r.status, PaymentState::Due | PaymentState::Scheduled),
+            PaymentKind::Deposit => {
+                matches!(r.status, PaymentState::Due | PaymentState::Scheduled | PaymentState::Authorized)
+            }
+            PaymentKind::Refund => false,
+        };
+        Ok(due.into_iter().filter(next).collect())
     }
 
     /// Saves `checkout` (a new setup, a saved card, an attempt begun) without changing its

@@ -1,13 +1,14 @@
-//! Later installments (docs/API.md section 23): charged off-session with the booking's saved
-//! card when their instant comes, each with the idempotency key its ledger record fixes. A
-//! refusal (a decline, or a bank that wants the guest present) marks the installment `failed`
-//! with the reason, and the guest pays it on the stay page; it is not tried again here.
+//! Later installments and the deposit (docs/API.md section 23): charged (a deposit: held)
+//! off-session with the booking's saved card when their instant comes, each with the
+//! idempotency key its ledger record fixes; a deposit hold released at its instant after
+//! check-out. A refusal (a decline, or a bank that wants the guest present) marks the record
+//! `failed` with the reason, and the guest pays it on the stay page; it is not tried again here.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use rental_core::payment_provider::{ChargeRequest, Payment, PaymentProvider, PaymentState, Session};
-use rental_core::payments::{PaymentRecord, PaymentState as LedgerState};
+use rental_core::payments::{PaymentKind, PaymentRecord, PaymentState as LedgerState};
 use rental_core::{Rental, Status, Store};
 
 use super::checkout::metadata;
@@ -52,6 +53,9 @@ async fn charge<S: Store + 'static>(
         return Ok(());
     }
     let deadline = deadline();
+    if record.kind == PaymentKind::Deposit && record.status == LedgerState::Authorized {
+        return release_deposit(rental, provider, record, code, deadline).await;
+    }
     let found = within(deadline, provider.find_payment(&checkout.customer, &record.idempotency_key)).await;
     let payment = if let Some(payment) = found.map_err(|e| e.to_string())? {
         payment
@@ -59,6 +63,7 @@ async fn charge<S: Store + 'static>(
         let mut request =
             ChargeRequest::new(record.amount, &record.currency, &checkout.customer, card, &record.idempotency_key);
         request.session = Session::Off;
+        request.hold = record.kind == PaymentKind::Deposit;
         request.metadata = metadata(&booking);
         request.metadata.insert("payment".to_owned(), record.id.clone());
         within(deadline, provider.charge(request)).await.map_err(|e| e.to_string())?
@@ -76,12 +81,45 @@ async fn charge<S: Store + 'static>(
     .map_err(|p| p.detail)
 }
 
-/// What the provider said of an installment's charge, on its record.
+/// Releases a deposit hold at its instant after check-out (unless the host claimed it first).
+async fn release_deposit<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    provider: &dyn PaymentProvider,
+    record: PaymentRecord,
+    code: String,
+    deadline: tokio::time::Instant,
+) -> Result<(), String> {
+    let Some(id) = record.provider_ref.clone() else { return Ok(()) };
+    let key = format!("{}-release", record.idempotency_key);
+    let payment = within(deadline, provider.release(&id, &key)).await.map_err(|e| e.to_string())?;
+    let now = rental.now();
+    blocking(rental, move |r| {
+        r.change_payments(&code, |change| {
+            if let Some(stored) = change.records.iter_mut().find(|r| r.id == record.id) {
+                apply(stored, &payment, now);
+            }
+            Ok(())
+        })
+    })
+    .await
+    .map_err(|p| p.detail)
+}
+
+/// What the provider said of a charge or hold, on its record.
 fn apply(record: &mut PaymentRecord, payment: &Payment, now: rental_core::DateTime<rental_core::Utc>) {
     match payment.state {
         PaymentState::Succeeded => {
             record.status = LedgerState::Succeeded;
             record.error = None;
+            record.at = Some(now);
+        }
+        PaymentState::Authorized => {
+            record.status = LedgerState::Authorized;
+            record.error = None;
+            record.at = Some(now);
+        }
+        PaymentState::Canceled if record.status == LedgerState::Authorized => {
+            record.status = LedgerState::Released;
             record.at = Some(now);
         }
         PaymentState::Failed | PaymentState::RequiresAction | PaymentState::Canceled => {
