@@ -340,3 +340,39 @@ fn the_systemd_unit_is_hardened_and_systemd_analyze_verify_accepts_it() {
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && said.trim().is_empty(), "systemd-analyze verify: {said}");
 }
+
+/// The Stripe keys of `rental serve` (docs/API.md section 23) in no log line or answer, even
+/// when the provider cannot be reached and a webhook comes with a wrong signature.
+#[test]
+fn the_stripe_secret_key_and_webhook_secret_appear_in_no_log_line_or_answer() {
+    const STRIPE_KEY: &str = "sk_test_leakcheck_7c1d9e";
+    const STRIPE_HOOK: &str = "whsec_leakcheck_2b8f41";
+    let (sandbox, key) = Sandbox::with_key();
+    let api_base = format!("http://127.0.0.1:{}", free_port());
+    let server = sandbox.serve_with(&[
+        ("RENTAL_LOG_FORMAT", "json"),
+        ("RUST_LOG", "debug"),
+        ("RENTAL_PAYMENTS_PROVIDER", "stripe"),
+        ("RENTAL_STRIPE_SECRET_KEY", STRIPE_KEY),
+        ("RENTAL_STRIPE_PUBLISHABLE_KEY", "pk_test_leakcheck"),
+        ("RENTAL_STRIPE_WEBHOOK_SECRET", STRIPE_HOOK),
+        ("RENTAL_STRIPE_API_BASE", &api_base),
+    ]);
+    let (status, booking) = post(server.addr, "/api/v1/bookings", &key, &stay("sea-view", 1));
+    assert_eq!(status, 201, "{booking}");
+    let code = booking["code"].as_str().unwrap();
+    let mut answers = Vec::new();
+    for path in ["checkout", "checkout/complete"] {
+        answers.push(request(server.addr, "POST", &format!("/api/v1/bookings/{code}/{path}"), &key, "{}"));
+    }
+    answers.push(request(server.addr, "POST", "/payments/stripe/webhook", "", r#"{"id":"evt_1"}"#));
+    answers.push(request(server.addr, "GET", "/api/openapi.json", "", ""));
+    assert!(answers[0].starts_with("HTTP/1.1 503"), "the provider is down: {}", answers[0]);
+    assert!(answers[2].starts_with("HTTP/1.1 400"), "unsigned: {}", answers[2]);
+    let log = server.log();
+    server.kill();
+    for text in answers.iter().chain([&log]) {
+        assert!(!text.contains(STRIPE_KEY) && !text.contains(STRIPE_HOOK), "a Stripe secret in: {text}");
+    }
+    assert!(log.contains("payment provider"), "the failure is logged: {log}");
+}

@@ -115,6 +115,8 @@ pub struct Jobs {
     /// Serving `/metrics` on `metricsListen`, when set.
     metrics_server: Option<tokio::task::JoinHandle<()>>,
     upkeep: tokio::task::JoinHandle<()>,
+    /// Comparing open checkouts with the payment provider, when one is configured.
+    reconciler: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Jobs {
@@ -163,8 +165,11 @@ impl Jobs {
             }
             None => None,
         };
+        let reconciler = state.payments.clone().map(|provider| {
+            tokio::spawn(crate::payments::reconcile::run(Arc::clone(&state.rental), provider, stopped.clone()))
+        });
         let upkeep = tokio::spawn(metrics_upkeep(state.metrics.clone(), stopped));
-        Ok(Jobs { stop, drain, housekeeping, stays, dispatcher, mailer, scheduler, metrics_server, upkeep })
+        Ok(Jobs { stop, drain, housekeeping, stays, dispatcher, mailer, scheduler, metrics_server, upkeep, reconciler })
     }
 
     /// Stops the background work: no new webhook attempt starts, attempts in
@@ -191,6 +196,7 @@ impl Jobs {
         finish(deadline, "the guest message sender", Some(self.mailer)).await;
         finish(deadline, "the metrics listener", self.metrics_server).await;
         finish(deadline, "the metrics upkeep", Some(self.upkeep)).await;
+        finish(deadline, "the payment reconciler", self.reconciler).await;
     }
 }
 

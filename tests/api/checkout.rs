@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use rental_core::MemoryStore;
+use rental_core::payments::PaymentKind;
 use rental_server::ServerConfig;
 use rental_server::payments::Stripe;
 use rental_tests::http::TestServer;
@@ -32,6 +33,14 @@ async fn complete(server: &TestServer<MemoryStore>, code: &str) -> Value {
     let reply = server.post(&format!("/api/v1/bookings/{code}/checkout/complete"), &server.key, &json!({})).await;
     reply.expect(200);
     reply.body
+}
+
+/// The booking's first installment in the ledger: its status, provider reference and error.
+fn first_installment(server: &TestServer<MemoryStore>, code: &str) -> (String, Option<String>, Option<String>) {
+    let records = server.rental.payments(code).unwrap();
+    let first = records.iter().find(|r| r.kind == PaymentKind::Installment && r.number == 1).expect("installment 1");
+    let status = serde_json::to_value(first.status).unwrap().as_str().unwrap().to_owned();
+    (status, first.provider_ref.clone(), first.error.clone())
 }
 
 async fn booking(server: &TestServer<MemoryStore>, code: &str) -> Value {
@@ -67,6 +76,8 @@ async fn a_request_is_held_at_checkout_and_captured_when_the_host_confirms() {
     let intent = the_intent(&stripe).await;
     assert_eq!((intent["status"].as_str(), &intent["amount"]), (Some("requires_capture"), &total));
     assert_eq!(intent["metadata"]["booking"], code.as_str());
+    let id = intent["id"].as_str().map(str::to_owned);
+    assert_eq!(first_installment(&server, &code), ("authorized".to_owned(), id.clone(), None));
     // A repeat answers with the same hold and takes no second one.
     assert_eq!(complete(&server, &code).await, json!({"status": "authorized"}));
 
@@ -77,6 +88,7 @@ async fn a_request_is_held_at_checkout_and_captured_when_the_host_confirms() {
         (Some("confirmed"), Some("paid"))
     );
     assert_eq!(the_intent(&stripe).await["status"], "succeeded");
+    assert_eq!(first_installment(&server, &code), ("succeeded".to_owned(), id, None));
 }
 
 #[tokio::test]
@@ -92,6 +104,7 @@ async fn cancelling_a_held_request_releases_the_hold() {
     cancelled.expect(200);
     assert_eq!(cancelled.body["status"], "cancelled");
     assert_eq!(the_intent(&stripe).await["status"], "canceled");
+    assert_ne!(first_installment(&server, &code).0, "authorized", "the ledger no longer shows a hold");
 }
 
 #[tokio::test]
@@ -131,12 +144,16 @@ async fn a_card_declined_when_saved_or_charged_leaves_the_booking_unpaid_and_ano
     assert_eq!(declined["status"], "failed", "{declined}");
     assert!(declined["error"].as_str().unwrap().contains("declined"), "{declined}");
     assert_eq!(booking(&server, &code).await["paymentStatus"], "unpaid");
+    let (status, reference, error) = first_installment(&server, &code);
+    assert_eq!((status.as_str(), reference.is_some()), ("failed", true));
+    assert!(error.unwrap_or_default().contains("declined"));
 
     let third = checkout(&server, &code).await["setupClientSecret"].as_str().unwrap().to_owned();
     assert_ne!(third, second, "a used intent is replaced");
     stripe.save_card(&third, cards::OK).await.expect(200);
     assert_eq!(complete(&server, &code).await["status"], "authorized");
     assert_eq!(booking(&server, &code).await["paymentStatus"], "authorized");
+    assert_eq!(first_installment(&server, &code).0, "authorized");
 }
 
 #[tokio::test]

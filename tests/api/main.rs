@@ -55,6 +55,8 @@ mod ical;
 mod messages;
 mod mounted;
 mod patch;
+mod payment_installments;
+mod payment_webhook;
 mod payments;
 mod payments_provider;
 mod properties;

@@ -38,6 +38,8 @@ fn per_stay_sea_view() -> Property {
 struct World {
     confirmed: String,
     pending: String,
+    /// Pending and unpaid throughout: what the checkout endpoints take (the walk cancels `pending`).
+    unpaid: String,
     secrets: Vec<String>,
 }
 
@@ -54,6 +56,8 @@ async fn world(s: &TestServer<rental_core::MemoryStore>) -> World {
     let stay_code = reply.body["access"]["code"].as_str().expect("a per-stay code").to_owned();
     let pending = s.post("/api/v1/bookings", &s.key, &create("2026-12-10", "2026-12-14")).await.body["code"].clone();
     let pending = pending.as_str().unwrap().to_owned();
+    let unpaid = s.post("/api/v1/bookings", &s.key, &create("2027-01-20", "2027-01-23")).await.body["code"].clone();
+    let unpaid = unpaid.as_str().unwrap().to_owned();
     // Door codes are checked as JSON strings: six digits alone could turn up in a timestamp.
     let secrets = [
         GUEST_NAME,
@@ -66,7 +70,7 @@ async fn world(s: &TestServer<rental_core::MemoryStore>) -> World {
     ]
     .map(str::to_owned)
     .to_vec();
-    World { confirmed, pending, secrets }
+    World { confirmed, pending, unpaid, secrets }
 }
 
 /// One request of the walk: method, path and body (`Null` for none).
@@ -106,6 +110,8 @@ fn calls(method: &str, template: &str, example: &Value, w: &World, block: &str) 
         }
         ("POST", "/api/v1/properties/{slug}/blocks") => json!({"startDate": "2027-02-01", "endDate": "2027-02-02"}),
         ("PATCH", _) => return patches(&on(&w.confirmed), &on(&w.pending)),
+        // Paying is for a pending, unpaid booking (section 23).
+        (_, t) if t.contains("/checkout") => return vec![(method, on(&w.unpaid), json!({}))],
         _ => example.clone(),
     };
     vec![(method, on(&w.confirmed), body)]
@@ -145,7 +151,11 @@ async fn new_block(s: &TestServer<rental_core::MemoryStore>) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_answer_to_a_key_without_read_holds_a_guest_s_details_or_a_door_code() {
-    let s = TestServer::memory().await;
+    // With a payment provider (localstripe), so that the checkout endpoints answer too.
+    let Some(stripe) = rental_tests::localstripe::LocalStripe::start() else { return };
+    let provider = rental_server::payments::Stripe::new(stripe.config()).unwrap();
+    let config = rental_server::ServerConfig { payments: Some(std::sync::Arc::new(provider)), ..Default::default() };
+    let s = TestServer::with_config(&config).await;
     let w = world(&s).await;
     let keys = [("no key", NO_KEY), ("write", s.write_key.as_str()), ("read", &s.read_key), ("read+write", &s.key)];
     let examples = examples(&s).await;

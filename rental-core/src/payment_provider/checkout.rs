@@ -31,6 +31,10 @@ pub struct Checkout {
     pub attempts: u32,
     /// Whether the checkout's payment is a hold (`true`) or a charge.
     pub hold: bool,
+    /// The ledger's installments the checkout's payment pays (their ids), chosen when the
+    /// attempt began: those due then.
+    #[serde(default)]
+    pub covers: Vec<String>,
     /// Set once the provider's hold was captured or released, or the charge refunded in full:
     /// nothing of the checkout's payment is left open.
     pub settled: bool,
@@ -51,6 +55,7 @@ impl Checkout {
             card: setup.card.clone(),
             payment: None,
             attempts: 0,
+            covers: Vec::new(),
             hold: false,
             settled: false,
             updated_at: now,

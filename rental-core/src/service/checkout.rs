@@ -7,6 +7,7 @@ use crate::bookings::booking::{Booking, PaymentStatus, Status};
 use crate::bookings::lifecycle::{self, Action, Outcome};
 use crate::error::{Error, NotFound, Result};
 use crate::payment_provider::Checkout;
+use crate::payments::ledger::{PaymentKind, PaymentRecord, PaymentState, records_of};
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
 
 use super::Rental;
@@ -24,9 +25,12 @@ pub enum CheckoutOutcome {
     Captured,
     /// The hold was released (the booking was cancelled, declined or lapsed): nothing moved.
     Released,
-    /// The bank refused or the guest did not authenticate: the booking is unchanged, and the
-    /// guest may try again (a new attempt).
-    Failed,
+    /// The bank refused or the guest did not authenticate: the booking is unchanged, the
+    /// installments are `failed` with the reason, and the guest may try again (a new attempt).
+    Failed {
+        /// The bank's or provider's reason.
+        error: String,
+    },
     /// Not known yet (the bank wants the guest, or it is processing): only the checkout is saved.
     Pending,
 }
@@ -37,7 +41,7 @@ impl<S: Store> Rental<S> {
         Ok(self.store.read()?.get::<Checkout>(code)?)
     }
 
-    /// Up to `limit` checkouts whose payment is made and not settled, after booking code
+    /// Up to `limit` checkouts whose payment is made (or an attempt begun) and not settled, after booking code
     /// `after` (`""`: from the start), in code order: what reconciliation walks.
     pub fn open_checkouts(&self, after: &str, limit: usize) -> Result<Vec<Checkout>> {
         let mut open = Vec::new();
@@ -47,10 +51,26 @@ impl<S: Store> Rental<S> {
             let page = tx.list::<Checkout>("", &cursor, 200)?;
             let Some(last) = page.last() else { break };
             cursor = last.booking.to_string();
-            open.extend(page.into_iter().filter(|c| c.payment.is_some() && !c.settled));
+            // An attempt begun without a payment recorded may have lost its answer.
+            open.extend(page.into_iter().filter(|c| !c.settled && (c.payment.is_some() || c.attempts > 0)));
         }
         open.truncate(limit);
         Ok(open)
+    }
+
+    /// Up to `limit` installments and deposits whose next step has come: an installment or a
+    /// deposit hold not yet made (`scheduled` or `due`), a deposit hold to release. What the
+    /// server does off-session with the booking's saved card.
+    pub fn due_installments(&self, limit: usize) -> Result<Vec<PaymentRecord>> {
+        let due: Vec<PaymentRecord> = self.store.read()?.due(self.now(), limit)?;
+        let next = |r: &PaymentRecord| match r.kind {
+            PaymentKind::Installment => matches!(r.status, PaymentState::Due | PaymentState::Scheduled),
+            PaymentKind::Deposit => {
+                matches!(r.status, PaymentState::Due | PaymentState::Scheduled | PaymentState::Authorized)
+            }
+            PaymentKind::Refund => false,
+        };
+        Ok(due.into_iter().filter(next).collect())
     }
 
     /// Saves `checkout` (a new setup, a saved card, an attempt begun) without changing its
@@ -78,6 +98,11 @@ impl<S: Store> Rental<S> {
         self.write(|tx| {
             let booking = booking_in::<S>(tx, checkout)?;
             tx.put(checkout)?;
+            for record in covered::<S>(tx, &booking, checkout)? {
+                if let Some(record) = moved(record, checkout, outcome, now) {
+                    tx.put(&record)?;
+                }
+            }
             let action = match (outcome, booking.status, booking.payment_status) {
                 (CheckoutOutcome::Held, Status::Pending, PaymentStatus::Unpaid) => Action::Authorize,
                 (CheckoutOutcome::Paid | CheckoutOutcome::Captured, Status::Pending, _) => Action::Confirm,
@@ -93,6 +118,46 @@ impl<S: Store> Rental<S> {
             }
         })
     }
+}
+
+/// The ledger records the checkout's payment pays.
+fn covered<S: Store>(tx: &Tx<'_, S>, booking: &Booking, checkout: &Checkout) -> Result<Vec<PaymentRecord>> {
+    let records = records_of(&**tx, booking.property.as_str(), booking.code.as_str())?;
+    Ok(records.into_iter().filter(|r| checkout.covers.contains(&r.id)).collect())
+}
+
+/// `record` after what the provider said of the payment that pays it; `None` when unchanged
+/// (a repeat of the same news).
+fn moved(
+    mut record: PaymentRecord,
+    checkout: &Checkout,
+    outcome: &CheckoutOutcome,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<PaymentRecord> {
+    let before = record.clone();
+    let reference = checkout.payment.clone();
+    let status = match outcome {
+        CheckoutOutcome::Held => PaymentState::Authorized,
+        CheckoutOutcome::Paid | CheckoutOutcome::Captured => PaymentState::Succeeded,
+        CheckoutOutcome::Released if record.status == PaymentState::Authorized => PaymentState::Released,
+        CheckoutOutcome::Failed { error } => {
+            // The same refusal reported again is not a new attempt.
+            if !(record.status == PaymentState::Failed && record.provider_ref == reference) {
+                record.retry(error.clone(), now);
+                record.provider_ref = reference;
+            }
+            return (record != before).then_some(record);
+        }
+        _ => record.status,
+    };
+    if record.status.is_final() && status != PaymentState::Released {
+        return None;
+    }
+    (record.status, record.provider_ref, record.error) = (status, reference, None);
+    if record.status != before.status {
+        record.at = Some(now);
+    }
+    (record != before).then_some(record)
 }
 
 fn booking_in<S: Store>(tx: &mut Tx<'_, S>, checkout: &Checkout) -> Result<Booking> {

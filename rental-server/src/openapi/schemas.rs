@@ -109,7 +109,7 @@ pub(super) fn problem_schemas() -> Map<String, Value> {
                     `invalid_parameter`, `unauthorized`, `insufficient_scope`, `not_found`, \
                     `method_not_allowed`, `dates_unavailable`, `invalid_transition`, `payload_too_large`, \
                     `unsupported_media_type`, `validation_failed`, `promo_code`, `idempotency_key_reused`, `rate_limited`, \
-                    `internal`, `unavailable`, `payments_not_configured`, `payment_failed`; before any operation, `bad_request`, `uri_too_long`, \
+                    `internal`, `unavailable`, `payments_not_configured`, `payment_failed`, `invalid_signature`; before any operation, `bad_request`, `uri_too_long`, \
                     `headers_too_large`.", "examples": ["dates_unavailable"]},
                 "detail": string("A sentence for people; do not parse it."),
                 "errors": {"type": "array", "items": schema("FieldError"), "minItems": 1,

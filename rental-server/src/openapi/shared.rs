@@ -93,6 +93,13 @@ const PROBLEMS: &[ProblemResponse] = &[
         &[("invalid_json", "the body is not valid JSON: EOF while parsing an object at line 1 column 1")],
     ),
     (
+        "InvalidSignature",
+        400,
+        "The payment provider's webhook signature is missing, wrong or stale; nothing changed.",
+        &[],
+        &[("invalid_signature", "webhook refused: invalid signature")],
+    ),
+    (
         "InvalidParameter",
         400,
         "A query parameter is malformed (an empty value included); `errors` names it.",

@@ -10,7 +10,8 @@ use rental_core::payment_provider::{
     CardSetup, CardSetupRequest, ChargeRequest, Checkout, CheckoutOutcome, Payment, PaymentProvider, PaymentState,
     Session, SetupState,
 };
-use rental_core::{Booking, Error, PaymentStatus, Rental, Status, Store};
+use rental_core::payments::{PaymentKind, PaymentRecord, PaymentState as LedgerState};
+use rental_core::{Booking, DateTime, Error, PaymentStatus, Rental, Status, Store, Utc};
 use serde_json::{Value, json};
 
 use super::provider_call::{deadline, failed, not_configured, within};
@@ -42,18 +43,32 @@ fn check_body(body: &[u8]) -> Result<(), Problem> {
     }
 }
 
-/// What is due now: the booking's total while nothing is paid (the first installment of the
-/// default terms); nothing once paid or held.
-fn due_now(booking: &Booking) -> Result<i64, Problem> {
-    let payable = booking.status == Status::Pending && booking.payment_status == PaymentStatus::Unpaid;
-    if !payable {
-        return Err(Problem::from(Error::InvalidTransition {
+/// What the checkout pays now: the installments due (the first, and any whose instant has
+/// come) and their sum; for a booking made before payments (no ledger), its total. A booking
+/// that is not pending and unpaid, or with nothing due, is 409 `invalid_transition`.
+fn due_now(booking: &Booking, records: &[PaymentRecord], now: DateTime<Utc>) -> Result<(i64, Vec<String>), Problem> {
+    let refuse = || {
+        Problem::from(Error::InvalidTransition {
             from: booking.status,
             action: "checkout",
             channel_owned: booking.is_channel_owned(),
-        }));
+        })
+    };
+    if booking.status != Status::Pending || booking.payment_status != PaymentStatus::Unpaid {
+        return Err(refuse());
     }
-    Ok(booking.total)
+    if records.is_empty() {
+        return Ok((booking.total, Vec::new()));
+    }
+    let due: Vec<&PaymentRecord> = records
+        .iter()
+        .filter(|r| r.kind == PaymentKind::Installment && matches!(r.status, LedgerState::Due | LedgerState::Failed))
+        .filter(|r| r.due_at.is_none_or(|at| at <= now))
+        .collect();
+    if due.is_empty() {
+        return Err(refuse());
+    }
+    Ok((due.iter().map(|r| r.amount).sum(), due.iter().map(|r| r.id.clone()).collect()))
 }
 
 /// `POST .../checkout`: the card-saving intent for the guest's browser, the same one on a
@@ -62,12 +77,12 @@ pub async fn start<S: Store + 'static>(state: &Arc<AppState<S>>, code: String, b
     let provider = provider(state)?;
     check_body(body)?;
     let rental = state.rental();
-    let booking = blocking(rental, {
+    let (booking, records) = blocking(rental, {
         let code = code.clone();
-        move |r| r.booking(&code)
+        move |r| Ok((r.booking(&code)?, r.payments(&code)?))
     })
     .await?;
-    let amount = due_now(&booking)?;
+    let (amount, _) = due_now(&booking, &records, rental.now())?;
     let existing = blocking(rental, move |r| r.checkout_of(&code)).await?;
     let checkout = match existing {
         Some(checkout) if checkout.card.is_none() && unused(provider.as_ref(), &checkout).await? => checkout,
@@ -129,10 +144,10 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
     check_body(body)?;
     let rental = state.rental();
     let deadline = deadline();
-    let (booking, checkout, instant) = blocking(rental, move |r| {
+    let (booking, checkout, instant, records) = blocking(rental, move |r| {
         let booking = r.booking(&code)?;
         let instant = r.property(booking.property.as_str())?.payments.instant_booking;
-        Ok((booking, r.checkout_of(&code)?, instant))
+        Ok((booking, r.checkout_of(&code)?, instant, r.payments(&code)?))
     })
     .await?;
     let Some(mut checkout) = checkout else {
@@ -150,7 +165,7 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
             return Ok(answer(&payment));
         }
     }
-    let amount = due_now(&booking)?;
+    let (amount, covers) = due_now(&booking, &records, rental.now())?;
     let setup = within(deadline, provider.card_setup(&checkout.setup)).await.map_err(|e| failed(&e))?;
     let Some(card) = setup.card.filter(|_| setup.state == SetupState::Saved) else {
         let body = json!({"status": "failed", "error": "no card is saved yet: confirm the card form first"});
@@ -161,6 +176,8 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
     checkout.card = Some(card.clone());
     checkout.attempts += 1;
     checkout.payment = None;
+    checkout.settled = false;
+    checkout.covers = covers;
     // A request's payment is a hold, captured when the host confirms; an instant booking's a charge.
     checkout.hold = !instant;
     let saved = checkout.clone();
@@ -182,7 +199,10 @@ pub(crate) async fn record<S: Store + 'static>(
     payment: &Payment,
 ) -> Result<Booking, Problem> {
     let outcome = outcome(checkout, payment);
-    let checkout = checkout.clone();
+    let mut checkout = checkout.clone();
+    // A payment that can no longer move leaves nothing to reconcile.
+    checkout.settled |=
+        matches!(payment.state, PaymentState::Succeeded | PaymentState::Canceled | PaymentState::Failed);
     blocking(rental, move |r| r.record_checkout(&checkout, &outcome)).await
 }
 
@@ -193,7 +213,9 @@ pub(crate) fn outcome(checkout: &Checkout, payment: &Payment) -> CheckoutOutcome
         PaymentState::Succeeded if checkout.hold => CheckoutOutcome::Captured,
         PaymentState::Succeeded => CheckoutOutcome::Paid,
         PaymentState::Canceled => CheckoutOutcome::Released,
-        PaymentState::Failed => CheckoutOutcome::Failed,
+        PaymentState::Failed => CheckoutOutcome::Failed {
+            error: payment.error.clone().unwrap_or_else(|| "the payment was not made".to_owned()),
+        },
         _ => CheckoutOutcome::Pending,
     }
 }

@@ -5,9 +5,12 @@
 //! section 23: the checkout endpoints answer 409 `payments_not_configured`.
 
 pub mod checkout;
+pub mod installments;
 mod provider_call;
+pub mod reconcile;
 pub mod settle;
 pub mod stripe;
+pub mod webhook;
 
 use std::fmt;
 use std::sync::Arc;

@@ -7,7 +7,7 @@ use rental_core::keys::Scope;
 
 use super::{Endpoint, Table};
 use crate::openapi::{Operation, Success};
-use crate::payments::checkout;
+use crate::payments::{checkout, webhook};
 
 impl<S: Store + 'static> Table<S> {
     /// Checkout and the provider's webhook.
@@ -78,6 +78,33 @@ impl<S: Store + 'static> Table<S> {
                     "PaymentFailed",
                     "ValidationFailed",
                 ],
+            },
+        },
+        Endpoint {
+            method: Method::POST,
+            path: "/payments/stripe/webhook",
+            scope: None,
+            handler: |mut c| {
+                Box::pin(async move {
+                    let body = c.body().await?;
+                    webhook::receive(c.state(), "stripe", c.headers(), &body).await
+                })
+            },
+            operation: Operation {
+                id: "receiveStripeWebhook",
+                tag: "Payments",
+                summary: "Stripe's events",
+                description: "Where Stripe sends its events (no key: the `Stripe-Signature` header, an HMAC-SHA256 of \
+                    `{t}.{body}` with the `webhookSecret`, is the credential). A missing, wrong or stale (more than \
+                    300 s either way) signature is 400 `invalid_signature` and changes nothing. For an event about \
+                    a payment intent the server fetches the intent from Stripe and acts on its status, never on the \
+                    event's body; an intent that is not one of ours is acknowledged and ignored, and an event already \
+                    handled changes nothing. Stripe that does not answer is 503 (Stripe sends the event again). \
+                    Without Stripe configured, 404.",
+                parameters: &["RequestId"],
+                body: None,
+                success: Success::Json(200, "Received.", ""),
+                errors: &["InvalidSignature", "NotFound"],
             },
         },
     ];

@@ -1,0 +1,110 @@
+//! Later installments (docs/API.md section 23): charged off-session with the saved card at
+//! their instant, against localstripe; a bank that wants the guest present is a refusal.
+
+use std::sync::Arc;
+
+use rental_core::MemoryStore;
+use rental_core::payments::{PaymentKind, PaymentRecord, PaymentState};
+use rental_core::property::PaymentTerms;
+use rental_server::ServerConfig;
+use rental_server::payments::Stripe;
+use rental_server::payments::installments::charge_due;
+use rental_tests::http::TestServer;
+use rental_tests::localstripe::{LocalStripe, cards};
+use serde_json::json;
+
+/// A server whose sea-view takes half at booking and half 7 days before check-in, and a
+/// confirmed booking there paid at checkout with `card`; its code.
+async fn confirmed_half_paid(stripe: &LocalStripe, card: &str) -> (TestServer<MemoryStore>, Arc<Stripe>, String) {
+    let provider = Arc::new(Stripe::new(stripe.config()).unwrap());
+    let server =
+        TestServer::with_config(&ServerConfig { payments: Some(provider.clone()), ..ServerConfig::default() }).await;
+    let mut property = server.rental.property("sea-view").unwrap();
+    property.payments.terms = PaymentTerms::split(&[(5_000, None), (5_000, Some(7))], 48);
+    server.rental.import_properties(&[property]).unwrap();
+    let code = server.book("sea-view", "2026-12-20", "2026-12-27", 2).await["code"].as_str().unwrap().to_owned();
+    let started = server.post(&format!("/api/v1/bookings/{code}/checkout"), &server.key, &json!({})).await;
+    stripe.save_card(started.body["setupClientSecret"].as_str().unwrap(), card).await.expect(200);
+    let path = format!("/api/v1/bookings/{code}/checkout/complete");
+    let mut done = server.post(&path, &server.key, &json!({})).await.body;
+    if done["status"] == "requires_action" {
+        stripe.authenticate(done["clientSecret"].as_str().unwrap(), true).await.expect(200);
+        done = server.post(&path, &server.key, &json!({})).await.body;
+    }
+    assert_eq!(done["status"], "authorized", "{done}");
+    server.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    (server, provider, code)
+}
+
+fn installment(server: &TestServer<MemoryStore>, code: &str, number: u32) -> PaymentRecord {
+    let records = server.rental.payments(code).unwrap();
+    records.into_iter().find(|r| r.kind == PaymentKind::Installment && r.number == number).expect("the installment")
+}
+
+#[tokio::test]
+async fn the_second_installment_is_charged_off_session_at_its_instant_once() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, provider, code) = confirmed_half_paid(&stripe, cards::OK).await;
+    let (first, second) = (installment(&server, &code, 1), installment(&server, &code, 2));
+    assert_eq!(first.status, PaymentState::Succeeded, "captured on confirm");
+    assert_eq!(second.status, PaymentState::Scheduled);
+
+    charge_due(&server.rental, provider.as_ref()).await;
+    assert_eq!(installment(&server, &code, 2).status, PaymentState::Scheduled, "not before its instant");
+
+    server.set_now("2026-12-14T10:00:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    charge_due(&server.rental, provider.as_ref()).await;
+    let paid = installment(&server, &code, 2);
+    assert_eq!(paid.status, PaymentState::Succeeded);
+    let intent = stripe.get(&format!("/v1/payment_intents/{}", paid.provider_ref.clone().unwrap())).await;
+    assert_eq!((intent["status"].as_str(), intent["amount"].as_i64()), (Some("succeeded"), Some(second.amount)));
+    assert_eq!(intent["metadata"]["rental_movement"], second.idempotency_key.as_str());
+    let intents = stripe.get("/v1/payment_intents?limit=100").await;
+    assert_eq!(intents["data"].as_array().unwrap().len(), 2, "the hold, then one charge: {intents}");
+}
+
+#[tokio::test]
+async fn a_bank_that_wants_the_guest_present_fails_the_installment_with_its_reason() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, provider, code) = confirmed_half_paid(&stripe, cards::THREE_D_SECURE).await;
+    server.set_now("2026-12-14T10:00:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    let refused = installment(&server, &code, 2);
+    assert_eq!((refused.status, refused.attempts), (PaymentState::Failed, 1));
+    assert!(refused.error.is_some() && refused.provider_ref.is_some(), "{refused:?}");
+    // Not tried again on its own: the guest pays it on the stay page.
+    charge_due(&server.rental, provider.as_ref()).await;
+    assert_eq!(installment(&server, &code, 2).attempts, 1);
+}
+
+#[tokio::test]
+async fn the_deposit_is_held_before_check_in_and_released_after_check_out() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let provider = Arc::new(Stripe::new(stripe.config()).unwrap());
+    let server =
+        TestServer::with_config(&ServerConfig { payments: Some(provider.clone()), ..ServerConfig::default() }).await;
+    let mut property = server.rental.property("sea-view").unwrap();
+    property.payments.security_deposit = Some(rental_core::property::SecurityDeposit::new(30_000).days(2, 2));
+    server.rental.import_properties(&[property]).unwrap();
+    let code = server.book("sea-view", "2026-12-20", "2026-12-27", 2).await["code"].as_str().unwrap().to_owned();
+    let started = server.post(&format!("/api/v1/bookings/{code}/checkout"), &server.key, &json!({})).await;
+    stripe.save_card(started.body["setupClientSecret"].as_str().unwrap(), cards::OK).await.expect(200);
+    server.post(&format!("/api/v1/bookings/{code}/checkout/complete"), &server.key, &json!({})).await.expect(200);
+    server.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let deposit =
+        || server.rental.payments(&code).unwrap().into_iter().find(|r| r.kind == PaymentKind::Deposit).unwrap();
+
+    server.set_now("2026-12-18T18:00:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    let held = deposit();
+    assert_eq!((held.status, held.amount), (PaymentState::Authorized, 30_000));
+    let intent = stripe.get(&format!("/v1/payment_intents/{}", held.provider_ref.clone().unwrap())).await;
+    assert_eq!((intent["status"].as_str(), intent["amount"].as_i64()), (Some("requires_capture"), Some(30_000)));
+
+    server.set_now("2026-12-30T12:00:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    assert_eq!(deposit().status, PaymentState::Released);
+    let intent = stripe.get(&format!("/v1/payment_intents/{}", held.provider_ref.unwrap())).await;
+    assert_eq!(intent["status"], "canceled");
+}
