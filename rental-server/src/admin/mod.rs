@@ -19,6 +19,7 @@ pub mod password_check;
 mod properties;
 mod property_edit;
 mod property_messages;
+mod property_payments;
 pub mod session;
 mod stays;
 pub mod throttle;
