@@ -516,6 +516,9 @@ pub fn the_engine_never_books_a_night_twice<S: Store>(store: S) {
         guests: 3,
         notes: None,
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     };
     let booked = rental.create_booking(&request, Some("order-1")).unwrap().booking;
     let replay = rental.create_booking(&request, Some("order-1")).unwrap().booking;

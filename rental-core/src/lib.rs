@@ -37,6 +37,9 @@
 //!     check_in: "2026-12-20".parse().unwrap(),
 //!     check_out: "2026-12-27".parse().unwrap(),
 //!     guests: 2,
+//!     children: 0,
+//!     pets: 0,
+//!     promo_code: None,
 //! })?;
 //! assert!(quote.available, "{:?}", quote.problems);
 //! assert_eq!(quote.total, 7 * 15_000 + 6_000);
@@ -51,6 +54,9 @@
 //!     guests: 2,
 //!     notes: None,
 //!     source: None,
+//!     children: 0,
+//!     pets: 0,
+//!     promo_code: None,
 //! };
 //! let booking = rental.create_booking(&request, None)?.booking;
 //! assert_eq!(booking.status, Status::Pending);
@@ -133,7 +139,7 @@ pub use bookings::{availability, booking, calendar, change, event, lifecycle, pr
 pub use channels::{feed_status, ical, pull};
 pub use outbox::{delivery, message, webhook};
 pub use properties::{booking_page, property};
-pub use stays::{access, occupancy, stay_state, stay_summary, turnover};
+pub use stays::{access, occupancy, stay_link, stay_state, stay_summary, turnover};
 
 pub mod prelude;
 

@@ -19,6 +19,7 @@
 //!   once arrive once each; shutdown with attempts hanging ends within its grace.
 //! - `standard_webhooks`: the reference Standard Webhooks library verifies real
 //!   deliveries, also while a secret rotation's two secrets sign.
+//! - `stay_page`: the guest's stay page (section 24): its link, rotation, the page.
 //! - `stay`: check-in and check-out, per-stay door codes, turnover, feed
 //!   freshness, and the stay schedule across restarts (section 15).
 //! - `home_assistant`: a real Home Assistant runs the example configuration
@@ -62,5 +63,6 @@ mod scopes;
 mod slow_clients;
 mod standard_webhooks;
 mod stay;
+mod stay_page;
 mod summary;
 mod webhooks;

@@ -62,6 +62,9 @@ pub fn new_booking(property: &str, check_in: &str, check_out: &str, guests: u32)
         guests,
         notes: None,
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     }
 }
 

@@ -131,6 +131,9 @@ pub fn stay(from_now: u64, nights: u64) -> NewBooking {
         guests: 3,
         notes: Some("late arrival".into()),
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     }
 }
 

@@ -10,4 +10,6 @@ pub mod event;
 pub mod gathering;
 pub mod lifecycle;
 pub mod pricing;
+pub mod problem;
+mod quote_rules;
 pub mod visit;

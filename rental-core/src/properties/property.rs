@@ -13,9 +13,13 @@ pub use super::message_settings::MessageSettings;
 pub use super::payment_settings::{
     CancellationPolicy, Due, Installment, PaymentSettings, PaymentTerms, RefundCheckpoint, SecurityDeposit,
 };
+pub use super::price_rules::{
+    EarlyBirdDiscount, GapFill, LeadTimeAdjustment, LengthOfStayDiscount, PriceRules, PromoCode, TouristTax,
+};
 pub use super::public::PublicProperty;
 pub use super::rates::{MAX_GUESTS, NightRate, Pricing, SeasonalRate};
 pub use super::stay_rules::StayRules;
+pub use super::weekdays::Weekdays;
 use super::wire::PropertyWire;
 pub use crate::basics::clock_time::ClockTime;
 use crate::basics::ids::Slug;
@@ -66,8 +70,10 @@ pub struct Property {
     pub active: bool,
     /// Rates, seasons, fees, tax, discounts and guests.
     pub pricing: Pricing,
-    /// Stay lengths and the check-in and check-out times.
+    /// Stay lengths, check-in and check-out times and days, notice, window, preparation.
     pub stay_rules: StayRules,
+    /// Gap fill, lead-time adjustments, discounts, promo codes, tourist tax, pets.
+    pub price_rules: PriceRules,
     /// Private: the door code, its mode and window, Wi-Fi and arrival notes.
     pub access: AccessSettings,
     /// The page guests book on directly, and the sites that may frame it.
@@ -100,6 +106,7 @@ impl Property {
             active: true,
             pricing: Pricing::new(nightly_rate),
             stay_rules: StayRules::default(),
+            price_rules: PriceRules::default(),
             access: AccessSettings::default(),
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
@@ -136,6 +143,7 @@ impl Property {
         }
         self.pricing.faults(&mut errors);
         self.stay_rules.faults(&mut errors);
+        self.price_rules.faults(&self.stay_rules, &mut errors);
         self.access.faults(&mut errors);
         self.feeds.faults(&mut errors);
         self.messages.faults(&mut errors);

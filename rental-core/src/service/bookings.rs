@@ -7,7 +7,7 @@ use sha2::{Digest, Sha256};
 use super::read_model::FromStore;
 use super::refusal::refuse_problems;
 use super::write::Tx;
-use super::{Rental, active_property, check_guests, range_error};
+use super::{Rental, active_property, check_party, range_error};
 use crate::basics::ids::{BookingCode, Source};
 use crate::basics::stay::Stay;
 use crate::basics::text::looks_like_email;
@@ -101,6 +101,9 @@ impl<S: Store> Rental<S> {
     ///     guests: 3,
     ///     notes: None,
     ///     source: None,
+    ///     children: 0,
+    ///     pets: 0,
+    ///     promo_code: None,
     /// };
     /// # let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     /// # runtime.block_on(async {
@@ -219,8 +222,16 @@ impl<S: Store> Rental<S> {
             return Ok(Created { booking, replayed: true });
         }
         let property = active_property(&FromStore(&**tx), req.property.as_str())?.into_owned();
-        let calendar = tx.calendar(req.property.as_str(), stay.check_in(), stay.check_out())?;
-        let quote = pricing::quote(&property, stay, req.guests, today_in(property.timezone, now), &calendar);
+        let (from, to) = pricing::calendar_span(&property, stay);
+        let calendar = tx.calendar(req.property.as_str(), from, to)?;
+        let asked = pricing::Asked {
+            stay,
+            guests: req.guests,
+            children: req.children,
+            pets: req.pets,
+            promo_code: req.promo_code.as_deref(),
+        };
+        let quote = pricing::quote(&property, &asked, &pricing::Facts { now, calendar: &calendar, promo_uses: 0 });
         refuse_problems(&quote.problems)?;
         let code = self.unused_code(&**tx, Some(code))?;
         let booking = Booking {
@@ -249,6 +260,7 @@ impl<S: Store> Rental<S> {
             cancelled_by: None,
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
+            stay_link_rotations: 0,
             external: None,
         };
         tx.insert_booking(&booking)?;
@@ -390,7 +402,7 @@ fn check_new_booking(req: &NewBooking) -> Result<Stay> {
     {
         errors.append(&mut e);
     }
-    if let Err(Error::Validation(mut e)) = check_guests(req.guests) {
+    if let Err(Error::Validation(mut e)) = check_party(req.guests, req.children, req.pets, req.promo_code.as_deref()) {
         errors.append(&mut e);
     }
     let name = req.guest_name.trim();

@@ -259,6 +259,9 @@ mod tests {
                 guest_email: "guest@example.com".into(),
                 notes: None,
                 source: None,
+                children: 0,
+                pets: 0,
+                promo_code: None,
             };
             rental.create_booking(&request, None).unwrap();
         }

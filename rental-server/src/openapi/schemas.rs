@@ -83,7 +83,7 @@ pub(super) fn problem_schemas() -> Map<String, Value> {
                 "code": {"type": "string", "description": "Stable, machine-readable: `invalid_json`, \
                     `invalid_parameter`, `unauthorized`, `insufficient_scope`, `not_found`, \
                     `method_not_allowed`, `dates_unavailable`, `invalid_transition`, `payload_too_large`, \
-                    `unsupported_media_type`, `validation_failed`, `idempotency_key_reused`, `rate_limited`, \
+                    `unsupported_media_type`, `validation_failed`, `promo_code`, `idempotency_key_reused`, `rate_limited`, \
                     `internal`, `unavailable`; before any operation, `bad_request`, `uri_too_long`, \
                     `headers_too_large`.", "examples": ["dates_unavailable"]},
                 "detail": string("A sentence for people; do not parse it."),
@@ -97,7 +97,8 @@ pub(super) fn problem_schemas() -> Map<String, Value> {
             "field": {"type": "string", "description": "The field's JSON name (`checkIn`), query parameter \
                 (`limit`) or header (`Idempotency-Key`).", "examples": ["checkOut"]},
             "code": {"type": "string", "description": "Stable: `invalid`, `invalid_date`, `invalid_range`, \
-                `invalid_email`, `invalid_parameter`, `min_nights`, `max_nights`, `max_guests`, `past_dates`, ...",
+                `invalid_email`, `invalid_parameter`, `min_nights`, `max_nights`, `max_guests`, `past_dates`, \
+                `check_in_day`, `check_out_day`, `advance_notice`, `beyond_horizon`, `max_pets`, `promo_code`, ...",
                 "examples": ["invalid_range"]},
             "message": string("A sentence for people."),
         })),

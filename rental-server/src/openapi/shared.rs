@@ -175,11 +175,15 @@ const PROBLEMS: &[ProblemResponse] = &[
     (
         "BookingUnprocessable",
         422,
-        "The request breaks a rule (`validation_failed`, with `errors`), or its \
-        `Idempotency-Key` was used before with a different body (`idempotency_key_reused`).",
+        "The request breaks a rule (`validation_failed`, with `errors`: each stay rule the stay \
+        breaks, under the quote problem's code), its promo code cannot be used and nothing else is \
+        wrong (`promo_code`, whose one error's `code` is the reason: `unknown`, `not_yet_valid`, \
+        `expired`, `used_up`, `stay_dates`, `min_nights`), or its `Idempotency-Key` was used before \
+        with a different body (`idempotency_key_reused`).",
         &[],
         &[
             ("validation_failed", "validation failed: guests: at most 4 guests"),
+            ("promo_code", "the promo code cannot be used: used_up"),
             ("idempotency_key_reused", "idempotency key was already used with a different request"),
         ],
     ),
@@ -251,6 +255,8 @@ fn example_field(code: &str) -> Option<Value> {
         "invalid_parameter" => Some(json!({"field": "limit", "code": "invalid_parameter",
             "message": "500 is not from 1 to 200"})),
         "validation_failed" => Some(json!({"field": "guests", "code": "max_guests", "message": "at most 4 guests"})),
+        "promo_code" => Some(json!({"field": "promoCode", "code": "used_up",
+            "message": "the promo code cannot be used: used_up"})),
         _ => None,
     }
 }
