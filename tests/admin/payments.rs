@@ -114,3 +114,20 @@ async fn broken_payment_settings_are_shown_on_their_field_and_nothing_is_saved()
     }
     assert_eq!(s.rental.property("sea-view").unwrap().payments, rental_core::property::PaymentSettings::default());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bookings_page_lists_its_ledger_with_its_sums() {
+    let s = server().await;
+    s.rental
+        .edit_property("sea-view", |p| p.payments.terms = PaymentTerms::split(&[(3_000, None), (7_000, Some(14))], 48))
+        .unwrap();
+    let code = s.book("sea-view", "2026-12-20", "2026-12-27", 3).await["code"].as_str().unwrap().to_owned();
+    let client = Client::logged_in(&s.http).await;
+    let page = client.get(&format!("/admin/bookings/{code}")).await.text();
+    assert!(page.contains("<h2>Payments (2)</h2>"), "{page}");
+    assert!(page.contains(r#"<strong id="balance-due">$1,342.88</strong>"#), "still due: the whole total");
+    for (id, amount) in [("i1", "$402.86"), ("i2", "$940.02")] {
+        let row = &page[page.find(&format!(r#"data-payment="pay_{code}_{id}""#)).expect("a row per installment")..];
+        assert!(row[..row.find("</tr>").unwrap()].contains(amount), "{id}: {amount}");
+    }
+}

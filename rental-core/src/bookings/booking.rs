@@ -67,6 +67,10 @@ pub struct Booking {
     /// 24): the link's generation, signed into it. Omitted while 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stay_link_rotations: u32,
+    /// `amountPaid`, `amountRefunded`, `balanceDue`, `nextPaymentAt`: its
+    /// ledger's sums, kept in step with it (docs/API.md, Payments).
+    #[serde(flatten)]
+    pub money: crate::payments::PaymentSummary,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference

@@ -234,7 +234,7 @@ impl<S: Store> Rental<S> {
         let quote = pricing::quote(&property, &asked, &pricing::Facts { now, calendar: &calendar, promo_uses: 0 });
         refuse_problems(&quote.problems)?;
         let code = self.unused_code(&**tx, Some(code))?;
-        let booking = Booking {
+        let mut booking = Booking {
             code: code.clone(),
             property: property.slug.clone(),
             property_name: property.name.clone(),
@@ -261,12 +261,14 @@ impl<S: Store> Rental<S> {
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
             stay_link_rotations: 0,
+            money: crate::payments::PaymentSummary::default(),
             external: None,
         };
-        tx.insert_booking(&booking)?;
         // The payment plan is frozen and the schedule written with the booking (docs/API.md, Payments).
         let clock = crate::payments::schedule::StayClock::of(&property, stay);
-        crate::payments::write_schedule(&mut **tx, &booking, &property.payments, &clock, now)?;
+        let schedule = crate::payments::write_schedule(&mut **tx, &booking, &property.payments, &clock, now)?;
+        booking.money = crate::payments::PaymentSummary::of(&schedule, true);
+        tx.insert_booking(&booking)?;
         tx.append_events(&[Event::created(&booking, now)])?;
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint) {
             // A record still here is older than the window (a fresh one replayed above): it gives way.
