@@ -205,3 +205,25 @@ async fn a_booking_shows_its_schedule_in_its_ledger_and_its_sums_in_its_body() {
     s.get("/api/v1/bookings/BK-NOPE22/payments", &s.read_key).await.problem(404, "not_found");
     s.get(&format!("/api/v1/bookings/{code}/payments"), &s.write_key).await.problem(403, "insufficient_scope");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_booking_owes_nothing_more_and_its_unpaid_installments_are_canceled() {
+    let s = server_in("EUR").await;
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.payments.terms = rental_core::property::PaymentTerms::split(&[(3_000, None), (7_000, Some(14))], 48);
+        })
+        .unwrap();
+    let code = s.book("sea-view", "2026-12-20", "2026-12-27", 3).await["code"].as_str().unwrap().to_owned();
+    let cancelled = s.act(&code, &json!({"action": "cancel", "by": "guest"})).await;
+    cancelled.expect(200);
+    assert_eq!(
+        (&cancelled.body["balanceDue"], &cancelled.body["nextPaymentAt"], &cancelled.body["amountPaid"]),
+        (&json!(0), &json!(null), &json!(0))
+    );
+    let ledger = s.get(&format!("/api/v1/bookings/{code}/payments"), &s.read_key).await.body;
+    let statuses: Vec<&str> =
+        ledger["data"].as_array().unwrap().iter().map(|p| p["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["canceled", "canceled"], "nothing paid: nothing to refund, nothing more to charge");
+    assert_eq!(ledger["data"][0]["at"], ledger["data"][1]["at"]);
+}

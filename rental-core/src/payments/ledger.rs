@@ -177,6 +177,21 @@ impl Record for PaymentRecord {
     }
 }
 
+/// Marks what a cancelled booking will no longer pay `canceled` (installments
+/// and a deposit hold not yet made: `scheduled`, `due`, `failed`), at `now`;
+/// returns the records it changed. Held money (`authorized`) and refunds are
+/// the provider side's to release or issue.
+pub fn cancel_unpaid(records: &mut [PaymentRecord], now: DateTime<Utc>) -> Vec<PaymentRecord> {
+    let mut changed = Vec::new();
+    for r in records.iter_mut().filter(|r| r.kind != PaymentKind::Refund) {
+        if matches!(r.status, PaymentState::Scheduled | PaymentState::Due | PaymentState::Failed) {
+            (r.status, r.at) = (PaymentState::Canceled, Some(now));
+            changed.push(r.clone());
+        }
+    }
+    changed
+}
+
 /// The key prefix of a booking's payment records.
 pub fn booking_prefix(slug: &str, code: &str) -> String {
     format!("{slug}/{code}/")
