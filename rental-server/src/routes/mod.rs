@@ -329,7 +329,7 @@ mod tests {
             assert!(seen.insert((route.method().as_str(), route.path())), "{} {} twice", route.method(), route.path());
             assert!(ids.insert(route.operation().id), "{} twice", route.operation().id);
         }
-        assert_eq!(seen.len(), 23);
+        assert_eq!(seen.len(), 24);
     }
 
     #[test]
