@@ -1,6 +1,7 @@
 //! Guest messages across a crash of the real `rental serve`: a message whose
 //! send is cut by SIGKILL goes out again after a restart with the same
-//! `Message-ID`, and nothing else is sent twice or lost (docs/API.md section 21).
+//! `Message-ID`, and nothing else is sent twice or lost (docs/API.md section 21);
+//! `bookings messages` and `bookings payments` locally and through a server.
 
 mod common;
 
@@ -90,4 +91,22 @@ fn bookings_messages_lists_a_bookings_messages_locally_and_through_a_server() {
         assert!(stdout.contains("Lisbon time") && !stdout.contains("UTC"), "{stdout}");
     }
     sandbox.run(&["bookings", "messages", "BK-NOPE22"]).fails(1);
+}
+
+#[test]
+fn bookings_payments_lists_a_bookings_ledger_locally_and_through_a_server() {
+    let (sandbox, key) = Sandbox::with_key();
+    let code = sandbox.with_bookings()[0].code.to_string();
+    let local = sandbox.run(&["bookings", "payments", &code]).ok();
+    assert!(local.stdout.starts_with("KIND"), "{}", local.stdout);
+    let row = local.stdout.lines().nth(1).unwrap_or_default();
+    assert!(row.starts_with("installment") && row.contains(" due ") && row.contains('$'), "{}", local.stdout);
+    assert!(row.contains("Lisbon time") && !row.contains("UTC"), "on the property's clock: {row}");
+    let json = sandbox.run(&["bookings", "payments", &code, "--json"]).ok().json();
+    assert_eq!((&json["data"][0]["kind"], &json["data"][0]["number"]), (&json!("installment"), &json!(1)));
+    let server = sandbox.serve();
+    let remote =
+        sandbox.run(&["bookings", "payments", &code, "--json", "--url", &server.url(), "--api-key", &key]).ok().json();
+    assert_eq!(remote, json, "the same ledger through the server");
+    sandbox.run(&["bookings", "payments", "BK-NOPE22"]).fails(1);
 }

@@ -140,6 +140,7 @@ pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
         cancel_reason: None,
         visit: Visit::default(),
         stay_link_rotations: 0,
+        money: crate::payments::PaymentSummary::default(),
         external: None,
     }
 }

@@ -45,6 +45,7 @@ pub mod handlers;
 pub mod health;
 pub mod jobs;
 mod lease_owner;
+pub mod ledger;
 pub mod log_safe;
 pub mod mail;
 pub mod messages;

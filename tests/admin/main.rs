@@ -18,6 +18,7 @@
 //!   bookings search and changing a booking's dates from its page.
 //! - `messages`: a booking's guest messages and their resend, the property
 //!   editor's wording, preview and test message, over HTTP.
+//! - `payments`: the property editor's payment settings and worked example, over HTTP.
 
 mod actions;
 mod book_browser;
@@ -29,5 +30,6 @@ mod host_actions;
 mod host_browser;
 mod login_burst;
 mod messages;
+mod payments;
 mod proxy;
 mod security;

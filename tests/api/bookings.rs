@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 const PATH: &str = "/api/v1/bookings";
 
 /// Every field of a booking body, as docs/API.md section 6 lists them.
-const BOOKING_FIELDS: [&str; 24] = [
+const BOOKING_FIELDS: [&str; 28] = [
     "code",
     "property",
     "propertyName",
@@ -37,6 +37,10 @@ const BOOKING_FIELDS: [&str; 24] = [
     "checkedOutAt",
     "checkedOutBy",
     "access",
+    "amountPaid",
+    "amountRefunded",
+    "balanceDue",
+    "nextPaymentAt",
 ];
 
 fn code_of(b: &Value) -> &str {
@@ -81,7 +85,8 @@ async fn a_created_booking_is_201_with_its_location_and_every_field() {
         "status": "pending", "paymentStatus": "unpaid", "total": 134_288, "currency": "USD",
         "source": "api", "notes": [], "createdAt": NOW, "updatedAt": NOW,
         "cancelledBy": null, "cancelReason": null,
-        "checkedInAt": null, "checkedInBy": null, "checkedOutAt": null, "checkedOutBy": null, "access": null});
+        "checkedInAt": null, "checkedInBy": null, "checkedOutAt": null, "checkedOutBy": null, "access": null,
+        "amountPaid": 0, "amountRefunded": 0, "balanceDue": 134_288, "nextPaymentAt": NOW});
     assert_eq!(*b, want);
 }
 

@@ -165,3 +165,65 @@ async fn payment_settings_that_break_a_rule_are_refused_naming_the_field_and_not
         assert_eq!(shown[field], good[field], "{field} as saved");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_booking_shows_its_schedule_in_its_ledger_and_its_sums_in_its_body() {
+    let s = server_in("EUR").await;
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.payments.terms = rental_core::property::PaymentTerms::split(&[(3_000, None), (7_000, Some(14))], 48);
+            p.payments.security_deposit = Some(rental_core::property::SecurityDeposit::new(30_000));
+        })
+        .unwrap();
+    let booking = s.book("sea-view", "2026-12-20", "2026-12-27", 3).await;
+    let code = booking["code"].as_str().unwrap();
+    assert_eq!(
+        (&booking["amountPaid"], &booking["amountRefunded"], &booking["balanceDue"], &booking["nextPaymentAt"]),
+        (&json!(0), &json!(0), &json!(134_288), &json!("2026-11-22T07:39:21.123Z")),
+        "nothing paid yet; the first installment is due now"
+    );
+    let ledger = s.get(&format!("/api/v1/bookings/{code}/payments"), &s.read_key).await;
+    ledger.expect(200);
+    let first = json!({"id": format!("pay_{code}_i1"), "kind": "installment", "number": 1, "amount": 40_286,
+        "currency": "EUR", "status": "due", "dueAt": "2026-11-22T07:39:21.123Z", "at": null, "providerRef": null,
+        "error": null});
+    assert_eq!(ledger.body["data"][0], first);
+    assert_eq!(
+        (&ledger.body["data"][1]["amount"], &ledger.body["data"][1]["status"], &ledger.body["data"][1]["dueAt"]),
+        (&json!(94_002), &json!("scheduled"), &json!("2026-12-06T15:00:00.000Z")),
+        "14 days before check-in at 15:00 in Lisbon"
+    );
+    assert_eq!(
+        (&ledger.body["data"][2]["kind"], &ledger.body["data"][2]["amount"]),
+        (&json!("deposit"), &json!(30_000))
+    );
+    assert!(ledger.body["data"][0].get("idempotencyKey").is_none(), "the provider's key stays inside");
+    // Later property edits do not change a booking's schedule.
+    s.rental.edit_property("sea-view", |p| p.payments.terms = rental_core::property::PaymentTerms::default()).unwrap();
+    assert_eq!(s.get(&format!("/api/v1/bookings/{code}/payments"), &s.read_key).await.body, ledger.body);
+
+    s.get("/api/v1/bookings/BK-NOPE22/payments", &s.read_key).await.problem(404, "not_found");
+    s.get(&format!("/api/v1/bookings/{code}/payments"), &s.write_key).await.problem(403, "insufficient_scope");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_booking_owes_nothing_more_and_its_unpaid_installments_are_canceled() {
+    let s = server_in("EUR").await;
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.payments.terms = rental_core::property::PaymentTerms::split(&[(3_000, None), (7_000, Some(14))], 48);
+        })
+        .unwrap();
+    let code = s.book("sea-view", "2026-12-20", "2026-12-27", 3).await["code"].as_str().unwrap().to_owned();
+    let cancelled = s.act(&code, &json!({"action": "cancel", "by": "guest"})).await;
+    cancelled.expect(200);
+    assert_eq!(
+        (&cancelled.body["balanceDue"], &cancelled.body["nextPaymentAt"], &cancelled.body["amountPaid"]),
+        (&json!(0), &json!(null), &json!(0))
+    );
+    let ledger = s.get(&format!("/api/v1/bookings/{code}/payments"), &s.read_key).await.body;
+    let statuses: Vec<&str> =
+        ledger["data"].as_array().unwrap().iter().map(|p| p["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["canceled", "canceled"], "nothing paid: nothing to refund, nothing more to charge");
+    assert_eq!(ledger["data"][0]["at"], ledger["data"][1]["at"]);
+}

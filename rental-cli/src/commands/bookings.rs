@@ -55,6 +55,15 @@ pub enum BookingsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Show the payments of one booking: installments, deposit and refunds
+    #[command(after_help = super::ledger::HELP)]
+    Payments {
+        /// The booking's code
+        code: String,
+        /// Print the payments as the API's JSON
+        #[arg(long)]
+        json: bool,
+    },
     /// Confirm a pending booking (its payment is captured)
     #[command(after_help = CONFIRM_HELP)]
     Confirm {
@@ -202,6 +211,12 @@ pub fn run(command: &BookingsCommand, engine: &Rental<impl Store>, config: &Conf
             let zone = engine.property(engine.booking(&code)?.property.as_str())?.timezone;
             Ok(messages(&MessagesJson { data }, zone, *json))
         }
+        BookingsCommand::Payments { code, json } => {
+            let code = normalize(code);
+            let data = engine.payments(&code)?.iter().map(rental_core::payments::PaymentView::from).collect();
+            let zone = engine.property(engine.booking(&code)?.property.as_str())?.timezone;
+            Ok(super::ledger::payments(&super::ledger::PaymentsJson { data }, zone, *json))
+        }
         BookingsCommand::Confirm { code, json } => {
             Ok(acted(&engine.update_booking(&normalize(code), &Action::Confirm)?, *json))
         }
@@ -228,6 +243,13 @@ pub fn run_remote(command: &BookingsCommand, remote: &Remote) -> Result<Printed,
             let property = remote.get_json(&format!("/api/v1/properties/{}", booking.property))?;
             let zone = property["timezone"].as_str().and_then(|z| z.parse().ok()).unwrap_or(rental_core::Tz::UTC);
             Ok(messages(&list, zone, *json))
+        }
+        BookingsCommand::Payments { code, json } => {
+            let list = decode(remote.get_json(&format!("{}/payments", booking_path(code)))?)?;
+            let booking: Booking = decode(remote.get_json(&booking_path(code))?)?;
+            let property = remote.get_json(&format!("/api/v1/properties/{}", booking.property))?;
+            let zone = property["timezone"].as_str().and_then(|z| z.parse().ok()).unwrap_or(rental_core::Tz::UTC);
+            Ok(super::ledger::payments(&list, zone, *json))
         }
         BookingsCommand::Confirm { code, json } => patch(remote, code, &Action::Confirm, *json, acted),
         BookingsCommand::Cancel { code, by, reason, json } => {

@@ -8,6 +8,7 @@ pub mod bookings;
 pub mod completions;
 pub mod db;
 pub mod keys;
+pub mod ledger;
 pub mod mcp;
 pub mod property;
 pub mod quote;

@@ -67,6 +67,10 @@ pub struct Booking {
     /// 24): the link's generation, signed into it. Omitted while 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stay_link_rotations: u32,
+    /// `amountPaid`, `amountRefunded`, `balanceDue`, `nextPaymentAt`: its
+    /// ledger's sums, kept in step with it (docs/API.md, Payments).
+    #[serde(flatten)]
+    pub money: crate::payments::PaymentSummary,
 }
 
 /// A booking comes from [`crate::Rental::create_booking`] and changes with
@@ -293,10 +297,7 @@ fn one_guest() -> u32 {
     1
 }
 
-#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
+// `is_zero` (above, beside `Booking`) serves `QuoteRequest`'s counts too.
 
 impl QuoteRequest {
     /// A quote of `guests` adults at `property` from `check_in` to `check_out`,

@@ -31,6 +31,18 @@ pub enum EventName {
     /// An unpaid checkout link lapsed.
     #[serde(rename = "booking.payment_expired")]
     PaymentExpired,
+    /// An installment was paid (charged, or its hold captured).
+    #[serde(rename = "booking.payment_succeeded")]
+    PaymentSucceeded,
+    /// The provider refused an installment (a decline, or the bank wants the guest).
+    #[serde(rename = "booking.payment_failed")]
+    PaymentFailed,
+    /// The security deposit's card hold was taken.
+    #[serde(rename = "booking.deposit_held")]
+    DepositHeld,
+    /// The security deposit's card hold was let go (what was not claimed).
+    #[serde(rename = "booking.deposit_released")]
+    DepositReleased,
     /// A pull of channel calendars finished.
     #[serde(rename = "calendar.synced")]
     CalendarSynced,
@@ -51,13 +63,17 @@ pub enum EventName {
 
 impl EventName {
     /// Every event, in the order docs/API.md section 9 lists them.
-    pub const ALL: [EventName; 10] = [
+    pub const ALL: [EventName; 14] = [
         EventName::BookingCreated,
         EventName::BookingConfirmed,
         EventName::BookingCancelled,
         EventName::BookingUpdated,
         EventName::PaymentAuthorized,
         EventName::PaymentExpired,
+        EventName::PaymentSucceeded,
+        EventName::PaymentFailed,
+        EventName::DepositHeld,
+        EventName::DepositReleased,
         EventName::CalendarSynced,
         EventName::StayCheckedIn,
         EventName::StayCheckedOut,
@@ -73,6 +89,10 @@ impl EventName {
             EventName::BookingUpdated => "booking.updated",
             EventName::PaymentAuthorized => "booking.payment_authorized",
             EventName::PaymentExpired => "booking.payment_expired",
+            EventName::PaymentSucceeded => "booking.payment_succeeded",
+            EventName::PaymentFailed => "booking.payment_failed",
+            EventName::DepositHeld => "booking.deposit_held",
+            EventName::DepositReleased => "booking.deposit_released",
             EventName::CalendarSynced => "calendar.synced",
             EventName::StayCheckedIn => "stay.checked_in",
             EventName::StayCheckedOut => "stay.checked_out",
@@ -129,6 +149,19 @@ impl Event {
         data.insert("cancelledBy".into(), json!(b.cancelled_by));
         data.insert("cancelReason".into(), json!(b.cancel_reason));
         Event { event: EventName::BookingCancelled, timestamp: at, data: Value::Object(data) }
+    }
+
+    /// A payment event (`booking.payment_authorized`, `booking.payment_succeeded`,
+    /// `booking.payment_failed`, `booking.deposit_held`, `booking.deposit_released`):
+    /// the envelope plus `payment`, the record as `GET .../payments` shows it,
+    /// and the booking's `amountPaid` and `balanceDue` after it. The provider
+    /// side emits them, with the ledger change, through `Rental::change_payments`.
+    pub fn payment(event: EventName, b: &Booking, record: &crate::payments::PaymentRecord, at: DateTime<Utc>) -> Self {
+        let mut data = envelope(b);
+        data.insert("payment".into(), json!(crate::payments::PaymentView::from(record)));
+        data.insert("amountPaid".into(), json!(b.money.amount_paid));
+        data.insert("balanceDue".into(), json!(b.money.balance_due));
+        Event { event, timestamp: at, data: Value::Object(data) }
     }
 
     /// `booking.updated`: the envelope plus `changes`, the names of the fields that changed.
@@ -202,5 +235,26 @@ mod tests {
             assert_eq!(event.as_str(), name);
             assert!(EventName::ALL.contains(&event), "{name} can be subscribed to");
         }
+    }
+
+    #[test]
+    fn a_payment_event_carries_the_record_and_the_sums_after_it() {
+        let mut b = crate::demo::booking("BK-PAY001", "2026-12-20", "2026-12-27");
+        b.money.amount_paid = 40_286;
+        let record = crate::payments::PaymentRecord::new(
+            &b,
+            crate::payments::PaymentKind::Installment,
+            1,
+            40_286,
+            crate::payments::PaymentState::Succeeded,
+        );
+        let e = Event::payment(EventName::PaymentSucceeded, &b, &record, b.created_at);
+        assert_eq!(e.event.as_str(), "booking.payment_succeeded");
+        assert_eq!(
+            (e.data["payment"]["id"].as_str(), e.data["payment"]["amount"].as_i64()),
+            (Some("pay_BK-PAY001_i1"), Some(40_286))
+        );
+        assert_eq!(e.data["amountPaid"], 40_286);
+        assert!(e.data["payment"].get("idempotencyKey").is_none());
     }
 }

@@ -96,6 +96,9 @@ pub fn the_engine_writes_a_schedule_with_each_booking_and_changes_it_with_the_bo
         promo_code: None,
         notes: None,
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     };
     let booking = rental.create_booking(&request, None).unwrap().booking;
     let code = booking.code.as_str();

@@ -177,6 +177,21 @@ impl Record for PaymentRecord {
     }
 }
 
+/// Marks what a cancelled booking will no longer pay `canceled` (installments
+/// and a deposit hold not yet made: `scheduled`, `due`, `failed`), at `now`;
+/// returns the records it changed. Held money (`authorized`) and refunds are
+/// the provider side's to release or issue.
+pub fn cancel_unpaid(records: &mut [PaymentRecord], now: DateTime<Utc>) -> Vec<PaymentRecord> {
+    let mut changed = Vec::new();
+    for r in records.iter_mut().filter(|r| r.kind != PaymentKind::Refund) {
+        if matches!(r.status, PaymentState::Scheduled | PaymentState::Due | PaymentState::Failed) {
+            (r.status, r.at) = (PaymentState::Canceled, Some(now));
+            changed.push(r.clone());
+        }
+    }
+    changed
+}
+
 /// The key prefix of a booking's payment records.
 pub fn booking_prefix(slug: &str, code: &str) -> String {
     format!("{slug}/{code}/")
@@ -245,7 +260,8 @@ impl Record for PaymentPlan {
 /// Writes, in the caller's transaction, the frozen plan of a booking just
 /// made and its schedule: the installments of its total (the first `due`,
 /// later ones `scheduled`), and the deposit's hold, if the settings take one.
-/// Returns the records written.
+/// Returns the records written; the booking's [`PaymentSummary`] is theirs
+/// (`PaymentSummary::of(&records, true)`), for the caller to set on it.
 pub fn write_schedule<T: WriteRecords + ?Sized>(
     tx: &mut T,
     booking: &Booking,
@@ -288,6 +304,92 @@ pub fn records_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str) -> St
 /// payments, or imported from a channel.
 pub fn plan_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str) -> StoreResult<Option<PaymentSettings>> {
     Ok(tx.get::<PaymentPlan>(&format!("{slug}/{code}"))?.map(|p| p.settings.into()))
+}
+
+/// A payment record as the API shows it (`GET /api/v1/bookings/{code}/payments`):
+/// what moved, when and where it is; not the provider's idempotency key.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct PaymentView {
+    /// `pay_BK-7QX2MF_i1`, fixed per movement.
+    pub id: String,
+    /// `installment`, `deposit` or `refund`.
+    pub kind: PaymentKind,
+    /// 1, 2, ... within its kind.
+    pub number: u32,
+    /// In the minor unit of `currency`; positive (a refund's too).
+    pub amount: Cents,
+    /// The booking's currency.
+    pub currency: String,
+    /// Where it is.
+    pub status: PaymentState,
+    /// When it falls due (an installment, a deposit's hold); null for a refund.
+    #[serde(default, with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
+    pub due_at: Option<DateTime<Utc>>,
+    /// When it last moved (held, paid, refused, released, refunded); null until then.
+    #[serde(default, with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
+    pub at: Option<DateTime<Utc>>,
+    /// The payment provider's id of the movement, once made; null before.
+    pub provider_ref: Option<String>,
+    /// Why the provider refused it, when it did; null otherwise.
+    pub error: Option<String>,
+}
+
+impl From<&PaymentRecord> for PaymentView {
+    fn from(r: &PaymentRecord) -> Self {
+        PaymentView {
+            id: r.id.clone(),
+            kind: r.kind,
+            number: r.number,
+            amount: r.amount,
+            currency: r.currency.clone(),
+            status: r.status,
+            due_at: r.due_at,
+            at: r.at,
+            provider_ref: r.provider_ref.clone(),
+            error: r.error.clone(),
+        }
+    }
+}
+
+/// What a booking's body says of its money (docs/API.md, Payments), kept in
+/// step with its ledger by every write of either. All 0 (and no next
+/// payment) for a booking without a ledger: one imported from a channel, or
+/// made before payments.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentSummary {
+    /// Installments paid, in the minor unit of the booking's currency.
+    #[serde(default)]
+    pub amount_paid: Cents,
+    /// Refunds made.
+    #[serde(default)]
+    pub amount_refunded: Cents,
+    /// What is still to pay of the total: installments not yet paid; 0 once cancelled.
+    #[serde(default)]
+    pub balance_due: Cents,
+    /// When the next unpaid installment falls due; null when none is.
+    #[serde(default, with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
+    pub next_payment_at: Option<DateTime<Utc>>,
+}
+
+impl PaymentSummary {
+    /// The summary of `records` for a booking that is (`active`) or is not cancelled.
+    pub fn of(records: &[PaymentRecord], active: bool) -> Self {
+        let t = Totals::of(records);
+        PaymentSummary {
+            amount_paid: t.paid,
+            amount_refunded: t.refunded,
+            balance_due: if active { t.due } else { 0 },
+            next_payment_at: t.next_payment_at.filter(|_| active),
+        }
+    }
 }
 
 /// The sums of a booking's ledger, as its body shows them.

@@ -12,4 +12,7 @@ pub mod refund;
 pub mod schedule;
 
 pub use crate::service::PaymentChange;
-pub use ledger::{PaymentKind, PaymentPlan, PaymentRecord, PaymentState, Totals, plan_of, records_of, write_schedule};
+pub use ledger::{
+    PaymentKind, PaymentPlan, PaymentRecord, PaymentState, PaymentSummary, PaymentView, Totals, plan_of, records_of,
+    write_schedule,
+};

@@ -234,7 +234,7 @@ impl<S: Store> Rental<S> {
         let quote = pricing::quote(&property, &asked, &pricing::Facts { now, calendar: &calendar, promo_uses: 0 });
         refuse_problems(&quote.problems)?;
         let code = self.unused_code(&**tx, Some(code))?;
-        let booking = Booking {
+        let mut booking = Booking {
             code: code.clone(),
             property: property.slug.clone(),
             property_name: property.name.clone(),
@@ -261,12 +261,14 @@ impl<S: Store> Rental<S> {
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
             stay_link_rotations: 0,
+            money: crate::payments::PaymentSummary::default(),
             external: None,
         };
-        tx.insert_booking(&booking)?;
         // The payment plan is frozen and the schedule written with the booking (docs/API.md, Payments).
         let clock = crate::payments::schedule::StayClock::of(&property, stay);
-        crate::payments::write_schedule(&mut **tx, &booking, &property.payments, &clock, now)?;
+        let schedule = crate::payments::write_schedule(&mut **tx, &booking, &property.payments, &clock, now)?;
+        booking.money = crate::payments::PaymentSummary::of(&schedule, true);
+        tx.insert_booking(&booking)?;
         tx.append_events(&[Event::created(&booking, now)])?;
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint) {
             // A record still here is older than the window (a fresh one replayed above): it gives way.
@@ -323,7 +325,8 @@ impl<S: Store> Rental<S> {
             let tz = tx.property(booking.property.as_str())?.map_or(chrono_tz::UTC, |p| p.timezone);
             match lifecycle::apply(&booking, action, now, today_in(tz, now))? {
                 Outcome::Unchanged => Ok(booking),
-                Outcome::Changed { booking, events } => {
+                Outcome::Changed { mut booking, events } => {
+                    settle_ledger(&mut **tx, &mut booking, now)?;
                     tx.put_booking(&booking)?;
                     tx.append_events(&events)?;
                     // As stored: confirming may have issued a door code, cancelling revoked one.
@@ -351,9 +354,10 @@ impl<S: Store> Rental<S> {
                 let mut batch = Vec::new();
                 for code in tx.lapsing_holds(created_until, EXPIRY_BATCH)? {
                     let booking = tx.booking(code.as_str())?;
-                    if let Some(Outcome::Changed { booking, events }) =
+                    if let Some(Outcome::Changed { mut booking, events }) =
                         booking.and_then(|b| lifecycle::expire(&b, now, ttl))
                     {
+                        settle_ledger(&mut **tx, &mut booking, now)?;
                         tx.put_booking(&booking)?;
                         tx.append_events(&events)?;
                         batch.push(booking);
@@ -451,6 +455,25 @@ fn replay(
         return Err(Error::IdempotencyKeyReused);
     }
     Ok(Some(record.response))
+}
+
+/// Keeps a booking's ledger in step with a lifecycle change, in its
+/// transaction: once cancelled, what it has not paid will not be charged
+/// (`canceled`) and its body's sums say so.
+fn settle_ledger<T: crate::store::WriteRecords + ?Sized>(
+    tx: &mut T,
+    booking: &mut Booking,
+    now: DateTime<Utc>,
+) -> crate::store::StoreResult<()> {
+    if booking.is_active() {
+        return Ok(());
+    }
+    let mut records = crate::payments::records_of(tx, booking.property.as_str(), booking.code.as_str())?;
+    for record in crate::payments::ledger::cancel_unpaid(&mut records, now) {
+        tx.put(&record)?;
+    }
+    booking.money = crate::payments::PaymentSummary::of(&records, false);
+    Ok(())
 }
 
 /// The same store failure again, for each job of a failed group.

@@ -7,7 +7,7 @@ use super::Rental;
 use crate::bookings::booking::Booking;
 use crate::bookings::event::Event;
 use crate::error::{Error, NotFound, Result};
-use crate::payments::ledger::{PaymentRecord, plan_of, records_of};
+use crate::payments::ledger::{PaymentRecord, PaymentSummary, plan_of, records_of};
 use crate::properties::payment_settings::PaymentSettings;
 use crate::store::{ReadTx, Store, WriteRecords, WriteTx};
 
@@ -18,7 +18,8 @@ use crate::store::{ReadTx, Store, WriteRecords, WriteTx};
 #[non_exhaustive]
 pub struct PaymentChange {
     /// The booking as stored; changed, it is written back (its messages and
-    /// read cache follow, as for any booking change).
+    /// read cache follow, as for any booking change). Its `money` is set
+    /// from `records` when the work returns.
     pub booking: Booking,
     /// Its payment records; a changed or added record is written.
     pub records: Vec<PaymentRecord>,
@@ -55,6 +56,7 @@ impl<S: Store> Rental<S> {
             let mut change =
                 PaymentChange { booking: booking.clone(), records: records.clone(), plan, events: Vec::new(), now };
             let out = work(&mut change)?;
+            change.booking.money = PaymentSummary::of(&change.records, change.booking.is_active());
             if change.booking != booking {
                 tx.put_booking(&change.booking)?;
             }

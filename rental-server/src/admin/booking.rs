@@ -39,10 +39,10 @@ pub async fn page<S: Store + 'static>(
         let booking = r.booking(&code)?;
         let preview = change.map(|c| (r.preview_change(&code, &c), c));
         let zone = r.property(booking.property.as_str()).map_or(r.settings().timezone, |p| p.timezone);
-        Ok((booking, preview, r.booking_events(&code)?, r.messages(&code)?, zone))
+        Ok((booking, preview, r.booking_events(&code)?, (r.messages(&code)?, r.payments(&code)?), zone))
     })
     .await;
-    let (b, preview, events, messages, zone) = match loaded {
+    let (b, preview, events, (messages, payments), zone) = match loaded {
         Ok(loaded) => loaded,
         Err(p) => return super::page::message(p.status, "Not found", &super::explain(&p)),
     };
@@ -74,6 +74,7 @@ pub async fn page<S: Store + 'static>(
                 p { button.quiet type="submit" { "Add note" } }
             }
         }
+        (super::booking_payments::card(&b, &payments, zone))
         (messages_card(&b, &messages, zone, session))
         section.card #notes {
             h2 { "Notes (" (b.notes.len()) ")" }

@@ -7,6 +7,7 @@
 //! nothing changed). Pages call the same library use cases as the API.
 
 mod booking;
+mod booking_payments;
 mod bookings;
 mod calendar;
 pub(crate) mod form;
@@ -19,6 +20,7 @@ pub mod password_check;
 mod properties;
 mod property_edit;
 mod property_messages;
+mod property_payments;
 pub mod session;
 mod stays;
 pub mod throttle;

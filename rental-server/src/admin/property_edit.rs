@@ -132,6 +132,8 @@ fn render(
             }
             h2 { "Booking page" }
             (booking_page(p, base, &error))
+            h2 { "Payments" }
+            (super::property_payments::fields(p, errors))
             h2 { "Guest messages" }
             (property_messages::fields(p, &error))
             h2 { "Seasons" }
@@ -277,6 +279,7 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
         Err(e) => errors.push(e),
     }
     property_messages::read(form, p, &mut errors);
+    super::property_payments::read(form, p, &mut errors);
     errors
 }
 

@@ -66,6 +66,13 @@ pub(super) fn response_example(name: &str) -> Option<Value> {
         "SyncResult" => sync_example(),
         "Block" => block_example(),
         "BlockList" => json!({"data": [block_example()]}),
+        "PaymentList" => json!({"data": [
+            {"id": "pay_BK-7QX2MF_i1", "kind": "installment", "number": 1, "amount": 40_286, "currency": "USD",
+                "status": "succeeded", "dueAt": "2026-11-22T07:39:21.123Z", "at": "2026-11-22T07:41:02.518Z",
+                "providerRef": "pi_3QX2MF", "error": null},
+            {"id": "pay_BK-7QX2MF_i2", "kind": "installment", "number": 2, "amount": 94_002, "currency": "USD",
+                "status": "scheduled", "dueAt": "2026-12-06T15:00:00.000Z", "at": null, "providerRef": null,
+                "error": null}]}),
         "SyncStatus" => json!({"feeds": [{"property": "sea-view", "name": "airbnb", "ok": false,
             "lastAttemptAt": "2026-11-22T07:30:00.000Z", "lastSuccessAt": "2026-11-22T05:00:00.000Z",
             "stale": true, "error": "the feed answered 503", "events": 0}]}),
@@ -133,6 +140,7 @@ fn booking_example() -> Value {
         "createdAt": "2026-11-22T07:39:21.123Z", "updatedAt": "2026-11-22T07:39:21.123Z",
         "cancelledBy": null, "cancelReason": null,
         "checkedInAt": null, "checkedInBy": null, "checkedOutAt": null, "checkedOutBy": null, "access": null,
+        "amountPaid": 40_286, "amountRefunded": 0, "balanceDue": 94_002, "nextPaymentAt": "2026-12-06T15:00:00.000Z",
         "stayUrl": "https://rental.example/stay/BK-7QX2MF.5f0c1e7a9b3d4c2e8a6f1b0d9c7e5a3b",
     })
 }

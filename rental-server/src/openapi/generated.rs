@@ -41,6 +41,7 @@ pub(super) fn response_schemas() -> Map<String, Value> {
     generator.subschema_for::<BlockView<'static>>();
     generator.subschema_for::<SyncStatus>();
     generator.subschema_for::<MessageView>();
+    generator.subschema_for::<rental_core::payments::PaymentView>();
     generator.take_definitions(true).into_iter().collect()
 }
 

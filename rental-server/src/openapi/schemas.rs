@@ -60,6 +60,10 @@ pub(super) fn message_schemas() -> Map<String, Value> {
         "MessageList": object("A booking's guest messages.", &["data"], json!({
             "data": {"type": "array", "items": schema("MessageView"), "description": "In the order recorded."},
         })),
+        "PaymentList": object("A booking's payments.", &["data"], json!({
+            "data": {"type": "array", "items": schema("PaymentView"),
+                "description": "Installments by number, then the deposit, then refunds."},
+        })),
         "MessageAccepted": object("A message sent again, as a key without the `read` scope sees it: no \
             recipient, subject or error, which are the guest's (a subject may carry a door code).",
             &["id", "kind", "status", "dueAt"], json!({

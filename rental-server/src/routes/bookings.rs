@@ -180,6 +180,29 @@ impl<S: Store + 'static> Table<S> {
         },
         Endpoint {
             method: Method::GET,
+            path: "/api/v1/bookings/{code}/payments",
+            scope: Some(Scope::Read),
+            handler: |c| Box::pin(async move { crate::ledger::list(c.rental(), c.param("code")).await }),
+            operation: Operation {
+                id: "listBookingPayments",
+                tag: "Bookings",
+                summary: "A booking's payments",
+                description: "The booking's ledger: every movement of money, installments by `number`, then the \
+                    deposit, then refunds. An installment is `scheduled` until its `dueAt` (N days before check-in \
+                    at `checkInTime` in the property's zone), `due` when it is to be paid now, `authorized` while a \
+                    card hold is in place, `succeeded` once paid, `failed` when the provider refused it (`error`), \
+                    `canceled` when the booking was cancelled or changed first. A deposit is `authorized` while held, \
+                    then `released` or `claimed`. A refund is `due` until issued, then `succeeded`. `providerRef` is \
+                    the payment provider's id of the movement. A booking imported from a channel, or made before \
+                    payments, has none. Needs the `read` scope.",
+                parameters: &["Code", "RequestId"],
+                body: None,
+                success: Success::Json(200, "The booking's payments.", "PaymentList"),
+                errors: &["NotFound"],
+            },
+        },
+        Endpoint {
+            method: Method::GET,
             path: "/api/v1/bookings/{code}/messages",
             scope: Some(Scope::Read),
             handler: |c| Box::pin(async move { messages::list(c.rental(), c.param("code")).await }),

@@ -231,6 +231,7 @@ impl<S: Store> Rental<S> {
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
             stay_link_rotations: 0,
+            money: crate::payments::PaymentSummary::default(),
             external: Some(ExternalRef { feed: feed.name.clone(), uid: uid.to_owned() }),
         })
     }

@@ -1,0 +1,133 @@
+//! The property editor's payment settings over HTTP (docs/API.md,
+//! Payments): terms, deposit and policy saved through the library, a broken
+//! rule shown on its field with nothing saved, and the worked example.
+
+use rental_core::property::{CancellationPolicy, PaymentTerms, SecurityDeposit};
+
+use crate::client::{Client, server};
+
+/// Sea View's other fields, as the form posts them.
+const BASE: [(&str, &str); 15] = [
+    ("name", "Sea View Cottage"),
+    ("nightlyRate", "150"),
+    ("weekendRate", "180"),
+    ("cleaningFee", "60"),
+    ("extraGuestFee", "20"),
+    ("baseGuests", "2"),
+    ("maxGuests", "4"),
+    ("taxRate", "12"),
+    ("weeklyDiscount", "10"),
+    ("monthlyDiscount", "20"),
+    ("minNights", "2"),
+    ("maxNights", "28"),
+    ("checkInTime", "15:00"),
+    ("checkOutTime", "11:00"),
+    ("active", "yes"),
+];
+
+/// The base fields with the payment fields of `extra`.
+fn form<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut fields = BASE.to_vec();
+    fields.push(("paymentsForm", "yes"));
+    fields.extend_from_slice(extra);
+    fields
+}
+
+const GOOD: [(&str, &str); 15] = [
+    ("inst.share", "50"),
+    ("inst.days", ""),
+    ("inst.share", "50"),
+    ("inst.days", "30"),
+    ("graceHours", "24"),
+    ("depositAmount", "300"),
+    ("depositHoldDays", "1"),
+    ("depositReleaseDays", "3"),
+    ("refund.days", "30"),
+    ("refund.share", "100"),
+    ("refund.days", "7"),
+    ("refund.share", "50"),
+    ("refundGraceHours", "48"),
+    ("refundGraceMinDays", "14"),
+    ("instantBooking", "yes"),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_editor_saves_terms_deposit_and_policy_and_shows_what_a_cancellation_refunds() {
+    let s = server().await;
+    let client = Client::logged_in(&s.http).await;
+    let page = client.get("/admin/properties/sea-view/edit").await.text();
+    // The default policy refunds everything up to check-in: a week and cleaning, $1,110.00.
+    assert!(page.contains("cancelled 10 days before: refund <strong>$1,110.00</strong>"), "{page}");
+
+    client.post("/admin/properties/sea-view/edit", &form(&GOOD)).await.expect(303);
+    let saved = s.rental.property("sea-view").unwrap().payments;
+    assert!(saved.instant_booking);
+    assert_eq!(saved.terms, PaymentTerms::split(&[(5_000, None), (5_000, Some(30))], 24));
+    assert_eq!(saved.security_deposit, Some(SecurityDeposit::new(30_000).days(1, 3)));
+    assert_eq!(saved.cancellation_policy, CancellationPolicy::checkpoints(&[(30, 10_000), (7, 5_000)]).grace(48, 14));
+    let page = client.get("/admin/properties/sea-view/edit").await.text();
+    for line in [
+        "cancelled 30 days before: refund <strong>$1,110.00</strong>",
+        "cancelled 10 days before: refund <strong>$555.00</strong>",
+        "cancelled 1 day before: refund <strong>$0.00</strong>",
+    ] {
+        assert!(page.contains(line), "{line}");
+    }
+    assert!(page.contains(r#"name="depositAmount" value="300.00""#), "the deposit in dollars");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn broken_payment_settings_are_shown_on_their_field_and_nothing_is_saved() {
+    let s = server().await;
+    let client = Client::logged_in(&s.http).await;
+    let cases: [(&[(&str, &str)], &str); 4] = [
+        (
+            &[("inst.share", "50"), ("inst.days", ""), ("inst.share", "40"), ("inst.days", "30"), ("graceHours", "48")],
+            "paymentTerms",
+        ),
+        (
+            &[
+                ("inst.share", "50"),
+                ("inst.days", ""),
+                ("inst.share", "50"),
+                ("inst.days", "lots"),
+                ("graceHours", "48"),
+            ],
+            "paymentTerms",
+        ),
+        (&[("inst.share", "100"), ("inst.days", ""), ("graceHours", "48"), ("depositAmount", "-5")], "securityDeposit"),
+        (
+            &[
+                ("inst.share", "100"),
+                ("inst.days", ""),
+                ("graceHours", "48"),
+                ("refund.days", "30"),
+                ("refund.share", "120"),
+            ],
+            "cancellationPolicy",
+        ),
+    ];
+    for (fields, area) in cases {
+        let r = client.post("/admin/properties/sea-view/edit", &form(fields)).await;
+        assert_eq!(r.status, 422, "{fields:?}");
+        assert!(r.text().contains(&format!(r#"data-field="{area}" role="alert""#)), "{fields:?}");
+    }
+    assert_eq!(s.rental.property("sea-view").unwrap().payments, rental_core::property::PaymentSettings::default());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bookings_page_lists_its_ledger_with_its_sums() {
+    let s = server().await;
+    s.rental
+        .edit_property("sea-view", |p| p.payments.terms = PaymentTerms::split(&[(3_000, None), (7_000, Some(14))], 48))
+        .unwrap();
+    let code = s.book("sea-view", "2026-12-20", "2026-12-27", 3).await["code"].as_str().unwrap().to_owned();
+    let client = Client::logged_in(&s.http).await;
+    let page = client.get(&format!("/admin/bookings/{code}")).await.text();
+    assert!(page.contains("<h2>Payments (2)</h2>"), "{page}");
+    assert!(page.contains(r#"<strong id="balance-due">$1,342.88</strong>"#), "still due: the whole total");
+    for (id, amount) in [("i1", "$402.86"), ("i2", "$940.02")] {
+        let row = &page[page.find(&format!(r#"data-payment="pay_{code}_{id}""#)).expect("a row per installment")..];
+        assert!(row[..row.find("</tr>").unwrap()].contains(amount), "{id}: {amount}");
+    }
+}
