@@ -63,6 +63,27 @@ pub struct Booking {
     /// Check-in, check-out and the stay's own door code (docs/API.md section 15).
     #[serde(flatten)]
     pub visit: Visit,
+    /// Children, pets and the promo code it was booked with (docs/API.md section 25).
+    #[serde(flatten)]
+    pub extras: Extras,
+}
+
+/// What a booking holds beyond adults and dates: children and pets (the
+/// quote's tourist tax and pet fee), and the promo code that priced it. Each
+/// is left out of the JSON at its default, as bookings stored before it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Extras {
+    /// Of the guests, children under the tourist tax's exempt age; absent: 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub children: u32,
+    /// Pets; absent: 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pets: u32,
+    /// The promo code the booking used, as the property spells it; absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promo_code: Option<String>,
 }
 
 /// A booking comes from [`crate::Rental::create_booking`] and changes with
