@@ -11,6 +11,7 @@ mod error;
 mod logging;
 mod mcp;
 mod output;
+mod page_secret;
 mod property_file;
 mod remote;
 
@@ -61,7 +62,7 @@ fn run(cli: &Cli) -> Result<Printed, CliError> {
         cli::Command::Restore(args) => return commands::backup::restore(args, &config).map(Into::into),
         _ => {}
     }
-    engine::with_engine!(&config, |engine| commands::run(&cli.command, engine))
+    engine::with_engine!(&config, |engine| commands::run(&cli.command, engine, &config))
 }
 
 /// Writes the data to stdout and the note to stderr. The operation is done by

@@ -517,6 +517,23 @@ fn dollars(cents: i64) -> String {
 }
 
 #[test]
+fn bookings_show_prints_the_stay_page_signed_with_the_server_s_page_secret() {
+    let s = Sandbox::new();
+    let code = s.with_bookings()[0].code.to_string();
+    let secret = "5e".repeat(32);
+    std::fs::write(s.data_dir().join("book-secret"), &secret).unwrap();
+    let signature = rental_core::stay_link::StayLinks::new(secret.as_bytes()).signature(&code, 0);
+    let url = format!("http://127.0.0.1:8080/stay/{code}.{signature}");
+    let shown = s.run(&["bookings", "show", &code]).ok().stdout;
+    assert!(shown.contains("Stay page:") && shown.contains(&url), "{url} missing from\n{shown}");
+    let json = s.run(&["bookings", "show", &code, "--json"]).ok().json();
+    assert_eq!(json["stayUrl"], url.as_str());
+    let based =
+        s.run_with(&["bookings", "show", &code, "--json"], &[("RENTAL_BASE_URL", "https://stay.example")]).ok().json();
+    assert_eq!(based["stayUrl"], format!("https://stay.example/stay/{code}.{signature}").as_str(), "from baseUrl");
+}
+
+#[test]
 fn a_booking_is_shown_confirmed_and_cancelled() {
     let s = Sandbox::new();
     let code = s.with_bookings()[0].code.to_string();

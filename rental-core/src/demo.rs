@@ -140,6 +140,7 @@ pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
         cancel_reason: None,
         visit: Visit::default(),
         extras: crate::bookings::booking::Extras::default(),
+        stay_link_rotations: 0,
         external: None,
     }
 }

@@ -107,8 +107,9 @@
 //!   delivers them itself, or pulls the channels' feeds itself ([`pull`]),
 //!   uses [`Rental::worker`], the calls meant for servers. Our calendar
 //!   export, for the channels to import, is [`Rental::calendar_export`].
-//! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`] and
-//!   [`occupancy`] are plain functions over plain data, no store, no clock, no I/O.
+//! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`],
+//!   [`occupancy`] and the money math of [`payments`] are plain functions
+//!   over plain data, no store, no clock, no I/O.
 
 #![deny(missing_docs)]
 
@@ -123,6 +124,7 @@ pub mod demo;
 mod error;
 pub mod metrics;
 mod outbox;
+pub mod payments;
 mod properties;
 mod service;
 mod stays;
@@ -137,7 +139,7 @@ pub use bookings::{availability, booking, calendar, change, event, lifecycle, pr
 pub use channels::{feed_status, ical, pull};
 pub use outbox::{delivery, message, webhook};
 pub use properties::{booking_page, property};
-pub use stays::{access, occupancy, stay_state, stay_summary, turnover};
+pub use stays::{access, occupancy, stay_link, stay_state, stay_summary, turnover};
 
 pub mod prelude;
 
@@ -149,6 +151,7 @@ pub struct ReadmeExamples;
 pub use access::DoorCodeMode;
 pub use availability::Availability;
 pub use basics::clock_time::{ClockTime, local_moment};
+pub use basics::currency::{Currency, format_amount, parse_amount, plain_amount};
 pub use basics::date_json::parse_date;
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
 pub use booking_page::BookingPage;

@@ -1,8 +1,8 @@
 //! One request, start to finish: its id, its access log line and metrics,
-//! the admin and booking pages, then the route table's row, its scope and rate limit, its handler.
+//! the admin, booking and stay pages, then the route table's row, its scope and rate limit, its handler.
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use bytes::Bytes;
@@ -17,7 +17,7 @@ use crate::problem::Problem;
 use crate::reply::{Reply, blocking};
 use crate::request::{self, Query};
 use crate::routes::{self, Call};
-use crate::{AppState, admin, book};
+use crate::{AppState, admin, book, stay};
 
 /// The request id header, given by the client or made here.
 const X_REQUEST_ID: http::HeaderName = http::HeaderName::from_static("x-request-id");
@@ -32,8 +32,17 @@ pub(crate) async fn handle<S: Store + 'static>(
     state.requests.fetch_add(1, Ordering::Relaxed);
     let request_id = request_id(&state, &req);
     let (method, path) = (req.method().clone(), req.uri().path().to_owned());
-    // The route template, never the raw path: a path can carry a token (a booking page link).
-    let route = routes::label(&method, &path);
+    let (on_admin, on_book, on_stay) = (admin::owns(&path), book::owns(&path), stay::owns(&path));
+    // The API's row, found once for the label and the dispatch (the table is scanned per request).
+    let found = (!on_admin && !on_book && !on_stay).then(|| routes::find::<S>(&method, &path));
+    // The route template, never the raw path: a path can carry a token (a booking page or stay link).
+    let route = match &found {
+        None if on_admin => "/admin",
+        None if on_book => "/book",
+        None => "/stay",
+        Some(Ok((endpoint, _))) => endpoint.path,
+        Some(Err(_)) => "unmatched",
+    };
     // A client may send any method, 300 KB long: the log holds a bounded, escaped one.
     let logged_method = crate::log_safe::method(&method).into_owned();
     let span = tracing::info_span!("request", requestId = %request_id, method = %logged_method, route);
@@ -42,14 +51,15 @@ pub(crate) async fn handle<S: Store + 'static>(
         if state.draining.load(Ordering::SeqCst) && !matches!(path.as_str(), "/healthz" | "/readyz") {
             return Problem::unavailable("the server is shutting down").into_response();
         }
-        if admin::owns(&path) {
-            return admin::handle(&state, peer, req).await;
+        match found {
+            None if on_admin => admin::handle(&state, peer, req).await,
+            None if on_book => {
+                let client = state.proxies.client(peer, req.headers());
+                book::handle(&state, client, req).await
+            }
+            None => stay::handle(&state, req).await,
+            Some(found) => dispatch(&state, req, found).await,
         }
-        if book::owns(&path) {
-            let client = state.proxies.client(peer, req.headers());
-            return book::handle(&state, client, req).await;
-        }
-        dispatch(&state, req).await
     }
     .instrument(span)
     .await;
@@ -93,18 +103,28 @@ fn request_id<S>(state: &AppState<S>, req: &Request<Body>) -> String {
 
 /// A new request id, unique in this process.
 pub(crate) fn new_request_id<S>(state: &AppState<S>) -> String {
-    format!("req_{:x}_{:06}", std::process::id(), state.next_request.fetch_add(1, Ordering::Relaxed))
+    // The process id once: `process::id` is a system call, and this runs for most requests.
+    static PROCESS: OnceLock<u32> = OnceLock::new();
+    let process = *PROCESS.get_or_init(std::process::id);
+    format!("req_{process:x}_{:06}", state.next_request.fetch_add(1, Ordering::Relaxed))
 }
 
 /// The id of the key a request was made with, kept on its response for the access log.
 #[derive(Debug, Clone)]
 struct KeyId(String);
 
+/// A request's row of the route table and its path's parameters, or why it has none.
+type Found<S> = Result<(&'static routes::Endpoint<S>, routes::Params), Problem>;
+
 /// Routes an API request and answers it, problems included; the response
 /// carries the [`KeyId`] of the key that authenticated it.
-async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Body>) -> Response<Full<Bytes>> {
+async fn dispatch<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    req: Request<Body>,
+    found: Found<S>,
+) -> Response<Full<Bytes>> {
     let mut key_id = None;
-    let mut response = route_request(state, req, &mut key_id).await.unwrap_or_else(Problem::into_response);
+    let mut response = route_request(state, req, found, &mut key_id).await.unwrap_or_else(Problem::into_response);
     if let Some(id) = key_id {
         response.extensions_mut().insert(KeyId(id));
     }
@@ -114,9 +134,10 @@ async fn dispatch<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<Bod
 async fn route_request<S: Store + 'static>(
     state: &Arc<AppState<S>>,
     mut req: Request<Body>,
+    found: Found<S>,
     key_id: &mut Option<String>,
 ) -> Reply {
-    let (endpoint, params) = routes::find::<S>(req.method(), req.uri().path())?;
+    let (endpoint, params) = found?;
     let mut reader = false;
     if let Some(scope) = endpoint.scope {
         let key = authenticate(state, req.headers(), scope).await?;

@@ -11,7 +11,7 @@ use rental_core::{Rental, Store};
 use crate::client_addr::TrustedProxies;
 use crate::connection::ConnectionLimits;
 use crate::ratelimit::Limiter;
-use crate::{ServerConfig, WebhookConfig, admin, book, feed_pulls, mail};
+use crate::{ServerConfig, WebhookConfig, admin, book, feed_pulls, mail, stay};
 
 /// Everything a request handler can reach.
 #[derive(Debug)]
@@ -26,6 +26,8 @@ pub struct AppState<S> {
     pub(crate) proxies: TrustedProxies,
     pub(crate) admin: admin::Admin,
     pub(crate) book: book::Book,
+    /// The guests' stay pages and what signs their links.
+    pub(crate) stay: stay::StayPages,
     pub(crate) draining: AtomicBool,
     /// The process's counters and histograms ([`crate::metrics`]).
     pub(crate) metrics: crate::metrics::Metrics,
@@ -55,13 +57,17 @@ impl<S: Store + 'static> AppState<S> {
             proxies: config.trusted_proxies.clone(),
             admin: admin::Admin::new(config.admin.clone()),
             book: book::Book::new(&config.book),
+            stay: stay::StayPages::new(&config.book.secret),
             draining: AtomicBool::new(false),
             probe: Arc::new(tokio::sync::Mutex::new(())),
             metrics: crate::metrics::Metrics::install(),
             metrics_listen: config.metrics_listen,
             next_request: AtomicU64::new(1),
             requests: Arc::new(AtomicU64::new(0)),
-            mail: config.mail.clone(),
+            mail: mail::MailConfig {
+                stay_links: Some(rental_core::stay_link::StayLinks::new(&config.book.secret)),
+                ..config.mail.clone()
+            },
             message_counters: Arc::new(mail::MessageCounters::default()),
         })
     }
@@ -74,6 +80,11 @@ impl<S: Store + 'static> AppState<S> {
     /// How guest messages go out (the admin's test message uses it too).
     pub fn mail(&self) -> &mail::MailConfig {
         &self.mail
+    }
+
+    /// What signs the guests' stay page links.
+    pub fn stay_links(&self) -> &rental_core::stay_link::StayLinks {
+        self.stay.links()
     }
 
     /// The engine.

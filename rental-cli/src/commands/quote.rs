@@ -122,32 +122,33 @@ fn render(quote: &Quote, name: &str) -> String {
 }
 
 fn lines(quote: &Quote) -> Vec<(String, String)> {
+    let money = |amount| output::money(amount, &quote.currency);
     let night = |n: &rental_core::pricing::NightPrice| {
         let label = if n.base == n.price {
             output::day(n.date)
         } else {
-            format!("{} (rate {}, adjusted)", output::day(n.date), output::money(n.base))
+            format!("{} (rate {}, adjusted)", output::day(n.date), money(n.base))
         };
-        (label, output::money(n.price))
+        (label, money(n.price))
     };
     let mut lines: Vec<(String, String)> = quote.nightly.iter().map(night).collect();
-    lines.push(("Accommodation".into(), output::money(quote.accommodation)));
+    lines.push(("Accommodation".into(), money(quote.accommodation)));
     if quote.discount != 0 {
         let kind = quote.discount_kind.map_or("", |k| k.as_str());
-        lines.push((format!("Discount ({})", kind.replace('_', " ")), output::money(-quote.discount)));
+        lines.push((format!("Discount ({})", kind.replace('_', " ")), money(-quote.discount)));
     }
     if quote.extra_guest_fee != 0 {
-        lines.push(("Extra guest fee".into(), output::money(quote.extra_guest_fee)));
+        lines.push(("Extra guest fee".into(), money(quote.extra_guest_fee)));
     }
-    lines.push(("Cleaning fee".into(), output::money(quote.cleaning_fee)));
+    lines.push(("Cleaning fee".into(), money(quote.cleaning_fee)));
     if quote.pet_fee != 0 {
-        lines.push(("Pet fee".into(), output::money(quote.pet_fee)));
+        lines.push(("Pet fee".into(), money(quote.pet_fee)));
     }
-    lines.push(("Taxes".into(), output::money(quote.taxes)));
+    lines.push(("Taxes".into(), money(quote.taxes)));
     if quote.tourist_tax != 0 {
-        lines.push(("Tourist tax".into(), output::money(quote.tourist_tax)));
+        lines.push(("Tourist tax".into(), money(quote.tourist_tax)));
     }
-    lines.push((format!("Total ({})", quote.currency), output::money(quote.total)));
+    lines.push((format!("Total ({})", quote.currency), money(quote.total)));
     lines
 }
 

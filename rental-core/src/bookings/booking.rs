@@ -66,6 +66,10 @@ pub struct Booking {
     /// Children, pets and the promo code it was booked with (docs/API.md section 25).
     #[serde(flatten)]
     pub extras: Extras,
+    /// How many times the guest's stay link was rotated (docs/API.md section
+    /// 24): the link's generation, signed into it. Omitted while 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stay_link_rotations: u32,
 }
 
 /// What a booking holds beyond adults and dates: children and pets (the
@@ -84,6 +88,11 @@ pub struct Extras {
     /// The promo code the booking used, as the property spells it; absent: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub promo_code: Option<String>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A booking comes from [`crate::Rental::create_booking`] and changes with
@@ -308,11 +317,6 @@ pub struct QuoteRequest {
 
 fn one_guest() -> u32 {
     1
-}
-
-#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 impl QuoteRequest {

@@ -7,6 +7,7 @@ use super::access_settings::AccessSettings;
 use super::booking_page::BookingPage;
 use super::feed_settings::FeedSettings;
 use super::message_settings::MessageSettings;
+use super::payment_settings::PaymentSettings;
 use super::price_rules::PriceRules;
 use super::property::Property;
 use super::rates::Pricing;
@@ -35,6 +36,7 @@ pub struct PropertyBuilder {
     slug: String,
     name: String,
     timezone: Option<Tz>,
+    currency: String,
     active: bool,
     pricing: Option<Pricing>,
     stay_rules: StayRules,
@@ -43,6 +45,7 @@ pub struct PropertyBuilder {
     booking_page: BookingPage,
     messages: MessageSettings,
     feeds: FeedSettings,
+    payments: PaymentSettings,
 }
 
 impl PropertyBuilder {
@@ -51,6 +54,7 @@ impl PropertyBuilder {
             slug: slug.to_owned(),
             name: String::new(),
             timezone: None,
+            currency: "USD".to_owned(),
             active: true,
             pricing: None,
             stay_rules: StayRules::default(),
@@ -59,6 +63,7 @@ impl PropertyBuilder {
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
             feeds: FeedSettings::default(),
+            payments: PaymentSettings::default(),
         }
     }
 
@@ -71,6 +76,12 @@ impl PropertyBuilder {
     /// Sets the time zone the property's days are counted in (required).
     pub fn timezone(mut self, timezone: Tz) -> Self {
         self.timezone = Some(timezone);
+        self
+    }
+
+    /// Sets the ISO 4217 code every amount is in (default `USD`; see [`crate::Currency`]).
+    pub fn currency(mut self, code: &str) -> Self {
+        code.clone_into(&mut self.currency);
         self
     }
 
@@ -122,6 +133,12 @@ impl PropertyBuilder {
         self
     }
 
+    /// Sets instant booking, the installments, the deposit and the cancellation policy.
+    pub fn payments(mut self, payments: PaymentSettings) -> Self {
+        self.payments = payments;
+        self
+    }
+
     /// The property, or [`Error::Validation`] naming every field at fault
     /// (a missing time zone or pricing is `required`).
     pub fn build(self) -> Result<Property, Error> {
@@ -143,7 +160,7 @@ impl PropertyBuilder {
             slug,
             name: self.name,
             timezone,
-            currency: "USD".to_owned(),
+            currency: self.currency,
             active: self.active,
             pricing,
             stay_rules: self.stay_rules,
@@ -152,6 +169,7 @@ impl PropertyBuilder {
             booking_page: self.booking_page,
             messages: self.messages,
             feeds: self.feeds,
+            payments: self.payments,
         };
         property.validate()?;
         Ok(property)

@@ -10,6 +10,9 @@ use super::booking_page::BookingPage;
 pub use super::builder::PropertyBuilder;
 pub use super::feed_settings::{FeedSettings, IcalFeed};
 pub use super::message_settings::MessageSettings;
+pub use super::payment_settings::{
+    CancellationPolicy, Due, Installment, PaymentSettings, PaymentTerms, RefundCheckpoint, SecurityDeposit,
+};
 pub use super::price_rules::{
     EarlyBirdDiscount, GapFill, LeadTimeAdjustment, LengthOfStayDiscount, PriceRules, PromoCode, TouristTax,
 };
@@ -60,7 +63,8 @@ pub struct Property {
     pub name: String,
     /// The IANA time zone the property's days are counted in.
     pub timezone: Tz,
-    /// Currency code of every amount; `USD`.
+    /// The ISO 4217 code of every amount (`USD`, `EUR`, `JPY`...; see
+    /// [`crate::Currency`]): amounts are integers in its minor unit.
     pub currency: String,
     /// Listed and bookable.
     pub active: bool,
@@ -78,6 +82,8 @@ pub struct Property {
     pub messages: MessageSettings,
     /// Private: channel calendars to import.
     pub feeds: FeedSettings,
+    /// Instant booking or requests, installments, deposit and cancellation policy.
+    pub payments: PaymentSettings,
 }
 
 impl Property {
@@ -105,6 +111,7 @@ impl Property {
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
             feeds: FeedSettings::default(),
+            payments: PaymentSettings::default(),
         }
     }
 
@@ -127,8 +134,12 @@ impl Property {
             errors.push(FieldError::new("name", "invalid", "must be 1 to 200 characters"));
         }
         errors.extend(crate::basics::text::field_error("name", &self.name));
-        if self.currency != "USD" {
-            errors.push(FieldError::new("currency", "invalid", "must be USD"));
+        if crate::basics::currency::Currency::find(&self.currency).is_none() {
+            errors.push(FieldError::new(
+                "currency",
+                "invalid",
+                "must be an upper-case ISO 4217 code the payment provider charges in (EUR, GBP, JPY, USD, ...)",
+            ));
         }
         self.pricing.faults(&mut errors);
         self.stay_rules.faults(&mut errors);
@@ -136,6 +147,7 @@ impl Property {
         self.access.faults(&mut errors);
         self.feeds.faults(&mut errors);
         self.messages.faults(&mut errors);
+        self.payments.faults(&mut errors);
         if let Some((field, message)) = self.booking_page.fault() {
             errors.push(FieldError::new(field, "invalid", message));
         }

@@ -5,6 +5,7 @@ use chrono_tz::Tz;
 use serde::{Serialize, Serializer};
 
 use super::booking_page::BookingPage;
+use super::payment_settings::{CancellationPolicy, PaymentTerms, SecurityDeposit};
 use super::price_rules::{EarlyBirdDiscount, GapFill, LeadTimeAdjustment, LengthOfStayDiscount, TouristTax};
 use super::property::Property;
 use super::rates::SeasonalRate;
@@ -40,6 +41,10 @@ impl Serialize for PublicProperty<'_> {
             check_out_time: p.stay_rules.check_out_time,
             seasonal_rates: &p.pricing.seasonal_rates,
             booking_page: &p.booking_page,
+            instant_booking: p.payments.instant_booking,
+            payment_terms: &p.payments.terms,
+            security_deposit: p.payments.security_deposit.as_ref(),
+            cancellation_policy: &p.payments.cancellation_policy,
             check_in_days: (!p.stay_rules.check_in_days.is_all()).then_some(p.stay_rules.check_in_days),
             check_out_days: (!p.stay_rules.check_out_days.is_all()).then_some(p.stay_rules.check_out_days),
             advance_notice_hours: nonzero(p.stay_rules.advance_notice_hours),
@@ -86,7 +91,7 @@ struct PropertyView<'a> {
     /// IANA time zone the property's days are counted in (`Europe/Lisbon`).
     #[cfg_attr(feature = "schemars", schemars(with = "String"))]
     timezone: &'a Tz,
-    /// `USD`, the currency of every amount.
+    /// The ISO 4217 code of every amount (`USD`, `EUR`, `JPY`...), in its minor unit.
     currency: &'a str,
     /// Most guests allowed.
     #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
@@ -127,6 +132,15 @@ struct PropertyView<'a> {
     seasonal_rates: &'a [SeasonalRate],
     /// The booking page at `/book/{slug}`: on or off, and the sites allowed to frame it.
     booking_page: &'a BookingPage,
+    /// `true`: a booking is confirmed when its first payment succeeds; `false`: a request the host confirms.
+    instant_booking: bool,
+    /// Up to 4 installments whose shares (basis points) sum to 10000, the first due at booking.
+    payment_terms: &'a PaymentTerms,
+    /// A card hold around the stay; omitted when the property takes none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    security_deposit: Option<&'a SecurityDeposit>,
+    /// What a guest's cancellation refunds.
+    cancellation_policy: &'a CancellationPolicy,
     /// Weekdays a stay may start on (`mon` … `sun`); omitted: every day.
     #[serde(skip_serializing_if = "Option::is_none")]
     check_in_days: Option<Weekdays>,

@@ -15,6 +15,7 @@ use super::access_settings::{AccessSettings, DEFAULT_CODE_LENGTH, DoorCodeMode};
 use super::booking_page::BookingPage;
 use super::feed_settings::{FeedSettings, IcalFeed};
 use super::message_settings::MessageSettings;
+use super::payment_settings::{CancellationPolicy, PaymentSettings, PaymentTerms, SecurityDeposit};
 use super::price_rules::{
     EarlyBirdDiscount, GapFill, LeadTimeAdjustment, LengthOfStayDiscount, PriceRules, PromoCode, TouristTax,
 };
@@ -92,6 +93,15 @@ pub(super) struct PropertyWire {
     check_out_message: Lead,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     messages: BTreeMap<MessageKind, MessageTemplate>,
+    // Payments: left out at their defaults, so documents stored before them keep their bytes.
+    #[serde(default, skip_serializing_if = "is_false")]
+    instant_booking: bool,
+    #[serde(default, skip_serializing_if = "is_default")]
+    payment_terms: PaymentTerms,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    security_deposit: Option<SecurityDeposit>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    cancellation_policy: CancellationPolicy,
     // Section 25's rules: each left out at its default, so that documents
     // stored before them read and write back the same bytes.
     #[serde(default, skip_serializing_if = "every_day")]
@@ -180,6 +190,12 @@ impl From<PropertyWire> for Property {
                 templates: w.messages,
             },
             feeds: FeedSettings { ical_feeds: w.ical_feeds },
+            payments: PaymentSettings {
+                instant_booking: w.instant_booking,
+                terms: w.payment_terms,
+                security_deposit: w.security_deposit,
+                cancellation_policy: w.cancellation_policy,
+            },
         }
     }
 }
@@ -199,6 +215,7 @@ impl From<Property> for PropertyWire {
             booking_page,
             messages,
             feeds,
+            payments,
         } = p;
         PropertyWire {
             slug,
@@ -233,6 +250,10 @@ impl From<Property> for PropertyWire {
             check_in_message: messages.check_in_lead,
             check_out_message: messages.check_out_lead,
             messages: messages.templates,
+            instant_booking: payments.instant_booking,
+            payment_terms: payments.terms,
+            security_deposit: payments.security_deposit,
+            cancellation_policy: payments.cancellation_policy,
             check_in_days: stay_rules.check_in_days,
             check_out_days: stay_rules.check_out_days,
             advance_notice_hours: stay_rules.advance_notice_hours,
@@ -269,6 +290,13 @@ fn check_in_time() -> ClockTime {
 }
 fn check_out_time() -> ClockTime {
     StayRules::default().check_out_time
+}
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 #[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
 fn is_zero(n: &u32) -> bool {

@@ -272,9 +272,13 @@ impl<S: Store> Rental<S> {
                     property.price_rules.promo_code(code, property.today(now)).map(|p| p.code.clone())
                 }),
             },
+            stay_link_rotations: 0,
             external: None,
         };
         tx.insert_booking(&booking)?;
+        // The payment plan is frozen and the schedule written with the booking (docs/API.md, Payments).
+        let clock = crate::payments::schedule::StayClock::of(&property, stay);
+        crate::payments::write_schedule(&mut **tx, &booking, &property.payments, &clock, now)?;
         tx.append_events(&[Event::created(&booking, now)])?;
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint) {
             // A record still here is older than the window (a fresh one replayed above): it gives way.

@@ -16,11 +16,13 @@ mod demo_seed;
 mod group_commit;
 mod leases;
 mod messages;
+mod payments;
 mod property_edit;
 mod read_model;
 mod refusal;
 mod retention;
 mod stay;
+mod stay_page;
 mod visit_cache;
 mod webhook_admin;
 mod worker;
@@ -32,6 +34,7 @@ pub use self::bookings::Created;
 pub use self::channels::{FeedPull, Fetched, PullClaim};
 pub use self::deliveries::DueDelivery;
 pub use self::messages::{Claim, Claimed};
+pub use self::payments::PaymentChange;
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::stay::CATCH_UP_DAYS;
 pub use self::worker::Worker;
@@ -253,6 +256,7 @@ impl<S: Store> Rental<S> {
 
     /// Inserts or replaces properties by slug, all or none: every property is
     /// checked first, and one bad property writes nothing. Returns how many were new.
+    /// A currency change is refused while the property has bookings to come.
     pub fn import_properties(&self, properties: &[Property]) -> Result<usize> {
         for (i, p) in properties.iter().enumerate() {
             p.validate().map_err(|e| at_index(e, i))?;
@@ -260,10 +264,13 @@ impl<S: Store> Rental<S> {
                 return Err(Error::invalid(&format!("[{i}].slug"), "duplicate", format!("{} appears twice", p.slug)));
             }
         }
+        let now = self.now();
         self.write(|tx| {
             let mut created = 0;
-            for p in properties {
-                created += usize::from(tx.property(p.slug.as_str())?.is_none());
+            for (i, p) in properties.iter().enumerate() {
+                let before = tx.property(p.slug.as_str())?;
+                property_edit::refuse_currency_change(&**tx, before.as_ref(), p, now).map_err(|e| at_index(e, i))?;
+                created += usize::from(before.is_none());
                 tx.put_property(p)?;
             }
             Ok(created)

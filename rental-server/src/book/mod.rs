@@ -477,5 +477,6 @@ async fn requested<S: Store + 'static>(
     };
     let frame = Frame { settings, embed, requested: Some(booking.code.as_str()) };
     let title = format!("{} · {}", confirmation::title(booking.status), booking.property_name);
-    Ok(shell(StatusCode::OK, &title, frame, &confirmation::render(&booking, property.as_ref(), &back)))
+    let stay = state.stay_links().path(&booking);
+    Ok(shell(StatusCode::OK, &title, frame, &confirmation::render(&booking, property.as_ref(), &back, &stay)))
 }

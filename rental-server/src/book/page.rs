@@ -2,10 +2,12 @@
 //! the script reads), the response headers, and money and dates for guests.
 
 use bytes::Bytes;
-use chrono::NaiveDate;
+use std::fmt::Write as _;
+
+use chrono::{Datelike, NaiveDate};
 use http::{HeaderValue, Response, StatusCode, header};
 use http_body_util::Full;
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use maud::{DOCTYPE, Markup, PreEscaped, Render, html};
 use rental_core::booking_page::BookingPage;
 use rental_core::clock::{Entropy, OsEntropy};
 
@@ -14,7 +16,7 @@ use super::embed::content_security_policy;
 /// A finished booking-page response.
 pub type Page = Response<Full<Bytes>>;
 
-const CSS: &str = r"
+pub(crate) const CSS: &str = r"
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2328;background:#fff}
 .page{max-width:980px;margin:0 auto;padding:1rem}
@@ -184,26 +186,75 @@ fn nonce() -> String {
     random_hex()
 }
 
-/// An amount in the property's currency: `$1,342.88` for USD, `1,342.88 EUR` otherwise.
-pub fn money(cents: i64, currency: &str) -> String {
-    let dollars = rental_core::format_money(cents);
-    if currency == "USD" { dollars } else { format!("{} {currency}", dollars.replacen('$', "", 1)) }
+/// An amount in the property's currency ([`rental_core::format_amount`]):
+/// `$1,342.88`, `€1,342.88`, `¥134,288`, `1,342.88 CHF`.
+pub fn money(amount: i64, currency: &str) -> String {
+    rental_core::format_amount(amount, currency)
 }
 
-/// A nightly price for a calendar cell: whole amounts without cents (`$150`).
-pub fn short_money(cents: i64, currency: &str) -> String {
-    let full = money(cents, currency);
-    if cents % 100 == 0 { full.replacen(".00", "", 1) } else { full }
+/// A nightly price for a calendar cell: whole amounts without their zero
+/// decimals (`$150`, `€150`, `¥15,000`).
+pub fn short_money(amount: i64, currency: &str) -> String {
+    let full = money(amount, currency);
+    let exponent = rental_core::Currency::find(currency).map_or(2, |c| c.exponent);
+    let zeros = format!(".{}", "0".repeat(usize::from(exponent)));
+    if exponent > 0 && full.contains(&zeros) { full.replacen(&zeros, "", 1) } else { full }
 }
+
+// Dates are written from these tables rather than by chrono's `format`, which
+// parses its pattern on every call: that was a seventh of a page view's CPU.
+const WEEKDAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
 
 /// `Sun 20 Dec 2026`.
 pub fn day(date: NaiveDate) -> String {
-    date.format("%a %-d %b %Y").to_string()
+    let mut out = String::with_capacity(16);
+    write_day(&mut out, date, false);
+    out
 }
 
 /// `Sunday 20 December 2026`, for screen readers.
 pub fn long_day(date: NaiveDate) -> String {
-    date.format("%A %-d %B %Y").to_string()
+    let mut out = String::with_capacity(28);
+    write_day(&mut out, date, true);
+    out
+}
+
+/// `December 2026`.
+pub fn month_year(date: NaiveDate) -> String {
+    format!("{} {}", MONTHS[date.month0() as usize], date.year())
+}
+
+/// [`day`] (or [`long_day`] when `long`) appended to `out`.
+pub fn write_day(out: &mut String, date: NaiveDate, long: bool) {
+    let weekday = WEEKDAYS[date.weekday().num_days_from_monday() as usize];
+    let month = MONTHS[date.month0() as usize];
+    let (weekday, month) = if long { (weekday, month) } else { (&weekday[..3], &month[..3]) };
+    let _ = write!(out, "{weekday} {} {month} {}", date.day(), date.year());
+}
+
+/// A date in a guest's words, rendered into a page without a `String` of its
+/// own (its words need no escaping).
+#[derive(Debug, Clone, Copy)]
+pub struct LongDay(pub NaiveDate);
+
+impl Render for LongDay {
+    fn render_to(&self, out: &mut String) {
+        write_day(out, self.0, true);
+    }
 }
 
 #[cfg(test)]
@@ -213,9 +264,23 @@ mod tests {
     #[test]
     fn amounts_are_written_in_the_property_s_currency() {
         assert_eq!(money(134_288, "USD"), "$1,342.88");
-        assert_eq!(money(134_288, "EUR"), "1,342.88 EUR");
+        assert_eq!(money(134_288, "EUR"), "€1,342.88");
+        assert_eq!(money(134_288, "SEK"), "1,342.88 SEK");
+        assert_eq!(short_money(15_000, "JPY"), "¥15,000");
+        assert_eq!(short_money(15_000, "EUR"), "€150");
         assert_eq!(short_money(15_000, "USD"), "$150");
         assert_eq!(short_money(15_050, "USD"), "$150.50");
+    }
+
+    #[test]
+    fn dates_read_as_chrono_would_write_them() {
+        let mut date = NaiveDate::from_ymd_opt(2026, 1, 1).unwrap();
+        for _ in 0..800 {
+            assert_eq!(day(date), date.format("%a %-d %b %Y").to_string());
+            assert_eq!(long_day(date), date.format("%A %-d %B %Y").to_string());
+            assert_eq!(month_year(date), date.format("%B %Y").to_string());
+            date = date.succ_opt().unwrap();
+        }
     }
 
     #[test]

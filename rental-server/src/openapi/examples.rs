@@ -27,6 +27,9 @@ pub(super) fn request_examples(name: &str) -> Map<String, Value> {
                 "check_out": {"summary": "The guest left early", "value": {"action": "check_out"}},
             }),
         ),
+        "StayLinkAction" => {
+            return Map::from_iter([("example".to_owned(), json!({"action": "rotate"}))]);
+        }
         "ResendRequest" => {
             return Map::from_iter([("example".to_owned(), json!({"kind": "check_in_instructions"}))]);
         }
@@ -84,6 +87,12 @@ fn property_example() -> Value {
         "seasonalRates": [{"name": "Summer", "startDate": "2026-06-01", "endDate": "2026-08-31",
             "nightlyRate": 22000, "weekendRate": 25000, "minNights": 3}],
         "bookingPage": {"enabled": true, "embedOrigins": ["https://seaviewcottage.example"]},
+        "instantBooking": false,
+        "paymentTerms": {"installments": [{"share": 5000, "due": "booking"}, {"share": 5000, "daysBeforeCheckIn": 30}],
+            "graceHours": 48},
+        "securityDeposit": {"amount": 30000, "holdDaysBeforeCheckIn": 2, "releaseDaysAfterCheckOut": 2},
+        "cancellationPolicy": {"refunds": [{"daysBeforeCheckIn": 30, "share": 10000}, {"daysBeforeCheckIn": 7, "share": 5000}],
+            "graceHours": 48, "graceMinDaysBeforeCheckIn": 14},
     })
 }
 
@@ -124,6 +133,7 @@ fn booking_example() -> Value {
         "createdAt": "2026-11-22T07:39:21.123Z", "updatedAt": "2026-11-22T07:39:21.123Z",
         "cancelledBy": null, "cancelReason": null,
         "checkedInAt": null, "checkedInBy": null, "checkedOutAt": null, "checkedOutBy": null, "access": null,
+        "stayUrl": "https://rental.example/stay/BK-7QX2MF.5f0c1e7a9b3d4c2e8a6f1b0d9c7e5a3b",
     })
 }
 

@@ -231,6 +231,7 @@ impl<S: Store> Rental<S> {
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
             extras: crate::bookings::booking::Extras::default(),
+            stay_link_rotations: 0,
             external: Some(ExternalRef { feed: feed.name.clone(), uid: uid.to_owned() }),
         })
     }
