@@ -84,14 +84,15 @@ fn availability(c: &mut Criterion) {
     let slug = y.property.slug.as_str();
     let range = data::stay_at(y.today, 0, 365);
     let (from, to) = (range.check_in(), range.check_out());
-    let calendar = stored_calendar(&y.rental, slug, from, to);
-    let pure = availability::nights(&y.property, range, y.today, &calendar);
+    let (span_from, span_to) = availability::calendar_span(&y.property, range);
+    let calendar = stored_calendar(&y.rental, slug, span_from, span_to);
+    let pure = availability::nights(&y.property, range, data::now(), &calendar);
     assert_eq!(pure.nights.len(), 365);
     assert_eq!(y.rental.availability(slug, Some(from), Some(to)).expect("availability"), pure);
 
     let mut g = c.benchmark_group("availability_365_nights");
     g.bench_function("pure", |b| {
-        b.iter(|| availability::nights(black_box(&y.property), black_box(range), y.today, black_box(&calendar)));
+        b.iter(|| availability::nights(black_box(&y.property), black_box(range), data::now(), black_box(&calendar)));
     });
     g.bench_function("redb", |b| {
         b.iter(|| y.rental.availability(black_box(slug), Some(from), Some(to)).expect("availability"));

@@ -142,3 +142,36 @@ async fn a_booking_keeps_its_price_when_the_rules_change_and_a_change_reprices_i
     changed.expect(200);
     assert_eq!(changed.body["total"], now.body["total"], "a change is priced under the rules in force");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn availability_says_per_night_where_a_stay_may_start_or_end_and_what_is_kept_to_prepare() {
+    let s = TestServer::memory().await;
+    let mut p = sea_view_with_rules(); // arrivals on Saturdays and Sundays
+    p.stay_rules.preparation_nights = 1;
+    p.stay_rules.check_out_days = serde_json::from_value(json!(["sat"])).unwrap();
+    s.rental.import_properties(&[p]).unwrap();
+    s.book("sea-view", "2026-12-13", "2026-12-19", 2).await; // Sunday to Saturday
+    let reply = s.get("/api/v1/properties/sea-view/availability?from=2026-12-11&to=2026-12-21", &s.read_key).await;
+    reply.expect(200);
+    let nights: Vec<(String, String, bool, bool)> = reply.body["nights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            let text = |k: &str| n[k].as_str().unwrap().to_owned();
+            (text("date"), text("status"), n["checkIn"].as_bool().unwrap(), n["checkOut"].as_bool().unwrap())
+        })
+        .collect();
+    let want = [
+        ("2026-12-11", "available", false, false), // Friday
+        ("2026-12-12", "preparation", true, true), // Saturday, the night before the stay
+        ("2026-12-13", "held", true, false),
+        ("2026-12-18", "held", false, false),
+        ("2026-12-19", "preparation", true, true), // the night after
+        ("2026-12-20", "available", true, false),
+    ];
+    for (date, status, check_in, check_out) in want {
+        let got = nights.iter().find(|n| n.0 == date).unwrap();
+        assert_eq!((got.1.as_str(), got.2, got.3), (status, check_in, check_out), "{date}");
+    }
+}

@@ -322,8 +322,9 @@ impl<S: Store> Rental<S> {
                 .ok_or_else(|| Error::invalid("from", "invalid_date", "out of range"))?,
         };
         let range = Stay::new(from, to).map_err(|e| range_error(e, "to"))?;
-        let calendar = model.calendar(slug, from, to)?;
-        Ok(availability::nights(&property, range, today, &calendar))
+        let (span_from, span_to) = availability::calendar_span(&property, range);
+        let calendar = model.calendar(slug, span_from, span_to)?;
+        Ok(availability::nights(&property, range, self.now(), &calendar))
     }
 
     /// Prices a stay. A stay that breaks a rule is still priced, with `problems`.
