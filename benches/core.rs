@@ -1,5 +1,6 @@
 //! The foundation's performance figures, each pure and through `Rental` on redb:
-//! a 7-night quote, a 365-night availability, the occupancy summary of 1,000
+//! a 7-night quote, a 365-night availability (and both with every stay and
+//! price rule of section 25 on, pure), the occupancy summary of 1,000
 //! properties, and durable booking creations against the raw redb commit rate.
 //!
 //! Run: `cargo bench -p rental-benches`. Targets and results: docs/PERFORMANCE.md.
@@ -84,17 +85,48 @@ fn availability(c: &mut Criterion) {
     let slug = y.property.slug.as_str();
     let range = data::stay_at(y.today, 0, 365);
     let (from, to) = (range.check_in(), range.check_out());
-    let calendar = stored_calendar(&y.rental, slug, from, to);
-    let pure = availability::nights(&y.property, range, y.today, &calendar);
+    let (span_from, span_to) = availability::calendar_span(&y.property, range);
+    let calendar = stored_calendar(&y.rental, slug, span_from, span_to);
+    let pure = availability::nights(&y.property, range, data::now(), &calendar);
     assert_eq!(pure.nights.len(), 365);
     assert_eq!(y.rental.availability(slug, Some(from), Some(to)).expect("availability"), pure);
 
     let mut g = c.benchmark_group("availability_365_nights");
     g.bench_function("pure", |b| {
-        b.iter(|| availability::nights(black_box(&y.property), black_box(range), y.today, black_box(&calendar)));
+        b.iter(|| availability::nights(black_box(&y.property), black_box(range), data::now(), black_box(&calendar)));
     });
     g.bench_function("redb", |b| {
         b.iter(|| y.rental.availability(black_box(slug), Some(from), Some(to)).expect("availability"));
+    });
+    g.finish();
+}
+
+/// The quote and the availability with every rule of section 25 on
+/// ([`data::every_rule_property`]), pure, over the year's calendar.
+fn every_rule(c: &mut Criterion) {
+    let y = year();
+    let property = data::every_rule_property();
+    let slug = y.property.slug.as_str();
+    let stay = data::quote_stay(y.today);
+    let (from, to) = pricing::calendar_span(&property, stay);
+    let calendar = stored_calendar(&y.rental, slug, from, to);
+    let asked = pricing::Asked { stay, guests: 3, children: 1, pets: 1, promo_code: Some("winter") };
+    let facts = pricing::Facts { now: data::now(), calendar: &calendar, promo_uses: 3 };
+    let q = pricing::quote(&property, &asked, &facts);
+    assert_eq!(q.nightly.len(), 7);
+    assert!(q.tourist_tax > 0 && q.pet_fee > 0, "every line is priced");
+
+    let range = data::stay_at(y.today, 0, 366);
+    let (span_from, span_to) = availability::calendar_span(&property, range);
+    let year_calendar = stored_calendar(&y.rental, slug, span_from, span_to);
+    assert_eq!(availability::nights(&property, range, data::now(), &year_calendar).nights.len(), 366);
+
+    let mut g = c.benchmark_group("every_rule");
+    g.bench_function("quote_7_nights", |b| {
+        b.iter(|| pricing::quote(black_box(&property), black_box(&asked), black_box(&facts)));
+    });
+    g.bench_function("availability_366_nights", |b| {
+        b.iter(|| availability::nights(black_box(&property), black_box(range), data::now(), black_box(&year_calendar)));
     });
     g.finish();
 }
@@ -347,6 +379,6 @@ criterion_group! {
         .sample_size(30)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = quote, availability, occupancy, booking_rate
+    targets = quote, availability, every_rule, occupancy, booking_rate
 }
 criterion_main!(benches);

@@ -74,6 +74,43 @@ pub fn seasonal_property() -> Property {
     p
 }
 
+/// [`seasonal_property`] with every rule of docs/API.md section 25 on: the
+/// quote and availability figures "with every rule".
+pub fn every_rule_property() -> Property {
+    use rental_core::property::{
+        EarlyBirdDiscount, GapFill, LeadTimeAdjustment, LengthOfStayDiscount, PriceRules, PromoCode, TouristTax,
+    };
+    let mut p = seasonal_property();
+    let weekend: rental_core::property::Weekdays =
+        [chrono::Weekday::Fri, chrono::Weekday::Sat, chrono::Weekday::Sun].into_iter().collect();
+    p.stay_rules = p.stay_rules.days(weekend, weekend).notice(48, Some(365)).preparation(1);
+    let lead = |within: Option<u32>, beyond: Option<u32>, adjust| LeadTimeAdjustment {
+        within_days: within,
+        beyond_days: beyond,
+        adjust,
+    };
+    let mut rules = PriceRules::default()
+        .gap_fill(GapFill { max_gap_nights: 3, min_nights: 1, discount: 2_000 })
+        .lead_time(lead(Some(3), None, -2_500))
+        .lead_time(lead(Some(14), None, -1_000))
+        .lead_time(lead(None, Some(270), 2_000))
+        .length_of_stay(vec![
+            LengthOfStayDiscount { min_nights: 3, discount: 300 },
+            LengthOfStayDiscount { min_nights: 7, discount: 1_000 },
+            LengthOfStayDiscount { min_nights: 28, discount: 2_000 },
+        ])
+        .early_bird(EarlyBirdDiscount { min_days_before: 21, discount: 1_200 })
+        .tourist_tax(TouristTax { per_person_per_night: 250, max_nights: Some(7), exempt_under_age: Some(12) })
+        .pets(2_500, 2);
+    for (i, code) in ["SPRING", "SUMMER", "AUTUMN", "WINTER", "FRIENDS"].into_iter().enumerate() {
+        let mut promo = PromoCode::new(code, 500 + 100 * u32::try_from(i).unwrap_or(0));
+        promo.max_uses = Some(100);
+        rules = rules.promo(promo);
+    }
+    p.price_rules = rules;
+    p
+}
+
 /// A year of entries from `today`: a 5-night stay every 10 days (alternately
 /// confirmed and pending) and a 2-night block every 30 days, leaving the
 /// [`quote_stay`] week free: 47 entries.

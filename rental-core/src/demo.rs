@@ -139,6 +139,7 @@ pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
         cancelled_by: None,
         cancel_reason: None,
         visit: Visit::default(),
+        extras: crate::bookings::booking::Extras::default(),
         stay_link_rotations: 0,
         money: crate::payments::PaymentSummary::default(),
         external: None,

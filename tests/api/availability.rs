@@ -42,7 +42,8 @@ async fn explicit_dates_give_exactly_those_nights_with_their_fields() {
     assert_eq!(nights.len(), 30);
     assert_eq!(
         nights[0],
-        serde_json::json!({"date": "2026-12-01", "available": true, "price": 15000, "minNights": 2, "status": "available"})
+        serde_json::json!({"date": "2026-12-01", "available": true, "price": 15000, "minNights": 2, "status": "available",
+            "checkIn": true, "checkOut": true})
     );
     assert_eq!(nights[3]["date"], "2026-12-04");
     assert_eq!(nights[3]["price"], 18000, "Friday is a weekend night");

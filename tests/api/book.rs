@@ -495,3 +495,40 @@ async fn past_days_read_past_and_show_no_price() {
     assert!(!past.contains("<small>") && !past.contains('$'), "no old price: {past}");
     assert!(page.contains("data-date=\"2026-11-23\""), "tomorrow can still be picked");
 }
+
+#[tokio::test]
+async fn the_page_takes_children_pets_and_a_promo_code_and_says_each_rule_in_words() {
+    let s = server().await;
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.stay_rules.check_in_days = serde_json::from_str(r#"["sat"]"#).unwrap();
+            p.price_rules = rental_core::property::PriceRules::default()
+                .pets(2_500, 1)
+                .promo(rental_core::property::PromoCode::new("WINTER", 1_500))
+                .tourist_tax(rental_core::property::TouristTax {
+                    per_person_per_night: 200,
+                    max_nights: None,
+                    exempt_under_age: Some(12),
+                });
+        })
+        .unwrap();
+    let page = s.http.get("/book/sea-view", NO_KEY).await.text();
+    for control in ["name=\"children\"", "name=\"pets\"", "name=\"promoCode\""] {
+        assert!(page.contains(control), "{control}");
+    }
+    let priced = "/book/sea-view?checkIn=2026-12-19&checkOut=2026-12-26&guests=3&children=1&pets=1&promoCode=winter";
+    let page = s.http.get(priced, NO_KEY).await.text();
+    for line in ["Promo code", "Pet fee", "$25.00", "Tourist tax", "$28.00"] {
+        assert!(page.contains(line), "{line} missing");
+    }
+    assert_eq!(
+        (field(&page, "children"), field(&page, "pets"), field(&page, "promoCode")),
+        ("1".into(), "1".into(), "winter".into())
+    );
+    let friday =
+        s.http.get("/book/sea-view?checkIn=2026-12-18&checkOut=2026-12-26&guests=2&pets=2", NO_KEY).await.text();
+    for words in ["Stays start only on Saturdays.", "The house takes at most 1 pet."] {
+        assert!(friday.contains(words), "{words} missing");
+    }
+    assert!(!friday.contains("id=\"request\""), "no form for a stay the rules refuse");
+}

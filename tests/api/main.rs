@@ -25,6 +25,7 @@
 //! - `home_assistant`: a real Home Assistant runs the example configuration
 //!   against a server (installed by `scripts/test`).
 //! - `schemathesis`: the OpenAPI document against a demo server, by Schemathesis.
+//! - `price_rules`: section 25 over HTTP: every quote line, refusals, promo uses, kept prices.
 //! - `book`: the booking page guests book on (section 20), its form, tokens and framing.
 //! - `health`: `/healthz` and `/readyz`, at shutdown and with PostgreSQL stopped and started (section 22).
 //! - `guest_mail`: what guests and hosts read in messages (issue 44): reply-to,
@@ -59,6 +60,7 @@ mod payment_installments;
 mod payment_webhook;
 mod payments;
 mod payments_provider;
+mod price_rules;
 mod properties;
 mod quotes;
 mod restart;

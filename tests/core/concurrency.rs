@@ -154,3 +154,47 @@ fn a_batch_of_creations_answers_each_request_in_order_on_redb() {
 fn a_batch_of_creations_answers_each_request_in_order_in_memory() {
     a_batch_answers_each_request_in_order(&rental_with_demo(MemoryStore::new(), fixed_clock()));
 }
+
+/// Sea View with a promo code for one booking only.
+fn with_one_use_code<S: Store>(rental: &Rental<S>) {
+    let mut p = rental_core::demo::sea_view();
+    let mut code = rental_core::property::PromoCode::new("LAST", 1_500);
+    code.max_uses = Some(1);
+    p.price_rules = rental_core::property::PriceRules::default().promo(code);
+    rental.import_properties(&[p]).unwrap();
+}
+
+/// Thread `i` asks for its own nights with the code: only the code is shared.
+fn with_code(i: usize) -> NewBooking {
+    let check_in = d("2027-01-04") + Days::new(4 * i as u64);
+    NewBooking {
+        check_in,
+        check_out: check_in + Days::new(3),
+        promo_code: Some("last".into()),
+        ..new_booking("sea-view", "2027-01-01", "2027-01-03", 2)
+    }
+}
+
+fn one_of_eight_racing_for_a_code_s_last_use_gets_it<S: Store + 'static>(rental: &Arc<Rental<S>>) {
+    with_one_use_code(rental);
+    let results = race(rental, |i| (with_code(i), None));
+    let won = results.iter().filter(|r| r.is_ok()).count();
+    let used_up = results
+        .iter()
+        .filter(|r| matches!(r, Err(Error::PromoCode { reason: rental_core::pricing::PromoRefusal::UsedUp })))
+        .count();
+    assert_eq!((won, used_up), (1, THREADS - 1), "{results:?}");
+}
+
+#[test]
+fn one_of_eight_threads_racing_for_a_promo_code_s_last_use_gets_it_on_redb() {
+    let dir = tempfile::tempdir().unwrap();
+    let rental = Arc::new(rental_with_demo(open_redb(dir.path()), fixed_clock()));
+    one_of_eight_racing_for_a_code_s_last_use_gets_it(&rental);
+}
+
+#[test]
+fn one_of_eight_threads_racing_for_a_promo_code_s_last_use_gets_it_in_memory() {
+    let rental = Arc::new(rental_with_demo(MemoryStore::new(), fixed_clock()));
+    one_of_eight_racing_for_a_code_s_last_use_gets_it(&rental);
+}

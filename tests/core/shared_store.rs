@@ -72,6 +72,40 @@ fn forty_overlapping_creations_split_across_two_engines_make_exactly_one_booking
 }
 
 #[test]
+fn forty_creations_split_across_two_engines_for_a_promo_code_s_last_use_make_one_booking() {
+    if !tools::postgres() {
+        return;
+    }
+    let (_, engines) = engines(2);
+    let mut p = rental_core::demo::sea_view();
+    let mut code = rental_core::property::PromoCode::new("LAST", 1_500);
+    code.max_uses = Some(1);
+    p.price_rules = rental_core::property::PriceRules::default().promo(code);
+    engines[0].import_properties(&[p]).unwrap();
+    let barrier = Arc::new(Barrier::new(40));
+    let handles: Vec<_> = (0..40u64)
+        .map(|i| {
+            let (rental, barrier) = (Arc::clone(&engines[(i % 2) as usize]), Arc::clone(&barrier));
+            thread::spawn(move || {
+                let check_in = d("2027-01-04") + Days::new(4 * i); // each its own nights
+                let request = rental_core::NewBooking {
+                    check_in,
+                    check_out: check_in + Days::new(3),
+                    promo_code: Some("LAST".into()),
+                    ..new_booking("sea-view", "2027-01-01", "2027-01-02", 2)
+                };
+                barrier.wait();
+                rental.create_booking(&request, None)
+            })
+        })
+        .collect();
+    let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let won = results.iter().filter(|r| r.is_ok()).count();
+    let used_up = results.iter().filter(|r| matches!(r, Err(Error::PromoCode { .. }))).count();
+    assert_eq!((won, used_up), (1, 39), "{results:?}");
+}
+
+#[test]
 fn a_booking_made_through_one_engine_shows_in_the_others_availability() {
     if !tools::postgres() {
         return;

@@ -63,6 +63,9 @@ pub struct Booking {
     /// Check-in, check-out and the stay's own door code (docs/API.md section 15).
     #[serde(flatten)]
     pub visit: Visit,
+    /// Children, pets and the promo code it was booked with (docs/API.md section 25).
+    #[serde(flatten)]
+    pub extras: Extras,
     /// How many times the guest's stay link was rotated (docs/API.md section
     /// 24): the link's generation, signed into it. Omitted while 0.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -71,6 +74,29 @@ pub struct Booking {
     /// ledger's sums, kept in step with it (docs/API.md, Payments).
     #[serde(flatten)]
     pub money: crate::payments::PaymentSummary,
+}
+
+/// What a booking holds beyond adults and dates: children and pets (the
+/// quote's tourist tax and pet fee), and the promo code that priced it. Each
+/// is left out of the JSON at its default, as bookings stored before it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Extras {
+    /// Of the guests, children under the tourist tax's exempt age; absent: 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub children: u32,
+    /// Pets; absent: 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pets: u32,
+    /// The promo code the booking used, as the property spells it; absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promo_code: Option<String>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A booking comes from [`crate::Rental::create_booking`] and changes with

@@ -103,20 +103,37 @@ pub fn check_allowed(b: &Booking, today: NaiveDate) -> Result<(), Error> {
     }
 }
 
+/// When a change is priced, and how many other bookings used the booking's promo code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Moment {
+    /// The instant of the change.
+    pub now: DateTime<Utc>,
+    /// Other bookings (not cancelled) that used the booking's promo code.
+    pub promo_uses: u32,
+}
+
 /// The quote of `target` for `b`: every rule of a creation, with the nights
 /// `b` itself holds counted free. A stay already under way that keeps its
 /// check-in is not refused for starting in the past or at short notice (the
-/// guest may extend it). The rules are those in force at `now`.
-pub fn quote(
-    b: &Booking,
-    target: Target,
-    property: &Property,
-    calendar: &[CalendarEntry],
-    now: DateTime<Utc>,
-) -> Quote {
+/// guest may extend it). The rules are those in force at `moment.now`.
+///
+/// Children, pets and the promo code stay the booking's; `moment.promo_uses`
+/// counts the code's other uses. A code that no longer applies (expired, not
+/// for the new dates) is dropped rather than refusing the change.
+pub fn quote(b: &Booking, target: Target, property: &Property, calendar: &[CalendarEntry], moment: Moment) -> Quote {
     let others: Vec<CalendarEntry> = calendar.iter().filter(|e| e.holder != b.code.as_str()).cloned().collect();
-    let facts = pricing::Facts { now, calendar: &others, promo_uses: 0 };
-    let mut quote = pricing::quote(property, &pricing::Asked::stay(target.stay, target.guests), &facts);
+    let facts = pricing::Facts { now: moment.now, calendar: &others, promo_uses: moment.promo_uses };
+    let asked = pricing::Asked {
+        stay: target.stay,
+        guests: target.guests,
+        children: b.extras.children.min(target.guests.saturating_sub(1)),
+        pets: b.extras.pets,
+        promo_code: b.extras.promo_code.as_deref(),
+    };
+    let mut quote = pricing::quote(property, &asked, &facts);
+    if quote.problems.iter().any(|p| matches!(p, Problem::PromoCode { .. })) {
+        quote = pricing::quote(property, &pricing::Asked { promo_code: None, ..asked }, &facts);
+    }
     if target.stay.check_in() == b.check_in() {
         quote.problems.retain(|p| !matches!(p, Problem::PastDates { .. } | Problem::AdvanceNotice { .. }));
         quote.available = quote.problems.is_empty();
@@ -136,6 +153,8 @@ pub fn apply(b: &Booking, target: Target, quote: &Quote, now: DateTime<Utc>) -> 
     next.nights = target.stay.nights();
     next.guests = target.guests;
     next.total = quote.total;
+    next.extras.children = quote.children;
+    next.extras.promo_code = quote.promo_code.as_ref().and(b.extras.promo_code.clone());
     next.updated_at = now;
     let changes = changed_fields(b, &next);
     let events = vec![Event::updated(&next, &changes, now)];
@@ -242,10 +261,10 @@ mod tests {
         let b = booking();
         let calendar = [entry("BK-TEST22", "2026-12-20", "2026-12-27"), entry("BK-OTHER2", "2026-12-28", "2026-12-30")];
         let target = dates("2026-12-22", "2026-12-28").target(&b).unwrap();
-        let q = quote(&b, target, &sea_view(), &calendar, noon("2026-11-22"));
+        let q = quote(&b, target, &sea_view(), &calendar, Moment { now: noon("2026-11-22"), promo_uses: 0 });
         assert!(q.available, "{:?}", q.problems);
         let target = dates("2026-12-22", "2026-12-29").target(&b).unwrap();
-        let q = quote(&b, target, &sea_view(), &calendar, noon("2026-11-22"));
+        let q = quote(&b, target, &sea_view(), &calendar, Moment { now: noon("2026-11-22"), promo_uses: 0 });
         assert_eq!(q.problems, [Problem::NightsTaken { dates: vec![d("2026-12-28")] }]);
     }
 
@@ -254,16 +273,16 @@ mod tests {
         let b = booking();
         let today = noon("2026-12-22");
         let extend = dates("2026-12-20", "2026-12-29").target(&b).unwrap();
-        assert!(quote(&b, extend, &sea_view(), &[], today).available);
+        assert!(quote(&b, extend, &sea_view(), &[], Moment { now: today, promo_uses: 0 }).available);
         let moved = dates("2026-12-21", "2026-12-29").target(&b).unwrap();
-        assert!(!quote(&b, moved, &sea_view(), &[], today).available);
+        assert!(!quote(&b, moved, &sea_view(), &[], Moment { now: today, promo_uses: 0 }).available);
     }
 
     #[test]
     fn a_change_reprices_and_names_what_changed() {
         let b = booking();
         let target = dates("2026-12-21", "2026-12-27").target(&b).unwrap();
-        let q = quote(&b, target, &sea_view(), &[], noon("2026-11-22"));
+        let q = quote(&b, target, &sea_view(), &[], Moment { now: noon("2026-11-22"), promo_uses: 0 });
         let Outcome::Changed { booking, events } = apply(&b, target, &q, now()) else { panic!("no change") };
         assert_eq!((booking.nights, booking.total, booking.updated_at), (6, q.total, now()));
         assert_eq!(booking.payment_status, b.payment_status);

@@ -67,7 +67,7 @@ pub fn calendar_span(property: &Property, stay: Stay) -> (NaiveDate, NaiveDate) 
 }
 
 /// True when `night` is held by an entry or within `prep` nights of one.
-fn closed(calendar: &[CalendarEntry], prep: u32, night: NaiveDate) -> bool {
+pub(crate) fn closed(calendar: &[CalendarEntry], prep: u32, night: NaiveDate) -> bool {
     let prep = i64::from(prep);
     // An entry `c..d` closes `c - prep .. d + prep`.
     calendar
@@ -146,6 +146,44 @@ pub fn one_discount(accommodation: Cents, candidates: &[(DiscountKind, Option<u3
         }
     }
     best
+}
+
+/// True when a stay may start on `day` under the weekday, notice and window rules at `now`.
+pub fn may_start(property: &Property, day: NaiveDate, now: DateTime<Utc>) -> bool {
+    let rules = &property.stay_rules;
+    let today = property.today(now);
+    let notice = TimeDelta::hours(i64::from(rules.advance_notice_hours));
+    rules.check_in_days.contains(day.weekday())
+        && day >= today
+        && (rules.advance_notice_hours == 0 || instant(property.timezone, day, rules.check_in_time) >= now + notice)
+        && day <= last_check_in(property, today)
+}
+
+/// True when a stay may end on `day`: a check-out weekday after the property's today.
+pub fn may_end(property: &Property, day: NaiveDate, now: DateTime<Utc>) -> bool {
+    property.stay_rules.check_out_days.contains(day.weekday()) && day > property.today(now)
+}
+
+/// The shortest stay starting on `night` given the calendar: the first
+/// night's minimum, relieved where `night` opens a free gap short enough for
+/// the gap-fill rule: then the gap's length (the stay that exactly fills it),
+/// if that is at least the rule's `minNights`.
+pub fn min_nights_from(property: &Property, night: NaiveDate, calendar: &[CalendarEntry]) -> u32 {
+    let min = property.rate_on(night).min_nights;
+    let Some(rule) = property.price_rules.gap_fill else { return min };
+    let prep = property.stay_rules.preparation_nights;
+    let opens_gap = night.pred_opt().is_some_and(|d| closed(calendar, prep, d)) && !closed(calendar, prep, night);
+    if !opens_gap {
+        return min;
+    }
+    let mut day = night;
+    for length in 1..=rule.max_gap_nights {
+        day = day.succ_opt().unwrap_or(day);
+        if closed(calendar, prep, day) {
+            return if length >= rule.min_nights { min.min(length) } else { min };
+        }
+    }
+    min
 }
 
 /// The first day a stay may start on with `hours` of notice at `now`.

@@ -8,7 +8,7 @@ use super::read_model::FromStore;
 use super::refusal::refuse_problems;
 use super::write::Tx;
 use super::{Rental, active_property, check_party, range_error};
-use crate::basics::ids::{BookingCode, Source};
+use crate::basics::ids::{BookingCode, Slug, Source};
 use crate::basics::stay::Stay;
 use crate::basics::text::looks_like_email;
 use crate::bookings::booking::{Booking, BookingQuery, Cursor, NewBooking, PaymentStatus, Status};
@@ -231,7 +231,11 @@ impl<S: Store> Rental<S> {
             pets: req.pets,
             promo_code: req.promo_code.as_deref(),
         };
-        let quote = pricing::quote(&property, &asked, &pricing::Facts { now, calendar: &calendar, promo_uses: 0 });
+        let promo_uses = match &req.promo_code {
+            Some(code) => promo_uses(&**tx, &property.slug, code, None)?,
+            None => 0,
+        };
+        let quote = pricing::quote(&property, &asked, &pricing::Facts { now, calendar: &calendar, promo_uses });
         refuse_problems(&quote.problems)?;
         let code = self.unused_code(&**tx, Some(code))?;
         let mut booking = Booking {
@@ -260,6 +264,14 @@ impl<S: Store> Rental<S> {
             cancelled_by: None,
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
+            extras: crate::bookings::booking::Extras {
+                children: req.children,
+                pets: req.pets,
+                // As the property spells it, so that uses count whatever case guests type.
+                promo_code: req.promo_code.as_deref().and_then(|code| {
+                    property.price_rules.promo_code(code, property.today(now)).map(|p| p.code.clone())
+                }),
+            },
             stay_link_rotations: 0,
             money: crate::payments::PaymentSummary::default(),
             external: None,
@@ -424,6 +436,35 @@ fn check_new_booking(req: &NewBooking) -> Result<Stay> {
     match stay {
         Ok(stay) if errors.is_empty() => Ok(stay),
         _ => Err(Error::Validation(errors)),
+    }
+}
+
+/// Bookings of `property` not cancelled that used `code` (whatever its
+/// case), but `except`: the uses a promo code's `maxUses` counts. Read inside
+/// the write transaction that may add one, whose writes take turns per store
+/// (redb's one writer, PostgreSQL's advisory write lock), so that of racing
+/// bookings for the last use one wins.
+pub(super) fn promo_uses(tx: &dyn ReadTx, property: &Slug, code: &str, except: Option<&BookingCode>) -> Result<u32> {
+    let mut query = BookingQuery {
+        statuses: vec![Status::Pending, Status::Confirmed],
+        property: Some(property.clone()),
+        limit: 500,
+        ..BookingQuery::default()
+    };
+    let mut uses = 0u32;
+    loop {
+        let page = tx.bookings(&query)?;
+        let more = page.len() > query.limit;
+        for b in page.iter().take(query.limit) {
+            let with_code = b.extras.promo_code.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(code.trim()));
+            if with_code && Some(&b.code) != except {
+                uses += 1;
+            }
+        }
+        match (more, page.get(query.limit - 1)) {
+            (true, Some(last)) => query.after = Some(Cursor::after(last)),
+            _ => return Ok(uses),
+        }
     }
 }
 

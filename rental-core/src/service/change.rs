@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
+use super::bookings::promo_uses;
 use super::read_model::FromStore;
 use super::refusal::refuse_problems;
 use super::write::Tx;
@@ -28,7 +29,11 @@ impl<S: Store> Rental<S> {
         change::check_allowed(&booking, today)?;
         let (from, to) = crate::bookings::pricing::calendar_span(&property, target.stay);
         let calendar = tx.calendar(booking.property.as_str(), from, to)?;
-        Ok(change::quote(&booking, target, &property, &calendar, self.now()))
+        let promo_uses = match &booking.extras.promo_code {
+            Some(code) => promo_uses(&tx, &property.slug, code, Some(&booking.code))?,
+            None => 0,
+        };
+        Ok(change::quote(&booking, target, &property, &calendar, change::Moment { now: self.now(), promo_uses }))
     }
 }
 
@@ -48,7 +53,11 @@ pub(super) fn change_in<S: Store>(
     }
     let (from, to) = crate::bookings::pricing::calendar_span(&property, target.stay);
     let calendar = tx.calendar(booking.property.as_str(), from, to)?;
-    let quote = change::quote(&booking, target, &property, &calendar, now);
+    let promo_uses = match &booking.extras.promo_code {
+        Some(code) => promo_uses(&**tx, &property.slug, code, Some(&booking.code))?,
+        None => 0,
+    };
+    let quote = change::quote(&booking, target, &property, &calendar, change::Moment { now, promo_uses });
     refuse_problems(&quote.problems)?;
     match change::apply(&booking, target, &quote, now) {
         Outcome::Unchanged => Ok(booking),

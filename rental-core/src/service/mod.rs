@@ -324,8 +324,9 @@ impl<S: Store> Rental<S> {
                 .ok_or_else(|| Error::invalid("from", "invalid_date", "out of range"))?,
         };
         let range = Stay::new(from, to).map_err(|e| range_error(e, "to"))?;
-        let calendar = model.calendar(slug, from, to)?;
-        Ok(availability::nights(&property, range, today, &calendar))
+        let (span_from, span_to) = availability::calendar_span(&property, range);
+        let calendar = model.calendar(slug, span_from, span_to)?;
+        Ok(availability::nights(&property, range, self.now(), &calendar))
     }
 
     /// Prices a stay. A stay that breaks a rule is still priced, with `problems`.
@@ -339,11 +340,16 @@ impl<S: Store> Rental<S> {
             pets: req.pets,
             promo_code: req.promo_code.as_deref(),
         };
+        // Only a quote with a code reads the bookings that used it (the read model holds none).
+        let promo_uses = match &req.promo_code {
+            Some(code) => bookings::promo_uses(&self.store.read()?, &req.property, code, None)?,
+            None => 0,
+        };
         self.read_with(|model| {
             let property = active_property(model, req.property.as_str())?;
             let (from, to) = pricing::calendar_span(&property, stay);
             let calendar = model.calendar(req.property.as_str(), from, to)?;
-            let facts = pricing::Facts { now: self.now(), calendar: &calendar, promo_uses: 0 };
+            let facts = pricing::Facts { now: self.now(), calendar: &calendar, promo_uses };
             Ok(pricing::quote(&property, &asked, &facts))
         })
     }

@@ -73,14 +73,19 @@ pub fn months(
 ) -> Vec<Month> {
     let free = |date: NaiveDate| night(nights, date).is_some_and(|n| n.status == NightStatus::Available);
     let all_free = |from: NaiveDate, count: u32| (0..u64::from(count)).all(|i| free(from + Days::new(i)));
+    // A night's `checkIn` and `checkOut` carry the weekday, notice and window
+    // rules, its `minNights` the gap relief (docs/API.md section 25).
     let can_begin = |date: NaiveDate| {
-        date <= last_check_in && night(nights, date).is_some_and(|n| free(date) && all_free(date, n.min_nights))
+        date <= last_check_in
+            && night(nights, date).is_some_and(|n| n.check_in && free(date) && all_free(date, n.min_nights))
     };
     let can_end = |check_in: NaiveDate, date: NaiveDate| {
         let rate = property.rate_on(check_in);
+        let min = night(nights, check_in).map_or(rate.min_nights, |n| n.min_nights);
         let stay = (date - check_in).num_days();
         stay > 0
-            && (i64::from(rate.min_nights)..=i64::from(rate.max_nights)).contains(&stay)
+            && (i64::from(min)..=i64::from(rate.max_nights)).contains(&stay)
+            && night(nights, date).is_none_or(|n| n.check_out)
             && all_free(check_in, stay as u32)
     };
     let day = |date: NaiveDate| {
@@ -139,7 +144,10 @@ mod tests {
     }
 
     fn grid(taken: &[(&str, &str)], picked: (Option<&str>, Option<&str>)) -> Vec<Day> {
-        let p = demo::sea_view(); // 2 nights at least, 28 at most
+        grid_of(&demo::sea_view(), taken, picked) // 2 nights at least, 28 at most
+    }
+
+    fn grid_of(p: &Property, taken: &[(&str, &str)], picked: (Option<&str>, Option<&str>)) -> Vec<Day> {
         let calendar: Vec<CalendarEntry> = taken
             .iter()
             .map(|(a, b)| CalendarEntry {
@@ -151,9 +159,9 @@ mod tests {
             })
             .collect();
         let range = Stay::new(d("2026-12-01"), d("2027-02-05")).unwrap();
-        let a = nights(&p, range, d("2026-12-03"), &calendar);
+        let a = nights(p, range, "2026-12-03T12:00:00Z".parse().unwrap(), &calendar);
         let picked = (picked.0.map(d), picked.1.map(d));
-        let months = months(&p, d("2026-12-01"), &a.nights, d("2029-12-03"), picked);
+        let months = months(p, d("2026-12-01"), &a.nights, d("2029-12-03"), picked);
         months.iter().flat_map(|m| m.weeks.iter().flatten().flatten().copied()).collect()
     }
 
@@ -190,5 +198,21 @@ mod tests {
         assert_eq!(pick(&days, "2026-12-20"), Pick::CheckOut, "leaving the morning the next stay arrives");
         assert_eq!(pick(&days, "2026-12-21"), Pick::None, "a taken night inside");
         assert_eq!(pick(&days, "2026-12-10"), Pick::CheckIn, "an earlier day starts over");
+    }
+
+    #[test]
+    fn a_weekday_rule_and_a_gap_show_in_the_calendar() {
+        use rental_core::property::{GapFill, PriceRules};
+        let mut p = demo::sea_view();
+        p.stay_rules.check_in_days = serde_json::from_str(r#"["sat"]"#).unwrap();
+        p.price_rules = PriceRules::default().gap_fill(GapFill { max_gap_nights: 1, min_nights: 1, discount: 1_000 });
+        // Saturday 19 December is a one-night gap between two stays.
+        let days = grid_of(&p, &[("2026-12-14", "2026-12-19"), ("2026-12-20", "2026-12-24")], (None, None));
+        assert_eq!(pick(&days, "2026-12-12"), Pick::CheckIn, "a Saturday");
+        assert_eq!(pick(&days, "2026-12-11"), Pick::None, "a Friday");
+        assert_eq!(pick(&days, "2026-12-19"), Pick::CheckIn, "the one-night gap, relieved of the 2-night minimum");
+        let picked =
+            grid_of(&p, &[("2026-12-14", "2026-12-19"), ("2026-12-20", "2026-12-24")], (Some("2026-12-19"), None));
+        assert_eq!(pick(&picked, "2026-12-20"), Pick::CheckOut, "one night fills the gap");
     }
 }

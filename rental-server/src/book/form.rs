@@ -29,6 +29,12 @@ pub struct Entered {
     pub honeypot: String,
     /// The origin of the site framing the page, if any (set by embed.js).
     pub embed: String,
+    /// `children` (of the guests); empty means none.
+    pub children: String,
+    /// `pets`; empty means none.
+    pub pets: String,
+    /// `promoCode`; empty means none.
+    pub promo_code: String,
 }
 
 impl Entered {
@@ -45,6 +51,9 @@ impl Entered {
             token: field("token"),
             honeypot: field(HONEYPOT),
             embed: field("embed"),
+            children: field("children"),
+            pets: field("pets"),
+            promo_code: field("promoCode"),
         }
     }
 
@@ -80,6 +89,19 @@ impl Entered {
         let (Some(check_in), Some(check_out), Some(guests)) = (check_in, check_out, guests) else {
             return Err(errors);
         };
+        let count = |field: &'static str, typed: &str, errors: &mut Vec<FieldError>| {
+            let typed = typed.trim();
+            let n = if typed.is_empty() { Some(0) } else { typed.parse::<u32>().ok() };
+            if n.is_none() {
+                errors.push(FieldError::new(field, "invalid", "must be a number"));
+            }
+            n.unwrap_or(0)
+        };
+        let (children, pets) = (count("children", &self.children, &mut errors), count("pets", &self.pets, &mut errors));
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let promo = self.promo_code.trim();
         let notes = self.notes.trim();
         let property = slug
             .parse()
@@ -93,9 +115,9 @@ impl Entered {
             guests,
             notes: (!notes.is_empty()).then(|| notes.to_owned()),
             source: Some(Source::page()),
-            children: 0,
-            pets: 0,
-            promo_code: None,
+            children,
+            pets,
+            promo_code: (!promo.is_empty()).then(|| promo.to_owned()),
         })
     }
 }

@@ -243,7 +243,14 @@ fn quote<S: Store>(r: &Rental<S>, slug: &str, asked: &Asked, base_guests: u32) -
         return Ok(Some(Quoted::Unreadable(unreadable)));
     }
     let guests = guests.unwrap_or(base_guests);
-    match r.quote(&QuoteRequest::new(slug.parse()?, check_in, check_out, guests)) {
+    let count = |typed: &str| typed.trim().parse::<u32>().unwrap_or(0);
+    let request = QuoteRequest {
+        children: count(&asked.children),
+        pets: count(&asked.pets),
+        promo_code: Some(asked.promo_code.clone()).filter(|c| !c.is_empty()),
+        ..QuoteRequest::new(slug.parse()?, check_in, check_out, guests)
+    };
+    match r.quote(&request) {
         Ok(q) => Ok(Some(Quoted::Priced(q))),
         Err(Error::Validation(errors)) => Ok(Some(Quoted::Unreadable(errors.iter().map(stay_words).collect()))),
         Err(e) => Err(e),
@@ -266,6 +273,9 @@ impl Asked {
             check_in,
             check_out,
             guests,
+            children: get("children"),
+            pets: get("pets"),
+            promo_code: get("promoCode"),
         }
     }
 
@@ -278,6 +288,9 @@ impl Asked {
             check_in,
             check_out,
             guests: e.guests.trim().to_owned(),
+            children: e.children.trim().to_owned(),
+            pets: e.pets.trim().to_owned(),
+            promo_code: e.promo_code.trim().to_owned(),
         }
     }
 }
@@ -432,6 +445,10 @@ async fn attempt<S: Store + 'static>(
             let dates: Vec<String> = dates.iter().map(|d| d.format("%a %-d %b").to_string()).collect();
             let message = format!("Some of these nights were just taken: {}. Pick other dates.", dates.join(", "));
             refused(vec![FieldError::new("checkIn", "dates_unavailable", message)]).await
+        }
+        Err(e @ Error::PromoCode { .. }) => {
+            let message = format!("{}.", capitalized(&e.to_string()));
+            refused(vec![FieldError::new("promoCode", "promo_code", message)]).await
         }
         Err(Error::IdempotencyKeyReused) => {
             let message = "This form was already sent with other details: check them and send it again.";

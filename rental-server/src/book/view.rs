@@ -23,6 +23,12 @@ pub struct Asked {
     pub check_out: String,
     /// `guests` as given.
     pub guests: String,
+    /// `children` as given (of the guests; empty: none).
+    pub children: String,
+    /// `pets` as given (empty: none).
+    pub pets: String,
+    /// `promoCode` as given (empty: none).
+    pub promo_code: String,
     /// The check-in date, if it is one.
     pub check_in_date: Option<NaiveDate>,
     /// The check-out date, if it is one.
@@ -327,6 +333,34 @@ fn stay_form(v: &View<'_>) -> Markup {
                     }
                     (v.field_error("guests"))
                 }
+                div {
+                    label for="children" { "Of whom children" }
+                    select #children name="children" aria-invalid=[v.invalid("children")] aria-describedby=[v.described("children")] {
+                        @for n in 0..v.property.pricing.max_guests {
+                            option value=(n) selected[v.asked.children == n.to_string()] { (n) }
+                        }
+                    }
+                    (v.field_error("children"))
+                }
+                @if v.property.price_rules.max_pets > 0 {
+                    div {
+                        label for="pets" { "Pets" }
+                        select #pets name="pets" aria-invalid=[v.invalid("pets")] aria-describedby=[v.described("pets")] {
+                            @for n in 0..=v.property.price_rules.max_pets {
+                                option value=(n) selected[v.asked.pets == n.to_string()] { (n) }
+                            }
+                        }
+                        (v.field_error("pets"))
+                    }
+                }
+                @if !v.property.price_rules.promo_codes.is_empty() {
+                    div {
+                        label for="promoCode" { "Promo code" }
+                        input #promoCode type="text" name="promoCode" value=(v.asked.promo_code) maxlength="32"
+                            autocomplete="off" aria-invalid=[v.invalid("promoCode")] aria-describedby=[v.described("promoCode")];
+                        (v.field_error("promoCode"))
+                    }
+                }
             }
             button.quiet type="submit" { "Show the price" }
         }
@@ -365,7 +399,9 @@ pub fn refusal(problem: &Problem, q: &Quote) -> String {
         Problem::CheckInDay { allowed } => format!("Stays start only on {}.", weekdays(*allowed)),
         Problem::CheckOutDay { allowed } => format!("Stays end only on {}.", weekdays(*allowed)),
         Problem::MaxPets { limit: 0 } => "The house takes no pets.".to_owned(),
-        Problem::MaxPets { limit } => format!("The house takes at most {limit} pets."),
+        Problem::MaxPets { limit } => {
+            format!("The house takes at most {limit} pet{}.", if *limit == 1 { "" } else { "s" })
+        }
         Problem::AdvanceNotice { hours, earliest } => {
             format!("Stays need {hours} hours' notice: the earliest check-in is {}.", day(*earliest))
         }
@@ -449,6 +485,9 @@ fn request_form(v: &View<'_>, form: &RequestForm) -> Markup {
             input type="hidden" name="checkIn" value=(v.asked.check_in);
             input type="hidden" name="checkOut" value=(v.asked.check_out);
             input type="hidden" name="guests" value=(v.guests());
+            input type="hidden" name="children" value=(v.asked.children);
+            input type="hidden" name="pets" value=(v.asked.pets);
+            input type="hidden" name="promoCode" value=(v.asked.promo_code);
             input type="hidden" name="token" value=(form.token);
             @if let Some(embed) = v.embed { input type="hidden" name="embed" value=(embed); }
             label for="guestName" { "Your name" }

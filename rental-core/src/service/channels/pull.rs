@@ -230,6 +230,7 @@ impl<S: Store> Rental<S> {
             cancelled_by: None,
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
+            extras: crate::bookings::booking::Extras::default(),
             stay_link_rotations: 0,
             money: crate::payments::PaymentSummary::default(),
             external: Some(ExternalRef { feed: feed.name.clone(), uid: uid.to_owned() }),
