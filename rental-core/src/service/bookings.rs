@@ -251,7 +251,7 @@ impl<S: Store> Rental<S> {
             visit: crate::bookings::visit::Visit::default(),
             external: None,
         };
-        tx.insert_booking(&booking)?;
+        tx.insert_booking(&booking, &property)?;
         tx.append_events(&[Event::created(&booking, now)])?;
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint) {
             // A record still here is older than the window (a fresh one replayed above): it gives way.

@@ -168,7 +168,7 @@ impl<S: Store> Rental<S> {
                 } else {
                     release(tx, before, now, &mut pull.counts)?;
                     let booking = self.imported_booking(tx, pull, &step.uid, *stay, guest_name)?;
-                    tx.insert_booking(&booking)?;
+                    tx.insert_booking(&booking, pull.property)?;
                     tx.append_events(&[Event::created(&booking, now)])?;
                     pull.counts.created += 1;
                     booking
