@@ -140,6 +140,7 @@ pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
         cancel_reason: None,
         visit: Visit::default(),
         external: None,
+        guest_email_verified_at: None,
     }
 }
 

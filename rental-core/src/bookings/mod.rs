@@ -10,4 +10,5 @@ pub mod event;
 pub mod gathering;
 pub mod lifecycle;
 pub mod pricing;
+pub mod verification;
 pub mod visit;

@@ -59,7 +59,7 @@ pub struct Created {
 }
 
 /// How many lapsed holds one expiry transaction cancels at most.
-const EXPIRY_BATCH: usize = 500;
+pub(super) const EXPIRY_BATCH: usize = 500;
 
 impl<S: Store> Rental<S> {
     /// Creates a pending, unpaid booking that holds its nights, and emits
@@ -222,6 +222,9 @@ impl<S: Store> Rental<S> {
         let calendar = tx.calendar(req.property.as_str(), stay.check_in(), stay.check_out())?;
         let quote = pricing::quote(&property, stay, req.guests, today_in(property.timezone, now), &calendar);
         refuse_problems(&quote.problems)?;
+        if req.source.as_ref().is_some_and(|s| s.as_str() == "page") && !req.guest_email.trim().is_empty() {
+            super::verification::refuse_past_unverified_cap(&**tx, &property)?;
+        }
         let code = self.unused_code(&**tx, Some(code))?;
         let booking = Booking {
             code: code.clone(),
@@ -250,6 +253,7 @@ impl<S: Store> Rental<S> {
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
             external: None,
+            guest_email_verified_at: None,
         };
         tx.insert_booking(&booking, &property)?;
         tx.append_events(&[Event::created(&booking, now)])?;
@@ -322,13 +326,16 @@ impl<S: Store> Rental<S> {
     /// (payment `expired`, nights released), in transactions of at most 500
     /// bookings. Returns them. Only the holds that have
     /// fallen due are read, from the store's index of holds by creation time.
+    /// Requests from the booking page whose guest did not verify their address
+    /// within [`UNVERIFIED_HOLD`](crate::booking::verification::UNVERIFIED_HOLD)
+    /// are cancelled first, whatever the TTL.
     pub fn expire_due(&self) -> Result<Vec<Booking>> {
-        let Some(ttl) = self.settings.checkout_ttl else {
-            return Ok(Vec::new());
-        };
         let now = self.now();
+        let mut expired = self.lapse_unverified(now)?;
+        let Some(ttl) = self.settings.checkout_ttl else {
+            return Ok(expired);
+        };
         let created_until = now - ttl;
-        let mut expired = Vec::new();
         // The server asks every second: look in a read snapshot first, so the
         // writer is taken only when something has fallen due.
         while !self.store.read()?.lapsing_holds(created_until, 1)?.is_empty() {

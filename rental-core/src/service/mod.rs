@@ -21,6 +21,7 @@ mod read_model;
 mod refusal;
 mod retention;
 mod stay;
+mod verification;
 mod visit_cache;
 mod webhook_admin;
 mod worker;

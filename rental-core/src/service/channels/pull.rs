@@ -231,6 +231,7 @@ impl<S: Store> Rental<S> {
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
             external: Some(ExternalRef { feed: feed.name.clone(), uid: uid.to_owned() }),
+            guest_email_verified_at: None,
         })
     }
 }
