@@ -54,20 +54,26 @@ fn quote(c: &mut Criterion) {
     let y = year();
     let stay = data::quote_stay(y.today);
     let slug = y.property.slug.as_str();
-    let calendar = stored_calendar(&y.rental, slug, stay.check_in(), stay.check_out());
+    let (from, to) = pricing::calendar_span(&y.property, stay);
+    let calendar = stored_calendar(&y.rental, slug, from, to);
     let req = QuoteRequest {
         property: slug.parse().expect("a property slug"),
         check_in: stay.check_in(),
         check_out: stay.check_out(),
         guests: 3,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     };
-    let pure = pricing::quote(&y.property, stay, 3, y.today, &calendar);
+    let facts = pricing::Facts { now: data::now(), calendar: &calendar, promo_uses: 0 };
+    let asked = pricing::Asked::stay(stay, 3);
+    let pure = pricing::quote(&y.property, &asked, &facts);
     assert!(pure.available, "the bench quotes a free week");
     assert_eq!(y.rental.quote(&req).expect("quote"), pure, "pure and redb quotes agree");
 
     let mut g = c.benchmark_group("quote_7_nights");
     g.bench_function("pure", |b| {
-        b.iter(|| pricing::quote(black_box(&y.property), black_box(stay), 3, y.today, black_box(&calendar)));
+        b.iter(|| pricing::quote(black_box(&y.property), black_box(&asked), black_box(&facts)));
     });
     g.bench_function("redb", |b| b.iter(|| y.rental.quote(black_box(&req)).expect("quote")));
     g.finish();

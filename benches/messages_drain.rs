@@ -68,6 +68,9 @@ fn seed(rental: &Rental<RedbStore>, bookings: usize) {
                 guests: 2,
                 notes: None,
                 source: None,
+                children: 0,
+                pets: 0,
+                promo_code: None,
             }
         })
         .collect();

@@ -21,7 +21,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let check_in = chrono::Utc::now().date_naive() + chrono::Days::new(30);
     let check_out = check_in + chrono::Days::new(7);
     let property: Slug = "sea-view".parse()?;
-    let quote = rental.quote(&QuoteRequest { property: property.clone(), check_in, check_out, guests: 3 })?;
+    let quote = rental.quote(&QuoteRequest {
+        property: property.clone(),
+        check_in,
+        check_out,
+        guests: 3,
+        children: 0,
+        pets: 0,
+        promo_code: None,
+    })?;
     println!(
         "{} nights at {}: total {} cents, available: {}",
         quote.nights, quote.property, quote.total, quote.available
@@ -39,6 +47,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         guests: 3,
         notes: Some("arriving by train".into()),
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     };
     let booking = rental.create_booking(&request, None)?.booking;
     println!("created {} ({}, {})", booking.code, booking.status, booking.payment_status);

@@ -32,7 +32,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     // Quote, book (awaiting, as an async program does), confirm.
     let check_in = chrono::Utc::now().date_naive() + chrono::Days::new(60);
     let check_out = check_in + chrono::Days::new(3);
-    let quote = rental.quote(&QuoteRequest { property: "lake-cabin".parse()?, check_in, check_out, guests: 2 })?;
+    let quote = rental.quote(&QuoteRequest {
+        property: "lake-cabin".parse()?,
+        check_in,
+        check_out,
+        guests: 2,
+        children: 0,
+        pets: 0,
+        promo_code: None,
+    })?;
     assert!(quote.available, "{:?}", quote.problems);
     println!("quote: {} nights, {} cents", quote.nights, quote.total);
     let request = NewBooking {
@@ -44,6 +52,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         guests: 2,
         notes: None,
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     };
     let booking = rental.create_booking_async(&request, None).await?.booking;
     let booking = rental.update_booking(booking.code.as_str(), &Action::Confirm)?;

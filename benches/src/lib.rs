@@ -134,6 +134,9 @@ pub fn request(slug: &str, stay: Stay) -> NewBooking {
         guests: 2,
         notes: None,
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     }
 }
 

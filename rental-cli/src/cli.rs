@@ -43,10 +43,11 @@ const MAIN_HELP: &str = "Settings come from rental.toml (camelCase keys: listen,
 timezone, codePrefix, syncInterval, checkoutTtl, webhookRetries,
 allowPrivateTargets, rateLimit, retention, trustedProxies, shutdownGrace,
 webhookLease, database, metricsListen, logFormat; guest messages: smtp,
-smtpCaFile, mailFrom, hostEmail, mailRetries, mailLease), overridden by
+smtpCaFile, mailFrom, hostEmail, mailRetries, mailLease; a [payments] table:
+provider, secretKey, publishableKey, webhookSecret, apiBase, jsUrl), overridden by
 RENTAL_* environment variables (RENTAL_DATA_DIR, RENTAL_DATABASE_URL, RENTAL_TIMEZONE,
 RENTAL_CODE_PREFIX, RENTAL_CHECKOUT_TTL, RENTAL_SMTP_URL, RENTAL_MAIL_FROM,
-RENTAL_HOST_EMAIL, ...), overridden by flags. Durations are written 90s, 30m, 24h; 0 turns one off.
+RENTAL_HOST_EMAIL, RENTAL_PAYMENTS_PROVIDER, RENTAL_STRIPE_SECRET_KEY, ...), overridden by flags. Durations are written 90s, 30m, 24h; 0 turns one off.
 
 Commands work on the local data directory, or on the PostgreSQL database
 named by --database (RENTAL_DATABASE_URL), which any number of servers and

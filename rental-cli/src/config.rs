@@ -13,6 +13,8 @@ use rental_server::client_addr::TrustedProxies;
 use serde::Deserialize;
 
 use crate::duration;
+use crate::payments_config::{PaymentsFile, PaymentsLayers};
+use rental_server::payments::PaymentsConfig;
 
 /// The file read when `--config` is not given, if it exists.
 pub const DEFAULT_FILE: &str = "rental.toml";
@@ -50,6 +52,8 @@ pub struct Config {
     pub log_format: LogFormat,
     /// Guest messages: the mail server, sender, retries and lease (docs/API.md section 21).
     pub mail: MailSettings,
+    /// `[payments]`: the payment provider and its keys (docs/API.md section 23).
+    pub payments: PaymentsConfig,
 }
 
 /// The settings of guest messages; `hostEmail` is in [`Settings`].
@@ -271,6 +275,7 @@ struct Given {
 struct Layers {
     values: Vec<(Key, Given)>,
     data_dir: Option<PathBuf>,
+    payments: PaymentsLayers,
 }
 
 impl Layers {
@@ -311,6 +316,7 @@ struct FileConfig {
     host_email: Option<String>,
     mail_retries: Option<toml::Value>,
     mail_lease: Option<toml::Value>,
+    payments: Option<PaymentsFile>,
 }
 
 impl Config {
@@ -391,6 +397,9 @@ fn apply_file(layers: &mut Layers, path: &Path, text: &str) -> Result<(), Config
             layers.set(key, text, from(key));
         }
     }
+    if let Some(payments) = file.payments {
+        layers.payments.apply_file(payments, &path.display().to_string());
+    }
     if let Some(dir) = file.data_dir {
         // A relative data directory is relative to the file that names it.
         layers.data_dir = Some(path.parent().map_or_else(|| dir.clone(), |parent| parent.join(&dir)));
@@ -434,6 +443,7 @@ fn apply_env(layers: &mut Layers, env: &dyn Fn(&str) -> Option<String>) {
             layers.set(key, text, key.env_name().to_owned());
         }
     }
+    layers.payments.apply_env(env);
     if let Some(dir) = set(DATA_DIR_ENV) {
         layers.data_dir = Some(PathBuf::from(dir));
     }
@@ -471,6 +481,7 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
             other => Err(format!("{other:?} is not a log format (text, json)")),
         })?,
         mail,
+        payments: layers.payments.resolve()?,
     })
 }
 

@@ -4,12 +4,15 @@
 mod cli;
 mod commands;
 mod config;
+mod durable;
 mod duration;
 mod engine;
 mod error;
 mod logging;
 mod mcp;
 mod output;
+mod page_secret;
+mod payments_config;
 mod property_file;
 mod remote;
 
@@ -60,7 +63,7 @@ fn run(cli: &Cli) -> Result<Printed, CliError> {
         cli::Command::Restore(args) => return commands::backup::restore(args, &config).map(Into::into),
         _ => {}
     }
-    engine::with_engine!(&config, |engine| commands::run(&cli.command, engine))
+    engine::with_engine!(&config, |engine| commands::run(&cli.command, engine, &config))
 }
 
 /// Writes the data to stdout and the note to stderr. The operation is done by

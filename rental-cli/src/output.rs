@@ -1,4 +1,4 @@
-//! Output for people (aligned tables, money as `$1,234.56`, dates with their
+//! Output for people (aligned tables, money as `$1,234.56` in its currency, dates with their
 //! weekday) and for programs (the library's JSON, as serde writes it).
 //!
 //! Text for people goes through [`rental_core::text::visible`]: a control or
@@ -9,9 +9,9 @@ use chrono::{DateTime, NaiveDate, Utc};
 pub use rental_core::text::visible;
 use serde::Serialize;
 
-/// `$1,234.56`; `-$111.00` below zero: the library's money format, shared
-/// with the messages and the pages.
-pub use rental_core::format_money as money;
+/// `$1,234.56`, `€1,234.56`, `¥123,456`; `-$111.00` below zero: the
+/// library's money format for the amount's currency, shared with the messages and the pages.
+pub use rental_core::format_amount as money;
 
 /// `Sun 2026-12-20`.
 pub fn day(date: NaiveDate) -> String {

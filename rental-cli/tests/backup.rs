@@ -251,6 +251,26 @@ fn events_out_of_order_are_refused_and_write_nothing() {
 }
 
 #[test]
+fn a_restore_into_a_store_that_is_not_empty_is_refused_and_changes_none_of_its_files() {
+    let (sandbox, file) = backed_up();
+    let files = |dir: &std::path::Path| -> BTreeMap<String, (Vec<u8>, std::time::SystemTime)> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| {
+                let path = entry.unwrap().path();
+                let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+                (path.display().to_string(), (std::fs::read(&path).unwrap(), modified))
+            })
+            .collect()
+    };
+    let before = files(&sandbox.data_dir());
+    assert!(before.keys().any(|f| f.ends_with("rental.redb")), "{:?}", before.keys());
+    let run = sandbox.run(&["restore", &file.display().to_string()]);
+    assert!(run.fails(1).contains("not empty: it holds"), "{}", run.stderr);
+    assert!(files(&sandbox.data_dir()) == before, "the target's files changed");
+}
+
+#[test]
 fn a_restore_writes_through_no_symbolic_link_in_the_data_directory() {
     let (sandbox, file) = backed_up();
 

@@ -122,6 +122,9 @@ fn stay(from_now: u64, nights: u64) -> NewBooking {
         guests: 3,
         notes: Some("late arrival".into()),
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     }
 }
 
@@ -238,7 +241,7 @@ fn a_quote_reads_as_a_breakdown_or_as_the_api_json() {
     assert_eq!(json["total"], 134_288);
     assert_eq!(json["accommodation"], 111_000);
     assert_eq!(json["nightly"].as_array().unwrap().len(), 7);
-    assert_eq!(json["nightly"][5], serde_json::json!({"date": "2026-12-25", "price": 18000}));
+    assert_eq!(json["nightly"][5], serde_json::json!({"date": "2026-12-25", "base": 18000, "price": 18000}));
 }
 
 #[test]
@@ -511,6 +514,23 @@ fn dollars(cents: i64) -> String {
     let grouped =
         if dollars >= 1000 { format!("{},{:03}", dollars / 1000, dollars % 1000) } else { dollars.to_string() };
     format!("${grouped}.{:02}", cents % 100)
+}
+
+#[test]
+fn bookings_show_prints_the_stay_page_signed_with_the_server_s_page_secret() {
+    let s = Sandbox::new();
+    let code = s.with_bookings()[0].code.to_string();
+    let secret = "5e".repeat(32);
+    std::fs::write(s.data_dir().join("book-secret"), &secret).unwrap();
+    let signature = rental_core::stay_link::StayLinks::new(secret.as_bytes()).signature(&code, 0);
+    let url = format!("http://127.0.0.1:8080/stay/{code}.{signature}");
+    let shown = s.run(&["bookings", "show", &code]).ok().stdout;
+    assert!(shown.contains("Stay page:") && shown.contains(&url), "{url} missing from\n{shown}");
+    let json = s.run(&["bookings", "show", &code, "--json"]).ok().json();
+    assert_eq!(json["stayUrl"], url.as_str());
+    let based =
+        s.run_with(&["bookings", "show", &code, "--json"], &[("RENTAL_BASE_URL", "https://stay.example")]).ok().json();
+    assert_eq!(based["stayUrl"], format!("https://stay.example/stay/{code}.{signature}").as_str(), "from baseUrl");
 }
 
 #[test]

@@ -42,3 +42,38 @@ fn bookings_acknowledged_before_a_crash_are_all_there_after_it() {
         acknowledged.len()
     );
 }
+
+/// The booking page's secret signs every form token and link: a power cut right
+/// after the first start must not lose it. Seen through the system calls `rental serve`
+/// makes (strace): written under another name, synced, renamed, its directory synced.
+#[test]
+fn the_page_secret_is_synced_renamed_and_its_directory_synced_at_first_start() {
+    let (sandbox, _) = Sandbox::with_key();
+    let trace = sandbox.data_dir().with_file_name("serve.strace");
+    let mut strace = std::process::Command::new("strace");
+    strace.args(["-f", "-y", "-qq", "-e", "trace=openat,fsync,fdatasync,rename,renameat,renameat2", "-o"]);
+    strace.arg(&trace).arg(env!("CARGO_BIN_EXE_rental"));
+    let server = sandbox.serve_through(strace);
+    let secret = sandbox.data_dir().join("book-secret");
+    assert_eq!(std::fs::read_to_string(&secret).unwrap().trim().len(), 64, "a 32-byte secret in hex");
+    server.kill();
+    let calls = std::fs::read_to_string(&trace).unwrap();
+    let partial = format!("{}.partial", secret.display());
+    let at = |what: &dyn Fn(&str) -> bool| calls.lines().position(what);
+    let synced = at(&|l| l.contains("fsync(") && l.contains(&format!("<{partial}>")));
+    // The server names files relative to its working directory, so the rename is matched by name.
+    let renamed = at(&|l| {
+        l.contains("rename")
+            && l.contains("book-secret.partial\", ")
+            && l.contains("book-secret\")")
+            && l.ends_with("= 0")
+    });
+    let dir_synced = renamed.and_then(|r| {
+        let dir = format!("<{}>)", sandbox.data_dir().display());
+        calls.lines().skip(r).position(|l| l.contains("fsync(") && l.contains(&dir)).map(|p| p + r)
+    });
+    assert!(
+        matches!((synced, renamed, dir_synced), (Some(s), Some(r), Some(d)) if s < r && r <= d),
+        "want fsync(partial) < rename < fsync(dir): {synced:?} {renamed:?} {dir_synced:?}\n{calls}"
+    );
+}

@@ -158,6 +158,34 @@ fn a_real_prometheus_scrapes_with_a_metrics_key_and_counts_the_bookings() {
     }
 }
 
+/// A dashboard or an alert built on a family sees it from the first scrape:
+/// every family of docs/API.md section 22 (but the per-feed ages) is there
+/// before anything has happened, with zero series for its known labels.
+#[test]
+fn the_first_scrape_of_a_fresh_server_has_every_family() {
+    let (sandbox, _) = Sandbox::with_key();
+    let metrics_key = sandbox.library().create_key("prometheus", &[Scope::Metrics]).unwrap().secret;
+    let server = sandbox.serve();
+    let exposition = request(server.addr, "GET", "/metrics", &metrics_key, "");
+    for family in [
+        "rental_build_info{",
+        "rental_http_requests_total{method=\"GET\",route=\"/metrics\",status=\"200\"} 0",
+        "rental_http_request_duration_seconds_count{method=\"GET\",route=\"/metrics\"} 0",
+        "rental_bookings_created_total{source=\"page\"} 0",
+        "rental_bookings_created_total{source=\"other\"} 0",
+        "rental_booking_conflicts_total 0",
+        "rental_store_commit_duration_seconds_count",
+        "rental_webhook_deliveries_total{outcome=\"retry\"} 0",
+        "rental_webhook_pending 0",
+        "rental_webhook_oldest_pending_seconds",
+        "rental_feed_pulls_total{outcome=\"failed\"} 0",
+        "rental_messages_total{kind=\"check_in_instructions\",outcome=\"sent\"} 0",
+        "rental_messages_total{kind=\"host_request\",outcome=\"skipped\"} 0",
+    ] {
+        assert!(exposition.contains(family), "no {family} in {exposition}");
+    }
+}
+
 #[test]
 fn metrics_listen_serves_the_exposition_without_a_key_and_nothing_else() {
     let (sandbox, _) = Sandbox::with_key();

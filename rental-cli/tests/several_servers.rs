@@ -206,6 +206,50 @@ fn five_hundred_bookings_through_two_servers_deliver_every_event_once() {
     assert_eq!(delivered, codes, "every booking's event");
 }
 
+/// Per-webhook order across servers: each booking created on one server and
+/// confirmed on the other at once, many times under load; the receiver gets
+/// every booking's `booking.created` before its `booking.confirmed`.
+#[test]
+fn bookings_created_on_one_server_and_confirmed_on_the_other_arrive_created_first() {
+    if !tools::postgres() {
+        return;
+    }
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let receiver = runtime.block_on(Receiver::ok());
+    let shared = Shared::new();
+    shared.webhook(&receiver.url(), "booking.created,booking.confirmed");
+    let (a, b) = (shared.serve(), shared.serve());
+    let count = 300u64;
+    let clients: Vec<_> = (0..6u64)
+        .map(|client| {
+            let (a, b, key) = (a.addr, b.addr, shared.key.clone());
+            thread::spawn(move || {
+                for i in (client..count).step_by(6) {
+                    let property = ["sea-view", "alpine-cabin", "harbour-loft"][(i % 3) as usize];
+                    let (made, booking) = post(a, "/api/v1/bookings", &key, &stay(property, 10 + 4 * (i / 3), 4));
+                    assert_eq!(made, 201, "{booking}");
+                    let path = format!("/api/v1/bookings/{}", booking["code"].as_str().unwrap());
+                    let confirmed = common::request(b, "PATCH", &path, &key, r#"{"action":"confirm"}"#);
+                    assert!(confirmed.starts_with("HTTP/1.1 200"), "{confirmed}");
+                }
+            })
+        })
+        .collect();
+    for client in clients {
+        client.join().unwrap();
+    }
+    let arrived = runtime.block_on(receiver.wait_for(2 * count as usize, Duration::from_secs(120)));
+    let mut first_seen: BTreeMap<String, String> = BTreeMap::new();
+    for r in &arrived {
+        let code = r.json()["data"]["code"].as_str().unwrap().to_owned();
+        first_seen.entry(code).or_insert_with(|| r.event());
+    }
+    let out_of_order: Vec<&String> =
+        first_seen.iter().filter(|(_, event)| event.as_str() != "booking.created").map(|(code, _)| code).collect();
+    assert_eq!(first_seen.len(), count as usize);
+    assert!(out_of_order.is_empty(), "confirmed before created for {out_of_order:?}");
+}
+
 #[test]
 fn a_server_killed_mid_load_leaves_the_other_to_deliver_everything_and_loses_no_acknowledged_booking() {
     if !tools::postgres() {

@@ -27,6 +27,9 @@ use crate::store::{
 };
 use crate::{Error, ManualClock, Rental, demo};
 
+mod payments;
+pub use payments::*;
+
 /// Runs every conformance test, in a module `$name`, on the stores `$open`
 /// makes: a closure returning `Some` new, empty store with a guard kept alive
 /// beside it, or `None` to skip.
@@ -49,6 +52,8 @@ macro_rules! store_conformance {
             an_idempotency_key_is_recorded_once_and_found_by_age,
             a_claim_leases_due_deliveries_once_until_the_lease_lapses,
             the_engine_never_books_a_night_twice,
+            payment_records_are_written_with_their_booking_and_found_when_due,
+            the_engine_writes_a_schedule_with_each_booking_and_changes_it_with_the_booking,
         );
     };
     (@tests $name:ident, $open:expr; $($test:ident),* $(,)?) => {
@@ -511,6 +516,9 @@ pub fn the_engine_never_books_a_night_twice<S: Store>(store: S) {
         guests: 3,
         notes: None,
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     };
     let booked = rental.create_booking(&request, Some("order-1")).unwrap().booking;
     let replay = rental.create_booking(&request, Some("order-1")).unwrap().booking;

@@ -139,6 +139,7 @@ pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
         cancelled_by: None,
         cancel_reason: None,
         visit: Visit::default(),
+        stay_link_rotations: 0,
         external: None,
         guest_email_verified_at: None,
     }

@@ -65,6 +65,13 @@ pub enum Error {
         /// Why, in words.
         reason: &'static str,
     },
+    /// The promo code given cannot be used for the stay (unknown, expired,
+    /// used up, or not for these dates or this length); the stay breaks no other rule.
+    #[error("the promo code cannot be used: {}", .reason.as_str())]
+    PromoCode {
+        /// Why not.
+        reason: crate::bookings::problem::PromoRefusal,
+    },
     /// The same idempotency key was used before with a different request.
     #[error("idempotency key was already used with a different request")]
     IdempotencyKeyReused,
@@ -83,6 +90,7 @@ impl Error {
             Error::InvalidTransition { .. } | Error::FeedOwned { .. } => "invalid_transition",
             Error::IdempotencyKeyReused => "idempotency_key_reused",
             Error::CannotSend { .. } => "cannot_send",
+            Error::PromoCode { .. } => "promo_code",
             Error::Store(StoreError::Locked | StoreError::Conflict(_) | StoreError::Unavailable(_)) => "unavailable",
             Error::Store(_) => "internal",
         }

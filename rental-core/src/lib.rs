@@ -37,6 +37,9 @@
 //!     check_in: "2026-12-20".parse().unwrap(),
 //!     check_out: "2026-12-27".parse().unwrap(),
 //!     guests: 2,
+//!     children: 0,
+//!     pets: 0,
+//!     promo_code: None,
 //! })?;
 //! assert!(quote.available, "{:?}", quote.problems);
 //! assert_eq!(quote.total, 7 * 15_000 + 6_000);
@@ -51,6 +54,9 @@
 //!     guests: 2,
 //!     notes: None,
 //!     source: None,
+//!     children: 0,
+//!     pets: 0,
+//!     promo_code: None,
 //! };
 //! let booking = rental.create_booking(&request, None)?.booking;
 //! assert_eq!(booking.status, Status::Pending);
@@ -101,8 +107,11 @@
 //!   delivers them itself, or pulls the channels' feeds itself ([`pull`]),
 //!   uses [`Rental::worker`], the calls meant for servers. Our calendar
 //!   export, for the channels to import, is [`Rental::calendar_export`].
-//! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`] and
-//!   [`occupancy`] are plain functions over plain data, no store, no clock, no I/O.
+//! - **Taking payments**: [`payment_provider::PaymentProvider`] is the seam to a
+//!   payment provider (the server's is Stripe); implement it for another.
+//! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`],
+//!   [`occupancy`] and the money math of [`payments`] are plain functions
+//!   over plain data, no store, no clock, no I/O.
 
 #![deny(missing_docs)]
 
@@ -117,6 +126,8 @@ pub mod demo;
 mod error;
 pub mod metrics;
 mod outbox;
+pub mod payment_provider;
+pub mod payments;
 mod properties;
 mod service;
 mod stays;
@@ -131,7 +142,7 @@ pub use bookings::{availability, booking, calendar, change, event, lifecycle, pr
 pub use channels::{feed_status, ical, pull};
 pub use outbox::{delivery, message, webhook};
 pub use properties::{booking_page, property};
-pub use stays::{access, occupancy, stay_state, stay_summary, turnover};
+pub use stays::{access, occupancy, stay_link, stay_state, stay_summary, turnover};
 
 pub mod prelude;
 
@@ -143,6 +154,7 @@ pub struct ReadmeExamples;
 pub use access::DoorCodeMode;
 pub use availability::Availability;
 pub use basics::clock_time::{ClockTime, local_moment};
+pub use basics::currency::{Currency, format_amount, parse_amount, plain_amount};
 pub use basics::date_json::parse_date;
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
 pub use booking_page::BookingPage;

@@ -20,12 +20,16 @@ pub const WEBHOOK_DELIVERIES: &str = "rental_webhook_deliveries_total";
 /// `rental_messages_total{kind,outcome}`: guest messages by kind and how their attempt ended.
 pub const MESSAGES: &str = "rental_messages_total";
 
-/// The sources a label may name; any other (a client's own word) counts as `other`.
-const KNOWN_SOURCES: &[&str] = &["api", "admin", "cli", "agent", "page"];
+/// Every `source` label of [`BOOKINGS_CREATED`]: the known sources and `other`,
+/// which any other source (a client's own word) counts as.
+pub const SOURCE_LABELS: &[&str] = &["api", "admin", "cli", "agent", "page", "other"];
+
+/// Every `outcome` label of [`MESSAGES`].
+pub const MESSAGE_OUTCOMES: &[&str] = &["sent", "retry", "failed", "skipped", "cancelled"];
 
 /// A booking was created with `source`.
 pub(crate) fn booking_created(source: &Source) {
-    let source = KNOWN_SOURCES.iter().find(|s| **s == source.as_str()).copied().unwrap_or("other");
+    let source = SOURCE_LABELS.iter().find(|s| **s == source.as_str()).copied().unwrap_or("other");
     metrics::counter!(BOOKINGS_CREATED, "source" => source).increment(1);
 }
 

@@ -1,5 +1,5 @@
 //! One request, start to finish: its id, its access log line and metrics,
-//! the admin and booking pages, then the route table's row, its scope and rate limit, its handler.
+//! the admin, booking and stay pages, then the route table's row, its scope and rate limit, its handler.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
@@ -17,7 +17,7 @@ use crate::problem::Problem;
 use crate::reply::{Reply, blocking};
 use crate::request::{self, Query};
 use crate::routes::{self, Call};
-use crate::{AppState, admin, book};
+use crate::{AppState, admin, book, stay};
 
 /// The request id header, given by the client or made here.
 const X_REQUEST_ID: http::HeaderName = http::HeaderName::from_static("x-request-id");
@@ -32,13 +32,14 @@ pub(crate) async fn handle<S: Store + 'static>(
     state.requests.fetch_add(1, Ordering::Relaxed);
     let request_id = request_id(&state, &req);
     let (method, path) = (req.method().clone(), req.uri().path().to_owned());
-    let (admin, book) = (admin::owns(&path), book::owns(&path));
+    let (on_admin, on_book, on_stay) = (admin::owns(&path), book::owns(&path), stay::owns(&path));
     // The API's row, found once for the label and the dispatch (the table is scanned per request).
-    let found = (!admin && !book).then(|| routes::find::<S>(&method, &path));
-    // The route template, never the raw path: a path can carry a token (a booking page link).
+    let found = (!on_admin && !on_book && !on_stay).then(|| routes::find::<S>(&method, &path));
+    // The route template, never the raw path: a path can carry a token (a booking page or stay link).
     let route = match &found {
-        None if admin => "/admin",
-        None => "/book",
+        None if on_admin => "/admin",
+        None if on_book => "/book",
+        None => "/stay",
         Some(Ok((endpoint, _))) => endpoint.path,
         Some(Err(_)) => "unmatched",
     };
@@ -51,11 +52,12 @@ pub(crate) async fn handle<S: Store + 'static>(
             return Problem::unavailable("the server is shutting down").into_response();
         }
         match found {
-            None if admin => admin::handle(&state, peer, req).await,
-            None => {
+            None if on_admin => admin::handle(&state, peer, req).await,
+            None if on_book => {
                 let client = state.proxies.client(peer, req.headers());
                 book::handle(&state, client, req).await
             }
+            None => stay::handle(&state, req).await,
             Some(found) => dispatch(&state, req, found).await,
         }
     }

@@ -2,7 +2,10 @@
 //! and its webhook part, read by `rental serve` from its settings file.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
+
+use rental_core::payment_provider::PaymentProvider;
 
 use crate::client_addr::TrustedProxies;
 use crate::connection::ConnectionLimits;
@@ -36,6 +39,9 @@ pub struct ServerConfig {
     pub metrics_listen: Option<SocketAddr>,
     /// Guest messages: the mail server, sender and retries (none: recorded `skipped`).
     pub mail: mail::MailConfig,
+    /// The payment provider (docs/API.md section 23); `None`: no money moves through the
+    /// server. `payments::PaymentsConfig::provider` builds Stripe's; an embedder may pass its own.
+    pub payments: Option<Arc<dyn PaymentProvider>>,
 }
 
 impl Default for ServerConfig {
@@ -51,6 +57,7 @@ impl Default for ServerConfig {
             book: book::BookConfig::default(),
             metrics_listen: None,
             mail: mail::MailConfig::default(),
+            payments: None,
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::feed_pulls;
 use crate::problem::Problem;
 use crate::reply::{Reply, blocking, json, json_bytes, problem, read};
 use crate::request::{self, Query};
+use crate::stay::body::{BodyPage, Linker};
 
 /// `GET /api/v1/properties`.
 pub async fn list_properties<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
@@ -60,10 +61,14 @@ fn stay_request<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, Proble
 }
 
 /// `GET /api/v1/bookings` with its filters and cursor.
-pub async fn list_bookings<S: Store + 'static>(rental: &Arc<Rental<S>>, query: &Query) -> Reply {
+pub async fn list_bookings<S: Store + 'static>(rental: &Arc<Rental<S>>, query: &Query, linker: &Linker<'_>) -> Reply {
     let q = booking_query(query)?;
     let page = blocking(rental, move |r| r.bookings(&q)).await?;
-    Ok(json(StatusCode::OK, &page))
+    let body = BodyPage {
+        data: page.data.iter().map(|b| linker.body(b)).collect(),
+        next_cursor: page.next.as_ref().map(Cursor::encode),
+    };
+    Ok(json(StatusCode::OK, &body))
 }
 
 fn booking_query(query: &Query) -> Result<BookingQuery, Problem> {
@@ -116,12 +121,14 @@ fn booking_query(query: &Query) -> Result<BookingQuery, Problem> {
 }
 
 /// `POST /api/v1/bookings`, with `Idempotency-Key` replays. A key without
-/// `read` (`reader` false) gets the booking it sent back, never a door code.
+/// `read` (`reader` false) gets the booking it sent back, never a door code
+/// nor its stay page's address.
 pub async fn create_booking<S: Store + 'static>(
     rental: &Arc<Rental<S>>,
     headers: &HeaderMap,
     body: &[u8],
     (api_key, reader): (&str, bool),
+    linker: &Linker<'_>,
 ) -> Reply {
     let key = match headers.get("idempotency-key") {
         None => None,
@@ -145,10 +152,12 @@ pub async fn create_booking<S: Store + 'static>(
         return Err(Problem::from(rental_core::Error::Validation(fields)));
     }
     let mut created = rental.create_booking_async(&req, key.as_deref()).await.map_err(problem)?;
-    if !reader {
+    let mut response = if reader {
+        json(StatusCode::CREATED, &linker.body(&created.booking))
+    } else {
         created.booking.visit.access = None;
-    }
-    let mut response = json(StatusCode::CREATED, &created.booking);
+        json(StatusCode::CREATED, &created.booking)
+    };
     let location = format!("/api/v1/bookings/{}", created.booking.code);
     if let Ok(location) = HeaderValue::from_str(&location) {
         response.headers_mut().insert(header::LOCATION, location);
@@ -176,30 +185,30 @@ fn scoped_idempotency_key(api_key: &str, given: &str) -> Result<String, Problem>
 }
 
 /// `GET /api/v1/bookings/{code}`.
-pub async fn get_booking<S: Store + 'static>(rental: &Arc<Rental<S>>, code: String) -> Reply {
+pub async fn get_booking<S: Store + 'static>(rental: &Arc<Rental<S>>, code: String, linker: &Linker<'_>) -> Reply {
     let booking = blocking(rental, move |r| r.booking(&code)).await?;
-    Ok(json(StatusCode::OK, &booking))
+    Ok(json(StatusCode::OK, &linker.body(&booking)))
 }
 
 /// `PATCH /api/v1/bookings/{code}` with one action: 200 with the booking, or
-/// `204 No Content` for a key without `read` (`reader` false), which may change
+/// `204 No Content` for a key without `read` (no `linker`), which may change
 /// a booking but never read its guest's details or door code.
 pub async fn patch_booking<S: Store + 'static>(
     rental: &Arc<Rental<S>>,
     code: String,
     body: &[u8],
-    reader: bool,
+    linker: Option<&Linker<'_>>,
 ) -> Reply {
     let action: Action = request::json(body)?;
     let booking = blocking(rental, move |r| r.update_booking(&code, &action)).await?;
-    if !reader {
-        return Ok(no_content());
+    match linker {
+        Some(linker) => Ok(json(StatusCode::OK, &linker.body(&booking))),
+        None => Ok(no_content()),
     }
-    Ok(json(StatusCode::OK, &booking))
 }
 
 /// `204 No Content`.
-fn no_content() -> Response<Full<Bytes>> {
+pub(crate) fn no_content() -> Response<Full<Bytes>> {
     let mut response = Response::new(Full::new(Bytes::new()));
     *response.status_mut() = StatusCode::NO_CONTENT;
     response

@@ -21,7 +21,8 @@
 //!   reads the engine answers from memory (`Rental::with_read_cache`) run inline.
 //! - [`jobs`] runs the background work ([`Jobs`]) and listens for SIGINT/SIGTERM;
 //!   [`AppState`] is what handlers and jobs share, made from a [`ServerConfig`].
-//! - [`book`] serves the guests' booking page under `/book`.
+//! - [`book`] serves the guests' booking page under `/book`, and [`stay`]
+//!   each booking's private stay page under `/stay`.
 //! - [`admin`] serves the dashboard's HTML pages under `/admin`; [`client_addr`]
 //!   tells it the client's address, behind trusted reverse proxies too.
 //! - In the background, [`dispatcher`] delivers webhooks and [`feed_pulls`] pulls the
@@ -50,6 +51,7 @@ pub mod messages;
 pub mod metrics;
 pub mod openapi;
 pub mod outbound;
+pub mod payments;
 pub mod problem;
 pub mod ratelimit;
 pub mod reply;
@@ -57,6 +59,7 @@ pub mod request;
 pub mod routes;
 mod service;
 mod state;
+pub mod stay;
 pub mod stay_schedule;
 
 pub use config::{SHUTDOWN_GRACE, ServerConfig, WebhookConfig};
@@ -161,7 +164,7 @@ fn serve_connection<S: Store + 'static>(
     let state = service.state();
     let limits = state.limits;
     let ready = ReadyClock::new();
-    let io = WriteStall::new(stream, limits.write_stall_timeout);
+    let io = WriteStall::new(stream, limits.write_stall_timeout, limits.min_write_rate);
     let io = IdleTimeout::new(io, limits.keep_alive_idle, ready.clone());
     let ids = Arc::clone(state);
     let io = MalformedAnswers::new(io, move || answer::new_request_id(&ids));

@@ -106,7 +106,8 @@ impl Metrics {
     }
 }
 
-/// Names each family and sets the ones known at start, so a scrape shows them before their first event.
+/// Names each family and sets a zero series for each known label value, so
+/// the first scrape shows every family of docs/API.md section 22 but the per-feed ages.
 fn describe() {
     use rental_core::metrics as core;
     metrics::describe_gauge!(BUILD_INFO, "The running rental's version; always 1.");
@@ -132,6 +133,19 @@ fn describe() {
     for outcome in ["ok", "failed"] {
         metrics::counter!(FEED_PULLS, "outcome" => outcome).absolute(0);
     }
+    for source in core::SOURCE_LABELS {
+        metrics::counter!(core::BOOKINGS_CREATED, "source" => *source).absolute(0);
+    }
+    for kind in rental_core::message::MessageKind::ALL {
+        for outcome in core::MESSAGE_OUTCOMES {
+            metrics::counter!(core::MESSAGES, "kind" => kind.as_str(), "outcome" => *outcome).absolute(0);
+        }
+    }
+    // The request families get the one series every scraper makes: its own first scrape.
+    let (method, route) = ("GET", "/metrics");
+    metrics::counter!(HTTP_REQUESTS, "method" => method, "route" => route, "status" => "200").absolute(0);
+    let _ = metrics::histogram!(HTTP_DURATION, "method" => method, "route" => route);
+    let _ = metrics::histogram!(core::STORE_COMMIT_DURATION);
 }
 
 /// Records one answered request under its route template.

@@ -143,7 +143,9 @@ impl Problem {
 impl From<Error> for Problem {
     fn from(e: Error) -> Self {
         let status = match &e {
-            Error::Validation(_) | Error::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
+            Error::Validation(_) | Error::IdempotencyKeyReused | Error::PromoCode { .. } => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::DatesUnavailable { .. }
             | Error::InvalidTransition { .. }
@@ -159,6 +161,9 @@ impl From<Error> for Problem {
         };
         let errors = match &e {
             Error::Validation(errors) => errors.clone(),
+            Error::PromoCode { reason } => {
+                vec![rental_core::FieldError::new("promoCode", reason.as_str(), e.to_string())]
+            }
             _ => Vec::new(),
         };
         Problem { errors, ..Problem::new(status, e.code(), e.to_string()) }

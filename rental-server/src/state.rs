@@ -6,12 +6,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 
+use rental_core::payment_provider::PaymentProvider;
 use rental_core::{Rental, Store};
 
 use crate::client_addr::TrustedProxies;
 use crate::connection::ConnectionLimits;
 use crate::ratelimit::Limiter;
-use crate::{ServerConfig, WebhookConfig, admin, book, feed_pulls, mail};
+use crate::{ServerConfig, WebhookConfig, admin, book, feed_pulls, mail, stay};
 
 /// Everything a request handler can reach.
 #[derive(Debug)]
@@ -26,6 +27,8 @@ pub struct AppState<S> {
     pub(crate) proxies: TrustedProxies,
     pub(crate) admin: admin::Admin,
     pub(crate) book: book::Book,
+    /// The guests' stay pages and what signs their links.
+    pub(crate) stay: stay::StayPages,
     pub(crate) draining: AtomicBool,
     /// The process's counters and histograms ([`crate::metrics`]).
     pub(crate) metrics: crate::metrics::Metrics,
@@ -39,6 +42,8 @@ pub struct AppState<S> {
     pub(crate) mail: mail::MailConfig,
     /// Outcomes of guest messages per kind, for metrics.
     pub(crate) message_counters: Arc<mail::MessageCounters>,
+    /// The payment provider, if one is configured.
+    pub(crate) payments: Option<Arc<dyn PaymentProvider>>,
 }
 
 impl<S: Store + 'static> AppState<S> {
@@ -55,14 +60,19 @@ impl<S: Store + 'static> AppState<S> {
             proxies: config.trusted_proxies.clone(),
             admin: admin::Admin::new(config.admin.clone()),
             book: book::Book::new(&config.book),
+            stay: stay::StayPages::new(&config.book.secret),
             draining: AtomicBool::new(false),
             probe: Arc::new(tokio::sync::Mutex::new(())),
             metrics: crate::metrics::Metrics::install(),
             metrics_listen: config.metrics_listen,
             next_request: AtomicU64::new(1),
             requests: Arc::new(AtomicU64::new(0)),
-            mail: config.mail.clone(),
+            mail: mail::MailConfig {
+                stay_links: Some(rental_core::stay_link::StayLinks::new(&config.book.secret)),
+                ..config.mail.clone()
+            },
             message_counters: Arc::new(mail::MessageCounters::default()),
+            payments: config.payments.clone(),
         })
     }
 
@@ -74,6 +84,16 @@ impl<S: Store + 'static> AppState<S> {
     /// How guest messages go out (the admin's test message uses it too).
     pub fn mail(&self) -> &mail::MailConfig {
         &self.mail
+    }
+
+    /// What signs the guests' stay page links.
+    pub fn stay_links(&self) -> &rental_core::stay_link::StayLinks {
+        self.stay.links()
+    }
+
+    /// The payment provider, if one is configured.
+    pub fn payments(&self) -> Option<&Arc<dyn PaymentProvider>> {
+        self.payments.as_ref()
     }
 
     /// The engine.

@@ -507,6 +507,9 @@ fn seed(rental: &Rental<MemoryStore>) {
         guests: 2,
         notes: None,
         source: Some(Source::parse("admin").expect("a source")),
+        children: 0,
+        pets: 0,
+        promo_code: None,
     };
     let code = rental.create_booking(&request, None).expect("create").booking.code;
     rental.update_booking(code.as_str(), &rental_core::Action::Confirm).expect("confirm");

@@ -23,6 +23,9 @@ fn a_committed_booking_survives_reopening_the_file() {
             guests: 3,
             notes: None,
             source: None,
+            children: 0,
+            pets: 0,
+            promo_code: None,
         };
         rental.create_booking(&request, None).unwrap().booking
     };

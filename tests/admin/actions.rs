@@ -239,3 +239,23 @@ async fn the_houses_show_each_stay_and_check_in_and_out_like_the_api() {
     assert_eq!(booking["checkedOutBy"], "action");
     assert!(client.get("/admin").await.text().contains("data-state=\"checked_out\""));
 }
+
+#[tokio::test]
+async fn a_booking_shows_its_stay_link_to_copy_and_a_new_link_kills_the_old_one() {
+    let s = server().await;
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let url =
+        s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["stayUrl"].as_str().unwrap().to_owned();
+    let client = Client::logged_in(&s.http).await;
+    let page = client.get(&format!("/admin/bookings/{code}")).await.text();
+    assert!(page.contains(&format!("<code id=\"stay-url\">{url}</code>")), "the link is shown");
+    assert!(page.contains("data-copy=\"stay-url\""), "with a copy button");
+    let old = &url[url.find("/stay/").unwrap()..];
+    s.http.get(old, "").await.expect(200);
+
+    let r = client.post(&format!("/admin/booking/{code}/stay-link"), &[]).await;
+    assert_eq!((r.status, r.header("location")), (303, Some(format!("/admin/bookings/{code}").as_str())));
+    s.http.get(old, "").await.expect(404);
+    let page = client.get(&format!("/admin/bookings/{code}")).await.text();
+    assert!(page.contains("the old one no longer opens") && !page.contains(&url), "a new link is shown");
+}

@@ -147,7 +147,7 @@ async fn a_host_edits_a_seasonal_rate_and_the_api_quotes_it() -> Result {
     let quoted = s.http.post("/api/v1/quotes", &s.read_key, &quote).await;
     assert_eq!(
         quoted.body["nightly"],
-        json!([{"date": "2026-12-14", "price": 30000}, {"date": "2026-12-15", "price": 30000}])
+        json!([{"date": "2026-12-14", "base": 30000, "price": 30000}, {"date": "2026-12-15", "base": 30000, "price": 30000}])
     );
     let seasons = s.rental.property("sea-view")?.pricing.seasonal_rates;
     assert_eq!(

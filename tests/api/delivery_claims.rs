@@ -37,6 +37,9 @@ async fn book<S: Store + 'static>(s: &TestServer<S>, n: u64) {
                 guests: 1,
                 notes: None,
                 source: None,
+                children: 0,
+                pets: 0,
+                promo_code: None,
             };
             rental.create_booking(&booking, None).unwrap();
         }

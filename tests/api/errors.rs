@@ -485,15 +485,21 @@ async fn a_stay_may_start_up_to_the_booking_horizon_and_not_a_night_later() {
 async fn control_characters_in_names_and_notes_are_422_and_a_tab_is_not() {
     let (s, before, code) = seeded().await;
     let (c1, bidi, del) = ("A\u{9b}31mB", "Ann\u{202e}eeL", "Ann\u{7f}Lee");
-    for bad in ["Ann\u{0}Lee", "Ann\nLee", "Ann\u{1b}[31mLee", "Ann\rLee", c1, bidi, del, "\u{2066}Ann"] {
-        for field in ["guestName", "notes"] {
+    let breaks = ["Ann\nLee", "Ann\rLee"];
+    for bad in
+        ["Ann\u{0}Lee", "Ann\u{1b}[31mLee", c1, bidi, del, "\u{2066}Ann", "Ann\u{2028}Lee"].into_iter().chain(breaks)
+    {
+        let paragraph_ok = breaks.contains(&bad);
+        for field in ["guestName", "notes"].into_iter().filter(|f| !(paragraph_ok && *f == "notes")) {
             let reply = s.post(BOOKINGS, &s.key, &booking_with(field, Some(json!(bad)))).await;
             reply.problem(422, "validation_failed");
             let expected = [(field.to_owned(), "control_character".to_owned())];
             assert_eq!(reply.error_codes(), expected, "{bad:?}: {}", reply.text());
         }
-        let note = s.act(&code, &json!({"action": "annotate", "note": bad})).await;
-        assert_eq!(note.error_codes(), [("note".to_owned(), "control_character".to_owned())], "{}", note.text());
+        if !paragraph_ok {
+            let note = s.act(&code, &json!({"action": "annotate", "note": bad})).await;
+            assert_eq!(note.error_codes(), [("note".to_owned(), "control_character".to_owned())], "{}", note.text());
+        }
         let cancel = s.act(&code, &json!({"action": "cancel", "by": "host", "reason": bad})).await;
         assert_eq!(cancel.error_codes(), [("reason".to_owned(), "control_character".to_owned())], "{}", cancel.text());
     }
@@ -501,6 +507,21 @@ async fn control_characters_in_names_and_notes_are_422_and_a_tab_is_not() {
     let mut tabbed = booking_with("guestName", Some(json!("Ann\tLee")));
     tabbed["notes"] = json!("arriving\tlate");
     s.post(BOOKINGS, &s.key, &tabbed).await.expect(201);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notes_take_paragraphs_with_line_breaks_stored_as_lf() {
+    let (s, _, code) = seeded().await;
+    let written = "Arriving late.\r\nWe have a dog.\rAnd a cat.\n\nThanks!";
+    let made = s.post(BOOKINGS, &s.key, &booking_with("notes", Some(json!(written)))).await;
+    let notes = &made.expect(201).body["notes"];
+    assert_eq!(notes[0]["text"], json!("Arriving late.\nWe have a dog.\nAnd a cat.\n\nThanks!"), "{notes}");
+    let note = s.act(&code, &json!({"action": "annotate", "note": "Gate code changed.\r\nTell the guest."})).await;
+    let notes = &note.expect(200).body["notes"];
+    assert_eq!(
+        notes.as_array().and_then(|n| n.last()).map(|n| n["text"].clone()),
+        Some(json!("Gate code changed.\nTell the guest."))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

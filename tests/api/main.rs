@@ -19,6 +19,7 @@
 //!   once arrive once each; shutdown with attempts hanging ends within its grace.
 //! - `standard_webhooks`: the reference Standard Webhooks library verifies real
 //!   deliveries, also while a secret rotation's two secrets sign.
+//! - `stay_page`: the guest's stay page (section 24): its link, rotation, the page.
 //! - `stay`: check-in and check-out, per-stay door codes, turnover, feed
 //!   freshness, and the stay schedule across restarts (section 15).
 //! - `home_assistant`: a real Home Assistant runs the example configuration
@@ -30,6 +31,8 @@
 //!   plurals, days and clocks, lapsed requests and the host told before.
 //! - `messages`: guest messages (section 21) through a real SMTP server: every kind,
 //!   timing across DST, order, retries, refusals, a server down, header injection.
+//! - `payments`: euro and yen properties quoted, booked and shown; the currency locked by bookings;
+//!   the payment settings and their refusals (docs/API.md, Payments).
 //! - `mounted`: the whole interface mounted under `/rental` in a program's own
 //!   hyper server, beside its own route (`RentalService`).
 
@@ -40,6 +43,7 @@ mod book;
 mod book_verify;
 mod bookings;
 mod change;
+mod checkout;
 mod concurrency;
 mod connections;
 mod delivery_claims;
@@ -52,6 +56,8 @@ mod ical;
 mod messages;
 mod mounted;
 mod patch;
+mod payments;
+mod payments_provider;
 mod properties;
 mod quotes;
 mod restart;
@@ -60,5 +66,6 @@ mod scopes;
 mod slow_clients;
 mod standard_webhooks;
 mod stay;
+mod stay_page;
 mod summary;
 mod webhooks;

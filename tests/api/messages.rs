@@ -30,6 +30,7 @@ pub(crate) fn mail_config(smtp: &SmtpServer) -> MailConfig {
         lease: Duration::from_secs(5),
         poll: Duration::from_millis(50),
         max_in_flight: 16,
+        stay_links: None,
     }
 }
 

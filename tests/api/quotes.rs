@@ -24,13 +24,13 @@ async fn the_contract_example_is_priced_line_by_line() {
         .iter()
         .map(|day| {
             let price = if ["25", "26"].contains(day) { 18000 } else { 15000 };
-            json!({"date": format!("2026-12-{day}"), "price": price})
+            json!({"date": format!("2026-12-{day}"), "base": price, "price": price})
         })
         .collect();
     let want = json!({"property": "sea-view", "checkIn": "2026-12-20", "checkOut": "2026-12-27", "guests": 3,
-        "nights": 7, "available": true, "currency": "USD", "nightly": nightly,
-        "accommodation": 111_000, "discount": 11_100, "extraGuestFee": 14_000,
-        "cleaningFee": 6000, "taxes": 14_388, "total": 134_288, "problems": []});
+        "children": 0, "pets": 0, "nights": 7, "available": true, "currency": "USD", "nightly": nightly,
+        "accommodation": 111_000, "discount": 11_100, "discountKind": "length_of_stay", "extraGuestFee": 14_000,
+        "cleaningFee": 6000, "petFee": 0, "taxes": 14_388, "touristTax": 0, "total": 134_288, "problems": []});
     assert_eq!(reply.body, want);
 }
 

@@ -187,6 +187,62 @@ async fn a_client_that_stops_reading_is_reset_after_the_stall_time() {
     s.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_reads_a_trickle_is_cut_at_the_minimum_write_rate() {
+    // A 30 s stall limit, so only the rate can end it soon: 4 KiB a second over 1 s windows.
+    let rate = rental_server::connection::stall::MinRate { bytes_per_second: 4096, window: Duration::from_secs(1) };
+    let stall = Duration::from_secs(30);
+    let s = server(ConnectionLimits { min_write_rate: rate, write_stall_timeout: stall, ..limits(10_000, 1) }).await;
+    let addr = s.addr;
+    // The attack: a small receive window, so that each trickle read lets the server write a little.
+    let slow = small_window(addr).await;
+    client(move || {
+        // Just above: a client reading all there is every 100 ms takes every answer.
+        let mut stream = pipeline(addr, 40);
+        stream.write_all(b"GET /api/openapi.json HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").unwrap();
+        assert_eq!(count_responses_reading(&mut stream, 1 << 20, Duration::from_millis(100)), 41);
+
+        // Below: 200 bytes every 100 ms (2 KB/s) is cut within a few windows.
+        let started = Instant::now();
+        let mut stream = slow;
+        stream.write_all("GET /api/openapi.json HTTP/1.1\r\nHost: test\r\n\r\n".repeat(50).as_bytes()).unwrap();
+        let delivered = count_responses_reading(&mut stream, 200, Duration::from_millis(100));
+        let took = started.elapsed();
+        assert!(delivered < 50, "all {delivered} answers waited for a client reading a trickle");
+        assert!(took < Duration::from_secs(6), "cut after {took:?}: not by the rate");
+    })
+    .await;
+    s.stop().await;
+}
+
+/// A connection to `addr` whose receive buffer is 4 KiB.
+async fn small_window(addr: SocketAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(addr).await.unwrap().into_std().unwrap();
+    stream.set_nonblocking(false).unwrap();
+    stream
+}
+
+/// How many responses `stream` delivers before it ends, reading at most
+/// `chunk` bytes every `pause`.
+fn count_responses_reading(stream: &mut TcpStream, chunk: usize, pause: Duration) -> usize {
+    stream.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    let mut bytes = Vec::new();
+    let mut buf = vec![0u8; chunk];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => break,
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => break,
+            Err(e) => panic!("{e}"),
+        }
+        std::thread::sleep(pause);
+    }
+    bytes.windows(9).filter(|w| w == b"HTTP/1.1 ").count()
+}
+
 /// A connection to `addr` from the loopback address `from`.
 pub(crate) async fn connect_from(from: &str, addr: SocketAddr) -> std::io::Result<TcpStream> {
     let socket = tokio::net::TcpSocket::new_v4()?;

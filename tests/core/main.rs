@@ -6,7 +6,8 @@
 //! - `timezones`: each property's "today" is its own.
 //! - `concurrency`: racing writers, exactly one winner.
 //! - `durability`: what a redb store keeps across closing and reopening.
-//! - `properties`: property-based checks of the invariants.
+//! - `properties`: property-based checks of the invariants; `money`: of the payment math.
+//! - `price_rules`: section 25's stay and price rules, each at its boundaries and against a reference.
 //! - `free_text`: random names through the published calendar and the terminal form.
 //! - `shared_store`: several engines on one PostgreSQL database.
 //! - `conformance`: the public store conformance suite on memory, redb and PostgreSQL.
@@ -17,6 +18,8 @@ mod concurrency;
 mod conformance;
 mod durability;
 mod free_text;
+mod money;
+mod price_rules;
 mod properties;
 mod shared_store;
 mod suite;

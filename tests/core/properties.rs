@@ -88,6 +88,9 @@ fn run_ops<S: Store>(rental: &Rental<S>, clock: &rental_core::ManualClock, ops: 
                     check_in: request.check_in,
                     check_out: request.check_out,
                     guests: 2,
+                    children: 0,
+                    pets: 0,
+                    promo_code: None,
                 })?;
                 let rule_broken = quote.problems.iter().any(|p| !matches!(p, Problem::NightsTaken { .. }));
                 let taken: Vec<NaiveDate> = stay
@@ -293,7 +296,8 @@ proptest! {
         prop_assert!(property.validate().is_ok(), "the generator makes valid properties");
         let check_in = d("2027-01-01") + Days::new(start);
         let stay = Stay::new(check_in, check_in + Days::new(nights)).unwrap();
-        let q = pricing::quote(&property, stay, guests, d("2026-11-22"), &[]);
+        let facts = pricing::Facts { now: rental_core::Clock::now(&*fixed_clock()), calendar: &[], promo_uses: 0 };
+        let q = pricing::quote(&property, &pricing::Asked::stay(stay, guests), &facts);
 
         prop_assert_eq!(q.total, q.accommodation - q.discount + q.extra_guest_fee + q.cleaning_fee + q.taxes);
         prop_assert_eq!(q.accommodation, q.nightly.iter().map(|n| n.price).sum::<i64>());
@@ -317,7 +321,7 @@ proptest! {
         // The engine prices the same way once the property is imported.
         let rental = Rental::new(MemoryStore::new()).with_clock(fixed_clock());
         rental.import_properties(std::slice::from_ref(&property))?;
-        let request = QuoteRequest { property: "sea-view".parse().unwrap(), check_in, check_out: stay.check_out(), guests };
+        let request = QuoteRequest { property: "sea-view".parse().unwrap(), check_in, check_out: stay.check_out(), guests, children: 0, pets: 0, promo_code: None };
         prop_assert_eq!(rental.quote(&request)?, q);
     }
 }

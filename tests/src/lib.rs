@@ -17,6 +17,7 @@
 
 pub mod feeds;
 pub mod http;
+pub mod localstripe;
 pub mod postgres;
 pub mod receiver;
 pub mod smtp;
@@ -62,6 +63,9 @@ pub fn new_booking(property: &str, check_in: &str, check_out: &str, guests: u32)
         guests,
         notes: None,
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     }
 }
 

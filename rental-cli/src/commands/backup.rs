@@ -114,11 +114,15 @@ pub fn restore(args: &RestoreArgs, config: &Config) -> Result<String, CliError> 
     let counts = if let Some(url) = &config.database {
         into(&PgStore::open(url)?, &checked)?
     } else {
-        let store = RedbStore::open_dir(&config.data_dir).map_err(|e| match e {
+        let busy = |e: StoreError| match e {
             StoreError::Locked => CliError::Busy { data_dir: config.data_dir.clone() },
             other => other.into(),
-        })?;
-        into(&store, &checked)?
+        };
+        // Refused before the store is opened for writing: a store that is not empty stays as it was, byte for byte.
+        if let Some(held) = RedbStore::held_in_dir(&config.data_dir).map_err(busy)? {
+            return Err(failed(BackupError::NotEmpty(held.to_owned())));
+        }
+        into(&RedbStore::open_dir(&config.data_dir).map_err(busy)?, &checked)?
     };
     Ok(summary("restored", &args.file, &counts))
 }
@@ -147,21 +151,17 @@ fn into(store: &impl Store, checked: &Backup) -> Result<Counts, CliError> {
     backup::restore(store, checked).map_err(failed)
 }
 
-/// Writes `FILE.partial` (owner-only), syncs it, then renames it to `path`:
-/// a failed backup never leaves a file that looks whole.
+/// Writes `FILE.partial` (owner-only), syncs it, checks it, then renames it to `path`
+/// and syncs the directory: a failed backup never leaves a file that looks whole.
 fn write_file(
     path: &Path,
     sealed_with: Option<&str>,
     fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), BackupError>,
 ) -> Result<Counts, CliError> {
-    let partial = path.with_extension("partial");
+    let partial = crate::durable::partial(path);
     let failed_io =
         |e: std::io::Error| CliError::Input { path: path.to_owned(), message: format!("cannot write the backup: {e}") };
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut out = std::io::BufWriter::new(options.open(&partial).map_err(failed_io)?);
+    let mut out = std::io::BufWriter::new(crate::durable::create_private(&partial).map_err(failed_io)?);
     let written = fill(&mut out).map_err(failed).and_then(|()| {
         let written = out.into_inner().map_err(|e| failed_io(e.into_error()))?;
         written.sync_all().map_err(failed_io)
@@ -176,7 +176,7 @@ fn write_file(
         bytes = sealed::open(&bytes, passphrase).map_err(|e| failed_io(std::io::Error::other(e)))?;
     }
     let counts = backup::read(&bytes).map_err(failed)?.counts;
-    std::fs::rename(&partial, path).map_err(failed_io)?;
+    crate::durable::commit(&partial, path).map_err(failed_io)?;
     Ok(counts)
 }
 

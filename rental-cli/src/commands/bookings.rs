@@ -14,9 +14,11 @@ use rental_core::{Rental, Store};
 use serde::{Deserialize, Serialize};
 
 use crate::commands::{Printed, parse_date};
+use crate::config::Config;
 use crate::error::CliError;
 use crate::output::{self, Align, Table};
 use crate::remote::{self, Remote, RemoteArgs, RemoteError};
+use rental_core::stay_link::StayLinks;
 
 /// `rental bookings [--url U --api-key K] ...`.
 #[derive(Debug, Args)]
@@ -181,14 +183,19 @@ struct PageJson {
 }
 
 /// Runs a `rental bookings` command on the local store.
-pub fn run(command: &BookingsCommand, engine: &Rental<impl Store>) -> Result<Printed, CliError> {
+pub fn run(command: &BookingsCommand, engine: &Rental<impl Store>, config: &Config) -> Result<Printed, CliError> {
     match command {
         BookingsCommand::List(args) => {
             let page = engine.bookings(&query(args))?;
             let page = PageJson { data: page.data, next_cursor: page.next.as_ref().map(Cursor::encode) };
             Ok(list(&page, args.json))
         }
-        BookingsCommand::Show { code, json } => Ok(show(&engine.booking(&normalize(code))?, *json).into()),
+        BookingsCommand::Show { code, json } => {
+            let booking = engine.booking(&normalize(code))?;
+            let links = StayLinks::new(&crate::page_secret::load_or_make(&config.data_dir)?);
+            let stay_url = links.url(&config.base_url, &booking);
+            Ok(show(&Shown { booking, stay_url: Some(stay_url) }, *json).into())
+        }
         BookingsCommand::Messages { code, json } => {
             let code = normalize(code);
             let data = engine.messages(&code)?.iter().map(MessageView::from).collect();
@@ -334,17 +341,29 @@ fn table(bookings: &[Booking]) -> String {
             b.guest_name.clone(),
             b.status.to_string(),
             b.payment_status.to_string(),
-            output::money(b.total),
+            output::money(b.total, &b.currency),
             b.source.to_string(),
         ]);
     }
     table.render()
 }
 
-fn show(b: &Booking, json: bool) -> String {
+/// A booking as `show` prints it: the API's body, `stayUrl` included.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Shown {
+    #[serde(flatten)]
+    booking: Booking,
+    /// The guest's stay page; absent from a server that does not give it to this key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stay_url: Option<String>,
+}
+
+fn show(shown: &Shown, json: bool) -> String {
     if json {
-        return output::json(b);
+        return output::json(shown);
     }
+    let b = &shown.booking;
     let guest =
         if b.guest_email.is_empty() { b.guest_name.clone() } else { format!("{} <{}>", b.guest_name, b.guest_email) };
     let mut fields = vec![
@@ -355,7 +374,7 @@ fn show(b: &Booking, json: bool) -> String {
         ("Stay", format!("{} to {}, {} nights", output::day(b.check_in()), output::day(b.check_out()), b.nights)),
         ("Status", b.status.to_string()),
         ("Payment", b.payment_status.to_string()),
-        ("Total", format!("{} ({})", output::money(b.total), b.currency)),
+        ("Total", format!("{} ({})", output::money(b.total, &b.currency), b.currency)),
         ("Source", b.source.to_string()),
         ("Created", output::when(b.created_at)),
         ("Updated", output::when(b.updated_at)),
@@ -368,6 +387,9 @@ fn show(b: &Booking, json: bool) -> String {
     }
     for note in &b.notes {
         fields.push(("Note", format!("{} ({})", note.text, output::when(note.at))));
+    }
+    if let Some(url) = &shown.stay_url {
+        fields.push(("Stay page", url.clone()));
     }
     output::fields(&fields)
 }
@@ -421,7 +443,7 @@ fn changed(b: &Booking, json: bool) -> Printed {
         return output::json(b).into();
     }
     let stay = format!("{} to {}", output::day(b.check_in()), output::day(b.check_out()));
-    let total = output::money(b.total);
+    let total = output::money(b.total, &b.currency);
     format!(
         "{}: {stay}, {}, {}, total {total} ({})\n",
         b.code,

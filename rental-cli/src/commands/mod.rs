@@ -20,6 +20,7 @@ use chrono::NaiveDate;
 use rental_core::{Rental, Store};
 
 use crate::cli::Command;
+use crate::config::Config;
 use crate::error::CliError;
 use crate::remote::Remote;
 
@@ -39,12 +40,12 @@ impl From<String> for Printed {
 }
 
 /// Runs `command` on the local engine.
-pub fn run<S: Store + 'static>(command: &Command, engine: Rental<S>) -> Result<Printed, CliError> {
+pub fn run<S: Store + 'static>(command: &Command, engine: Rental<S>, config: &Config) -> Result<Printed, CliError> {
     match command {
         Command::Property(c) => property::run(c, &engine).map(Printed::from),
         Command::Keys(c) => keys::run(c, &engine).map(Printed::from),
         Command::Quote(args) => quote::run(args, &engine).map(Printed::from),
-        Command::Bookings(args) => bookings::run(&args.command, &engine),
+        Command::Bookings(args) => bookings::run(&args.command, &engine, config),
         Command::Blocks(args) => blocks::run(&args.command, &engine),
         Command::Webhook(c) => webhook::run(c, &engine),
         Command::Admin(c) => admin::run(c, &engine, &mut std::io::stdin().lock()).map(Printed::from),

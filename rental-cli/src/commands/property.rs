@@ -124,7 +124,7 @@ fn list(engine: &Rental<impl Store>, json: bool) -> Result<String, CliError> {
             p.name.clone(),
             p.timezone.to_string(),
             if p.active { "yes" } else { "no" }.to_owned(),
-            output::money(p.pricing.nightly_rate),
+            output::money(p.pricing.nightly_rate, &p.currency),
             p.pricing.max_guests.to_string(),
         ]);
     }

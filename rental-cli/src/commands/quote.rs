@@ -26,9 +26,18 @@ pub struct QuoteArgs {
     /// Departure date (the morning after the last night)
     #[arg(long, value_name = "DATE", value_parser = parse_date)]
     check_out: NaiveDate,
-    /// Number of guests
+    /// Number of guests, children included
     #[arg(long, value_name = "N", default_value_t = 1)]
     guests: u32,
+    /// Of the guests, children under the tourist tax's exempt age
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    children: u32,
+    /// Pets coming along
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pets: u32,
+    /// A promo code of the property
+    #[arg(long, value_name = "CODE")]
+    promo_code: Option<String>,
     /// Print the quote as the API's JSON (amounts in cents)
     #[arg(long)]
     json: bool,
@@ -37,13 +46,17 @@ pub struct QuoteArgs {
     pub remote: RemoteArgs,
 }
 
-const QUOTE_HELP: &str = "A stay that cannot be booked (taken nights, too short, too many guests,
-in the past) is still priced, with its problems listed; the command
-succeeds either way.
+const QUOTE_HELP: &str = "Every line of the quote is shown: each night's season rate and its price
+after any lead-time adjustment, the one discount and its kind, fees, taxes
+and the tourist tax. A stay that cannot be booked (taken nights, too short,
+a weekday or notice rule, too many guests or pets, a promo code that cannot
+be used) is still priced, with its problems listed; the command succeeds
+either way.
 
 Examples:
   rental quote --property sea-view --check-in 2026-12-20 --check-out 2026-12-27 --guests 3
-  rental quote --property sea-view --check-in 2026-12-20 --check-out 2026-12-27 --json
+  rental quote --property sea-view --check-in 2026-12-20 --check-out 2026-12-27 --guests 3 --children 1 --pets 1
+  rental quote --property sea-view --check-in 2026-12-20 --check-out 2026-12-27 --promo-code WINTER --json
   rental quote --url http://127.0.0.1:8080 --api-key \"$KEY\" --property sea-view --check-in 2026-12-20 --check-out 2026-12-27";
 
 /// Runs `rental quote` on the local store.
@@ -77,20 +90,30 @@ fn request(args: &QuoteArgs) -> rental_core::Result<QuoteRequest> {
         check_in: args.check_in,
         check_out: args.check_out,
         guests: args.guests,
+        children: args.children,
+        pets: args.pets,
+        promo_code: args.promo_code.clone(),
     })
 }
 
 fn render(quote: &Quote, name: &str) -> String {
     let guests = if quote.guests == 1 { "guest" } else { "guests" };
     let nights = if quote.nights == 1 { "night" } else { "nights" };
+    let children =
+        if quote.children > 0 { format!(" ({} under the exempt age)", quote.children) } else { String::new() };
+    let pets = match quote.pets {
+        0 => String::new(),
+        1 => ", 1 pet".to_owned(),
+        n => format!(", {n} pets"),
+    };
+    let party = format!("{} {guests}{children}{pets}", quote.guests);
     let mut out = format!(
-        "{} ({})\n{} to {}: {} {nights}, {} {guests}\n\n",
+        "{} ({})\n{} to {}: {} {nights}, {party}\n\n",
         output::visible(name),
         quote.property,
         output::day(quote.check_in),
         output::day(quote.check_out),
         quote.nights,
-        quote.guests,
     );
     out.push_str(&output::ledger(&lines(quote)));
     out.push('\n');
@@ -99,18 +122,33 @@ fn render(quote: &Quote, name: &str) -> String {
 }
 
 fn lines(quote: &Quote) -> Vec<(String, String)> {
-    let mut lines: Vec<(String, String)> =
-        quote.nightly.iter().map(|n| (output::day(n.date), output::money(n.price))).collect();
-    lines.push(("Accommodation".into(), output::money(quote.accommodation)));
+    let money = |amount| output::money(amount, &quote.currency);
+    let night = |n: &rental_core::pricing::NightPrice| {
+        let label = if n.base == n.price {
+            output::day(n.date)
+        } else {
+            format!("{} (rate {}, adjusted)", output::day(n.date), money(n.base))
+        };
+        (label, money(n.price))
+    };
+    let mut lines: Vec<(String, String)> = quote.nightly.iter().map(night).collect();
+    lines.push(("Accommodation".into(), money(quote.accommodation)));
     if quote.discount != 0 {
-        lines.push(("Discount".into(), output::money(-quote.discount)));
+        let kind = quote.discount_kind.map_or("", |k| k.as_str());
+        lines.push((format!("Discount ({})", kind.replace('_', " ")), money(-quote.discount)));
     }
     if quote.extra_guest_fee != 0 {
-        lines.push(("Extra guest fee".into(), output::money(quote.extra_guest_fee)));
+        lines.push(("Extra guest fee".into(), money(quote.extra_guest_fee)));
     }
-    lines.push(("Cleaning fee".into(), output::money(quote.cleaning_fee)));
-    lines.push(("Taxes".into(), output::money(quote.taxes)));
-    lines.push((format!("Total ({})", quote.currency), output::money(quote.total)));
+    lines.push(("Cleaning fee".into(), money(quote.cleaning_fee)));
+    if quote.pet_fee != 0 {
+        lines.push(("Pet fee".into(), money(quote.pet_fee)));
+    }
+    lines.push(("Taxes".into(), money(quote.taxes)));
+    if quote.tourist_tax != 0 {
+        lines.push(("Tourist tax".into(), money(quote.tourist_tax)));
+    }
+    lines.push((format!("Total ({})", quote.currency), money(quote.total)));
     lines
 }
 

@@ -69,9 +69,10 @@ fn serve<S: Store + 'static>(args: &ServeArgs, config: &Config, engine: Rental<S
         let addr = listener.local_addr().map_err(|e| CliError::Serve(e.to_string()))?;
         println!("{}", banner(&base_url(config, addr), demo.as_ref()));
         let mut server_config = server_config(config);
-        server_config.book.secret = book_secret(&config.data_dir)?;
+        server_config.book.secret = crate::page_secret::load_or_make(&config.data_dir)?;
         server_config.admin.base_url = Some(base_url(config, addr));
         server_config.mail = mail_config(config, &base_url(config, addr))?;
+        server_config.payments = config.payments.provider().map_err(|e| CliError::Serve(format!("payments: {e}")))?;
         // Reads come from memory: over redb the server is the only writer (it locks the file); over
         // PostgreSQL each read first catches up with what other processes changed.
         let state = AppState::new(Arc::new(engine.with_read_cache()?), &server_config);
@@ -149,34 +150,6 @@ fn mail_config(config: &Config, base_url: &str) -> Result<MailConfig, CliError> 
 
 /// How long one exchange with the mail server may take.
 const SMTP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
-
-/// The booking page's signing secret, kept in the data directory (`book-secret`,
-/// readable by its owner only) so form tokens and confirmation links outlive a
-/// restart; made on first start. Servers sharing one PostgreSQL store share it by copying the file.
-fn book_secret(data_dir: &std::path::Path) -> Result<Vec<u8>, CliError> {
-    let path = data_dir.join("book-secret");
-    let failed =
-        |e: std::io::Error| CliError::Serve(format!("cannot keep the booking page secret in {}: {e}", path.display()));
-    match std::fs::read_to_string(&path) {
-        Ok(text) if text.trim().len() >= 32 => return Ok(text.trim().as_bytes().to_vec()),
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(failed(e)),
-    }
-    let mut bytes = [0u8; 32];
-    OsEntropy.fill(&mut bytes);
-    let secret = bytes.iter().fold(String::with_capacity(64), |mut hex, b| {
-        let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{b:02x}"));
-        hex
-    });
-    std::fs::create_dir_all(data_dir).map_err(failed)?;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    std::io::Write::write_all(&mut options.open(&path).map_err(failed)?, secret.as_bytes()).map_err(failed)?;
-    Ok(secret.into_bytes())
-}
 
 /// What `--demo` hands out: an API key and the admin password, both new at each start.
 #[derive(Debug)]

@@ -181,6 +181,9 @@ mod tests {
             guests: 3,
             notes: Some("late arrival".into()),
             source: Some(Source::parse("api").unwrap()),
+            children: 0,
+            pets: 0,
+            promo_code: None,
         }
     }
 
@@ -190,6 +193,9 @@ mod tests {
             check_in: "2030-12-20".parse().unwrap(),
             check_out: "2030-12-27".parse().unwrap(),
             guests: 3,
+            children: 0,
+            pets: 0,
+            promo_code: None,
         }
     }
 

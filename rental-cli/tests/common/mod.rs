@@ -111,6 +111,14 @@ impl Sandbox {
     pub fn serve_with(&self, env: &[(&str, &str)]) -> Server {
         Server::start(self, env)
     }
+
+    /// `rental serve` started by `wrapper` (such as strace), whose last argument is the `rental` binary.
+    pub fn serve_through(&self, mut wrapper: Command) -> Server {
+        for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("RENTAL_")) {
+            wrapper.env_remove(name);
+        }
+        Server::start_with(self, wrapper)
+    }
 }
 
 pub fn stay(from_now: u64, nights: u64) -> NewBooking {
@@ -123,6 +131,9 @@ pub fn stay(from_now: u64, nights: u64) -> NewBooking {
         guests: 3,
         notes: Some("late arrival".into()),
         source: None,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     }
 }
 
@@ -143,11 +154,16 @@ pub struct Server {
 
 impl Server {
     fn start(sandbox: &Sandbox, env: &[(&str, &str)]) -> Self {
+        Self::start_with(sandbox, sandbox.command(&[], env))
+    }
+
+    fn start_with(sandbox: &Sandbox, mut command: Command) -> Self {
         let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap().port();
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let log = sandbox.dir.path().join(format!("serve-{port}.log"));
-        let child = sandbox
-            .command(&["serve", "--listen", &addr.to_string()], env)
+        let child = command
+            .args(["serve", "--listen", &addr.to_string()])
+            .current_dir(sandbox.dir.path())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
@@ -173,7 +189,13 @@ impl Server {
     }
 
     /// Ends the server as a crash would (SIGKILL on Unix): nothing is shut down.
+    /// Started through a wrapper, the server is the wrapper's child, killed first.
     pub fn kill(mut self) {
+        let pid = self.child.id();
+        let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+        for child in children.split_whitespace() {
+            let _ = Command::new("kill").args(["-KILL", child]).status();
+        }
         self.child.kill().expect("the server can be killed");
         self.child.wait().expect("the server is reaped");
     }

@@ -4,6 +4,7 @@
 pub(crate) mod base64;
 pub mod clock;
 pub(crate) mod clock_time;
+pub(crate) mod currency;
 pub(crate) mod date_json;
 pub(crate) mod field_error;
 pub mod ids;

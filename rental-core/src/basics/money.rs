@@ -1,16 +1,18 @@
-//! Money: amounts in US cents, their largest accepted value, and the one way
-//! every page, message and CLI line writes them.
+//! Money: amounts in the minor unit of a property's currency and their
+//! largest accepted value; the currencies and their formatting are in `currency`.
 
-/// Money in US cents.
+pub use super::currency::format_amount;
+
+/// Money in the minor unit of the property's currency (cents for USD and
+/// EUR, yen for JPY: see [`crate::Currency`]). The name is older than the currencies.
 pub type Cents = i64;
 
-/// The largest nightly rate or fee accepted: $1,000,000.00. It keeps every
+/// The largest nightly rate or fee accepted: 1,000,000.00 in a currency with cents. It keeps every
 /// total of a 366-night stay far from overflowing.
 pub const MAX_AMOUNT: Cents = 100_000_000;
 
-/// An amount as people read it: dollars with thousands separators and two
-/// decimals, the sign in front. Messages, the admin and booking pages and the
-/// CLI all write money this way.
+/// An amount in US dollars as people read it: [`format_amount`] of `USD`
+/// (`$1,342.88`), for callers that know no other currency.
 ///
 /// ```
 /// use rental_core::format_money;
@@ -20,17 +22,7 @@ pub const MAX_AMOUNT: Cents = 100_000_000;
 /// assert_eq!(format_money(-2_500), "-$25.00");
 /// ```
 pub fn format_money(cents: Cents) -> String {
-    let sign = if cents < 0 { "-" } else { "" };
-    let cents = cents.unsigned_abs();
-    let dollars = (cents / 100).to_string();
-    let mut grouped = String::with_capacity(dollars.len() + dollars.len() / 3);
-    for (i, c) in dollars.chars().enumerate() {
-        if i > 0 && (dollars.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    format!("{sign}${grouped}.{:02}", cents % 100)
+    format_amount(cents, "USD")
 }
 
 #[cfg(test)]

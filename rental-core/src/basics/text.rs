@@ -41,6 +41,35 @@ pub fn field_error(field: &str, text: &str) -> Option<FieldError> {
     text.chars().any(is_refused).then(|| FieldError::new(field, CONTROL_CHARACTER, MESSAGE))
 }
 
+/// The field error of `field` when `text`, made for paragraphs, holds a
+/// refused character other than a line break (LF, or CR which
+/// [`paragraphs`] turns into LF).
+///
+/// ```
+/// use rental_core::text::paragraph_field_error;
+///
+/// assert!(paragraph_field_error("notes", "Arriving late.\r\nWe have a dog.").is_none());
+/// assert!(paragraph_field_error("notes", "Late\u{1b}[31m").is_some());
+/// ```
+pub fn paragraph_field_error(field: &str, text: &str) -> Option<FieldError> {
+    let refused = |c: char| c != '\n' && c != '\r' && is_refused(c);
+    text.chars().any(refused).then(|| {
+        FieldError::new(field, CONTROL_CHARACTER, "must not contain control characters other than tab and line breaks")
+    })
+}
+
+/// Text made for paragraphs with its line breaks as LF: a CRLF (what a browser's
+/// text area sends) and a lone CR each become one LF.
+///
+/// ```
+/// use rental_core::text::paragraphs;
+///
+/// assert_eq!(paragraphs("a\r\nb\rc\nd"), "a\nb\nc\nd");
+/// ```
+pub fn paragraphs(text: &str) -> Cow<'_, str> {
+    if text.contains('\r') { Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n")) } else { Cow::Borrowed(text) }
+}
+
 /// `Ok` when `text` of `field` holds no refused character, else the fault
 /// of `field` (a 422 on it, as an [`Error`](crate::Error)).
 pub fn check(field: &str, text: &str) -> Result<(), FieldError> {
@@ -123,6 +152,15 @@ mod tests {
         for good in ["Ann\tLee", "Zoë Ångström", "سلام", "日本語", "👩‍👩‍👧", ""] {
             assert!(check("name", good).is_ok(), "{good:?}");
         }
+    }
+
+    #[test]
+    fn paragraphs_take_line_breaks_and_nothing_else() {
+        assert!(paragraph_field_error("notes", "One.\n\nTwo.\r\nThree.\tEnd").is_none());
+        for bad in ["a\u{0}", "a\u{1b}[2J", "a\u{2028}b", "a\u{202e}b", "a\u{85}b"] {
+            assert!(paragraph_field_error("notes", bad).is_some(), "{bad:?}");
+        }
+        assert!(matches!(paragraphs("no breaks\n"), Cow::Borrowed(_)));
     }
 
     #[test]

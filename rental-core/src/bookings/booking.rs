@@ -68,6 +68,10 @@ pub struct Booking {
     /// Check-in, check-out and the stay's own door code (docs/API.md section 15).
     #[serde(flatten)]
     pub visit: Visit,
+    /// How many times the guest's stay link was rotated (docs/API.md section
+    /// 24): the link's generation, signed into it. Omitted while 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stay_link_rotations: u32,
 }
 
 /// A booking comes from [`crate::Rental::create_booking`] and changes with
@@ -89,6 +93,9 @@ pub struct Booking {
 ///     guests: 3,
 ///     notes: None,
 ///     source: None,
+///     children: 0,
+///     pets: 0,
+///     promo_code: None,
 /// }, None)?.booking;
 /// assert_eq!((booking.status, booking.payment_status), (Status::Pending, PaymentStatus::Unpaid));
 ///
@@ -242,6 +249,18 @@ pub struct NewBooking {
     /// Where the request came from; `api` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
+    /// Of the guests, children under the tourist tax's exempt age; 0 when absent.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "schemars", schemars(range(max = 99)))]
+    pub children: u32,
+    /// Pets coming along, at most the property's `maxPets`; 0 when absent.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "schemars", schemars(range(max = 100)))]
+    pub pets: u32,
+    /// A promo code of the property, for its discount.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(length(min = 1, max = 32)))]
+    pub promo_code: Option<String>,
 }
 
 /// A request to price a stay.
@@ -261,16 +280,34 @@ pub struct QuoteRequest {
     #[serde(default = "one_guest")]
     #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
     pub guests: u32,
+    /// Of the guests, children under the tourist tax's exempt age; 0 when absent.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "schemars", schemars(range(max = 99)))]
+    pub children: u32,
+    /// Pets coming along, at most the property's `maxPets`; 0 when absent.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "schemars", schemars(range(max = 100)))]
+    pub pets: u32,
+    /// A promo code of the property, for its discount.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(length(min = 1, max = 32)))]
+    pub promo_code: Option<String>,
 }
 
 fn one_guest() -> u32 {
     1
 }
 
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 impl QuoteRequest {
-    /// A quote of `guests` guests at `property` from `check_in` to `check_out`.
+    /// A quote of `guests` adults at `property` from `check_in` to `check_out`,
+    /// without children, pets or a promo code.
     pub fn new(property: Slug, check_in: NaiveDate, check_out: NaiveDate, guests: u32) -> Self {
-        QuoteRequest { property, check_in, check_out, guests }
+        QuoteRequest { property, check_in, check_out, guests, children: 0, pets: 0, promo_code: None }
     }
 }
 
@@ -296,6 +333,9 @@ impl NewBooking {
             guests: quoted.guests,
             notes: None,
             source: None,
+            children: quoted.children,
+            pets: quoted.pets,
+            promo_code: quoted.promo_code.clone(),
         }
     }
 }

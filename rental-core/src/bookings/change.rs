@@ -105,12 +105,20 @@ pub fn check_allowed(b: &Booking, today: NaiveDate) -> Result<(), Error> {
 
 /// The quote of `target` for `b`: every rule of a creation, with the nights
 /// `b` itself holds counted free. A stay already under way that keeps its
-/// check-in is not refused for starting in the past (the guest may extend it).
-pub fn quote(b: &Booking, target: Target, property: &Property, calendar: &[CalendarEntry], today: NaiveDate) -> Quote {
+/// check-in is not refused for starting in the past or at short notice (the
+/// guest may extend it). The rules are those in force at `now`.
+pub fn quote(
+    b: &Booking,
+    target: Target,
+    property: &Property,
+    calendar: &[CalendarEntry],
+    now: DateTime<Utc>,
+) -> Quote {
     let others: Vec<CalendarEntry> = calendar.iter().filter(|e| e.holder != b.code.as_str()).cloned().collect();
-    let mut quote = pricing::quote(property, target.stay, target.guests, today, &others);
+    let facts = pricing::Facts { now, calendar: &others, promo_uses: 0 };
+    let mut quote = pricing::quote(property, &pricing::Asked::stay(target.stay, target.guests), &facts);
     if target.stay.check_in() == b.check_in() {
-        quote.problems.retain(|p| !matches!(p, Problem::PastDates { .. }));
+        quote.problems.retain(|p| !matches!(p, Problem::PastDates { .. } | Problem::AdvanceNotice { .. }));
         quote.available = quote.problems.is_empty();
     }
     quote
@@ -224,22 +232,27 @@ mod tests {
         assert!(matches!(check_allowed(&channel, today), Err(Error::InvalidTransition { channel_owned: true, .. })));
     }
 
+    /// Noon UTC of `day`: in Lisbon, that day.
+    fn noon(day: &str) -> DateTime<Utc> {
+        format!("{day}T12:00:00Z").parse().unwrap()
+    }
+
     #[test]
     fn the_booking_does_not_collide_with_its_own_nights() {
         let b = booking();
         let calendar = [entry("BK-TEST22", "2026-12-20", "2026-12-27"), entry("BK-OTHER2", "2026-12-28", "2026-12-30")];
         let target = dates("2026-12-22", "2026-12-28").target(&b).unwrap();
-        let q = quote(&b, target, &sea_view(), &calendar, d("2026-11-22"));
+        let q = quote(&b, target, &sea_view(), &calendar, noon("2026-11-22"));
         assert!(q.available, "{:?}", q.problems);
         let target = dates("2026-12-22", "2026-12-29").target(&b).unwrap();
-        let q = quote(&b, target, &sea_view(), &calendar, d("2026-11-22"));
+        let q = quote(&b, target, &sea_view(), &calendar, noon("2026-11-22"));
         assert_eq!(q.problems, [Problem::NightsTaken { dates: vec![d("2026-12-28")] }]);
     }
 
     #[test]
     fn a_stay_under_way_may_be_extended_but_not_moved_into_the_past() {
         let b = booking();
-        let today = d("2026-12-22");
+        let today = noon("2026-12-22");
         let extend = dates("2026-12-20", "2026-12-29").target(&b).unwrap();
         assert!(quote(&b, extend, &sea_view(), &[], today).available);
         let moved = dates("2026-12-21", "2026-12-29").target(&b).unwrap();
@@ -250,7 +263,7 @@ mod tests {
     fn a_change_reprices_and_names_what_changed() {
         let b = booking();
         let target = dates("2026-12-21", "2026-12-27").target(&b).unwrap();
-        let q = quote(&b, target, &sea_view(), &[], d("2026-11-22"));
+        let q = quote(&b, target, &sea_view(), &[], noon("2026-11-22"));
         let Outcome::Changed { booking, events } = apply(&b, target, &q, now()) else { panic!("no change") };
         assert_eq!((booking.nights, booking.total, booking.updated_at), (6, q.total, now()));
         assert_eq!(booking.payment_status, b.payment_status);

@@ -174,7 +174,7 @@ pub enum Outcome {
 }
 
 /// The free text an action carries, refused (422 on its field) when it holds
-/// a character [`crate::text`] refuses or, for a cancel reason, is over [`MAX_NOTE_LEN`] bytes
+/// a character [`crate::text`] refuses (a note may hold line breaks, a reason may not) or, for a cancel reason, is over [`MAX_NOTE_LEN`] bytes
 /// (checked before the state, so a repeated cancel refuses it too).
 fn check_text(action: &Action) -> Result<(), Error> {
     let (field, text) = match action {
@@ -182,7 +182,10 @@ fn check_text(action: &Action) -> Result<(), Error> {
         Action::Cancel { reason: Some(reason), .. } => ("reason", reason.as_str()),
         _ => return Ok(()),
     };
-    crate::basics::text::check(field, text)?;
+    match action {
+        Action::Annotate { .. } => crate::basics::text::paragraph_field_error(field, text).map_or(Ok(()), Err)?,
+        _ => crate::basics::text::check(field, text)?,
+    }
     if field == "reason" && text.trim().len() > MAX_NOTE_LEN {
         return Err(Error::invalid(field, "invalid", format!("must be at most {MAX_NOTE_LEN} bytes")));
     }
@@ -319,7 +322,7 @@ fn annotate(b: &Booking, note: &str, now: DateTime<Utc>) -> Result<Outcome, Erro
         return Err(Error::invalid("note", "too_many", format!("a booking keeps at most {MAX_NOTES} notes")));
     }
     let mut next = b.clone();
-    next.notes.push(Note { text: note.to_owned(), at: now });
+    next.notes.push(Note { text: crate::basics::text::paragraphs(note).into_owned(), at: now });
     next.updated_at = now;
     let events = vec![Event::updated(&next, &["notes"], now)];
     Ok(Outcome::Changed { booking: next, events })

@@ -10,5 +10,7 @@ pub mod event;
 pub mod gathering;
 pub mod lifecycle;
 pub mod pricing;
+pub mod problem;
+mod quote_rules;
 pub mod verification;
 pub mod visit;

@@ -101,7 +101,7 @@ impl AccessSettings {
     /// Sets the notes sent with the check-in instructions.
     #[must_use]
     pub fn arrival_notes(mut self, notes: impl Into<String>) -> Self {
-        self.arrival_notes = notes.into();
+        self.arrival_notes = crate::basics::text::paragraphs(&notes.into()).into_owned();
         self
     }
 
@@ -118,13 +118,6 @@ impl AccessSettings {
         check(self.arrival_notes.len() <= MAX_NOTES_BYTES, "arrivalNotes", "must be at most 4000 bytes");
         let texts = [("doorCode", &self.door_code), ("wifiSsid", &self.wifi_ssid)];
         errors.extend(texts.into_iter().filter_map(|(field, text)| crate::basics::text::field_error(field, text)));
-        // Notes are the one private text with line breaks.
-        if self.arrival_notes.chars().any(|c| c != '\n' && crate::basics::text::is_refused(c)) {
-            errors.push(FieldError::new(
-                "arrivalNotes",
-                crate::basics::text::CONTROL_CHARACTER,
-                "must not contain control characters other than tab and line feed",
-            ));
-        }
+        errors.extend(crate::basics::text::paragraph_field_error("arrivalNotes", &self.arrival_notes));
     }
 }

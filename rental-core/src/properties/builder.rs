@@ -7,6 +7,8 @@ use super::access_settings::AccessSettings;
 use super::booking_page::BookingPage;
 use super::feed_settings::FeedSettings;
 use super::message_settings::MessageSettings;
+use super::payment_settings::PaymentSettings;
+use super::price_rules::PriceRules;
 use super::property::Property;
 use super::rates::Pricing;
 use super::stay_rules::StayRules;
@@ -34,13 +36,16 @@ pub struct PropertyBuilder {
     slug: String,
     name: String,
     timezone: Option<Tz>,
+    currency: String,
     active: bool,
     pricing: Option<Pricing>,
     stay_rules: StayRules,
+    price_rules: PriceRules,
     access: AccessSettings,
     booking_page: BookingPage,
     messages: MessageSettings,
     feeds: FeedSettings,
+    payments: PaymentSettings,
 }
 
 impl PropertyBuilder {
@@ -49,13 +54,16 @@ impl PropertyBuilder {
             slug: slug.to_owned(),
             name: String::new(),
             timezone: None,
+            currency: "USD".to_owned(),
             active: true,
             pricing: None,
             stay_rules: StayRules::default(),
+            price_rules: PriceRules::default(),
             access: AccessSettings::default(),
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
             feeds: FeedSettings::default(),
+            payments: PaymentSettings::default(),
         }
     }
 
@@ -68,6 +76,12 @@ impl PropertyBuilder {
     /// Sets the time zone the property's days are counted in (required).
     pub fn timezone(mut self, timezone: Tz) -> Self {
         self.timezone = Some(timezone);
+        self
+    }
+
+    /// Sets the ISO 4217 code every amount is in (default `USD`; see [`crate::Currency`]).
+    pub fn currency(mut self, code: &str) -> Self {
+        code.clone_into(&mut self.currency);
         self
     }
 
@@ -86,6 +100,12 @@ impl PropertyBuilder {
     /// Sets the stay lengths and check-in and check-out times.
     pub fn stay_rules(mut self, rules: StayRules) -> Self {
         self.stay_rules = rules;
+        self
+    }
+
+    /// Sets the price rules: gap fill, lead time, discounts, promo codes, tourist tax, pets.
+    pub fn price_rules(mut self, rules: PriceRules) -> Self {
+        self.price_rules = rules;
         self
     }
 
@@ -113,6 +133,12 @@ impl PropertyBuilder {
         self
     }
 
+    /// Sets instant booking, the installments, the deposit and the cancellation policy.
+    pub fn payments(mut self, payments: PaymentSettings) -> Self {
+        self.payments = payments;
+        self
+    }
+
     /// The property, or [`Error::Validation`] naming every field at fault
     /// (a missing time zone or pricing is `required`).
     pub fn build(self) -> Result<Property, Error> {
@@ -134,14 +160,16 @@ impl PropertyBuilder {
             slug,
             name: self.name,
             timezone,
-            currency: "USD".to_owned(),
+            currency: self.currency,
             active: self.active,
             pricing,
             stay_rules: self.stay_rules,
+            price_rules: self.price_rules,
             access: self.access,
             booking_page: self.booking_page,
             messages: self.messages,
             feeds: self.feeds,
+            payments: self.payments,
         };
         property.validate()?;
         Ok(property)

@@ -1,5 +1,5 @@
 //! Properties: a property and its settings by area (pricing, stay rules,
-//! access, booking page, messages, feeds), its JSON, builder and local time.
+//! access, booking page, messages, feeds, payments), its JSON, builder and local time.
 
 pub mod access_settings;
 pub mod booking_page;
@@ -7,8 +7,11 @@ mod builder;
 pub mod feed_settings;
 pub mod local_time;
 pub mod message_settings;
+pub mod payment_settings;
+pub mod price_rules;
 pub mod property;
 mod public;
 pub mod rates;
 pub mod stay_rules;
+pub mod weekdays;
 mod wire;

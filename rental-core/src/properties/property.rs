@@ -10,9 +10,16 @@ use super::booking_page::BookingPage;
 pub use super::builder::PropertyBuilder;
 pub use super::feed_settings::{FeedSettings, IcalFeed};
 pub use super::message_settings::MessageSettings;
+pub use super::payment_settings::{
+    CancellationPolicy, Due, Installment, PaymentSettings, PaymentTerms, RefundCheckpoint, SecurityDeposit,
+};
+pub use super::price_rules::{
+    EarlyBirdDiscount, GapFill, LeadTimeAdjustment, LengthOfStayDiscount, PriceRules, PromoCode, TouristTax,
+};
 pub use super::public::PublicProperty;
 pub use super::rates::{MAX_GUESTS, NightRate, Pricing, SeasonalRate};
 pub use super::stay_rules::StayRules;
+pub use super::weekdays::Weekdays;
 use super::wire::PropertyWire;
 pub use crate::basics::clock_time::ClockTime;
 use crate::basics::ids::Slug;
@@ -56,14 +63,17 @@ pub struct Property {
     pub name: String,
     /// The IANA time zone the property's days are counted in.
     pub timezone: Tz,
-    /// Currency code of every amount; `USD`.
+    /// The ISO 4217 code of every amount (`USD`, `EUR`, `JPY`...; see
+    /// [`crate::Currency`]): amounts are integers in its minor unit.
     pub currency: String,
     /// Listed and bookable.
     pub active: bool,
     /// Rates, seasons, fees, tax, discounts and guests.
     pub pricing: Pricing,
-    /// Stay lengths and the check-in and check-out times.
+    /// Stay lengths, check-in and check-out times and days, notice, window, preparation.
     pub stay_rules: StayRules,
+    /// Gap fill, lead-time adjustments, discounts, promo codes, tourist tax, pets.
+    pub price_rules: PriceRules,
     /// Private: the door code, its mode and window, Wi-Fi and arrival notes.
     pub access: AccessSettings,
     /// The page guests book on directly, and the sites that may frame it.
@@ -72,6 +82,8 @@ pub struct Property {
     pub messages: MessageSettings,
     /// Private: channel calendars to import.
     pub feeds: FeedSettings,
+    /// Instant booking or requests, installments, deposit and cancellation policy.
+    pub payments: PaymentSettings,
 }
 
 impl Property {
@@ -94,10 +106,12 @@ impl Property {
             active: true,
             pricing: Pricing::new(nightly_rate),
             stay_rules: StayRules::default(),
+            price_rules: PriceRules::default(),
             access: AccessSettings::default(),
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
             feeds: FeedSettings::default(),
+            payments: PaymentSettings::default(),
         }
     }
 
@@ -120,14 +134,20 @@ impl Property {
             errors.push(FieldError::new("name", "invalid", "must be 1 to 200 characters"));
         }
         errors.extend(crate::basics::text::field_error("name", &self.name));
-        if self.currency != "USD" {
-            errors.push(FieldError::new("currency", "invalid", "must be USD"));
+        if crate::basics::currency::Currency::find(&self.currency).is_none() {
+            errors.push(FieldError::new(
+                "currency",
+                "invalid",
+                "must be an upper-case ISO 4217 code the payment provider charges in (EUR, GBP, JPY, USD, ...)",
+            ));
         }
         self.pricing.faults(&mut errors);
         self.stay_rules.faults(&mut errors);
+        self.price_rules.faults(&self.stay_rules, &mut errors);
         self.access.faults(&mut errors);
         self.feeds.faults(&mut errors);
         self.messages.faults(&mut errors);
+        self.payments.faults(&mut errors);
         if let Some((field, message)) = self.booking_page.fault() {
             errors.push(FieldError::new(field, "invalid", message));
         }

@@ -5,8 +5,11 @@ use chrono_tz::Tz;
 use serde::{Serialize, Serializer};
 
 use super::booking_page::BookingPage;
+use super::payment_settings::{CancellationPolicy, PaymentTerms, SecurityDeposit};
+use super::price_rules::{EarlyBirdDiscount, GapFill, LeadTimeAdjustment, LengthOfStayDiscount, TouristTax};
 use super::property::Property;
 use super::rates::SeasonalRate;
+use super::weekdays::Weekdays;
 use crate::basics::clock_time::ClockTime;
 use crate::basics::ids::Slug;
 use crate::basics::money::Cents;
@@ -38,9 +41,29 @@ impl Serialize for PublicProperty<'_> {
             check_out_time: p.stay_rules.check_out_time,
             seasonal_rates: &p.pricing.seasonal_rates,
             booking_page: &p.booking_page,
+            instant_booking: p.payments.instant_booking,
+            payment_terms: &p.payments.terms,
+            security_deposit: p.payments.security_deposit.as_ref(),
+            cancellation_policy: &p.payments.cancellation_policy,
+            check_in_days: (!p.stay_rules.check_in_days.is_all()).then_some(p.stay_rules.check_in_days),
+            check_out_days: (!p.stay_rules.check_out_days.is_all()).then_some(p.stay_rules.check_out_days),
+            advance_notice_hours: nonzero(p.stay_rules.advance_notice_hours),
+            booking_window_days: p.stay_rules.booking_window_days,
+            preparation_nights: nonzero(p.stay_rules.preparation_nights),
+            gap_fill: p.price_rules.gap_fill,
+            lead_time_adjustments: &p.price_rules.lead_time_adjustments,
+            length_of_stay_discounts: p.price_rules.length_of_stay_discounts.as_deref(),
+            early_bird_discount: p.price_rules.early_bird_discount,
+            tourist_tax: p.price_rules.tourist_tax,
+            pet_fee: (p.price_rules.pet_fee != 0).then_some(p.price_rules.pet_fee),
+            max_pets: nonzero(p.price_rules.max_pets),
         }
         .serialize(serializer)
     }
+}
+
+fn nonzero(n: u32) -> Option<u32> {
+    (n != 0).then_some(n)
 }
 
 /// The schema of what [`PublicProperty`] writes.
@@ -68,7 +91,7 @@ struct PropertyView<'a> {
     /// IANA time zone the property's days are counted in (`Europe/Lisbon`).
     #[cfg_attr(feature = "schemars", schemars(with = "String"))]
     timezone: &'a Tz,
-    /// `USD`, the currency of every amount.
+    /// The ISO 4217 code of every amount (`USD`, `EUR`, `JPY`...), in its minor unit.
     currency: &'a str,
     /// Most guests allowed.
     #[cfg_attr(feature = "schemars", schemars(range(min = 1, max = 100)))]
@@ -109,4 +132,49 @@ struct PropertyView<'a> {
     seasonal_rates: &'a [SeasonalRate],
     /// The booking page at `/book/{slug}`: on or off, and the sites allowed to frame it.
     booking_page: &'a BookingPage,
+    /// `true`: a booking is confirmed when its first payment succeeds; `false`: a request the host confirms.
+    instant_booking: bool,
+    /// Up to 4 installments whose shares (basis points) sum to 10000, the first due at booking.
+    payment_terms: &'a PaymentTerms,
+    /// A card hold around the stay; omitted when the property takes none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    security_deposit: Option<&'a SecurityDeposit>,
+    /// What a guest's cancellation refunds.
+    cancellation_policy: &'a CancellationPolicy,
+    /// Weekdays a stay may start on (`mon` … `sun`); omitted: every day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    check_in_days: Option<Weekdays>,
+    /// Weekdays a stay may end on; omitted: every day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    check_out_days: Option<Weekdays>,
+    /// The check-in instant is at least this many hours after the booking; omitted: 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    advance_notice_hours: Option<u32>,
+    /// Check-in at most this many days after the property's today; omitted: the 36-month horizon.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    booking_window_days: Option<u32>,
+    /// Nights kept free before and after every stay or block; omitted: 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preparation_nights: Option<u32>,
+    /// A stay exactly filling a short gap may be shorter, at a discount.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gap_fill: Option<GapFill>,
+    /// Basis points added to nightly prices by days to check-in; the first match applies.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    lead_time_adjustments: &'a [LeadTimeAdjustment],
+    /// Discounts by stay length (the largest `minNights` reached); omitted: weekly and monthly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    length_of_stay_discounts: Option<&'a [LengthOfStayDiscount]>,
+    /// A discount for a check-in far ahead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    early_bird_discount: Option<EarlyBirdDiscount>,
+    /// Per adult per night, in cents, not taxed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tourist_tax: Option<TouristTax>,
+    /// Once per stay with pets, in cents; omitted: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pet_fee: Option<Cents>,
+    /// Most pets allowed; omitted: no pets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_pets: Option<u32>,
 }

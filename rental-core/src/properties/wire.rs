@@ -15,9 +15,14 @@ use super::access_settings::{AccessSettings, DEFAULT_CODE_LENGTH, DoorCodeMode};
 use super::booking_page::BookingPage;
 use super::feed_settings::{FeedSettings, IcalFeed};
 use super::message_settings::MessageSettings;
+use super::payment_settings::{CancellationPolicy, PaymentSettings, PaymentTerms, SecurityDeposit};
+use super::price_rules::{
+    EarlyBirdDiscount, GapFill, LeadTimeAdjustment, LengthOfStayDiscount, PriceRules, PromoCode, TouristTax,
+};
 use super::property::Property;
 use super::rates::{Pricing, SeasonalRate};
 use super::stay_rules::StayRules;
+use super::weekdays::Weekdays;
 use crate::basics::clock_time::ClockTime;
 use crate::basics::ids::Slug;
 use crate::basics::money::Cents;
@@ -88,6 +93,43 @@ pub(super) struct PropertyWire {
     check_out_message: Lead,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     messages: BTreeMap<MessageKind, MessageTemplate>,
+    // Payments: left out at their defaults, so documents stored before them keep their bytes.
+    #[serde(default, skip_serializing_if = "is_false")]
+    instant_booking: bool,
+    #[serde(default, skip_serializing_if = "is_default")]
+    payment_terms: PaymentTerms,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    security_deposit: Option<SecurityDeposit>,
+    #[serde(default, skip_serializing_if = "is_default")]
+    cancellation_policy: CancellationPolicy,
+    // Section 25's rules: each left out at its default, so that documents
+    // stored before them read and write back the same bytes.
+    #[serde(default, skip_serializing_if = "every_day")]
+    check_in_days: Weekdays,
+    #[serde(default, skip_serializing_if = "every_day")]
+    check_out_days: Weekdays,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    advance_notice_hours: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    booking_window_days: Option<u32>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    preparation_nights: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gap_fill: Option<GapFill>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    lead_time_adjustments: Vec<LeadTimeAdjustment>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    length_of_stay_discounts: Option<Vec<LengthOfStayDiscount>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    early_bird_discount: Option<EarlyBirdDiscount>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    promo_codes: Vec<PromoCode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tourist_tax: Option<TouristTax>,
+    #[serde(default, skip_serializing_if = "is_zero_cents")]
+    pet_fee: Cents,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    max_pets: u32,
 }
 
 impl From<PropertyWire> for Property {
@@ -115,6 +157,21 @@ impl From<PropertyWire> for Property {
                 max_nights: w.max_nights,
                 check_in_time: w.check_in_time,
                 check_out_time: w.check_out_time,
+                check_in_days: w.check_in_days,
+                check_out_days: w.check_out_days,
+                advance_notice_hours: w.advance_notice_hours,
+                booking_window_days: w.booking_window_days,
+                preparation_nights: w.preparation_nights,
+            },
+            price_rules: PriceRules {
+                gap_fill: w.gap_fill,
+                lead_time_adjustments: w.lead_time_adjustments,
+                length_of_stay_discounts: w.length_of_stay_discounts,
+                early_bird_discount: w.early_bird_discount,
+                promo_codes: w.promo_codes,
+                tourist_tax: w.tourist_tax,
+                pet_fee: w.pet_fee,
+                max_pets: w.max_pets,
             },
             access: AccessSettings {
                 door_code: w.door_code,
@@ -123,7 +180,7 @@ impl From<PropertyWire> for Property {
                 access_before_minutes: w.access_before_minutes,
                 access_after_minutes: w.access_after_minutes,
                 wifi_ssid: w.wifi_ssid,
-                arrival_notes: w.arrival_notes,
+                arrival_notes: crate::basics::text::paragraphs(&w.arrival_notes).into_owned(),
             },
             booking_page: w.booking_page,
             messages: MessageSettings {
@@ -133,6 +190,12 @@ impl From<PropertyWire> for Property {
                 templates: w.messages,
             },
             feeds: FeedSettings { ical_feeds: w.ical_feeds },
+            payments: PaymentSettings {
+                instant_booking: w.instant_booking,
+                terms: w.payment_terms,
+                security_deposit: w.security_deposit,
+                cancellation_policy: w.cancellation_policy,
+            },
         }
     }
 }
@@ -147,10 +210,12 @@ impl From<Property> for PropertyWire {
             active,
             pricing,
             stay_rules,
+            price_rules,
             access,
             booking_page,
             messages,
             feeds,
+            payments,
         } = p;
         PropertyWire {
             slug,
@@ -185,6 +250,23 @@ impl From<Property> for PropertyWire {
             check_in_message: messages.check_in_lead,
             check_out_message: messages.check_out_lead,
             messages: messages.templates,
+            instant_booking: payments.instant_booking,
+            payment_terms: payments.terms,
+            security_deposit: payments.security_deposit,
+            cancellation_policy: payments.cancellation_policy,
+            check_in_days: stay_rules.check_in_days,
+            check_out_days: stay_rules.check_out_days,
+            advance_notice_hours: stay_rules.advance_notice_hours,
+            booking_window_days: stay_rules.booking_window_days,
+            preparation_nights: stay_rules.preparation_nights,
+            gap_fill: price_rules.gap_fill,
+            lead_time_adjustments: price_rules.lead_time_adjustments,
+            length_of_stay_discounts: price_rules.length_of_stay_discounts,
+            early_bird_discount: price_rules.early_bird_discount,
+            promo_codes: price_rules.promo_codes,
+            tourist_tax: price_rules.tourist_tax,
+            pet_fee: price_rules.pet_fee,
+            max_pets: price_rules.max_pets,
         }
     }
 }
@@ -208,6 +290,25 @@ fn check_in_time() -> ClockTime {
 }
 fn check_out_time() -> ClockTime {
     StayRules::default().check_out_time
+}
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn is_zero_cents(n: &Cents) -> bool {
+    *n == 0
+}
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+fn every_day(days: &Weekdays) -> bool {
+    days.is_all()
 }
 fn yes() -> bool {
     true

@@ -7,7 +7,7 @@ use sha2::{Digest, Sha256};
 use super::read_model::FromStore;
 use super::refusal::refuse_problems;
 use super::write::Tx;
-use super::{Rental, active_property, check_guests, range_error};
+use super::{Rental, active_property, check_party, range_error};
 use crate::basics::ids::{BookingCode, Source};
 use crate::basics::stay::Stay;
 use crate::basics::text::looks_like_email;
@@ -101,6 +101,9 @@ impl<S: Store> Rental<S> {
     ///     guests: 3,
     ///     notes: None,
     ///     source: None,
+    ///     children: 0,
+    ///     pets: 0,
+    ///     promo_code: None,
     /// };
     /// # let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     /// # runtime.block_on(async {
@@ -219,8 +222,16 @@ impl<S: Store> Rental<S> {
             return Ok(Created { booking, replayed: true });
         }
         let property = active_property(&FromStore(&**tx), req.property.as_str())?.into_owned();
-        let calendar = tx.calendar(req.property.as_str(), stay.check_in(), stay.check_out())?;
-        let quote = pricing::quote(&property, stay, req.guests, today_in(property.timezone, now), &calendar);
+        let (from, to) = pricing::calendar_span(&property, stay);
+        let calendar = tx.calendar(req.property.as_str(), from, to)?;
+        let asked = pricing::Asked {
+            stay,
+            guests: req.guests,
+            children: req.children,
+            pets: req.pets,
+            promo_code: req.promo_code.as_deref(),
+        };
+        let quote = pricing::quote(&property, &asked, &pricing::Facts { now, calendar: &calendar, promo_uses: 0 });
         refuse_problems(&quote.problems)?;
         if req.source.as_ref().is_some_and(|s| s.as_str() == "page") && !req.guest_email.trim().is_empty() {
             super::verification::refuse_past_unverified_cap(&**tx, &property)?;
@@ -243,19 +254,23 @@ impl<S: Store> Rental<S> {
             notes: req
                 .notes
                 .iter()
-                .map(|n| n.trim())
+                .map(|n| crate::basics::text::paragraphs(n.trim()))
                 .filter(|n| !n.is_empty())
-                .map(|text| crate::bookings::booking::Note { text: text.to_owned(), at: now })
+                .map(|text| crate::bookings::booking::Note { text: text.into_owned(), at: now })
                 .collect(),
             created_at: now,
             updated_at: now,
             cancelled_by: None,
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
+            stay_link_rotations: 0,
             external: None,
             guest_email_verified_at: None,
         };
         tx.insert_booking(&booking, &property)?;
+        // The payment plan is frozen and the schedule written with the booking (docs/API.md, Payments).
+        let clock = crate::payments::schedule::StayClock::of(&property, stay);
+        crate::payments::write_schedule(&mut **tx, &booking, &property.payments, &clock, now)?;
         tx.append_events(&[Event::created(&booking, now)])?;
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint) {
             // A record still here is older than the window (a fresh one replayed above): it gives way.
@@ -394,7 +409,7 @@ fn check_new_booking(req: &NewBooking) -> Result<Stay> {
     {
         errors.append(&mut e);
     }
-    if let Err(Error::Validation(mut e)) = check_guests(req.guests) {
+    if let Err(Error::Validation(mut e)) = check_party(req.guests, req.children, req.pets, req.promo_code.as_deref()) {
         errors.append(&mut e);
     }
     let name = req.guest_name.trim();
@@ -407,9 +422,8 @@ fn check_new_booking(req: &NewBooking) -> Result<Stay> {
     if req.notes.as_ref().is_some_and(|n| n.len() > lifecycle::MAX_NOTE_LEN) {
         errors.push(FieldError::new("notes", "invalid", format!("at most {} bytes", lifecycle::MAX_NOTE_LEN)));
     }
-    for (field, text) in [("guestName", Some(&req.guest_name)), ("notes", req.notes.as_ref())] {
-        errors.extend(text.and_then(|t| crate::basics::text::field_error(field, t)));
-    }
+    errors.extend(crate::basics::text::field_error("guestName", &req.guest_name));
+    errors.extend(req.notes.as_ref().and_then(|n| crate::basics::text::paragraph_field_error("notes", n)));
     match stay {
         Ok(stay) if errors.is_empty() => Ok(stay),
         _ => Err(Error::Validation(errors)),

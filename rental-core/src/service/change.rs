@@ -26,8 +26,9 @@ impl<S: Store> Rental<S> {
         let property = active_property(&FromStore(&tx), booking.property.as_str())?.into_owned();
         let today = today_in(property.timezone, self.now());
         change::check_allowed(&booking, today)?;
-        let calendar = tx.calendar(booking.property.as_str(), target.stay.check_in(), target.stay.check_out())?;
-        Ok(change::quote(&booking, target, &property, &calendar, today))
+        let (from, to) = crate::bookings::pricing::calendar_span(&property, target.stay);
+        let calendar = tx.calendar(booking.property.as_str(), from, to)?;
+        Ok(change::quote(&booking, target, &property, &calendar, self.now()))
     }
 }
 
@@ -45,8 +46,9 @@ pub(super) fn change_in<S: Store>(
     if change::is_same(&booking, target) {
         return Ok(booking);
     }
-    let calendar = tx.calendar(booking.property.as_str(), target.stay.check_in(), target.stay.check_out())?;
-    let quote = change::quote(&booking, target, &property, &calendar, today);
+    let (from, to) = crate::bookings::pricing::calendar_span(&property, target.stay);
+    let calendar = tx.calendar(booking.property.as_str(), from, to)?;
+    let quote = change::quote(&booking, target, &property, &calendar, now);
     refuse_problems(&quote.problems)?;
     match change::apply(&booking, target, &quote, now) {
         Outcome::Unchanged => Ok(booking),

@@ -107,8 +107,11 @@ impl<S: Store> super::Worker<'_, S> {
     ///
     /// The same write drops the webhook secrets whose rotation overlap is over.
     pub fn fan_out(&self, limit: usize) -> Result<usize> {
-        let now = self.now();
         self.write(|tx| {
+            // Read inside the write, which holds every other: fan-outs' times
+            // follow their order, so a later event's delivery is never due
+            // before an earlier one's (on two servers, the earlier `now` could win the lock later).
+            let now = self.now();
             drop_expired_secrets(tx, now)?;
             let events = tx.unfanned_events(limit)?;
             if events.is_empty() {

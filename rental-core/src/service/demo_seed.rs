@@ -33,6 +33,9 @@ impl<S: Store> Rental<S> {
                 guests,
                 notes: None,
                 source: None,
+                children: 0,
+                pets: 0,
+                promo_code: None,
             };
             let booking = self.create_booking(&request, None)?.booking;
             if confirm {

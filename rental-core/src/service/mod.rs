@@ -11,16 +11,19 @@ mod booking_events;
 mod bookings;
 mod change;
 mod channels;
+mod checkout;
 mod deliveries;
 mod demo_seed;
 mod group_commit;
 mod leases;
 mod messages;
+mod payments;
 mod property_edit;
 mod read_model;
 mod refusal;
 mod retention;
 mod stay;
+mod stay_page;
 mod verification;
 mod visit_cache;
 mod webhook_admin;
@@ -31,8 +34,10 @@ pub use self::admin::NewKey;
 pub use self::agenda::Agenda;
 pub use self::bookings::Created;
 pub use self::channels::{FeedPull, Fetched, PullClaim};
+pub use self::checkout::CheckoutOutcome;
 pub use self::deliveries::DueDelivery;
 pub use self::messages::{Claim, Claimed};
+pub use self::payments::PaymentChange;
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::stay::CATCH_UP_DAYS;
 pub use self::worker::Worker;
@@ -120,6 +125,9 @@ impl Default for Settings {
 ///     guests: 3,
 ///     notes: None,
 ///     source: None,
+///     children: 0,
+///     pets: 0,
+///     promo_code: None,
 /// }, None)?.booking;
 /// assert_eq!(booking.status.to_string(), "pending");
 /// # Ok::<(), rental_core::Error>(())
@@ -251,6 +259,7 @@ impl<S: Store> Rental<S> {
 
     /// Inserts or replaces properties by slug, all or none: every property is
     /// checked first, and one bad property writes nothing. Returns how many were new.
+    /// A currency change is refused while the property has bookings to come.
     pub fn import_properties(&self, properties: &[Property]) -> Result<usize> {
         for (i, p) in properties.iter().enumerate() {
             p.validate().map_err(|e| at_index(e, i))?;
@@ -258,10 +267,13 @@ impl<S: Store> Rental<S> {
                 return Err(Error::invalid(&format!("[{i}].slug"), "duplicate", format!("{} appears twice", p.slug)));
             }
         }
+        let now = self.now();
         self.write(|tx| {
             let mut created = 0;
-            for p in properties {
-                created += usize::from(tx.property(p.slug.as_str())?.is_none());
+            for (i, p) in properties.iter().enumerate() {
+                let before = tx.property(p.slug.as_str())?;
+                property_edit::refuse_currency_change(&**tx, before.as_ref(), p, now).map_err(|e| at_index(e, i))?;
+                created += usize::from(before.is_none());
                 tx.put_property(p)?;
             }
             Ok(created)
@@ -320,12 +332,20 @@ impl<S: Store> Rental<S> {
     /// Prices a stay. A stay that breaks a rule is still priced, with `problems`.
     pub fn quote(&self, req: &QuoteRequest) -> Result<Quote> {
         let stay = Stay::new(req.check_in, req.check_out).map_err(|e| range_error(e, "checkOut"))?;
-        check_guests(req.guests)?;
+        check_party(req.guests, req.children, req.pets, req.promo_code.as_deref())?;
+        let asked = pricing::Asked {
+            stay,
+            guests: req.guests,
+            children: req.children,
+            pets: req.pets,
+            promo_code: req.promo_code.as_deref(),
+        };
         self.read_with(|model| {
             let property = active_property(model, req.property.as_str())?;
-            let calendar = model.calendar(req.property.as_str(), stay.check_in(), stay.check_out())?;
-            let today = today_in(property.timezone, self.now());
-            Ok(pricing::quote(&property, stay, req.guests, today, &calendar))
+            let (from, to) = pricing::calendar_span(&property, stay);
+            let calendar = model.calendar(req.property.as_str(), from, to)?;
+            let facts = pricing::Facts { now: self.now(), calendar: &calendar, promo_uses: 0 };
+            Ok(pricing::quote(&property, &asked, &facts))
         })
     }
 
@@ -438,6 +458,32 @@ fn check_guests(guests: u32) -> Result<()> {
     } else {
         Err(Error::invalid("guests", "invalid", format!("must be 1 to {MAX_GUESTS}")))
     }
+}
+
+/// The most pets a request may name (a property allows at most its `maxPets`).
+const MAX_PETS_ASKED: u32 = 100;
+
+/// Checks who a quote or booking is for: 1 to 100 guests, of whom at least
+/// one adult, up to 100 pets, a promo code of at most 32 characters.
+pub(super) fn check_party(guests: u32, children: u32, pets: u32, promo_code: Option<&str>) -> Result<()> {
+    let mut errors = match check_guests(guests) {
+        Err(Error::Validation(errors)) => errors,
+        _ => Vec::new(),
+    };
+    if children >= guests.max(1) {
+        errors.push(FieldError::new(
+            "children",
+            "invalid",
+            "must be fewer than guests: one guest at least is an adult",
+        ));
+    }
+    if pets > MAX_PETS_ASKED {
+        errors.push(FieldError::new("pets", "invalid", format!("must be 0 to {MAX_PETS_ASKED}")));
+    }
+    if promo_code.is_some_and(|c| !(1..=32).contains(&c.trim().len())) {
+        errors.push(FieldError::new("promoCode", "invalid", "must be 1 to 32 characters"));
+    }
+    if errors.is_empty() { Ok(()) } else { Err(Error::Validation(errors)) }
 }
 
 fn range_error(e: StayError, field: &str) -> Error {

@@ -4,6 +4,7 @@
 pub mod access;
 pub mod occupancy;
 pub mod presence;
+pub mod stay_link;
 pub mod stay_state;
 pub mod stay_summary;
 pub mod turnover;

@@ -1,6 +1,6 @@
 //! The kinds of record this crate keeps (see [`Record`]): properties, API
 //! keys, webhooks, feed states, guest messages and the admin dashboard's
-//! password, sessions and login throttle.
+//! password, sessions and login throttle; payment records and plans are in `payments::ledger`.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -13,6 +13,7 @@ use crate::channels::pull::FeedState;
 use crate::outbox::delivery::Lease;
 use crate::outbox::message::Message;
 use crate::outbox::webhook::Webhook;
+use crate::payments::{PaymentPlan, PaymentRecord};
 use crate::properties::property::Property;
 
 /// Every kind of record this crate keeps beside its own tables on
@@ -30,6 +31,9 @@ pub const KINDS: &[RecordKind] = &[
     StoredSession::KIND,
     ClientFailures::KIND,
     Message::KIND,
+    PaymentRecord::KIND,
+    PaymentPlan::KIND,
+    crate::payment_provider::Checkout::KIND,
 ];
 
 /// A property under its slug: the default of

@@ -1,6 +1,7 @@
 //! `/admin/bookings/{code}`: one booking's whole record, notes and events, with
 //! confirm, cancel with a reason, a note, a change previewed before it is saved,
-//! and its guest messages with a resend button each.
+//! its guest messages with a resend button each, and the guest's stay page
+//! link with a copy button and a button that makes a new one.
 
 use rental_core::words::count;
 use std::sync::Arc;
@@ -10,7 +11,8 @@ use rental_core::change::Change;
 use rental_core::lifecycle::Party;
 use rental_core::message::{Message, MessageKind};
 use rental_core::pricing::Quote;
-use rental_core::{Action, Booking, Rental, Status, Store, format_money, local_moment};
+use rental_core::stay_link::StayLinks;
+use rental_core::{Action, Booking, Rental, Status, Store, format_amount, local_moment};
 
 use super::Act;
 use super::page::{Page, Section, csrf_field, shell, when};
@@ -19,8 +21,15 @@ use crate::problem::Problem;
 use crate::reply::blocking;
 use crate::request::Query;
 
-/// The booking page; `?checkIn=&checkOut=&guests=` previews a change.
-pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session, code: &str, query: &Query) -> Page {
+/// The booking page; `?checkIn=&checkOut=&guests=` previews a change. The
+/// guest's stay page address is made by `links` under `base`.
+pub async fn page<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    session: &Session,
+    code: &str,
+    query: &Query,
+    (links, base): (&StayLinks, &str),
+) -> Page {
     let change = match change_of(query.get("checkIn"), query.get("checkOut"), query.get("guests")) {
         Ok(change) => change,
         Err(p) => return super::page::message(p.status, "Bad request", &super::explain(&p)),
@@ -41,6 +50,7 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
     let body = html! {
         section.card #record { (record(&b)) }
         @if open { (change_card(&b, session, preview.as_ref())) }
+        (stay_link_card(&b, &links.url(base, &b), session))
         section.card #actions {
             h2 { "Actions" }
             @if b.is_channel_owned() { p.muted { "Imported from " (b.source.as_str()) ": the channel confirms and cancels it." } }
@@ -68,7 +78,7 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
         section.card #notes {
             h2 { "Notes (" (b.notes.len()) ")" }
             @if b.notes.is_empty() { p.muted { "No notes." } }
-            ul { @for n in &b.notes { li { (n.text) " " span.muted { (when(n.at)) } } } }
+            ul { @for n in &b.notes { li { span.paragraphs { (n.text) } " " span.muted { (when(n.at)) } } } }
         }
         section.card #events {
             h2 { "Events (" (events.len()) ")" }
@@ -87,6 +97,24 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
         }
     };
     shell(&format!("Booking {}", b.code), Some(Section::Bookings), Some(session), &body)
+}
+
+/// The guest's stay page (docs/API.md section 24): its address to copy (to
+/// paste into a channel's messages, say) and a button that makes a new one.
+fn stay_link_card(b: &Booking, url: &str, session: &Session) -> Markup {
+    html! {
+        section.card #stay-link {
+            h2 { "Guest's stay page" }
+            p.muted { "A private page with this stay, its status, the house guide and, when their conditions hold, \
+                the arrival details. Anyone with the link can open it: send it to the guest only." }
+            p { code #stay-url { (url) } " " button.quiet type="button" data-copy="stay-url" { "Copy link" } }
+            form method="post" action=(format!("/admin/booking/{}/stay-link", b.code))
+                data-confirm="Make a new link? The current one stops working at once." {
+                (csrf_field(session))
+                button.quiet type="submit" { "Make a new link" }
+            }
+        }
+    }
 }
 
 /// The booking's guest messages (docs/API.md section 21), each with its
@@ -134,7 +162,7 @@ fn record(b: &Booking) -> Markup {
             dt { "Stay" } dd #stay { (b.check_in()) " → " (b.check_out()) ", " (count(b.nights, "night")) }
             dt { "Status" } dd { span.badge #status { (b.status) } }
             dt { "Payment" } dd { (b.payment_status) }
-            dt { "Total" } dd #total { (format_money(b.total)) " " (b.currency) }
+            dt { "Total" } dd #total { (format_amount(b.total, &b.currency)) }
             dt { "Source" } dd { (b.source.as_str()) }
             dt { "Created" } dd { (when(b.created_at)) }
             dt { "Updated" } dd { (when(b.updated_at)) }
@@ -166,7 +194,7 @@ fn change_card(b: &Booking, session: &Session, preview: Option<&(rental_core::Re
                 div #preview {
                     @match quote {
                         Ok(q) => {
-                            p { "New total " strong #new-total { (format_money(q.total)) } " for " (count(q.nights, "night")) " (now " (format_money(b.total)) ")." }
+                            p { "New total " strong #new-total { (format_amount(q.total, &q.currency)) } " for " (count(q.nights, "night")) " (now " (format_amount(b.total, &b.currency)) ")." }
                             @if q.available {
                                 form method="post" action=(format!("/admin/booking/{}/change", b.code)) {
                                     (csrf_field(session))
@@ -218,7 +246,7 @@ fn change_of(check_in: Option<&str>, check_out: Option<&str>, guests: Option<&st
     Ok((!change.is_empty()).then_some(change))
 }
 
-/// `POST /admin/booking/{code}/confirm|cancel|note|change`.
+/// `POST /admin/booking/{code}/confirm|cancel|note|change|resend|stay-link`.
 pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str) -> Page {
     let back = format!("/admin/bookings/{code}");
     let form = act.form;
@@ -235,6 +263,13 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str)
         let result = blocking(act.rental(), move |r| r.resend_message(&code, kind)).await;
         return act
             .done(result, &back, |m| Flash::done(format!("The {} message to {} goes out now.", m.kind, m.to)))
+            .await;
+    }
+    if action == "stay-link" {
+        let code = code.to_owned();
+        let result = blocking(act.rental(), move |r| r.rotate_stay_link(&code)).await;
+        return act
+            .done(result, &back, |_| Flash::done("A new stay page link was made; the old one no longer opens."))
             .await;
     }
     let action = match action {
@@ -260,7 +295,7 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str)
             b.code,
             b.check_in(),
             b.check_out(),
-            format_money(b.total)
+            format_amount(b.total, &b.currency)
         )),
         "annotate" => Flash::done("Note added."),
         _ => Flash::done(format!("Booking {} is now {}.", b.code, b.status)),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use maud::{Markup, html};
 use rental_core::booking::Cursor;
-use rental_core::{Booking, BookingQuery, Rental, Slug, Source, Status, Store, format_money};
+use rental_core::{Booking, BookingQuery, Rental, Slug, Source, Status, Store, format_amount};
 
 use super::page::{Page, Section, shell};
 use super::session::Session;
@@ -228,7 +228,7 @@ fn table<'a>(bookings: impl Iterator<Item = &'a Booking>) -> Markup {
                 td { a href=(format!("/admin/bookings/{}", b.code)) { strong { (b.code) } } br; span.muted { (b.property_name) } }
                 td { (b.guest_name) br; span.muted { (b.guest_email) } }
                 td { (b.check_in()) " → " (b.check_out()) br; span.muted { (count(b.nights, "night")) " · " (count(b.guests, "guest")) } }
-                td { (format_money(b.total)) }
+                td { (format_amount(b.total, &b.currency)) }
                 td { span.badge { (b.status) } br; span.muted { (b.source.as_str()) } }
             } } }
         } }
@@ -259,6 +259,9 @@ mod tests {
                 guest_email: "guest@example.com".into(),
                 notes: None,
                 source: None,
+                children: 0,
+                pets: 0,
+                promo_code: None,
             };
             rental.create_booking(&request, None).unwrap();
         }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use maud::{Markup, html};
 use rental_core::lifecycle::Party;
 use rental_core::words::count;
-use rental_core::{Action, Booking, Property, Rental, Status, Store, format_money};
+use rental_core::{Action, Booking, Property, Rental, Status, Store, format_amount};
 
 use super::page::{Page, Section, button_form, shell};
 use super::session::{Flash, Session};
@@ -83,7 +83,7 @@ fn stays(bookings: &[Booking], session: &Session, empty: &str) -> Markup {
                     td { strong { (b.code) } br; span.muted { (b.property_name) } }
                     td { (b.guest_name) br; span.muted { (b.guests) " guest" @if b.guests != 1 { "s" } } }
                     td { (b.check_in()) " → " (b.check_out()) br; span.muted { (count(b.stay.nights(), "night")) } }
-                    td { (format_money(b.total)) }
+                    td { (format_amount(b.total, &b.currency)) }
                     td { span.badge { (b.status) } br; span.muted { (b.source.as_str()) } }
                     td { div.actions {
                         @if b.status == Status::Pending && !b.is_channel_owned() {

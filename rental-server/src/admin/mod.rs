@@ -113,7 +113,10 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
         return match segments.as_slice() {
             ["calendar"] => calendar::page(state.rental(), &session, &query).await,
             ["bookings"] => bookings::page(state.rental(), &session, &query).await,
-            ["bookings", code] => booking::page(state.rental(), &session, code, &query).await,
+            ["bookings", code] => {
+                let base = base_url(state, &parts);
+                booking::page(state.rental(), &session, code, &query, (state.stay_links(), &base)).await
+            }
             [] => home::page(state.rental(), &session, state.message_counters().trouble()).await,
             ["api-keys"] => keys::page(state.rental(), &session).await,
             ["webhooks"] => webhooks::page(state.rental(), &session).await,
@@ -172,7 +175,7 @@ struct Act<'a, S> {
 
 /// The configured public URL, else `http://`, the request's `Host` and the
 /// path prefix the server is mounted under (`crate::RentalService::under`).
-fn base_url<S>(state: &AppState<S>, parts: &http::request::Parts) -> String {
+pub(crate) fn base_url<S>(state: &AppState<S>, parts: &http::request::Parts) -> String {
     if let Some(base) = &state.admin.config.base_url {
         return base.trim_end_matches('/').to_owned();
     }

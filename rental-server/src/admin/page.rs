@@ -55,6 +55,7 @@ h1{font-size:1.45rem;margin:.4rem 0 1rem}
 h2{font-size:1.1rem;margin:0 0 .6rem}
 .card{background:#fff;border:1px solid #d8dee4;border-radius:10px;padding:1rem;margin:0 0 1rem}
 .muted{color:#59636e;font-size:.9rem}
+.paragraphs{white-space:pre-line}
 .flash{padding:.75rem 1rem;border-radius:8px;margin:0 0 1rem;border:1px solid #9ad29e;background:#e9f7ea}
 .flash.error{border-color:#e5a3a3;background:#fdecec}
 .secret{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin-top:.5rem}

@@ -45,7 +45,7 @@ pub async fn page<S: Store + 'static>(
     }
 }
 
-/// Hundredths written as `150.00` (dollars from cents, percent from basis points).
+/// Hundredths written as `150.00` (percent from basis points).
 fn hundredths(n: i64) -> String {
     let sign = if n < 0 { "-" } else { "" };
     format!("{sign}{}.{:02}", n.unsigned_abs() / 100, n.unsigned_abs() % 100)
@@ -85,7 +85,11 @@ fn render(
             (error(id))
         } }
     };
-    let opt_money = |v: Option<i64>| v.map(hundredths).unwrap_or_default();
+    // Amounts in the property's currency, with its decimals (none for JPY).
+    let cur = p.currency.as_str();
+    let amount = |v: i64| rental_core::plain_amount(v, cur);
+    let opt_money = |v: Option<i64>| v.map(amount).unwrap_or_default();
+    let unit = |extra: &str| format!("({cur}{extra})");
     let season_errors: Vec<&FieldError> = errors.iter().filter(|e| e.field.starts_with("seasonalRates")).collect();
     let back = format!("/admin/properties/{}/edit", p.slug);
     let body = html! {
@@ -104,10 +108,10 @@ fn render(
             }
             h2 { "Rates and fees" }
             div.grid2 {
-                (text("nightlyRate", "Nightly rate", hundredths(p.pricing.nightly_rate), "($)"))
-                (text("weekendRate", "Weekend rate", opt_money(p.pricing.weekend_rate), "($, Fri and Sat; empty = nightly)"))
-                (text("cleaningFee", "Cleaning fee", hundredths(p.pricing.cleaning_fee), "($)"))
-                (text("extraGuestFee", "Extra guest fee", hundredths(p.pricing.extra_guest_fee), "($ per guest per night)"))
+                (text("nightlyRate", "Nightly rate", amount(p.pricing.nightly_rate), &unit("")))
+                (text("weekendRate", "Weekend rate", opt_money(p.pricing.weekend_rate), &unit(", Fri and Sat; empty = nightly")))
+                (text("cleaningFee", "Cleaning fee", amount(p.pricing.cleaning_fee), &unit("")))
+                (text("extraGuestFee", "Extra guest fee", amount(p.pricing.extra_guest_fee), &unit(" per guest per night")))
                 (text("baseGuests", "Guests included", p.pricing.base_guests.to_string(), ""))
                 (text("maxGuests", "Most guests", p.pricing.max_guests.to_string(), ""))
                 (text("taxRate", "Tax", hundredths(p.pricing.tax_rate.into()), "(%)"))
@@ -134,12 +138,12 @@ fn render(
             p.muted { "Order sets the list's order; the last row adds a season. A night in two seasons takes the one that starts later." }
             @for e in &season_errors { span.field-error data-field=(e.field) role="alert" { (e.field) ": " (e.message) } }
             div.table.seasons { table {
-                thead { tr { th { "Order" } th { "Name" } th { "From" } th { "To (last night)" } th { "Nightly $" } th { "Weekend $" } th { "Min" } th { "Max" } th { "Remove" } } }
+                thead { tr { th { "Order" } th { "Name" } th { "From" } th { "To (last night)" } th { "Nightly " (cur) } th { "Weekend " (cur) } th { "Min" } th { "Max" } th { "Remove" } } }
                 tbody {
                     @for (i, s) in p.pricing.seasonal_rates.iter().enumerate() {
-                        (season_row(i, Some(s)))
+                        (season_row(i, Some(s), cur))
                     }
-                    (season_row(p.pricing.seasonal_rates.len(), None))
+                    (season_row(p.pricing.seasonal_rates.len(), None, cur))
                 }
             } }
             p { button type="submit" { "Save" } }
@@ -191,19 +195,19 @@ fn booking_page(p: &Property, base: &str, error: &dyn Fn(&str) -> Markup) -> Mar
     }
 }
 
-fn season_row(i: usize, s: Option<&SeasonalRate>) -> Markup {
-    let v = |f: fn(&SeasonalRate) -> String| s.map(f).unwrap_or_default();
+fn season_row(i: usize, s: Option<&SeasonalRate>, currency: &str) -> Markup {
+    let v = |f: &dyn Fn(&SeasonalRate) -> String| s.map(f).unwrap_or_default();
     let id = |name: &str| format!("season-{i}-{name}");
     html! {
         tr data-season=(i) {
             td { input id=(id("order")) type="number" name="s.order" value=(i + 1) aria-label="Order"; }
-            td { input id=(id("name")) type="text" name="s.name" value=(v(|s| s.name.clone())) aria-label="Name"; }
-            td { input id=(id("start")) type="date" name="s.start" value=(v(|s| s.start_date.to_string())) aria-label="From"; }
-            td { input id=(id("end")) type="date" name="s.end" value=(v(|s| s.end_date.to_string())) aria-label="To"; }
-            td { input id=(id("rate")) type="text" name="s.rate" value=(v(|s| hundredths(s.nightly_rate))) aria-label="Nightly"; }
-            td { input id=(id("weekend")) type="text" name="s.weekend" value=(v(|s| s.weekend_rate.map(hundredths).unwrap_or_default())) aria-label="Weekend"; }
-            td { input id=(id("min")) type="text" name="s.min" value=(v(|s| s.min_nights.map(|n| n.to_string()).unwrap_or_default())) aria-label="Min nights"; }
-            td { input id=(id("max")) type="text" name="s.max" value=(v(|s| s.max_nights.map(|n| n.to_string()).unwrap_or_default())) aria-label="Max nights"; }
+            td { input id=(id("name")) type="text" name="s.name" value=(v(&|s| s.name.clone())) aria-label="Name"; }
+            td { input id=(id("start")) type="date" name="s.start" value=(v(&|s| s.start_date.to_string())) aria-label="From"; }
+            td { input id=(id("end")) type="date" name="s.end" value=(v(&|s| s.end_date.to_string())) aria-label="To"; }
+            td { input id=(id("rate")) type="text" name="s.rate" value=(v(&|s| rental_core::plain_amount(s.nightly_rate, currency))) aria-label="Nightly"; }
+            td { input id=(id("weekend")) type="text" name="s.weekend" value=(v(&|s| s.weekend_rate.map(|r| rental_core::plain_amount(r, currency)).unwrap_or_default())) aria-label="Weekend"; }
+            td { input id=(id("min")) type="text" name="s.min" value=(v(&|s| s.min_nights.map(|n| n.to_string()).unwrap_or_default())) aria-label="Min nights"; }
+            td { input id=(id("max")) type="text" name="s.max" value=(v(&|s| s.max_nights.map(|n| n.to_string()).unwrap_or_default())) aria-label="Max nights"; }
             td { @if s.is_some() { input id=(id("remove")) type="checkbox" name="s.remove" value=(i) aria-label="Remove"; } }
         }
     }
@@ -212,6 +216,8 @@ fn season_row(i: usize, s: Option<&SeasonalRate>) -> Markup {
 /// Reads the form onto `p`, collecting the fields that cannot be read.
 fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
     let mut errors = Vec::new();
+    let currency = p.currency.clone();
+    let example = format!("must be an amount like {}", rental_core::plain_amount(15_000, &currency));
     let mut bad = |field: &str, message: &str| errors.push(FieldError::new(field, "invalid", message));
     form.get("name").trim().clone_into(&mut p.name);
     p.active = form.get("active") == "yes";
@@ -220,16 +226,16 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
         ("cleaningFee", &mut p.pricing.cleaning_fee),
         ("extraGuestFee", &mut p.pricing.extra_guest_fee),
     ] {
-        match parse_hundredths(form.get(field)) {
+        match rental_core::parse_amount(form.get(field), &currency) {
             Some(v) => *target = v,
-            None => bad(field, "must be an amount like 150 or 150.00"),
+            None => bad(field, &example),
         }
     }
     match form.get("weekendRate").trim() {
         "" => p.pricing.weekend_rate = None,
-        v => match parse_hundredths(v) {
+        v => match rental_core::parse_amount(v, &currency) {
             Some(v) => p.pricing.weekend_rate = Some(v),
-            None => bad("weekendRate", "must be an amount like 180.00, or empty"),
+            None => bad("weekendRate", &format!("{example}, or empty")),
         },
     }
     for (field, target) in [
@@ -266,7 +272,7 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
         form.get("embedOrigins").lines().map(str::trim).filter(|o| !o.is_empty()).map(str::to_owned).collect();
     form.get("doorCode").trim().clone_into(&mut p.access.door_code);
     form.get("wifiSsid").trim().clone_into(&mut p.access.wifi_ssid);
-    match read_seasons(form) {
+    match read_seasons(form, &currency) {
         Ok(seasons) => p.pricing.seasonal_rates = seasons,
         Err(e) => errors.push(e),
     }
@@ -275,7 +281,7 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
 }
 
 /// The season rows, without those marked for removal and the empty new row, in the order given.
-fn read_seasons(form: &Form) -> Result<Vec<SeasonalRate>, FieldError> {
+fn read_seasons(form: &Form, currency: &str) -> Result<Vec<SeasonalRate>, FieldError> {
     let column = |name: &str| form.all(name);
     let (orders, names, starts, ends) = (column("s.order"), column("s.name"), column("s.start"), column("s.end"));
     let (rates, weekends, mins, maxes) = (column("s.rate"), column("s.weekend"), column("s.min"), column("s.max"));
@@ -306,12 +312,15 @@ fn read_seasons(form: &Form) -> Result<Vec<SeasonalRate>, FieldError> {
             name,
             start_date: date(at(&starts, i), "startDate")?,
             end_date: date(at(&ends, i), "endDate")?,
-            nightly_rate: parse_hundredths(&rate)
+            nightly_rate: rental_core::parse_amount(&rate, currency)
                 .ok_or_else(|| fail("nightlyRate", "must be an amount like 220.00"))?,
             weekend_rate: if weekend.is_empty() {
                 None
             } else {
-                Some(parse_hundredths(&weekend).ok_or_else(|| fail("weekendRate", "must be an amount or empty"))?)
+                Some(
+                    rental_core::parse_amount(&weekend, currency)
+                        .ok_or_else(|| fail("weekendRate", "must be an amount or empty"))?,
+                )
             },
             min_nights: nights(at(&mins, i), "minNights")?,
             max_nights: nights(at(&maxes, i), "maxNights")?,

@@ -181,7 +181,9 @@ fn test_message(
     let today = rental_core::occupancy::today_in(property.timezone, now);
     let mut booking = template::sample_booking(&sample, today + chrono::Days::new(14));
     booking.visit.access = None;
-    let facts = template::Facts { booking: &booking, property: &sample, base_url: Some(base) };
+    let stay_url = format!("{base}/stay/{}.sample", booking.code);
+    let facts =
+        template::Facts { booking: &booking, property: &sample, base_url: Some(base), stay_url: Some(&stay_url) };
     let mut rendered = template::render(kind, sample.messages.templates.get(&kind), &template::context(kind, facts))?;
     rendered.subject = template::one_line(&format!("[Test] {}", rendered.subject));
     Ok(rendered)

@@ -1,5 +1,6 @@
 //! The page a guest lands on after asking to book: the code, the stay, the
-//! total and what happens next. Its address holds a signed token, not the code alone.
+//! total, what happens next and the way to the stay page. Its address holds a
+//! signed token, not the code alone.
 
 use maud::{Markup, html};
 use rental_core::verification;
@@ -7,8 +8,9 @@ use rental_core::{Booking, Property, Status};
 
 use super::page::{day, money};
 
-/// The confirmation's `main`; `property` gives the arrival and departure times when it is still listed.
-pub fn render(b: &Booking, property: Option<&Property>, back: &str) -> Markup {
+/// The confirmation's `main`; `property` gives the arrival and departure times
+/// when it is still listed; `stay` is the path of the booking's stay page.
+pub fn render(b: &Booking, property: Option<&Property>, back: &str, stay: &str) -> Markup {
     let (arrive, leave) = match property {
         Some(p) => (
             format!(" from {}", p.stay_rules.check_in_time.in_zone(p.timezone)),
@@ -46,6 +48,11 @@ pub fn render(b: &Booking, property: Option<&Property>, back: &str) -> Markup {
                     },
                     Status::Confirmed => p { "The host confirmed your stay. See you on " (day(b.stay.check_in())) "!" },
                     Status::Cancelled => p { "This request is no longer open. You can ask for other dates." },
+                }
+                p {
+                    "Everything about this booking, from now until you leave, is on your private stay page: "
+                    // Out of any frame: the stay page is never framed.
+                    a #stay-link href=(stay) target="_top" { "open your stay page" } ". Keep its address: it is the key to your booking."
                 }
                 p { a href=(back) { "Back to " (b.property_name) } }
             }

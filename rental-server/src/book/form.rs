@@ -93,6 +93,9 @@ impl Entered {
             guests,
             notes: (!notes.is_empty()).then(|| notes.to_owned()),
             source: Some(Source::page()),
+            children: 0,
+            pets: 0,
+            promo_code: None,
         })
     }
 }

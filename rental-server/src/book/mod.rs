@@ -246,7 +246,7 @@ fn quote<S: Store>(r: &Rental<S>, slug: &str, asked: &Asked, base_guests: u32) -
         return Ok(Some(Quoted::Unreadable(unreadable)));
     }
     let guests = guests.unwrap_or(base_guests);
-    match r.quote(&QuoteRequest { property: slug.parse()?, check_in, check_out, guests }) {
+    match r.quote(&QuoteRequest::new(slug.parse()?, check_in, check_out, guests)) {
         Ok(q) => Ok(Some(Quoted::Priced(q))),
         Err(Error::Validation(errors)) => Ok(Some(Quoted::Unreadable(errors.iter().map(stay_words).collect()))),
         Err(e) => Err(e),
@@ -484,5 +484,6 @@ async fn requested<S: Store + 'static>(
     };
     let frame = Frame { settings, embed, requested: Some(booking.code.as_str()) };
     let title = format!("{} · {}", confirmation::title(booking.status), booking.property_name);
-    Ok(shell(StatusCode::OK, &title, frame, &confirmation::render(&booking, property.as_ref(), &back)))
+    let stay = state.stay_links().path(&booking);
+    Ok(shell(StatusCode::OK, &title, frame, &confirmation::render(&booking, property.as_ref(), &back, &stay)))
 }

@@ -16,7 +16,7 @@ use super::embed::content_security_policy;
 /// A finished booking-page response.
 pub type Page = Response<Full<Bytes>>;
 
-const CSS: &str = r"
+pub(crate) const CSS: &str = r"
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2328;background:#fff}
 .page{max-width:980px;margin:0 auto;padding:1rem}
@@ -186,16 +186,19 @@ fn nonce() -> String {
     random_hex()
 }
 
-/// An amount in the property's currency: `$1,342.88` for USD, `1,342.88 EUR` otherwise.
-pub fn money(cents: i64, currency: &str) -> String {
-    let dollars = rental_core::format_money(cents);
-    if currency == "USD" { dollars } else { format!("{} {currency}", dollars.replacen('$', "", 1)) }
+/// An amount in the property's currency ([`rental_core::format_amount`]):
+/// `$1,342.88`, `€1,342.88`, `¥134,288`, `1,342.88 CHF`.
+pub fn money(amount: i64, currency: &str) -> String {
+    rental_core::format_amount(amount, currency)
 }
 
-/// A nightly price for a calendar cell: whole amounts without cents (`$150`).
-pub fn short_money(cents: i64, currency: &str) -> String {
-    let full = money(cents, currency);
-    if cents % 100 == 0 { full.replacen(".00", "", 1) } else { full }
+/// A nightly price for a calendar cell: whole amounts without their zero
+/// decimals (`$150`, `€150`, `¥15,000`).
+pub fn short_money(amount: i64, currency: &str) -> String {
+    let full = money(amount, currency);
+    let exponent = rental_core::Currency::find(currency).map_or(2, |c| c.exponent);
+    let zeros = format!(".{}", "0".repeat(usize::from(exponent)));
+    if exponent > 0 && full.contains(&zeros) { full.replacen(&zeros, "", 1) } else { full }
 }
 
 // Dates are written from these tables rather than by chrono's `format`, which
@@ -261,7 +264,10 @@ mod tests {
     #[test]
     fn amounts_are_written_in_the_property_s_currency() {
         assert_eq!(money(134_288, "USD"), "$1,342.88");
-        assert_eq!(money(134_288, "EUR"), "1,342.88 EUR");
+        assert_eq!(money(134_288, "EUR"), "€1,342.88");
+        assert_eq!(money(134_288, "SEK"), "1,342.88 SEK");
+        assert_eq!(short_money(15_000, "JPY"), "¥15,000");
+        assert_eq!(short_money(15_000, "EUR"), "€150");
         assert_eq!(short_money(15_000, "USD"), "$150");
         assert_eq!(short_money(15_050, "USD"), "$150.50");
     }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use chrono::Datelike as _;
 use chrono::NaiveDate;
 use maud::{Markup, PreEscaped, Render, html};
-use rental_core::pricing::{Problem, Quote};
+use rental_core::pricing::{DiscountKind, Problem, Quote};
 use rental_core::property::Cents;
 use rental_core::{FieldError, Property};
 
@@ -362,12 +362,50 @@ pub fn refusal(problem: &Problem, q: &Quote) -> String {
         Problem::MaxGuests { limit } => format!("The house takes at most {limit} guests."),
         Problem::PastDates { today } => format!("Check-in cannot be before today, {}.", day(*today)),
         Problem::BeyondHorizon { last } => format!("Stays can be booked up to a check-in on {}.", day(*last)),
+        Problem::CheckInDay { allowed } => format!("Stays start only on {}.", weekdays(*allowed)),
+        Problem::CheckOutDay { allowed } => format!("Stays end only on {}.", weekdays(*allowed)),
+        Problem::MaxPets { limit: 0 } => "The house takes no pets.".to_owned(),
+        Problem::MaxPets { limit } => format!("The house takes at most {limit} pets."),
+        Problem::AdvanceNotice { hours, earliest } => {
+            format!("Stays need {hours} hours' notice: the earliest check-in is {}.", day(*earliest))
+        }
+        Problem::PromoCode { .. } => format!("{}.", capitalized(&problem.message())),
     }
+}
+
+/// `Fridays and Saturdays` for `["fri", "sat"]`.
+fn weekdays(days: rental_core::property::Weekdays) -> String {
+    let plural = |name: &str| match name {
+        "mon" => "Mondays",
+        "tue" => "Tuesdays",
+        "wed" => "Wednesdays",
+        "thu" => "Thursdays",
+        "fri" => "Fridays",
+        "sat" => "Saturdays",
+        _ => "Sundays",
+    };
+    let names: Vec<String> = days.names().into_iter().map(|n| plural(n).to_owned()).collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+fn capitalized(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 fn priced(v: &View<'_>, q: &Quote) -> Markup {
     let m = |cents: i64| money(cents, &q.currency);
-    let discount = if q.nights >= 28 { "Monthly discount" } else { "Weekly discount" };
+    let discount = match q.discount_kind {
+        Some(DiscountKind::GapFill) => "Short-gap discount",
+        Some(DiscountKind::EarlyBird) => "Early-booking discount",
+        Some(DiscountKind::Promo) => "Promo code",
+        _ if q.nights >= 28 => "Monthly discount",
+        _ => "Weekly discount",
+    };
     html! {
         section #quote.box aria-labelledby="quote-title" {
             h2 #quote-title { "Price for " (q.nights) " night" @if q.nights != 1 { "s" } }
@@ -378,7 +416,9 @@ fn priced(v: &View<'_>, q: &Quote) -> Markup {
                     @if q.discount > 0 { tr { td { (discount) } td { "−" (m(q.discount)) } } }
                     @if q.extra_guest_fee > 0 { tr { td { "Extra guests" } td { (m(q.extra_guest_fee)) } } }
                     @if q.cleaning_fee > 0 { tr { td { "Cleaning fee" } td { (m(q.cleaning_fee)) } } }
+                    @if q.pet_fee > 0 { tr { td { "Pet fee" } td { (m(q.pet_fee)) } } }
                     tr { td { "Taxes" } td { (m(q.taxes)) } }
+                    @if q.tourist_tax > 0 { tr { td { "Tourist tax" } td { (m(q.tourist_tax)) } } }
                     tr.total { td { "Total" } td #total { (m(q.total)) } }
                 }
             }

@@ -18,7 +18,8 @@
 //!   connection then closes.
 //! - [`stall::WriteStall`] closes (with a reset, discarding what is unsent) a
 //!   connection whose client reads nothing of a response for
-//!   [`ConnectionLimits::write_stall_timeout`].
+//!   [`ConnectionLimits::write_stall_timeout`], or keeps writes waiting while it
+//!   reads slower than [`ConnectionLimits::min_write_rate`].
 //! - [`idle::IdleTimeout`] closes a keep-alive connection that sends nothing for
 //!   [`ConnectionLimits::keep_alive_idle`] after its last response.
 //! - [`malformed::MalformedAnswers`] replaces the bare answer hyper writes for a
@@ -60,6 +61,14 @@ pub const BODY_RATE_GRACE: Duration = Duration::from_secs(2);
 /// How long a response may wait for a client that reads nothing of it.
 pub const WRITE_STALL_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The slowest a client may read what the server waits to write, in bytes a
+/// second averaged over [`WRITE_RATE_WINDOW`]: a byte every few seconds
+/// keeps a write from stalling, not from being cut.
+pub const MIN_WRITE_RATE: u32 = 1024;
+
+/// How long writes must keep waiting on a client before [`MIN_WRITE_RATE`] is judged.
+pub const WRITE_RATE_WINDOW: Duration = Duration::from_secs(10);
+
 /// The most connections one client address may hold open: an eighth of
 /// [`MAX_CONNECTIONS`], and far more than a browser opens (six).
 pub const MAX_PER_ADDRESS: usize = 64;
@@ -95,6 +104,8 @@ pub struct ConnectionLimits {
     pub body_rate_grace: Duration,
     /// How long a response may wait for a client that does not read ([`WRITE_STALL_TIMEOUT`]).
     pub write_stall_timeout: Duration,
+    /// The slowest a client may read what waits for it ([`MIN_WRITE_RATE`], [`WRITE_RATE_WINDOW`]).
+    pub min_write_rate: stall::MinRate,
     /// How many connections one client address may hold ([`MAX_PER_ADDRESS`]; 0 counts as 1).
     pub max_per_address: usize,
 }
@@ -109,6 +120,7 @@ impl Default for ConnectionLimits {
             min_body_rate: MIN_BODY_RATE,
             body_rate_grace: BODY_RATE_GRACE,
             write_stall_timeout: WRITE_STALL_TIMEOUT,
+            min_write_rate: stall::MinRate { bytes_per_second: MIN_WRITE_RATE, window: WRITE_RATE_WINDOW },
             max_per_address: MAX_PER_ADDRESS,
         }
     }

@@ -11,6 +11,7 @@ use std::time::SystemTime;
 use lettre::message::{Mailbox, MultiPart, header};
 use rental_core::message::template::{Facts, Rendered, TemplateError, context, one_line, render};
 use rental_core::message::{Message, MessageKind};
+use rental_core::stay_link::StayLinks;
 use rental_core::{Booking, Property};
 
 /// What composing needs besides the message.
@@ -39,14 +40,17 @@ impl Sender {
         self.from.email.domain()
     }
 
-    /// `message` about `booking` at `property`, rendered now.
+    /// `message` about `booking` at `property`, rendered now; `links` sign
+    /// the booking's stay page address (`stay_url`) under the base URL.
     pub fn compose(
         &self,
         message: &Message,
         booking: &Booking,
         property: &Property,
+        links: Option<&StayLinks>,
     ) -> Result<(lettre::Message, Rendered), ComposeError> {
-        let facts = Facts { booking, property, base_url: self.base_url.as_deref() };
+        let stay_url = self.base_url.as_deref().zip(links).map(|(base, links)| links.url(base, booking));
+        let facts = Facts { booking, property, base_url: self.base_url.as_deref(), stay_url: stay_url.as_deref() };
         let rendered =
             render(message.kind, property.messages.templates.get(&message.kind), &context(message.kind, facts))?;
         let name = (!message.kind.is_for_host()).then(|| one_line(&booking.guest_name));

@@ -49,6 +49,9 @@ pub struct MailConfig {
     pub poll: Duration,
     /// How many messages may be on the network at once.
     pub max_in_flight: usize,
+    /// What signs the stay page links in messages (`stay_url`); the server
+    /// sets it from its page secret ([`crate::book::BookConfig::secret`]).
+    pub stay_links: Option<rental_core::stay_link::StayLinks>,
 }
 
 impl Default for MailConfig {
@@ -60,6 +63,7 @@ impl Default for MailConfig {
             lease: Duration::from_secs(10),
             poll: Duration::from_millis(250),
             max_in_flight: 32,
+            stay_links: None,
         }
     }
 }
@@ -121,12 +125,14 @@ pub async fn run<S: Store + 'static>(
         for claimed in record_and_claim(&rental, &config, &counters, done, &owner, limit).await {
             in_flight.insert(claimed.message.key());
             let (smtp, sender, done_tx, clock) = (smtp.clone(), sender.clone(), done_tx.clone(), Arc::clone(&rental));
+            let links = config.stay_links.clone();
             let counters = Arc::clone(&counters);
             sending.spawn(async move {
-                let outcome = match sender.compose(&claimed.message, &claimed.booking, &claimed.property) {
-                    Ok((email, _)) => smtp.send(email).await,
-                    Err(e) => Outcome::Permanent(e.to_string()),
-                };
+                let outcome =
+                    match sender.compose(&claimed.message, &claimed.booking, &claimed.property, links.as_ref()) {
+                        Ok((email, _)) => smtp.send(email).await,
+                        Err(e) => Outcome::Permanent(e.to_string()),
+                    };
                 match &outcome {
                     Outcome::Sent => counters.set_trouble(None),
                     Outcome::Transient(why) => counters.set_trouble(Some(why.clone())),

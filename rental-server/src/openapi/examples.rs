@@ -27,6 +27,9 @@ pub(super) fn request_examples(name: &str) -> Map<String, Value> {
                 "check_out": {"summary": "The guest left early", "value": {"action": "check_out"}},
             }),
         ),
+        "StayLinkAction" => {
+            return Map::from_iter([("example".to_owned(), json!({"action": "rotate"}))]);
+        }
         "ResendRequest" => {
             return Map::from_iter([("example".to_owned(), json!({"kind": "check_in_instructions"}))]);
         }
@@ -84,6 +87,12 @@ fn property_example() -> Value {
         "seasonalRates": [{"name": "Summer", "startDate": "2026-06-01", "endDate": "2026-08-31",
             "nightlyRate": 22000, "weekendRate": 25000, "minNights": 3}],
         "bookingPage": {"enabled": true, "embedOrigins": ["https://seaviewcottage.example"]},
+        "instantBooking": false,
+        "paymentTerms": {"installments": [{"share": 5000, "due": "booking"}, {"share": 5000, "daysBeforeCheckIn": 30}],
+            "graceHours": 48},
+        "securityDeposit": {"amount": 30000, "holdDaysBeforeCheckIn": 2, "releaseDaysAfterCheckOut": 2},
+        "cancellationPolicy": {"refunds": [{"daysBeforeCheckIn": 30, "share": 10000}, {"daysBeforeCheckIn": 7, "share": 5000}],
+            "graceHours": 48, "graceMinDaysBeforeCheckIn": 14},
     })
 }
 
@@ -100,13 +109,16 @@ fn availability_example() -> Value {
 fn quote_example() -> Value {
     json!({
         "property": "sea-view", "checkIn": "2026-12-20", "checkOut": "2026-12-27", "guests": 3,
-        "nights": 7, "available": false, "currency": "USD",
-        "nightly": [{"date": "2026-12-20", "price": 15000}, {"date": "2026-12-21", "price": 15000},
-            {"date": "2026-12-22", "price": 15000}, {"date": "2026-12-23", "price": 15000},
-            {"date": "2026-12-24", "price": 15000}, {"date": "2026-12-25", "price": 18000},
-            {"date": "2026-12-26", "price": 18000}],
-        "accommodation": 111_000, "discount": 11100, "extraGuestFee": 14000, "cleaningFee": 6000,
-        "taxes": 14388, "total": 134_288,
+        "children": 0, "pets": 0, "nights": 7, "available": false, "currency": "USD",
+        "nightly": [{"date": "2026-12-20", "base": 15000, "price": 15000},
+            {"date": "2026-12-21", "base": 15000, "price": 15000},
+            {"date": "2026-12-22", "base": 15000, "price": 15000},
+            {"date": "2026-12-23", "base": 15000, "price": 15000},
+            {"date": "2026-12-24", "base": 15000, "price": 15000},
+            {"date": "2026-12-25", "base": 18000, "price": 18000},
+            {"date": "2026-12-26", "base": 18000, "price": 18000}],
+        "accommodation": 111_000, "discount": 11100, "discountKind": "length_of_stay", "extraGuestFee": 14000,
+        "cleaningFee": 6000, "petFee": 0, "taxes": 14388, "touristTax": 0, "total": 134_288,
         "problems": [{"code": "dates_unavailable", "dates": ["2026-12-24"]}],
     })
 }
@@ -121,6 +133,7 @@ fn booking_example() -> Value {
         "createdAt": "2026-11-22T07:39:21.123Z", "updatedAt": "2026-11-22T07:39:21.123Z",
         "cancelledBy": null, "cancelReason": null,
         "checkedInAt": null, "checkedInBy": null, "checkedOutAt": null, "checkedOutBy": null, "access": null,
+        "stayUrl": "https://rental.example/stay/BK-7QX2MF.5f0c1e7a9b3d4c2e8a6f1b0d9c7e5a3b",
     })
 }
 

@@ -9,7 +9,7 @@ use rental_core::occupancy::Summary;
 use rental_core::pricing::Quote;
 use rental_core::property::PublicProperty;
 use rental_core::pull::SyncReport;
-use rental_core::{Action, Booking, NewBooking, QuoteRequest};
+use rental_core::{Action, NewBooking, QuoteRequest};
 use schemars::SchemaGenerator;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
@@ -23,6 +23,7 @@ pub(super) fn request_schemas() -> Map<String, Value> {
     generator.subschema_for::<Action>();
     generator.subschema_for::<NewBlock>();
     generator.subschema_for::<ResendRequest>();
+    generator.subschema_for::<crate::stay::api::StayLinkAction>();
     generator.take_definitions(true).into_iter().collect()
 }
 
@@ -32,7 +33,7 @@ pub(super) fn request_schemas() -> Map<String, Value> {
 pub(super) fn response_schemas() -> Map<String, Value> {
     let mut generator = generator(SchemaSettings::draft2020_12().for_serialize());
     generator.subschema_for::<PublicProperty<'static>>();
-    generator.subschema_for::<Booking>();
+    generator.subschema_for::<crate::stay::body::BookingBody<'static>>();
     generator.subschema_for::<Quote>();
     generator.subschema_for::<Availability>();
     generator.subschema_for::<Summary>();

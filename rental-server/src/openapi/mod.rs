@@ -79,6 +79,7 @@ fn tags() -> Value {
         {"name": "Blocks", "description": "Manual blocks: nights closed for owner stays, maintenance or closures."},
         {"name": "Quotes", "description": "Price a stay and see whether it can be booked."},
         {"name": "Bookings", "description": "Create, list, look up, confirm, cancel, annotate and change bookings."},
+        {"name": "Payments", "description": "Taking the guest's payment through the provider (Stripe)."},
         {"name": "Home automation", "description": "Who is in, who arrives and leaves today."},
         {"name": "Calendars", "description": "Channel calendar (iCal) synchronisation."},
         {"name": "Meta", "description": "This description."},
@@ -94,6 +95,7 @@ fn components() -> Value {
         schemas::booking_schemas(),
         schemas::block_schemas(),
         schemas::message_schemas(),
+        schemas::checkout_schemas(),
         schemas::problem_schemas(),
     ] {
         all.extend(group);

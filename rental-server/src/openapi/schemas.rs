@@ -71,6 +71,31 @@ pub(super) fn message_schemas() -> Map<String, Value> {
     }))
 }
 
+pub(super) fn checkout_schemas() -> Map<String, Value> {
+    into_map(json!({
+        "CheckoutRequest": {"type": "object", "additionalProperties": false, "properties": {},
+            "description": "Empty (or no body at all): the amount is always the server's, and an `amount` is 422."},
+        "CheckoutStarted": object("What the guest's browser needs to save a card with the provider's card form.",
+            &["provider", "publishableKey", "setupClientSecret", "amountDueNow", "currency"], json!({
+                "provider": {"type": "string", "description": "The provider: `stripe`.", "examples": ["stripe"]},
+                "publishableKey": string("The provider's publishable (browser) key."),
+                "setupClientSecret": string("Confirm it with Stripe.js `confirmCardSetup`; the same on a repeat \
+                    until a card is saved with it."),
+                "amountDueNow": {"type": "integer", "minimum": 0, "description": "What `checkout/complete` will \
+                    hold or charge, in the currency's minor unit."},
+                "currency": string("ISO 4217."),
+            })),
+        "CheckoutResult": object("The payment made with the saved card.", &["status"], json!({
+            "status": {"type": "string", "enum": ["authorized", "succeeded", "requires_action", "failed"],
+                "description": "`authorized`: a hold (a request); `succeeded`: charged (an instant booking); \
+                    `requires_action`: the bank wants the guest, who finishes with Stripe.js \
+                    `confirmCardPayment(clientSecret)`; `failed`: refused, try again."},
+            "clientSecret": string("With `requires_action` only."),
+            "error": string("With `failed` only: why."),
+        })),
+    }))
+}
+
 pub(super) fn problem_schemas() -> Map<String, Value> {
     into_map(json!({
         "Problem": object("An RFC 9457 problem; sent as `application/problem+json`. Never contains internals.",
@@ -83,8 +108,8 @@ pub(super) fn problem_schemas() -> Map<String, Value> {
                 "code": {"type": "string", "description": "Stable, machine-readable: `invalid_json`, \
                     `invalid_parameter`, `unauthorized`, `insufficient_scope`, `not_found`, \
                     `method_not_allowed`, `dates_unavailable`, `invalid_transition`, `payload_too_large`, \
-                    `unsupported_media_type`, `validation_failed`, `idempotency_key_reused`, `rate_limited`, \
-                    `internal`, `unavailable`; before any operation, `bad_request`, `uri_too_long`, \
+                    `unsupported_media_type`, `validation_failed`, `promo_code`, `idempotency_key_reused`, `rate_limited`, \
+                    `internal`, `unavailable`, `payments_not_configured`, `payment_failed`; before any operation, `bad_request`, `uri_too_long`, \
                     `headers_too_large`.", "examples": ["dates_unavailable"]},
                 "detail": string("A sentence for people; do not parse it."),
                 "errors": {"type": "array", "items": schema("FieldError"), "minItems": 1,
@@ -97,7 +122,8 @@ pub(super) fn problem_schemas() -> Map<String, Value> {
             "field": {"type": "string", "description": "The field's JSON name (`checkIn`), query parameter \
                 (`limit`) or header (`Idempotency-Key`).", "examples": ["checkOut"]},
             "code": {"type": "string", "description": "Stable: `invalid`, `invalid_date`, `invalid_range`, \
-                `invalid_email`, `invalid_parameter`, `min_nights`, `max_nights`, `max_guests`, `past_dates`, ...",
+                `invalid_email`, `invalid_parameter`, `min_nights`, `max_nights`, `max_guests`, `past_dates`, \
+                `check_in_day`, `check_out_day`, `advance_notice`, `beyond_horizon`, `max_pets`, `promo_code`, ...",
                 "examples": ["invalid_range"]},
             "message": string("A sentence for people."),
         })),

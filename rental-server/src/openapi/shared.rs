@@ -152,6 +152,13 @@ const PROBLEMS: &[ProblemResponse] = &[
         &[("cannot_send", "cannot send check_in_instructions: it is sent for confirmed stays only")],
     ),
     (
+        "PaymentsNotConfigured",
+        409,
+        "No payment provider is configured on this server: no money moves through it.",
+        &[],
+        &[("payments_not_configured", "no payment provider is configured on this server")],
+    ),
+    (
         "PayloadTooLarge",
         413,
         "The body is over 64 KiB.",
@@ -175,11 +182,15 @@ const PROBLEMS: &[ProblemResponse] = &[
     (
         "BookingUnprocessable",
         422,
-        "The request breaks a rule (`validation_failed`, with `errors`), or its \
-        `Idempotency-Key` was used before with a different body (`idempotency_key_reused`).",
+        "The request breaks a rule (`validation_failed`, with `errors`: each stay rule the stay \
+        breaks, under the quote problem's code), its promo code cannot be used and nothing else is \
+        wrong (`promo_code`, whose one error's `code` is the reason: `unknown`, `not_yet_valid`, \
+        `expired`, `used_up`, `stay_dates`, `min_nights`), or its `Idempotency-Key` was used before \
+        with a different body (`idempotency_key_reused`).",
         &[],
         &[
             ("validation_failed", "validation failed: guests: at most 4 guests"),
+            ("promo_code", "the promo code cannot be used: used_up"),
             ("idempotency_key_reused", "idempotency key was already used with a different request"),
         ],
     ),
@@ -196,6 +207,13 @@ const PROBLEMS: &[ProblemResponse] = &[
         "Something unexpected; logged under the `X-Request-Id`. The body says nothing more.",
         &[],
         &[("internal", "an unexpected error occurred; it has been logged")],
+    ),
+    (
+        "PaymentFailed",
+        502,
+        "The payment provider refused the movement (a capture, a charge); nothing changed here.",
+        &[],
+        &[("payment_failed", "the payment provider refused: card declined: Your card was declined.")],
     ),
     (
         "Unavailable",
@@ -251,6 +269,8 @@ fn example_field(code: &str) -> Option<Value> {
         "invalid_parameter" => Some(json!({"field": "limit", "code": "invalid_parameter",
             "message": "500 is not from 1 to 200"})),
         "validation_failed" => Some(json!({"field": "guests", "code": "max_guests", "message": "at most 4 guests"})),
+        "promo_code" => Some(json!({"field": "promoCode", "code": "used_up",
+            "message": "the promo code cannot be used: used_up"})),
         _ => None,
     }
 }

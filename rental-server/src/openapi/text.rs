@@ -52,12 +52,13 @@ the 422.
 - Quote `problems` carry a `limit` (`min_nights`, `max_nights`, `max_guests`), the property's \
 local `today` (`past_dates`) or the `last` possible check-in (`beyond_horizon`) beside their `code`.
 - A cancel `reason` is at most 2000 bytes, like a note: longer is 422.
-- Free text (guest names, notes, reasons, block notes, property and season names, feed names \
+- Free text (guest names, reasons, block notes, property and season names, feed names \
 and patterns, door codes, Wi-Fi names, key names) is one line of printable text: C0 controls \
 but tab, DEL, C1 controls (U+0080 to U+009F), the line and paragraph separators (U+2028, \
 U+2029) and the bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to \
 U+2069) are 422 `validation_failed`, code \
-`control_character`, on the field. A note is one line; several lines are several notes.
+`control_character`, on the field. Text made for paragraphs (a booking's `notes`, an `annotate` \
+note, `arrivalNotes`, message bodies) also takes line breaks: CRLF and CR are stored as LF.
 - Dates are years 0001 to 9999: `0000-12-20` is refused like any malformed date.
 - A manual block may start at most 36 months after the property's today, as a booking may \
 (422 `beyond_horizon` on `startDate`).

@@ -41,7 +41,7 @@ impl<S: Store + 'static> Table<S> {
             method: Method::GET,
             path: "/api/v1/bookings",
             scope: Some(Scope::Read),
-            handler: |c| Box::pin(async move { handlers::list_bookings(c.rental(), c.query()).await }),
+            handler: |c| Box::pin(async move { handlers::list_bookings(c.rental(), c.query(), &c.linker()).await }),
             operation: Operation {
                 id: "listBookings",
                 tag: "Bookings",
@@ -74,7 +74,8 @@ impl<S: Store + 'static> Table<S> {
             handler: |mut c| {
                 Box::pin(async move {
                     let body = c.body().await?;
-                    handlers::create_booking(c.rental(), c.headers(), &body, (c.key_id(), c.reader())).await
+                    handlers::create_booking(c.rental(), c.headers(), &body, (c.key_id(), c.reader()), &c.linker())
+                        .await
                 })
             },
             operation: Operation {
@@ -99,7 +100,7 @@ impl<S: Store + 'static> Table<S> {
             method: Method::GET,
             path: "/api/v1/bookings/{code}",
             scope: Some(Scope::Read),
-            handler: |c| Box::pin(async move { handlers::get_booking(c.rental(), c.param("code")).await }),
+            handler: |c| Box::pin(async move { handlers::get_booking(c.rental(), c.param("code"), &c.linker()).await }),
             operation: Operation {
                 id: "getBooking",
                 tag: "Bookings",
@@ -118,7 +119,8 @@ impl<S: Store + 'static> Table<S> {
             handler: |mut c| {
                 Box::pin(async move {
                     let body = c.body().await?;
-                    handlers::patch_booking(c.rental(), c.param("code"), &body, c.reader()).await
+                    let linker = c.reader().then(|| c.linker());
+                    crate::payments::settle::patch_booking(c.state(), c.param("code"), &body, linker.as_ref()).await
                 })
             },
             operation: Operation {
@@ -148,6 +150,32 @@ impl<S: Store + 'static> Table<S> {
                 body: Some("BookingAction"),
                 success: Success::Updated,
                 errors: &["NotFound", "InvalidTransition", "ValidationFailed"],
+            },
+        },
+        Endpoint {
+            method: Method::POST,
+            path: "/api/v1/bookings/{code}/stay-link",
+            scope: Some(Scope::Write),
+            handler: |mut c| {
+                Box::pin(async move {
+                    let body = c.body().await?;
+                    let linker = c.reader().then(|| c.linker());
+                    crate::stay::api::rotate(c.rental(), c.param("code"), &body, linker.as_ref()).await
+                })
+            },
+            operation: Operation {
+                id: "rotateStayLink",
+                tag: "Bookings",
+                summary: "Make a new stay page link",
+                description: "With `{\"action\": \"rotate\"}`: signs the booking's stay page anew. The \
+                    old `stayUrl` answers 404 from that moment, on every server sharing the database; the \
+                    answer carries the new one. Use it when a link reached someone it should not have. Any \
+                    other body is 422. Needs the `write` scope; a key without `read` gets `204 No Content` \
+                    (it may rotate a link but not read one).",
+                parameters: &["Code", "RequestId"],
+                body: Some("StayLinkAction"),
+                success: Success::Updated,
+                errors: &["NotFound", "ValidationFailed"],
             },
         },
         Endpoint {

@@ -16,6 +16,7 @@
 
 mod bookings;
 mod calendars;
+mod checkout;
 mod operations;
 mod properties;
 
@@ -109,7 +110,7 @@ pub(crate) struct Table<S>(PhantomData<S>);
 
 impl<S: Store + 'static> Table<S> {
     const AREAS: &'static [&'static [Endpoint<S>]] =
-        &[Self::OPERATIONS, Self::PROPERTIES, Self::BOOKINGS, Self::CALENDARS];
+        &[Self::OPERATIONS, Self::PROPERTIES, Self::BOOKINGS, Self::CALENDARS, Self::CHECKOUT];
 }
 
 /// Every row of the table, for a server over `S`.
@@ -141,7 +142,7 @@ pub(crate) fn find<S: Store + 'static>(method: &Method, path: &str) -> Result<(&
     .unwrap_or_else(|| Err(not_found(path)))
 }
 
-/// The `route` label of a request: its template, `/admin` or `/book` for those
+/// The `route` label of a request: its template, `/admin`, `/book` or `/stay` for those
 /// pages, `unmatched` for anything else (never the raw path: labels stay few).
 pub fn label(method: &Method, path: &str) -> &'static str {
     if crate::admin::owns(path) {
@@ -149,6 +150,9 @@ pub fn label(method: &Method, path: &str) -> &'static str {
     }
     if crate::book::owns(path) {
         return "/book";
+    }
+    if crate::stay::owns(path) {
+        return "/stay";
     }
     let found = |segments: &[&str]| {
         endpoints::<MemoryStore>().find(|e| e.method == method && fits(e.path, segments)).map(|e| e.path)
@@ -284,6 +288,14 @@ impl<S: Store + 'static> Call<S> {
         self.reader
     }
 
+    /// What writes `stayUrl` into booking bodies, under the server's public URL.
+    pub(crate) fn linker(&self) -> crate::stay::body::Linker<'_> {
+        crate::stay::body::Linker {
+            links: self.state.stay_links(),
+            base_url: crate::admin::base_url(&self.state, &self.parts),
+        }
+    }
+
     /// Reads the body, bounded as [`request::body`] says; once.
     pub(crate) async fn body(&mut self) -> Result<Bytes, Problem> {
         let body = self.body.take().ok_or_else(Problem::internal)?;
@@ -318,7 +330,7 @@ mod tests {
             assert!(seen.insert((route.method().as_str(), route.path())), "{} {} twice", route.method(), route.path());
             assert!(ids.insert(route.operation().id), "{} twice", route.operation().id);
         }
-        assert_eq!(seen.len(), 22);
+        assert_eq!(seen.len(), 25);
     }
 
     #[test]
@@ -345,5 +357,6 @@ mod tests {
         assert_eq!(label(&Method::GET, "/api/v1/bookings/BK-7QX2MF"), "/api/v1/bookings/{code}");
         assert_eq!(label(&Method::PUT, "/api/v1/bookings/BK-7QX2MF"), "unmatched");
         assert_eq!(label(&Method::GET, "/book/sea-view"), "/book");
+        assert_eq!(label(&Method::GET, "/stay/BK-7QX2MF.0123"), "/stay", "never the link itself");
     }
 }

@@ -115,6 +115,9 @@ fn a_stay_long_over_still_holds_its_nights_when_asked_about_later<S: Store>(h: &
             check_in: d("2026-11-25"),
             check_out: d("2026-11-28"),
             guests: 2,
+            children: 0,
+            pets: 0,
+            promo_code: None,
         })
         .unwrap();
     let taken = quote.problems.iter().find_map(|p| match p {

@@ -25,6 +25,9 @@ fn an_inactive_property_is_not_found_for_any_use<S: Store>(h: &Harness<S>) {
         check_in: d("2026-12-20"),
         check_out: d("2026-12-27"),
         guests: 2,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     };
     assert!(is_not_found(&h.property("sea-view")));
     assert!(is_not_found(&h.availability("sea-view", None, None)));

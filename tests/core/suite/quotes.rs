@@ -23,6 +23,9 @@ fn request(property: &str, check_in: &str, check_out: &str, guests: u32) -> Quot
         check_in: d(check_in),
         check_out: d(check_out),
         guests,
+        children: 0,
+        pets: 0,
+        promo_code: None,
     }
 }
 

@@ -48,7 +48,8 @@ pub struct ClaimLimits {
 /// Which of `due` (pending and due, in due order) a claim at `now` may take,
 /// given the `leases` in the store: not a delivery with a live lease, nor any
 /// delivery of a webhook that has one; at most `limits.deliveries` of at most
-/// `limits.webhooks` webhooks, in the order given.
+/// `limits.webhooks` webhooks, in the order given but each webhook's
+/// deliveries in event order, whatever their due times say (a worker sends them in this order).
 pub fn claimable(due: Vec<Delivery>, leases: &[Lease], now: DateTime<Utc>, limits: ClaimLimits) -> Vec<Delivery> {
     let busy: HashSet<&str> = leases.iter().filter(|l| l.is_live(now)).map(|l| l.webhook_id.as_str()).collect();
     let mut taken: Vec<String> = Vec::new();
@@ -68,7 +69,24 @@ pub fn claimable(due: Vec<Delivery>, leases: &[Lease], now: DateTime<Utc>, limit
         }
         out.push(delivery);
     }
+    in_event_order_per_webhook(&mut out);
     out
+}
+
+/// Reorders each webhook's deliveries by event number within the places they hold.
+fn in_event_order_per_webhook(deliveries: &mut [Delivery]) {
+    let mut webhooks: Vec<&str> = deliveries.iter().map(|d| d.webhook_id.as_str()).collect();
+    webhooks.sort_unstable();
+    webhooks.dedup();
+    let webhooks: Vec<String> = webhooks.into_iter().map(str::to_owned).collect();
+    for webhook in webhooks {
+        let places: Vec<usize> = (0..deliveries.len()).filter(|i| deliveries[*i].webhook_id == webhook).collect();
+        let mut own: Vec<Delivery> = places.iter().map(|i| deliveries[*i].clone()).collect();
+        own.sort_by_key(|d| d.event_seq);
+        for (place, delivery) in places.into_iter().zip(own) {
+            deliveries[place] = delivery;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -93,6 +111,15 @@ mod tests {
     }
 
     const ALL: ClaimLimits = ClaimLimits { deliveries: 100, webhooks: 100 };
+
+    #[test]
+    fn a_webhooks_deliveries_are_claimed_in_event_order_whatever_their_due_times() {
+        let now = at("2026-11-24T10:00:30Z");
+        let mut later_event_due_first = due("d7", "w1", 7);
+        later_event_due_first.next_attempt_at = Some(at("2026-11-24T09:59:59Z"));
+        let list = vec![later_event_due_first, due("d2", "w2", 2), due("d5", "w1", 5)];
+        assert_eq!(ids(&claimable(list, &[], now, ALL)), ["d5", "d2", "d7"]);
+    }
 
     #[test]
     fn which_due_deliveries_a_claim_takes() {

@@ -187,7 +187,7 @@ impl Plan<'_, '_> {
 pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: DateTime<Utc>, id: String) -> Message {
     let seq = u32::try_from(input.existing.len()).unwrap_or(u32::MAX).saturating_add(1);
     let custom = input.property.messages.templates.get(&kind);
-    let facts = Facts { booking, property: input.property, base_url: None };
+    let facts = Facts { booking, property: input.property, base_url: None, stay_url: None };
     let subject = subject(kind, custom, &context(kind, facts)).unwrap_or_default();
     let to = if kind.is_for_host() { input.host_email } else { booking.guest_email.as_str() };
     let message = Message {

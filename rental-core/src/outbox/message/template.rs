@@ -16,9 +16,10 @@ use minijinja::value::{Serde, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::basics::currency::format_amount;
 use crate::bookings::booking::{Booking, CancelledBy, Status};
 use crate::error::FieldError;
-use crate::properties::property::{Property, format_money};
+use crate::properties::property::Property;
 
 use super::{MessageKind, compiled};
 
@@ -38,11 +39,11 @@ pub struct MessageTemplate {
     /// The subject line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
-    /// The plain-text part.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The plain-text part (line breaks as sent become LF).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "paragraphs")]
     pub text: Option<String>,
-    /// The HTML part (values are escaped).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The HTML part (values are escaped; line breaks as sent become LF).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "paragraphs")]
     pub html: Option<String>,
     /// False: this kind is not sent for the property (recorded `skipped`, `disabled`).
     #[serde(default = "yes")]
@@ -51,6 +52,12 @@ pub struct MessageTemplate {
 
 fn yes() -> bool {
     true
+}
+
+/// A body as a browser's text area or a client sends it, CRLF and CR made LF.
+fn paragraphs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let body = Option::<String>::deserialize(d)?;
+    Ok(body.map(|b| crate::basics::text::paragraphs(&b).into_owned()))
 }
 
 /// One part of a message.
@@ -111,7 +118,7 @@ pub struct TemplateError {
 }
 
 /// The variables every kind's templates may use.
-pub const COMMON_VARIABLES: [&str; 14] = [
+pub const COMMON_VARIABLES: [&str; 15] = [
     "guest_name",
     "guest_email",
     "booking_code",
@@ -126,6 +133,7 @@ pub const COMMON_VARIABLES: [&str; 14] = [
     "contact_email",
     "booking_page_url",
     "status",
+    "stay_url",
 ];
 
 /// The variables a kind's templates may use beyond [`COMMON_VARIABLES`].
@@ -158,8 +166,8 @@ fn builtins(kind: MessageKind) -> [&'static str; 3] {
     match kind {
         MessageKind::RequestReceived => [
             "We received your request for {{ property_name }}",
-            "Hello {{ guest_name }},\n\nthank you for your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Your booking code is {{ booking_code }}.\n\nThe host will confirm it shortly; we will write again then.\n",
-            "<p>Hello {{ guest_name }},</p><p>thank you for your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Your booking code is <b>{{ booking_code }}</b>.</p><p>The host will confirm it shortly; we will write again then.</p>",
+            "Hello {{ guest_name }},\n\nthank you for your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Your booking code is {{ booking_code }}.\n\nThe host will confirm it shortly; we will write again then.\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
+            "<p>Hello {{ guest_name }},</p><p>thank you for your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Your booking code is <b>{{ booking_code }}</b>.</p><p>The host will confirm it shortly; we will write again then.</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
         ],
         MessageKind::HostRequest => [
             "New request {{ booking_code }} for {{ property_name }}",
@@ -173,28 +181,28 @@ fn builtins(kind: MessageKind) -> [&'static str; 3] {
         ],
         MessageKind::Confirmed => [
             "Your stay at {{ property_name }} is confirmed",
-            "Hello {{ guest_name }},\n\nyour stay at {{ property_name }} from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Booking code: {{ booking_code }}.\n\nCheck-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.\n",
-            "<p>Hello {{ guest_name }},</p><p>your stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Booking code: <b>{{ booking_code }}</b>.</p><p>Check-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.</p>",
+            "Hello {{ guest_name }},\n\nyour stay at {{ property_name }} from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Booking code: {{ booking_code }}.\n\nCheck-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
+            "<p>Hello {{ guest_name }},</p><p>your stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Booking code: <b>{{ booking_code }}</b>.</p><p>Check-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
         ],
         MessageKind::Changed => [
             "Your booking {{ booking_code }} has changed",
-            "Hello {{ guest_name }},\n\nyour booking at {{ property_name }} now reads: {{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}.\n",
-            "<p>Hello {{ guest_name }},</p><p>your booking at <b>{{ property_name }}</b> now reads: {{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}.</p>",
+            "Hello {{ guest_name }},\n\nyour booking at {{ property_name }} now reads: {{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}.\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
+            "<p>Hello {{ guest_name }},</p><p>your booking at <b>{{ property_name }}</b> now reads: {{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}.</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
         ],
         MessageKind::Cancelled => [
             "{% if expired %}Your request {{ booking_code }} has lapsed{% else %}Your booking {{ booking_code }} is cancelled{% endif %}",
-            "Hello {{ guest_name }},\n\n{% if expired %}your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} lapsed: the host did not answer it in time, and the nights are free again. You are welcome to ask again.{% else %}your booking at {{ property_name }} from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}\n",
-            "<p>Hello {{ guest_name }},</p><p>{% if expired %}your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} lapsed: the host did not answer it in time, and the nights are free again. You are welcome to ask again.{% else %}your booking at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}</p>",
+            "Hello {{ guest_name }},\n\n{% if expired %}your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} lapsed: the host did not answer it in time, and the nights are free again. You are welcome to ask again.{% else %}your booking at {{ property_name }} from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
+            "<p>Hello {{ guest_name }},</p><p>{% if expired %}your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} lapsed: the host did not answer it in time, and the nights are free again. You are welcome to ask again.{% else %}your booking at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
         ],
         MessageKind::CheckInInstructions => [
             "Arriving at {{ property_name }}: your door code",
-            "Hello {{ guest_name }},\n\nyou arrive at {{ property_name }} on {{ check_in }}; check-in is from {{ check_in_time }}.\n\nDoor code: {{ door_code }}\nIt opens the door from {{ access_from }} until {{ access_until }}.\n{% if wifi_name %}Wi-Fi: {{ wifi_name }}\n{% endif %}{% if arrival_notes %}\n{{ arrival_notes }}\n{% endif %}\nSafe travels!\n",
-            "<p>Hello {{ guest_name }},</p><p>you arrive at <b>{{ property_name }}</b> on {{ check_in }}; check-in is from {{ check_in_time }}.</p><p>Door code: <b>{{ door_code }}</b><br>It opens the door from {{ access_from }} until {{ access_until }}.</p>{% if wifi_name %}<p>Wi-Fi: {{ wifi_name }}</p>{% endif %}{% if arrival_notes %}<p style=\"white-space: pre-line\">{{ arrival_notes }}</p>{% endif %}<p>Safe travels!</p>",
+            "Hello {{ guest_name }},\n\nyou arrive at {{ property_name }} on {{ check_in }}; check-in is from {{ check_in_time }}.\n\nDoor code: {{ door_code }}\nIt opens the door from {{ access_from }} until {{ access_until }}.\n{% if wifi_name %}Wi-Fi: {{ wifi_name }}\n{% endif %}{% if arrival_notes %}\n{{ arrival_notes }}\n{% endif %}\nSafe travels!\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
+            "<p>Hello {{ guest_name }},</p><p>you arrive at <b>{{ property_name }}</b> on {{ check_in }}; check-in is from {{ check_in_time }}.</p><p>Door code: <b>{{ door_code }}</b><br>It opens the door from {{ access_from }} until {{ access_until }}.</p>{% if wifi_name %}<p>Wi-Fi: {{ wifi_name }}</p>{% endif %}{% if arrival_notes %}<p style=\"white-space: pre-line\">{{ arrival_notes }}</p>{% endif %}<p>Safe travels!</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
         ],
         MessageKind::CheckOutReminder => [
             "Check-out on {{ check_out }} by {{ check_out_time }}",
-            "Hello {{ guest_name }},\n\na reminder that check-out from {{ property_name }} is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!\n",
-            "<p>Hello {{ guest_name }},</p><p>a reminder that check-out from <b>{{ property_name }}</b> is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!</p>",
+            "Hello {{ guest_name }},\n\na reminder that check-out from {{ property_name }} is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
+            "<p>Hello {{ guest_name }},</p><p>a reminder that check-out from <b>{{ property_name }}</b> is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
         ],
     }
 }
@@ -258,7 +266,8 @@ pub fn check(messages: &BTreeMap<MessageKind, MessageTemplate>) -> Vec<FieldErro
     errors
 }
 
-/// A subject is one line; bodies may break lines with `\n`. Neither takes any
+/// A subject is one line; bodies may break lines with `\n` (a body read from
+/// JSON has its CRLF made LF already). Neither takes any
 /// other character the free-text rule refuses ([`crate::text`]).
 fn check_characters(field: &str, part: Part, source: &str) -> Option<FieldError> {
     match part {
@@ -357,12 +366,14 @@ pub struct Facts<'a> {
     pub property: &'a Property,
     /// The public URL of the server, without a trailing slash (for links), if known.
     pub base_url: Option<&'a str>,
+    /// The booking's stay page (docs/API.md section 24), absolute, if known.
+    pub stay_url: Option<&'a str>,
 }
 
 /// The variables of `kind` for `facts` (see [`COMMON_VARIABLES`] and [`kind_variables`]).
 /// The door code is given to `check_in_instructions` alone.
 pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, serde_json::Value> {
-    let Facts { booking: b, property: p, base_url } = facts;
+    let Facts { booking: b, property: p, base_url, stay_url } = facts;
     let page = match base_url {
         Some(base) if p.booking_page.enabled => format!("{base}/book/{}", p.slug.as_str()),
         _ => String::new(),
@@ -378,10 +389,11 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         ("check_out_time", json!(p.stay_rules.check_out_time.in_zone(p.timezone))),
         ("nights", json!(b.nights)),
         ("guests", json!(b.guests)),
-        ("total", json!(format_money(b.total))),
+        ("total", json!(format_amount(b.total, &b.currency))),
         ("contact_email", json!(p.messages.contact_email)),
         ("booking_page_url", json!(page)),
         ("status", json!(b.status.to_string())),
+        ("stay_url", json!(stay_url.unwrap_or_default())),
     ]);
     match kind {
         MessageKind::HostRequest => {
@@ -416,7 +428,15 @@ fn sample_context(kind: MessageKind) -> BTreeMap<&'static str, serde_json::Value
     let mut property = crate::demo::sea_view();
     property.access.arrival_notes = "The key box is left of the door.".into();
     property.messages.contact_email = "host@example.com".into();
-    context(kind, Facts { booking: &booking, property: &property, base_url: Some("https://rental.example") })
+    context(
+        kind,
+        Facts {
+            booking: &booking,
+            property: &property,
+            base_url: Some("https://rental.example"),
+            stay_url: Some("https://rental.example/stay/BK-SAMPLE.0123456789abcdef0123456789abcdef"),
+        },
+    )
 }
 
 /// A made-up confirmed booking of two nights from `check_in` at `property`,
@@ -459,7 +479,8 @@ mod tests {
     }
 
     fn facts_render(kind: MessageKind, booking: &Booking, property: &Property) -> Rendered {
-        let c = context(kind, Facts { booking, property, base_url: None });
+        let c =
+            context(kind, Facts { booking, property, base_url: None, stay_url: Some("https://r.example/stay/X.1") });
         render(kind, property.messages.templates.get(&kind), &c).unwrap()
     }
 

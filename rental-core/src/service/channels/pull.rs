@@ -230,6 +230,7 @@ impl<S: Store> Rental<S> {
             cancelled_by: None,
             cancel_reason: None,
             visit: crate::bookings::visit::Visit::default(),
+            stay_link_rotations: 0,
             external: Some(ExternalRef { feed: feed.name.clone(), uid: uid.to_owned() }),
             guest_email_verified_at: None,
         })

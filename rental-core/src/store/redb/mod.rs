@@ -6,6 +6,7 @@ mod disk;
 mod errors;
 mod flusher;
 mod migrate;
+mod peek;
 #[cfg(test)]
 mod power_loss;
 mod read;

@@ -158,6 +158,9 @@ fn use_case(rental: &Rental<RedbStore>, rng: &mut Rng) -> crate::Result<()> {
                 guests: 1,
                 notes: None,
                 source: None,
+                children: 0,
+                pets: 0,
+                promo_code: None,
             };
             rental.create_booking(&request, None).map(drop)
         }

@@ -1,0 +1,194 @@
+//! The steps of a quote under section 25's rules, each pure: lead-time
+//! adjustment, gap detection around taken and preparation nights, the one
+//! discount, the promo code's fate and the stay-rule problems.
+
+use chrono::{DateTime, Datelike, Days, NaiveDate, TimeDelta, Utc};
+
+use super::calendar::CalendarEntry;
+use super::problem::{Problem, PromoRefusal};
+use crate::basics::stay::Stay;
+use crate::properties::local_time::instant;
+use crate::properties::price_rules::LengthOfStayDiscount;
+use crate::properties::property::{Cents, Property};
+
+/// Which discount a quote applies; of several, only the largest (ties: this order).
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscountKind {
+    /// The stay exactly fills a short gap (`gapFill`).
+    GapFill,
+    /// The stay is long enough (`lengthOfStayDiscounts`, or weekly and monthly).
+    LengthOfStay,
+    /// The check-in is far enough ahead (`earlyBirdDiscount`).
+    EarlyBird,
+    /// The guest gave a promo code (`promoCodes`).
+    Promo,
+}
+
+impl DiscountKind {
+    /// The JSON name (`gap_fill`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiscountKind::GapFill => "gap_fill",
+            DiscountKind::LengthOfStay => "length_of_stay",
+            DiscountKind::EarlyBird => "early_bird",
+            DiscountKind::Promo => "promo",
+        }
+    }
+}
+
+/// `amount * bp / 10000`, rounded half away from zero; `bp` may be negative.
+pub fn basis_points_signed(amount: Cents, bp: i64) -> Cents {
+    let scaled = i128::from(amount) * i128::from(bp);
+    let (q, r) = (scaled / 10_000, scaled % 10_000);
+    let rounded = if r.abs() * 2 >= 10_000 { q + scaled.signum() } else { q };
+    // Amounts and basis points are bounded by property validation, so this always fits.
+    Cents::try_from(rounded).unwrap_or(Cents::MAX)
+}
+
+/// Days from the property's `today` to `check_in` (negative in the past).
+pub fn days_ahead(today: NaiveDate, check_in: NaiveDate) -> i64 {
+    (check_in - today).num_days()
+}
+
+/// The lead-time adjustment of a check-in `days` ahead, in basis points: the first entry that matches.
+pub fn lead_adjustment(property: &Property, days: i64) -> i32 {
+    property.price_rules.lead_time_adjustments.iter().find(|a| a.matches(days)).map_or(0, |a| a.adjust)
+}
+
+/// The dates from which a quote's calendar must be read, to see the taken
+/// and preparation nights around `stay` and the gap it may fill.
+pub fn calendar_span(property: &Property, stay: Stay) -> (NaiveDate, NaiveDate) {
+    let reach = Days::new(u64::from(property.stay_rules.preparation_nights) + 1);
+    let from = stay.check_in().checked_sub_days(reach).unwrap_or(NaiveDate::MIN);
+    let to = stay.check_out().checked_add_days(reach).unwrap_or(NaiveDate::MAX);
+    (from, to)
+}
+
+/// True when `night` is held by an entry or within `prep` nights of one.
+fn closed(calendar: &[CalendarEntry], prep: u32, night: NaiveDate) -> bool {
+    let prep = i64::from(prep);
+    // An entry `c..d` closes `c - prep .. d + prep`.
+    calendar
+        .iter()
+        .any(|e| (e.stay.check_in() - night).num_days() <= prep && (night - e.stay.check_out()).num_days() < prep)
+}
+
+/// The nights of `stay` taken by an entry or kept free to prepare for one, in order.
+pub fn closed_nights(property: &Property, stay: Stay, calendar: &[CalendarEntry]) -> Vec<NaiveDate> {
+    let prep = property.stay_rules.preparation_nights;
+    stay.dates().filter(|d| closed(calendar, prep, *d)).collect()
+}
+
+/// True when `stay` exactly fills a free gap short enough for the gap-fill
+/// rule: the nights before and after it are closed, none of its own are.
+pub fn fills_gap(property: &Property, stay: Stay, calendar: &[CalendarEntry]) -> bool {
+    let Some(rule) = property.price_rules.gap_fill else { return false };
+    let prep = property.stay_rules.preparation_nights;
+    let before = stay.check_in().pred_opt().is_some_and(|d| closed(calendar, prep, d));
+    stay.nights() <= rule.max_gap_nights
+        && before
+        && closed(calendar, prep, stay.check_out())
+        && !stay.dates().any(|d| closed(calendar, prep, d))
+}
+
+/// The shortest stay starting with `stay`'s first night, after gap relief.
+pub fn min_nights(property: &Property, stay: Stay, gap: bool) -> u32 {
+    let min = property.rate_on(stay.check_in()).min_nights;
+    match property.price_rules.gap_fill {
+        Some(rule) if gap => min.min(rule.min_nights),
+        _ => min,
+    }
+}
+
+/// What the promo code given does: its discount in basis points, or why it cannot be used.
+pub fn promo(property: &Property, code: &str, stay: Stay, today: NaiveDate, uses: u32) -> Result<u32, PromoRefusal> {
+    let p = property.price_rules.promo_code(code, today).ok_or(PromoRefusal::Unknown)?;
+    if p.valid_from.is_some_and(|d| today < d) {
+        return Err(PromoRefusal::NotYetValid);
+    }
+    if p.valid_to.is_some_and(|d| d < today) {
+        return Err(PromoRefusal::Expired);
+    }
+    let check_in = stay.check_in();
+    if p.stay_from.is_some_and(|d| check_in < d) || p.stay_to.is_some_and(|d| d < check_in) {
+        return Err(PromoRefusal::StayDates);
+    }
+    if p.min_nights.is_some_and(|n| stay.nights() < n) {
+        return Err(PromoRefusal::MinNights);
+    }
+    if p.max_uses.is_some_and(|n| uses >= n) {
+        return Err(PromoRefusal::UsedUp);
+    }
+    Ok(p.discount)
+}
+
+/// The stay-length discount of `nights`: the entry with the largest
+/// `minNights` reached (by default 7 nights weekly, 28 monthly).
+pub fn length_of_stay(property: &Property, nights: u32) -> u32 {
+    let defaults = [
+        LengthOfStayDiscount { min_nights: 7, discount: property.pricing.weekly_discount },
+        LengthOfStayDiscount { min_nights: 28, discount: property.pricing.monthly_discount },
+    ];
+    let list = property.price_rules.length_of_stay_discounts.as_deref().unwrap_or(&defaults);
+    list.iter().filter(|d| d.min_nights <= nights).max_by_key(|d| d.min_nights).map_or(0, |d| d.discount)
+}
+
+/// The one discount: the largest candidate amount on `accommodation`; on a
+/// tie the earlier kind wins; `None` when every candidate is zero.
+pub fn one_discount(accommodation: Cents, candidates: &[(DiscountKind, Option<u32>)]) -> (Cents, Option<DiscountKind>) {
+    let mut best = (0, None);
+    for (kind, bp) in candidates {
+        let amount = bp.map_or(0, |bp| basis_points_signed(accommodation, i64::from(bp)));
+        if amount > best.0 {
+            best = (amount, Some(*kind));
+        }
+    }
+    best
+}
+
+/// The first day a stay may start on with `hours` of notice at `now`.
+fn earliest(property: &Property, now: DateTime<Utc>, hours: u32) -> NaiveDate {
+    let threshold = now + TimeDelta::hours(i64::from(hours));
+    let day = property.today(threshold);
+    let arrives = |d: NaiveDate| instant(property.timezone, d, property.stay_rules.check_in_time);
+    if arrives(day) >= threshold { day } else { day.succ_opt().unwrap_or(day) }
+}
+
+/// The problems of the day, notice and window rules for a stay at `now`.
+pub fn calendar_problems(property: &Property, stay: Stay, now: DateTime<Utc>, problems: &mut Vec<Problem>) {
+    let rules = &property.stay_rules;
+    let today = property.today(now);
+    if stay.check_in() < today {
+        problems.push(Problem::PastDates { today });
+    } else if rules.advance_notice_hours > 0 {
+        let arrival = instant(property.timezone, stay.check_in(), rules.check_in_time);
+        if arrival < now + TimeDelta::hours(i64::from(rules.advance_notice_hours)) {
+            let hours = rules.advance_notice_hours;
+            problems.push(Problem::AdvanceNotice { hours, earliest: earliest(property, now, hours) });
+        }
+    }
+    let last = last_check_in(property, today);
+    if stay.check_in() > last {
+        problems.push(Problem::BeyondHorizon { last });
+    }
+}
+
+/// The last day a stay may start on: the booking window, within the horizon.
+pub fn last_check_in(property: &Property, today: NaiveDate) -> NaiveDate {
+    let horizon = crate::basics::stay::last_check_in(today);
+    let window = property.stay_rules.booking_window_days.and_then(|d| today.checked_add_days(Days::new(u64::from(d))));
+    window.map_or(horizon, |w| w.min(horizon))
+}
+
+/// The weekday problems of a stay.
+pub fn day_problems(property: &Property, stay: Stay, problems: &mut Vec<Problem>) {
+    let rules = &property.stay_rules;
+    if !rules.check_in_days.contains(stay.check_in().weekday()) {
+        problems.push(Problem::CheckInDay { allowed: rules.check_in_days });
+    }
+    if !rules.check_out_days.contains(stay.check_out().weekday()) {
+        problems.push(Problem::CheckOutDay { allowed: rules.check_out_days });
+    }
+}

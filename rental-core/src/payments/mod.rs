@@ -1,0 +1,15 @@
+//! Payments: the money math of a booking (installments, deposit instants,
+//! refunds by policy) and the ledger of its movements, provider-neutral.
+//!
+//! - [`schedule`]: a booking's installments and deposit instants from its frozen terms.
+//! - [`refund`]: what a cancellation refunds under a frozen policy.
+//! - [`ledger`]: the stored payment records and the frozen plan, written in
+//!   the booking change's own transaction. [`crate::Rental::payments`] reads a
+//!   booking's records; [`crate::Rental::change_payments`] changes them with the booking.
+
+pub mod ledger;
+pub mod refund;
+pub mod schedule;
+
+pub use crate::service::PaymentChange;
+pub use ledger::{PaymentKind, PaymentPlan, PaymentRecord, PaymentState, Totals, plan_of, records_of, write_schedule};

@@ -1,0 +1,149 @@
+//! What a cancellation gives back: the share of the total a frozen
+//! cancellation policy refunds on a given day, what the host keeps, and the
+//! refund of what was paid. Pure functions, one rounding.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use chrono_tz::Tz;
+
+use crate::basics::money::Cents;
+use crate::bookings::pricing::basis_points;
+use crate::properties::payment_settings::{CancellationPolicy, WHOLE};
+use crate::stays::occupancy::today_in;
+
+/// When a guest cancels, measured the policy's way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cancellation {
+    /// When the booking was made.
+    pub created_at: DateTime<Utc>,
+    /// When it is cancelled.
+    pub at: DateTime<Utc>,
+    /// The first night.
+    pub check_in: NaiveDate,
+    /// The property's time zone, where the cancellation's date is read.
+    pub timezone: Tz,
+}
+
+impl Cancellation {
+    /// Whole days from the cancellation's date (in the property's zone) to
+    /// the check-in date; negative once the stay has begun.
+    pub fn days_before_check_in(&self) -> i64 {
+        (self.check_in - today_in(self.timezone, self.at)).num_days()
+    }
+}
+
+/// The share of the total (basis points) `policy` refunds for a guest's
+/// cancellation: 10000 inside the grace (within `graceHours` of creation,
+/// with check-in at least `graceMinDaysBeforeCheckIn` days away); else that
+/// of the checkpoint with the most days that `days ≥ daysBeforeCheckIn`
+/// allows; else 0.
+///
+/// ```
+/// use rental_core::payments::refund::{Cancellation, refund_share};
+/// use rental_core::property::CancellationPolicy;
+/// use rental_core::Tz;
+///
+/// let policy = CancellationPolicy::checkpoints(&[(30, 10_000), (7, 5_000)]);
+/// let on = |date: &str| Cancellation {
+///     created_at: "2026-01-01T00:00:00Z".parse().unwrap(),
+///     at: format!("{date}T12:00:00Z").parse().unwrap(),
+///     check_in: "2026-12-20".parse().unwrap(),
+///     timezone: Tz::UTC,
+/// };
+/// assert_eq!(refund_share(&policy, &on("2026-11-10")), 10_000); // 40 days
+/// assert_eq!(refund_share(&policy, &on("2026-11-30")), 5_000); // 20 days
+/// assert_eq!(refund_share(&policy, &on("2026-12-17")), 0); // 3 days
+/// ```
+pub fn refund_share(policy: &CancellationPolicy, c: &Cancellation) -> u32 {
+    let days = c.days_before_check_in();
+    let min_days = i64::from(policy.grace_min_days_before_check_in.unwrap_or(0));
+    let in_grace = policy
+        .grace_hours
+        .is_some_and(|hours| c.at - c.created_at <= chrono::TimeDelta::hours(hours.into()) && days >= min_days);
+    if in_grace {
+        return WHOLE;
+    }
+    // The checkpoint with the most days that the cancellation reaches.
+    policy
+        .refunds
+        .iter()
+        .filter(|cp| days >= i64::from(cp.days_before_check_in))
+        .max_by_key(|cp| cp.days_before_check_in)
+        .map_or(0, |cp| cp.share)
+}
+
+/// What the host keeps of `total` when `share` is refunded:
+/// `total − round(total × share / 10000)`.
+pub fn kept(total: Cents, share: u32) -> Cents {
+    total - basis_points(total, share)
+}
+
+/// The refund owed when the host may keep `kept`, of `paid` with
+/// `refunded` already given back: `max(0, paid − refunded − kept)`, never
+/// more than what was paid and not refunded.
+pub fn refund_owed(paid: Cents, refunded: Cents, kept: Cents) -> Cents {
+    (paid - refunded - kept).clamp(0, (paid - refunded).max(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::properties::payment_settings::CancellationPolicy;
+
+    fn cancel(created: &str, at: &str, check_in: &str, tz: Tz) -> Cancellation {
+        Cancellation {
+            created_at: created.parse().unwrap(),
+            at: at.parse().unwrap(),
+            check_in: check_in.parse().unwrap(),
+            timezone: tz,
+        }
+    }
+
+    #[test]
+    fn checkpoints_give_their_share_from_their_day_on() {
+        let policy = CancellationPolicy::checkpoints(&[(7, 5_000), (30, 10_000)]);
+        let cases = [
+            ("2026-11-20T12:00:00Z", 10_000), // 30 days
+            ("2026-11-21T12:00:00Z", 5_000),  // 29 days
+            ("2026-12-13T12:00:00Z", 5_000),  // 7 days
+            ("2026-12-14T12:00:00Z", 0),      // 6 days
+            ("2026-12-21T12:00:00Z", 0),      // the stay has begun
+        ];
+        for (at, want) in cases {
+            assert_eq!(refund_share(&policy, &cancel("2026-01-01T00:00:00Z", at, "2026-12-20", Tz::UTC)), want, "{at}");
+        }
+    }
+
+    #[test]
+    fn the_cancellations_date_is_the_propertys() {
+        let policy = CancellationPolicy::checkpoints(&[(7, 10_000)]);
+        // 23:30 UTC on the 12th is already the 13th in Tokyo: 7 days, not 8 — still refunded;
+        // 15:30 UTC on the 13th is the 14th in Tokyo: 6 days.
+        let c = |at: &str| cancel("2026-01-01T00:00:00Z", at, "2026-12-20", Tz::Asia__Tokyo);
+        assert_eq!(refund_share(&policy, &c("2026-12-12T23:30:00Z")), 10_000);
+        assert_eq!(refund_share(&policy, &c("2026-12-13T15:30:00Z")), 0);
+    }
+
+    #[test]
+    fn the_grace_refunds_everything_soon_after_booking_for_a_stay_far_enough_away() {
+        let policy = CancellationPolicy::checkpoints(&[(30, 10_000)]).grace(48, 14);
+        let created = "2026-11-22T08:00:00Z";
+        assert_eq!(refund_share(&policy, &cancel(created, "2026-11-24T08:00:00Z", "2026-12-20", Tz::UTC)), 10_000);
+        assert_eq!(refund_share(&policy, &cancel(created, "2026-11-24T08:00:01Z", "2026-12-20", Tz::UTC)), 0);
+        assert_eq!(refund_share(&policy, &cancel(created, "2026-11-23T08:00:00Z", "2026-12-05", Tz::UTC)), 0);
+        assert_eq!(
+            refund_share(&CancellationPolicy::checkpoints(&[]), &cancel(created, created, "2026-12-20", Tz::UTC)),
+            0
+        );
+    }
+
+    #[test]
+    fn the_refund_is_what_was_paid_beyond_what_is_kept() {
+        assert_eq!(kept(134_288, 5_000), 67_144);
+        assert_eq!(kept(1_001, 5_000), 500, "one rounding: 500.5 refunded is 501");
+        assert_eq!(refund_owed(67_144, 0, 67_144), 0);
+        assert_eq!(refund_owed(134_288, 0, 67_144), 67_144);
+        assert_eq!(refund_owed(50_000, 0, 67_144), 0, "paid less than is kept: nothing back");
+        assert_eq!(refund_owed(134_288, 100_000, 0), 34_288, "never more than is left to refund");
+        assert_eq!(refund_owed(10, 20, 0), 0);
+    }
+}

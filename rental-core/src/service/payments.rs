@@ -1,0 +1,70 @@
+//! Payment use cases: reading a booking's ledger, and changing its records
+//! together with the booking in one write (what a payment provider calls).
+
+use chrono::{DateTime, Utc};
+
+use super::Rental;
+use crate::bookings::booking::Booking;
+use crate::bookings::event::Event;
+use crate::error::{Error, NotFound, Result};
+use crate::payments::ledger::{PaymentRecord, plan_of, records_of};
+use crate::properties::payment_settings::PaymentSettings;
+use crate::store::{ReadTx, Store, WriteRecords, WriteTx};
+
+/// A booking and its ledger, open for change inside one write transaction
+/// ([`Rental::change_payments`]). What the work changes is written when it
+/// returns `Ok`; nothing is written when it returns an error.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct PaymentChange {
+    /// The booking as stored; changed, it is written back (its messages and
+    /// read cache follow, as for any booking change).
+    pub booking: Booking,
+    /// Its payment records; a changed or added record is written.
+    pub records: Vec<PaymentRecord>,
+    /// The payment settings frozen on it (`None`: made before payments, or from a channel).
+    pub plan: Option<PaymentSettings>,
+    /// Events to append to the outbox with the change.
+    pub events: Vec<Event>,
+    /// The engine's now, for the records' `at`.
+    pub now: DateTime<Utc>,
+}
+
+impl<S: Store> Rental<S> {
+    /// The payment records of booking `code`: installments by number, then
+    /// the deposit, then refunds (docs/API.md, Payments).
+    pub fn payments(&self, code: &str) -> Result<Vec<PaymentRecord>> {
+        let tx = self.store.read()?;
+        let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
+        Ok(records_of(&tx, booking.property.as_str(), code)?)
+    }
+
+    /// Lets `work` change booking `code` and its payment records, then
+    /// writes what changed (the booking, each changed or new record, the
+    /// events) in one transaction: a movement of money and the booking
+    /// change it causes are never stored apart. `work` may run again if the
+    /// store asks for the write to be retried, so it must not have effects
+    /// of its own (call the provider before, and record here).
+    pub fn change_payments<R>(&self, code: &str, mut work: impl FnMut(&mut PaymentChange) -> Result<R>) -> Result<R> {
+        let now = self.now();
+        self.write(|tx| {
+            let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
+            let slug = booking.property.as_str().to_owned();
+            let records = records_of(&**tx, &slug, code)?;
+            let plan = plan_of(&**tx, &slug, code)?;
+            let mut change =
+                PaymentChange { booking: booking.clone(), records: records.clone(), plan, events: Vec::new(), now };
+            let out = work(&mut change)?;
+            if change.booking != booking {
+                tx.put_booking(&change.booking)?;
+            }
+            for record in change.records.iter().filter(|r| !records.contains(r)) {
+                tx.put(record)?;
+            }
+            if !change.events.is_empty() {
+                tx.append_events(&change.events)?;
+            }
+            Ok(out)
+        })
+    }
+}
