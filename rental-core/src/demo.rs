@@ -143,6 +143,7 @@ pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
         stay_link_rotations: 0,
         money: crate::payments::PaymentSummary::default(),
         external: None,
+        guest_email_verified_at: None,
     }
 }
 

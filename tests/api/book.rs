@@ -17,7 +17,7 @@ use rental_tests::http::{NO_KEY, Reply, TestServer};
 const SITE: &str = "https://cottages.example";
 
 /// A server whose Sea View page is on and may be framed by [`SITE`].
-async fn server_with(config: &ServerConfig) -> TestServer<MemoryStore> {
+pub(crate) async fn server_with(config: &ServerConfig) -> TestServer<MemoryStore> {
     let s = TestServer::with_config(config).await;
     s.rental
         .edit_property("sea-view", |p| {
@@ -33,14 +33,14 @@ async fn server() -> TestServer<MemoryStore> {
 }
 
 /// The value of the first `name="{name}" value="..."` in a page.
-fn field(page: &str, name: &str) -> String {
+pub(crate) fn field(page: &str, name: &str) -> String {
     let needle = format!("name=\"{name}\" value=\"");
     let start = page.find(&needle).unwrap_or_else(|| panic!("no {name} field in the page")) + needle.len();
     page[start..].split('"').next().unwrap_or_default().to_owned()
 }
 
 /// The request form's token on the quote view of a stay.
-async fn token(s: &TestServer<MemoryStore>, check_in: &str, check_out: &str) -> String {
+pub(crate) async fn token(s: &TestServer<MemoryStore>, check_in: &str, check_out: &str) -> String {
     let page = s.http.get(&format!("/book/sea-view?checkIn={check_in}&checkOut={check_out}&guests=2"), NO_KEY).await;
     page.expect(200);
     field(&page.text(), "token")
@@ -54,7 +54,7 @@ fn form(check_in: &str, check_out: &str, token: &str, extra: &str) -> String {
     )
 }
 
-async fn post(s: &TestServer<MemoryStore>, body: String) -> Reply {
+pub(crate) async fn post(s: &TestServer<MemoryStore>, body: String) -> Reply {
     s.http.send_bytes(Method::POST, "/book/sea-view", NO_KEY, "application/x-www-form-urlencoded", body).await
 }
 

@@ -41,6 +41,7 @@ mod auth;
 mod availability;
 mod blocks;
 mod book;
+mod book_verify;
 mod bookings;
 mod change;
 mod checkout;

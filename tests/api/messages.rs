@@ -340,7 +340,16 @@ async fn a_request_from_the_booking_page_tells_guest_and_host() {
         .send_bytes(http::Method::POST, "/book/sea-view", NO_KEY, "application/x-www-form-urlencoded", form)
         .await;
     reply.expect(303);
-    let got = smtp.wait_for(2, WAIT).await;
+    // Once the guest opened the link of the first e-mail (issue 46, 5: the page verifies its guests).
+    let check = smtp.wait_for(1, WAIT).await;
+    let text = of_kind(&check, "Confirm your e-mail").text.clone().unwrap();
+    let link = text.lines().find(|l| l.contains("/verify/")).expect("the link");
+    let path = link.trim_start_matches("https://rental.example").to_owned();
+    s.http
+        .send_bytes(http::Method::POST, &path, NO_KEY, "application/x-www-form-urlencoded", String::new())
+        .await
+        .expect(200);
+    let got = smtp.wait_for(3, WAIT).await;
     assert_eq!(of_kind(&got, "We received").rcpt_tos, ["grace@example.com"]);
     let host = of_kind(&got, "New request");
     assert!(

@@ -60,6 +60,11 @@ pub struct Booking {
     /// For bookings imported from a channel: the feed and event that own it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<ExternalRef>,
+    /// When the guest opened the link mailed to them (a request from the
+    /// booking page; see `verification`); absent until then and for other sources.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
+    pub guest_email_verified_at: Option<DateTime<Utc>>,
     /// Check-in, check-out and the stay's own door code (docs/API.md section 15).
     #[serde(flatten)]
     pub visit: Visit,

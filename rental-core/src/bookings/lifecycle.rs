@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::bookings::booking::{Booking, CancelledBy, Note, PaymentStatus, Status};
 use crate::bookings::change::Change;
 use crate::bookings::event::{Event, EventName};
+use crate::bookings::verification;
 use crate::error::Error;
 
 /// The longest note or cancel reason, in bytes.
@@ -238,6 +239,28 @@ pub fn expire(b: &Booking, now: DateTime<Utc>, ttl: chrono::TimeDelta) -> Option
         return None;
     }
     Some(cancel(b, CancelledBy::System, Some("checkout link expired".to_owned()), now, Some(PaymentStatus::Expired)))
+}
+
+/// Cancels the request `b` once its guest's address has gone unverified for
+/// [`verification::UNVERIFIED_HOLD`] (its nights are released).
+pub fn lapse_unverified(b: &Booking, now: DateTime<Utc>) -> Option<Outcome> {
+    if !verification::is_unverified_hold(b) || verification::lapses_at(b) > now {
+        return None;
+    }
+    let reason = Some(verification::UNVERIFIED_REASON.to_owned());
+    Some(cancel(b, CancelledBy::System, reason, now, Some(PaymentStatus::Expired)))
+}
+
+/// Marks the guest's address of the request `b` verified at `now` (its link
+/// was opened). Anything but an unverified pending request is unchanged.
+pub fn verify_guest_email(b: &Booking, now: DateTime<Utc>) -> Outcome {
+    if !verification::is_unverified_hold(b) {
+        return Outcome::Unchanged;
+    }
+    let mut next = b.clone();
+    next.guest_email_verified_at = Some(now);
+    next.updated_at = now;
+    Outcome::Changed { booking: next, events: Vec::new() }
 }
 
 /// True for a hold a checkout TTL can expire: a pending, unpaid booking that

@@ -12,4 +12,5 @@ pub mod lifecycle;
 pub mod pricing;
 pub mod problem;
 mod quote_rules;
+pub mod verification;
 pub mod visit;

@@ -59,7 +59,7 @@ pub struct Created {
 }
 
 /// How many lapsed holds one expiry transaction cancels at most.
-const EXPIRY_BATCH: usize = 500;
+pub(super) const EXPIRY_BATCH: usize = 500;
 
 impl<S: Store> Rental<S> {
     /// Creates a pending, unpaid booking that holds its nights, and emits
@@ -237,6 +237,9 @@ impl<S: Store> Rental<S> {
         };
         let quote = pricing::quote(&property, &asked, &pricing::Facts { now, calendar: &calendar, promo_uses });
         refuse_problems(&quote.problems)?;
+        if req.source.as_ref().is_some_and(|s| s.as_str() == "page") && !req.guest_email.trim().is_empty() {
+            super::verification::refuse_past_unverified_cap(&**tx, &property)?;
+        }
         let code = self.unused_code(&**tx, Some(code))?;
         let mut booking = Booking {
             code: code.clone(),
@@ -275,12 +278,13 @@ impl<S: Store> Rental<S> {
             stay_link_rotations: 0,
             money: crate::payments::PaymentSummary::default(),
             external: None,
+            guest_email_verified_at: None,
         };
         // The payment plan is frozen and the schedule written with the booking (docs/API.md, Payments).
         let clock = crate::payments::schedule::StayClock::of(&property, stay);
         let schedule = crate::payments::write_schedule(&mut **tx, &booking, &property.payments, &clock, now)?;
         booking.money = crate::payments::PaymentSummary::of(&schedule, true);
-        tx.insert_booking(&booking)?;
+        tx.insert_booking(&booking, &property)?;
         tx.append_events(&[Event::created(&booking, now)])?;
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint) {
             // A record still here is older than the window (a fresh one replayed above): it gives way.
@@ -352,13 +356,16 @@ impl<S: Store> Rental<S> {
     /// (payment `expired`, nights released), in transactions of at most 500
     /// bookings. Returns them. Only the holds that have
     /// fallen due are read, from the store's index of holds by creation time.
+    /// Requests from the booking page whose guest did not verify their address
+    /// within [`UNVERIFIED_HOLD`](crate::booking::verification::UNVERIFIED_HOLD)
+    /// are cancelled first, whatever the TTL.
     pub fn expire_due(&self) -> Result<Vec<Booking>> {
-        let Some(ttl) = self.settings.checkout_ttl else {
-            return Ok(Vec::new());
-        };
         let now = self.now();
+        let mut expired = self.lapse_unverified(now)?;
+        let Some(ttl) = self.settings.checkout_ttl else {
+            return Ok(expired);
+        };
         let created_until = now - ttl;
-        let mut expired = Vec::new();
         // The server asks every second: look in a read snapshot first, so the
         // writer is taken only when something has fallen due.
         while !self.store.read()?.lapsing_holds(created_until, 1)?.is_empty() {

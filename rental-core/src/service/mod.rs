@@ -24,6 +24,7 @@ mod refusal;
 mod retention;
 mod stay;
 mod stay_page;
+mod verification;
 mod visit_cache;
 mod webhook_admin;
 mod worker;

@@ -181,11 +181,28 @@ impl<T> DerefMut for Recorder<T> {
 impl<T: WriteTx> Recorder<T> {
     /// Records the guest messages of `after` replacing `before` (`None`: new),
     /// in this transaction (docs/API.md section 21).
-    fn record_messages(&mut self, before: Option<&Booking>, after: &Booking) -> StoreResult<()> {
+    /// `known` is the booking's property when the caller has it already (a
+    /// creation read it to price): it is then not decoded from the store again.
+    fn record_messages(
+        &mut self,
+        before: Option<&Booking>,
+        after: &Booking,
+        known: Option<&Property>,
+    ) -> StoreResult<()> {
         if after.guest_email.is_empty() {
             return Ok(());
         }
-        let Some(property) = self.tx.property(after.property.as_str())? else { return Ok(()) };
+        let read;
+        let property = match known.filter(|p| p.slug == after.property) {
+            Some(property) => property,
+            None => match self.tx.property(after.property.as_str())? {
+                Some(property) => {
+                    read = property;
+                    &read
+                }
+                None => return Ok(()),
+            },
+        };
         let existing = match before {
             Some(_) => {
                 let prefix = booking_prefix(after.property.as_str(), after.code.as_str());
@@ -194,7 +211,7 @@ impl<T: WriteTx> Recorder<T> {
             None => Vec::new(),
         };
         let input = PlanInput {
-            property: &property,
+            property,
             existing: &existing,
             host_email: &self.host_email,
             request_ttl: self.request_ttl,
@@ -230,16 +247,16 @@ impl<T: WriteTx> Recorder<T> {
         let before = if booking.guest_email.is_empty() { None } else { self.tx.booking(booking.code.as_str())? };
         let booking = self.settled(booking)?;
         self.tx.put_booking(&booking)?;
-        self.record_messages(before.as_ref(), &booking)?;
+        self.record_messages(before.as_ref(), &booking, None)?;
         self.changed().bookings.push(booking);
         Ok(())
     }
 
-    /// Inserts `booking` with its door code settled, as [`Recorder::put_booking`] writes.
-    pub(super) fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+    /// Inserts `booking` of `property` with its door code settled, as [`Recorder::put_booking`] writes.
+    pub(super) fn insert_booking(&mut self, booking: &Booking, property: &Property) -> StoreResult<()> {
         let booking = self.settled(booking)?;
         self.tx.insert_booking(&booking)?;
-        self.record_messages(None, &booking)?;
+        self.record_messages(None, &booking, Some(property))?;
         self.changed().bookings.push(booking);
         Ok(())
     }

@@ -3,6 +3,7 @@
 //! signed token, not the code alone.
 
 use maud::{Markup, html};
+use rental_core::verification;
 use rental_core::{Booking, Property, Status};
 
 use super::page::{day, money};
@@ -35,6 +36,11 @@ pub fn render(b: &Booking, property: Option<&Property>, back: &str, stay: &str) 
             section.box aria-labelledby="next-title" {
                 h2 #next-title { "What happens next" }
                 @match b.status {
+                    Status::Pending if !verification::is_verified(b) => p #verify {
+                        "Check your e-mail: we sent a link to " (b.guest_email) ". Open it within "
+                        (super::verify::hold_words()) " to keep these nights and send your request to the host; "
+                        "until then the nights are held only for you to confirm your address."
+                    },
                     Status::Pending => p {
                         "These nights are held for you while the host looks at your request. "
                         "You will hear from the host at " (b.guest_email) ": nothing is charged and "

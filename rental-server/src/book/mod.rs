@@ -23,6 +23,7 @@ pub mod limited;
 pub mod page;
 pub mod throttle;
 pub mod token;
+pub mod verify;
 pub mod view;
 pub mod words;
 
@@ -164,7 +165,9 @@ async fn route<S: Store + 'static>(
         (&Method::GET | &Method::HEAD, [slug]) => show(state, slug, query).await,
         (&Method::POST, [slug]) => submit(state, client, slug, body).await,
         (&Method::GET | &Method::HEAD, [slug, "requested", token]) => requested(state, slug, token, query).await,
-        (_, [_] | [_, "requested", _]) => Err(BookError::MethodNotAllowed),
+        (&Method::GET | &Method::HEAD, [slug, "verify", token]) => verify::show(state, slug, token).await,
+        (&Method::POST, [slug, "verify", token]) => verify::confirm(state, slug, token).await,
+        (_, [_] | [_, "requested" | "verify", _]) => Err(BookError::MethodNotAllowed),
         _ => Err(BookError::NotFound),
     }
 }
@@ -379,7 +382,7 @@ async fn submit<S: Store + 'static>(
         let frame = Frame { settings: Some(&property.booking_page), embed: embed.as_deref(), requested: None };
         return Ok(limited::page(slug, &entered, frame, retry_after));
     }
-    let (answer, attempted) = attempt(state, slug, entered, embed).await;
+    let (answer, attempted) = attempt(state, &property, entered, embed).await;
     if !attempted {
         state.book.throttle.forget(client, now);
     }
@@ -390,10 +393,11 @@ async fn submit<S: Store + 'static>(
 /// make a booking (or was a script's), false when it was refused for its fields or token.
 async fn attempt<S: Store + 'static>(
     state: &Arc<AppState<S>>,
-    slug: &str,
+    property: &Property,
     entered: Entered,
     embed: Option<String>,
 ) -> (Result<Page, BookError>, bool) {
+    let slug = property.slug.as_str();
     if !entered.honeypot.is_empty() {
         return (Err(BookError::Refused), true);
     }
@@ -426,6 +430,9 @@ async fn attempt<S: Store + 'static>(
     let key = format!("page:{}", entered.token);
     let answer = match state.rental().create_booking_async(&request, Some(&key)).await {
         Ok(created) => {
+            if !created.replayed && !rental_core::verification::is_verified(&created.booking) {
+                verify::send_link(state, &created.booking, property);
+            }
             let token = state.book.signer.confirmation(created.booking.code.as_str());
             let mut location = format!("/book/{slug}/requested/{token}");
             if let Some(embed) = &embed {

@@ -101,6 +101,18 @@ impl Signer {
         format!("{code}.{}", self.mac(&[b"requested", code.as_bytes()]))
     }
 
+    /// The token of booking `code`'s e-mail check link: `{code}.{mac}`, signed apart from the confirmation's.
+    pub fn verification(&self, code: &str) -> String {
+        format!("{code}.{}", self.mac(&[b"verify", code.as_bytes()]))
+    }
+
+    /// The booking code a verification token names, if this server signed it.
+    pub fn check_verification<'t>(&self, token: &'t str) -> Option<&'t str> {
+        let (code, mac) = token.rsplit_once('.')?;
+        let want = self.mac(&[b"verify", code.as_bytes()]);
+        bool::from(want.as_bytes().ct_eq(mac.as_bytes())).then_some(code)
+    }
+
     /// The booking code a confirmation token names, if this server signed it.
     pub fn check_confirmation<'t>(&self, token: &'t str) -> Option<&'t str> {
         let (code, mac) = token.rsplit_once('.')?;
@@ -143,5 +155,6 @@ mod tests {
         assert_eq!(signer.check_confirmation(&format!("BK-7QX2MG.{mac}")), None);
         assert_eq!(signer.check_confirmation("BK-7QX2MF"), None);
         assert_eq!(mac.len(), 32, "128 bits");
+        assert_eq!(signer.check_verification(&token), None, "a confirmation does not verify an e-mail");
     }
 }

@@ -5,7 +5,7 @@
 //!
 //! | change | records |
 //! |---|---|
-//! | created `pending` | `request_received`; `host_request` for sources `page`, `api`, `agent`, and `host_request_expiring` two hours before the request lapses (when requests lapse more than four hours after they are made) |
+//! | created `pending` (a page request: once its guest's address is verified) | `request_received`; `host_request` for sources `page`, `api`, `agent`, and `host_request_expiring` two hours before the request lapses (when requests lapse more than four hours after they are made) |
 //! | confirmed or cancelled while pending | a scheduled `host_request_expiring` cancelled |
 //! | confirmed | `confirmed`, and the stay's `check_in_instructions` and `check_out_reminder`, scheduled |
 //! | dates or guests changed | `changed`; scheduled instructions and reminder re-timed; instructions (or a reminder) already sent go again when the dates or the door code changed |
@@ -16,6 +16,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::basics::ids::Source;
 use crate::bookings::booking::{Booking, Status};
+use crate::bookings::verification::is_verified;
 use crate::properties::property::Property;
 
 use super::template::{Facts, context, subject};
@@ -52,14 +53,11 @@ pub fn plan(
     let mut out = Plan { after, input, new_id, written: Vec::new() };
     let was = before.map(|b| b.status);
     match (was, after.status) {
-        (None, Status::Pending) => {
-            out.add(MessageKind::RequestReceived, input.now);
-            if from_host_facing_source(&after.source) && !input.host_email.is_empty() {
-                out.add(MessageKind::HostRequest, input.now);
-                if let Some(ttl) = input.request_ttl.filter(|ttl| *ttl > EXPIRING_LEAD * 2) {
-                    out.add(MessageKind::HostRequestExpiring, after.created_at + ttl - EXPIRING_LEAD);
-                }
-            }
+        // An unverified guest address is sent nothing it typed, nor the host its request, until it is verified.
+        (None, Status::Pending) if !is_verified(after) => {}
+        (None, Status::Pending) => out.requested(),
+        (Some(Status::Pending), Status::Pending) if before.is_some_and(|b| !is_verified(b)) && is_verified(after) => {
+            out.requested();
         }
         (None | Some(Status::Pending), Status::Confirmed) => {
             out.finish_expiring();
@@ -104,6 +102,19 @@ struct Plan<'a, 'f> {
 }
 
 impl Plan<'_, '_> {
+    /// A request made (or its guest's address verified): the guest's receipt,
+    /// the host's request and its reminder before it lapses.
+    fn requested(&mut self) {
+        let (after, input) = (self.after, self.input);
+        self.add(MessageKind::RequestReceived, input.now);
+        if from_host_facing_source(&after.source) && !input.host_email.is_empty() {
+            self.add(MessageKind::HostRequest, input.now);
+            if let Some(ttl) = input.request_ttl.filter(|ttl| *ttl > EXPIRING_LEAD * 2) {
+                self.add(MessageKind::HostRequestExpiring, after.created_at + ttl - EXPIRING_LEAD);
+            }
+        }
+    }
+
     /// Records a new message of `kind` due at `due` (skipped when the property turned the kind off).
     fn add(&mut self, kind: MessageKind, due: DateTime<Utc>) {
         let input = self.input;

@@ -168,7 +168,7 @@ impl<S: Store> Rental<S> {
                 } else {
                     release(tx, before, now, &mut pull.counts)?;
                     let booking = self.imported_booking(tx, pull, &step.uid, *stay, guest_name)?;
-                    tx.insert_booking(&booking)?;
+                    tx.insert_booking(&booking, pull.property)?;
                     tx.append_events(&[Event::created(&booking, now)])?;
                     pull.counts.created += 1;
                     booking
@@ -234,6 +234,7 @@ impl<S: Store> Rental<S> {
             stay_link_rotations: 0,
             money: crate::payments::PaymentSummary::default(),
             external: Some(ExternalRef { feed: feed.name.clone(), uid: uid.to_owned() }),
+            guest_email_verified_at: None,
         })
     }
 }
