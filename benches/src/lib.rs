@@ -107,7 +107,7 @@ pub fn every_rule_property() -> Property {
         promo.max_uses = Some(100);
         rules = rules.promo(promo);
     }
-    p.price_rules = rules;
+    p.pricing.rules = rules;
     p
 }
 

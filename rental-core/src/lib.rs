@@ -174,7 +174,7 @@ pub use lifecycle::Action;
 pub use occupancy::Summary;
 pub use pricing::Quote;
 pub use property::{Cents, IcalFeed, Pricing, Property, PropertyBuilder, SeasonalRate, format_money};
-pub use service::{Agenda, Created, NewKey, Rental, Settings, WRITE_ATTEMPTS, retry_pause};
+pub use service::{Agenda, Created, NewKey, PaymentChange, Rental, Settings, WRITE_ATTEMPTS, retry_pause};
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;

@@ -502,7 +502,7 @@ async fn the_page_takes_children_pets_and_a_promo_code_and_says_each_rule_in_wor
     s.rental
         .edit_property("sea-view", |p| {
             p.stay_rules.check_in_days = serde_json::from_str(r#"["sat"]"#).unwrap();
-            p.price_rules = rental_core::property::PriceRules::default()
+            p.pricing.rules = rental_core::property::PriceRules::default()
                 .pets(2_500, 1)
                 .promo(rental_core::property::PromoCode::new("WINTER", 1_500))
                 .tourist_tax(rental_core::property::TouristTax {

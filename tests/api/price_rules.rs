@@ -14,7 +14,7 @@ fn sea_view_with_rules() -> rental_core::Property {
     p.stay_rules.check_in_days = serde_json::from_value(json!(["sat", "sun"])).unwrap();
     let mut once = PromoCode::new("WINTER", 1_500);
     once.max_uses = Some(1);
-    p.price_rules = PriceRules::default().promo(once).pets(2_500, 1).tourist_tax(TouristTax {
+    p.pricing.rules = PriceRules::default().promo(once).pets(2_500, 1).tourist_tax(TouristTax {
         per_person_per_night: 200,
         max_nights: Some(5),
         exempt_under_age: Some(12),
@@ -121,7 +121,7 @@ async fn a_booking_keeps_its_price_when_the_rules_change_and_a_change_reprices_i
     assert_eq!(booked["total"], 134_288);
     let mut dearer = demo::sea_view();
     dearer.pricing.nightly_rate = 20_000;
-    dearer.price_rules =
+    dearer.pricing.rules =
         PriceRules::default().lead_time(LeadTimeAdjustment { within_days: None, beyond_days: Some(20), adjust: 1_000 });
     s.rental.import_properties(&[dearer]).unwrap();
 

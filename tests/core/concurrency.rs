@@ -160,7 +160,7 @@ fn with_one_use_code<S: Store>(rental: &Rental<S>) {
     let mut p = rental_core::demo::sea_view();
     let mut code = rental_core::property::PromoCode::new("LAST", 1_500);
     code.max_uses = Some(1);
-    p.price_rules = rental_core::property::PriceRules::default().promo(code);
+    p.pricing.rules = rental_core::property::PriceRules::default().promo(code);
     rental.import_properties(&[p]).unwrap();
 }
 

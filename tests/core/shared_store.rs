@@ -80,7 +80,7 @@ fn forty_creations_split_across_two_engines_for_a_promo_code_s_last_use_make_one
     let mut p = rental_core::demo::sea_view();
     let mut code = rental_core::property::PromoCode::new("LAST", 1_500);
     code.max_uses = Some(1);
-    p.price_rules = rental_core::property::PriceRules::default().promo(code);
+    p.pricing.rules = rental_core::property::PriceRules::default().promo(code);
     engines[0].import_properties(&[p]).unwrap();
     let barrier = Arc::new(Barrier::new(40));
     let handles: Vec<_> = (0..40u64)

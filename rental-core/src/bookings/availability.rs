@@ -86,7 +86,7 @@ impl From<EntryKind> for NightStatus {
 /// the preparation nights around it and the gaps that may start in it.
 pub fn calendar_span(property: &Property, range: Stay) -> (NaiveDate, NaiveDate) {
     let before = u64::from(property.stay_rules.preparation_nights) + 1;
-    let gap = property.price_rules.gap_fill.map_or(0, |g| g.max_gap_nights);
+    let gap = property.pricing.rules.gap_fill.map_or(0, |g| g.max_gap_nights);
     let after = before + u64::from(gap);
     let from = range.check_in().checked_sub_days(chrono::Days::new(before)).unwrap_or(NaiveDate::MIN);
     (from, range.check_out().checked_add_days(chrono::Days::new(after)).unwrap_or(NaiveDate::MAX))
@@ -284,7 +284,7 @@ mod tests {
         p.stay_rules.check_out_days = serde_json::from_str(r#"["sat", "sun"]"#).unwrap();
         p.stay_rules.preparation_nights = 1;
         p.stay_rules.min_nights = 3;
-        p.price_rules = PriceRules::default().gap_fill(GapFill { max_gap_nights: 2, min_nights: 1, discount: 0 });
+        p.pricing.rules = PriceRules::default().gap_fill(GapFill { max_gap_nights: 2, min_nights: 1, discount: 0 });
         // Booked 12-01..12-05 and 12-09..12-12; with a night of preparation on each side, 12-06 and 12-07 are a gap.
         let calendar = [
             entry("2026-12-01", "2026-12-05", EntryKind::Booked),

@@ -78,7 +78,7 @@ pub struct Booking {
     /// `amountPaid`, `amountRefunded`, `balanceDue`, `nextPaymentAt`: its
     /// ledger's sums, kept in step with it (docs/API.md, Payments).
     #[serde(flatten)]
-    pub money: crate::payments::PaymentSummary,
+    pub money: crate::bookings::payment_summary::PaymentSummary,
 }
 
 /// What a booking holds beyond adults and dates: children and pets (the

@@ -151,19 +151,6 @@ impl Event {
         Event { event: EventName::BookingCancelled, timestamp: at, data: Value::Object(data) }
     }
 
-    /// A payment event (`booking.payment_authorized`, `booking.payment_succeeded`,
-    /// `booking.payment_failed`, `booking.deposit_held`, `booking.deposit_released`):
-    /// the envelope plus `payment`, the record as `GET .../payments` shows it,
-    /// and the booking's `amountPaid` and `balanceDue` after it. The provider
-    /// side emits them, with the ledger change, through `Rental::change_payments`.
-    pub fn payment(event: EventName, b: &Booking, record: &crate::payments::PaymentRecord, at: DateTime<Utc>) -> Self {
-        let mut data = envelope(b);
-        data.insert("payment".into(), json!(crate::payments::PaymentView::from(record)));
-        data.insert("amountPaid".into(), json!(b.money.amount_paid));
-        data.insert("balanceDue".into(), json!(b.money.balance_due));
-        Event { event, timestamp: at, data: Value::Object(data) }
-    }
-
     /// `booking.updated`: the envelope plus `changes`, the names of the fields that changed.
     pub fn updated(b: &Booking, changes: &[&str], at: DateTime<Utc>) -> Self {
         let mut data = envelope(b);
@@ -198,7 +185,7 @@ impl Event {
 }
 
 /// The fields every booking event carries (docs/API.md section 9).
-fn envelope(b: &Booking) -> Map<String, Value> {
+pub(crate) fn envelope(b: &Booking) -> Map<String, Value> {
     let value = json!({
         "code": b.code,
         "property": b.property,
@@ -235,26 +222,5 @@ mod tests {
             assert_eq!(event.as_str(), name);
             assert!(EventName::ALL.contains(&event), "{name} can be subscribed to");
         }
-    }
-
-    #[test]
-    fn a_payment_event_carries_the_record_and_the_sums_after_it() {
-        let mut b = crate::demo::booking("BK-PAY001", "2026-12-20", "2026-12-27");
-        b.money.amount_paid = 40_286;
-        let record = crate::payments::PaymentRecord::new(
-            &b,
-            crate::payments::PaymentKind::Installment,
-            1,
-            40_286,
-            crate::payments::PaymentState::Succeeded,
-        );
-        let e = Event::payment(EventName::PaymentSucceeded, &b, &record, b.created_at);
-        assert_eq!(e.event.as_str(), "booking.payment_succeeded");
-        assert_eq!(
-            (e.data["payment"]["id"].as_str(), e.data["payment"]["amount"].as_i64()),
-            (Some("pay_BK-PAY001_i1"), Some(40_286))
-        );
-        assert_eq!(e.data["amountPaid"], 40_286);
-        assert!(e.data["payment"].get("idempotencyKey").is_none());
     }
 }

@@ -9,6 +9,7 @@ pub mod change;
 pub mod event;
 pub mod gathering;
 pub mod lifecycle;
+pub mod payment_summary;
 pub mod pricing;
 pub mod problem;
 mod quote_rules;

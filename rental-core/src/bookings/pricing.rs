@@ -232,7 +232,7 @@ pub fn quote(property: &Property, asked: &Asked<'_>, facts: &Facts<'_>) -> Quote
     let accommodation: Cents = nightly.iter().map(|n| n.price).sum();
     let gap = rules::fills_gap(property, stay, facts.calendar);
     let promo = asked.promo_code.map(|code| rules::promo(property, code, stay, today, facts.promo_uses));
-    let price_rules = &property.price_rules;
+    let price_rules = &property.pricing.rules;
     let early = price_rules.early_bird_discount.filter(|e| ahead >= i64::from(e.min_days_before));
     let candidates = [
         (DiscountKind::GapFill, price_rules.gap_fill.filter(|_| gap).map(|g| g.discount)),
@@ -300,8 +300,8 @@ fn stay_problems(property: &Property, asked: &Asked<'_>, gap: bool, problems: &m
     if asked.guests > property.pricing.max_guests {
         problems.push(Problem::MaxGuests { limit: property.pricing.max_guests });
     }
-    if asked.pets > property.price_rules.max_pets {
-        problems.push(Problem::MaxPets { limit: property.price_rules.max_pets });
+    if asked.pets > property.pricing.rules.max_pets {
+        problems.push(Problem::MaxPets { limit: property.pricing.rules.max_pets });
     }
 }
 

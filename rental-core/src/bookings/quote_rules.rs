@@ -54,7 +54,7 @@ pub fn days_ahead(today: NaiveDate, check_in: NaiveDate) -> i64 {
 
 /// The lead-time adjustment of a check-in `days` ahead, in basis points: the first entry that matches.
 pub fn lead_adjustment(property: &Property, days: i64) -> i32 {
-    property.price_rules.lead_time_adjustments.iter().find(|a| a.matches(days)).map_or(0, |a| a.adjust)
+    property.pricing.rules.lead_time_adjustments.iter().find(|a| a.matches(days)).map_or(0, |a| a.adjust)
 }
 
 /// The dates from which a quote's calendar must be read, to see the taken
@@ -84,7 +84,7 @@ pub fn closed_nights(property: &Property, stay: Stay, calendar: &[CalendarEntry]
 /// True when `stay` exactly fills a free gap short enough for the gap-fill
 /// rule: the nights before and after it are closed, none of its own are.
 pub fn fills_gap(property: &Property, stay: Stay, calendar: &[CalendarEntry]) -> bool {
-    let Some(rule) = property.price_rules.gap_fill else { return false };
+    let Some(rule) = property.pricing.rules.gap_fill else { return false };
     let prep = property.stay_rules.preparation_nights;
     let before = stay.check_in().pred_opt().is_some_and(|d| closed(calendar, prep, d));
     stay.nights() <= rule.max_gap_nights
@@ -96,7 +96,7 @@ pub fn fills_gap(property: &Property, stay: Stay, calendar: &[CalendarEntry]) ->
 /// The shortest stay starting with `stay`'s first night, after gap relief.
 pub fn min_nights(property: &Property, stay: Stay, gap: bool) -> u32 {
     let min = property.rate_on(stay.check_in()).min_nights;
-    match property.price_rules.gap_fill {
+    match property.pricing.rules.gap_fill {
         Some(rule) if gap => min.min(rule.min_nights),
         _ => min,
     }
@@ -104,7 +104,7 @@ pub fn min_nights(property: &Property, stay: Stay, gap: bool) -> u32 {
 
 /// What the promo code given does: its discount in basis points, or why it cannot be used.
 pub fn promo(property: &Property, code: &str, stay: Stay, today: NaiveDate, uses: u32) -> Result<u32, PromoRefusal> {
-    let p = property.price_rules.promo_code(code, today).ok_or(PromoRefusal::Unknown)?;
+    let p = property.pricing.rules.promo_code(code, today).ok_or(PromoRefusal::Unknown)?;
     if p.valid_from.is_some_and(|d| today < d) {
         return Err(PromoRefusal::NotYetValid);
     }
@@ -131,7 +131,7 @@ pub fn length_of_stay(property: &Property, nights: u32) -> u32 {
         LengthOfStayDiscount { min_nights: 7, discount: property.pricing.weekly_discount },
         LengthOfStayDiscount { min_nights: 28, discount: property.pricing.monthly_discount },
     ];
-    let list = property.price_rules.length_of_stay_discounts.as_deref().unwrap_or(&defaults);
+    let list = property.pricing.rules.length_of_stay_discounts.as_deref().unwrap_or(&defaults);
     list.iter().filter(|d| d.min_nights <= nights).max_by_key(|d| d.min_nights).map_or(0, |d| d.discount)
 }
 
@@ -170,7 +170,7 @@ pub fn may_end(property: &Property, day: NaiveDate, now: DateTime<Utc>) -> bool 
 /// if that is at least the rule's `minNights`.
 pub fn min_nights_from(property: &Property, night: NaiveDate, calendar: &[CalendarEntry]) -> u32 {
     let min = property.rate_on(night).min_nights;
-    let Some(rule) = property.price_rules.gap_fill else { return min };
+    let Some(rule) = property.pricing.rules.gap_fill else { return min };
     let prep = property.stay_rules.preparation_nights;
     let opens_gap = night.pred_opt().is_some_and(|d| closed(calendar, prep, d)) && !closed(calendar, prep, night);
     if !opens_gap {

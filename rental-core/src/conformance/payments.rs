@@ -4,8 +4,9 @@
 use chrono::{DateTime, Utc};
 
 use crate::payments::schedule::StayClock;
-use crate::payments::{PaymentKind, PaymentRecord, PaymentState, plan_of, records_of, write_schedule};
+use crate::payments::{PaymentKind, PaymentRecord, PaymentState};
 use crate::properties::payment_settings::{PaymentSettings, PaymentTerms, SecurityDeposit};
+use crate::service::payments::{plan_of, records_of, write_schedule};
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
 use crate::{Error, ManualClock, NewBooking, PaymentStatus, Rental, demo};
 
@@ -25,7 +26,7 @@ pub fn payment_records_are_written_with_their_booking_and_found_when_due<S: Stor
     let write = |commit: bool| {
         let mut tx = store.write().unwrap();
         tx.put_booking(&booking).unwrap();
-        let written = write_schedule(&mut tx, &booking, &settings, &clock, now).unwrap();
+        let written = write_schedule(&mut &mut tx, &booking, &settings, &clock, now).unwrap();
         if commit {
             tx.commit().unwrap();
         }
@@ -96,9 +97,6 @@ pub fn the_engine_writes_a_schedule_with_each_booking_and_changes_it_with_the_bo
         promo_code: None,
         notes: None,
         source: None,
-        children: 0,
-        pets: 0,
-        promo_code: None,
     };
     let booking = rental.create_booking(&request, None).unwrap().booking;
     let code = booking.code.as_str();

@@ -5,7 +5,6 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::basics::ids::BookingCode;
-use crate::store::{Record, RecordKind};
 
 /// A booking's checkout with the payment provider. The ids are the provider's; none is a
 /// secret key (a client secret lets only the guest's browser confirm its own intent).
@@ -74,10 +73,24 @@ impl Checkout {
     }
 }
 
-/// Checkouts by booking code.
-impl Record for Checkout {
-    const KIND: RecordKind = RecordKind { name: "checkout", per_property: false };
-    fn key(&self) -> String {
-        self.booking.to_string()
-    }
+/// What the provider said of a checkout's payment, as the booking takes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CheckoutOutcome {
+    /// A hold was taken: a request becomes `authorized` (`booking.payment_authorized`).
+    Held,
+    /// A charge succeeded: an instant booking is confirmed and `paid`.
+    Paid,
+    /// The host's confirmation captured the hold: the booking is confirmed and `paid`.
+    Captured,
+    /// The hold was released (the booking was cancelled, declined or lapsed): nothing moved.
+    Released,
+    /// The bank refused or the guest did not authenticate: the booking is unchanged, the
+    /// installments are `failed` with the reason, and the guest may try again (a new attempt).
+    Failed {
+        /// The bank's or provider's reason.
+        error: String,
+    },
+    /// Not known yet (the bank wants the guest, or it is processing): only the checkout is saved.
+    Pending,
 }

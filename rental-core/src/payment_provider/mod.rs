@@ -109,8 +109,7 @@ mod types;
 use std::future::Future;
 use std::pin::Pin;
 
-pub use crate::service::CheckoutOutcome;
-pub use checkout::Checkout;
+pub use checkout::{Checkout, CheckoutOutcome};
 pub use error::{ProviderError, WebhookError};
 pub use types::{
     CardSetup, CardSetupRequest, ChargeRequest, ClientConfig, MOVEMENT_KEY, Payment, PaymentState, Refund,

@@ -11,12 +11,11 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::schedule::{PlannedInstallment, StayClock, deposit_instants, installments};
 use crate::basics::ids::{BookingCode, Slug};
 use crate::basics::money::Cents;
 use crate::bookings::booking::Booking;
+pub use crate::bookings::payment_summary::PaymentSummary;
 use crate::properties::payment_settings::PaymentSettings;
-use crate::store::{ReadRecords, Record, RecordKind, StoreResult, WriteRecords};
 
 /// What a payment record moves.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -163,20 +162,6 @@ impl PaymentRecord {
     }
 }
 
-/// Payment records under their booking, `{slug}/{code}/{id}`, found by
-/// their next step ([`PaymentRecord::next_step_at`]).
-impl Record for PaymentRecord {
-    const KIND: RecordKind = RecordKind { name: "payment", per_property: true };
-
-    fn key(&self) -> String {
-        format!("{}{}", booking_prefix(self.property.as_str(), self.booking.as_str()), self.id)
-    }
-
-    fn at(&self) -> Option<DateTime<Utc>> {
-        self.next_step_at()
-    }
-}
-
 /// Marks what a cancelled booking will no longer pay `canceled` (installments
 /// and a deposit hold not yet made: `scheduled`, `due`, `failed`), at `now`;
 /// returns the records it changed. Held money (`authorized`) and refunds are
@@ -249,63 +234,6 @@ impl From<FrozenSettings> for PaymentSettings {
     }
 }
 
-impl Record for PaymentPlan {
-    const KIND: RecordKind = RecordKind { name: "payment_plan", per_property: true };
-
-    fn key(&self) -> String {
-        format!("{}/{}", self.property, self.booking)
-    }
-}
-
-/// Writes, in the caller's transaction, the frozen plan of a booking just
-/// made and its schedule: the installments of its total (the first `due`,
-/// later ones `scheduled`), and the deposit's hold, if the settings take one.
-/// Returns the records written; the booking's [`PaymentSummary`] is theirs
-/// (`PaymentSummary::of(&records, true)`), for the caller to set on it.
-pub fn write_schedule<T: WriteRecords + ?Sized>(
-    tx: &mut T,
-    booking: &Booking,
-    settings: &PaymentSettings,
-    clock: &StayClock,
-    now: DateTime<Utc>,
-) -> StoreResult<Vec<PaymentRecord>> {
-    let plan =
-        PaymentPlan { property: booking.property.clone(), booking: booking.code.clone(), settings: settings.into() };
-    tx.put(&plan)?;
-    let mut written = Vec::new();
-    for PlannedInstallment { number, amount, due_at } in installments(booking.total, &settings.terms, clock, now) {
-        let status = if due_at <= now { PaymentState::Due } else { PaymentState::Scheduled };
-        let mut record = PaymentRecord::new(booking, PaymentKind::Installment, number, amount, status);
-        record.due_at = Some(due_at);
-        written.push(record);
-    }
-    if let Some(deposit) = &settings.security_deposit {
-        let (hold, release) = deposit_instants(deposit, clock, now);
-        let status = if hold <= now { PaymentState::Due } else { PaymentState::Scheduled };
-        let mut record = PaymentRecord::new(booking, PaymentKind::Deposit, 1, deposit.amount, status);
-        (record.due_at, record.release_at) = (Some(hold), Some(release));
-        written.push(record);
-    }
-    for record in &written {
-        tx.put(record)?;
-    }
-    Ok(written)
-}
-
-/// A booking's payment records: installments by number, then the deposit,
-/// then refunds by number.
-pub fn records_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str) -> StoreResult<Vec<PaymentRecord>> {
-    let mut records: Vec<PaymentRecord> = tx.list_all(&booking_prefix(slug, code))?;
-    records.sort_by_key(|r| (r.kind as u8, r.number));
-    Ok(records)
-}
-
-/// The frozen payment settings of a booking; `None` for one made before
-/// payments, or imported from a channel.
-pub fn plan_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str) -> StoreResult<Option<PaymentSettings>> {
-    Ok(tx.get::<PaymentPlan>(&format!("{slug}/{code}"))?.map(|p| p.settings.into()))
-}
-
 /// A payment record as the API shows it (`GET /api/v1/bookings/{code}/payments`):
 /// what moved, when and where it is; not the provider's idempotency key.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -354,29 +282,6 @@ impl From<&PaymentRecord> for PaymentView {
             error: r.error.clone(),
         }
     }
-}
-
-/// What a booking's body says of its money (docs/API.md, Payments), kept in
-/// step with its ledger by every write of either. All 0 (and no next
-/// payment) for a booking without a ledger: one imported from a channel, or
-/// made before payments.
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PaymentSummary {
-    /// Installments paid, in the minor unit of the booking's currency.
-    #[serde(default)]
-    pub amount_paid: Cents,
-    /// Refunds made.
-    #[serde(default)]
-    pub amount_refunded: Cents,
-    /// What is still to pay of the total: installments not yet paid; 0 once cancelled.
-    #[serde(default)]
-    pub balance_due: Cents,
-    /// When the next unpaid installment falls due; null when none is.
-    #[serde(default, with = "crate::basics::timestamp::option")]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
-    pub next_payment_at: Option<DateTime<Utc>>,
 }
 
 impl PaymentSummary {

@@ -7,12 +7,9 @@
 //!   the booking change's own transaction. [`crate::Rental::payments`] reads a
 //!   booking's records; [`crate::Rental::change_payments`] changes them with the booking.
 
+mod event;
 pub mod ledger;
 pub mod refund;
 pub mod schedule;
 
-pub use crate::service::PaymentChange;
-pub use ledger::{
-    PaymentKind, PaymentPlan, PaymentRecord, PaymentState, PaymentSummary, PaymentView, Totals, plan_of, records_of,
-    write_schedule,
-};
+pub use ledger::{PaymentKind, PaymentPlan, PaymentRecord, PaymentState, PaymentSummary, PaymentView, Totals};

@@ -8,7 +8,6 @@ use super::booking_page::BookingPage;
 use super::feed_settings::FeedSettings;
 use super::message_settings::MessageSettings;
 use super::payment_settings::PaymentSettings;
-use super::price_rules::PriceRules;
 use super::property::Property;
 use super::rates::Pricing;
 use super::stay_page_settings::StayPageSettings;
@@ -41,7 +40,6 @@ pub struct PropertyBuilder {
     active: bool,
     pricing: Option<Pricing>,
     stay_rules: StayRules,
-    price_rules: PriceRules,
     access: AccessSettings,
     booking_page: BookingPage,
     messages: MessageSettings,
@@ -60,7 +58,6 @@ impl PropertyBuilder {
             active: true,
             pricing: None,
             stay_rules: StayRules::default(),
-            price_rules: PriceRules::default(),
             access: AccessSettings::default(),
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
@@ -103,12 +100,6 @@ impl PropertyBuilder {
     /// Sets the stay lengths and check-in and check-out times.
     pub fn stay_rules(mut self, rules: StayRules) -> Self {
         self.stay_rules = rules;
-        self
-    }
-
-    /// Sets the price rules: gap fill, lead time, discounts, promo codes, tourist tax, pets.
-    pub fn price_rules(mut self, rules: PriceRules) -> Self {
-        self.price_rules = rules;
         self
     }
 
@@ -173,7 +164,6 @@ impl PropertyBuilder {
             active: self.active,
             pricing,
             stay_rules: self.stay_rules,
-            price_rules: self.price_rules,
             access: self.access,
             booking_page: self.booking_page,
             messages: self.messages,

@@ -73,8 +73,6 @@ pub struct Property {
     pub pricing: Pricing,
     /// Stay lengths, check-in and check-out times and days, notice, window, preparation.
     pub stay_rules: StayRules,
-    /// Gap fill, lead-time adjustments, discounts, promo codes, tourist tax, pets.
-    pub price_rules: PriceRules,
     /// Private: the door code, its mode and window, Wi-Fi and arrival notes.
     pub access: AccessSettings,
     /// The page guests book on directly, and the sites that may frame it.
@@ -109,7 +107,6 @@ impl Property {
             active: true,
             pricing: Pricing::new(nightly_rate),
             stay_rules: StayRules::default(),
-            price_rules: PriceRules::default(),
             access: AccessSettings::default(),
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
@@ -147,7 +144,7 @@ impl Property {
         }
         self.pricing.faults(&mut errors);
         self.stay_rules.faults(&mut errors);
-        self.price_rules.faults(&self.stay_rules, &mut errors);
+        self.pricing.rules.faults(&self.stay_rules, &mut errors);
         self.access.faults(&mut errors);
         self.feeds.faults(&mut errors);
         self.messages.faults(&mut errors);

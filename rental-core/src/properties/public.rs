@@ -51,13 +51,13 @@ impl Serialize for PublicProperty<'_> {
             advance_notice_hours: nonzero(p.stay_rules.advance_notice_hours),
             booking_window_days: p.stay_rules.booking_window_days,
             preparation_nights: nonzero(p.stay_rules.preparation_nights),
-            gap_fill: p.price_rules.gap_fill,
-            lead_time_adjustments: &p.price_rules.lead_time_adjustments,
-            length_of_stay_discounts: p.price_rules.length_of_stay_discounts.as_deref(),
-            early_bird_discount: p.price_rules.early_bird_discount,
-            tourist_tax: p.price_rules.tourist_tax,
-            pet_fee: (p.price_rules.pet_fee != 0).then_some(p.price_rules.pet_fee),
-            max_pets: nonzero(p.price_rules.max_pets),
+            gap_fill: p.pricing.rules.gap_fill,
+            lead_time_adjustments: &p.pricing.rules.lead_time_adjustments,
+            length_of_stay_discounts: p.pricing.rules.length_of_stay_discounts.as_deref(),
+            early_bird_discount: p.pricing.rules.early_bird_discount,
+            tourist_tax: p.pricing.rules.tourist_tax,
+            pet_fee: (p.pricing.rules.pet_fee != 0).then_some(p.pricing.rules.pet_fee),
+            max_pets: nonzero(p.pricing.rules.max_pets),
         }
         .serialize(serializer)
     }

@@ -1,6 +1,7 @@
 //! A property's pricing settings: rates, seasons, fees, tax, discounts and
 //! guests, and the rate of one night that every quote starts from.
 
+use super::price_rules::PriceRules;
 use chrono::{Datelike, NaiveDate, Weekday};
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +52,9 @@ pub struct Pricing {
     pub monthly_discount: u32,
     /// Seasons with their own rates.
     pub seasonal_rates: Vec<SeasonalRate>,
+    /// The rules beyond seasons (docs/API.md section 25): gap fill, lead-time
+    /// adjustments, length-of-stay and early-bird discounts, promo codes, tourist tax, pets.
+    pub rules: PriceRules,
 }
 
 /// A season: nights `start_date..=end_date` with their own rates. Where
@@ -104,7 +108,15 @@ impl Pricing {
             weekly_discount: 0,
             monthly_discount: 0,
             seasonal_rates: Vec::new(),
+            rules: PriceRules::default(),
         }
+    }
+
+    /// Sets the rules beyond seasons (docs/API.md section 25).
+    #[must_use]
+    pub fn rules(mut self, rules: PriceRules) -> Self {
+        self.rules = rules;
+        self
     }
 
     /// Sets the most guests allowed.

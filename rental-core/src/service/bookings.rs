@@ -18,7 +18,7 @@ use crate::bookings::pricing;
 use crate::error::{Error, FieldError, NotFound, Result};
 use crate::stays::occupancy::today_in;
 use crate::stays::presence::Door;
-use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreError, WriteTx};
+use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreError, WriteRecords as _, WriteTx};
 
 /// A creation waiting for its group: the request, checked as far as it can be without the store.
 #[derive(Debug)]
@@ -272,7 +272,7 @@ impl<S: Store> Rental<S> {
                 pets: req.pets,
                 // As the property spells it, so that uses count whatever case guests type.
                 promo_code: req.promo_code.as_deref().and_then(|code| {
-                    property.price_rules.promo_code(code, property.today(now)).map(|p| p.code.clone())
+                    property.pricing.rules.promo_code(code, property.today(now)).map(|p| p.code.clone())
                 }),
             },
             stay_link_rotations: 0,
@@ -282,7 +282,7 @@ impl<S: Store> Rental<S> {
         };
         // The payment plan is frozen and the schedule written with the booking (docs/API.md, Payments).
         let clock = crate::payments::schedule::StayClock::of(&property, stay);
-        let schedule = crate::payments::write_schedule(&mut **tx, &booking, &property.payments, &clock, now)?;
+        let schedule = super::payments::write_schedule(tx, &booking, &property.payments, &clock, now)?;
         booking.money = crate::payments::PaymentSummary::of(&schedule, true);
         tx.insert_booking(&booking, &property)?;
         tx.append_events(&[Event::created(&booking, now)])?;
@@ -342,7 +342,7 @@ impl<S: Store> Rental<S> {
             match lifecycle::apply(&booking, action, now, today_in(tz, now))? {
                 Outcome::Unchanged => Ok(booking),
                 Outcome::Changed { mut booking, events } => {
-                    settle_ledger(&mut **tx, &mut booking, now)?;
+                    settle_ledger(tx, &mut booking, now)?;
                     tx.put_booking(&booking)?;
                     tx.append_events(&events)?;
                     // As stored: confirming may have issued a door code, cancelling revoked one.
@@ -376,7 +376,7 @@ impl<S: Store> Rental<S> {
                     if let Some(Outcome::Changed { mut booking, events }) =
                         booking.and_then(|b| lifecycle::expire(&b, now, ttl))
                     {
-                        settle_ledger(&mut **tx, &mut booking, now)?;
+                        settle_ledger(tx, &mut booking, now)?;
                         tx.put_booking(&booking)?;
                         tx.append_events(&events)?;
                         batch.push(booking);
@@ -508,15 +508,15 @@ fn replay(
 /// Keeps a booking's ledger in step with a lifecycle change, in its
 /// transaction: once cancelled, what it has not paid will not be charged
 /// (`canceled`) and its body's sums say so.
-fn settle_ledger<T: crate::store::WriteRecords + ?Sized>(
-    tx: &mut T,
+fn settle_ledger(
+    tx: &mut super::write::Recorder<impl WriteTx>,
     booking: &mut Booking,
     now: DateTime<Utc>,
 ) -> crate::store::StoreResult<()> {
     if booking.is_active() {
         return Ok(());
     }
-    let mut records = crate::payments::records_of(tx, booking.property.as_str(), booking.code.as_str())?;
+    let mut records = super::payments::records_of(&**tx, booking.property.as_str(), booking.code.as_str())?;
     for record in crate::payments::ledger::cancel_unpaid(&mut records, now) {
         tx.put(&record)?;
     }

@@ -3,37 +3,17 @@
 //! with the booking change it causes, in one transaction. The calls to the provider are the
 //! server's: this crate never waits on the network.
 
+use super::payments::records_of;
 use crate::bookings::booking::{Booking, PaymentStatus, Status};
 use crate::bookings::lifecycle::{self, Action, Outcome};
 use crate::error::{Error, NotFound, Result};
 use crate::payment_provider::Checkout;
-use crate::payments::ledger::{PaymentKind, PaymentRecord, PaymentState, records_of};
+use crate::payments::ledger::{PaymentKind, PaymentRecord, PaymentState};
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
 
 use super::Rental;
 use super::write::Tx;
-
-/// What the provider said of a checkout's payment, as the booking takes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CheckoutOutcome {
-    /// A hold was taken: a request becomes `authorized` (`booking.payment_authorized`).
-    Held,
-    /// A charge succeeded: an instant booking is confirmed and `paid`.
-    Paid,
-    /// The host's confirmation captured the hold: the booking is confirmed and `paid`.
-    Captured,
-    /// The hold was released (the booking was cancelled, declined or lapsed): nothing moved.
-    Released,
-    /// The bank refused or the guest did not authenticate: the booking is unchanged, the
-    /// installments are `failed` with the reason, and the guest may try again (a new attempt).
-    Failed {
-        /// The bank's or provider's reason.
-        error: String,
-    },
-    /// Not known yet (the bank wants the guest, or it is processing): only the checkout is saved.
-    Pending,
-}
+use crate::payment_provider::CheckoutOutcome;
 
 impl<S: Store> Rental<S> {
     /// The checkout of booking `code`, if one was started.

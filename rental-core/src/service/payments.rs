@@ -7,9 +7,10 @@ use super::Rental;
 use crate::bookings::booking::Booking;
 use crate::bookings::event::Event;
 use crate::error::{Error, NotFound, Result};
-use crate::payments::ledger::{PaymentRecord, PaymentSummary, plan_of, records_of};
+use crate::payments::ledger::{PaymentKind, PaymentPlan, PaymentRecord, PaymentState, PaymentSummary, booking_prefix};
+use crate::payments::schedule::{PlannedInstallment, StayClock, deposit_instants, installments};
 use crate::properties::payment_settings::PaymentSettings;
-use crate::store::{ReadTx, Store, WriteRecords, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store, StoreResult, WriteRecords, WriteTx};
 
 /// A booking and its ledger, open for change inside one write transaction
 /// ([`Rental::change_payments`]). What the work changes is written when it
@@ -69,4 +70,53 @@ impl<S: Store> Rental<S> {
             Ok(out)
         })
     }
+}
+
+/// Writes, in the caller's transaction, the frozen plan of a booking just
+/// made and its schedule: the installments of its total (the first `due`,
+/// later ones `scheduled`), and the deposit's hold, if the settings take one.
+/// Returns the records written; the booking's [`PaymentSummary`] is theirs
+/// (`PaymentSummary::of(&records, true)`), for the caller to set on it.
+pub(crate) fn write_schedule<D: std::ops::DerefMut<Target: WriteRecords>>(
+    tx: &mut D,
+    booking: &Booking,
+    settings: &PaymentSettings,
+    clock: &StayClock,
+    now: DateTime<Utc>,
+) -> StoreResult<Vec<PaymentRecord>> {
+    let plan =
+        PaymentPlan { property: booking.property.clone(), booking: booking.code.clone(), settings: settings.into() };
+    tx.put(&plan)?;
+    let mut written = Vec::new();
+    for PlannedInstallment { number, amount, due_at } in installments(booking.total, &settings.terms, clock, now) {
+        let status = if due_at <= now { PaymentState::Due } else { PaymentState::Scheduled };
+        let mut record = PaymentRecord::new(booking, PaymentKind::Installment, number, amount, status);
+        record.due_at = Some(due_at);
+        written.push(record);
+    }
+    if let Some(deposit) = &settings.security_deposit {
+        let (hold, release) = deposit_instants(deposit, clock, now);
+        let status = if hold <= now { PaymentState::Due } else { PaymentState::Scheduled };
+        let mut record = PaymentRecord::new(booking, PaymentKind::Deposit, 1, deposit.amount, status);
+        (record.due_at, record.release_at) = (Some(hold), Some(release));
+        written.push(record);
+    }
+    for record in &written {
+        tx.put(record)?;
+    }
+    Ok(written)
+}
+
+/// A booking's payment records: installments by number, then the deposit,
+/// then refunds by number.
+pub(crate) fn records_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str) -> StoreResult<Vec<PaymentRecord>> {
+    let mut records: Vec<PaymentRecord> = tx.list_all(&booking_prefix(slug, code))?;
+    records.sort_by_key(|r| (r.kind as u8, r.number));
+    Ok(records)
+}
+
+/// The frozen payment settings of a booking; `None` for one made before
+/// payments, or imported from a channel.
+pub(crate) fn plan_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str) -> StoreResult<Option<PaymentSettings>> {
+    Ok(tx.get::<PaymentPlan>(&format!("{slug}/{code}"))?.map(|p| p.settings.into()))
 }

@@ -1,6 +1,6 @@
 //! The kinds of record this crate keeps (see [`Record`]): properties, API
 //! keys, webhooks, feed states, guest messages and the admin dashboard's
-//! password, sessions and login throttle; payment records and plans are in `payments::ledger`.
+//! password, sessions and login throttle, payment records and plans, checkouts.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -192,5 +192,35 @@ impl Record for Message {
     /// When a sender should look at it ([`Message::wake_at`]): the claim reads this index.
     fn at(&self) -> Option<DateTime<Utc>> {
         self.wake_at()
+    }
+}
+
+/// Payment records under their booking, `{slug}/{code}/{id}`, found by
+/// their next step ([`PaymentRecord::next_step_at`]).
+impl Record for PaymentRecord {
+    const KIND: RecordKind = RecordKind { name: "payment", per_property: true };
+
+    fn key(&self) -> String {
+        format!("{}{}", crate::payments::ledger::booking_prefix(self.property.as_str(), self.booking.as_str()), self.id)
+    }
+
+    fn at(&self) -> Option<DateTime<Utc>> {
+        self.next_step_at()
+    }
+}
+
+impl Record for PaymentPlan {
+    const KIND: RecordKind = RecordKind { name: "payment_plan", per_property: true };
+
+    fn key(&self) -> String {
+        format!("{}/{}", self.property, self.booking)
+    }
+}
+
+/// Checkouts by booking code.
+impl Record for crate::payment_provider::Checkout {
+    const KIND: RecordKind = RecordKind { name: "checkout", per_property: false };
+    fn key(&self) -> String {
+        self.booking.to_string()
     }
 }

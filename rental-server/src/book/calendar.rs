@@ -205,7 +205,7 @@ mod tests {
         use rental_core::property::{GapFill, PriceRules};
         let mut p = demo::sea_view();
         p.stay_rules.check_in_days = serde_json::from_str(r#"["sat"]"#).unwrap();
-        p.price_rules = PriceRules::default().gap_fill(GapFill { max_gap_nights: 1, min_nights: 1, discount: 1_000 });
+        p.pricing.rules = PriceRules::default().gap_fill(GapFill { max_gap_nights: 1, min_nights: 1, discount: 1_000 });
         // Saturday 19 December is a one-night gap between two stays.
         let days = grid_of(&p, &[("2026-12-14", "2026-12-19"), ("2026-12-20", "2026-12-24")], (None, None));
         assert_eq!(pick(&days, "2026-12-12"), Pick::CheckIn, "a Saturday");

@@ -342,18 +342,18 @@ fn stay_form(v: &View<'_>) -> Markup {
                     }
                     (v.field_error("children"))
                 }
-                @if v.property.price_rules.max_pets > 0 {
+                @if v.property.pricing.rules.max_pets > 0 {
                     div {
                         label for="pets" { "Pets" }
                         select #pets name="pets" aria-invalid=[v.invalid("pets")] aria-describedby=[v.described("pets")] {
-                            @for n in 0..=v.property.price_rules.max_pets {
+                            @for n in 0..=v.property.pricing.rules.max_pets {
                                 option value=(n) selected[v.asked.pets == n.to_string()] { (n) }
                             }
                         }
                         (v.field_error("pets"))
                     }
                 }
-                @if !v.property.price_rules.promo_codes.is_empty() {
+                @if !v.property.pricing.rules.promo_codes.is_empty() {
                     div {
                         label for="promoCode" { "Promo code" }
                         input #promoCode type="text" name="promoCode" value=(v.asked.promo_code) maxlength="32"

@@ -54,7 +54,7 @@ impl Drop for Seat {
 pub enum Room {
     /// An idle connection of a client over its share was told to close: wait for its slot.
     Made,
-    /// The newcomer's client holds its fair share already: refuse it.
+    /// The newcomer's client holds its fair share already, and others hold the rest: refuse it.
     OverShare,
     /// Every connection is busy: wait for one to end.
     Wait,
@@ -87,7 +87,8 @@ impl Roster {
         let clients = held.len() + usize::from(newcomer.is_some_and(|c| !held.contains_key(&c)));
         let fair = (cap / clients.max(1)).max(1);
         if newcomer.is_some_and(|c| held.get(&c).copied().unwrap_or(0) >= fair) {
-            return Room::OverShare;
+            // Alone, a client queues for the next free slot as it always did.
+            return if clients > 1 { Room::OverShare } else { Room::Wait };
         }
         let victim = open
             .values_mut()
@@ -133,5 +134,12 @@ mod tests {
         assert_eq!(roster.make_room(Some(client("192.0.2.1")), 4), Room::OverShare);
         // A trusted proxy is never refused; with nothing idle over a share left, it waits.
         assert_eq!(roster.make_room(None, 4), Room::Wait);
+    }
+
+    #[test]
+    fn a_client_alone_at_the_cap_waits_for_a_slot() {
+        let roster = Roster::new();
+        let _seats: Vec<Seat> = (0..2).map(|_| roster.seat(Some(client("192.0.2.1")))).collect();
+        assert_eq!(roster.make_room(Some(client("192.0.2.1")), 2), Room::Wait);
     }
 }

@@ -175,7 +175,7 @@ fn property(r: &Rules) -> Property {
         max_nights,
         exempt_under_age: Some(12),
     });
-    p.price_rules = rules;
+    p.pricing.rules = rules;
     p
 }
 

@@ -110,7 +110,7 @@ type GapCase<'a> = (&'a [CalendarEntry], &'a str, &'a str, &'a [&'a str], Option
 fn a_stay_that_exactly_fills_a_short_gap_may_be_shorter_and_is_discounted() {
     let mut p = house();
     p.stay_rules.min_nights = 3;
-    p.price_rules = PriceRules::default().gap_fill(GapFill { max_gap_nights: 3, min_nights: 2, discount: 2_000 });
+    p.pricing.rules = PriceRules::default().gap_fill(GapFill { max_gap_nights: 3, min_nights: 2, discount: 2_000 });
     let three = [booked("2026-12-01", "2026-12-10"), booked("2026-12-13", "2026-12-20")]; // 10, 11, 12 free
     let two = [booked("2026-12-01", "2026-12-10"), booked("2026-12-12", "2026-12-20")]; // 10, 11 free
     let one = [booked("2026-12-01", "2026-12-10"), booked("2026-12-11", "2026-12-20")]; // 10 free
@@ -139,7 +139,7 @@ fn lead_time_adjusts_each_night_by_days_to_check_in_the_first_match_winning() {
     let mut p = house();
     p.pricing.nightly_rate = 10_001;
     p.pricing.weekend_rate = None;
-    p.price_rules = PriceRules::default()
+    p.pricing.rules = PriceRules::default()
         .lead_time(LeadTimeAdjustment { within_days: Some(3), beyond_days: None, adjust: -2_500 })
         .lead_time(LeadTimeAdjustment { within_days: Some(10), beyond_days: None, adjust: -1_000 })
         .lead_time(LeadTimeAdjustment { within_days: None, beyond_days: Some(270), adjust: 2_000 });
@@ -161,7 +161,7 @@ fn lead_time_adjusts_each_night_by_days_to_check_in_the_first_match_winning() {
 #[test]
 fn the_stay_length_discount_is_the_entry_with_the_largest_minimum_reached() {
     let mut p = house();
-    p.price_rules = PriceRules::default().length_of_stay(vec![
+    p.pricing.rules = PriceRules::default().length_of_stay(vec![
         LengthOfStayDiscount { min_nights: 3, discount: 500 },
         LengthOfStayDiscount { min_nights: 7, discount: 1_000 },
     ]);
@@ -177,7 +177,7 @@ fn the_stay_length_discount_is_the_entry_with_the_largest_minimum_reached() {
 #[test]
 fn the_early_bird_discount_starts_that_many_days_ahead() {
     let mut p = house();
-    p.price_rules = PriceRules::default().early_bird(EarlyBirdDiscount { min_days_before: 90, discount: 500 });
+    p.pricing.rules = PriceRules::default().early_bird(EarlyBirdDiscount { min_days_before: 90, discount: 500 });
     for (check_in, kind) in [("2027-02-19", None), ("2027-02-20", Some(DiscountKind::EarlyBird))] {
         let q = quote_at(&p, &Asked::stay(stay(check_in, "2027-02-23"), 2), NOW, &[]);
         assert_eq!(q.discount_kind, kind, "{check_in}");
@@ -188,7 +188,7 @@ fn the_early_bird_discount_starts_that_many_days_ahead() {
 fn only_the_largest_discount_applies_and_ties_go_in_the_documented_order() {
     let base = |los: u32, early: u32, promo: u32| {
         let mut p = house();
-        p.price_rules = PriceRules::default()
+        p.pricing.rules = PriceRules::default()
             .length_of_stay(vec![LengthOfStayDiscount { min_nights: 3, discount: los }])
             .early_bird(EarlyBirdDiscount { min_days_before: 30, discount: early })
             .promo(PromoCode::new("SAVE", promo));
@@ -219,7 +219,7 @@ fn a_promo_code_that_cannot_be_used_is_a_problem_with_its_reason() {
     (winter.valid_from, winter.valid_to) = (Some(d("2026-11-01")), Some(d("2026-11-30")));
     (winter.stay_from, winter.stay_to) = (Some(d("2027-01-01")), Some(d("2027-02-28")));
     (winter.min_nights, winter.max_uses) = (Some(3), Some(5));
-    p.price_rules = PriceRules::default().promo(winter);
+    p.pricing.rules = PriceRules::default().promo(winter);
     let cases = [
         ("WINTER", NOW, "2027-01-04", "2027-01-07", 4, None),
         ("winter", NOW, "2027-02-28", "2027-03-03", 4, None), // any case; the last check-in day
@@ -243,7 +243,7 @@ fn a_promo_code_that_cannot_be_used_is_a_problem_with_its_reason() {
 #[test]
 fn the_tourist_tax_is_per_adult_per_night_up_to_its_cap_and_untaxed() {
     let mut p = house();
-    p.price_rules = PriceRules::default().tourist_tax(TouristTax {
+    p.pricing.rules = PriceRules::default().tourist_tax(TouristTax {
         per_person_per_night: 250,
         max_nights: Some(7),
         exempt_under_age: Some(12),
@@ -262,7 +262,7 @@ fn the_tourist_tax_is_per_adult_per_night_up_to_its_cap_and_untaxed() {
 #[test]
 fn pets_pay_the_fee_once_and_no_more_than_allowed_come() {
     let mut p = house();
-    p.price_rules = PriceRules::default().pets(1_500, 1);
+    p.pricing.rules = PriceRules::default().pets(1_500, 1);
     let cases = [(0, 0, &[][..]), (1, 1_500, &[][..]), (2, 1_500, &["max_pets"][..])];
     for (pets, fee, want) in cases {
         let q = quote_at(&p, &Asked { pets, ..Asked::stay(stay("2027-01-04", "2027-01-08"), 2) }, NOW, &[]);

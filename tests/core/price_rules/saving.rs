@@ -32,9 +32,9 @@ fn contradictory_rules_are_refused_with_the_reason() {
 
     let mut p = house();
     p.stay_rules.min_nights = 2;
-    p.price_rules = PriceRules::default().gap_fill(GapFill { max_gap_nights: 3, min_nights: 3, discount: 0 });
+    p.pricing.rules = PriceRules::default().gap_fill(GapFill { max_gap_nights: 3, min_nights: 3, discount: 0 });
     assert_eq!(fields(&p), ["gapFill.minNights"], "a gap minimum above the stay minimum");
-    p.price_rules.gap_fill = Some(GapFill { max_gap_nights: 3, min_nights: 2, discount: 0 });
+    p.pricing.rules.gap_fill = Some(GapFill { max_gap_nights: 3, min_nights: 2, discount: 0 });
     assert!(faults(&p).is_empty());
 }
 
@@ -42,12 +42,12 @@ fn contradictory_rules_are_refused_with_the_reason() {
 fn adjustments_below_minus_100_percent_are_refused() {
     for (adjust, ok) in [(-10_000, true), (-10_001, false), (100_000, true), (100_001, false)] {
         let mut p = house();
-        p.price_rules =
+        p.pricing.rules =
             PriceRules::default().lead_time(LeadTimeAdjustment { within_days: Some(3), beyond_days: None, adjust });
         assert_eq!(fields(&p).is_empty(), ok, "{adjust}");
     }
     let mut p = house();
-    p.price_rules =
+    p.pricing.rules =
         PriceRules::default().lead_time(LeadTimeAdjustment { within_days: Some(3), beyond_days: Some(9), adjust: 0 });
     assert_eq!(fields(&p), ["leadTimeAdjustments"], "one of withinDays and beyondDays");
 }
@@ -67,7 +67,7 @@ fn the_same_code_may_not_have_overlapping_windows() {
     ];
     for (a, b, ok) in cases {
         let mut p = house();
-        p.price_rules = PriceRules::default().promo(a.clone()).promo(b.clone());
+        p.pricing.rules = PriceRules::default().promo(a.clone()).promo(b.clone());
         assert_eq!(fields(&p).is_empty(), ok, "{} {:?} / {} {:?}", a.code, a.valid_from, b.code, b.valid_from);
         if !ok {
             assert_eq!(fields(&p), ["promoCodes.code"]);
@@ -81,7 +81,7 @@ fn a_property_with_a_bad_rule_is_not_saved_and_the_old_one_stays() {
     rental.import_properties(&[house()]).unwrap();
     let mut bad = house();
     bad.name = "Renamed".into();
-    bad.price_rules = PriceRules::default().pets(-1, 21);
+    bad.pricing.rules = PriceRules::default().pets(-1, 21);
     let Err(Error::Validation(errors)) = rental.import_properties(&[bad]) else { panic!("saved a bad rule") };
     let named: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
     assert_eq!(named, ["[0].petFee", "[0].maxPets"]);
@@ -105,7 +105,7 @@ fn the_rules_read_and_write_as_flat_json_fields() {
     let p: Property = serde_json::from_value(json.clone()).unwrap();
     assert_eq!(faults(&p), []);
     assert_eq!(p.stay_rules.advance_notice_hours, 48);
-    assert_eq!(p.price_rules.promo_codes[0].max_uses, Some(10));
+    assert_eq!(p.pricing.rules.promo_codes[0].max_uses, Some(10));
     let back = serde_json::to_value(&p).unwrap();
     for (key, value) in json.as_object().unwrap() {
         assert_eq!(&back[key], value, "{key}");
