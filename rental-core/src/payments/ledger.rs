@@ -2,11 +2,11 @@
 //! installment, a deposit hold, a refund), and the frozen plan of a booking.
 //!
 //! Records are written in the same store transaction as the booking change
-//! they belong to ([`write_schedule`] at creation; [`WriteRecords::put`] for
-//! a change of one record), under the booking (`{slug}/{code}/...`), and are
-//! found again with [`records_of`]. A payment provider finds the movements
-//! it has to make through the time index ([`ReadRecords::due`]): a record's
-//! [`Record::at`] is the instant its next step falls due.
+//! they belong to (the schedule at creation, one record at a change; see
+//! [`crate::Rental::change_payments`]), under the booking (`{slug}/{code}/...`).
+//! A payment provider finds the movements it has to make through the store's
+//! time index ([`crate::store::ReadRecords::due`]): a record's time there is
+//! the instant its next step falls due ([`PaymentRecord::next_step_at`]).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

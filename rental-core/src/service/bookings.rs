@@ -357,7 +357,7 @@ impl<S: Store> Rental<S> {
     /// bookings. Returns them. Only the holds that have
     /// fallen due are read, from the store's index of holds by creation time.
     /// Requests from the booking page whose guest did not verify their address
-    /// within [`UNVERIFIED_HOLD`](crate::booking::verification::UNVERIFIED_HOLD)
+    /// within [`UNVERIFIED_HOLD`](crate::verification::UNVERIFIED_HOLD)
     /// are cancelled first, whatever the TTL.
     pub fn expire_due(&self) -> Result<Vec<Booking>> {
         let now = self.now();

@@ -16,7 +16,7 @@ impl<S: Store> Rental<S> {
     /// result with [`Property::validate`] and stores it, all in one write
     /// transaction. The slug cannot change. A refused edit writes nothing.
     /// A currency change is refused while the property has bookings to come
-    /// ([`refuse_currency_change`]).
+    /// (422 `currency_locked` on `currency`).
     pub fn edit_property(&self, slug: &str, edit: impl Fn(&mut Property)) -> Result<Property> {
         let now = self.now();
         self.write(|tx| {

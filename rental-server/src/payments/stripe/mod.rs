@@ -3,7 +3,7 @@
 //!
 //! Why not `async-stripe`: its generated crates would add a large build on a 2-core machine
 //! for the nine form-encoded calls we make; here each call is a few lines, and errors map
-//! onto [`ProviderError`] in one place ([`answer`]). Every call sends the secret key as
+//! onto [`ProviderError`] in one place (`answer`). Every call sends the secret key as
 //! `Authorization: Bearer`, and each movement its fixed `Idempotency-Key` (Stripe then
 //! answers a retry with the first result; the stand-in used by the tests ignores the
 //! header, which is why the key is also in the payment's metadata).
