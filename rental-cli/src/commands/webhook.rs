@@ -254,7 +254,9 @@ mod tests {
         assert_eq!(events_text(&some), "booking.created,calendar.synced");
         let wrong = parse_events("booking.nope").unwrap_err();
         assert!(
-            wrong.contains("booking.nope") && wrong.contains("booking.payment_expired, calendar.synced"),
+            wrong.contains("booking.nope")
+                && wrong.contains("booking.payment_expired, ")
+                && wrong.contains("calendar.synced"),
             "{wrong}"
         );
         assert!(parse_events("").is_err());
