@@ -60,6 +60,8 @@ fn the_page_secret_is_synced_renamed_and_its_directory_synced_at_first_start() {
     strace.arg(&trace).arg(env!("CARGO_BIN_EXE_rental"));
     let server = sandbox.serve_through(strace);
     let secret = sandbox.data_dir().join("book-secret");
+    // The port is bound before the secret is made: an answer means the secret is whole and synced.
+    assert_eq!(common::get(server.addr, "/healthz", "").0, 200);
     assert_eq!(std::fs::read_to_string(&secret).unwrap().trim().len(), 64, "a 32-byte secret in hex");
     server.kill();
     let calls = std::fs::read_to_string(&trace).unwrap();
