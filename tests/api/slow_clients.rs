@@ -79,7 +79,8 @@ async fn an_anonymous_body_must_be_whole_by_the_head_deadline() {
 
         // A body no handler reads (a GET's) holds the connection no longer.
         let started = Instant::now();
-        let get = head("GET", "/api/openapi.json", None, 1_000);
+        // A small answer: a large one is cut by the reset a close with unread input sends (see docs/GUIDE.md).
+        let get = head("GET", "/healthz", None, 1_000);
         let mut stream = trickle(addr, &get, &[b'x'; 8], 8, Duration::from_millis(300));
         assert_eq!(answer_then_close(&mut stream), Some(200));
         assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());

@@ -107,8 +107,10 @@ fn availability_example() -> Value {
     json!({
         "property": "sea-view", "from": "2026-12-01", "to": "2026-12-03", "currency": "USD",
         "nights": [
-            {"date": "2026-12-01", "available": true, "price": 15000, "minNights": 2, "status": "available"},
-            {"date": "2026-12-02", "available": false, "price": 15000, "minNights": 2, "status": "held"},
+            {"date": "2026-12-01", "available": true, "price": 15000, "minNights": 2, "status": "available",
+             "checkIn": true, "checkOut": true},
+            {"date": "2026-12-02", "available": false, "price": 15000, "minNights": 2, "status": "held",
+             "checkIn": false, "checkOut": true},
         ],
     })
 }
