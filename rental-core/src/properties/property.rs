@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 pub use super::access_settings::{AccessSettings, DoorCodeMode};
 use super::booking_page::BookingPage;
 pub use super::builder::PropertyBuilder;
+pub use super::check_in_form::{CheckInField, CheckInForm, FieldRule};
 pub use super::feed_settings::{FeedSettings, IcalFeed};
 pub use super::message_settings::MessageSettings;
 pub use super::payment_settings::{

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::access_settings::{AccessSettings, DEFAULT_CODE_LENGTH, DoorCodeMode};
 use super::booking_page::BookingPage;
+use super::check_in_form::CheckInForm;
 use super::feed_settings::{FeedSettings, IcalFeed};
 use super::message_settings::MessageSettings;
 use super::payment_settings::{CancellationPolicy, PaymentSettings, PaymentTerms, SecurityDeposit};
@@ -104,6 +105,8 @@ pub(super) struct PropertyWire {
     guide: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     address: String,
+    #[serde(default, skip_serializing_if = "CheckInForm::is_default")]
+    check_in_form: CheckInForm,
     // Payments: left out at their defaults, so documents stored before them keep their bytes.
     #[serde(default, skip_serializing_if = "is_false")]
     instant_booking: bool,
@@ -195,7 +198,7 @@ impl From<PropertyWire> for Property {
                 wifi_password: w.wifi_password,
                 access_reveal_hours: w.access_reveal_hours,
                 access_requires_payment: w.access_requires_payment,
-                stay_page: StayPageSettings { guide: w.guide, address: w.address },
+                stay_page: StayPageSettings { guide: w.guide, address: w.address, check_in_form: w.check_in_form },
             },
             booking_page: w.booking_page,
             messages: MessageSettings {
@@ -269,6 +272,7 @@ impl From<Property> for PropertyWire {
             access_requires_payment: access.access_requires_payment,
             guide: access.stay_page.guide,
             address: access.stay_page.address,
+            check_in_form: access.stay_page.check_in_form,
             instant_booking: payments.instant_booking,
             payment_terms: payments.terms,
             security_deposit: payments.security_deposit,
