@@ -108,6 +108,27 @@ pub struct PaymentRecord {
     /// A refund's or claim's reason, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A refund's source: the provider's id of the payment it gives money back from (the
+    /// `providerRef` of the installments it refunds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_ref: Option<String>,
+    /// Who is making the movement now, and until when: a second server (or a run after a
+    /// crash) leaves it alone until the lease lapses, as with messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    pub lease: Option<PaymentLease>,
+}
+
+/// A payment movement taken by one worker (docs/API.md section 23): nobody else makes it
+/// before `until`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentLease {
+    /// The worker holding it: unique per process and start.
+    pub owner: String,
+    /// When it lapses and another worker may take the movement.
+    #[serde(with = "crate::basics::timestamp")]
+    pub until: DateTime<Utc>,
 }
 
 impl PaymentRecord {
@@ -136,6 +157,8 @@ impl PaymentRecord {
             attempts: 0,
             release_at: None,
             reason: None,
+            source_ref: None,
+            lease: None,
         }
     }
 
@@ -152,13 +175,14 @@ impl PaymentRecord {
 
     /// The instant its next step falls due, if it has one: a scheduled or
     /// due movement's `dueAt` (a refund to issue: at once), a held
-    /// deposit's release.
+    /// deposit's release; while it is leased, not before the lease lapses.
     pub fn next_step_at(&self) -> Option<DateTime<Utc>> {
-        match (self.status, self.kind) {
+        let next = match (self.status, self.kind) {
             (PaymentState::Scheduled | PaymentState::Due, _) => Some(self.due_at.unwrap_or(DateTime::<Utc>::MIN_UTC)),
             (PaymentState::Authorized, PaymentKind::Deposit) => self.release_at,
             _ => None,
-        }
+        }?;
+        Some(self.lease.as_ref().map_or(next, |lease| next.max(lease.until)))
     }
 }
 

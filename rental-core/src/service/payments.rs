@@ -120,3 +120,40 @@ pub(crate) fn records_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str
 pub(crate) fn plan_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str) -> StoreResult<Option<PaymentSettings>> {
     Ok(tx.get::<PaymentPlan>(&format!("{slug}/{code}"))?.map(|p| p.settings.into()))
 }
+
+/// Keeps a booking's ledger in step with a lifecycle change, in its
+/// transaction: once cancelled, what it has not paid will not be charged
+/// (`canceled`) and its body's sums say so.
+pub(super) fn settle_ledger(
+    tx: &mut super::write::Recorder<impl WriteTx>,
+    booking: &mut Booking,
+    now: DateTime<Utc>,
+) -> StoreResult<()> {
+    if booking.is_active() {
+        return Ok(());
+    }
+    let (slug, code) = (booking.property.as_str().to_owned(), booking.code.as_str().to_owned());
+    let mut records = records_of(&**tx, &slug, &code)?;
+    for record in crate::payments::ledger::cancel_unpaid(&mut records, now) {
+        tx.put(&record)?;
+    }
+    // What the frozen policy gives back is recorded now, `due`: the provider side issues it.
+    let plan = plan_of(&**tx, &slug, &code)?;
+    if let (Some(plan), Some(by)) = (plan, booking.cancelled_by) {
+        let tz = tx.property(&slug)?.map_or(chrono_tz::UTC, |p| p.timezone);
+        let policy = &plan.cancellation_policy;
+        let owed = crate::payments::refund::on_cancellation(booking, &records, policy, by, now, tz);
+        let paid = crate::payments::Totals::of(&records).paid;
+        if owed > 0 {
+            for record in crate::payments::refund::records_for(booking, &records, owed, "cancellation") {
+                tx.put(&record)?;
+                records.push(record);
+            }
+        } else if paid > 0 {
+            // A cancellation that refunds nothing leaves the payment status as it was.
+            booking.payment_status = crate::bookings::booking::PaymentStatus::Paid;
+        }
+    }
+    booking.money = crate::payments::PaymentSummary::of(&records, false);
+    Ok(())
+}

@@ -21,16 +21,25 @@ pub const INSTALLMENT_INTERVAL: Duration = Duration::from_secs(30);
 /// Installments charged per pass, at most.
 const PER_PASS: usize = 100;
 
-/// Charges every installment that is due now, for a confirmed booking with a saved card.
+/// Makes every movement whose step has come, leased to this pass: installments charged and
+/// deposits held for a confirmed booking with a saved card, deposit holds released, refunds
+/// issued.
 pub async fn charge_due<S: Store + 'static>(rental: &Arc<Rental<S>>, provider: &dyn PaymentProvider) {
-    let due = match blocking(rental, |r| r.due_installments(PER_PASS)).await {
+    let owner = crate::lease_owner::lease_owner("payments");
+    let due = blocking(rental, move |r| r.worker().claim_payments(&owner, super::refunds::PAYMENT_LEASE, PER_PASS));
+    let due = match due.await {
         Ok(due) => due,
         Err(problem) => return tracing::error!(detail = %problem.detail, "cannot read the due installments"),
     };
     for record in due {
         let id = record.id.clone();
-        if let Err(reason) = charge(rental, provider, record).await {
-            tracing::warn!(payment = %id, %reason, "installment not charged; tried again later");
+        let made = if record.kind == PaymentKind::Refund {
+            super::refunds::issue(rental, provider, record, deadline()).await
+        } else {
+            charge(rental, provider, record).await
+        };
+        if let Err(reason) = made {
+            tracing::warn!(payment = %id, %reason, "payment not made; tried again later");
         }
     }
 }
@@ -129,4 +138,5 @@ fn apply(record: &mut PaymentRecord, payment: &Payment, now: rental_core::DateTi
         _ => {}
     }
     record.provider_ref = Some(payment.id.clone());
+    record.lease = None;
 }

@@ -330,7 +330,7 @@ mod tests {
             assert!(seen.insert((route.method().as_str(), route.path())), "{} {} twice", route.method(), route.path());
             assert!(ids.insert(route.operation().id), "{} twice", route.operation().id);
         }
-        assert_eq!(seen.len(), 27);
+        assert_eq!(seen.len(), 28);
     }
 
     #[test]
