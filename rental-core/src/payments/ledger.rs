@@ -117,6 +117,11 @@ pub struct PaymentRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(skip))]
     pub lease: Option<PaymentLease>,
+    /// A refused installment's end of grace (`dueAt` + the frozen `graceHours`): unpaid then,
+    /// it cancels its booking (`cancelReason` `payment_overdue`).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    pub overdue_at: Option<DateTime<Utc>>,
 }
 
 /// A payment movement taken by one worker (docs/API.md section 23): nobody else makes it
@@ -159,6 +164,7 @@ impl PaymentRecord {
             reason: None,
             source_ref: None,
             lease: None,
+            overdue_at: None,
         }
     }
 
@@ -180,6 +186,7 @@ impl PaymentRecord {
         let next = match (self.status, self.kind) {
             (PaymentState::Scheduled | PaymentState::Due, _) => Some(self.due_at.unwrap_or(DateTime::<Utc>::MIN_UTC)),
             (PaymentState::Authorized, PaymentKind::Deposit) => self.release_at,
+            (PaymentState::Failed, PaymentKind::Installment) => self.overdue_at,
             _ => None,
         }?;
         Some(self.lease.as_ref().map_or(next, |lease| next.max(lease.until)))
@@ -189,12 +196,16 @@ impl PaymentRecord {
 /// Marks what a cancelled booking will no longer pay `canceled` (installments
 /// and a deposit hold not yet made: `scheduled`, `due`, `failed`), at `now`;
 /// returns the records it changed. Held money (`authorized`) and refunds are
-/// the provider side's to release or issue.
+/// the provider side's to release or issue: a deposit hold's release falls due at once.
 pub fn cancel_unpaid(records: &mut [PaymentRecord], now: DateTime<Utc>) -> Vec<PaymentRecord> {
     let mut changed = Vec::new();
     for r in records.iter_mut().filter(|r| r.kind != PaymentKind::Refund) {
         if matches!(r.status, PaymentState::Scheduled | PaymentState::Due | PaymentState::Failed) {
             (r.status, r.at) = (PaymentState::Canceled, Some(now));
+            changed.push(r.clone());
+        } else if r.kind == PaymentKind::Deposit && r.status == PaymentState::Authorized {
+            // A deposit hold has nothing left to secure: released at once, not after check-out.
+            r.release_at = Some(now);
             changed.push(r.clone());
         }
     }

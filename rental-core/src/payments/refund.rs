@@ -9,7 +9,6 @@ use super::ledger::{PaymentKind, PaymentRecord, PaymentState};
 use crate::basics::money::Cents;
 use crate::bookings::booking::{Booking, CancelledBy};
 use crate::bookings::pricing::basis_points;
-use crate::error::Error;
 use crate::properties::payment_settings::{CancellationPolicy, WHOLE};
 use crate::stays::occupancy::today_in;
 
@@ -164,21 +163,35 @@ pub fn records_for(booking: &Booking, records: &[PaymentRecord], amount: Cents, 
     out
 }
 
+/// Why a goodwill refund is refused; nothing is refunded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GoodwillError {
+    /// Less than 1 minor unit.
+    #[error("must be at least 1 (in the currency's minor unit)")]
+    NotPositive,
+    /// More than was paid and not refunded (`left`, refunds on their way counted).
+    #[error("is more than was paid and not refunded ({left})")]
+    MoreThanLeft {
+        /// What may still be refunded.
+        left: Cents,
+    },
+}
+
 /// The records of a goodwill refund of `amount` (`POST .../refunds`): at most what was paid
-/// and not refunded, else 422 on `amount`, and nothing is refunded.
+/// and not refunded, else refused, and nothing is refunded.
 pub fn goodwill(
     booking: &Booking,
     records: &[PaymentRecord],
     amount: Cents,
     reason: &str,
-) -> Result<Vec<PaymentRecord>, Error> {
+) -> Result<Vec<PaymentRecord>, GoodwillError> {
     let left: Cents = refundable(records).iter().map(|(_, amount)| amount).sum();
     if amount < 1 {
-        return Err(Error::invalid("amount", "out_of_range", "must be at least 1 (in the currency's minor unit)"));
+        return Err(GoodwillError::NotPositive);
     }
     if amount > left {
-        let message = format!("is more than was paid and not refunded ({left})");
-        return Err(Error::invalid("amount", "out_of_range", message));
+        return Err(GoodwillError::MoreThanLeft { left });
     }
     Ok(records_for(booking, records, amount, reason))
 }

@@ -6,9 +6,11 @@ use std::time::Duration;
 use chrono::TimeDelta;
 
 use super::payments::records_of;
+use crate::bookings::booking::Booking;
+use crate::bookings::lifecycle::{self, Outcome};
 use crate::error::Result;
 use crate::payments::ledger::{PaymentKind, PaymentLease, PaymentRecord, PaymentState};
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords};
+use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
 
 impl<S: Store> super::Worker<'_, S> {
     /// Takes up to `limit` movements whose next step has come (an installment or deposit
@@ -59,10 +61,40 @@ impl<S: Store> super::Worker<'_, S> {
     }
 }
 
+impl<S: Store> super::Worker<'_, S> {
+    /// Cancels booking `code` for its installment `payment` refused and left unpaid past its
+    /// grace (`cancelledBy` `system`, `cancelReason` `payment_overdue`), recording in the same
+    /// write the refund its frozen policy gives as for a guest's cancellation; the booking
+    /// after, or `None` when nothing is overdue any more (paid meanwhile, or already cancelled).
+    pub fn cancel_overdue(&self, code: &str, payment: &str) -> Result<Option<Booking>> {
+        let now = self.now();
+        self.write(|tx| {
+            let Some(booking) = tx.booking(code)? else { return Ok(None) };
+            let records = records_of(&**tx, booking.property.as_str(), code)?;
+            let overdue = records.iter().any(|r| {
+                r.id == payment && r.status == PaymentState::Failed && r.overdue_at.is_some_and(|at| at <= now)
+            });
+            if !overdue {
+                return Ok(None);
+            }
+            let Some(Outcome::Changed { mut booking, events }) = lifecycle::overdue(&booking, now) else {
+                return Ok(None);
+            };
+            super::payments::settle_ledger(tx, &mut booking, now)?;
+            tx.put_booking(&booking)?;
+            tx.append_events(&events)?;
+            Ok(tx.booking(code)?)
+        })
+    }
+}
+
 /// Whether the record's next step is one the worker makes.
 fn has_a_step(r: &PaymentRecord) -> bool {
     match r.kind {
-        PaymentKind::Installment => matches!(r.status, PaymentState::Due | PaymentState::Scheduled),
+        // A refused one's step is the overdue cancellation, at the end of its grace.
+        PaymentKind::Installment => {
+            matches!(r.status, PaymentState::Due | PaymentState::Scheduled | PaymentState::Failed)
+        }
         PaymentKind::Deposit => {
             matches!(r.status, PaymentState::Due | PaymentState::Scheduled | PaymentState::Authorized)
         }

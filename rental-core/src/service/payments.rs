@@ -7,6 +7,7 @@ use super::Rental;
 use crate::bookings::booking::Booking;
 use crate::bookings::event::Event;
 use crate::error::{Error, NotFound, Result};
+use crate::outbox::message::MessageKind;
 use crate::payments::ledger::{PaymentKind, PaymentPlan, PaymentRecord, PaymentState, PaymentSummary, booking_prefix};
 use crate::payments::schedule::{PlannedInstallment, StayClock, deposit_instants, installments};
 use crate::properties::payment_settings::PaymentSettings;
@@ -28,6 +29,8 @@ pub struct PaymentChange {
     pub plan: Option<PaymentSettings>,
     /// Events to append to the outbox with the change.
     pub events: Vec<Event>,
+    /// Guest messages to record with the change, due now (`payment_failed`).
+    pub messages: Vec<MessageKind>,
     /// The engine's now, for the records' `at`.
     pub now: DateTime<Utc>,
 }
@@ -54,8 +57,14 @@ impl<S: Store> Rental<S> {
             let slug = booking.property.as_str().to_owned();
             let records = records_of(&**tx, &slug, code)?;
             let plan = plan_of(&**tx, &slug, code)?;
-            let mut change =
-                PaymentChange { booking: booking.clone(), records: records.clone(), plan, events: Vec::new(), now };
+            let mut change = PaymentChange {
+                booking: booking.clone(),
+                records: records.clone(),
+                plan,
+                events: Vec::new(),
+                messages: Vec::new(),
+                now,
+            };
             let out = work(&mut change)?;
             change.booking.money = PaymentSummary::of(&change.records, change.booking.is_active());
             if change.booking != booking {
@@ -66,6 +75,9 @@ impl<S: Store> Rental<S> {
             }
             if !change.events.is_empty() {
                 tx.append_events(&change.events)?;
+            }
+            for kind in &change.messages {
+                tx.record_message(*kind, &change.booking)?;
             }
             Ok(out)
         })

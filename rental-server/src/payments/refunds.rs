@@ -175,7 +175,8 @@ pub async fn goodwill<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
         let code = code.clone();
         blocking(rental, move |r| {
             r.change_payments(&code, |change| {
-                let made = goodwill_records(&change.booking, &change.records, request.amount, &reason)?;
+                let made = goodwill_records(&change.booking, &change.records, request.amount, &reason)
+                    .map_err(|e| Error::invalid("amount", "out_of_range", e.to_string()))?;
                 change.records.extend(made.iter().cloned());
                 Ok(made)
             })

@@ -142,6 +142,7 @@ pub fn kind_variables(kind: MessageKind) -> &'static [&'static str] {
         MessageKind::HostRequest => &["notes", "source"],
         MessageKind::HostRequestExpiring => &["source"],
         MessageKind::Cancelled => &["cancel_reason", "expired"],
+        MessageKind::PaymentFailed => &["balance_due"],
         MessageKind::CheckInInstructions => &["door_code", "access_from", "access_until", "wifi_name", "arrival_notes"],
         _ => &[],
     }
@@ -203,6 +204,11 @@ fn builtins(kind: MessageKind) -> [&'static str; 3] {
             "Check-out on {{ check_out }} by {{ check_out_time }}",
             "Hello {{ guest_name }},\n\na reminder that check-out from {{ property_name }} is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
             "<p>Hello {{ guest_name }},</p><p>a reminder that check-out from <b>{{ property_name }}</b> is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
+        ],
+        MessageKind::PaymentFailed => [
+            "Your payment for {{ property_name }} did not go through",
+            "Hello {{ guest_name }},\n\nwe could not take the payment due for your stay at {{ property_name }} from {{ check_in }} to {{ check_out }} (booking {{ booking_code }}): your bank refused it. {{ balance_due }} is still to pay.\n\nPlease pay it on your stay page, with this card or another one; a booking left unpaid is cancelled under its cancellation policy.\n{% if stay_url %}\nYour stay page: {{ stay_url }}\n{% endif %}",
+            "<p>Hello {{ guest_name }},</p><p>we could not take the payment due for your stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} (booking <b>{{ booking_code }}</b>): your bank refused it. {{ balance_due }} is still to pay.</p><p>Please pay it on your stay page, with this card or another one; a booking left unpaid is cancelled under its cancellation policy.</p>{% if stay_url %}<p>Your stay page: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
         ],
     }
 }
@@ -404,6 +410,9 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         MessageKind::HostRequestExpiring => {
             c.insert("source", json!(b.source.as_str()));
         }
+        MessageKind::PaymentFailed => {
+            c.insert("balance_due", json!(format_amount(b.money.balance_due, &b.currency)));
+        }
         MessageKind::Cancelled => {
             c.insert("cancel_reason", json!(b.cancel_reason.clone().unwrap_or_default()));
             c.insert("expired", json!(b.cancelled_by == Some(CancelledBy::System)));
@@ -498,6 +507,17 @@ mod tests {
             assert!(!r.subject.is_empty() && !r.text.is_empty() && r.html.starts_with('<'), "{kind}");
             assert_eq!(r.text.contains("4821"), kind == MessageKind::CheckInInstructions, "door code in {kind}");
         }
+    }
+
+    #[test]
+    fn payment_failed_says_what_is_left_to_pay_and_links_the_stay_page() {
+        let p = demo::sea_view();
+        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        b.money.balance_due = 67_144;
+        let r = facts_render(MessageKind::PaymentFailed, &b, &p);
+        assert!(r.text.contains("$671.44 is still to pay"), "{}", r.text);
+        assert!(r.text.contains("Your stay page: https://r.example/stay/X.1"), "{}", r.text);
+        assert!(r.html.contains("<a href=\"https:&#x2f;&#x2f;r.example&#x2f;stay&#x2f;X.1\">"), "{}", r.html);
     }
 
     #[test]
