@@ -342,7 +342,7 @@ pub fn fits_status(kind: MessageKind, status: Status) -> std::result::Result<(),
         MessageKind::Confirmed | MessageKind::CheckInInstructions | MessageKind::CheckOutReminder => {
             status == Status::Confirmed
         }
-        MessageKind::Changed => status != Status::Cancelled,
+        MessageKind::Changed | MessageKind::PaymentFailed => status != Status::Cancelled,
         MessageKind::Cancelled => status == Status::Cancelled,
     };
     fits.then_some(()).ok_or(match kind {
@@ -350,7 +350,7 @@ pub fn fits_status(kind: MessageKind, status: Status) -> std::result::Result<(),
             "it is sent for pending requests only"
         }
         MessageKind::Cancelled => "it is sent for cancelled bookings only",
-        MessageKind::Changed => "it is not sent for a cancelled booking",
+        MessageKind::Changed | MessageKind::PaymentFailed => "it is not sent for a cancelled booking",
         _ => "it is sent for confirmed stays only",
     })
 }

@@ -18,6 +18,7 @@ mod demo_seed;
 mod group_commit;
 mod leases;
 mod messages;
+mod payment_claims;
 pub(crate) mod payments;
 mod property_edit;
 mod read_model;
