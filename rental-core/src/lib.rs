@@ -132,6 +132,7 @@ mod properties;
 mod service;
 mod stays;
 pub mod store;
+mod wording;
 pub mod worker;
 
 // The folders above group the modules by what a host would call them; the

@@ -19,6 +19,7 @@
 //! - `messages`: a booking's guest messages and their resend, the property
 //!   editor's wording, preview and test message, over HTTP.
 //! - `payments`: the property editor's payment settings and worked example, over HTTP.
+//! - `rules`: the property editor's stay and price rules and its preview quote, over HTTP.
 
 mod actions;
 mod book_browser;
@@ -32,4 +33,5 @@ mod login_burst;
 mod messages;
 mod payments;
 mod proxy;
+mod rules;
 mod security;

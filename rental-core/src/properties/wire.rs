@@ -28,8 +28,8 @@ use super::weekdays::Weekdays;
 use crate::basics::clock_time::ClockTime;
 use crate::basics::ids::Slug;
 use crate::basics::money::Cents;
-use crate::outbox::message::template::MessageTemplate;
-use crate::outbox::message::{Lead, MessageKind};
+use crate::wording::template::MessageTemplate;
+use crate::wording::{Lead, MessageKind};
 
 /// Every field of a property, flat, with the defaults an import gives a
 /// field it omits (those of each area's `Default`).

@@ -22,6 +22,8 @@ mod properties;
 mod property_edit;
 mod property_messages;
 mod property_payments;
+mod property_rules;
+mod rules_preview;
 pub mod session;
 mod stays;
 pub mod throttle;
