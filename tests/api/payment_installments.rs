@@ -95,8 +95,15 @@ async fn the_deposit_is_held_before_check_in_and_released_after_check_out() {
     let deposit =
         || server.rental.payments(&code).unwrap().into_iter().find(|r| r.kind == PaymentKind::Deposit).unwrap();
 
+    // Inside the reveal window, the stay page waits for the hold (docs/API.md section 24).
     server.set_now("2026-12-18T18:00:00Z");
+    let stay_url = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["stayUrl"].clone();
+    let stay_path = stay_url.as_str().map(|u| u[u.find("/stay/").unwrap()..].to_owned()).unwrap();
+    let page = server.get(&stay_path, "").await.text();
+    assert!(page.contains("once the security deposit is held") && !page.contains("id=\"door-code\""), "{page}");
     charge_due(&server.rental, provider.as_ref()).await;
+    let page = server.get(&stay_path, "").await.text();
+    assert!(page.contains("id=\"door-code\"") && !page.contains("security deposit is held"), "held: {page}");
     let held = deposit();
     assert_eq!((held.status, held.amount), (PaymentState::Authorized, 30_000));
     let intent = stripe.get(&format!("/v1/payment_intents/{}", held.provider_ref.clone().unwrap())).await;

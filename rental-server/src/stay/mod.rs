@@ -110,27 +110,27 @@ async fn page_again<S: Store + 'static>(
     wait: Option<u64>,
 ) -> Page {
     let now = state.rental().now();
-    let section = if check_in::shown(b, p) {
-        let code = b.code.to_string();
-        let given = match blocking(state.rental(), move |r| r.check_ins().get(&code)).await {
-            Ok(given) => given,
-            Err(e) => return shell::unavailable(&e),
-        };
+    let (code, shown) = (b.code.to_string(), check_in::shown(b, p));
+    let loaded = blocking(state.rental(), move |r| {
+        let given = if shown { r.check_ins().get(&code)? } else { None };
+        Ok((given, rental_core::payments::deposit_held(&r.payments(&code)?), r.settings().payment_provider))
+    })
+    .await;
+    let (given, deposit_held, payments_configured) = match loaded {
+        Ok(loaded) => loaded,
+        Err(e) => return shell::unavailable(&e),
+    };
+    let conditions = rental_core::access_gate::Conditions { payments_configured, deposit_held };
+    let check_in = shown.then(|| {
         let token = state.stay.forms.form_token(&check_in::scope(b.code.as_str()), now, &nonce());
         let posted = filled.alert.is_some() || !filled.errors.is_empty();
-        let from_given;
-        let filled = if posted {
-            filled
-        } else {
-            from_given = check_in::Filled::from_given(given.as_ref());
-            &from_given
-        };
-        Some(check_in::section(b, p, given.as_ref(), filled, &token, &format!("{link}/check-in")))
-    } else {
-        None
-    };
+        let from_given = check_in::Filled::from_given(given.as_ref());
+        let filled = if posted { filled } else { &from_given };
+        check_in::section(b, p, given.as_ref(), filled, &token, &format!("{link}/check-in"))
+    });
+    let parts = view::Parts { check_in, conditions };
     let title = format!("Your stay at {}", b.property_name);
-    let mut page = shell::shell(status, &title, &view::render(b, p, now, link, section.as_ref()));
+    let mut page = shell::shell(status, &title, &view::render(b, p, now, link, &parts));
     if let Some(wait) = wait
         && let Ok(value) = http::HeaderValue::from_str(&wait.to_string())
     {
