@@ -18,6 +18,8 @@ pub struct Parts {
     pub check_in: Option<Markup>,
     /// What the access gate needs beyond the booking: the provider, the deposit.
     pub conditions: access_gate::Conditions,
+    /// The sums of the booking's ledger; `None` without one.
+    pub totals: Option<rental_core::payments::Totals>,
 }
 
 /// The page of `b` at `p` at `now`; `link` is the page's own path.
@@ -52,6 +54,7 @@ pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str, parts: 
             @if let (Some(p), Some(gate)) = (property, &gate) {
                 @if b.status != Status::Cancelled { (access::section(b, p, gate)) }
             }
+            @if let Some(pay) = super::pay::section(b, p, parts.totals.as_ref()) { (pay) }
             @if let Some(check_in) = check_in { (check_in) }
             @if let Some(p) = property {
                 @if b.status == Status::Confirmed && !p.stay_page.address.trim().is_empty() {
