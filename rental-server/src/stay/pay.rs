@@ -2,6 +2,7 @@
 //! what is still due and when the next payment falls, summed from the
 //! booking's ledger as the page reads it, times on the property's clock.
 
+use chrono::{DateTime, Utc};
 use maud::{Markup, html};
 use rental_core::payments::Totals;
 use rental_core::{Booking, PaymentStatus, Property, Status};
@@ -12,7 +13,7 @@ use crate::book::page::money;
 /// The section for `b` whose ledger sums to `t`, or nothing for a booking
 /// paid on its channel (whose money the server never sees), one without a
 /// ledger (made before payments), or cancelled with nothing paid.
-pub fn section(b: &Booking, p: &Property, t: Option<&Totals>) -> Option<Markup> {
+pub fn section(b: &Booking, p: &Property, t: Option<&Totals>, now: DateTime<Utc>) -> Option<Markup> {
     let t = t?;
     if b.payment_status == PaymentStatus::External || b.is_channel_owned() {
         return None;
@@ -27,12 +28,11 @@ pub fn section(b: &Booking, p: &Property, t: Option<&Totals>) -> Option<Markup> 
                 dt { "Paid" } dd #amount-paid { (money(t.paid, &b.currency)) }
                 @if t.refunded > 0 { dt { "Refunded" } dd #amount-refunded { (money(t.refunded, &b.currency)) } }
                 dt { "Still due" } dd #balance-due { (money(t.due, &b.currency)) }
-                @if let Some(next) = t.next_payment_at {
-                    dt { "Next payment" } dd #next-payment { (moment(next, p)) }
+                @match t.next_payment_at {
+                    Some(next) if next <= now => { dt { "Next payment" } dd #next-payment { "due now" } }
+                    Some(next) => { dt { "Next payment" } dd #next-payment { (moment(next, p)) } }
+                    None => {}
                 }
-            }
-            @if t.due > 0 && t.next_payment_at.is_some() {
-                p.hint { "The card you saved is charged on that day; nothing is needed from you." }
             }
         }
     })

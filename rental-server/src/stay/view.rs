@@ -54,7 +54,7 @@ pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str, parts: 
             @if let (Some(p), Some(gate)) = (property, &gate) {
                 @if b.status != Status::Cancelled { (access::section(b, p, gate)) }
             }
-            @if let Some(pay) = super::pay::section(b, p, parts.totals.as_ref()) { (pay) }
+            @if let Some(pay) = super::pay::section(b, p, parts.totals.as_ref(), now) { (pay) }
             @if let Some(check_in) = check_in { (check_in) }
             @if let Some(p) = property {
                 @if b.status == Status::Confirmed && !p.stay_page.address.trim().is_empty() {
