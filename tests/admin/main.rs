@@ -35,3 +35,4 @@ mod payments;
 mod proxy;
 mod rules;
 mod security;
+mod stay_browser;

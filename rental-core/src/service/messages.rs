@@ -278,7 +278,8 @@ fn claim_in<S: Store>(
             continue;
         }
         if message.kind == MessageKind::CheckInInstructions
-            && !access_gate::check(&booking, &property, now, false).open()
+            && !access_gate::check(&booking, &property, now, gate_conditions(&**tx, &booking, tx.payment_provider)?)
+                .open()
         {
             // The stay page's conditions (payment, say) do not hold yet: the
             // instructions wait for them, looked at again a little later.
@@ -295,6 +296,12 @@ fn claim_in<S: Store>(
         claim.send.push(Claimed { message: leased, booking, property });
     }
     Ok(claim)
+}
+
+/// What the access gate needs of `booking`'s ledger: its deposit's state.
+fn gate_conditions<T: ReadRecords>(tx: &T, booking: &Booking, provider: bool) -> Result<access_gate::Conditions> {
+    let records = super::payments::records_of(tx, booking.property.as_str(), booking.code.as_str())?;
+    Ok(access_gate::Conditions { payments_configured: provider, deposit_held: crate::payments::deposit_held(&records) })
 }
 
 /// Records `done` in `tx`, in order (see `Worker::record_messages`).

@@ -93,6 +93,10 @@ pub struct Settings {
     /// than waiting for a sender to skip it; one due later waits, in case a
     /// mail server is set by then.
     pub mail_server: bool,
+    /// Whether a payment provider takes the guests' payments (`[payments]`):
+    /// the default of a property's `accessRequiresPayment` (docs/API.md
+    /// section 24), for the stay page and `check_in_instructions` alike.
+    pub payment_provider: bool,
 }
 
 impl Default for Settings {
@@ -105,6 +109,7 @@ impl Default for Settings {
             sync_interval: TimeDelta::minutes(30),
             host_email: String::new(),
             mail_server: true,
+            payment_provider: false,
         }
     }
 }
