@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 pub use super::access_settings::{AccessSettings, DoorCodeMode};
 use super::booking_page::BookingPage;
 pub use super::builder::PropertyBuilder;
+pub use super::check_in_form::{CheckInField, CheckInForm, FieldRule};
 pub use super::feed_settings::{FeedSettings, IcalFeed};
 pub use super::message_settings::MessageSettings;
 pub use super::payment_settings::{
@@ -190,7 +191,7 @@ mod tests {
     #[test]
     fn the_json_stays_flat_and_unknown_fields_are_refused() {
         let mut p = demo::sea_view();
-        p.messages.check_in_lead = crate::outbox::message::Lead::parse("1d").unwrap();
+        p.messages.check_in_lead = crate::wording::Lead::parse("1d").unwrap();
         p.access.door_code_mode = DoorCodeMode::PerStay;
         let json = serde_json::to_value(&p).unwrap();
         assert_eq!((json["checkInMessage"].as_str(), json["doorCodeMode"].as_str()), (Some("24h"), Some("per_stay")));

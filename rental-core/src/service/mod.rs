@@ -11,6 +11,7 @@ mod booking_events;
 mod bookings;
 mod change;
 mod channels;
+mod check_ins;
 mod checkout;
 mod deliveries;
 mod demo_seed;
@@ -34,6 +35,7 @@ pub use self::admin::NewKey;
 pub use self::agenda::Agenda;
 pub use self::bookings::Created;
 pub use self::channels::{FeedPull, Fetched, PullClaim};
+pub use self::check_ins::CheckIns;
 pub use self::deliveries::DueDelivery;
 pub use self::messages::{Claim, Claimed};
 pub use self::payments::PaymentChange;
@@ -241,6 +243,11 @@ impl<S: Store> Rental<S> {
     /// embedder needs: see [`crate::worker`].
     pub fn worker(&self) -> Worker<'_, S> {
         Worker(self)
+    }
+
+    /// The guests' online check-in (docs/API.md section 24): see [`CheckIns`].
+    pub fn check_ins(&self) -> CheckIns<'_, S> {
+        CheckIns(self)
     }
 
     /// The settings in force.

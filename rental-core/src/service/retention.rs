@@ -19,6 +19,8 @@ pub struct Pruned {
     pub events: usize,
     /// Idempotency records past their 24 hours.
     pub idempotency: usize,
+    /// Check-in document numbers 30 days after their stay's check-out (the check-ins stay).
+    pub documents: usize,
 }
 
 impl Pruned {
@@ -31,6 +33,7 @@ impl Pruned {
         self.deliveries += other.deliveries;
         self.events += other.events;
         self.idempotency += other.idempotency;
+        self.documents += other.documents;
     }
 }
 
@@ -39,13 +42,15 @@ impl<S: Store> super::Worker<'_, S> {
     /// [`PRUNE_BATCH`] records of each kind, until nothing is left to remove:
     /// deliveries that finished more than `retention` ago; outbox events
     /// older than that which are fanned out and have no delivery left (never
-    /// the newest event); idempotency records older than 24 hours. Bookings,
-    /// blocks, keys and webhooks are never removed.
+    /// the newest event); idempotency records older than 24 hours; the
+    /// document number of a check-in 30 days after its stay's check-out.
+    /// Bookings, blocks, keys and webhooks are never removed.
     pub fn prune(&self) -> Result<Pruned> {
         let now = self.now();
         let mut total = Pruned::default();
         loop {
-            let pruned = self.prune_batch(now)?;
+            let mut pruned = self.prune_batch(now)?;
+            pruned.documents = self.check_ins().delete_documents(now, PRUNE_BATCH)?;
             if pruned.is_empty() {
                 return Ok(total);
             }

@@ -7,6 +7,7 @@
 //! nothing changed). Pages call the same library use cases as the API.
 
 mod booking;
+mod booking_check_in;
 mod booking_payments;
 mod bookings;
 mod calendar;

@@ -4,9 +4,10 @@
 //! - [`shell`] holds the page's headers and look (the booking page's CSS, no
 //!   script), and the one 404 every wrong link gets.
 //! - [`view`] renders the page, [`access`] its arrival section, [`guide`] a
-//!   host's free text; [`cancel`] the two cancellation steps, guarded by a
-//!   signed form and [`limit`]'s posts per link; [`body`] adds `stayUrl` to
-//!   the API's booking body and [`api`] rotates a link.
+//!   host's free text; [`cancel`] the two cancellation steps and
+//!   [`check_in`] the online check-in, each guarded by a signed form and
+//!   [`limit`]'s posts per link; [`body`] adds `stayUrl` to the API's booking
+//!   body, [`api`] rotates a link and [`check_in_api`] reads a check-in.
 //!
 //! A link is checked against the booking as the store holds it at that moment
 //! ([`rental_core::Rental::stay_page_booking`]), so a rotated link is dead at
@@ -19,6 +20,8 @@ pub mod access;
 pub mod api;
 pub mod body;
 pub mod cancel;
+pub mod check_in;
+pub mod check_in_api;
 pub mod guide;
 pub mod limit;
 pub mod shell;
@@ -75,6 +78,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<B
         (true, _, None) => Step::Page,
         (true, _, Some("cancel")) => Step::Review,
         (_, true, Some("cancel")) => Step::Cancel(body),
+        (_, true, Some("check-in")) => Step::CheckIn(body),
         _ => return shell::not_found(),
     };
     let (booking, property) = match open(state, segment).await {
@@ -83,15 +87,56 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<B
         Err(e) => return shell::unavailable(&e),
     };
     let link = format!("{}{segment}", stay_link::PREFIX);
-    let now = state.rental().now();
     match step {
         Step::Page => {
-            let title = format!("Your stay at {}", booking.property_name);
-            shell::shell(StatusCode::OK, &title, &view::render(&booking, &property, now, &link))
+            page_again(state, &booking, &property, &link, &check_in::Filled::default(), StatusCode::OK, None).await
         }
         Step::Review => review(state, &booking, &property, &link, None),
         Step::Cancel(body) => cancel_step(state, booking, &property, &link, body).await,
+        Step::CheckIn(body) => check_in::post(state, booking, &property, &link, body).await,
     }
+}
+
+/// The page of `b` answered with `status`; its check-in form, when it has
+/// one, filled with `filled` (or, when that is empty, what was given before)
+/// and a new token. A 429 carries `Retry-After: wait`.
+async fn page_again<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    b: &Booking,
+    p: &Property,
+    link: &str,
+    filled: &check_in::Filled,
+    status: StatusCode,
+    wait: Option<u64>,
+) -> Page {
+    let now = state.rental().now();
+    let section = if check_in::shown(b, p) {
+        let code = b.code.to_string();
+        let given = match blocking(state.rental(), move |r| r.check_ins().get(&code)).await {
+            Ok(given) => given,
+            Err(e) => return shell::unavailable(&e),
+        };
+        let token = state.stay.forms.form_token(&check_in::scope(b.code.as_str()), now, &nonce());
+        let posted = filled.alert.is_some() || !filled.errors.is_empty();
+        let from_given;
+        let filled = if posted {
+            filled
+        } else {
+            from_given = check_in::Filled::from_given(given.as_ref());
+            &from_given
+        };
+        Some(check_in::section(b, p, given.as_ref(), filled, &token, &format!("{link}/check-in")))
+    } else {
+        None
+    };
+    let title = format!("Your stay at {}", b.property_name);
+    let mut page = shell::shell(status, &title, &view::render(b, p, now, link, section.as_ref()));
+    if let Some(wait) = wait
+        && let Ok(value) = http::HeaderValue::from_str(&wait.to_string())
+    {
+        page.headers_mut().insert(http::header::RETRY_AFTER, value);
+    }
+    page
 }
 
 /// What a request to a valid link asks for.
@@ -99,6 +144,7 @@ enum Step {
     Page,
     Review,
     Cancel(Body),
+    CheckIn(Body),
 }
 
 /// The form token's scope: cancelling this booking.

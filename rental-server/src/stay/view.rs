@@ -11,8 +11,9 @@ use rental_core::access_gate;
 use super::{access, cancel, guide};
 use crate::book::page::{day, money};
 
-/// The page of `b` at `p` at `now`; `link` is the page's own path.
-pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str) -> Markup {
+/// The page of `b` at `p` at `now`; `link` is the page's own path, and
+/// `check_in` the online check-in's section, when the page shows one.
+pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str, check_in: Option<&Markup>) -> Markup {
     let property = Some(p);
     // Payment is required before the code only where a property says so (`accessRequiresPayment`).
     let gate = property.map(|p| access_gate::check(b, p, now, false));
@@ -43,6 +44,7 @@ pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str) -> Mark
             @if let (Some(p), Some(gate)) = (property, &gate) {
                 @if b.status != Status::Cancelled { (access::section(b, p, gate)) }
             }
+            @if let Some(check_in) = check_in { (check_in) }
             @if let Some(p) = property {
                 @if b.status == Status::Confirmed && !p.stay_page.address.trim().is_empty() {
                     section.box aria-labelledby="address-title" {
