@@ -1,11 +1,12 @@
 //! Retention (docs/API.md section 18): what the store may forget, removed a
 //! small transaction at a time so the writer is never held long.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
 
 use super::bookings::IDEMPOTENCY_WINDOW;
 use crate::error::Result;
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::outbox::message::test_message::TestMessage;
+use crate::store::{ReadRecords, ReadTx, Record, Store, WriteRecords, WriteTx};
 
 /// How many records of each kind one retention transaction removes at most.
 pub const PRUNE_BATCH: usize = 200;
@@ -21,6 +22,8 @@ pub struct Pruned {
     pub idempotency: usize,
     /// Check-in document numbers 30 days after their stay's check-out (the check-ins stay).
     pub documents: usize,
+    /// The admin's test messages, once older than `retention`.
+    pub test_messages: usize,
 }
 
 impl Pruned {
@@ -34,6 +37,7 @@ impl Pruned {
         self.events += other.events;
         self.idempotency += other.idempotency;
         self.documents += other.documents;
+        self.test_messages += other.test_messages;
     }
 }
 
@@ -43,7 +47,8 @@ impl<S: Store> super::Worker<'_, S> {
     /// deliveries that finished more than `retention` ago; outbox events
     /// older than that which are fanned out and have no delivery left (never
     /// the newest event); idempotency records older than 24 hours; the
-    /// document number of a check-in 30 days after its stay's check-out.
+    /// document number of a check-in 30 days after its stay's check-out;
+    /// the admin's test messages sent more than `retention` ago.
     /// Bookings, blocks, keys and webhooks are never removed.
     pub fn prune(&self) -> Result<Pruned> {
         let now = self.now();
@@ -82,6 +87,11 @@ impl<S: Store> super::Worker<'_, S> {
             for key in tx.idempotency_before(now - IDEMPOTENCY_WINDOW, PRUNE_BATCH)? {
                 tx.remove_idempotency(&key)?;
                 pruned.idempotency += 1;
+            }
+            // Sent at or before the cutoff: the index holds when each was sent.
+            for test in tx.due::<TestMessage>(cutoff - TimeDelta::milliseconds(1), PRUNE_BATCH)? {
+                tx.remove::<TestMessage>(&test.key())?;
+                pruned.test_messages += 1;
             }
             Ok(pruned)
         })

@@ -35,6 +35,7 @@ pub const KINDS: &[RecordKind] = &[
     PaymentPlan::KIND,
     crate::payment_provider::Checkout::KIND,
     crate::stays::check_in::CheckIn::KIND,
+    crate::outbox::message::test_message::TestMessage::KIND,
 ];
 
 /// A property under its slug: the default of

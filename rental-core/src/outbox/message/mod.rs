@@ -17,6 +17,7 @@ use crate::basics::ids::{BookingCode, Slug};
 
 pub mod plan;
 pub mod template;
+pub mod test_message;
 pub mod timing;
 
 // The kinds and lead times are settings' words too, so they live below the
