@@ -257,10 +257,11 @@ pub async fn send_test<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page
         Ok(Ok(record)) => record,
         Ok(Err(over)) => {
             let next = rental_core::local_moment(over.next_at, property.timezone);
-            return fail(format!(
-                "at most {PER_HOUR} test messages an hour are sent for a property: the next can go at {next}"
-            ))
-            .await;
+            let words = format!(
+                "At most {PER_HOUR} test messages an hour are sent for a property: the next can go at {next}. Nothing was sent."
+            );
+            super::session::set_flash(act.state, act.session, Flash::failed(words)).await;
+            return super::page::redirect(&back);
         }
         Err(p) => return act.done::<()>(Err(p), &back, |()| Flash::done("")).await,
     };
