@@ -36,6 +36,7 @@ pub const KINDS: &[RecordKind] = &[
     crate::payment_provider::Checkout::KIND,
     crate::stays::check_in::CheckIn::KIND,
     crate::outbox::message::test_message::TestMessage::KIND,
+    crate::outbox::message::finished::FinishedMessage::KIND,
 ];
 
 /// A property under its slug: the default of

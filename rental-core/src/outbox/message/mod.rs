@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::basics::ids::{BookingCode, Slug};
 
+pub mod finished;
 pub mod plan;
 pub mod template;
 pub mod test_message;
