@@ -249,6 +249,9 @@ impl<T: WriteTx> Recorder<T> {
             let due_now = message.status == MessageStatus::Scheduled && message.due_at <= self.now;
             let message = if due_now && !self.mail_server { skip(&message, reasons::NO_MAIL_SERVER) } else { message };
             self.tx.put(&message)?;
+            if let Some(done) = crate::outbox::message::finished::of(&message, self.now) {
+                self.tx.put(&done)?;
+            }
         }
         Ok(())
     }
