@@ -35,13 +35,9 @@ pub const KINDS: &[RecordKind] = &[
     PaymentRecord::KIND,
     PaymentPlan::KIND,
     crate::payment_provider::Checkout::KIND,
-<<<<<<< HEAD
     CheckIn::KIND,
-=======
-    crate::stays::check_in::CheckIn::KIND,
     crate::outbox::message::test_message::TestMessage::KIND,
     crate::outbox::message::finished::FinishedMessage::KIND,
->>>>>>> rules2
 ];
 
 /// A property under its slug: the default of
