@@ -12,6 +12,8 @@ use crate::admin::keys::ApiKey;
 use crate::channels::pull::FeedState;
 use crate::outbox::delivery::Lease;
 use crate::outbox::message::Message;
+use crate::outbox::message::finished::FinishedMessage;
+use crate::outbox::message::test_message::TestMessage;
 use crate::outbox::webhook::Webhook;
 use crate::payments::{PaymentPlan, PaymentRecord};
 use crate::properties::property::Property;
@@ -36,8 +38,8 @@ pub const KINDS: &[RecordKind] = &[
     PaymentPlan::KIND,
     crate::payment_provider::Checkout::KIND,
     CheckIn::KIND,
-    crate::outbox::message::test_message::TestMessage::KIND,
-    crate::outbox::message::finished::FinishedMessage::KIND,
+    TestMessage::KIND,
+    FinishedMessage::KIND,
 ];
 
 /// A property under its slug: the default of
@@ -238,5 +240,28 @@ impl Record for crate::payment_provider::Checkout {
     const KIND: RecordKind = RecordKind { name: "checkout", per_property: false };
     fn key(&self) -> String {
         self.booking.to_string()
+    }
+}
+
+/// When each finished message finished, under the message's key.
+impl Record for FinishedMessage {
+    const KIND: RecordKind = RecordKind { name: "message_finished", per_property: true };
+    fn key(&self) -> String {
+        self.key.clone()
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        Some(self.at)
+    }
+}
+
+/// Test messages under `{slug}/{id}`, in the time index by when they were
+/// sent: retention reads it, the limit counts the keys of the last hour.
+impl Record for TestMessage {
+    const KIND: RecordKind = RecordKind { name: "test_message", per_property: true };
+    fn key(&self) -> String {
+        format!("{}/{}", self.property, self.id)
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        Some(self.at)
     }
 }

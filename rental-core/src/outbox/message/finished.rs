@@ -5,7 +5,6 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{Message, MessageStatus};
-use crate::store::{Record, RecordKind};
 
 /// A finished message's key and when it finished, under the message's own
 /// key: a time index apart from the senders' (which holds only scheduled
@@ -17,16 +16,6 @@ pub struct FinishedMessage {
     /// When it was sent, or else when it was failed, skipped or cancelled.
     #[serde(with = "crate::basics::timestamp")]
     pub at: DateTime<Utc>,
-}
-
-impl Record for FinishedMessage {
-    const KIND: RecordKind = RecordKind { name: "message_finished", per_property: true };
-    fn key(&self) -> String {
-        self.key.clone()
-    }
-    fn at(&self) -> Option<DateTime<Utc>> {
-        Some(self.at)
-    }
 }
 
 /// The index entry of `message` written at `now`; `None` while it is scheduled.

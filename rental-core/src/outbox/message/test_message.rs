@@ -1,4 +1,4 @@
-//! The admin's test messages (issue 46, 10): each one sent is a record, so
+//! The admin's test messages: each one sent is a record, so
 //! the dashboard lists them and a property sends at most a few an hour.
 
 use chrono::{DateTime, TimeDelta, Utc};
@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 
 use super::MessageKind;
 use crate::basics::ids::Slug;
-use crate::store::{Record, RecordKind};
 
 /// How many test messages a property may send in an hour ([`WINDOW`]).
 pub const PER_HOUR: usize = 10;
@@ -46,18 +45,6 @@ pub struct TestMessage {
     /// The mail server's refusal, when `status` is `failed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-}
-
-/// Test messages under `{slug}/{id}`, in the time index by when they were
-/// sent: retention reads it, the limit counts the keys of the last hour.
-impl Record for TestMessage {
-    const KIND: RecordKind = RecordKind { name: "test_message", per_property: true };
-    fn key(&self) -> String {
-        format!("{}/{}", self.property, self.id)
-    }
-    fn at(&self) -> Option<DateTime<Utc>> {
-        Some(self.at)
-    }
 }
 
 /// A test message refused: the property sent its [`PER_HOUR`] in the last hour.
