@@ -176,7 +176,8 @@ pub use occupancy::Summary;
 pub use pricing::Quote;
 pub use property::{Cents, IcalFeed, Pricing, Property, PropertyBuilder, SeasonalRate, format_money};
 pub use service::{
-    Admin, Agenda, Calendars, CheckIns, Created, NewKey, PaymentChange, Rental, Settings, WRITE_ATTEMPTS, retry_pause,
+    Admin, Agenda, Calendars, CheckIns, Created, NewKey, PaymentChange, Rental, Settings, TestMessages, WRITE_ATTEMPTS,
+    retry_pause,
 };
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]

@@ -18,6 +18,7 @@ mod demo_seed;
 mod group_commit;
 mod leases;
 mod messages;
+mod payment_claims;
 pub(crate) mod payments;
 mod property_edit;
 mod read_model;
@@ -25,6 +26,7 @@ mod refusal;
 mod retention;
 mod stay;
 mod stay_page;
+mod test_messages;
 mod verification;
 mod views;
 mod visit_cache;
@@ -42,6 +44,7 @@ pub use self::messages::{Claim, Claimed};
 pub use self::payments::PaymentChange;
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::stay::CATCH_UP_DAYS;
+pub use self::test_messages::TestMessages;
 pub use self::views::{Admin, Calendars};
 pub use self::worker::Worker;
 pub use self::write::{WRITE_ATTEMPTS, retry_pause};
@@ -94,6 +97,10 @@ pub struct Settings {
     /// than waiting for a sender to skip it; one due later waits, in case a
     /// mail server is set by then.
     pub mail_server: bool,
+    /// Whether a payment provider takes the guests' payments (`[payments]`):
+    /// the default of a property's `accessRequiresPayment` (docs/API.md
+    /// section 24), for the stay page and `check_in_instructions` alike.
+    pub payment_provider: bool,
 }
 
 impl Default for Settings {
@@ -106,6 +113,7 @@ impl Default for Settings {
             sync_interval: TimeDelta::minutes(30),
             host_email: String::new(),
             mail_server: true,
+            payment_provider: false,
         }
     }
 }
@@ -256,6 +264,11 @@ impl<S: Store> Rental<S> {
     /// The guests' online check-in (docs/API.md section 24): see [`CheckIns`].
     pub fn check_ins(&self) -> CheckIns<'_, S> {
         CheckIns(self)
+    }
+
+    /// The admin's test messages, limited and recorded (docs/API.md section 21): see [`TestMessages`].
+    pub fn test_messages(&self) -> TestMessages<'_, S> {
+        TestMessages(self)
     }
 
     /// The settings in force.

@@ -12,10 +12,12 @@ use crate::admin::keys::ApiKey;
 use crate::channels::pull::FeedState;
 use crate::outbox::delivery::Lease;
 use crate::outbox::message::Message;
+use crate::outbox::message::finished::FinishedMessage;
+use crate::outbox::message::test_message::TestMessage;
 use crate::outbox::webhook::Webhook;
 use crate::payments::{PaymentPlan, PaymentRecord};
 use crate::properties::property::Property;
-use crate::stays::check_in::{self, CheckIn};
+use crate::stays::check_in::CheckIn;
 
 /// Every kind of record this crate keeps beside its own tables on
 /// PostgreSQL: what `rental db copy` and backups move as records.
@@ -36,6 +38,8 @@ pub const KINDS: &[RecordKind] = &[
     PaymentPlan::KIND,
     crate::payment_provider::Checkout::KIND,
     CheckIn::KIND,
+    TestMessage::KIND,
+    FinishedMessage::KIND,
 ];
 
 /// A property under its slug: the default of
@@ -86,15 +90,26 @@ impl Record for Webhook {
     }
 }
 
-/// A stay's online check-in under `"{slug}/{code}"`, due when its document
-/// number is to be deleted (30 days after check-out).
-impl Record for CheckIn {
-    const KIND: RecordKind = RecordKind { name: "check_in", per_property: true };
+/// A finished message in the time index by when it finished.
+impl Record for FinishedMessage {
+    const KIND: RecordKind = RecordKind { name: "message_finished", per_property: true };
     fn key(&self) -> String {
-        check_in::key(self.property.as_str(), self.booking.as_str())
+        self.key.clone()
     }
     fn at(&self) -> Option<DateTime<Utc>> {
-        self.answers.document_number.as_ref().and(self.delete_document_at)
+        Some(self.at)
+    }
+}
+
+/// Test messages under `{slug}/{id}`, in the time index by when they were
+/// sent: retention reads it, the limit counts the keys of the last hour.
+impl Record for TestMessage {
+    const KIND: RecordKind = RecordKind { name: "test_message", per_property: true };
+    fn key(&self) -> String {
+        format!("{}/{}", self.property, self.id)
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        Some(self.at)
     }
 }
 
@@ -236,5 +251,17 @@ impl Record for crate::payment_provider::Checkout {
     const KIND: RecordKind = RecordKind { name: "checkout", per_property: false };
     fn key(&self) -> String {
         self.booking.to_string()
+    }
+}
+
+/// Check-ins under `{slug}/{code}`, in the time index while a document number
+/// waits for its deletion: retention reads that index alone.
+impl Record for crate::stays::check_in::CheckIn {
+    const KIND: RecordKind = RecordKind { name: "check_in", per_property: true };
+    fn key(&self) -> String {
+        crate::stays::check_in::key(self.property.as_str(), self.booking.as_str())
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        self.document_due()
     }
 }
