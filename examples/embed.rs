@@ -64,7 +64,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         other => println!("unexpected: {other:?}"),
     }
 
-    for event in rental.events_after(0, 100)? {
+    for event in rental.admin().events_after(0, 100)? {
         println!("outbox #{}: {}", event.seq, event.event.event);
     }
     let summary = rental.summary()?;

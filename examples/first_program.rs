@@ -61,12 +61,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     println!("booking {} is {}", booking.code, booking.status);
 
     // The outbox: what webhooks would deliver.
-    for event in rental.events_after(0, 10)? {
+    for event in rental.admin().events_after(0, 10)? {
         println!("outbox #{}: {} at {}", event.seq, event.event.event, event.event.timestamp);
     }
 
     // Mount the API under /shop beside a route of my own.
-    let key = rental.create_key("first-program", &[Scope::Read])?.secret;
+    let key = rental.admin().create_key("first-program", &[Scope::Read])?.secret;
     let state = AppState::new(Arc::clone(&rental), &ServerConfig::default());
     let jobs = Jobs::start(&state).await?;
     let shop = RentalService::new(state).under("/shop");

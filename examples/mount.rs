@@ -25,8 +25,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The engine, with the demo properties and an API key to call it with.
     let rental = Arc::new(Rental::new(MemoryStore::new()));
     rental.import_properties(&demo::properties())?;
-    rental.set_admin_password("correct horse battery staple")?;
-    let key = rental.create_key("example", &[Scope::Read, Scope::Write])?.secret;
+    rental.admin().set_admin_password("correct horse battery staple")?;
+    let key = rental.admin().create_key("example", &[Scope::Read, Scope::Write])?.secret;
 
     // The service to mount, and the background work beside it.
     let state = AppState::new(rental, &ServerConfig::default());

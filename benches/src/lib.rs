@@ -195,7 +195,7 @@ pub fn open_rental(dir: &Path) -> Rental<RedbStore> {
 pub fn load_calendar(rental: &Rental<RedbStore>, slug: &str, entries: &[(Stay, EntryKind)]) {
     for &(stay, kind) in entries {
         match kind {
-            EntryKind::Blocked => drop(rental.add_block(slug, stay, "owner").expect("add a block")),
+            EntryKind::Blocked => drop(rental.calendars().add_block(slug, stay, "owner").expect("add a block")),
             EntryKind::Held => book(rental, slug, stay, false),
             EntryKind::Booked => book(rental, slug, stay, true),
         }

@@ -45,7 +45,7 @@ pub(crate) use with_engine;
 /// first: a command never shows or confirms a booking a server would have cancelled.
 pub fn open<S: Store>(store: S, config: &Config) -> Result<Rental<S>, CliError> {
     let rental = Rental::new(store).with_settings(config.settings.clone())?;
-    rental.expire_due()?;
+    rental.worker().expire_due()?;
     Ok(rental)
 }
 

@@ -43,7 +43,7 @@ fn listed(addr: SocketAddr, key: &str) -> BTreeMap<String, Value> {
 #[test]
 fn a_backup_under_write_load_holds_every_acknowledged_booking_and_restores_the_same_listings() {
     let (sandbox, key) = Sandbox::with_key();
-    let backup_key = sandbox.library().create_key("backups", &[Scope::Backup]).unwrap().secret;
+    let backup_key = sandbox.library().admin().create_key("backups", &[Scope::Backup]).unwrap().secret;
     // No rate limit: 16 writers on one key would meet it, and this measures the backup, not the limiter.
     let base = ("RENTAL_BASE_URL", "https://stays.example");
     let server = sandbox.serve_with(&[("RENTAL_RATE_LIMIT", "0"), base]);
@@ -125,9 +125,9 @@ fn a_redb_backup_restores_into_postgres_and_back_record_for_record() {
     let bookings = sandbox.with_bookings();
     {
         let rental = sandbox.library();
-        rental.add_webhook("https://hooks.example.com/in", Subscription::parse("*").unwrap(), None).unwrap();
+        rental.admin().add_webhook("https://hooks.example.com/in", Subscription::parse("*").unwrap(), None).unwrap();
         rental.worker().fan_out(100).unwrap();
-        rental.set_admin_password("a long admin password").unwrap();
+        rental.admin().set_admin_password("a long admin password").unwrap();
     }
     let first = sandbox.dir.path().join("from-redb.backup").display().to_string();
     sandbox.run(&["backup", "--to", &first]).ok();
@@ -233,7 +233,7 @@ fn an_event_numbered_far_past_the_others_restores_at_once_under_its_number() {
     let data_dir = target.path().join("data");
     sandbox.run(&["restore", &forged.display().to_string(), "--data-dir", &data_dir.display().to_string()]).ok();
     let restored = Rental::new(rental_core::RedbStore::open_dir(&data_dir).unwrap());
-    let events = restored.events_after(far - 1, 10).unwrap();
+    let events = restored.admin().events_after(far - 1, 10).unwrap();
     assert_eq!(events.iter().map(|e| e.seq).collect::<Vec<_>>(), [far]);
 }
 

@@ -471,7 +471,7 @@ fn a_rotated_secret_is_printed_once_and_the_previous_one_signs_for_a_day_more() 
     assert!(!listed.contains(first) && !listed.contains(&second) && !listed.contains("my-third"), "{listed}");
 
     let rental = Rental::new(RedbStore::open_dir(s.data_dir()).unwrap());
-    let webhook = rental.webhooks().unwrap().remove(0);
+    let webhook = rental.admin().webhooks().unwrap().remove(0);
     assert_eq!(webhook.secrets.active(rental.now()), ["my-third-secret", second.as_str(), first]);
 }
 

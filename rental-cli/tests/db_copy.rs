@@ -30,16 +30,16 @@ fn the_demo_store_copies_whole_and_every_command_answers_the_same_on_postgres() 
     let secret = {
         let rental = Rental::new(rental_core::RedbStore::open_dir(sandbox.data_dir()).unwrap());
         rental.seed_demo().unwrap();
-        let secret = rental.create_key("website", &[Scope::Read, Scope::Write]).unwrap().secret;
-        rental.create_key("old", &[Scope::Read]).unwrap();
-        rental.revoke_key("old").unwrap();
-        rental.add_webhook("https://example.com/hook", Subscription::parse("*").unwrap(), None).unwrap();
+        let secret = rental.admin().create_key("website", &[Scope::Read, Scope::Write]).unwrap().secret;
+        rental.admin().create_key("old", &[Scope::Read]).unwrap();
+        rental.admin().revoke_key("old").unwrap();
+        rental.admin().add_webhook("https://example.com/hook", Subscription::parse("*").unwrap(), None).unwrap();
         rental.worker().fan_out(1_000).unwrap();
         let mut request = common::stay(60, 3);
         request.property = "harbour-loft".parse().unwrap();
         request.guests = 2;
         rental.create_booking(&request, Some("order-1")).unwrap();
-        rental.set_admin_password("correct horse battery").unwrap();
+        rental.admin().set_admin_password("correct horse battery").unwrap();
         secret
     };
     let url = PgCluster::shared().empty_database();
@@ -58,14 +58,14 @@ fn the_demo_store_copies_whole_and_every_command_answers_the_same_on_postgres() 
         assert_eq!(redb.json(), postgres.json(), "{args:?}");
     }
     let copied = Rental::new(PgStore::open(&url).unwrap());
-    assert!(copied.authenticate(&secret).unwrap().is_some(), "keys work by their secret");
+    assert!(copied.admin().authenticate(&secret).unwrap().is_some(), "keys work by their secret");
     assert!(copied.worker().verify_admin_password("correct horse battery").unwrap());
     let read = copied.store().read().unwrap();
     assert!(read.unfanned_events(10).unwrap().len() == 1, "the booking made after the fan-out is still to fan out");
     assert!(read.idempotency("order-1").unwrap().is_some());
     drop(read);
     let seq = rental_tests::all_events(&copied).last().unwrap().seq;
-    copied.create_key("after", &[Scope::Read]).unwrap();
+    copied.admin().create_key("after", &[Scope::Read]).unwrap();
     copied
         .update_booking(
             copied.bookings(&rental_core::BookingQuery { limit: 1, ..Default::default() }).unwrap().data[0]

@@ -169,7 +169,11 @@ const ENV: [(&str, &str); 2] = [("RENTAL_ALLOW_PRIVATE_TARGETS", "true"), ("RENT
 fn on_redb_a_restarted_server_resumes_its_killed_runs_deliveries_within_5_s() {
     let (sandbox, key) = Sandbox::with_key();
     let receiver = Switch::start();
-    sandbox.library().add_webhook(&receiver.url(), Subscription::parse("booking.created").unwrap(), None).unwrap();
+    sandbox
+        .library()
+        .admin()
+        .add_webhook(&receiver.url(), Subscription::parse("booking.created").unwrap(), None)
+        .unwrap();
     let server = sandbox.serve_with(&ENV);
     let codes = book(&server, &key, 5);
     receiver.wait_for_a_hanging_attempt(&server);
@@ -198,9 +202,9 @@ fn on_postgres_another_server_delivers_a_killed_servers_claims_within_15_s_in_or
     let url = PgCluster::shared().database();
     let rental = Rental::new(PgStore::open(&url).unwrap());
     rental.import_properties(&demo::properties()).unwrap();
-    let key = rental.create_key("test", &[Scope::Read, Scope::Write]).unwrap().secret;
+    let key = rental.admin().create_key("test", &[Scope::Read, Scope::Write]).unwrap().secret;
     let receiver = Switch::start();
-    rental.add_webhook(&receiver.url(), Subscription::parse("booking.created").unwrap(), None).unwrap();
+    rental.admin().add_webhook(&receiver.url(), Subscription::parse("booking.created").unwrap(), None).unwrap();
     drop(rental);
     let sandbox = Sandbox { dir: tempfile::tempdir().unwrap() };
     let env = [ENV[0], ENV[1], ("RENTAL_DATABASE_URL", url.as_str())];

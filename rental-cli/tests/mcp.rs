@@ -271,7 +271,7 @@ fn on_the_local_store_a_lapsed_request_frees_its_nights_during_the_session() {
 fn the_agent_tools_see_blocked_nights_as_blocked_and_taken() {
     let (s, _key) = Sandbox::with_key();
     let stay = rental_core::Stay::new(day(80), day(82)).unwrap();
-    s.library().add_block("sea-view", stay, "owner stay").unwrap();
+    s.library().calendars().add_block("sea-view", stay, "owner stay").unwrap();
     let mut child =
         s.command(&["mcp"], &[]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();

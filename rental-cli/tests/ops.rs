@@ -68,7 +68,7 @@ fn a_real_prometheus_scrapes_with_a_metrics_key_and_counts_the_bookings() {
         return;
     }
     let (sandbox, key) = Sandbox::with_key();
-    let metrics_key = sandbox.library().create_key("prometheus", &[Scope::Metrics]).unwrap().secret;
+    let metrics_key = sandbox.library().admin().create_key("prometheus", &[Scope::Metrics]).unwrap().secret;
     let server = sandbox.serve();
     let created: u32 = 7;
     for i in 0..created {
@@ -164,7 +164,7 @@ fn a_real_prometheus_scrapes_with_a_metrics_key_and_counts_the_bookings() {
 #[test]
 fn the_first_scrape_of_a_fresh_server_has_every_family() {
     let (sandbox, _) = Sandbox::with_key();
-    let metrics_key = sandbox.library().create_key("prometheus", &[Scope::Metrics]).unwrap().secret;
+    let metrics_key = sandbox.library().admin().create_key("prometheus", &[Scope::Metrics]).unwrap().secret;
     let server = sandbox.serve();
     let exposition = request(server.addr, "GET", "/metrics", &metrics_key, "");
     for family in [
@@ -223,11 +223,11 @@ fn json_logs_have_a_line_a_request_and_no_secret_in_any_line() {
         let mut property = rental.property("sea-view").unwrap();
         property.access.door_code = DOOR_CODE.to_owned();
         rental.import_properties(&[property]).unwrap();
-        rental.set_admin_password(ADMIN_PASSWORD).unwrap();
+        rental.admin().set_admin_password(ADMIN_PASSWORD).unwrap();
         // Nobody listens there: each attempt, signed with the secret, is refused at once.
         let url = format!("http://hooks:{HOOK_PASSWORD}@127.0.0.1:{}/hooks?token={HOOK_TOKEN}", free_port());
-        rental.add_webhook(&url, Subscription::parse("*").unwrap(), Some(WEBHOOK_SECRET.to_owned())).unwrap();
-        rental.create_key("reader", &[Scope::Read]).unwrap().secret
+        rental.admin().add_webhook(&url, Subscription::parse("*").unwrap(), Some(WEBHOOK_SECRET.to_owned())).unwrap();
+        rental.admin().create_key("reader", &[Scope::Read]).unwrap().secret
     };
     let server = sandbox.serve_with(&[
         ("RENTAL_LOG_FORMAT", "json"),
@@ -279,8 +279,8 @@ fn json_logs_have_a_line_a_request_and_no_secret_in_any_line() {
     let log = server.log();
     drop(server);
     let rental = sandbox.library();
-    let webhook = rental.webhooks().unwrap().remove(0);
-    let tried = rental.deliveries_of(&webhook.id, 10).unwrap().iter().map(|d| d.attempts.len()).sum::<usize>();
+    let webhook = rental.admin().webhooks().unwrap().remove(0);
+    let tried = rental.admin().deliveries_of(&webhook.id, 10).unwrap().iter().map(|d| d.attempts.len()).sum::<usize>();
     assert!(tried > 0, "the webhook was tried, its secret used: {log}");
     check_log(&log, &[&key, &read_key, "rk_not-a-real-key-but-secret-looking", HOOK_PASSWORD, HOOK_TOKEN]);
     assert!(log.contains("127.0.0.1") && log.contains("/hooks"), "the receiver is still named: {log}");

@@ -87,7 +87,7 @@ fn bookings_are_confirmed_and_cancelled_through_the_server() {
 fn a_write_only_key_confirms_through_the_server_and_is_told_the_booking_is_not_shown() {
     let (s, key) = Sandbox::with_key();
     let code = s.with_bookings()[0].code.to_string();
-    let writer = s.library().create_key("writer", &[Scope::Write]).unwrap().secret;
+    let writer = s.library().admin().create_key("writer", &[Scope::Write]).unwrap().secret;
     let server = s.serve();
     let url = server.url();
 
@@ -104,7 +104,7 @@ fn a_write_only_key_confirms_through_the_server_and_is_told_the_booking_is_not_s
 fn keys_without_the_scope_or_unknown_keys_are_refused_with_the_servers_words() {
     let (s, key) = Sandbox::with_key();
     let code = s.with_bookings()[0].code.to_string();
-    let read_only = s.library().create_key("reader", &[Scope::Read]).unwrap().secret;
+    let read_only = s.library().admin().create_key("reader", &[Scope::Read]).unwrap().secret;
     let server = s.serve();
     let url = server.url();
 

@@ -33,14 +33,14 @@ impl Shared {
         let url = PgCluster::shared().database();
         let rental = Rental::new(PgStore::open(&url).unwrap());
         rental.import_properties(&demo::properties()).unwrap();
-        let key = rental.create_key("test", &[Scope::Read, Scope::Write]).unwrap().secret;
+        let key = rental.admin().create_key("test", &[Scope::Read, Scope::Write]).unwrap().secret;
         Shared { sandbox: Sandbox { dir: tempfile::tempdir().unwrap() }, url, key }
     }
 
     /// Adds a webhook for `events` at `url`.
     fn webhook(&self, url: &str, events: &str) {
         let rental = Rental::new(PgStore::open(&self.url).unwrap());
-        rental.add_webhook(url, Subscription::parse(events).unwrap(), None).unwrap();
+        rental.admin().add_webhook(url, Subscription::parse(events).unwrap(), None).unwrap();
     }
 
     /// sea-view pulls `url` as its `airbnb` feed.
@@ -346,7 +346,7 @@ fn an_admin_logged_in_on_one_server_is_logged_in_on_the_other_and_failures_count
         return;
     }
     let shared = Shared::new();
-    Rental::new(PgStore::open(&shared.url).unwrap()).set_admin_password("correct-horse").unwrap();
+    Rental::new(PgStore::open(&shared.url).unwrap()).admin().set_admin_password("correct-horse").unwrap();
     let (a, b) = (shared.serve(), shared.serve());
     let (status, head) = log_in(a.addr, "correct-horse");
     assert_eq!(status, 303, "{head}");

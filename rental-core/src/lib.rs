@@ -71,7 +71,7 @@
 //!
 //! // 4. Read the outbox: every change wrote its events in its own transaction
 //! //    (what webhooks deliver, docs/API.md section 9). Confirming is a status change too.
-//! let events: Vec<EventName> = rental.events_after(0, 100)?.into_iter().map(|e| e.event.event).collect();
+//! let events: Vec<EventName> = rental.admin().events_after(0, 100)?.into_iter().map(|e| e.event.event).collect();
 //! assert_eq!(events, [EventName::BookingCreated, EventName::BookingConfirmed, EventName::BookingUpdated]);
 //!
 //! // 5. The occupancy summary, each property judged on its own today.
@@ -106,7 +106,7 @@
 //!   delivered, signed ([`webhook`]), by `rental-server`; a program that
 //!   delivers them itself, or pulls the channels' feeds itself ([`pull`]),
 //!   uses [`Rental::worker`], the calls meant for servers. Our calendar
-//!   export, for the channels to import, is [`Rental::calendar_export`].
+//!   export, for the channels to import, is [`Calendars::calendar_export`].
 //! - **Taking payments**: [`payment_provider::PaymentProvider`] is the seam to a
 //!   payment provider (the server's is Stripe); implement it for another.
 //! - **Pure functions**: [`pricing`], [`availability`], [`lifecycle`],
@@ -176,7 +176,8 @@ pub use occupancy::Summary;
 pub use pricing::Quote;
 pub use property::{Cents, IcalFeed, Pricing, Property, PropertyBuilder, SeasonalRate, format_money};
 pub use service::{
-    Agenda, CheckIns, Created, NewKey, PaymentChange, Rental, Settings, TestMessages, WRITE_ATTEMPTS, retry_pause,
+    Admin, Agenda, Calendars, CheckIns, Created, NewKey, PaymentChange, Rental, Settings, TestMessages, WRITE_ATTEMPTS,
+    retry_pause,
 };
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]

@@ -171,7 +171,7 @@ async fn authenticate<S: Store + 'static>(
         Some(key)
     } else {
         let secret = secret.to_owned();
-        blocking(&state.rental, move |r| r.authenticate(&secret)).await?.map(Arc::new)
+        blocking(&state.rental, move |r| r.admin().authenticate(&secret)).await?.map(Arc::new)
     };
     let key = key.ok_or_else(|| Problem::unauthorized("the API key is unknown or revoked"))?;
     if key.allows(scope) {

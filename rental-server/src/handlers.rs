@@ -222,7 +222,7 @@ pub async fn summary<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
 
 /// `GET /api/v1/sync/status`: every configured feed's freshness.
 pub async fn sync_status<S: Store + 'static>(rental: &Arc<Rental<S>>) -> Reply {
-    let status = read(rental, Rental::sync_status).await?;
+    let status = read(rental, |r: &Rental<_>| r.calendars().sync_status()).await?;
     Ok(json(StatusCode::OK, &status))
 }
 
@@ -248,7 +248,7 @@ pub async fn calendar<S: Store + 'static>(
     headers: &HeaderMap,
 ) -> Reply {
     let exclude = query.get("exclude").map(str::to_owned);
-    let export = blocking(rental, move |r| r.calendar_export(&slug, exclude.as_deref())).await?;
+    let export = blocking(rental, move |r| r.calendars().calendar_export(&slug, exclude.as_deref())).await?;
     let etag = HeaderValue::try_from(export.etag.as_str()).map_err(|_| Problem::internal())?;
     let known = headers
         .get_all(header::IF_NONE_MATCH)

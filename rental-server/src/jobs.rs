@@ -22,7 +22,7 @@ pub const EXPIRY_INTERVAL: Duration = Duration::from_secs(1);
 /// How often retention looks for what it may remove.
 pub const RETENTION_INTERVAL: Duration = Duration::from_secs(60);
 
-/// Runs `Rental::expire_due` every [`EXPIRY_INTERVAL`] and `Worker::prune`
+/// Runs `Worker::expire_due` every [`EXPIRY_INTERVAL`] and `Worker::prune`
 /// every [`RETENTION_INTERVAL`], each first at once, until `stop` changes.
 /// Both run on the blocking pool, one at a time.
 pub async fn housekeeping<S: Store + 'static>(rental: Arc<Rental<S>>, mut stop: watch::Receiver<bool>) {
@@ -35,7 +35,7 @@ pub async fn housekeeping<S: Store + 'static>(rental: Arc<Rental<S>>, mut stop: 
         let rental = Arc::clone(&rental);
         tokio::select! {
             _ = expiry.tick(), if holds_lapse => {
-                match tokio::task::spawn_blocking(move || rental.expire_due()).await {
+                match tokio::task::spawn_blocking(move || rental.worker().expire_due()).await {
                     Ok(Ok(expired)) => {
                         for b in expired {
                             tracing::info!(code = %b.code, property = %b.property, "checkout link expired; booking cancelled");

@@ -39,7 +39,7 @@ where
     T: Send + 'static,
     F: FnOnce(&Rental<S>) -> rental_core::Result<T> + Send + 'static,
 {
-    if rental.reads_from_memory() { f(rental).map_err(problem) } else { blocking(rental, f).await }
+    if rental.worker().reads_from_memory() { f(rental).map_err(problem) } else { blocking(rental, f).await }
 }
 
 /// The problem of a library error; store failures are logged, as their response says nothing.

@@ -449,7 +449,7 @@ impl Server {
         let clock = Arc::new(ManualClock::new("2026-11-22T07:39:21.123Z".parse().expect("a time")));
         let rental = Rental::new(MemoryStore::new()).with_clock(clock);
         rental.import_properties(&demo::properties()).expect("import");
-        let key = |scopes: &[Scope]| rental.create_key(&format!("{scopes:?}"), scopes).expect("key").secret;
+        let key = |scopes: &[Scope]| rental.admin().create_key(&format!("{scopes:?}"), scopes).expect("key").secret;
         let (read_write, read_only, write_only) =
             (key(&[Scope::Read, Scope::Write]), key(&[Scope::Read]), key(&[Scope::Write]));
         seed(&rental);
@@ -513,7 +513,10 @@ fn seed(rental: &Rental<MemoryStore>) {
     };
     let code = rental.create_booking(&request, None).expect("create").booking.code;
     rental.update_booking(code.as_str(), &rental_core::Action::Confirm).expect("confirm");
-    rental.add_block("sea-view", Stay::new(d("2026-11-26"), d("2026-11-28")).expect("a stay"), "owner").expect("block");
+    rental
+        .calendars()
+        .add_block("sea-view", Stay::new(d("2026-11-26"), d("2026-11-28")).expect("a stay"), "owner")
+        .expect("block");
     let mut channel = demo::booking(CHANNEL_CODE, "2027-03-10", "2027-03-14");
     channel.status = rental_core::Status::Confirmed;
     channel.payment_status = rental_core::PaymentStatus::External;

@@ -28,7 +28,7 @@ async fn the_dashboard_lists_todays_arrivals_and_confirms_and_cancels_like_the_a
     let pending = page.split("id=\"pending\"").nth(1).unwrap();
     assert!(pending.contains(arriving) && pending.contains(later), "{pending}");
 
-    let seq = s.rental.events_after(0, 10_000).unwrap().last().unwrap().seq;
+    let seq = s.rental.admin().events_after(0, 10_000).unwrap().last().unwrap().seq;
     let r = client.post(&format!("/admin/bookings/{arriving}/confirm"), &[]).await;
     assert_eq!((r.status, r.header("location")), (303, Some("/admin")));
     let booking = s.http.get(&format!("/api/v1/bookings/{arriving}"), &s.key).await;
@@ -36,7 +36,8 @@ async fn the_dashboard_lists_todays_arrivals_and_confirms_and_cancels_like_the_a
         (booking.body["status"].as_str(), booking.body["paymentStatus"].as_str()),
         (Some("confirmed"), Some("paid"))
     );
-    let events: Vec<_> = s.rental.events_after(seq, 100).unwrap().iter().map(|e| e.event.event.as_str()).collect();
+    let events: Vec<_> =
+        s.rental.admin().events_after(seq, 100).unwrap().iter().map(|e| e.event.event.as_str()).collect();
     assert_eq!(events, ["booking.confirmed", "booking.updated"]);
     assert!(client.get("/admin").await.text().contains(&format!("Booking {arriving} is now confirmed.")));
 
@@ -107,7 +108,7 @@ async fn a_test_event_goes_signed_to_that_webhook_alone_and_a_resend_repeats_the
     let secret = "whsec_YWRtaW4gdGVzdCBzZWNyZXQ="; // "admin test secret"
     client.post("/admin/webhooks", &[("url", &target.url()), ("events", "*"), ("secret", secret)]).await.expect(303);
     client.post("/admin/webhooks", &[("url", &bystander.url()), ("events", "*")]).await.expect(303);
-    let hooks = s.rental.webhooks().unwrap();
+    let hooks = s.rental.admin().webhooks().unwrap();
     let hook = hooks.iter().find(|w| w.url == target.url()).unwrap();
 
     client.post(&format!("/admin/webhooks/{}/test", hook.id), &[]).await.expect(303);
@@ -117,7 +118,7 @@ async fn a_test_event_goes_signed_to_that_webhook_alone_and_a_resend_repeats_the
     assert_eq!(got[0].json()["data"]["webhook"], json!(hook.id));
     bystander.assert_no_more_than(0, Duration::from_millis(400)).await;
 
-    let delivery = s.rental.deliveries_of(&hook.id, 10).unwrap().remove(0);
+    let delivery = s.rental.admin().deliveries_of(&hook.id, 10).unwrap().remove(0);
     assert_eq!(delivery.id, got[0].delivery());
     let page = client.get("/admin/webhooks").await.text();
     assert!(page.contains(&delivery.id) && page.contains("delivered"), "{page}");
@@ -128,7 +129,7 @@ async fn a_test_event_goes_signed_to_that_webhook_alone_and_a_resend_repeats_the
     assert_eq!(got[1].body, got[0].body, "same bytes");
     bystander.assert_no_more_than(0, Duration::from_millis(100)).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(s.rental.delivery(&delivery.id).unwrap().attempts.len(), 2);
+    assert_eq!(s.rental.admin().delivery(&delivery.id).unwrap().attempts.len(), 2);
 }
 
 #[tokio::test]
@@ -137,9 +138,9 @@ async fn a_deactivated_webhook_gets_nothing_until_activated_and_a_deleted_one_is
     let target = Receiver::ok().await;
     let client = Client::logged_in(&s.http).await;
     client.post("/admin/webhooks", &[("url", &target.url()), ("events", "booking.created")]).await.expect(303);
-    let id = s.rental.webhooks().unwrap()[0].id.clone();
+    let id = s.rental.admin().webhooks().unwrap()[0].id.clone();
     client.post(&format!("/admin/webhooks/{id}/deactivate"), &[]).await.expect(303);
-    assert!(!s.rental.webhooks().unwrap()[0].active);
+    assert!(!s.rental.admin().webhooks().unwrap()[0].active);
     s.book("sea-view", "2026-12-01", "2026-12-04", 2).await;
     client.post(&format!("/admin/webhooks/{id}/test"), &[]).await.expect(303);
     target.assert_no_more_than(0, Duration::from_millis(400)).await;
@@ -150,7 +151,7 @@ async fn a_deactivated_webhook_gets_nothing_until_activated_and_a_deleted_one_is
     assert_eq!(got[0].event(), "booking.created");
 
     client.post(&format!("/admin/webhooks/{id}/delete"), &[]).await.expect(303);
-    assert!(s.rental.webhooks().unwrap().is_empty());
+    assert!(s.rental.admin().webhooks().unwrap().is_empty());
     assert!(!client.get("/admin/webhooks").await.text().contains(&target.url()));
 }
 
@@ -161,11 +162,11 @@ async fn rotating_a_secret_shows_the_new_one_once_and_deliveries_carry_both_for_
     let client = Client::logged_in(&s.http).await;
     let old = "whsec_YWRtaW4gdGVzdCBzZWNyZXQ="; // "admin test secret"
     client.post("/admin/webhooks", &[("url", &target.url()), ("events", "*"), ("secret", old)]).await.expect(303);
-    let id = s.rental.webhooks().unwrap()[0].id.clone();
+    let id = s.rental.admin().webhooks().unwrap()[0].id.clone();
     assert!(client.get("/admin/webhooks").await.text().contains("one secret"));
 
     client.post(&format!("/admin/webhooks/{id}/rotate"), &[]).await.expect(303);
-    let new = s.rental.webhooks().unwrap()[0].secret().to_owned();
+    let new = s.rental.admin().webhooks().unwrap()[0].secret().to_owned();
     assert!(new.starts_with("whsec_") && new != old, "{new}");
     let page = client.get("/admin/webhooks").await.text();
     assert!(page.contains(&new) && page.contains("New signing secret"), "the new secret is shown: {page}");
@@ -188,7 +189,7 @@ async fn a_webhook_needs_at_least_one_event() {
     let s = server().await;
     let client = Client::logged_in(&s.http).await;
     client.post("/admin/webhooks", &[("url", "https://example.com/hook")]).await.expect(303);
-    assert!(s.rental.webhooks().unwrap().is_empty());
+    assert!(s.rental.admin().webhooks().unwrap().is_empty());
     let page = client.get("/admin/webhooks").await.text();
     assert!(page.contains("choose at least one event"), "{page}");
     client
@@ -198,7 +199,7 @@ async fn a_webhook_needs_at_least_one_event() {
         )
         .await
         .expect(303);
-    let hooks = s.rental.webhooks().unwrap();
+    let hooks = s.rental.admin().webhooks().unwrap();
     assert_eq!(serde_json::to_value(&hooks[0].events).unwrap(), json!(["booking.created", "booking.cancelled"]));
 }
 

@@ -124,7 +124,7 @@ async fn limited_server(site: &str, posts: usize) -> TestServer<MemoryStore> {
     let mut config = config(AdminConfig::default());
     config.book.posts = PostLimit { posts, window: chrono::TimeDelta::minutes(10) };
     let s = TestServer::with_config(&config).await;
-    s.rental.set_admin_password(PASSWORD).unwrap();
+    s.rental.admin().set_admin_password(PASSWORD).unwrap();
     s.rental
         .edit_property("sea-view", |p| {
             p.booking_page.enabled = true;

@@ -162,7 +162,7 @@ async fn a_host_manages_keys_and_webhooks_in_a_real_browser() -> Result {
         "/airbnb.ics",
         Feed::Calendar(calendar(&[("a1@airbnb.com", "Reserved - Jane", "2026-12-01", "2026-12-04")])),
     );
-    s.rental.add_ical_feed("sea-view", "airbnb", &channel.url("/airbnb.ics"))?;
+    s.rental.calendars().add_ical_feed("sea-view", "airbnb", &channel.url("/airbnb.ics"))?;
     let base = format!("http://{}", s.http.addr);
     let Some(driver) = Driver::start() else { return Ok(()) };
     let profile = tempfile::tempdir()?;
@@ -211,7 +211,7 @@ async fn a_host_manages_keys_and_webhooks_in_a_real_browser() -> Result {
     created.expect(201);
     c.refresh().await?;
     assert!(c.find_all(Locator::Css("#secret")).await?.is_empty(), "the key is shown only once");
-    let id = s.rental.keys()?.into_iter().find(|k| k.name == "website").unwrap().id;
+    let id = s.rental.admin().keys()?.into_iter().find(|k| k.name == "website").unwrap().id;
     click_button(&c, &format!("//tr[@data-id='{id}']"), "Revoke", Some("Revoke the key website?")).await?;
     assert!(flash(&c).await?.contains("Key website revoked."));
     s.http.get("/api/v1/properties", &key).await.problem(401, "unauthorized");

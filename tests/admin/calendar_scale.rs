@@ -25,7 +25,7 @@ async fn the_calendar_of_200_properties_shows_every_row_quickly() {
         for (from, to) in [("2026-11-24", "2026-11-27"), ("2026-12-05", "2026-12-09")] {
             s.rental.create_booking(&rental_tests::new_booking(&slug, from, to, 2), None).unwrap();
         }
-        s.rental.add_block(&slug, Stay::new(d("2026-12-15"), d("2026-12-18")).unwrap(), "owner").unwrap();
+        s.rental.calendars().add_block(&slug, Stay::new(d("2026-12-15"), d("2026-12-18")).unwrap(), "owner").unwrap();
     }
     let admin = Client::logged_in(&s.http).await;
     let mut timings = Vec::new();

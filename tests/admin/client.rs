@@ -40,7 +40,7 @@ pub async fn server() -> TestServer<MemoryStore> {
 /// The same with `admin` settings.
 pub async fn server_with(admin: AdminConfig) -> TestServer<MemoryStore> {
     let server = TestServer::with_config(&config(admin)).await;
-    server.rental.set_admin_password(PASSWORD).expect("the password is set");
+    server.rental.admin().set_admin_password(PASSWORD).expect("the password is set");
     server
 }
 

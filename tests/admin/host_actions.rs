@@ -19,6 +19,7 @@ async fn host_forms_without_the_csrf_token_are_refused_and_change_nothing() {
     let code = booked(&s, "Ada Lovelace").await;
     let block = s
         .rental
+        .calendars()
         .add_block(
             "sea-view",
             rental_core::Stay::new(rental_tests::d("2027-01-05"), rental_tests::d("2027-01-07")).unwrap(),
@@ -48,6 +49,7 @@ async fn host_forms_without_the_csrf_token_are_refused_and_change_nothing() {
     assert_eq!(s.get(&format!("/api/v1/bookings/{code}"), &s.read_key).await.body, before);
     assert_eq!(
         s.rental
+            .calendars()
             .blocks("sea-view", Some(rental_tests::d("2026-11-22")), Some(rental_tests::d("2027-11-22")))
             .unwrap()
             .len(),

@@ -90,10 +90,10 @@ async fn a_host_moves_a_stay_blocks_nights_and_finds_a_guest_in_a_real_browser()
     shot(&c, "calendar").await?;
 
     // Remove it again from the list under the calendar.
-    let id = s.rental.blocks("harbour-loft", None, None)?[0].id.clone();
+    let id = s.rental.calendars().blocks("harbour-loft", None, None)?[0].id.clone();
     crate::browser::click_button(&c, &format!("//tr[@data-block='{id}']"), "Remove", Some("Reopen 2026-12-10")).await?;
     assert!(flash(&c).await?.contains("Reopened"));
-    assert!(s.rental.blocks("harbour-loft", None, None)?.is_empty());
+    assert!(s.rental.calendars().blocks("harbour-loft", None, None)?.is_empty());
 
     // Search bookings by a part of a guest's name, in any case.
     c.goto(&format!("{base}/admin/bookings")).await?;

@@ -56,7 +56,7 @@ async fn wrong_passwords_at_once_from_many_addresses_are_checked_a_few_at_a_time
     let trusted_proxies = "127.0.0.0/8, ::1".parse().expect("a valid list");
     let config = ServerConfig { trusted_proxies, ..config(AdminConfig::default()) };
     let s: TestServer<MemoryStore> = TestServer::with_config(&config).await;
-    s.rental.set_admin_password(PASSWORD).expect("the password is set");
+    s.rental.admin().set_admin_password(PASSWORD).expect("the password is set");
     let before = rss_mib();
     let statuses = burst(60, |i| Client::behind_proxy(&s.http, &format!("198.51.100.{i}"))).await;
     let grew = rss_mib().saturating_sub(before);

@@ -131,7 +131,7 @@ async fn the_test_message_is_made_up_and_marked_test() {
         ..MailConfig::default()
     };
     let s = rental_tests::http::TestServer::with_config(&config).await;
-    s.rental.set_admin_password(crate::client::PASSWORD).unwrap();
+    s.rental.admin().set_admin_password(crate::client::PASSWORD).unwrap();
     s.rental.edit_property("sea-view", |p| p.access.arrival_notes = "The key is under the blue pot.".into()).unwrap();
     let mut body = booking_body("sea-view", "2026-12-20", "2026-12-23", 2);
     body["guestName"] = "Real Guest".into();
@@ -176,7 +176,7 @@ async fn a_mail_server_that_refuses_is_a_warning_on_the_dashboard_until_a_messag
         ..MailConfig::default()
     };
     let s = rental_tests::http::TestServer::with_config(&config).await;
-    s.rental.set_admin_password(crate::client::PASSWORD).unwrap();
+    s.rental.admin().set_admin_password(crate::client::PASSWORD).unwrap();
     let client = Client::logged_in(&s.http).await;
     let deadline = Instant::now() + Duration::from_secs(20);
     while !client.get("/admin").await.text().contains("id=\"mail-trouble\"") {
@@ -222,7 +222,7 @@ async fn test_messages_go_ten_an_hour_per_property_and_each_is_listed_in_the_edi
         ..MailConfig::default()
     };
     let s = rental_tests::http::TestServer::with_config(&config).await;
-    s.rental.set_admin_password(crate::client::PASSWORD).unwrap();
+    s.rental.admin().set_admin_password(crate::client::PASSWORD).unwrap();
     let client = Client::logged_in(&s.http).await;
     let send = |to: &'static str| {
         let client = &client;

@@ -12,7 +12,7 @@ use crate::client::{Client, PASSWORD, config};
 async fn server(proxies: &str) -> TestServer<MemoryStore> {
     let trusted_proxies = proxies.parse().expect("a valid list");
     let server = TestServer::with_config(&ServerConfig { trusted_proxies, ..config(AdminConfig::default()) }).await;
-    server.rental.set_admin_password(PASSWORD).expect("the password is set");
+    server.rental.admin().set_admin_password(PASSWORD).expect("the password is set");
     server
 }
 

@@ -56,7 +56,7 @@ async fn every_admin_route_without_a_session_answers_303_to_the_login_page() {
             assert_eq!((r.status, r.header("location")), (303, Some("/admin/login")), "POST {path}");
         }
     }
-    assert_eq!(s.rental.keys().unwrap().len(), 3, "nothing was created");
+    assert_eq!(s.rental.admin().keys().unwrap().len(), 3, "nothing was created");
     anonymous.get("/admin/login").await.expect(200);
 }
 
@@ -93,8 +93,8 @@ async fn a_form_post_without_or_with_a_wrong_csrf_token_is_refused_and_changes_n
     let s = server().await;
     let client = Client::logged_in(&s.http).await;
     let other = Client::logged_in(&s.http).await;
-    let victim = s.rental.keys().unwrap()[0].clone();
-    let before = s.rental.keys().unwrap();
+    let victim = s.rental.admin().keys().unwrap()[0].clone();
+    let before = s.rental.admin().keys().unwrap();
     let token_of_another_session = other.csrf().await;
     for token in [None, Some(""), Some("0000"), Some(token_of_another_session.as_str())] {
         let mut fields = vec![("name", "sneaky"), ("scope", "write")];
@@ -106,12 +106,12 @@ async fn a_form_post_without_or_with_a_wrong_csrf_token_is_refused_and_changes_n
         client.post_raw(&format!("/admin/api-keys/{}/revoke", victim.id), &fields).await.expect(403);
         client.post_raw("/admin/logout", &fields).await.expect(403);
     }
-    assert_eq!(s.rental.keys().unwrap(), before, "no key created or revoked");
+    assert_eq!(s.rental.admin().keys().unwrap(), before, "no key created or revoked");
     client.get("/admin").await.expect(200);
 
     let made = client.post("/admin/api-keys", &[("name", "site"), ("scope", "read")]).await;
     assert_eq!((made.status, made.header("location")), (303, Some("/admin/api-keys")));
-    let keys = s.rental.keys().unwrap();
+    let keys = s.rental.admin().keys().unwrap();
     assert!(keys.iter().any(|k| k.name == "site" && k.scopes == [Scope::Read]), "{keys:?}");
 }
 
@@ -120,7 +120,7 @@ async fn a_form_post_from_another_origin_is_refused_even_with_the_right_token() 
     let s = server().await;
     let client = Client::logged_in(&s.http).await;
     let token = client.csrf().await;
-    let before = s.rental.keys().unwrap();
+    let before = s.rental.admin().keys().unwrap();
     let own = format!("http://{}", s.http.addr);
     for origin in ["http://evil.example", "null", &format!("https://{}", s.http.addr), "http://127.0.0.1:1"] {
         client.send_origin(origin);
@@ -128,7 +128,7 @@ async fn a_form_post_from_another_origin_is_refused_even_with_the_right_token() 
         assert_eq!(r.status, 403, "{origin}: {}", r.text());
         client.post_raw("/admin/login", &[("_csrf", &token), ("password", PASSWORD)]).await.expect(403);
     }
-    assert_eq!(s.rental.keys().unwrap(), before, "no key created");
+    assert_eq!(s.rental.admin().keys().unwrap(), before, "no key created");
     client.send_origin(&own);
     let made = client.post_raw("/admin/api-keys", &[("_csrf", &token), ("name", "site"), ("scope", "read")]).await;
     assert_eq!((made.status, made.header("location")), (303, Some("/admin/api-keys")), "{}", made.text());
@@ -240,7 +240,7 @@ async fn logout_ends_the_session() {
     replay.set_cookie(SESSION_COOKIE, &id);
     assert_eq!(replay.get("/admin").await.status, 303, "the old id no longer works");
     assert_eq!(replay.post_raw("/admin/api-keys", &[("name", "x"), ("scope", "read")]).await.status, 303);
-    assert_eq!(s.rental.keys().unwrap().len(), 3);
+    assert_eq!(s.rental.admin().keys().unwrap().len(), 3);
 }
 
 #[tokio::test]

@@ -81,9 +81,9 @@ async fn every_endpoint_refuses_a_missing_malformed_or_unknown_key_with_401() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_revoked_key_is_401_from_then_on() {
     let s = TestServer::memory().await;
-    let new = s.rental.create_key("temporary", &[Scope::Read]).unwrap();
+    let new = s.rental.admin().create_key("temporary", &[Scope::Read]).unwrap();
     s.get("/api/v1/properties", &new.secret).await.expect(200);
-    s.rental.revoke_key(&new.key.id).unwrap();
+    s.rental.admin().revoke_key(&new.key.id).unwrap();
     unauthorized(&s.get("/api/v1/properties", &new.secret).await, "revoked");
     unauthorized(&s.get("/api/v1/ha/summary", &new.secret).await, "revoked");
 }

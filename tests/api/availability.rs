@@ -65,7 +65,7 @@ async fn each_night_has_its_status() {
     let booked = s.book("sea-view", "2026-11-27", "2026-11-29", 2).await;
     s.act(booked["code"].as_str().unwrap(), &serde_json::json!({"action": "confirm"})).await.expect(200);
     let block = Stay::new(d("2026-11-29"), d("2026-11-30")).unwrap();
-    s.rental.add_block("sea-view", block, "painting").unwrap();
+    s.rental.calendars().add_block("sea-view", block, "painting").unwrap();
     assert_eq!(held["status"], "pending");
     let reply = s.get(&format!("{PATH}?from=2026-11-21&to=2026-12-01"), &s.read_key).await;
     reply.expect(200);

@@ -102,7 +102,10 @@ async fn taken_nights_say_nothing_of_why_and_a_day_that_cannot_begin_a_stay_is_n
     let mut body = rental_tests::http::booking_body("sea-view", "2026-12-10", "2026-12-12", 2);
     body["guestName"] = "Grace Hopper".into();
     s.post("/api/v1/bookings", &s.key, &body).await.expect(201);
-    s.rental.add_block("sea-view", Stay::new(d("2026-12-15"), d("2026-12-16")).unwrap(), "window cleaning").unwrap();
+    s.rental
+        .calendars()
+        .add_block("sea-view", Stay::new(d("2026-12-15"), d("2026-12-16")).unwrap(), "window cleaning")
+        .unwrap();
     let page = s.http.get("/book/sea-view", NO_KEY).await.text();
     for secret in ["Grace", "window cleaning", "held", "booked", "blocked", "api"] {
         assert!(!page.contains(secret), "the page leaks {secret:?}");
@@ -180,7 +183,7 @@ async fn a_stay_the_rules_refuse_is_explained_in_words_and_gets_no_form() {
 #[tokio::test]
 async fn a_request_from_the_page_is_a_pending_booking_and_lands_on_its_confirmation() {
     let s = server().await;
-    let seq = s.rental.events_after(0, 10_000).unwrap().len();
+    let seq = s.rental.admin().events_after(0, 10_000).unwrap().len();
     let token = token(&s, "2026-12-20", "2026-12-27").await;
     let reply = post(&s, form("2026-12-20", "2026-12-27", &token, "")).await;
     reply.expect(303);
@@ -191,7 +194,7 @@ async fn a_request_from_the_page_is_a_pending_booking_and_lands_on_its_confirmat
     let b = &bookings[0];
     assert_eq!((b["status"].as_str(), b["paymentStatus"].as_str()), (Some("pending"), Some("unpaid")));
     assert_eq!((b["guests"].as_u64(), b["notes"][0]["text"].as_str()), (Some(2), Some("Arriving late")));
-    let events = s.rental.events_after(0, 10_000).unwrap();
+    let events = s.rental.admin().events_after(0, 10_000).unwrap();
     assert_eq!(events[seq..].iter().map(|e| e.event.event.as_str()).collect::<Vec<_>>(), ["booking.created"]);
     let code = b["code"].as_str().unwrap();
     let confirmation = s.http.get(&location, NO_KEY).await;

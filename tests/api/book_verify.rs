@@ -81,7 +81,7 @@ async fn the_first_mail_to_a_page_guest_is_a_link_without_their_words_and_the_re
     of_kind(&got, "New request");
 
     s.set_now("2026-11-22T09:00:00Z");
-    s.rental.expire_due().unwrap();
+    s.rental.worker().expire_due().unwrap();
     assert_eq!(status(&s, &code).await["status"], "pending", "a verified request holds its nights");
     let forged = path.replace(&code, "BK-AAAAAA");
     s.http.get(&forged, NO_KEY).await.expect(404);
@@ -96,10 +96,10 @@ async fn an_unverified_page_request_frees_its_nights_after_thirty_minutes() {
     assert!(page.text().contains("within 30 minutes"), "the guest is told: {}", page.text());
     // Made at the test clock's 07:39:21; the server's expiry job runs too.
     s.set_now("2026-11-22T08:09:00Z");
-    s.rental.expire_due().unwrap();
+    s.rental.worker().expire_due().unwrap();
     assert_eq!(status(&s, &code).await["status"], "pending", "held for 30 minutes");
     s.set_now("2026-11-22T08:10:00Z");
-    s.rental.expire_due().unwrap();
+    s.rental.worker().expire_due().unwrap();
     let booking = status(&s, &code).await;
     assert_eq!(booking["status"], "cancelled");
     assert_eq!(booking["cancelReason"], "guest e-mail not verified");

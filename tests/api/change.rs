@@ -10,12 +10,12 @@ fn code_of(b: &Value) -> String {
 
 /// The names and `changes` of the events written after outbox position `from`.
 fn events_since(s: &TestServer<impl rental_core::Store>, from: usize) -> Vec<(String, Value)> {
-    let all = s.rental.events_after(0, 1_000_000).expect("the outbox reads");
+    let all = s.rental.admin().events_after(0, 1_000_000).expect("the outbox reads");
     all[from..].iter().map(|e| (e.event.event.to_string(), e.event.data["changes"].clone())).collect()
 }
 
 fn outbox_len(s: &TestServer<impl rental_core::Store>) -> usize {
-    s.rental.events_after(0, 1_000_000).expect("the outbox reads").len()
+    s.rental.admin().events_after(0, 1_000_000).expect("the outbox reads").len()
 }
 
 async fn quote_total(s: &TestServer<impl rental_core::Store>, check_in: &str, check_out: &str, guests: u32) -> Value {

@@ -95,7 +95,7 @@ async fn the_form_records_what_was_given_once_per_form_and_keeps_what_was_typed_
     assert_eq!(given["phone"], "+351 912 345 678");
     assert_eq!(given["guestNames"], "Ada <script>alert(1)</script>\nCharles");
     assert_eq!((given.get("documentNumber"), &given["documentGiven"]), (None, &json!(true)), "read alone: no document");
-    let police = s.rental.create_key("police", &[Scope::Read, Scope::Guests]).unwrap().secret;
+    let police = s.rental.admin().create_key("police", &[Scope::Read, Scope::Guests]).unwrap().secret;
     assert_eq!(check_in(&s, &code, &police).await["documentNumber"], "X1234567");
     let booking = s.http.get(&format!("/api/v1/bookings/{code}"), &s.read_key).await.body.clone();
     assert_eq!(booking["checkInFormAt"], given["givenAt"]);
@@ -146,7 +146,7 @@ async fn a_document_number_is_deleted_30_days_after_check_out_and_the_check_in_s
     post(&s, &path, &[("token", &token), ("phone", "+351 912 345 678"), ("documentNumber", "X1234567")])
         .await
         .expect(303);
-    let police = s.rental.create_key("police", &[Scope::Read, Scope::Guests]).unwrap().secret;
+    let police = s.rental.admin().create_key("police", &[Scope::Read, Scope::Guests]).unwrap().secret;
     // Check-out is 11:00 in Lisbon (UTC in winter) on 23 December.
     s.set_now("2027-01-22T10:59:59Z");
     s.rental.worker().prune().unwrap();

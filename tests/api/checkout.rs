@@ -207,7 +207,7 @@ async fn no_answer_or_metric_holds_the_secret_key_or_the_webhook_secret() {
     seen.push(server.post(&format!("/api/v1/bookings/{code}/checkout/complete"), &server.key, &json!({})).await.text());
     seen.push(server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.text());
     seen.push(server.get("/api/openapi.json", "").await.text());
-    let metrics_key = server.rental.create_key("metrics", &[rental_core::Scope::Metrics]).unwrap().secret;
+    let metrics_key = server.rental.admin().create_key("metrics", &[rental_core::Scope::Metrics]).unwrap().secret;
     seen.push(server.get("/metrics", &metrics_key).await.text());
     for text in seen {
         assert!(!text.contains(SECRET_KEY) && !text.contains(WEBHOOK_SECRET), "a secret in: {text}");

@@ -18,7 +18,7 @@ use crate::webhooks::config;
 fn webhooks<S: Store>(s: &TestServer<S>, receiver: &Receiver, n: usize) {
     for i in 0..n {
         let url = format!("http://{}/hooks/{i}", receiver.addr);
-        s.rental.add_webhook(&url, Subscription::parse("*").unwrap(), None).unwrap();
+        s.rental.admin().add_webhook(&url, Subscription::parse("*").unwrap(), None).unwrap();
     }
 }
 
@@ -64,8 +64,8 @@ async fn two_thousand_deliveries_answered_at_once_each_arrive_exactly_once() {
     let twice: Vec<_> = seen.iter().filter(|(_, n)| **n > 1).collect();
     assert!(twice.is_empty(), "{} delivery ids arrived more than once: {twice:?}", twice.len());
     assert_eq!(seen.len(), 2_000);
-    for webhook in s.rental.webhooks().unwrap() {
-        let deliveries = s.rental.deliveries_of(&webhook.id, 1_000).unwrap();
+    for webhook in s.rental.admin().webhooks().unwrap() {
+        let deliveries = s.rental.admin().deliveries_of(&webhook.id, 1_000).unwrap();
         assert_eq!(deliveries.len(), 500);
         assert!(deliveries.iter().all(|d| d.attempts.len() == 1), "each recorded once, with one attempt");
     }

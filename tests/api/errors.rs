@@ -21,7 +21,7 @@ struct Snapshot {
 }
 
 async fn snapshot<S: Store + 'static>(s: &TestServer<S>) -> Snapshot {
-    let events = s.rental.events_after(0, 1_000_000).expect("the outbox reads").len();
+    let events = s.rental.admin().events_after(0, 1_000_000).expect("the outbox reads").len();
     Snapshot { bookings: s.all_bookings().await, summary: s.summary().await, events }
 }
 

@@ -144,11 +144,11 @@ async fn an_event_the_feed_repeats_is_one_booking_with_one_created_event() {
     let stay = ("r@airbnb.com", "Reserved", "2026-12-01", "2026-12-04");
     channel.set("/airbnb.ics", Feed::Calendar(calendar(&[stay, stay, stay])));
     set_feeds(&s, "sea-view", &[("airbnb", channel.url("/airbnb.ics"))]);
-    let seq = s.rental.events_after(0, 1_000_000).unwrap().len();
+    let seq = s.rental.admin().events_after(0, 1_000_000).unwrap().len();
     let report = sync(&s).await;
     assert_eq!(report["created"], json!(1), "{report}");
     assert_eq!(bookings_from(&s, "airbnb").await.len(), 1);
-    let created = s.rental.events_after(0, 1_000_000).unwrap()[seq..]
+    let created = s.rental.admin().events_after(0, 1_000_000).unwrap()[seq..]
         .iter()
         .filter(|e| e.event.event.as_str() == "booking.created")
         .count();
@@ -245,14 +245,21 @@ async fn sync_of_one_property_pulls_only_its_feeds_and_emits_events() {
     channel.set("/alpine.ics", Feed::Calendar(calendar(&[("a1", "Reserved", "2026-12-01", "2026-12-03")])));
     set_feeds(&s, "sea-view", &[("airbnb", channel.url("/sea.ics"))]);
     set_feeds(&s, "alpine-cabin", &[("airbnb", channel.url("/alpine.ics"))]);
-    let seen = s.rental.events_after(0, 10_000).expect("the outbox").len();
+    let seen = s.rental.admin().events_after(0, 10_000).expect("the outbox").len();
 
     let report = s.post("/api/v1/sync/ical?property=sea-view", &s.write_key, &json!({})).await.expect(200).body.clone();
     assert_eq!((&report["feeds"], &report["created"]), (&json!(1), &json!(1)));
     assert_eq!((channel.hits("/sea.ics"), channel.hits("/alpine.ics")), (1, 0));
 
-    let events: Vec<Value> =
-        s.rental.events_after(0, 10_000).expect("the outbox").into_iter().skip(seen).map(|e| json!(e.event)).collect();
+    let events: Vec<Value> = s
+        .rental
+        .admin()
+        .events_after(0, 10_000)
+        .expect("the outbox")
+        .into_iter()
+        .skip(seen)
+        .map(|e| json!(e.event))
+        .collect();
     let names: Vec<&str> = events.iter().map(|e| e["event"].as_str().unwrap_or_default()).collect();
     assert_eq!(names, ["booking.created", "calendar.synced"]);
     assert_eq!(events[0]["data"]["source"], "airbnb");
@@ -374,6 +381,7 @@ async fn our_calendar_reads_in_python_and_round_trips_through_our_import() {
     s.book("sea-view", "2026-12-01", "2026-12-04", 2).await;
     s.book("sea-view", "2026-12-04", "2026-12-06", 2).await;
     s.rental
+        .calendars()
         .add_block(
             "sea-view",
             rental_core::Stay::new(rental_tests::d("2026-12-24"), rental_tests::d("2026-12-27")).unwrap(),

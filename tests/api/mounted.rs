@@ -25,8 +25,8 @@ const PASSWORD: &str = "correct horse battery staple";
 /// A program's own server: `/hello` is its, everything under `/rental` the engine's.
 async fn program() -> (Http, String, Jobs, Arc<Rental<MemoryStore>>) {
     let rental = Arc::new(rental_with_demo(MemoryStore::new(), fixed_clock()));
-    rental.set_admin_password(PASSWORD).expect("the password is set");
-    let key = rental.create_key("mounted", &[Scope::Read, Scope::Write]).expect("a key").secret;
+    rental.admin().set_admin_password(PASSWORD).expect("the password is set");
+    let key = rental.admin().create_key("mounted", &[Scope::Read, Scope::Write]).expect("a key").secret;
     let state = AppState::new(Arc::clone(&rental), &ServerConfig::default());
     let jobs = Jobs::start(&state).await.expect("the jobs start");
     let mounted = RentalService::new(state).under("/rental");

@@ -166,7 +166,7 @@ async fn a_refused_installment_tells_the_guest_and_past_its_grace_cancels_the_bo
         messages["data"].as_array().unwrap().iter().filter(|m| m["kind"] == "payment_failed").collect();
     assert_eq!(failed.len(), 1, "{messages}");
     assert_eq!(failed[0]["subject"], "Your payment for Sea View Cottage did not go through");
-    let events = server.rental.events_after(0, 10_000).unwrap();
+    let events = server.rental.admin().events_after(0, 10_000).unwrap();
     let named = |name: &str| events.iter().filter(|e| e.event.event.as_str() == name).count();
     assert_eq!(named("booking.payment_failed"), 1);
     let booking = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body;

@@ -101,7 +101,7 @@ async fn stripe_refunds(stripe: &LocalStripe) -> Vec<Value> {
 }
 
 fn events(server: &TestServer<MemoryStore>, name: &str) -> usize {
-    let all = server.rental.events_after(0, 100_000).unwrap();
+    let all = server.rental.admin().events_after(0, 100_000).unwrap();
     all.iter().filter(|e| e.event.event.as_str() == name).count()
 }
 

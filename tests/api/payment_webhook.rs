@@ -140,7 +140,7 @@ async fn a_forged_success_a_replay_and_a_foreign_intent_change_nothing() {
     }
     assert_eq!(payment_status(&server, &code).await, "authorized");
     let events: Vec<_> =
-        server.rental.events_after(0, 100).unwrap().into_iter().map(|e| e.event.event.as_str()).collect();
+        server.rental.admin().events_after(0, 100).unwrap().into_iter().map(|e| e.event.event.as_str()).collect();
     assert_eq!(events.iter().filter(|e| **e == "booking.payment_authorized").count(), 1, "{events:?}");
 }
 

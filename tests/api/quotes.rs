@@ -37,7 +37,7 @@ async fn the_contract_example_is_priced_line_by_line() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_taken_night_is_a_problem_and_the_stay_is_still_priced() {
     let s = TestServer::memory().await;
-    s.rental.add_block("sea-view", Stay::new(d("2026-12-24"), d("2026-12-25")).unwrap(), "owner").unwrap();
+    s.rental.calendars().add_block("sea-view", Stay::new(d("2026-12-24"), d("2026-12-25")).unwrap(), "owner").unwrap();
     let reply = s.post(PATH, &s.read_key, &contract_request()).await;
     reply.expect(200);
     assert_eq!(reply.body["available"], false);

@@ -37,7 +37,7 @@ fn ahead(days: u64) -> String {
 
 /// Registers `receiver` for every event with a generated secret; returns its id and secret.
 fn subscribe(s: &TestServer<MemoryStore>, receiver: &Receiver) -> (String, String) {
-    let webhook = s.rental.add_webhook(&receiver.url(), Subscription::parse("*").unwrap(), None).unwrap();
+    let webhook = s.rental.admin().add_webhook(&receiver.url(), Subscription::parse("*").unwrap(), None).unwrap();
     (webhook.id.clone(), webhook.secret().to_owned())
 }
 
@@ -102,11 +102,11 @@ async fn during_a_rotation_both_secrets_verify_and_after_24_hours_only_the_new_o
     let s = server().await;
     let receiver = Receiver::ok().await;
     let (id, old) = subscribe(&s, &receiver);
-    let before = delivery(&receiver, &s.rental.send_test_event(&id).unwrap().id).await;
+    let before = delivery(&receiver, &s.rental.admin().send_test_event(&id).unwrap().id).await;
     Foreign::new(&old).unwrap().verify(&before.body, &before.headers).expect("before the rotation");
 
-    let new = s.rental.rotate_webhook_secret(&id, None).unwrap().secret().to_owned();
-    let during = delivery(&receiver, &s.rental.send_test_event(&id).unwrap().id).await;
+    let new = s.rental.admin().rotate_webhook_secret(&id, None).unwrap().secret().to_owned();
+    let during = delivery(&receiver, &s.rental.admin().send_test_event(&id).unwrap().id).await;
     for secret in [&old, &new] {
         let foreign = Foreign::new(secret).unwrap();
         foreign.verify(&during.body, &during.headers).unwrap_or_else(|e| panic!("{secret}: {e}"));
@@ -117,12 +117,12 @@ async fn during_a_rotation_both_secrets_verify_and_after_24_hours_only_the_new_o
     // A day later by the server's clock: the foreign library would now refuse the
     // timestamp against the real clock, so ask it only for the signature it expects.
     s.clock.advance(OVERLAP);
-    let after = delivery(&receiver, &s.rental.send_test_event(&id).unwrap().id).await;
+    let after = delivery(&receiver, &s.rental.admin().send_test_event(&id).unwrap().id).await;
     let timestamp: i64 = after.header("webhook-timestamp").unwrap().parse().unwrap();
     let expected =
         |secret: &str| Foreign::new(secret).unwrap().sign(&after.delivery(), timestamp, &after.body).unwrap();
     assert_eq!(after.header("webhook-signature"), Some(expected(&new).as_str()), "only the new secret signs");
-    let kept = s.rental.webhooks().unwrap().remove(0);
+    let kept = s.rental.admin().webhooks().unwrap().remove(0);
     assert_eq!(kept.secrets.all().len(), 1, "the previous secret is gone from the store");
     s.stop().await;
 }

@@ -55,7 +55,7 @@ pub(crate) fn config() -> ServerConfig {
 /// Registers `receiver` on the server for `events` (`*` or names) with `secret`.
 fn subscribe<S: Store>(s: &TestServer<S>, receiver: &Receiver, events: &str, secret: &str) -> Webhook {
     let events = Subscription::parse(events).expect("a valid subscription");
-    s.rental.add_webhook(&receiver.url(), events, Some(secret.to_owned())).expect("the webhook is added")
+    s.rental.admin().add_webhook(&receiver.url(), events, Some(secret.to_owned())).expect("the webhook is added")
 }
 
 /// `sha256=` and the hex HMAC-SHA256 of `body` under `secret`, computed here.
@@ -312,7 +312,7 @@ async fn a_failing_receiver_gets_the_same_delivery_on_each_retry_until_it_takes_
         let gap = got[i + 1].at - got[i].at;
         assert!(gap + ms(20) >= wait, "retry {} came after {gap:?}, before its {wait:?}", i + 1);
     }
-    let delivery = s.rental.delivery(&got[0].delivery()).expect("the delivery is recorded");
+    let delivery = s.rental.admin().delivery(&got[0].delivery()).expect("the delivery is recorded");
     assert_eq!(delivery.status, DeliveryStatus::Delivered);
     let statuses: Vec<Option<u16>> = delivery.attempts.iter().map(|a| a.status).collect();
     assert_eq!(statuses, [Some(500), Some(500), Some(500), Some(200)]);
@@ -331,7 +331,7 @@ async fn a_receiver_that_always_fails_gets_the_first_try_and_every_retry_and_no_
     receiver.assert_no_more_than(4, QUIET).await;
     let id = got[0].delivery();
     assert!(got.iter().all(|r| r.delivery() == id));
-    let delivery = s.rental.delivery(&id).expect("the delivery is recorded");
+    let delivery = s.rental.admin().delivery(&id).expect("the delivery is recorded");
     assert_eq!((delivery.status, delivery.attempts.len()), (DeliveryStatus::Failed, 4), "{delivery:?}");
     s.stop().await;
 }
@@ -346,7 +346,7 @@ async fn any_2xx_is_a_delivery_and_is_not_retried() {
     s.book("sea-view", "2026-12-20", "2026-12-27", 3).await;
     let got = receiver.wait_for(1, SOON).await;
     receiver.assert_no_more_than(1, QUIET).await;
-    let delivery = s.rental.delivery(&got[0].delivery()).expect("the delivery is recorded");
+    let delivery = s.rental.admin().delivery(&got[0].delivery()).expect("the delivery is recorded");
     assert_eq!((delivery.status, delivery.attempts.len()), (DeliveryStatus::Delivered, 1), "{delivery:?}");
     s.stop().await;
 }
@@ -360,11 +360,11 @@ async fn a_removed_webhook_gets_no_more_retries() {
 
     s.book("sea-view", "2026-12-20", "2026-12-27", 3).await;
     let got = receiver.wait_for(1, SOON).await;
-    s.rental.remove_webhook(&hook.id).expect("the webhook is removed");
+    s.rental.admin().remove_webhook(&hook.id).expect("the webhook is removed");
     let seen = receiver.count();
     assert!(seen <= 2, "at most the attempt in flight while it was removed: {seen}");
     receiver.assert_no_more_than(seen, QUIET).await;
-    let delivery = s.rental.delivery(&got[0].delivery()).expect("the delivery is kept");
+    let delivery = s.rental.admin().delivery(&got[0].delivery()).expect("the delivery is kept");
     assert_eq!(delivery.status, DeliveryStatus::Failed, "given up: {delivery:?}");
     s.stop().await;
 }
@@ -378,11 +378,11 @@ async fn an_attempt_in_flight_when_its_webhook_is_removed_does_not_make_the_deli
 
     s.book("sea-view", "2026-12-20", "2026-12-27", 3).await;
     let id = receiver.wait_for(1, SOON).await[0].delivery();
-    s.rental.remove_webhook(&hook.id).expect("the webhook is removed");
-    assert_eq!(s.rental.delivery(&id).unwrap().status, DeliveryStatus::Failed, "given up with its webhook");
-    let recorded = || s.rental.delivery(&id).is_ok_and(|d| !d.attempts.is_empty());
+    s.rental.admin().remove_webhook(&hook.id).expect("the webhook is removed");
+    assert_eq!(s.rental.admin().delivery(&id).unwrap().status, DeliveryStatus::Failed, "given up with its webhook");
+    let recorded = || s.rental.admin().delivery(&id).is_ok_and(|d| !d.attempts.is_empty());
     eventually("the attempt in flight times out (2 s) and is recorded", SOON, recorded).await;
-    let delivery = s.rental.delivery(&id).unwrap();
+    let delivery = s.rental.admin().delivery(&id).unwrap();
     assert_eq!((delivery.status, delivery.next_attempt_at), (DeliveryStatus::Failed, None), "{delivery:?}");
     s.stop().await;
 }
@@ -397,15 +397,18 @@ async fn a_410_deactivates_the_webhook_and_later_events_are_not_sent_to_it() {
 
     let code = s.book("sea-view", "2026-12-20", "2026-12-27", 3).await["code"].as_str().unwrap().to_owned();
     let first = gone.wait_for(1, SOON).await;
-    let inactive = || s.rental.webhooks().unwrap().iter().any(|w| w.id == gone_hook.id && !w.active);
+    let inactive = || s.rental.admin().webhooks().unwrap().iter().any(|w| w.id == gone_hook.id && !w.active);
     eventually("the webhook that answered 410 is inactive", SOON, inactive).await;
-    let delivery = s.rental.delivery(&first[0].delivery()).expect("the delivery is recorded");
+    let delivery = s.rental.admin().delivery(&first[0].delivery()).expect("the delivery is recorded");
     assert_eq!((delivery.status, delivery.attempts.len()), (DeliveryStatus::Failed, 1), "no retry after 410");
 
     s.act(&code, &json!({"action": "annotate", "note": "late arrival"})).await.expect(200);
     assert_eq!(events(&ok.wait_for(2, SOON).await), ["booking.created", "booking.updated"]);
     gone.assert_no_more_than(1, QUIET).await;
-    assert!(s.rental.webhooks().unwrap().iter().any(|w| w.id != gone_hook.id && w.active), "the other stays active");
+    assert!(
+        s.rental.admin().webhooks().unwrap().iter().any(|w| w.id != gone_hook.id && w.active),
+        "the other stays active"
+    );
     s.stop().await;
 }
 
@@ -422,7 +425,7 @@ async fn a_redirect_is_not_followed_and_counts_as_a_failed_attempt() {
     assert!(got.iter().all(|r| r.path == "/hooks"), "the Location was never asked for: {:?}", got[1].path);
     assert_eq!(got[1].delivery(), got[0].delivery(), "the 302 was retried");
     assert_eq!(got[1].body, got[0].body);
-    let delivery = s.rental.delivery(&got[0].delivery()).expect("the delivery is recorded");
+    let delivery = s.rental.admin().delivery(&got[0].delivery()).expect("the delivery is recorded");
     let statuses: Vec<Option<u16>> = delivery.attempts.iter().map(|a| a.status).collect();
     assert_eq!((delivery.status, statuses), (DeliveryStatus::Delivered, vec![Some(302), Some(200)]));
     s.stop().await;
@@ -449,9 +452,10 @@ async fn a_hanging_receiver_does_not_slow_booking_requests() {
 
     let first = receiver.wait_for(1, SOON).await;
     let id = first[0].delivery();
-    let timed_out = || s.rental.delivery(&id).is_ok_and(|d| d.attempts.first().is_some_and(|a| a.error.is_some()));
+    let timed_out =
+        || s.rental.admin().delivery(&id).is_ok_and(|d| d.attempts.first().is_some_and(|a| a.error.is_some()));
     eventually("the hanging attempt is given up at the 2 s timeout", SOON, timed_out).await;
-    let attempt = s.rental.delivery(&id).unwrap().attempts[0].clone();
+    let attempt = s.rental.admin().delivery(&id).unwrap().attempts[0].clone();
     assert_eq!(attempt.status, None, "{attempt:?}");
     assert!(attempt.error.as_deref().is_some_and(|e| e.contains("timed out")), "{attempt:?}");
     s.stop().await;

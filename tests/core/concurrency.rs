@@ -61,7 +61,7 @@ fn exactly_one_of_eight_overlapping_requests_wins<S: Store + 'static>(rental: &A
     }
     let all = list_all(rental, rental_core::BookingQuery { limit: 50, ..Default::default() });
     assert_eq!(all.len(), 4, "one booking per round");
-    assert_eq!(rental.events_after(0, 1000).unwrap().len(), 4, "one booking.created per round");
+    assert_eq!(rental.admin().events_after(0, 1000).unwrap().len(), 4, "one booking.created per round");
 }
 
 #[test]
@@ -77,7 +77,7 @@ fn exactly_one_of_eight_threads_racing_for_the_same_nights_wins_with_reads_from_
     let rental = rental_with_demo(open_redb(dir.path()), fixed_clock()).with_read_cache().unwrap();
     let rental = Arc::new(rental);
     exactly_one_of_eight_overlapping_requests_wins(&rental);
-    assert!(rental.reads_from_memory(), "availability above came from the in-memory snapshot");
+    assert!(rental.worker().reads_from_memory(), "availability above came from the in-memory snapshot");
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn eight_threads_repeating_one_idempotent_request_create_one_booking_on_redb() {
     let created: Vec<&Created> = results.iter().map(|r| r.as_ref().expect("every repeat succeeds")).collect();
     assert_eq!(created.iter().filter(|c| !c.replayed).count(), 1);
     assert!(created.iter().all(|c| c.booking.code == created[0].booking.code), "one code for all");
-    assert_eq!(rental.events_after(0, 1000).unwrap().len(), 1);
+    assert_eq!(rental.admin().events_after(0, 1000).unwrap().len(), 1);
 }
 
 /// One batch as the HTTP server gathers it: each creation is checked against

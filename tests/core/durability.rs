@@ -83,7 +83,7 @@ fn open_dir_creates_the_data_directory_and_its_file() {
 #[test]
 fn the_admin_password_survives_a_reopen() {
     let dir = tempfile::tempdir().unwrap();
-    Rental::new(open_redb(dir.path())).set_admin_password("kept across restarts").unwrap();
+    Rental::new(open_redb(dir.path())).admin().set_admin_password("kept across restarts").unwrap();
     let reopened = Rental::new(open_redb(dir.path()));
     assert!(reopened.worker().verify_admin_password("kept across restarts").unwrap());
     assert!(!reopened.worker().verify_admin_password("something else").unwrap());
@@ -109,15 +109,15 @@ fn a_webhook_stored_before_secret_rotation_existed_loads_signs_and_rotates() {
     let secret = "whsec_7QX2MFa9Kd3LpZ0vYt8RwB6nHc4SjE1u";
     let rotated = {
         let rental = rental_with_demo(open_redb(dir.path()), fixed_clock());
-        let old = rental.webhooks().unwrap().remove(0);
+        let old = rental.admin().webhooks().unwrap().remove(0);
         assert_eq!((old.id.as_str(), old.secret(), old.secrets.all().len()), ("wh_3kTq9VbX1mZp", secret, 1));
         rental.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-27", 3), None).unwrap();
         rental.worker().fan_out(10).unwrap();
         assert_eq!(rental.worker().due_deliveries(10).unwrap()[0].secrets, [secret], "it signs with its one secret");
-        rental.rotate_webhook_secret(&old.id, None).unwrap()
+        rental.admin().rotate_webhook_secret(&old.id, None).unwrap()
     };
     let reopened = Rental::new(open_redb(dir.path())).with_clock(fixed_clock());
-    let stored = reopened.webhooks().unwrap().remove(0);
+    let stored = reopened.admin().webhooks().unwrap().remove(0);
     assert_eq!(stored, rotated);
     assert_eq!(stored.secrets.active(reopened.now()), [rotated.secret(), secret]);
 }

@@ -157,7 +157,8 @@ fn run_ops<S: Store>(rental: &Rental<S>, clock: &rental_core::ManualClock, ops: 
                     })
                     .map(|(code, _)| code.clone())
                     .collect();
-                let mut expired: Vec<String> = rental.expire_due()?.into_iter().map(|b| b.code.to_string()).collect();
+                let mut expired: Vec<String> =
+                    rental.worker().expire_due()?.into_iter().map(|b| b.code.to_string()).collect();
                 due.sort();
                 expired.sort();
                 prop_assert_eq!(&expired, &due);

@@ -146,14 +146,14 @@ fn a_key_revoked_through_one_engine_is_refused_by_the_other_within_two_seconds()
         return;
     }
     let (_, engines) = engines(2);
-    let secret = engines[0].create_key("ci", &[Scope::Read]).unwrap().secret;
-    assert!(engines[1].authenticate(&secret).unwrap().is_some());
+    let secret = engines[0].admin().create_key("ci", &[Scope::Read]).unwrap().secret;
+    assert!(engines[1].admin().authenticate(&secret).unwrap().is_some());
     assert!(engines[1].worker().authenticate_from_memory(&secret).is_some(), "remembered for a minute");
-    let key = engines[0].authenticate(&secret).unwrap().unwrap();
-    engines[0].revoke_key(&key.id).unwrap();
+    let key = engines[0].admin().authenticate(&secret).unwrap().unwrap();
+    engines[0].admin().revoke_key(&key.id).unwrap();
     let refused = within(Duration::from_secs(2), || {
         engines[1].worker().authenticate_from_memory(&secret).is_none()
-            && engines[1].authenticate(&secret).unwrap().is_none()
+            && engines[1].admin().authenticate(&secret).unwrap().is_none()
     });
     assert!(refused.is_some(), "still accepted 2 s after the revocation");
 }
@@ -164,7 +164,7 @@ fn fanning_out_from_two_engines_at_once_makes_one_delivery_per_event() {
         return;
     }
     let (_, engines) = engines(2);
-    engines[0].add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    engines[0].admin().add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     for week in 0..20u64 {
         let check_in = d("2027-01-04") + Days::new(7 * week);
         let request = rental_core::NewBooking {
@@ -294,9 +294,10 @@ fn a_database_left_at_schema_version_6_keeps_its_keys_webhooks_feeds_and_admin_r
     }
     // What the engine made on another store, written as schema 6 kept it.
     let made = rental_with_demo(rental_core::MemoryStore::new(), fixed_clock());
-    let new = made.create_key("website", &[Scope::Read]).unwrap();
-    let webhook = made.add_webhook("https://example.com/hook", Subscription::parse("*").unwrap(), None).unwrap();
-    made.set_admin_password("correct horse battery").unwrap();
+    let new = made.admin().create_key("website", &[Scope::Read]).unwrap();
+    let webhook =
+        made.admin().add_webhook("https://example.com/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    made.admin().set_admin_password("correct horse battery").unwrap();
     let kind = rental_core::store::KINDS.iter().find(|k| k.name == "admin_password").unwrap();
     let phc_doc = made.store().read().unwrap().record(kind, "admin").unwrap().unwrap().doc;
     let phc = serde_json::from_slice::<serde_json::Value>(&phc_doc).unwrap()["phc"].as_str().unwrap().to_owned();
@@ -340,9 +341,9 @@ fn a_database_left_at_schema_version_6_keeps_its_keys_webhooks_feeds_and_admin_r
     .unwrap();
 
     let upgraded = Rental::new(PgStore::open(&url).unwrap()).with_clock(fixed_clock());
-    assert_eq!(upgraded.keys().unwrap(), std::slice::from_ref(&new.key));
-    assert_eq!(upgraded.authenticate(&new.secret).unwrap().map(|k| k.id), Some(new.key.id.clone()));
-    assert_eq!(upgraded.webhooks().unwrap(), [webhook]);
+    assert_eq!(upgraded.admin().keys().unwrap(), std::slice::from_ref(&new.key));
+    assert_eq!(upgraded.admin().authenticate(&new.secret).unwrap().map(|k| k.id), Some(new.key.id.clone()));
+    assert_eq!(upgraded.admin().webhooks().unwrap(), [webhook]);
     assert_eq!(upgraded.worker().feed_states().unwrap(), [feed]);
     assert!(upgraded.worker().verify_admin_password("correct horse battery").unwrap());
     let idle = chrono::TimeDelta::hours(1);

@@ -243,7 +243,8 @@ impl<S: Store + 'static> TestServer<S> {
 
     /// Serves `rental` (whose clock is `clock`) with three new keys.
     pub async fn serve(rental: Arc<Rental<S>>, clock: Arc<ManualClock>, config: &ServerConfig) -> Self {
-        let new_key = |name: &str, scopes: &[Scope]| rental.create_key(name, scopes).expect("a key is created").secret;
+        let new_key =
+            |name: &str, scopes: &[Scope]| rental.admin().create_key(name, scopes).expect("a key is created").secret;
         let read_key = new_key("reader", &[Scope::Read]);
         let write_key = new_key("writer", &[Scope::Write]);
         let key = new_key("both", &[Scope::Read, Scope::Write]);

@@ -168,6 +168,7 @@ impl<S: Store> Harness<S> {
     /// The names of the outbox events after `seq`, in order.
     pub fn event_names_after(&self, seq: u64) -> Vec<&'static str> {
         self.rental
+            .admin()
             .events_after(seq, 10_000)
             .expect("the outbox reads")
             .iter()
@@ -195,7 +196,7 @@ impl<S> Deref for Harness<S> {
 
 /// The whole outbox of `rental`.
 pub fn all_events<S: Store>(rental: &Rental<S>) -> Vec<OutboxEvent> {
-    rental.events_after(0, 1_000_000).expect("the outbox reads")
+    rental.admin().events_after(0, 1_000_000).expect("the outbox reads")
 }
 
 /// Every booking matching `query`, following `next` cursors to the last page.

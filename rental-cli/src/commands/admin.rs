@@ -28,7 +28,7 @@ pub fn run(command: &AdminCommand, engine: &Rental<impl Store>, input: &mut dyn 
     match command {
         AdminCommand::SetPassword => {
             let password = read_password(input)?;
-            engine.set_admin_password(&password)?;
+            engine.admin().set_admin_password(&password)?;
             Ok("admin password set; log in at /admin/login\n".to_owned())
         }
     }

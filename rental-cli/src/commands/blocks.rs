@@ -89,10 +89,14 @@ pub fn run(command: &BlocksCommand, engine: &Rental<impl Store>) -> Result<Print
     match command {
         BlocksCommand::Add { property, from, to, note, json } => {
             let req = NewBlock { start_date: *from, end_date: *to, note: note.clone() };
-            Ok(added(&serde_json::to_value(engine.create_block(property, &req)?.public()).unwrap_or_default(), *json))
+            Ok(added(
+                &serde_json::to_value(engine.calendars().create_block(property, &req)?.public()).unwrap_or_default(),
+                *json,
+            ))
         }
         BlocksCommand::List { property, from, to, json } => {
             let data: Vec<Value> = engine
+                .calendars()
                 .blocks(property, *from, *to)?
                 .iter()
                 .map(|b| serde_json::to_value(b.public()).unwrap_or_default())
@@ -100,7 +104,7 @@ pub fn run(command: &BlocksCommand, engine: &Rental<impl Store>) -> Result<Print
             Ok(list(&data, *json))
         }
         BlocksCommand::Remove { property, id } => {
-            engine.remove_block(property, id)?;
+            engine.calendars().remove_block(property, id)?;
             Ok(removed(id))
         }
     }

@@ -83,7 +83,7 @@ pub fn run(command: &KeysCommand, engine: &Rental<impl Store>) -> Result<String,
 }
 
 fn create(engine: &Rental<impl Store>, name: &str, scopes: &[Scope], json: bool) -> Result<String, CliError> {
-    let new = engine.create_key(name, scopes)?;
+    let new = engine.admin().create_key(name, scopes)?;
     if !json {
         return Ok(format!("{}\n", new.secret));
     }
@@ -98,7 +98,7 @@ fn create(engine: &Rental<impl Store>, name: &str, scopes: &[Scope], json: bool)
 }
 
 fn list(engine: &Rental<impl Store>, json: bool) -> Result<String, CliError> {
-    let keys = engine.keys()?;
+    let keys = engine.admin().keys()?;
     if json {
         return Ok(output::json(&keys));
     }
@@ -128,7 +128,7 @@ fn scopes(key: &ApiKey) -> String {
 }
 
 fn revoke(engine: &Rental<impl Store>, id_or_name: &str, json: bool) -> Result<String, CliError> {
-    let key = engine.revoke_key(id_or_name)?;
+    let key = engine.admin().revoke_key(id_or_name)?;
     if json {
         return Ok(output::json(&key));
     }

@@ -164,12 +164,12 @@ fn prepare_demo(engine: &Rental<impl Store>) -> Result<Demo, CliError> {
     if engine.seed_demo()? {
         tracing::info!("loaded the demo properties and bookings");
     }
-    for key in engine.keys()?.into_iter().filter(|k| k.name == DEMO_KEY && k.revoked_at.is_none()) {
-        engine.revoke_key(&key.id)?;
+    for key in engine.admin().keys()?.into_iter().filter(|k| k.name == DEMO_KEY && k.revoked_at.is_none()) {
+        engine.admin().revoke_key(&key.id)?;
     }
-    let key = engine.create_key(DEMO_KEY, &[Scope::Read, Scope::Write])?.secret;
+    let key = engine.admin().create_key(DEMO_KEY, &[Scope::Read, Scope::Write])?.secret;
     let password = random_password();
-    engine.set_admin_password(&password)?;
+    engine.admin().set_admin_password(&password)?;
     Ok(Demo { key, password })
 }
 

@@ -142,7 +142,7 @@ pub fn run(command: &WebhookCommand, engine: &Rental<impl Store>) -> Result<Prin
         WebhookCommand::Add { url, events, secret, json } => add(engine, url, events, secret.as_deref(), *json),
         WebhookCommand::List { json } => list(engine, *json).map(Printed::from),
         WebhookCommand::Remove { id } => {
-            engine.remove_webhook(id)?;
+            engine.admin().remove_webhook(id)?;
             Ok(format!("removed {id}\n").into())
         }
         WebhookCommand::RotateSecret { id, secret, json } => rotate(engine, id, secret.as_deref(), *json),
@@ -159,7 +159,7 @@ fn add(
     secret: Option<&str>,
     json: bool,
 ) -> Result<Printed, CliError> {
-    let webhook = engine.add_webhook(url, events.clone(), secret.map(str::to_owned))?;
+    let webhook = engine.admin().add_webhook(url, events.clone(), secret.map(str::to_owned))?;
     if json {
         let added = Added {
             id: &webhook.id,
@@ -182,7 +182,7 @@ fn add(
 }
 
 fn rotate(engine: &Rental<impl Store>, id: &str, secret: Option<&str>, json: bool) -> Result<Printed, CliError> {
-    let webhook = engine.rotate_webhook_secret(id, secret.map(str::to_owned))?;
+    let webhook = engine.admin().rotate_webhook_secret(id, secret.map(str::to_owned))?;
     let until = webhook.secrets.overlap_ends(engine.now());
     if json {
         let rotated = Rotated {
@@ -205,7 +205,7 @@ fn rotate(engine: &Rental<impl Store>, id: &str, secret: Option<&str>, json: boo
 }
 
 fn list(engine: &Rental<impl Store>, json: bool) -> Result<String, CliError> {
-    let webhooks = engine.webhooks()?;
+    let webhooks = engine.admin().webhooks()?;
     if json {
         return Ok(output::json(&webhooks.iter().map(Listed::from).collect::<Vec<_>>()));
     }

@@ -99,7 +99,7 @@ pub trait LocalEngine: std::fmt::Debug + Send + Sync {
 
 impl<S: Store> LocalEngine for Rental<S> {
     fn expire_due(&self) -> rental_core::Result<()> {
-        Rental::expire_due(self).map(drop)
+        self.worker().expire_due().map(drop)
     }
     fn list_properties(&self) -> rental_core::Result<String> {
         let properties = self.properties()?;

@@ -59,7 +59,7 @@ impl Sandbox {
     /// A sandbox with the demo properties and a read+write key; returns it and the key.
     pub fn with_key() -> (Self, String) {
         let s = Sandbox { dir: tempfile::tempdir().unwrap() };
-        let key = s.library().create_key("test", &[Scope::Read, Scope::Write]).unwrap().secret;
+        let key = s.library().admin().create_key("test", &[Scope::Read, Scope::Write]).unwrap().secret;
         (s, key)
     }
 

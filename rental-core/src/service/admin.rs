@@ -3,7 +3,6 @@
 
 use chrono::TimeDelta;
 
-use super::Rental;
 use crate::admin::keys::{self, ApiKey, Scope};
 use crate::bookings::event::OutboxEvent;
 use crate::error::{Error, NotFound, Result};
@@ -22,7 +21,7 @@ pub struct NewKey {
     pub secret: String,
 }
 
-impl<S: Store> Rental<S> {
+impl<S: Store> super::Admin<'_, S> {
     /// Makes a key with `scopes` (at least one).
     pub fn create_key(&self, name: &str, scopes: &[Scope]) -> Result<NewKey> {
         let name = name.trim();
@@ -112,7 +111,7 @@ impl<S: Store> Rental<S> {
         Ok(key)
     }
 
-    fn remember_key(&self, secret: &str, key: &ApiKey) {
+    fn remember_key(self, secret: &str, key: &ApiKey) {
         if let Some(cache) = &self.cache {
             cache.remember_key(keys::digest(secret), key.clone());
         }
@@ -163,7 +162,7 @@ impl<S: Store> Rental<S> {
 impl<S: Store> super::Worker<'_, S> {
     /// The key of `secret` when memory alone can answer: a key this `Rental`
     /// authenticated within the last minute and has not seen revoked (only
-    /// with [`Rental::with_read_cache`]). `None` means "ask [`Rental::authenticate`]",
+    /// with [`Rental::with_read_cache`]). `None` means "ask [`Admin::authenticate`](super::Admin::authenticate)",
     /// not "unknown".
     pub fn authenticate_from_memory(&self, secret: &str) -> Option<std::sync::Arc<ApiKey>> {
         let marks = self.store.change_marks();

@@ -3,7 +3,6 @@
 
 use argon2::{Argon2, PasswordHash, PasswordHasher, PasswordVerifier};
 
-use super::Rental;
 use crate::error::{Error, Result};
 use crate::store::{AdminPassword, ReadRecords, Store, StoreError, WriteRecords};
 
@@ -12,7 +11,7 @@ pub const MIN_PASSWORD_CHARS: usize = 8;
 /// The longest admin password accepted (argon2 takes any length; this bounds the work).
 pub const MAX_PASSWORD_BYTES: usize = 1024;
 
-impl<S: Store> Rental<S> {
+impl<S: Store> super::Admin<'_, S> {
     /// Sets the admin password, replacing any earlier one. Only its argon2id
     /// hash, with a fresh random salt, is stored.
     pub fn set_admin_password(&self, password: &str) -> Result<()> {
@@ -64,14 +63,14 @@ impl<S: Store> super::Worker<'_, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::MemoryStore;
+    use crate::{MemoryStore, Rental};
 
     #[test]
     fn only_the_password_set_verifies_and_it_is_stored_as_argon2id() {
         let rental = Rental::new(MemoryStore::new());
-        assert!(!rental.has_admin_password().unwrap());
+        assert!(!rental.admin().has_admin_password().unwrap());
         assert!(!rental.worker().verify_admin_password("anything at all").unwrap());
-        rental.set_admin_password("correct horse battery").unwrap();
+        rental.admin().set_admin_password("correct horse battery").unwrap();
         assert!(rental.worker().verify_admin_password("correct horse battery").unwrap());
         assert!(!rental.worker().verify_admin_password("correct horse battery ").unwrap());
         let phc = rental.store().read().unwrap().get::<AdminPassword>(AdminPassword::KEY).unwrap().unwrap().phc;
@@ -83,8 +82,8 @@ mod tests {
     fn short_or_blank_passwords_are_refused() {
         let rental = Rental::new(MemoryStore::new());
         for bad in ["", "short", "        ", &"x".repeat(MAX_PASSWORD_BYTES + 1)] {
-            assert!(matches!(rental.set_admin_password(bad), Err(Error::Validation(_))), "{bad:?}");
+            assert!(matches!(rental.admin().set_admin_password(bad), Err(Error::Validation(_))), "{bad:?}");
         }
-        assert!(!rental.has_admin_password().unwrap());
+        assert!(!rental.admin().has_admin_password().unwrap());
     }
 }

@@ -3,8 +3,8 @@
 
 use chrono::{Days, NaiveDate};
 
+use super::active_property;
 use super::read_model::FromStore;
-use super::{Rental, active_property};
 use crate::admin::keys;
 use crate::basics::stay::{MAX_NIGHTS, Stay, StayError, last_check_in};
 use crate::bookings::calendar::{Block, EntryKind, NewBlock, taken_nights};
@@ -16,7 +16,7 @@ use crate::store::{ReadTx, Store};
 /// The longest block note, in characters.
 pub const MAX_BLOCK_NOTE: usize = 500;
 
-impl<S: Store> Rental<S> {
+impl<S: Store> super::Calendars<'_, S> {
     /// The blocks of active property `slug` (manual and imported) holding a
     /// night in `[from, to)`, by start date; the range defaults as availability's.
     pub fn blocks(&self, slug: &str, from: Option<NaiveDate>, to: Option<NaiveDate>) -> Result<Vec<Block>> {
@@ -39,7 +39,7 @@ impl<S: Store> Rental<S> {
     }
 
     /// A manual block from a request: the dates checked into a stay of 1 to
-    /// 366 nights, then as [`Rental::add_block`].
+    /// 366 nights, then as [`Calendars::add_block`](super::Calendars::add_block).
     pub fn create_block(&self, slug: &str, req: &NewBlock) -> Result<Block> {
         let stay = Stay::new(req.start_date, req.end_date).map_err(|e| range_error(e, "endDate", "startDate"))?;
         self.add_block(slug, stay, req.note.as_deref().unwrap_or(""))

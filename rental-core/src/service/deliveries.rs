@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::Rental;
 use super::write::Recorder;
 use crate::admin::keys;
 use crate::error::{Error, NotFound, Result};
@@ -27,7 +26,7 @@ pub struct DueDelivery {
     pub body: String,
 }
 
-impl<S: Store> Rental<S> {
+impl<S: Store> super::Admin<'_, S> {
     /// A delivery by id.
     pub fn delivery(&self, id: &str) -> Result<Delivery> {
         self.store.read()?.delivery(id)?.ok_or_else(|| Error::NotFound(NotFound::Delivery(id.to_owned())))

@@ -46,7 +46,7 @@ impl<S: Store> Rental<S> {
         let block_start = loft_today + chrono::Days::new(20);
         let block = crate::stay::Stay::new(block_start, block_start + chrono::Days::new(4))
             .map_err(|e| crate::Error::invalid("block", "invalid", e.to_string()))?;
-        self.add_block("harbour-loft", block, "window cleaning")?;
+        self.calendars().add_block("harbour-loft", block, "window cleaning")?;
         Ok(true)
     }
 }

@@ -28,6 +28,7 @@ mod stay;
 mod stay_page;
 mod test_messages;
 mod verification;
+mod views;
 mod visit_cache;
 mod webhook_admin;
 mod worker;
@@ -44,6 +45,7 @@ pub use self::payments::PaymentChange;
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::stay::CATCH_UP_DAYS;
 pub use self::test_messages::TestMessages;
+pub use self::views::{Admin, Calendars};
 pub use self::worker::Worker;
 pub use self::write::{WRITE_ATTEMPTS, retry_pause};
 use crate::basics::text::looks_like_email;
@@ -200,11 +202,6 @@ impl<S: Store> Rental<S> {
         Ok(self)
     }
 
-    /// True when reads are answered from memory (see [`Rental::with_read_cache`]).
-    pub fn reads_from_memory(&self) -> bool {
-        self.cache.is_some()
-    }
-
     /// Uses `clock` for "now".
     #[must_use]
     pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
@@ -251,6 +248,17 @@ impl<S: Store> Rental<S> {
     /// embedder needs: see [`crate::worker`].
     pub fn worker(&self) -> Worker<'_, S> {
         Worker(self)
+    }
+
+    /// API keys, webhooks and their deliveries, the admin password and the
+    /// event log: see [`Admin`].
+    pub fn admin(&self) -> Admin<'_, S> {
+        Admin(self)
+    }
+
+    /// Blocked nights and the channel calendars imported and exported: see [`Calendars`].
+    pub fn calendars(&self) -> Calendars<'_, S> {
+        Calendars(self)
     }
 
     /// The guests' online check-in (docs/API.md section 24): see [`CheckIns`].

@@ -3,7 +3,6 @@
 
 use serde_json::json;
 
-use super::Rental;
 use crate::admin::keys;
 use crate::basics::base64;
 use crate::basics::clock::Entropy;
@@ -16,7 +15,7 @@ use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
 /// The shortest secret accepted.
 const MIN_SECRET_LEN: usize = 8;
 
-impl<S: Store> Rental<S> {
+impl<S: Store> super::Admin<'_, S> {
     /// Activates or deactivates a webhook. Deactivating gives up its pending
     /// deliveries; events after reactivation are delivered again.
     pub fn set_webhook_active(&self, id: &str, active: bool) -> Result<Webhook> {

@@ -37,3 +37,10 @@ impl<S> std::ops::Deref for Worker<'_, S> {
         self.0
     }
 }
+
+impl<S> Worker<'_, S> {
+    /// True when reads are answered from memory (see [`Rental::with_read_cache`]).
+    pub fn reads_from_memory(&self) -> bool {
+        self.cache.is_some()
+    }
+}

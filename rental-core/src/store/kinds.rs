@@ -17,7 +17,7 @@ use crate::outbox::message::test_message::TestMessage;
 use crate::outbox::webhook::Webhook;
 use crate::payments::{PaymentPlan, PaymentRecord};
 use crate::properties::property::Property;
-use crate::stays::check_in::{self, CheckIn};
+use crate::stays::check_in::CheckIn;
 
 /// Every kind of record this crate keeps beside its own tables on
 /// PostgreSQL: what `rental db copy` and backups move as records.
@@ -90,15 +90,26 @@ impl Record for Webhook {
     }
 }
 
-/// A stay's online check-in under `"{slug}/{code}"`, due when its document
-/// number is to be deleted (30 days after check-out).
-impl Record for CheckIn {
-    const KIND: RecordKind = RecordKind { name: "check_in", per_property: true };
+/// A finished message in the time index by when it finished.
+impl Record for FinishedMessage {
+    const KIND: RecordKind = RecordKind { name: "message_finished", per_property: true };
     fn key(&self) -> String {
-        check_in::key(self.property.as_str(), self.booking.as_str())
+        self.key.clone()
     }
     fn at(&self) -> Option<DateTime<Utc>> {
-        self.document_due()
+        Some(self.at)
+    }
+}
+
+/// Test messages under `{slug}/{id}`, in the time index by when they were
+/// sent: retention reads it, the limit counts the keys of the last hour.
+impl Record for TestMessage {
+    const KIND: RecordKind = RecordKind { name: "test_message", per_property: true };
+    fn key(&self) -> String {
+        format!("{}/{}", self.property, self.id)
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        Some(self.at)
     }
 }
 
@@ -243,25 +254,14 @@ impl Record for crate::payment_provider::Checkout {
     }
 }
 
-/// When each finished message finished, under the message's key.
-impl Record for FinishedMessage {
-    const KIND: RecordKind = RecordKind { name: "message_finished", per_property: true };
+/// Check-ins under `{slug}/{code}`, in the time index while a document number
+/// waits for its deletion: retention reads that index alone.
+impl Record for crate::stays::check_in::CheckIn {
+    const KIND: RecordKind = RecordKind { name: "check_in", per_property: true };
     fn key(&self) -> String {
-        self.key.clone()
+        crate::stays::check_in::key(self.property.as_str(), self.booking.as_str())
     }
     fn at(&self) -> Option<DateTime<Utc>> {
-        Some(self.at)
-    }
-}
-
-/// Test messages under `{slug}/{id}`, in the time index by when they were
-/// sent: retention reads it, the limit counts the keys of the last hour.
-impl Record for TestMessage {
-    const KIND: RecordKind = RecordKind { name: "test_message", per_property: true };
-    fn key(&self) -> String {
-        format!("{}/{}", self.property, self.id)
-    }
-    fn at(&self) -> Option<DateTime<Utc>> {
-        Some(self.at)
+        self.document_due()
     }
 }

@@ -101,7 +101,7 @@ async fn load<S: Store + 'static>(rental: &Arc<Rental<S>>, query: &Query) -> Res
         }
         let mut blocks = Vec::new();
         for p in &properties {
-            blocks.extend(r.blocks(p.slug.as_str(), Some(from), Some(to))?);
+            blocks.extend(r.calendars().blocks(p.slug.as_str(), Some(from), Some(to))?);
         }
         Ok(View { from, nights, today, properties, bookings, blocks })
     })
@@ -311,7 +311,7 @@ pub async fn add<S: Store + 'static>(act: &Act<'_, S>) -> Page {
     };
     let note = Some(act.form.get("note").to_owned()).filter(|n| !n.trim().is_empty());
     let req = NewBlock { start_date, end_date, note };
-    let result = blocking(act.rental(), move |r| r.create_block(&slug, &req)).await;
+    let result = blocking(act.rental(), move |r| r.calendars().create_block(&slug, &req)).await;
     act.done(result, &back, |b| {
         Flash::done(format!("Blocked {} from {} to {}.", b.property, b.stay.check_in(), b.stay.check_out()))
     })
@@ -322,6 +322,6 @@ pub async fn add<S: Store + 'static>(act: &Act<'_, S>) -> Page {
 pub async fn remove<S: Store + 'static>(act: &Act<'_, S>, slug: &str, id: &str, back: Option<&str>) -> Page {
     let back = back_to(back.unwrap_or("/admin/calendar"));
     let (slug, id) = (slug.to_owned(), id.to_owned());
-    let result = blocking(act.rental(), move |r| r.remove_block(&slug, &id)).await;
+    let result = blocking(act.rental(), move |r| r.calendars().remove_block(&slug, &id)).await;
     act.done(result, &back, |b| Flash::done(format!("Reopened {} to {}.", b.stay.check_in(), b.stay.check_out()))).await
 }

@@ -14,7 +14,7 @@ use crate::reply::blocking;
 
 /// The keys page.
 pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session) -> Page {
-    let mut keys = match blocking(rental, Rental::keys).await {
+    let mut keys = match blocking(rental, |r: &Rental<_>| r.admin().keys()).await {
         Ok(keys) => keys,
         Err(p) => return super::page::message(p.status, "Error", &super::explain(&p)),
     };
@@ -63,7 +63,7 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
 pub async fn create<S: Store + 'static>(act: &Act<'_, S>) -> Page {
     let name = act.form.get("name").to_owned();
     let scopes: Vec<Scope> = act.form.all("scope").into_iter().filter_map(|s| s.parse().ok()).collect();
-    let result = blocking(act.rental(), move |r| r.create_key(&name, &scopes)).await;
+    let result = blocking(act.rental(), move |r| r.admin().create_key(&name, &scopes)).await;
     act.done(result, "/admin/api-keys", |new| Flash {
         secret: Some(("Key:".to_owned(), new.secret)),
         ..Flash::done(format!("Key {} created.", new.key.name))
@@ -74,6 +74,6 @@ pub async fn create<S: Store + 'static>(act: &Act<'_, S>) -> Page {
 /// `POST /admin/api-keys/{id}/revoke`.
 pub async fn revoke<S: Store + 'static>(act: &Act<'_, S>, id: &str) -> Page {
     let id = id.to_owned();
-    let result = blocking(act.rental(), move |r| r.revoke_key(&id)).await;
+    let result = blocking(act.rental(), move |r| r.admin().revoke_key(&id)).await;
     act.done(result, "/admin/api-keys", |key| Flash::done(format!("Key {} revoked.", key.name))).await
 }

@@ -30,7 +30,7 @@ const LOGIN_COOKIE: &str = "rental_login";
 
 /// The login page, with `error` when the last try failed.
 pub async fn page<S: Store + 'static>(state: &Arc<AppState<S>>, error: Option<&str>) -> Page {
-    let has_password = blocking(state.rental(), Rental::has_admin_password).await.unwrap_or(true);
+    let has_password = blocking(state.rental(), |r: &Rental<_>| r.admin().has_admin_password()).await.unwrap_or(true);
     let token = token();
     let body = html! {
         div.card style="max-width:26rem" {

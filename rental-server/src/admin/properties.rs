@@ -82,7 +82,7 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
 /// `POST /admin/properties/{slug}/feeds`: name and URL.
 pub async fn add_feed<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
     let (slug, name, url) = (slug.to_owned(), act.form.get("name").to_owned(), act.form.get("url").to_owned());
-    let result = blocking(act.rental(), move |r| r.add_ical_feed(&slug, &name, &url)).await;
+    let result = blocking(act.rental(), move |r| r.calendars().add_ical_feed(&slug, &name, &url)).await;
     act.done(result, "/admin/properties", |p| Flash::done(format!("Feed added to {}.", p.name))).await
 }
 
@@ -116,7 +116,7 @@ pub async fn sync<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
 /// `POST /admin/properties/{slug}/feeds/{name}/remove`.
 pub async fn remove_feed<S: Store + 'static>(act: &Act<'_, S>, slug: &str, name: &str) -> Page {
     let (slug, name) = (slug.to_owned(), name.to_owned());
-    let result = blocking(act.rental(), move |r| r.remove_ical_feed(&slug, &name)).await;
+    let result = blocking(act.rental(), move |r| r.calendars().remove_ical_feed(&slug, &name)).await;
     act.done(result, "/admin/properties", |p| Flash::done(format!("Feed removed from {}.", p.name))).await
 }
 

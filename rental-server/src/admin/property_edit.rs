@@ -32,7 +32,7 @@ pub async fn page<S: Store + 'static>(
             .into_iter()
             .find(|p| p.slug.as_str() == slug)
             .ok_or_else(|| rental_core::Error::NotFound(rental_core::NotFound::Property(slug.clone())))?;
-        let blocks = if property.active { r.blocks(&slug, None, None)? } else { Vec::new() };
+        let blocks = if property.active { r.calendars().blocks(&slug, None, None)? } else { Vec::new() };
         Ok((property, blocks))
     })
     .await;

@@ -24,8 +24,8 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
     let now = rental.now();
     let listed = blocking(rental, |r| {
         let mut out = Vec::new();
-        for webhook in r.webhooks()? {
-            let deliveries = r.deliveries_of(&webhook.id, RECENT_DELIVERIES)?;
+        for webhook in r.admin().webhooks()? {
+            let deliveries = r.admin().deliveries_of(&webhook.id, RECENT_DELIVERIES)?;
             out.push((webhook, deliveries));
         }
         Ok(out)
@@ -169,7 +169,7 @@ pub async fn register<S: Store + 'static>(act: &Act<'_, S>) -> Page {
         })
     };
     let result = match events {
-        Ok(events) => blocking(act.rental(), move |r| r.add_webhook(&url, events, secret)).await,
+        Ok(events) => blocking(act.rental(), move |r| r.admin().add_webhook(&url, events, secret)).await,
         Err(problem) => Err(problem),
     };
     act.done(result, "/admin/webhooks", |w| Flash {
@@ -185,11 +185,11 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, id: &str, action: &str) -
     let back = "/admin/webhooks";
     match action {
         "test" => {
-            let result = blocking(act.rental(), move |r| r.send_test_event(&id)).await;
+            let result = blocking(act.rental(), move |r| r.admin().send_test_event(&id)).await;
             act.done(result, back, |d| Flash::done(format!("Test event sent (delivery {}).", d.id))).await
         }
         "rotate" => {
-            let result = blocking(act.rental(), move |r| r.rotate_webhook_secret(&id, None)).await;
+            let result = blocking(act.rental(), move |r| r.admin().rotate_webhook_secret(&id, None)).await;
             let now = act.rental().now();
             act.done(result, back, |w| {
                 let until = w.secrets.overlap_ends(now).map(when).unwrap_or_default();
@@ -205,11 +205,11 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, id: &str, action: &str) -
         }
         "activate" | "deactivate" => {
             let active = action == "activate";
-            let result = blocking(act.rental(), move |r| r.set_webhook_active(&id, active)).await;
+            let result = blocking(act.rental(), move |r| r.admin().set_webhook_active(&id, active)).await;
             act.done(result, back, |w| Flash::done(format!("Webhook to {} is now {action}d.", w.url))).await
         }
         "delete" => {
-            let result = blocking(act.rental(), move |r| r.remove_webhook(&id)).await;
+            let result = blocking(act.rental(), move |r| r.admin().remove_webhook(&id)).await;
             act.done(result, back, |()| Flash::done("Webhook deleted.")).await
         }
         _ => super::page::message(http::StatusCode::NOT_FOUND, "Not found", "There is no such action."),
@@ -219,6 +219,6 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, id: &str, action: &str) -
 /// `POST /admin/deliveries/{id}/resend`.
 pub async fn resend<S: Store + 'static>(act: &Act<'_, S>, id: &str) -> Page {
     let id = id.to_owned();
-    let result = blocking(act.rental(), move |r| r.resend_delivery(&id)).await;
+    let result = blocking(act.rental(), move |r| r.admin().resend_delivery(&id)).await;
     act.done(result, "/admin/webhooks", |d| Flash::done(format!("Delivery {} will be sent again now.", d.id))).await
 }

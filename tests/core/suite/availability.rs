@@ -26,7 +26,7 @@ fn each_night_says_whether_it_is_available_held_booked_blocked_or_past<S: Store>
     use NightStatus::{Available, Blocked, Booked, Held, Past};
     h.book("sea-view", "2026-11-23", "2026-11-25", 2);
     h.book_confirmed("sea-view", "2026-11-26", "2026-11-28", 2);
-    h.add_block("sea-view", Stay::new(d("2026-11-28"), d("2026-11-29")).unwrap(), "painting").unwrap();
+    h.calendars().add_block("sea-view", Stay::new(d("2026-11-28"), d("2026-11-29")).unwrap(), "painting").unwrap();
     let got = statuses(h, "sea-view", "2026-11-20", "2026-11-30");
     let want = [
         ("2026-11-20", Past),

@@ -106,10 +106,11 @@ fn same_day_turnover_is_allowed<S: Store>(h: &Harness<S>) {
 }
 
 fn blocked_nights_refuse_bookings<S: Store>(h: &Harness<S>) {
-    let block = h.add_block("sea-view", Stay::new(d("2026-12-24"), d("2026-12-25")).unwrap(), "family").unwrap();
+    let block =
+        h.calendars().add_block("sea-view", Stay::new(d("2026-12-24"), d("2026-12-25")).unwrap(), "family").unwrap();
     let got = h.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-27", 2), None);
     assert!(matches!(got, Err(Error::DatesUnavailable { ref dates }) if dates == &[d("2026-12-24")]), "{got:?}");
-    h.remove_block("sea-view", &block.id).unwrap();
+    h.calendars().remove_block("sea-view", &block.id).unwrap();
     h.book("sea-view", "2026-12-20", "2026-12-27", 2);
 }
 

@@ -34,7 +34,7 @@ fn an_inactive_property_is_not_found_for_any_use<S: Store>(h: &Harness<S>) {
     assert!(is_not_found(&h.quote(&quote)));
     assert!(is_not_found(&h.create_booking(&new_booking("sea-view", "2026-12-20", "2026-12-27", 2), None)));
     let stay = rental_core::Stay::new(d("2026-12-20"), d("2026-12-27")).unwrap();
-    assert!(is_not_found(&h.add_block("sea-view", stay, "x")));
+    assert!(is_not_found(&h.calendars().add_block("sea-view", stay, "x")));
     let listed: Vec<String> = h.properties().unwrap().iter().map(|p| p.slug.to_string()).collect();
     assert_eq!(listed, ["alpine-cabin", "harbour-loft"]);
 }

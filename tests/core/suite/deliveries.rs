@@ -31,8 +31,8 @@ fn attempt<S: Store>(h: &Harness<S>, status: Option<u16>) -> Attempt {
 }
 
 fn a_booking_creates_one_delivery_per_subscribed_webhook<S: Store>(h: &Harness<S>) {
-    h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
-    h.rental.add_webhook("https://b.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    h.rental.admin().add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    h.rental.admin().add_webhook("https://b.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     assert!(due(h, 100).unwrap().is_empty());
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     let due = due(h, 100).unwrap();
@@ -43,7 +43,7 @@ fn a_booking_creates_one_delivery_per_subscribed_webhook<S: Store>(h: &Harness<S
 
 fn a_named_subscription_receives_only_its_events<S: Store>(h: &Harness<S>) {
     let only = Subscription::parse("booking.confirmed").unwrap();
-    h.rental.add_webhook("https://a.example/hook", only, None).unwrap();
+    h.rental.admin().add_webhook("https://a.example/hook", only, None).unwrap();
     let b = h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     assert!(due(h, 100).unwrap().is_empty(), "booking.created is not subscribed");
     h.rental.update_booking(b.code.as_str(), &Action::Confirm).unwrap();
@@ -53,10 +53,11 @@ fn a_named_subscription_receives_only_its_events<S: Store>(h: &Harness<S>) {
 }
 
 fn the_due_body_is_the_event_exactly_and_signs_with_the_webhook_secret<S: Store>(h: &Harness<S>) {
-    let webhook = h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    let webhook =
+        h.rental.admin().add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     let b = h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     let due = due(h, 100).unwrap().remove(0);
-    let event = h.rental.events_after(0, 10).unwrap().remove(0).event;
+    let event = h.rental.admin().events_after(0, 10).unwrap().remove(0).event;
     assert_eq!(due.body, event.body());
     assert_eq!(
         (due.url.as_str(), due.secrets.as_slice()),
@@ -72,7 +73,7 @@ fn the_due_body_is_the_event_exactly_and_signs_with_the_webhook_secret<S: Store>
 }
 
 fn a_failed_attempt_is_retried_on_the_schedule_under_the_same_id<S: Store>(h: &Harness<S>) {
-    h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    h.rental.admin().add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     let id = due(h, 1).unwrap().remove(0).delivery.id;
     let d = h.rental.worker().record_attempt(&id, attempt(h, Some(500)), &DEFAULT_RETRIES).unwrap();
@@ -84,35 +85,37 @@ fn a_failed_attempt_is_retried_on_the_schedule_under_the_same_id<S: Store>(h: &H
     assert_eq!(again[0].delivery.id, id, "the same delivery id on a retry");
     let d = h.rental.worker().record_attempt(&id, attempt(h, Some(204)), &DEFAULT_RETRIES).unwrap();
     assert_eq!((d.status, d.attempts.len()), (DeliveryStatus::Delivered, 2));
-    assert_eq!(h.rental.delivery(&id).unwrap(), d, "kept in the store");
+    assert_eq!(h.rental.admin().delivery(&id).unwrap(), d, "kept in the store");
     h.advance(TimeDelta::days(2));
     assert!(due(h, 10).unwrap().is_empty());
 }
 
 fn gone_deactivates_the_webhook_and_gives_up_its_other_deliveries<S: Store>(h: &Harness<S>) {
-    let webhook = h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    let webhook =
+        h.rental.admin().add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     let b = h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     h.rental.update_booking(b.code.as_str(), &Action::Confirm).unwrap();
     let first = due(h, 10).unwrap();
     assert_eq!(first.len(), 3, "created, confirmed, updated");
     let d = h.rental.worker().record_attempt(&first[0].delivery.id, attempt(h, Some(410)), &DEFAULT_RETRIES).unwrap();
     assert_eq!(d.status, DeliveryStatus::Failed);
-    assert!(!h.rental.webhooks().unwrap().iter().any(|w| w.id == webhook.id && w.active));
+    assert!(!h.rental.admin().webhooks().unwrap().iter().any(|w| w.id == webhook.id && w.active));
     assert!(due(h, 10).unwrap().is_empty());
-    assert_eq!(h.rental.delivery(&first[2].delivery.id).unwrap().status, DeliveryStatus::Failed);
+    assert_eq!(h.rental.admin().delivery(&first[2].delivery.id).unwrap().status, DeliveryStatus::Failed);
 }
 
 fn removing_a_webhook_gives_up_its_pending_deliveries<S: Store>(h: &Harness<S>) {
-    let webhook = h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    let webhook =
+        h.rental.admin().add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     let id = due(h, 1).unwrap().remove(0).delivery.id;
-    h.rental.remove_webhook(&webhook.id).unwrap();
+    h.rental.admin().remove_webhook(&webhook.id).unwrap();
     assert!(due(h, 10).unwrap().is_empty());
-    assert_eq!(h.rental.delivery(&id).unwrap().status, DeliveryStatus::Failed);
+    assert_eq!(h.rental.admin().delivery(&id).unwrap().status, DeliveryStatus::Failed);
 }
 
 fn an_inactive_webhook_gets_no_new_deliveries<S: Store>(h: &Harness<S>) {
-    h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    h.rental.admin().add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     let id = due(h, 1).unwrap().remove(0).delivery.id;
     h.rental.worker().record_attempt(&id, attempt(h, Some(410)), &[Duration::from_secs(1)]).unwrap();
@@ -121,7 +124,7 @@ fn an_inactive_webhook_gets_no_new_deliveries<S: Store>(h: &Harness<S>) {
 }
 
 fn events_before_a_webhook_was_fanned_out_are_not_sent_twice<S: Store>(h: &Harness<S>) {
-    h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    h.rental.admin().add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     assert_eq!(h.rental.worker().fan_out(1000).unwrap(), 1);
     assert_eq!(h.rental.worker().fan_out(1000).unwrap(), 0, "the position moved past it");

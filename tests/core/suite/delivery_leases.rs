@@ -22,12 +22,12 @@ const LEASE: Duration = Duration::from_secs(60);
 const ALL: ClaimLimits = ClaimLimits { deliveries: 100, webhooks: 100 };
 
 fn hook<S: Store>(h: &Harness<S>, url: &str) {
-    h.rental.add_webhook(url, Subscription::parse("*").unwrap(), None).unwrap();
+    h.rental.admin().add_webhook(url, Subscription::parse("*").unwrap(), None).unwrap();
 }
 
 /// `n` more bookings of a week each (after those already made), fanned out.
 fn bookings<S: Store>(h: &Harness<S>, n: u64) {
-    let made = h.rental.events_after(0, 1000).unwrap().len() as u64;
+    let made = h.rental.admin().events_after(0, 1000).unwrap().len() as u64;
     for i in made..made + n {
         let check_in = rental_tests::d("2026-12-01") + chrono::Days::new(7 * i);
         let check_out = check_in + chrono::Days::new(7);
@@ -75,7 +75,7 @@ fn recording_an_attempt_clears_the_lease<S: Store>(h: &Harness<S>) {
         "due again 10 s after the attempt, no lease in the way"
     );
     h.rental.worker().record_attempts(&[answered(h, &id, 200)], &DEFAULT_RETRIES).unwrap();
-    assert_eq!(h.rental.delivery(&id).unwrap().status, DeliveryStatus::Delivered);
+    assert_eq!(h.rental.admin().delivery(&id).unwrap().status, DeliveryStatus::Delivered);
     h.clock.advance(TimeDelta::hours(2));
     assert!(claim(h, "three", ALL).is_empty(), "a delivered delivery is never claimed");
 }

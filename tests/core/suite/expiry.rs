@@ -18,7 +18,7 @@ fn an_unpaid_request_is_not_expired_before_a_day_has_passed<S: Store>(h: &Harnes
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     h.advance(TimeDelta::hours(24) - TimeDelta::milliseconds(1));
     let seq = h.last_seq();
-    assert!(h.expire_due().unwrap().is_empty());
+    assert!(h.worker().expire_due().unwrap().is_empty());
     assert!(h.event_names_after(seq).is_empty());
 }
 
@@ -26,7 +26,7 @@ fn an_unpaid_request_expires_a_day_after_creation_with_three_events<S: Store>(h:
     let b = h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     let seq = h.last_seq();
     h.advance(TimeDelta::hours(25));
-    let expired = h.expire_due().unwrap();
+    let expired = h.worker().expire_due().unwrap();
     assert_eq!(expired.len(), 1);
     let stored = h.booking(b.code.as_str()).unwrap();
     assert_eq!(expired[0], stored);
@@ -43,7 +43,7 @@ fn an_unpaid_request_expires_a_day_after_creation_with_three_events<S: Store>(h:
 fn expired_nights_are_free_again<S: Store>(h: &Harness<S>) {
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     h.advance(TimeDelta::hours(25));
-    h.expire_due().unwrap();
+    h.worker().expire_due().unwrap();
     let a = h.availability("sea-view", Some(d("2026-12-20")), Some(d("2026-12-27"))).unwrap();
     assert!(a.nights.iter().all(|n| n.available));
     h.book("sea-view", "2026-12-20", "2026-12-27", 2);
@@ -55,7 +55,7 @@ fn confirmed_and_authorized_bookings_do_not_expire<S: Store>(h: &Harness<S>) {
     h.update_booking(authorized.code.as_str(), &Action::Authorize).unwrap();
     let unpaid = h.book("harbour-loft", "2026-12-20", "2026-12-27", 2);
     h.advance(TimeDelta::days(3));
-    let expired: Vec<String> = h.expire_due().unwrap().iter().map(|b| b.code.to_string()).collect();
+    let expired: Vec<String> = h.worker().expire_due().unwrap().iter().map(|b| b.code.to_string()).collect();
     assert_eq!(expired, [unpaid.code.to_string()]);
     assert_eq!(h.booking(confirmed.code.as_str()).unwrap().status, Status::Confirmed);
     assert_eq!(h.booking(authorized.code.as_str()).unwrap().status, Status::Pending);
@@ -64,9 +64,9 @@ fn confirmed_and_authorized_bookings_do_not_expire<S: Store>(h: &Harness<S>) {
 fn expiring_twice_changes_nothing_the_second_time<S: Store>(h: &Harness<S>) {
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
     h.advance(TimeDelta::hours(25));
-    assert_eq!(h.expire_due().unwrap().len(), 1);
+    assert_eq!(h.worker().expire_due().unwrap().len(), 1);
     let seq = h.last_seq();
-    assert!(h.expire_due().unwrap().is_empty());
+    assert!(h.worker().expire_due().unwrap().is_empty());
     assert!(h.event_names_after(seq).is_empty());
 }
 
@@ -77,10 +77,10 @@ fn holds_lapse_in_the_order_they_were_made_each_when_its_own_day_is_over<S: Stor
     let confirmed = h.book_confirmed("sea-view", "2026-12-24", "2026-12-26", 2);
     h.advance(TimeDelta::hours(12));
     let codes = |expired: Vec<rental_core::Booking>| expired.into_iter().map(|b| b.code).collect::<Vec<_>>();
-    assert_eq!(codes(h.expire_due().unwrap()), [first.code]);
+    assert_eq!(codes(h.worker().expire_due().unwrap()), [first.code]);
     h.advance(TimeDelta::hours(12) - TimeDelta::milliseconds(1));
-    assert!(h.expire_due().unwrap().is_empty(), "the second hold has a millisecond left");
+    assert!(h.worker().expire_due().unwrap().is_empty(), "the second hold has a millisecond left");
     h.advance(TimeDelta::milliseconds(1));
-    assert_eq!(codes(h.expire_due().unwrap()), [second.code]);
+    assert_eq!(codes(h.worker().expire_due().unwrap()), [second.code]);
     assert_eq!(h.booking(confirmed.code.as_str()).unwrap().status, Status::Confirmed);
 }

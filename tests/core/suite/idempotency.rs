@@ -61,7 +61,7 @@ fn a_key_older_than_a_day_makes_a_new_booking<S: Store>(h: &Harness<S>) {
     let first = h.create_booking(&request, Some("order-42")).unwrap().booking;
     h.advance(TimeDelta::hours(24));
     // The first request's checkout link lapses at the same moment, freeing its nights.
-    let expired: Vec<_> = h.expire_due().unwrap().into_iter().map(|b| b.code).collect();
+    let expired: Vec<_> = h.worker().expire_due().unwrap().into_iter().map(|b| b.code).collect();
     assert_eq!(expired, std::slice::from_ref(&first.code));
     let again = h.create_booking(&request, Some("order-42")).unwrap();
     assert!(!again.replayed);

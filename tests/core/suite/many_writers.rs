@@ -49,7 +49,7 @@ fn each_event_is_marked_fanned_out_on_its_own<S: Store>(h: &Harness<S>) {
     tx.mark_fanned_out(&[2]).unwrap();
     tx.commit().unwrap();
     assert_eq!(unfanned(h), [1, 3], "the events around it are still to do");
-    h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    h.rental.admin().add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     assert_eq!(h.rental.worker().fan_out(100).unwrap(), 2);
     let mut sent: Vec<u64> =
         h.rental.worker().due_deliveries(100).unwrap().iter().map(|d| d.delivery.event_seq).collect();
@@ -59,7 +59,7 @@ fn each_event_is_marked_fanned_out_on_its_own<S: Store>(h: &Harness<S>) {
 }
 
 fn an_event_marked_fanned_out_is_never_fanned_out_again<S: Store>(h: &Harness<S>) {
-    h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
+    h.rental.admin().add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap();
     h.book("sea-view", "2026-12-20", "2026-12-22", 2);
     assert_eq!(h.rental.worker().fan_out(100).unwrap(), 1);
     assert_eq!(h.rental.worker().fan_out(100).unwrap(), 0, "nothing new");

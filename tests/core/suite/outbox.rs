@@ -35,7 +35,7 @@ fn events_after_pages_through_the_outbox<S: Store>(h: &Harness<S>) {
     let mut seen = Vec::new();
     let mut after = 0;
     loop {
-        let page = h.events_after(after, 2).unwrap();
+        let page = h.admin().events_after(after, 2).unwrap();
         if page.is_empty() {
             break;
         }
@@ -44,7 +44,7 @@ fn events_after_pages_through_the_outbox<S: Store>(h: &Harness<S>) {
         seen.extend(page.into_iter().map(|e| e.seq));
     }
     assert_eq!(seen, [1, 2, 3, 4, 5]);
-    assert!(h.events_after(5, 10).unwrap().is_empty());
+    assert!(h.admin().events_after(5, 10).unwrap().is_empty());
 }
 
 fn an_event_body_is_the_spec_envelope_with_a_millisecond_timestamp<S: Store>(h: &Harness<S>) {
@@ -63,8 +63,8 @@ fn an_event_body_is_the_spec_envelope_with_a_millisecond_timestamp<S: Store>(h: 
 /// it), in the same order as the events written before and after it.
 fn a_test_event_takes_the_next_number_between_the_events_around_it<S: Store>(h: &Harness<S>) {
     h.book("sea-view", "2026-12-20", "2026-12-27", 3);
-    let hook = h.rental.add_webhook("https://a.example/h", Subscription::parse("*").unwrap(), None).unwrap();
-    let test = h.rental.send_test_event(&hook.id).unwrap();
+    let hook = h.rental.admin().add_webhook("https://a.example/h", Subscription::parse("*").unwrap(), None).unwrap();
+    let test = h.rental.admin().send_test_event(&hook.id).unwrap();
     h.book("sea-view", "2027-01-10", "2027-01-12", 2);
     assert_eq!(test.event_seq, 2);
     let events = h.events();

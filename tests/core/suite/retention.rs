@@ -34,7 +34,7 @@ fn booked_and_delivered<S: Store>(h: &Harness<S>, check_in: &str, check_out: &st
 }
 
 fn webhook<S: Store>(h: &Harness<S>) -> String {
-    h.rental.add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap().id
+    h.rental.admin().add_webhook("https://a.example/hook", Subscription::parse("*").unwrap(), None).unwrap().id
 }
 
 fn a_delivery_is_kept_for_exactly_the_retention_after_it_finished<S: Store>(h: &Harness<S>) {
@@ -43,11 +43,11 @@ fn a_delivery_is_kept_for_exactly_the_retention_after_it_finished<S: Store>(h: &
     booked_and_delivered(h, "2026-12-22", "2026-12-24");
     h.advance(TimeDelta::days(30));
     assert_eq!(h.rental.worker().prune().unwrap(), Pruned::default(), "30 days to the millisecond: kept");
-    assert_eq!(h.rental.deliveries_of(&id, 10).unwrap().len(), 2);
+    assert_eq!(h.rental.admin().deliveries_of(&id, 10).unwrap().len(), 2);
     h.advance(TimeDelta::milliseconds(1));
     let pruned = h.rental.worker().prune().unwrap();
     assert_eq!((pruned.deliveries, pruned.events), (2, 1), "the newest event stays");
-    assert!(h.rental.deliveries_of(&id, 10).unwrap().is_empty(), "the admin no longer lists them");
+    assert!(h.rental.admin().deliveries_of(&id, 10).unwrap().is_empty(), "the admin no longer lists them");
     assert_eq!(h.rental.worker().prune().unwrap(), Pruned::default(), "nothing is left to remove");
 }
 
@@ -80,7 +80,7 @@ fn a_pending_delivery_and_its_event_are_kept_however_old<S: Store>(h: &Harness<S
     h.advance(TimeDelta::days(90));
     let pruned = h.rental.worker().prune().unwrap();
     assert_eq!((pruned.deliveries, pruned.events), (1, 0), "event {first} still has a delivery to make");
-    let kept = h.rental.deliveries_of(&id, 10).unwrap();
+    let kept = h.rental.admin().deliveries_of(&id, 10).unwrap();
     assert_eq!(kept.iter().map(|d| (d.event_seq, d.status)).collect::<Vec<_>>(), [(first, DeliveryStatus::Pending)]);
     assert!(h.events().iter().any(|e| e.seq == first));
 }

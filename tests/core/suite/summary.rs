@@ -108,7 +108,7 @@ fn next_arrival_is_the_earliest_upcoming_stay_other_than_the_current_one<S: Stor
 fn cancelled_stays_and_blocks_are_neither_arrivals_nor_occupants<S: Store>(h: &Harness<S>) {
     let gone = h.book_confirmed("sea-view", "2026-11-22", "2026-11-24", 2);
     h.update_booking(gone.code.as_str(), &Action::Cancel { by: Party::Guest, reason: None }).unwrap();
-    h.add_block("alpine-cabin", Stay::new(d("2026-11-22"), d("2026-11-30")).unwrap(), "repairs").unwrap();
+    h.calendars().add_block("alpine-cabin", Stay::new(d("2026-11-22"), d("2026-11-30")).unwrap(), "repairs").unwrap();
     let s = h.summary().unwrap();
     for p in &s.properties {
         assert!(!p.occupied && !p.check_in_today && p.next_arrival.is_none(), "{}", p.slug);

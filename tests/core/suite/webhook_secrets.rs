@@ -15,20 +15,23 @@ store_suite!(
 );
 
 fn hook<S: Store>(h: &Harness<S>, secret: Option<&str>) -> Webhook {
-    h.rental.add_webhook("https://a.example/h", Subscription::parse("*").unwrap(), secret.map(str::to_owned)).unwrap()
+    h.rental
+        .admin()
+        .add_webhook("https://a.example/h", Subscription::parse("*").unwrap(), secret.map(str::to_owned))
+        .unwrap()
 }
 
 /// The secrets that sign the webhook's deliveries now, the current one first:
 /// a test event made due, after a dispatcher poll's fan-out.
 fn signing<S: Store>(h: &Harness<S>, id: &str) -> Vec<String> {
-    let test = h.rental.send_test_event(id).unwrap();
+    let test = h.rental.admin().send_test_event(id).unwrap();
     h.rental.worker().fan_out(100).unwrap();
     let due = h.rental.worker().due_deliveries(100).unwrap();
     due.into_iter().find(|d| d.delivery.id == test.id).expect("the test event is due").secrets
 }
 
 fn stored_secrets<S: Store>(h: &Harness<S>, id: &str) -> Vec<String> {
-    let webhook = h.rental.webhooks().unwrap().into_iter().find(|w| w.id == id).unwrap();
+    let webhook = h.rental.admin().webhooks().unwrap().into_iter().find(|w| w.id == id).unwrap();
     webhook.secrets.all().iter().map(|s| s.value.clone()).collect()
 }
 
@@ -52,7 +55,7 @@ fn a_rotated_secret_signs_beside_the_new_one_for_24_hours_then_is_dropped<S: Sto
     let old = hook(h, Some("whsec_b2xkLXNlY3JldC1rZXk="));
     assert_eq!(signing(h, &old.id), [old.secret()]);
 
-    let rotated = h.rental.rotate_webhook_secret(&old.id, None).unwrap();
+    let rotated = h.rental.admin().rotate_webhook_secret(&old.id, None).unwrap();
     let new = rotated.secret().to_owned();
     assert!(new.starts_with("whsec_") && new != old.secret(), "{new}");
     assert_eq!(rotated.secrets.overlap_ends(h.rental.now()), Some(h.rental.now() + OVERLAP));
@@ -69,9 +72,9 @@ fn a_rotated_secret_signs_beside_the_new_one_for_24_hours_then_is_dropped<S: Sto
 
 fn two_rotations_in_a_day_sign_with_three_secrets<S: Store>(h: &Harness<S>) {
     let first = hook(h, Some("first-secret"));
-    h.rental.rotate_webhook_secret(&first.id, Some("second-secret".into())).unwrap();
+    h.rental.admin().rotate_webhook_secret(&first.id, Some("second-secret".into())).unwrap();
     h.advance(TimeDelta::hours(3));
-    h.rental.rotate_webhook_secret(&first.id, Some("third-secret".into())).unwrap();
+    h.rental.admin().rotate_webhook_secret(&first.id, Some("third-secret".into())).unwrap();
     assert_eq!(signing(h, &first.id), ["third-secret", "second-secret", "first-secret"]);
     h.advance(TimeDelta::hours(21));
     assert_eq!(signing(h, &first.id), ["third-secret", "second-secret"], "the first one's 24 h are over");
@@ -81,8 +84,8 @@ fn two_rotations_in_a_day_sign_with_three_secrets<S: Store>(h: &Harness<S>) {
 
 fn a_rotation_with_a_bad_or_reused_secret_or_an_unknown_webhook_changes_nothing<S: Store>(h: &Harness<S>) {
     let webhook = hook(h, Some("first-secret"));
-    h.rental.rotate_webhook_secret(&webhook.id, Some("second-secret".into())).unwrap();
-    let before = h.rental.webhooks().unwrap();
+    h.rental.admin().rotate_webhook_secret(&webhook.id, Some("second-secret".into())).unwrap();
+    let before = h.rental.admin().webhooks().unwrap();
     let refusals = [
         ("short", "invalid"),
         ("whsec_not_base64!", "invalid"),
@@ -90,22 +93,22 @@ fn a_rotation_with_a_bad_or_reused_secret_or_an_unknown_webhook_changes_nothing<
         ("first-secret", "duplicate"),
     ];
     for (secret, code) in refusals {
-        let faults = super::faults(h.rental.rotate_webhook_secret(&webhook.id, Some(secret.into())));
+        let faults = super::faults(h.rental.admin().rotate_webhook_secret(&webhook.id, Some(secret.into())));
         assert_eq!(faults, [("secret".to_owned(), code)], "{secret}");
     }
-    assert!(matches!(h.rental.rotate_webhook_secret("wh_nobody", None), Err(Error::NotFound(_))));
-    assert_eq!(h.rental.webhooks().unwrap(), before);
+    assert!(matches!(h.rental.admin().rotate_webhook_secret("wh_nobody", None), Err(Error::NotFound(_))));
+    assert_eq!(h.rental.admin().webhooks().unwrap(), before);
 }
 
 fn a_secret_in_the_whsec_form_must_be_base64_to_register<S: Store>(h: &Harness<S>) {
     let url = "https://a.example/h";
     let all = || Subscription::parse("*").unwrap();
     for secret in ["whsec_the_tests_own_secret", "whsec_Zm9vYmFy=", "whsec_"] {
-        let faults = super::faults(h.rental.add_webhook(url, all(), Some(secret.into())));
+        let faults = super::faults(h.rental.admin().add_webhook(url, all(), Some(secret.into())));
         assert_eq!(faults, [("secret".to_owned(), "invalid")], "{secret}");
     }
-    assert!(h.rental.webhooks().unwrap().is_empty());
+    assert!(h.rental.admin().webhooks().unwrap().is_empty());
     for secret in ["whsec_Zm9vYmFyYmF6", "a plain secret without the prefix"] {
-        assert_eq!(h.rental.add_webhook(url, all(), Some(secret.into())).unwrap().secret(), secret);
+        assert_eq!(h.rental.admin().add_webhook(url, all(), Some(secret.into())).unwrap().secret(), secret);
     }
 }

@@ -6,14 +6,14 @@ use chrono::{Days, NaiveDate};
 use crate::bookings::calendar::EntryKind;
 use crate::channels::ical::export::{self, Busy, CalendarExport};
 use crate::error::Result;
-use crate::service::{FromStore, Rental, active_property};
+use crate::service::{FromStore, active_property};
 use crate::stays::occupancy::today_in;
 use crate::store::{ReadTx, Store};
 
 /// Stays that ended more than this many days ago are left out of our calendar export.
 pub const EXPORT_PAST_DAYS: u64 = 30;
 
-impl<S: Store> Rental<S> {
+impl<S: Store> crate::service::Calendars<'_, S> {
     /// The calendar of an active property for the channels to import (docs/API.md section 8):
     /// every pending or confirmed stay and every block that ended at most 30 days ago, as
     /// all-day events with no guest data. `exclude` leaves out what was imported from that

@@ -6,10 +6,9 @@ use crate::channels::feed_status::{self, SyncStatus};
 use crate::channels::pull::FeedState;
 use crate::error::{Error, NotFound, Result};
 use crate::properties::property::{IcalFeed, Property};
-use crate::service::Rental;
 use crate::store::{ReadRecords, ReadTx, Store};
 
-impl<S: Store> Rental<S> {
+impl<S: Store> crate::service::Calendars<'_, S> {
     /// Adds a feed named `name` (it becomes the source of the bookings it
     /// brings) fetched from `url`, to a property, active or not.
     pub fn add_ical_feed(&self, slug: &str, name: &str, url: &str) -> Result<Property> {
@@ -56,7 +55,7 @@ impl<S: Store> Rental<S> {
         Ok(SyncStatus { feeds })
     }
 
-    fn edit_feeds(&self, slug: &str, edit: impl Fn(&mut Vec<IcalFeed>) -> Result<()>) -> Result<Property> {
+    fn edit_feeds(self, slug: &str, edit: impl Fn(&mut Vec<IcalFeed>) -> Result<()>) -> Result<Property> {
         self.write(|tx| {
             let mut property =
                 tx.property(slug)?.ok_or_else(|| Error::NotFound(NotFound::Property(slug.to_owned())))?;

@@ -124,7 +124,7 @@ fn use_case(rental: &Rental<RedbStore>, rng: &mut Rng) -> crate::Result<()> {
             let change = Change { check_in: Some(stay.check_in()), check_out: Some(stay.check_out()), guests: None };
             rental.update_booking(&code, &Action::Change(change)).map(drop)
         }
-        (3, _) => rental.add_block(slug, stay, "maintenance").map(drop),
+        (3, _) => rental.calendars().add_block(slug, stay, "maintenance").map(drop),
         (5, _) => {
             // Replaces one of a few keys, moving it in the time index, or removes it.
             let n = rng.below(16);
@@ -142,9 +142,9 @@ fn use_case(rental: &Rental<RedbStore>, rng: &mut Rng) -> crate::Result<()> {
             Ok(tx.commit()?)
         }
         (4, _) => {
-            let blocks = rental.blocks(slug, None, None)?;
+            let blocks = rental.calendars().blocks(slug, None, None)?;
             match blocks.first() {
-                Some(block) => rental.remove_block(slug, &block.id).map(drop),
+                Some(block) => rental.calendars().remove_block(slug, &block.id).map(drop),
                 None => Ok(()),
             }
         }
@@ -352,6 +352,7 @@ fn fill(rental: &Rental<RedbStore>, from: u64, count: u64) {
     let start = NaiveDate::from_ymd_opt(2027, 4, 1).unwrap();
     for n in from..from + count {
         rental
+            .calendars()
             .add_block("sea-view", Stay::new(start + Days::new(n), start + Days::new(n + 1)).unwrap(), &"x".repeat(400))
             .unwrap();
     }
@@ -377,7 +378,7 @@ fn a_failed_flusher_sync_refuses_checkpoints_and_commits_until_reopened() {
         let mut acked = 150;
         for n in 150..160 {
             let start = NaiveDate::from_ymd_opt(2027, 4, 1).unwrap() + Days::new(n);
-            match rental.add_block("sea-view", Stay::new(start, start + Days::new(1)).unwrap(), "y") {
+            match rental.calendars().add_block("sea-view", Stay::new(start, start + Days::new(1)).unwrap(), "y") {
                 Ok(_) => acked += 1,
                 Err(Error::Store(e)) => assert_eq!(RedoError::of(&e), Some(&RedoError::Broken), "{e}"),
                 Err(e) => panic!("{e}"),
@@ -388,7 +389,7 @@ fn a_failed_flusher_sync_refuses_checkpoints_and_commits_until_reopened() {
         disk.lose_power(3);
         let reopened = engine(&disk, 7).map_err(|e| format!("does not open: {e}"))?;
         let (from, to) = (NaiveDate::from_ymd_opt(2027, 4, 1), NaiveDate::from_ymd_opt(2028, 3, 1));
-        let blocks = reopened.blocks("sea-view", from, to).map_err(|e| e.to_string())?.len();
+        let blocks = reopened.calendars().blocks("sea-view", from, to).map_err(|e| e.to_string())?.len();
         if blocks == acked { Ok(acked) } else { Err(format!("{acked} blocks acknowledged, {blocks} read back")) }
     };
     assert_eq!(outcome(None), Ok(150), "the commits after the failed sync are refused, none is lost");
@@ -414,14 +415,18 @@ fn a_failed_commit_is_taken_back_for_good_and_comes_back_without_the_take_backs_
         let failed = (0..300)
             .find_map(|n| {
                 let stay = Stay::new(start + Days::new(n), start + Days::new(n + 1)).unwrap();
-                rental.add_block("sea-view", stay, &"x".repeat(400)).is_err().then_some(start + Days::new(n))
+                rental
+                    .calendars()
+                    .add_block("sea-view", stay, &"x".repeat(400))
+                    .is_err()
+                    .then_some(start + Days::new(n))
             })
             .expect("redb writes pages once its cache is full");
         disk.cut();
         drop(rental);
         disk.lose_power(seed);
         let reopened = engine(&disk, seed).unwrap();
-        let blocks = reopened.blocks("sea-view", Some(failed), failed.succ_opt()).unwrap();
+        let blocks = reopened.calendars().blocks("sea-view", Some(failed), failed.succ_opt()).unwrap();
         !blocks.is_empty()
     };
     assert!((0..8).all(|seed| !comes_back(None, seed)), "a failed commit came back");

@@ -464,11 +464,12 @@ fn schema_6_records() -> Schema6Records {
     let now: chrono::DateTime<chrono::Utc> = LAYOUT_NOW.parse().unwrap();
     let rental = crate::Rental::new(crate::MemoryStore::new())
         .with_clock(std::sync::Arc::new(crate::basics::clock::ManualClock::new(now)));
-    let new = rental.create_key("website", &[crate::admin::keys::Scope::Read]).unwrap();
+    let new = rental.admin().create_key("website", &[crate::admin::keys::Scope::Read]).unwrap();
     let webhook = rental
+        .admin()
         .add_webhook("https://example.com/hook", crate::outbox::webhook::Subscription::parse("*").unwrap(), None)
         .unwrap();
-    rental.set_admin_password("correct horse battery").unwrap();
+    rental.admin().set_admin_password("correct horse battery").unwrap();
     let phc = rental.store().read().unwrap().get::<AdminPassword>(AdminPassword::KEY).unwrap().unwrap().phc;
     let feed = crate::channels::pull::FeedState::new(
         crate::basics::ids::Slug::parse("sea-view").unwrap(),
@@ -502,9 +503,9 @@ fn opening_a_schema_6_store_moves_its_keys_webhooks_feeds_and_admin_records_into
     let now: chrono::DateTime<chrono::Utc> = LAYOUT_NOW.parse().unwrap();
     let rental = crate::Rental::new(RedbStore::open(&path).unwrap())
         .with_clock(std::sync::Arc::new(crate::basics::clock::ManualClock::new(now)));
-    assert_eq!(rental.keys().unwrap(), std::slice::from_ref(&old.key));
-    assert_eq!(rental.authenticate(&old.secret).unwrap().map(|k| k.id), Some(old.key.id.clone()));
-    assert_eq!(rental.webhooks().unwrap(), std::slice::from_ref(&old.webhook));
+    assert_eq!(rental.admin().keys().unwrap(), std::slice::from_ref(&old.key));
+    assert_eq!(rental.admin().authenticate(&old.secret).unwrap().map(|k| k.id), Some(old.key.id.clone()));
+    assert_eq!(rental.admin().webhooks().unwrap(), std::slice::from_ref(&old.webhook));
     assert_eq!(rental.worker().feed_states().unwrap(), std::slice::from_ref(&old.feed));
     assert!(rental.worker().verify_admin_password("correct horse battery").unwrap());
     let idle = chrono::TimeDelta::hours(1);
