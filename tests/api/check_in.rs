@@ -54,7 +54,7 @@ fn with_form(s: &TestServer<MemoryStore>) {
         .with(CheckInField::Phone, FieldRule::Required)
         .with(CheckInField::GuestNames, FieldRule::Optional)
         .with(CheckInField::DocumentNumber, FieldRule::Optional);
-    s.rental.edit_property("sea-view", |p| p.stay_page.check_in_form = form.clone()).unwrap();
+    s.rental.edit_property("sea-view", |p| p.access.stay_page.check_in_form = form.clone()).unwrap();
 }
 
 #[tokio::test]

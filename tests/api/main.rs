@@ -60,6 +60,7 @@ mod messages;
 mod mounted;
 mod patch;
 mod payment_installments;
+mod payment_refunds;
 mod payment_webhook;
 mod payments;
 mod payments_provider;

@@ -135,3 +135,58 @@ async fn the_deposit_is_held_before_check_in_and_released_after_check_out() {
     let intent = stripe.get(&format!("/v1/payment_intents/{}", held.provider_ref.unwrap())).await;
     assert_eq!(intent["status"], "canceled");
 }
+
+/// Replaces the booking's saved card by `card`, saved for the same customer through the provider.
+async fn swap_card(server: &TestServer<MemoryStore>, stripe: &LocalStripe, provider: &Stripe, code: &str, card: &str) {
+    use rental_core::payment_provider::{CardSetupRequest, PaymentProvider};
+    let mut checkout = server.rental.checkout_of(code).unwrap().unwrap();
+    let mut request = CardSetupRequest::new("guest@example.com", "Guest");
+    request.customer = Some(checkout.customer.clone());
+    let setup = provider.start_card_setup(request).await.unwrap();
+    stripe.save_card(&setup.client_secret, card).await.expect(200);
+    checkout.card = provider.card_setup(&setup.id).await.unwrap().card;
+    server.rental.save_checkout(&checkout).unwrap();
+}
+
+#[tokio::test]
+async fn a_refused_installment_tells_the_guest_and_past_its_grace_cancels_the_booking_with_its_refund() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, provider, code) = confirmed_half_paid(&stripe, cards::OK).await;
+    let first = installment(&server, &code, 1);
+    // The card saved later fails: every charge with it is declined.
+    swap_card(&server, &stripe, &provider, &code, cards::CHARGE_DECLINED).await;
+
+    server.set_now("2026-12-14T10:00:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    let refused = installment(&server, &code, 2);
+    assert_eq!(refused.status, PaymentState::Failed, "{refused:?}");
+    assert!(refused.error.is_some());
+    let messages = server.get(&format!("/api/v1/bookings/{code}/messages"), &server.key).await.body;
+    let failed: Vec<&serde_json::Value> =
+        messages["data"].as_array().unwrap().iter().filter(|m| m["kind"] == "payment_failed").collect();
+    assert_eq!(failed.len(), 1, "{messages}");
+    assert_eq!(failed[0]["subject"], "Your payment for Sea View Cottage did not go through");
+    let events = server.rental.events_after(0, 10_000).unwrap();
+    let named = |name: &str| events.iter().filter(|e| e.event.event.as_str() == name).count();
+    assert_eq!(named("booking.payment_failed"), 1);
+    let booking = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body;
+    assert_eq!(booking["status"], "confirmed", "within its grace the booking stands");
+
+    // The grace is 48 hours after the installment's instant (2026-12-13 15:00 in Lisbon).
+    server.set_now("2026-12-15T14:59:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    assert_eq!(server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["status"], "confirmed");
+    server.set_now("2026-12-15T15:01:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    let cancelled = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body;
+    assert_eq!(
+        (cancelled["status"].as_str(), cancelled["cancelledBy"].as_str(), cancelled["cancelReason"].as_str()),
+        (Some("cancelled"), Some("system"), Some("payment_overdue"))
+    );
+    // The default policy refunds everything a cancellation 5 days ahead: the first installment.
+    assert_eq!(cancelled["amountRefunded"], first.amount, "{cancelled}");
+    let refunds = stripe.get(&format!("/v1/refunds?payment_intent={}", first.provider_ref.unwrap())).await;
+    assert_eq!(refunds["data"].as_array().unwrap().len(), 1, "{refunds}");
+    assert_eq!(refunds["data"][0]["amount"], first.amount);
+    assert_eq!(installment(&server, &code, 2).status, PaymentState::Canceled);
+}

@@ -18,6 +18,7 @@ mod demo_seed;
 mod group_commit;
 mod leases;
 mod messages;
+mod payment_claims;
 pub(crate) mod payments;
 mod property_edit;
 mod read_model;
@@ -25,6 +26,7 @@ mod refusal;
 mod retention;
 mod stay;
 mod stay_page;
+mod test_messages;
 mod verification;
 mod visit_cache;
 mod webhook_admin;
@@ -41,6 +43,7 @@ pub use self::messages::{Claim, Claimed};
 pub use self::payments::PaymentChange;
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::stay::CATCH_UP_DAYS;
+pub use self::test_messages::TestMessages;
 pub use self::worker::Worker;
 pub use self::write::{WRITE_ATTEMPTS, retry_pause};
 use crate::basics::text::looks_like_email;
@@ -253,6 +256,11 @@ impl<S: Store> Rental<S> {
     /// The guests' online check-in (docs/API.md section 24): see [`CheckIns`].
     pub fn check_ins(&self) -> CheckIns<'_, S> {
         CheckIns(self)
+    }
+
+    /// The admin's test messages, limited and recorded (docs/API.md section 21): see [`TestMessages`].
+    pub fn test_messages(&self) -> TestMessages<'_, S> {
+        TestMessages(self)
     }
 
     /// The settings in force.

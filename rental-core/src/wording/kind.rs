@@ -26,11 +26,14 @@ pub enum MessageKind {
     CheckInInstructions,
     /// To the guest: departure is near.
     CheckOutReminder,
+    /// To the guest: an installment (or the deposit hold) charged off-session was refused;
+    /// they pay on the stay page before the grace period ends.
+    PaymentFailed,
 }
 
 impl MessageKind {
     /// Every kind, in the order of docs/API.md section 21.
-    pub const ALL: [MessageKind; 8] = [
+    pub const ALL: [MessageKind; 9] = [
         MessageKind::RequestReceived,
         MessageKind::HostRequest,
         MessageKind::HostRequestExpiring,
@@ -39,6 +42,7 @@ impl MessageKind {
         MessageKind::Cancelled,
         MessageKind::CheckInInstructions,
         MessageKind::CheckOutReminder,
+        MessageKind::PaymentFailed,
     ];
 
     /// The name used in JSON, keys and templates (`check_in_instructions`).
@@ -52,6 +56,7 @@ impl MessageKind {
             MessageKind::Cancelled => "cancelled",
             MessageKind::CheckInInstructions => "check_in_instructions",
             MessageKind::CheckOutReminder => "check_out_reminder",
+            MessageKind::PaymentFailed => "payment_failed",
         }
     }
 

@@ -44,6 +44,7 @@ fn value(name: &str) -> Value {
         "access_until" => json!("Tuesday 22 December 2026, 11:00 Lisbon time"),
         "wifi_name" => json!("SeaView"),
         "arrival_notes" => json!("The key box is left of the door."),
+        "balance_due" => json!("$671.44"),
         // A name added to the lists without a sample is checked as text.
         _ => json!("sample"),
     }

@@ -138,6 +138,7 @@ pub fn kind_variables(kind: MessageKind) -> &'static [&'static str] {
         MessageKind::HostRequest => &["notes", "source"],
         MessageKind::HostRequestExpiring => &["source"],
         MessageKind::Cancelled => &["cancel_reason", "expired"],
+        MessageKind::PaymentFailed => &["balance_due"],
         MessageKind::CheckInInstructions => &["door_code", "access_from", "access_until", "wifi_name", "arrival_notes"],
         _ => &[],
     }
@@ -199,6 +200,11 @@ fn builtins(kind: MessageKind) -> [&'static str; 3] {
             "Check-out on {{ check_out }} by {{ check_out_time }}",
             "Hello {{ guest_name }},\n\na reminder that check-out from {{ property_name }} is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
             "<p>Hello {{ guest_name }},</p><p>a reminder that check-out from <b>{{ property_name }}</b> is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
+        ],
+        MessageKind::PaymentFailed => [
+            "Your payment for {{ property_name }} did not go through",
+            "Hello {{ guest_name }},\n\nwe could not take the payment due for your stay at {{ property_name }} from {{ check_in }} to {{ check_out }} (booking {{ booking_code }}): your bank refused it. {{ balance_due }} is still to pay.\n\nPlease pay it on your stay page, with this card or another one; a booking left unpaid is cancelled under its cancellation policy.\n{% if stay_url %}\nYour stay page: {{ stay_url }}\n{% endif %}",
+            "<p>Hello {{ guest_name }},</p><p>we could not take the payment due for your stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} (booking <b>{{ booking_code }}</b>): your bank refused it. {{ balance_due }} is still to pay.</p><p>Please pay it on your stay page, with this card or another one; a booking left unpaid is cancelled under its cancellation policy.</p>{% if stay_url %}<p>Your stay page: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
         ],
     }
 }

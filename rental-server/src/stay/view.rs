@@ -59,17 +59,17 @@ pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str, parts: 
             @if let Some(pay) = super::pay::section(b, p, parts.totals.as_ref(), now, parts.pay_start.as_ref()) { (pay) }
             @if let Some(check_in) = check_in { (check_in) }
             @if let Some(p) = property {
-                @if b.status == Status::Confirmed && !p.stay_page.address.trim().is_empty() {
+                @if b.status == Status::Confirmed && !p.access.stay_page.address.trim().is_empty() {
                     section.box aria-labelledby="address-title" {
                         h2 #address-title { "Address" }
-                        div #address { (guide::render(&p.stay_page.address)) }
+                        div #address { (guide::render(&p.access.stay_page.address)) }
                     }
                 }
                 (cancel::section(b, cancel::offer(b, p, now), &review))
-                @if !p.stay_page.guide.trim().is_empty() {
+                @if !p.access.stay_page.guide.trim().is_empty() {
                     section.box.guide aria-labelledby="guide-title" {
                         h2 #guide-title { "House guide" }
-                        div #guide { (guide::render(&p.stay_page.guide)) }
+                        div #guide { (guide::render(&p.access.stay_page.guide)) }
                     }
                 }
             }

@@ -9,7 +9,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::json;
 
 use crate::basics::currency::format_amount;
-use crate::bookings::booking::{Booking, CancelledBy, Status};
+use crate::bookings::booking::{Booking, CancelledBy, PaymentStatus, Status};
 use crate::properties::property::Property;
 
 pub use crate::wording::template::*;
@@ -64,9 +64,14 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         MessageKind::HostRequestExpiring => {
             c.insert("source", json!(b.source.as_str()));
         }
+        MessageKind::PaymentFailed => {
+            c.insert("balance_due", json!(format_amount(b.money.balance_due, &b.currency)));
+        }
         MessageKind::Cancelled => {
             c.insert("cancel_reason", json!(b.cancel_reason.clone().unwrap_or_default()));
-            c.insert("expired", json!(b.cancelled_by == Some(CancelledBy::System)));
+            // A lapsed request, not the system's other cancellations (an overdue payment).
+            let lapsed = b.cancelled_by == Some(CancelledBy::System) && b.payment_status == PaymentStatus::Expired;
+            c.insert("expired", json!(lapsed));
         }
         MessageKind::CheckInInstructions => {
             let (from, until) = crate::stays::access::window(p, b.check_in(), b.check_out(), b.visit.checked_out_at);
@@ -119,6 +124,27 @@ mod tests {
         let c =
             context(kind, Facts { booking, property, base_url: None, stay_url: Some("https://r.example/stay/X.1") });
         render(kind, property.messages.templates.get(&kind), &c).unwrap()
+    }
+
+    #[test]
+    fn payment_failed_says_what_is_left_to_pay_and_links_the_stay_page() {
+        let p = demo::sea_view();
+        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        b.money.balance_due = 67_144;
+        let r = facts_render(MessageKind::PaymentFailed, &b, &p);
+        assert!(r.text.contains("$671.44 is still to pay"), "{}", r.text);
+        assert!(r.text.contains("Your stay page: https://r.example/stay/X.1"), "{}", r.text);
+        assert!(r.html.contains("<a href=\"https:&#x2f;&#x2f;r.example&#x2f;stay&#x2f;X.1\">"), "{}", r.html);
+    }
+
+    #[test]
+    fn an_overdue_cancellation_is_not_worded_as_a_lapsed_request() {
+        let p = demo::sea_view();
+        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        (b.status, b.cancelled_by, b.cancel_reason) =
+            (Status::Cancelled, Some(CancelledBy::System), Some("payment_overdue".into()));
+        let r = facts_render(MessageKind::Cancelled, &b, &p);
+        assert!(r.subject.contains("is cancelled") && !r.text.contains("lapsed"), "{}", r.text);
     }
 
     #[test]
