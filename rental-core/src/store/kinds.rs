@@ -96,7 +96,7 @@ impl Record for CheckIn {
         check_in::key(self.property.as_str(), self.booking.as_str())
     }
     fn at(&self) -> Option<DateTime<Utc>> {
-        self.answers.document_number.as_ref().and(self.delete_document_at)
+        self.document_due()
     }
 }
 
