@@ -2,8 +2,8 @@
 # The CPU budget (docs/PERFORMANCE.md "CPU budget"): the server's CPU time
 # (user + system, from /proc/PID/stat) per request for GET availability, POST
 # quote, GET summary, a durable booking creation and a booking page view, each
-# over one wrk run of a fixed length at 16 connections, divided by the requests
-# wrk counted. Fails when an endpoint costs more than its budget + 15 %.
+# and a guest's stay page, over one wrk run of a fixed length at 16 connections,
+# divided by the requests wrk counted. Fails when an endpoint costs more than its budget + 15 %.
 # CPU per request moves far less with a shared machine's speed than requests/s.
 # Usage: [BUDGET_RENTAL=path] [BUDGET_ONLY=name,name] [BUDGET_PERF=dir] benches/budget.sh [seconds per endpoint, default 8]
 # BUDGET_RENTAL measures another build (no budget check, figures only); BUDGET_PERF
@@ -74,6 +74,17 @@ wanted quote && measure quote "$BASE/api/v1/quotes" quote.lua >> "$RESULTS"
 wanted summary && measure summary "$BASE/api/v1/ha/summary" auth.lua >> "$RESULTS"
 wanted page && measure page "$BASE/book/page?checkIn=$FROM&checkOut=$QUOTE_OUT&guests=3" auth.lua >> "$RESULTS"
 wanted booking && measure booking "$BASE/api/v1/bookings" booking.lua >> "$RESULTS"
+if wanted stay; then
+  # A confirmed stay's page (docs/API.md section 24), its address from the booking body.
+  STAY_IN=$(date -u -d '+120 days' +%F); STAY_OUT=$(date -u -d '+123 days' +%F)
+  STAY=$(curl -s -H "Authorization: Bearer $RENTAL_KEY" -H 'Content-Type: application/json' "$BASE/api/v1/bookings" \
+    -d "{\"property\":\"sea-view\",\"checkIn\":\"$STAY_IN\",\"checkOut\":\"$STAY_OUT\",\"guests\":2,\"guestName\":\"Ada Lovelace\",\"guestEmail\":\"ada@example.com\"}")
+  CODE=$(echo "$STAY" | python3 -c 'import json,sys; print(json.load(sys.stdin)["code"])')
+  curl -s -o /dev/null -X PATCH -H "Authorization: Bearer $RENTAL_KEY" -H 'Content-Type: application/json' \
+    "$BASE/api/v1/bookings/$CODE" -d '{"action":"confirm"}'
+  STAY_URL=$(echo "$STAY" | python3 -c 'import json,sys; print(json.load(sys.stdin)["stayUrl"])')
+  measure stay "$STAY_URL" auth.lua >> "$RESULTS"
+fi
 
 # The budget: the rows of the table under "## CPU budget" in docs/PERFORMANCE.md, `| name | µs |`.
 BUDGET=$(awk '/^## CPU budget/ {on=1; next} /^## / {on=0} on && /^\| `[a-z]+` \|/ {gsub(/[`| ]+/, " "); print $1, $2}' docs/PERFORMANCE.md)

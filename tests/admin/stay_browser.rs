@@ -115,3 +115,47 @@ async fn a_guest_checks_in_by_keyboard_and_cancels_on_the_stay_page_with_and_wit
     c.close().await?;
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_pays_what_is_due_with_the_providers_card_form_on_the_stay_page() -> Result {
+    use std::sync::Arc;
+
+    use rental_server::ServerConfig;
+    use rental_server::payments::Stripe;
+    use rental_tests::localstripe::LocalStripe;
+
+    let Some(stripe) = LocalStripe::start() else { return Ok(()) };
+    let provider = Arc::new(Stripe::new(stripe.config()).unwrap());
+    let s = TestServer::with_config(&ServerConfig { payments: Some(provider), ..ServerConfig::default() }).await;
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let body = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body.clone();
+    let url = body["stayUrl"].as_str().unwrap().to_owned();
+    let Some(axe) = axe_source() else { return Ok(()) };
+    let Some(driver) = Driver::start() else { return Ok(()) };
+    let profile = tempfile::tempdir()?;
+    let c = driver.browser(profile.path()).await;
+
+    c.goto(&url).await?;
+    accessible(&c, &axe, "the stay page with its pay button").await?;
+    click(&c, "#pay-start button").await?;
+    // The provider's card form (localstripe's stand-in for Stripe.js), then the page's own button.
+    let number = c
+        .wait()
+        .at_most(std::time::Duration::from_secs(10))
+        .for_element(Locator::Css("#card input[placeholder=number]"))
+        .await?;
+    number.send_keys("4242424242424242").await?;
+    for (field, value) in [("exp_month", "12"), ("exp_year", "30"), ("cvc", "123"), ("postal_code", "10001")] {
+        c.find(Locator::Css(&format!("#card input[placeholder={field}]"))).await?.send_keys(value).await?;
+    }
+    accessible(&c, &axe, "the card form").await?;
+    let old = c.find(Locator::Css("html")).await?;
+    c.find(Locator::Css("#pay")).await?.click().await?;
+    next_page(old).await?;
+    assert_eq!(text(&c, "#status").await?, "Request: waiting for the host", "back on the stay page");
+    let booking = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body.clone();
+    assert_eq!(booking["paymentStatus"], "authorized", "the first installment is held: {booking}");
+    assert!(c.find_all(Locator::Css("#pay-start")).await?.is_empty(), "nothing more to pay now");
+    c.close().await?;
+    Ok(())
+}

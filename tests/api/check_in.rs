@@ -207,6 +207,8 @@ async fn a_channel_guest_who_gives_an_email_on_the_form_gets_the_arrival_instruc
     assert_eq!(missing.status, 422);
     let bad = post(&s, &path, &[("token", &token), ("email", "jane@example.com\r\nBcc: x@evil.example")]).await;
     assert_eq!(bad.status, 422, "no header injection through the address");
+    let unsendable = post(&s, &path, &[("token", &token), ("email", "jane@-example.com")]).await;
+    assert_eq!(unsendable.status, 422, "an address the mailer refuses");
     post(&s, &path, &[("token", &token), ("email", "jane@example.com")]).await.expect(303);
     let booking = s.http.get(&format!("/api/v1/bookings/{code}"), &s.read_key).await.body.clone();
     assert_eq!(booking["guestEmail"], "jane@example.com");

@@ -29,6 +29,7 @@ pub async fn page<S: Store + 'static>(rental: &Arc<Rental<S>>, session: &Session
                 div {
                     label.check { input type="checkbox" name="scope" value="read" checked; "read" }
                     label.check { input type="checkbox" name="scope" value="write"; "write (create and change bookings)" }
+                    label.check { input type="checkbox" name="scope" value="guests"; "guests (with read: identity document numbers from the check-in form)" }
                 }
                 p { button type="submit" { "Create key" } }
             }

@@ -177,6 +177,12 @@ pub async fn post<S: Store + 'static>(
             Some("This form is too old or incomplete: please check your details and send them again.".into());
         return super::page_again(state, &b, p, link, &filled, StatusCode::UNPROCESSABLE_ENTITY, None).await;
     }
+    let email = filled.input.email.trim();
+    if !email.is_empty() && !crate::mail::compose::can_send_to(email) {
+        // An address the mailer would refuse: the guest's messages would never arrive.
+        filled.errors = vec![FieldError::new("email", "invalid_email", "must be an e-mail address")];
+        return super::page_again(state, &b, p, link, &filled, StatusCode::UNPROCESSABLE_ENTITY, None).await;
+    }
     let form_id = token.split('.').nth(1).unwrap_or_default().to_owned();
     let (code, input) = (b.code.to_string(), filled.input.clone());
     match blocking(state.rental(), move |r| r.check_ins().submit(&code, &input, &form_id)).await {

@@ -8,7 +8,8 @@
 //!   [`check_in`] the online check-in, each guarded by a signed form and
 //!   [`limit`]'s posts per link; [`body`] adds `stayUrl` to the API's booking
 //!   body, [`api`] rotates a link and [`check_in_api`] reads a check-in;
-//!   [`pay`] shows what was paid and is due.
+//!   [`pay`] shows what was paid and is due, and [`card`] pays it with the
+//!   provider's card form.
 //!
 //! A link is checked against the booking as the store holds it at that moment
 //! ([`rental_core::Rental::stay_page_booking`]), so a rotated link is dead at
@@ -21,6 +22,7 @@ pub mod access;
 pub mod api;
 pub mod body;
 pub mod cancel;
+pub mod card;
 pub mod check_in;
 pub mod check_in_api;
 pub mod guide;
@@ -81,6 +83,8 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<B
         (true, _, Some("cancel")) => Step::Review,
         (_, true, Some("cancel")) => Step::Cancel(body),
         (_, true, Some("check-in")) => Step::CheckIn(body),
+        (_, true, Some("pay")) => Step::Pay(body),
+        (_, true, Some("pay/complete")) => Step::PayComplete(body),
         _ => return shell::not_found(),
     };
     let (booking, property) = match open(state, segment).await {
@@ -96,6 +100,8 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<B
         Step::Review => review(state, &booking, &property, &link, None),
         Step::Cancel(body) => cancel_step(state, booking, &property, &link, body).await,
         Step::CheckIn(body) => check_in::post(state, booking, &property, &link, body).await,
+        Step::Pay(body) => card::start(state, booking, &link, body).await,
+        Step::PayComplete(body) => card::complete(state, booking, &link, body).await,
     }
 }
 
@@ -132,7 +138,17 @@ async fn page_again<S: Store + 'static>(
         let filled = if posted { filled } else { &from_given };
         check_in::section(b, p, given.as_ref(), filled, &token, &format!("{link}/check-in"))
     });
-    let parts = view::Parts { check_in, conditions, totals };
+    // The card form is offered while the guest's first payment is due and a provider takes it.
+    let payable = state.payments().is_some()
+        && b.status == rental_core::Status::Pending
+        && b.payment_status == rental_core::PaymentStatus::Unpaid
+        && !b.is_channel_owned()
+        && totals.is_some_and(|t| t.next_payment_at.is_some_and(|at| at <= now));
+    let pay_start = payable.then(|| {
+        let token = state.stay.forms.form_token(&card::scope(b.code.as_str()), now, &nonce());
+        card::start_form(&token, &format!("{link}/pay"))
+    });
+    let parts = view::Parts { check_in, conditions, totals, pay_start };
     let title = format!("Your stay at {}", b.property_name);
     let mut page = shell::shell(status, &title, &view::render(b, p, now, link, &parts));
     if let Some(wait) = wait
@@ -149,6 +165,8 @@ enum Step {
     Review,
     Cancel(Body),
     CheckIn(Body),
+    Pay(Body),
+    PayComplete(Body),
 }
 
 /// The form token's scope: cancelling this booking.

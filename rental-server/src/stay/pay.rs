@@ -13,7 +13,13 @@ use crate::book::page::money;
 /// The section for `b` whose ledger sums to `t`, or nothing for a booking
 /// paid on its channel (whose money the server never sees), one without a
 /// ledger (made before payments), or cancelled with nothing paid.
-pub fn section(b: &Booking, p: &Property, t: Option<&Totals>, now: DateTime<Utc>) -> Option<Markup> {
+pub fn section(
+    b: &Booking,
+    p: &Property,
+    t: Option<&Totals>,
+    now: DateTime<Utc>,
+    start: Option<&Markup>,
+) -> Option<Markup> {
     let t = t?;
     if b.payment_status == PaymentStatus::External || b.is_channel_owned() {
         return None;
@@ -34,6 +40,7 @@ pub fn section(b: &Booking, p: &Property, t: Option<&Totals>, now: DateTime<Utc>
                     None => {}
                 }
             }
+            @if let Some(start) = start { (start) }
         }
     })
 }

@@ -20,6 +20,8 @@ pub struct Parts {
     pub conditions: access_gate::Conditions,
     /// The sums of the booking's ledger; `None` without one.
     pub totals: Option<rental_core::payments::Totals>,
+    /// The button that pays what is due now by card, when it can be paid here.
+    pub pay_start: Option<Markup>,
 }
 
 /// The page of `b` at `p` at `now`; `link` is the page's own path.
@@ -54,7 +56,7 @@ pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str, parts: 
             @if let (Some(p), Some(gate)) = (property, &gate) {
                 @if b.status != Status::Cancelled { (access::section(b, p, gate)) }
             }
-            @if let Some(pay) = super::pay::section(b, p, parts.totals.as_ref(), now) { (pay) }
+            @if let Some(pay) = super::pay::section(b, p, parts.totals.as_ref(), now, parts.pay_start.as_ref()) { (pay) }
             @if let Some(check_in) = check_in { (check_in) }
             @if let Some(p) = property {
                 @if b.status == Status::Confirmed && !p.access.stay_page.address.trim().is_empty() {

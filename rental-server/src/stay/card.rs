@@ -1,0 +1,185 @@
+//! Paying on the stay page through the provider's card form (docs/API.md
+//! section 24): a plain form starts it (`POST .../pay`), a page of its own
+//! loads the provider's script and frames (the only script any stay page
+//! runs) to save the card, and `POST .../pay/complete` holds or charges the
+//! server's amount with it, as `checkout` and `checkout/complete` do for the API.
+
+use std::sync::Arc;
+
+use http::StatusCode;
+use http_body_util::BodyExt;
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+use rental_core::{Booking, Store};
+use serde_json::Value;
+
+use super::shell;
+use crate::AppState;
+use crate::book::page::{CSS, Page, money, respond};
+use crate::book::token::FORM_LIFETIME;
+use crate::connection::body::Body;
+
+/// The form token's scope: paying for this booking.
+pub fn scope(code: &str) -> String {
+    format!("stay-pay:{code}")
+}
+
+/// The button that starts paying: a form with a signed token, no script.
+pub fn start_form(token: &str, action: &str) -> Markup {
+    html! {
+        form #pay-start method="post" action=(action) {
+            input type="hidden" name="token" value=(token);
+            button type="submit" { "Pay now by card" }
+        }
+    }
+}
+
+/// Why a post is refused before the provider is asked: the link's limit, or a form that is not this page's.
+async fn guard<S: Store + 'static>(state: &Arc<AppState<S>>, b: &Booking, body: Body) -> Result<(), Page> {
+    let now = state.rental().now();
+    if state.stay.posts.check(b.code.as_str(), now).is_err() {
+        return Err(message(StatusCode::TOO_MANY_REQUESTS, "Too many attempts on this page: please try again later."));
+    }
+    let form = crate::admin::form::Form::read(body).await;
+    let token = form.as_ref().map_or("", |f| f.get("token"));
+    if state.stay.forms.check_form_token(token, &scope(b.code.as_str()), now, FORM_LIFETIME).is_err() {
+        return Err(message(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "This form is too old: go back to your stay page and start again.",
+        ));
+    }
+    Ok(())
+}
+
+/// What the API's endpoint answered, as JSON: its problem, or its body.
+async fn call(reply: crate::reply::Reply) -> Result<Value, crate::problem::Problem> {
+    let response = reply?;
+    let bytes = response.into_body().collect().await.map(http_body_util::Collected::to_bytes).unwrap_or_default();
+    Ok(serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+/// `POST .../pay`: the card form for what is due now.
+pub async fn start<S: Store + 'static>(state: &Arc<AppState<S>>, b: Booking, link: &str, body: Body) -> Page {
+    if let Err(page) = guard(state, &b, body).await {
+        return page;
+    }
+    let Some(provider) = state.payments().cloned() else { return shell::private(crate::book::page::see_other(link)) };
+    let started = match call(crate::payments::checkout::start(state, b.code.to_string(), b"").await).await {
+        Ok(started) => started,
+        Err(p) if p.status.is_client_error() => return shell::private(crate::book::page::see_other(link)),
+        Err(p) => return shell::unavailable(&p),
+    };
+    let client = provider.client_config();
+    let (key, secret) =
+        (started["publishableKey"].as_str().unwrap_or(""), started["setupClientSecret"].as_str().unwrap_or(""));
+    let amount = money(started["amountDueNow"].as_i64().unwrap_or(0), &b.currency);
+    let now = state.rental().now();
+    let token = state.stay.forms.form_token(&scope(b.code.as_str()), now, &super::nonce());
+    let nonce = crate::book::page::random_hex();
+    let body = html! {
+        main.page #stay {
+            h1 { "Pay " (amount) }
+            section.box {
+                p { "Booking " (b.code) " at " (b.property_name) "." }
+                label for="card" { "Card" }
+                div #card {}
+                p #card-error.err role="alert" {}
+                button #pay type="button" { "Pay " (amount) }
+                form #pay-done method="post" action=(format!("{link}/pay/complete")) {
+                    input type="hidden" name="token" value=(token);
+                }
+                p { a href=(link) { "Back to your stay" } }
+            }
+        }
+        script nonce=(nonce) src=(client.js_url) {}
+        script nonce=(nonce) { (PreEscaped(script(key, secret))) }
+    };
+    page(StatusCode::OK, &format!("Pay for your stay at {}", b.property_name), &body, &policy(&client.js_url, &nonce))
+}
+
+/// `POST .../pay/complete`: the amount held or charged with the card just saved, then back to the page.
+pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, b: Booking, link: &str, body: Body) -> Page {
+    if let Err(page) = guard(state, &b, body).await {
+        return page;
+    }
+    match call(crate::payments::checkout::complete(state, b.code.to_string(), b"").await).await {
+        Ok(done) if matches!(done["status"].as_str(), Some("authorized" | "succeeded")) => {
+            shell::private(crate::book::page::see_other(link))
+        }
+        Ok(done) => {
+            let why = done["error"].as_str().unwrap_or("your bank asks for a confirmation this page cannot show");
+            message(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &format!("The payment was not made: {why}. Go back to your stay page to try again."),
+            )
+        }
+        Err(p) if p.status.is_client_error() => shell::private(crate::book::page::see_other(link)),
+        Err(p) => shell::unavailable(&p),
+    }
+}
+
+/// The card form's script: mount the provider's card element, save the card, then send the form.
+fn script(key: &str, secret: &str) -> String {
+    let (key, secret) =
+        (serde_json::to_string(key).unwrap_or_default(), serde_json::to_string(secret).unwrap_or_default());
+    // `</` cannot appear in JSON strings of these values (keys and secrets are [A-Za-z0-9_]).
+    format!(
+        "(function(){{var s=Stripe({key}),card=s.elements().create('card');card.mount('#card');\
+         var pay=document.getElementById('pay'),err=document.getElementById('card-error');\
+         pay.addEventListener('click',function(){{pay.disabled=true;\
+         s.confirmCardSetup({secret},{{payment_method:{{card:card}}}}).then(function(r){{\
+         if(r.error){{err.textContent=r.error.message||'The card was refused.';pay.disabled=false;}}\
+         else{{document.getElementById('pay-done').submit();}}}});}});}})();"
+    )
+}
+
+/// The pay page's policy: the stay page's, plus the provider's script, frames and API, and this page's own script.
+fn policy(js_url: &str, nonce: &str) -> String {
+    let origin = origin(js_url);
+    format!(
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; \
+         base-uri 'none'; script-src 'nonce-{nonce}' {origin}; frame-src {origin} https://hooks.stripe.com; \
+         connect-src {origin} https://api.stripe.com"
+    )
+}
+
+/// `https://js.stripe.com` of `https://js.stripe.com/v3/`.
+fn origin(url: &str) -> &str {
+    let after = url.find("://").map_or(0, |i| i + 3);
+    url[after..].find('/').map_or(url, |i| &url[..after + i])
+}
+
+/// A short page in words.
+fn message(status: StatusCode, text: &str) -> Page {
+    shell::shell(status, "Payment", &html! { main.page { h1 { "Payment" } p #pay-message { (text) } } })
+}
+
+/// A page with `policy` instead of the stay page's.
+fn page(status: StatusCode, title: &str, body: &Markup, policy: &str) -> Page {
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="referrer" content="no-referrer";
+                title { (title) }
+                style { (PreEscaped(CSS)) }
+            }
+            body { (body) }
+        }
+    };
+    shell::private(respond(status, policy, "text/html; charset=utf-8", markup.into_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_policy_allows_the_providers_origin_alone() {
+        assert_eq!(origin("https://js.stripe.com/v3/"), "https://js.stripe.com");
+        assert_eq!(origin("http://127.0.0.1:8420/js.stripe.com/v3/"), "http://127.0.0.1:8420");
+        let csp = policy("https://js.stripe.com/v3/", "n1");
+        assert!(csp.contains("script-src 'nonce-n1' https://js.stripe.com;"), "{csp}");
+    }
+}
