@@ -243,3 +243,17 @@ async fn a_deposit_not_held_or_absent_is_409() {
     server.post(&path, &server.key, &json!({"action": "release"})).await.problem(409, "invalid_transition");
     server.post("/api/v1/bookings/BK-NOPE00/deposit", &server.key, &json!({"action": "release"})).await.expect(404);
 }
+
+#[tokio::test]
+async fn a_change_reprices_the_unpaid_installment_and_the_ledger_sums_to_the_new_total() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, _, code) = confirmed_half_paid(&stripe, cards::OK).await;
+    let first = installment(&server, &code, 1);
+    let changed = server.act(&code, &json!({"action": "change", "checkOut": "2026-12-29"})).await;
+    changed.expect(200);
+    let total = changed.body["total"].as_i64().unwrap();
+    let second = installment(&server, &code, 2);
+    assert_eq!((installment(&server, &code, 1).amount, second.amount), (first.amount, total - first.amount));
+    assert_eq!(second.status, PaymentState::Scheduled);
+    assert_eq!(changed.body["balanceDue"], total - first.amount, "{}", changed.body);
+}
