@@ -8,7 +8,8 @@
 # Usage: [BUDGET_RENTAL=path] [BUDGET_ONLY=name,name] [BUDGET_PERF=dir] benches/budget.sh [seconds per endpoint, default 8]
 # BUDGET_RENTAL measures another build (no budget check, figures only); BUDGET_PERF
 # also samples the server with `perf record` during each run, into dir/NAME.data
-# (`perf report -i dir/NAME.data --no-children --sort symbol` then says where the time went).
+# (`perf report -i dir/NAME.data --no-children --sort symbol` then says where the time went);
+# BUDGET_PERF_ARGS adds options to perf record (`--call-graph dwarf` for callers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-8}
@@ -52,7 +53,7 @@ measure() {
   local before out requests rps p99 ticks
   if [ -n "${BUDGET_PERF:-}" ]; then
     mkdir -p "$BUDGET_PERF"
-    perf record -q -e cpu-clock -F 999 -p "$PID" -o "$BUDGET_PERF/$1.data" -- sleep "$SECONDS_EACH" 2>/dev/null &
+    perf record -q -e cpu-clock -F 999 ${BUDGET_PERF_ARGS:-} -p "$PID" -o "$BUDGET_PERF/$1.data" -- sleep "$SECONDS_EACH" 2>/dev/null &
     PERF=$!
   fi
   before=$(cpu_ticks)

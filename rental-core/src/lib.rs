@@ -175,7 +175,9 @@ pub use lifecycle::Action;
 pub use occupancy::Summary;
 pub use pricing::Quote;
 pub use property::{Cents, IcalFeed, Pricing, Property, PropertyBuilder, SeasonalRate, format_money};
-pub use service::{Agenda, CheckIns, Created, NewKey, PaymentChange, Rental, Settings, WRITE_ATTEMPTS, retry_pause};
+pub use service::{
+    Agenda, CheckIns, Created, NewKey, PaymentChange, Rental, Settings, TestMessages, WRITE_ATTEMPTS, retry_pause,
+};
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;

@@ -54,7 +54,7 @@ fn with_form(s: &TestServer<MemoryStore>) {
         .with(CheckInField::Phone, FieldRule::Required)
         .with(CheckInField::GuestNames, FieldRule::Optional)
         .with(CheckInField::DocumentNumber, FieldRule::Optional);
-    s.rental.edit_property("sea-view", |p| p.stay_page.check_in_form = form.clone()).unwrap();
+    s.rental.edit_property("sea-view", |p| p.access.stay_page.check_in_form = form.clone()).unwrap();
 }
 
 #[tokio::test]
@@ -225,4 +225,28 @@ async fn a_channel_guest_who_gives_an_email_on_the_form_gets_the_arrival_instruc
     let arrival = crate::messages::of_kind(&got, "door code");
     assert_eq!(arrival.rcpt_tos, ["jane@example.com"]);
     assert!(arrival.text.as_deref().unwrap().contains(&path), "with the stay page's link");
+}
+
+#[tokio::test]
+async fn the_door_code_waits_for_a_form_with_required_fields_and_shows_once_it_is_sent() {
+    let s = TestServer::memory().await;
+    with_form(&s);
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let path = stay_path(&s, &code).await;
+    s.set_now("2026-12-19T12:00:00Z");
+    let page = s.http.get(&path, NO_KEY).await.text();
+    assert!(page.contains("once you have sent the online check-in") && !page.contains("id=\"door-code\""), "{page}");
+    let token = token_of(&page);
+    post(&s, &path, &[("token", &token), ("phone", "+351 912 345 678")]).await.expect(303);
+    let page = s.http.get(&path, NO_KEY).await.text();
+    assert!(page.contains("id=\"door-code\"") && !page.contains("online check-in below"), "{page}");
+
+    // Without a required field, nothing waits for the form.
+    let other = s.book("sea-view", "2027-01-10", "2027-01-13", 2).await["code"].as_str().unwrap().to_owned();
+    s.act(&other, &json!({"action": "confirm"})).await.expect(200);
+    s.rental.edit_property("sea-view", |p| p.stay_page.check_in_form = CheckInForm::default()).unwrap();
+    s.set_now("2027-01-09T12:00:00Z");
+    let page = s.http.get(&stay_path(&s, &other).await, NO_KEY).await.text();
+    assert!(page.contains("id=\"door-code\""), "{page}");
 }

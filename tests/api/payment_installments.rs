@@ -36,6 +36,18 @@ async fn confirmed_half_paid(stripe: &LocalStripe, card: &str) -> (TestServer<Me
     (server, provider, code)
 }
 
+/// The booking's stay page, as its guest sees it.
+async fn stay_page(server: &TestServer<MemoryStore>, code: &str) -> String {
+    let url = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["stayUrl"].clone();
+    let path = url.as_str().map(|u| u[u.find("/stay/").unwrap()..].to_owned()).unwrap();
+    server.get(&path, "").await.text()
+}
+
+/// An amount in dollars as the pages write it.
+fn money(cents: i64) -> String {
+    rental_core::format_amount(cents, "USD")
+}
+
 fn installment(server: &TestServer<MemoryStore>, code: &str, number: u32) -> PaymentRecord {
     let records = server.rental.payments(code).unwrap();
     records.into_iter().find(|r| r.kind == PaymentKind::Installment && r.number == number).expect("the installment")
@@ -48,6 +60,12 @@ async fn the_second_installment_is_charged_off_session_at_its_instant_once() {
     let (first, second) = (installment(&server, &code, 1), installment(&server, &code, 2));
     assert_eq!(first.status, PaymentState::Succeeded, "captured on confirm");
     assert_eq!(second.status, PaymentState::Scheduled);
+    let page = stay_page(&server, &code).await;
+    let (paid, due) = (money(first.amount), money(second.amount));
+    assert!(page.contains(&format!("id=\"amount-paid\">{paid}<")), "paid {paid}: {page}");
+    assert!(page.contains(&format!("id=\"balance-due\">{due}<")), "due {due}");
+    // Seven days before the 15:00 check-in, on the property's (Lisbon's) clock.
+    assert!(page.contains("id=\"next-payment\">13 December at 15:00 (Lisbon time)<"), "{page}");
 
     charge_due(&server.rental, provider.as_ref()).await;
     assert_eq!(installment(&server, &code, 2).status, PaymentState::Scheduled, "not before its instant");
@@ -62,6 +80,8 @@ async fn the_second_installment_is_charged_off_session_at_its_instant_once() {
     assert_eq!(intent["metadata"]["rental_movement"], second.idempotency_key.as_str());
     let intents = stripe.get("/v1/payment_intents?limit=100").await;
     assert_eq!(intents["data"].as_array().unwrap().len(), 2, "the hold, then one charge: {intents}");
+    let page = stay_page(&server, &code).await;
+    assert!(page.contains(&format!("id=\"balance-due\">{}<", money(0))) && !page.contains("id=\"next-payment\""));
 }
 
 #[tokio::test]
@@ -95,8 +115,15 @@ async fn the_deposit_is_held_before_check_in_and_released_after_check_out() {
     let deposit =
         || server.rental.payments(&code).unwrap().into_iter().find(|r| r.kind == PaymentKind::Deposit).unwrap();
 
+    // Inside the reveal window, the stay page waits for the hold (docs/API.md section 24).
     server.set_now("2026-12-18T18:00:00Z");
+    let stay_url = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["stayUrl"].clone();
+    let stay_path = stay_url.as_str().map(|u| u[u.find("/stay/").unwrap()..].to_owned()).unwrap();
+    let page = server.get(&stay_path, "").await.text();
+    assert!(page.contains("once the security deposit is held") && !page.contains("id=\"door-code\""), "{page}");
     charge_due(&server.rental, provider.as_ref()).await;
+    let page = server.get(&stay_path, "").await.text();
+    assert!(page.contains("id=\"door-code\"") && !page.contains("security deposit is held"), "held: {page}");
     let held = deposit();
     assert_eq!((held.status, held.amount), (PaymentState::Authorized, 30_000));
     let intent = stripe.get(&format!("/v1/payment_intents/{}", held.provider_ref.clone().unwrap())).await;

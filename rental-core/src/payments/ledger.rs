@@ -368,3 +368,12 @@ impl Totals {
         t
     }
 }
+
+/// Whether the deposit among a booking's `records` is held: `Some(true)` for
+/// a card hold in place or already claimed from (a claim follows a hold),
+/// `Some(false)` while scheduled, due, refused or once released; `None`
+/// when the ledger has no deposit (docs/API.md section 24's access condition).
+pub fn deposit_held(records: &[PaymentRecord]) -> Option<bool> {
+    let deposit = records.iter().find(|r| r.kind == PaymentKind::Deposit)?;
+    Some(matches!(deposit.status, PaymentState::Authorized | PaymentState::Claimed))
+}

@@ -13,4 +13,6 @@ pub mod refund;
 pub mod reprice;
 pub mod schedule;
 
-pub use ledger::{PaymentKind, PaymentPlan, PaymentRecord, PaymentState, PaymentSummary, PaymentView, Totals};
+pub use ledger::{
+    PaymentKind, PaymentPlan, PaymentRecord, PaymentState, PaymentSummary, PaymentView, Totals, deposit_held,
+};

@@ -198,6 +198,7 @@ impl From<PropertyWire> for Property {
                 wifi_password: w.wifi_password,
                 access_reveal_hours: w.access_reveal_hours,
                 access_requires_payment: w.access_requires_payment,
+                stay_page: StayPageSettings { guide: w.guide, address: w.address, check_in_form: w.check_in_form },
             },
             booking_page: w.booking_page,
             messages: MessageSettings {
@@ -206,7 +207,6 @@ impl From<PropertyWire> for Property {
                 check_out_lead: w.check_out_message,
                 templates: w.messages,
             },
-            stay_page: StayPageSettings { guide: w.guide, address: w.address, check_in_form: w.check_in_form },
             feeds: FeedSettings { ical_feeds: w.ical_feeds },
             payments: PaymentSettings {
                 instant_booking: w.instant_booking,
@@ -231,7 +231,6 @@ impl From<Property> for PropertyWire {
             access,
             booking_page,
             messages,
-            stay_page,
             feeds,
             payments,
         } = p;
@@ -271,9 +270,9 @@ impl From<Property> for PropertyWire {
             wifi_password: access.wifi_password,
             access_reveal_hours: access.access_reveal_hours,
             access_requires_payment: access.access_requires_payment,
-            guide: stay_page.guide,
-            address: stay_page.address,
-            check_in_form: stay_page.check_in_form,
+            guide: access.stay_page.guide,
+            address: access.stay_page.address,
+            check_in_form: access.stay_page.check_in_form,
             instant_booking: payments.instant_booking,
             payment_terms: payments.terms,
             security_deposit: payments.security_deposit,

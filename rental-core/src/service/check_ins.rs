@@ -50,7 +50,7 @@ impl<S: Store> CheckIns<'_, S> {
             if earlier.as_ref().is_some_and(|c| c.used(form)) {
                 return Err(Error::Validation(vec![FieldError::new("form", "used", "this form was sent already")]));
             }
-            let form_rules = &property.stay_page.check_in_form;
+            let form_rules = &property.access.stay_page.check_in_form;
             let answers =
                 check_in::read(form_rules, !booking.guest_email.is_empty(), input).map_err(Error::Validation)?;
             let mut forms = earlier.map(|c| c.forms).unwrap_or_default();

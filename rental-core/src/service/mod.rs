@@ -26,6 +26,7 @@ mod refusal;
 mod retention;
 mod stay;
 mod stay_page;
+mod test_messages;
 mod verification;
 mod visit_cache;
 mod webhook_admin;
@@ -42,6 +43,7 @@ pub use self::messages::{Claim, Claimed};
 pub use self::payments::PaymentChange;
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::stay::CATCH_UP_DAYS;
+pub use self::test_messages::TestMessages;
 pub use self::worker::Worker;
 pub use self::write::{WRITE_ATTEMPTS, retry_pause};
 use crate::basics::text::looks_like_email;
@@ -93,6 +95,10 @@ pub struct Settings {
     /// than waiting for a sender to skip it; one due later waits, in case a
     /// mail server is set by then.
     pub mail_server: bool,
+    /// Whether a payment provider takes the guests' payments (`[payments]`):
+    /// the default of a property's `accessRequiresPayment` (docs/API.md
+    /// section 24), for the stay page and `check_in_instructions` alike.
+    pub payment_provider: bool,
 }
 
 impl Default for Settings {
@@ -105,6 +111,7 @@ impl Default for Settings {
             sync_interval: TimeDelta::minutes(30),
             host_email: String::new(),
             mail_server: true,
+            payment_provider: false,
         }
     }
 }
@@ -249,6 +256,11 @@ impl<S: Store> Rental<S> {
     /// The guests' online check-in (docs/API.md section 24): see [`CheckIns`].
     pub fn check_ins(&self) -> CheckIns<'_, S> {
         CheckIns(self)
+    }
+
+    /// The admin's test messages, limited and recorded (docs/API.md section 21): see [`TestMessages`].
+    pub fn test_messages(&self) -> TestMessages<'_, S> {
+        TestMessages(self)
     }
 
     /// The settings in force.

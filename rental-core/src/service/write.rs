@@ -55,6 +55,8 @@ pub(super) struct Recorder<T> {
     mail_server: bool,
     /// [`Settings::checkout_ttl`](super::Settings::checkout_ttl): when requests lapse.
     request_ttl: Option<chrono::TimeDelta>,
+    /// [`Settings::payment_provider`](super::Settings::payment_provider): the access gate's default.
+    pub(super) payment_provider: bool,
 }
 
 /// The transaction a use case writes through.
@@ -112,6 +114,7 @@ impl<S: Store> Rental<S> {
             host_email: Arc::from(self.settings.host_email.as_str()),
             mail_server: self.settings.mail_server,
             request_ttl: self.settings.checkout_ttl,
+            payment_provider: self.settings.payment_provider,
         };
         let out = work(&mut tx)?;
         let access_events = std::mem::take(&mut tx.access_events);
@@ -246,6 +249,9 @@ impl<T: WriteTx> Recorder<T> {
             let due_now = message.status == MessageStatus::Scheduled && message.due_at <= self.now;
             let message = if due_now && !self.mail_server { skip(&message, reasons::NO_MAIL_SERVER) } else { message };
             self.tx.put(&message)?;
+            if let Some(done) = crate::outbox::message::finished::of(&message, self.now) {
+                self.tx.put(&done)?;
+            }
         }
         Ok(())
     }

@@ -9,7 +9,6 @@ use crate::basics::ids::{BookingCode, Slug};
 use crate::basics::text::{field_error, looks_like_email, paragraph_field_error, paragraphs};
 use crate::error::FieldError;
 use crate::properties::check_in_form::{CheckInField, CheckInForm, FieldRule};
-use crate::store::record::{Record, RecordKind};
 
 /// How long after check-out a document number is kept: then it is deleted,
 /// and the rest of the check-in stays.
@@ -115,24 +114,17 @@ pub struct CheckIn {
     pub forms: Vec<String>,
 }
 
-/// Check-ins under `{slug}/{code}`, in the time index while a document number
-/// waits for its deletion: retention reads that index alone.
-impl Record for CheckIn {
-    const KIND: RecordKind = RecordKind { name: "check_in", per_property: true };
-    fn key(&self) -> String {
-        key(self.property.as_str(), self.booking.as_str())
-    }
-    fn at(&self) -> Option<DateTime<Utc>> {
-        self.answers.document_number.as_ref().and(self.delete_document_at)
-    }
-}
-
 /// The record key of booking `code`'s check-in at property `slug`.
 pub fn key(slug: &str, code: &str) -> String {
     format!("{slug}/{code}")
 }
 
 impl CheckIn {
+    /// When its document number is to be deleted: `None` without one (or once it is).
+    pub fn document_due(&self) -> Option<DateTime<Utc>> {
+        self.answers.document_number.as_ref().and(self.delete_document_at)
+    }
+
     /// This check-in without its document number, deleted at `now`.
     #[must_use]
     pub fn without_document(mut self, now: DateTime<Utc>) -> Self {
@@ -227,6 +219,7 @@ fn answer(answers: &mut CheckInAnswers, field: CheckInField, text: &str) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::record::Record;
 
     fn every_field(rule: FieldRule) -> CheckInForm {
         CheckInField::ALL.into_iter().fold(CheckInForm::default(), |form, f| form.with(f, rule))
@@ -282,8 +275,11 @@ mod tests {
             document_deleted_at: None,
             forms: vec![],
         };
-        assert_eq!(check_in.at(), Some(now));
+        assert_eq!(check_in.document_due(), Some(now));
         let gone = check_in.without_document(now);
-        assert_eq!((gone.at(), gone.answers.document_number, gone.document_deleted_at), (None, None, Some(now)));
+        assert_eq!(
+            (gone.document_due(), gone.answers.document_number, gone.document_deleted_at),
+            (None, None, Some(now))
+        );
     }
 }

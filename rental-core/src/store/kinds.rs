@@ -15,6 +15,7 @@ use crate::outbox::message::Message;
 use crate::outbox::webhook::Webhook;
 use crate::payments::{PaymentPlan, PaymentRecord};
 use crate::properties::property::Property;
+use crate::stays::check_in::{self, CheckIn};
 
 /// Every kind of record this crate keeps beside its own tables on
 /// PostgreSQL: what `rental db copy` and backups move as records.
@@ -34,7 +35,9 @@ pub const KINDS: &[RecordKind] = &[
     PaymentRecord::KIND,
     PaymentPlan::KIND,
     crate::payment_provider::Checkout::KIND,
-    crate::stays::check_in::CheckIn::KIND,
+    CheckIn::KIND,
+    crate::outbox::message::test_message::TestMessage::KIND,
+    crate::outbox::message::finished::FinishedMessage::KIND,
 ];
 
 /// A property under its slug: the default of
@@ -82,6 +85,18 @@ impl Record for Webhook {
     const KIND: RecordKind = RecordKind { name: "webhook", per_property: false };
     fn key(&self) -> String {
         self.id.clone()
+    }
+}
+
+/// A stay's online check-in under `"{slug}/{code}"`, due when its document
+/// number is to be deleted (30 days after check-out).
+impl Record for CheckIn {
+    const KIND: RecordKind = RecordKind { name: "check_in", per_property: true };
+    fn key(&self) -> String {
+        check_in::key(self.property.as_str(), self.booking.as_str())
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        self.answers.document_number.as_ref().and(self.delete_document_at)
     }
 }
 
@@ -223,5 +238,17 @@ impl Record for crate::payment_provider::Checkout {
     const KIND: RecordKind = RecordKind { name: "checkout", per_property: false };
     fn key(&self) -> String {
         self.booking.to_string()
+    }
+}
+
+/// Check-ins under `{slug}/{code}`, in the time index while a document number
+/// waits for its deletion: retention reads that index alone.
+impl Record for crate::stays::check_in::CheckIn {
+    const KIND: RecordKind = RecordKind { name: "check_in", per_property: true };
+    fn key(&self) -> String {
+        crate::stays::check_in::key(self.property.as_str(), self.booking.as_str())
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        self.document_due()
     }
 }

@@ -56,7 +56,7 @@ pub fn scope(code: &str) -> String {
 
 /// True when the page shows the form: the booking is live and the property asks something of it.
 pub fn shown(b: &Booking, p: &Property) -> bool {
-    b.status != Status::Cancelled && !p.stay_page.check_in_form.asked(!b.guest_email.is_empty()).is_empty()
+    b.status != Status::Cancelled && !p.access.stay_page.check_in_form.asked(!b.guest_email.is_empty()).is_empty()
 }
 
 /// The check-in section: what was given and when, and the form.
@@ -68,7 +68,7 @@ pub fn section(
     token: &str,
     action: &str,
 ) -> Markup {
-    let asked = p.stay_page.check_in_form.asked(!b.guest_email.is_empty());
+    let asked = p.access.stay_page.check_in_form.asked(!b.guest_email.is_empty());
     html! {
         section.box #online-check-in aria-labelledby="check-in-title" {
             h2 #check-in-title { "Online check-in" }

@@ -7,7 +7,8 @@
 //!   host's free text; [`cancel`] the two cancellation steps and
 //!   [`check_in`] the online check-in, each guarded by a signed form and
 //!   [`limit`]'s posts per link; [`body`] adds `stayUrl` to the API's booking
-//!   body, [`api`] rotates a link and [`check_in_api`] reads a check-in.
+//!   body, [`api`] rotates a link and [`check_in_api`] reads a check-in;
+//!   [`pay`] shows what was paid and is due.
 //!
 //! A link is checked against the booking as the store holds it at that moment
 //! ([`rental_core::Rental::stay_page_booking`]), so a rotated link is dead at
@@ -24,6 +25,7 @@ pub mod check_in;
 pub mod check_in_api;
 pub mod guide;
 pub mod limit;
+pub mod pay;
 pub mod shell;
 pub mod view;
 
@@ -110,27 +112,29 @@ async fn page_again<S: Store + 'static>(
     wait: Option<u64>,
 ) -> Page {
     let now = state.rental().now();
-    let section = if check_in::shown(b, p) {
-        let code = b.code.to_string();
-        let given = match blocking(state.rental(), move |r| r.check_ins().get(&code)).await {
-            Ok(given) => given,
-            Err(e) => return shell::unavailable(&e),
-        };
+    let (code, shown) = (b.code.to_string(), check_in::shown(b, p));
+    let loaded = blocking(state.rental(), move |r| {
+        let given = if shown { r.check_ins().get(&code)? } else { None };
+        Ok((given, r.payments(&code)?, r.settings().payment_provider))
+    })
+    .await;
+    let (given, records, payments_configured) = match loaded {
+        Ok(loaded) => loaded,
+        Err(e) => return shell::unavailable(&e),
+    };
+    let deposit_held = rental_core::payments::deposit_held(&records);
+    let conditions = rental_core::access_gate::Conditions { payments_configured, deposit_held };
+    let totals = (!records.is_empty()).then(|| rental_core::payments::Totals::of(&records));
+    let check_in = shown.then(|| {
         let token = state.stay.forms.form_token(&check_in::scope(b.code.as_str()), now, &nonce());
         let posted = filled.alert.is_some() || !filled.errors.is_empty();
-        let from_given;
-        let filled = if posted {
-            filled
-        } else {
-            from_given = check_in::Filled::from_given(given.as_ref());
-            &from_given
-        };
-        Some(check_in::section(b, p, given.as_ref(), filled, &token, &format!("{link}/check-in")))
-    } else {
-        None
-    };
+        let from_given = check_in::Filled::from_given(given.as_ref());
+        let filled = if posted { filled } else { &from_given };
+        check_in::section(b, p, given.as_ref(), filled, &token, &format!("{link}/check-in"))
+    });
+    let parts = view::Parts { check_in, conditions, totals };
     let title = format!("Your stay at {}", b.property_name);
-    let mut page = shell::shell(status, &title, &view::render(b, p, now, link, section.as_ref()));
+    let mut page = shell::shell(status, &title, &view::render(b, p, now, link, &parts));
     if let Some(wait) = wait
         && let Ok(value) = http::HeaderValue::from_str(&wait.to_string())
     {

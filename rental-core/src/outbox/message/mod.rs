@@ -15,8 +15,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::basics::ids::{BookingCode, Slug};
 
+pub mod finished;
 pub mod plan;
 pub mod template;
+pub mod test_message;
 pub mod timing;
 
 // The kinds and lead times are settings' words too, so they live below the

@@ -192,7 +192,9 @@ impl Plan<'_, '_> {
 /// `input.existing`, its subject rendered now; `skipped` (`disabled`) when the
 /// property turned the kind off.
 pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: DateTime<Utc>, id: String) -> Message {
-    let seq = u32::try_from(input.existing.len()).unwrap_or(u32::MAX).saturating_add(1);
+    // After the highest: retention may have removed earlier ones, and a
+    // booking's keys must keep their order and never be reused.
+    let seq = input.existing.iter().map(|m| m.seq).max().unwrap_or(0).saturating_add(1);
     let custom = input.property.messages.templates.get(&kind);
     let facts = Facts { booking, property: input.property, base_url: None, stay_url: None };
     let subject = subject(kind, custom, &context(kind, facts)).unwrap_or_default();

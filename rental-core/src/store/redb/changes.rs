@@ -69,6 +69,21 @@ impl<'t, K: Key + 'static, V: Value + 'static> Logged<'t, K, V> {
         Ok(())
     }
 
+    /// Inserts or replaces a row, and returns what `old` makes of the row it
+    /// replaced (`None`: there was none): one descent of the tree where a
+    /// read before the insert would take two.
+    pub(super) fn replace<'k, 'v, R>(
+        &mut self,
+        key: impl Borrow<K::SelfType<'k>>,
+        value: impl Borrow<V::SelfType<'v>>,
+        old: impl FnOnce(V::SelfType<'_>) -> R,
+    ) -> StoreResult<Option<R>> {
+        let (key, value) = (key.borrow(), value.borrow());
+        let replaced = self.table.insert(key, value).map_err(backend)?.map(|guard| old(guard.value()));
+        self.changes.push(INSERT, self.table.name(), K::as_bytes(key).as_ref(), Some(V::as_bytes(value).as_ref()));
+        Ok(replaced)
+    }
+
     /// Removes a row; returns whether there was one.
     pub(super) fn remove<'k>(&mut self, key: impl Borrow<K::SelfType<'k>>) -> StoreResult<bool> {
         let key = key.borrow();

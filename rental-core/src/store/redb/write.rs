@@ -69,25 +69,16 @@ impl RedbTx<RedbWrite<'_>> {
         self.table(DELIVERY_EVENTS)?.insert((delivery.event_seq, id), ())
     }
 
-    fn unindex_booking(&self, old: &Booking) -> StoreResult<()> {
-        let (slug, code) = (old.property.as_str(), old.code.as_str());
-        self.table(BOOKING_ORDER)?.remove((day(old.check_in()), code))?;
-        self.table(LAPSING_HOLDS)?.remove((millis(old.created_at), code))?;
-        self.remove_entry(slug, old.check_in(), code)
+    /// The next booking number, given to `code`.
+    fn number_booking(&self, code: &str) -> StoreResult<u64> {
+        let seq = self.table(BOOKINGS)?.last().map_err(backend)?.map_or(1, |(k, _)| k.value() + 1);
+        self.table(BOOKING_SEQS)?.insert(code, seq)?;
+        Ok(seq)
     }
-}
 
-impl WriteTx for RedbTx<RedbWrite<'_>> {
-    fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+    /// A booking's row under its number and its index rows (the old ones removed by the caller).
+    fn write_booking(&self, seq: u64, booking: &Booking) -> StoreResult<()> {
         let (slug, code) = (booking.property.as_str(), booking.code.as_str());
-        let seq = if let Some((seq, old)) = self.numbered_booking(code)? {
-            self.unindex_booking(&old)?;
-            seq
-        } else {
-            let seq = self.table(BOOKINGS)?.last().map_err(backend)?.map_or(1, |(k, _)| k.value() + 1);
-            self.table(BOOKING_SEQS)?.insert(code, seq)?;
-            seq
-        };
         self.table(BOOKINGS)?.insert(seq, encode(booking)?.as_slice())?;
         self.table(BOOKING_ORDER)?.insert((day(booking.check_in()), code), ())?;
         if lifecycle::may_lapse(booking) {
@@ -98,6 +89,35 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
             Some(entry) => self.put_entry(slug, &entry),
             None => Ok(()),
         }
+    }
+
+    fn unindex_booking(&self, old: &Booking) -> StoreResult<()> {
+        let (slug, code) = (old.property.as_str(), old.code.as_str());
+        self.table(BOOKING_ORDER)?.remove((day(old.check_in()), code))?;
+        self.table(LAPSING_HOLDS)?.remove((millis(old.created_at), code))?;
+        self.remove_entry(slug, old.check_in(), code)
+    }
+}
+
+impl WriteTx for RedbTx<RedbWrite<'_>> {
+    fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        let seq = if let Some((seq, old)) = self.numbered_booking(booking.code.as_str())? {
+            self.unindex_booking(&old)?;
+            seq
+        } else {
+            self.number_booking(booking.code.as_str())?
+        };
+        self.write_booking(seq, booking)
+    }
+
+    /// One look for the code, not the two of a read and then [`WriteTx::put_booking`]'s own.
+    fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+        let code = booking.code.as_str();
+        if self.table(BOOKING_SEQS)?.get(code).map_err(backend)?.is_some() {
+            return Err(StoreError::Conflict(format!("booking code {code} is taken")));
+        }
+        let seq = self.number_booking(code)?;
+        self.write_booking(seq, booking)
     }
 
     fn put_block(&mut self, block: &Block) -> StoreResult<()> {
@@ -187,12 +207,22 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         Ok(())
     }
 
+    /// The row goes in first and says what it replaced, so a new record (most
+    /// of them: a booking's messages and payments) costs no read of its own.
     fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
-        self.remove_record(kind, &row.key)?;
-        if let Some(at) = row.at {
-            self.table(RECORD_TIMES)?.insert((kind.name, at, row.key.as_str()), ())?;
+        let key = row.key.as_str();
+        let old_at = self.table(RECORDS)?.replace((kind.name, key), (row.at, row.doc.as_slice()), |(at, _)| at)?;
+        if old_at == Some(row.at) {
+            return Ok(());
         }
-        self.table(RECORDS)?.insert((kind.name, row.key.as_str()), (row.at, row.doc.as_slice()))
+        let mut times = self.table(RECORD_TIMES)?;
+        if let Some(Some(at)) = old_at {
+            times.remove((kind.name, at, key))?;
+        }
+        if let Some(at) = row.at {
+            times.insert((kind.name, at, key), ())?;
+        }
+        Ok(())
     }
 
     fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
