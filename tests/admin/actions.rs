@@ -269,7 +269,7 @@ async fn a_booking_shows_what_its_guest_gave_on_the_check_in_form_escaped() {
     let form = CheckInForm::default()
         .with(CheckInField::GuestNames, FieldRule::Optional)
         .with(CheckInField::DocumentNumber, FieldRule::Optional);
-    s.rental.edit_property("sea-view", |p| p.stay_page.check_in_form = form.clone()).unwrap();
+    s.rental.edit_property("sea-view", |p| p.access.stay_page.check_in_form = form.clone()).unwrap();
     let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
     let client = Client::logged_in(&s.http).await;
     let page = client.get(&format!("/admin/bookings/{code}")).await.text();

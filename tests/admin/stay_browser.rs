@@ -31,7 +31,7 @@ fn with_page(s: &TestServer<MemoryStore>) {
         .guide("Bins go out on Tuesdays.\n\nThe beach: https://example.com/beach")
         .address("1 Sea Road\nLisbon")
         .check_in_form(form);
-    s.rental.edit_property("sea-view", |p| p.stay_page = page.clone()).unwrap();
+    s.rental.edit_property("sea-view", |p| p.access.stay_page = page.clone()).unwrap();
 }
 
 /// The page fits a phone's width: nothing scrolls sideways.

@@ -245,7 +245,7 @@ async fn the_door_code_waits_for_a_form_with_required_fields_and_shows_once_it_i
     // Without a required field, nothing waits for the form.
     let other = s.book("sea-view", "2027-01-10", "2027-01-13", 2).await["code"].as_str().unwrap().to_owned();
     s.act(&other, &json!({"action": "confirm"})).await.expect(200);
-    s.rental.edit_property("sea-view", |p| p.stay_page.check_in_form = CheckInForm::default()).unwrap();
+    s.rental.edit_property("sea-view", |p| p.access.stay_page.check_in_form = CheckInForm::default()).unwrap();
     s.set_now("2027-01-09T12:00:00Z");
     let page = s.http.get(&stay_path(&s, &other).await, NO_KEY).await.text();
     assert!(page.contains("id=\"door-code\""), "{page}");

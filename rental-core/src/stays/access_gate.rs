@@ -98,7 +98,7 @@ pub fn check(booking: &Booking, property: &Property, now: DateTime<Utc>, conditi
         missing.push(Missing::Unpaid);
     }
     if booking.visit.check_in_form_at.is_none()
-        && property.stay_page.check_in_form.has_required(!booking.guest_email.is_empty())
+        && property.access.stay_page.check_in_form.has_required(!booking.guest_email.is_empty())
     {
         missing.push(Missing::FormNotDone);
     }
@@ -178,7 +178,8 @@ mod tests {
         b.guest_email.clear();
         assert_eq!(check(&b, &p, now, none).missing, [Missing::FormNotDone], "a channel's guest owes an e-mail");
         b.guest_email = "ada@example.com".into();
-        p.stay_page.check_in_form = CheckInForm::default().with(CheckInField::DocumentNumber, FieldRule::Required);
+        p.access.stay_page.check_in_form =
+            CheckInForm::default().with(CheckInField::DocumentNumber, FieldRule::Required);
         assert_eq!(check(&b, &p, now, none).missing, [Missing::FormNotDone]);
         b.visit.check_in_form_at = Some(now);
         assert!(check(&b, &p, now, none).open(), "sent");

@@ -219,7 +219,6 @@ fn answer(answers: &mut CheckInAnswers, field: CheckInField, text: &str) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::record::Record;
 
     fn every_field(rule: FieldRule) -> CheckInForm {
         CheckInField::ALL.into_iter().fold(CheckInForm::default(), |form, f| form.with(f, rule))

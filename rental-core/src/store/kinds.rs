@@ -96,7 +96,7 @@ impl Record for CheckIn {
         check_in::key(self.property.as_str(), self.booking.as_str())
     }
     fn at(&self) -> Option<DateTime<Utc>> {
-        self.answers.document_number.as_ref().and(self.delete_document_at)
+        self.document_due()
     }
 }
 
@@ -238,17 +238,5 @@ impl Record for crate::payment_provider::Checkout {
     const KIND: RecordKind = RecordKind { name: "checkout", per_property: false };
     fn key(&self) -> String {
         self.booking.to_string()
-    }
-}
-
-/// Check-ins under `{slug}/{code}`, in the time index while a document number
-/// waits for its deletion: retention reads that index alone.
-impl Record for crate::stays::check_in::CheckIn {
-    const KIND: RecordKind = RecordKind { name: "check_in", per_property: true };
-    fn key(&self) -> String {
-        crate::stays::check_in::key(self.property.as_str(), self.booking.as_str())
-    }
-    fn at(&self) -> Option<DateTime<Utc>> {
-        self.document_due()
     }
 }
