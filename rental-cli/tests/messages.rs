@@ -110,3 +110,17 @@ fn bookings_payments_lists_a_bookings_ledger_locally_and_through_a_server() {
     assert_eq!(remote, json, "the same ledger through the server");
     sandbox.run(&["bookings", "payments", "BK-NOPE22"]).fails(1);
 }
+
+#[test]
+fn bookings_refund_goes_through_the_servers_provider_only() {
+    let (sandbox, key) = Sandbox::with_key();
+    let code = sandbox.with_bookings()[0].code.to_string();
+    let local = sandbox.run(&["bookings", "refund", &code, "5000"]);
+    assert!(local.fails(2).contains("--url"), "{local:?}");
+    let server = sandbox.serve();
+    let remote = sandbox.run(&["bookings", "refund", &code, "5000", "--url", &server.url(), "--api-key", &key]);
+    let message = remote.fails(1).to_owned();
+    assert!(message.contains("no payment provider is configured"), "{message}");
+    let clap = sandbox.run(&["bookings", "refund", &code, "fifty"]);
+    assert!(clap.code == 2 && clap.stderr.contains("invalid value 'fifty'"), "{clap:?}");
+}

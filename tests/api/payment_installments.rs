@@ -190,3 +190,97 @@ async fn a_refused_installment_tells_the_guest_and_past_its_grace_cancels_the_bo
     assert_eq!(refunds["data"][0]["amount"], first.amount);
     assert_eq!(installment(&server, &code, 2).status, PaymentState::Canceled);
 }
+
+/// A confirmed booking whose 300.00 deposit is held (its instant, 2 days before check-in, has come).
+async fn held_deposit(stripe: &LocalStripe) -> (TestServer<MemoryStore>, Arc<Stripe>, String) {
+    let provider = Arc::new(Stripe::new(stripe.config()).unwrap());
+    let server =
+        TestServer::with_config(&ServerConfig { payments: Some(provider.clone()), ..ServerConfig::default() }).await;
+    let mut property = server.rental.property("sea-view").unwrap();
+    property.payments.security_deposit = Some(rental_core::property::SecurityDeposit::new(30_000).days(2, 2));
+    server.rental.import_properties(&[property]).unwrap();
+    let code = server.book("sea-view", "2026-12-20", "2026-12-27", 2).await["code"].as_str().unwrap().to_owned();
+    let started = server.post(&format!("/api/v1/bookings/{code}/checkout"), &server.key, &json!({})).await;
+    stripe.save_card(started.body["setupClientSecret"].as_str().unwrap(), cards::OK).await.expect(200);
+    server.post(&format!("/api/v1/bookings/{code}/checkout/complete"), &server.key, &json!({})).await.expect(200);
+    server.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    server.set_now("2026-12-18T18:00:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    (server, provider, code)
+}
+
+#[tokio::test]
+async fn the_host_claims_part_of_the_deposit_and_the_rest_is_let_go() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, _, code) = held_deposit(&stripe).await;
+    let path = format!("/api/v1/bookings/{code}/deposit");
+    for bad in [
+        json!({"action": "claim", "amount": 30_001}),
+        json!({"action": "claim", "amount": 0}),
+        json!({"action": "claim"}),
+        json!({"action": "keep"}),
+        json!({"action": "release", "amount": 5}),
+    ] {
+        server.post(&path, &server.key, &bad).await.problem(422, "validation_failed");
+    }
+    let claimed =
+        server.post(&path, &server.key, &json!({"action": "claim", "amount": 5_000, "reason": "a broken lamp"})).await;
+    claimed.expect(200);
+    assert_eq!((claimed.body["status"].as_str(), claimed.body["amount"].as_i64()), (Some("claimed"), Some(5_000)));
+    let id = claimed.body["providerRef"].as_str().unwrap();
+    assert_eq!(stripe.get(&format!("/v1/payment_intents/{id}")).await["status"], "succeeded");
+    // The stand-in shows the part of a hold not captured as a refund of it.
+    let rest = stripe.get(&format!("/v1/refunds?payment_intent={id}")).await;
+    assert_eq!(rest["data"][0]["amount"], 25_000, "{rest}");
+    server.post(&path, &server.key, &json!({"action": "release"})).await.problem(409, "invalid_transition");
+    let events = server.rental.events_after(0, 10_000).unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| e.event.event.as_str() == "booking.payment_succeeded"
+                && e.event.data["payment"]["kind"] == "deposit")
+    );
+}
+
+#[tokio::test]
+async fn the_host_releases_the_deposit_before_its_instant_and_again_is_a_no_op() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, provider, code) = held_deposit(&stripe).await;
+    let path = format!("/api/v1/bookings/{code}/deposit");
+    let released = server.post(&path, &server.key, &json!({"action": "release"})).await;
+    released.expect(200);
+    assert_eq!(released.body["status"], "released");
+    let intent = stripe.get(&format!("/v1/payment_intents/{}", released.body["providerRef"].as_str().unwrap())).await;
+    assert_eq!(intent["status"], "canceled");
+    server.post(&path, &server.key, &json!({"action": "release"})).await.expect(200);
+    server.post(&path, &server.key, &json!({"action": "claim", "amount": 1})).await.problem(409, "invalid_transition");
+    // Its automatic release after check-out has nothing left to do.
+    server.set_now("2026-12-30T12:00:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    let deposit = server.rental.payments(&code).unwrap().into_iter().find(|r| r.kind == PaymentKind::Deposit).unwrap();
+    assert_eq!(deposit.status, PaymentState::Released);
+}
+
+#[tokio::test]
+async fn a_deposit_not_held_or_absent_is_409() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, _, _) = confirmed_half_paid(&stripe, cards::OK).await;
+    let code = server.book("sea-view", "2027-01-10", "2027-01-12", 2).await["code"].as_str().unwrap().to_owned();
+    let path = format!("/api/v1/bookings/{code}/deposit");
+    server.post(&path, &server.key, &json!({"action": "release"})).await.problem(409, "invalid_transition");
+    server.post("/api/v1/bookings/BK-NOPE00/deposit", &server.key, &json!({"action": "release"})).await.expect(404);
+}
+
+#[tokio::test]
+async fn a_change_reprices_the_unpaid_installment_and_the_ledger_sums_to_the_new_total() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, _, code) = confirmed_half_paid(&stripe, cards::OK).await;
+    let first = installment(&server, &code, 1);
+    let changed = server.act(&code, &json!({"action": "change", "checkOut": "2026-12-29"})).await;
+    changed.expect(200);
+    let total = changed.body["total"].as_i64().unwrap();
+    let second = installment(&server, &code, 2);
+    assert_eq!((installment(&server, &code, 1).amount, second.amount), (first.amount, total - first.amount));
+    assert_eq!(second.status, PaymentState::Scheduled);
+    assert_eq!(changed.body["balanceDue"], total - first.amount, "{}", changed.body);
+}

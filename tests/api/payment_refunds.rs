@@ -222,3 +222,18 @@ async fn without_a_provider_a_refund_is_409() {
     let reply = server.post(&format!("/api/v1/bookings/{code}/refunds"), &server.key, &json!({"amount": 1})).await;
     reply.problem(409, "payments_not_configured");
 }
+
+#[tokio::test]
+async fn a_change_below_what_was_paid_refunds_the_difference_through_the_provider() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, _, code, total) = paid(&stripe).await;
+    let changed = server.act(&code, &json!({"action": "change", "checkOut": "2026-12-23"})).await;
+    changed.expect(200);
+    let new_total = changed.body["total"].as_i64().unwrap();
+    assert!(new_total < total, "{}", changed.body);
+    assert_eq!(changed.body["amountRefunded"], total - new_total, "{}", changed.body);
+    assert_eq!(changed.body["balanceDue"], 0);
+    let made = stripe_refunds(&stripe).await;
+    assert_eq!((made.len(), made[0]["amount"].as_i64()), (1, Some(total - new_total)));
+    assert_eq!(refunds(&server, &code)[0].reason.as_deref(), Some("change"));
+}

@@ -75,8 +75,12 @@ async fn world(s: &TestServer<rental_core::MemoryStore>) -> World {
     World { confirmed, pending, unpaid, paid: String::new(), secrets }
 }
 
-/// A request paid through the provider: a card held at checkout, captured on confirm; its code.
+/// A request paid through the provider (a card held at checkout, captured on confirm) with a
+/// security deposit due at once; its code.
 async fn paid(s: &TestServer<rental_core::MemoryStore>, stripe: &rental_tests::localstripe::LocalStripe) -> String {
+    let mut property = s.rental.property("sea-view").unwrap();
+    property.payments.security_deposit = Some(rental_core::property::SecurityDeposit::new(10_000).days(365, 2));
+    s.rental.import_properties(&[property]).unwrap();
     let body = json!({"property": "sea-view", "checkIn": "2027-02-10", "checkOut": "2027-02-13", "guests": 2,
                       "guestName": GUEST_NAME, "guestEmail": GUEST_EMAIL});
     let code = s.post("/api/v1/bookings", &s.key, &body).await.body["code"].as_str().unwrap().to_owned();
@@ -129,6 +133,7 @@ fn calls(method: &str, template: &str, example: &Value, w: &World, block: &str) 
         (_, t) if t.contains("/checkout") => return vec![(method, on(&w.unpaid), json!({}))],
         // A refund is of money paid.
         (_, t) if t.ends_with("/refunds") => return vec![(method, on(&w.paid), json!({"amount": 1}))],
+        (_, t) if t.ends_with("/deposit") => return vec![(method, on(&w.paid), json!({"action": "release"}))],
         _ => example.clone(),
     };
     vec![(method, on(&w.confirmed), body)]
@@ -170,11 +175,13 @@ async fn new_block(s: &TestServer<rental_core::MemoryStore>) -> String {
 async fn no_answer_to_a_key_without_read_holds_a_guest_s_details_or_a_door_code() {
     // With a payment provider (localstripe), so that the checkout endpoints answer too.
     let Some(stripe) = rental_tests::localstripe::LocalStripe::start() else { return };
-    let provider = rental_server::payments::Stripe::new(stripe.config()).unwrap();
-    let config = rental_server::ServerConfig { payments: Some(std::sync::Arc::new(provider)), ..Default::default() };
+    let provider = std::sync::Arc::new(rental_server::payments::Stripe::new(stripe.config()).unwrap());
+    let config = rental_server::ServerConfig { payments: Some(provider.clone()), ..Default::default() };
     let s = TestServer::with_config(&config).await;
     let mut w = world(&s).await;
     w.paid = paid(&s, &stripe).await;
+    // Its deposit, due at once, is held by the payments pass.
+    rental_server::payments::installments::charge_due(&s.rental, provider.as_ref()).await;
     let keys = [("no key", NO_KEY), ("write", s.write_key.as_str()), ("read", &s.read_key), ("read+write", &s.key)];
     let examples = examples(&s).await;
     for (scopes, key) in keys {

@@ -64,6 +64,20 @@ pub enum BookingsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Give money back to the guest through the payment provider (a goodwill refund; needs --url)
+    #[command(after_help = super::ledger::REFUND_HELP)]
+    Refund {
+        /// The booking's code
+        code: String,
+        /// How much, in the currency's minor unit (5000 is €50.00; ¥ has none)
+        amount: i64,
+        /// Why, kept on the refund
+        #[arg(long, value_name = "TEXT")]
+        reason: Option<String>,
+        /// Print the refunds as the API's JSON
+        #[arg(long)]
+        json: bool,
+    },
     /// Confirm a pending booking (its payment is captured)
     #[command(after_help = CONFIRM_HELP)]
     Confirm {
@@ -217,6 +231,10 @@ pub fn run(command: &BookingsCommand, engine: &Rental<impl Store>, config: &Conf
             let zone = engine.property(engine.booking(&code)?.property.as_str())?.timezone;
             Ok(super::ledger::payments(&super::ledger::PaymentsJson { data }, zone, *json))
         }
+        BookingsCommand::Refund { .. } => Err(CliError::Usage(
+            "a refund goes through the server's payment provider: run it with --url and a key with the write scope"
+                .to_owned(),
+        )),
         BookingsCommand::Confirm { code, json } => {
             Ok(acted(&engine.update_booking(&normalize(code), &Action::Confirm)?, *json))
         }
@@ -250,6 +268,14 @@ pub fn run_remote(command: &BookingsCommand, remote: &Remote) -> Result<Printed,
             let property = remote.get_json(&format!("/api/v1/properties/{}", booking.property))?;
             let zone = property["timezone"].as_str().and_then(|z| z.parse().ok()).unwrap_or(rental_core::Tz::UTC);
             Ok(super::ledger::payments(&list, zone, *json))
+        }
+        BookingsCommand::Refund { code, amount, reason, json } => {
+            let body = serde_json::json!({"amount": amount, "reason": reason});
+            let made = decode(remote.post_json(&format!("{}/refunds", booking_path(code)), &body)?)?;
+            let booking: Booking = decode(remote.get_json(&booking_path(code))?)?;
+            let property = remote.get_json(&format!("/api/v1/properties/{}", booking.property))?;
+            let zone = property["timezone"].as_str().and_then(|z| z.parse().ok()).unwrap_or(rental_core::Tz::UTC);
+            Ok(super::ledger::payments(&made, zone, *json))
         }
         BookingsCommand::Confirm { code, json } => patch(remote, code, &Action::Confirm, *json, acted),
         BookingsCommand::Cancel { code, by, reason, json } => {

@@ -17,6 +17,15 @@ Examples:
   rental bookings payments BK-7QX2MF
   rental bookings payments BK-7QX2MF --json";
 
+/// `bookings refund`'s help.
+pub const REFUND_HELP: &str = "A goodwill refund, at most what was paid and not refunded, issued through
+the server's payment provider from the booking's payments; prints the refund
+records made (succeeded, or due while the provider does not answer: the
+server retries them). A cancellation refunds by its policy on its own.
+
+Examples:
+  rental bookings refund BK-7QX2MF 5000 --reason \"the hot water failed\" --url http://127.0.0.1:8080 --api-key rk_...";
+
 /// A booking's payments as the API writes them.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct PaymentsJson {

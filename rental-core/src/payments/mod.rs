@@ -10,6 +10,7 @@
 mod event;
 pub mod ledger;
 pub mod refund;
+pub mod reprice;
 pub mod schedule;
 
 pub use ledger::{

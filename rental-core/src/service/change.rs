@@ -61,7 +61,8 @@ pub(super) fn change_in<S: Store>(
     refuse_problems(&quote.problems)?;
     match change::apply(&booking, target, &quote, now) {
         Outcome::Unchanged => Ok(booking),
-        Outcome::Changed { booking, events } => {
+        Outcome::Changed { mut booking, events } => {
+            super::payments::reprice_ledger(tx, &mut booking, now)?;
             tx.put_booking(&booking)?;
             tx.append_events(&events)?;
             // As stored: a per-stay door code's window moved with the dates.

@@ -62,6 +62,28 @@ impl<S: Store> super::Worker<'_, S> {
 }
 
 impl<S: Store> super::Worker<'_, S> {
+    /// Takes booking `code`'s deposit for `owner` until `lease` from now, for the host's claim
+    /// or release: the record as it is (held or not), or `None` when the booking has no
+    /// deposit; `Err` only from the store. A deposit another worker holds (its release at its
+    /// instant, under way) is returned without a lease of `owner`'s: the caller refuses then.
+    pub fn claim_deposit(&self, code: &str, owner: &str, lease: Duration) -> Result<Option<PaymentRecord>> {
+        let now = self.now();
+        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        self.write(|tx| {
+            let Some(booking) = tx.booking(code)? else { return Ok(None) };
+            let records = records_of(&**tx, booking.property.as_str(), code)?;
+            let Some(mut deposit) = records.into_iter().find(|r| r.kind == PaymentKind::Deposit) else {
+                return Ok(None);
+            };
+            let taken = deposit.lease.as_ref().is_some_and(|l| l.until > now && l.owner != owner);
+            if deposit.status == PaymentState::Authorized && !taken {
+                deposit.lease = Some(PaymentLease { owner: owner.to_owned(), until });
+                tx.put(&deposit)?;
+            }
+            Ok(Some(deposit))
+        })
+    }
+
     /// Cancels booking `code` for its installment `payment` refused and left unpaid past its
     /// grace (`cancelledBy` `system`, `cancelReason` `payment_overdue`), recording in the same
     /// write the refund its frozen policy gives as for a guest's cancellation; the booking

@@ -169,3 +169,32 @@ pub(super) fn settle_ledger(
     booking.money = crate::payments::PaymentSummary::of(&records, false);
     Ok(())
 }
+
+/// Keeps a changed booking's ledger in step with its new total, in its transaction: the
+/// unpaid installments re-priced with their shares, and what was paid beyond the new total
+/// recorded as a refund to issue (`due`, reason `change`).
+pub(super) fn reprice_ledger(
+    tx: &mut super::write::Recorder<impl WriteTx>,
+    booking: &mut Booking,
+    now: DateTime<Utc>,
+) -> StoreResult<()> {
+    let (slug, code) = (booking.property.as_str().to_owned(), booking.code.as_str().to_owned());
+    if plan_of(&**tx, &slug, &code)?.is_none() {
+        return Ok(());
+    }
+    let mut records = records_of(&**tx, &slug, &code)?;
+    let repriced = crate::payments::reprice::reprice(booking, &records, now);
+    for record in repriced.changed {
+        tx.put(&record)?;
+        match records.iter_mut().find(|r| r.id == record.id) {
+            Some(old) => *old = record,
+            None => records.push(record),
+        }
+    }
+    for record in crate::payments::refund::records_for(booking, &records, repriced.overpaid, "change") {
+        tx.put(&record)?;
+        records.push(record);
+    }
+    booking.money = PaymentSummary::of(&records, booking.is_active());
+    Ok(())
+}

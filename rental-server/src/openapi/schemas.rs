@@ -89,6 +89,15 @@ pub(super) fn checkout_schemas() -> Map<String, Value> {
                     hold or charge, in the currency's minor unit."},
                 "currency": string("ISO 4217."),
             })),
+        "DepositAction": {"type": "object", "required": ["action"], "additionalProperties": false,
+            "description": "`claim` (with `amount`, and a `reason`) or `release`.",
+            "properties": {
+                "action": {"type": "string", "enum": ["claim", "release"]},
+                "amount": {"type": "integer", "minimum": 1, "description": "With `claim`: what to capture of \
+                    the hold, in the currency's minor unit."},
+                "reason": {"type": "string", "maxLength": 500, "description": "With `claim`: why."},
+            },
+            "example": {"action": "claim", "amount": 5000, "reason": "a broken lamp"}},
         "RefundRequest": object("A goodwill refund.", &["amount"], json!({
             "amount": {"type": "integer", "minimum": 1, "description": "In the booking currency's minor unit; \
                 at most what was paid and not refunded."},

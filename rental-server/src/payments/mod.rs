@@ -5,6 +5,7 @@
 //! section 23: the checkout endpoints answer 409 `payments_not_configured`.
 
 pub mod checkout;
+pub mod deposit;
 pub mod installments;
 mod provider_call;
 pub mod reconcile;

@@ -57,6 +57,13 @@ pub async fn patch_booking<S: Store + 'static>(
             body["refund"] = super::refunds::cancel_answer(&refunds[before.min(refunds.len())..], &booking.currency);
             return Ok(json(StatusCode::OK, &body));
         }
+        (Action::Change(_), _) => {
+            let booking = blocking(rental, move |r| r.update_booking(&code, &action)).await?;
+            // A change below what was paid recorded the difference as a refund: issued now.
+            super::refunds::issue_for_booking(rental, provider.as_ref(), booking.code.as_str()).await;
+            let code = booking.code.to_string();
+            blocking(rental, move |r| r.booking(&code)).await?
+        }
         _ => blocking(rental, move |r| r.update_booking(&code, &action)).await?,
     };
     match linker {

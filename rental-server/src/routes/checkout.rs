@@ -7,7 +7,7 @@ use rental_core::keys::Scope;
 
 use super::{Endpoint, Table};
 use crate::openapi::{Operation, Success};
-use crate::payments::{checkout, refunds, webhook};
+use crate::payments::{checkout, deposit, refunds, webhook};
 
 impl<S: Store + 'static> Table<S> {
     /// Checkout and the provider's webhook.
@@ -103,6 +103,38 @@ impl<S: Store + 'static> Table<S> {
                 body: Some("RefundRequest"),
                 success: Success::Json(201, "The refunds made.", "PaymentList"),
                 errors: &["NotFound", "PaymentsNotConfigured", "ValidationFailed"],
+            },
+        },
+        Endpoint {
+            method: Method::POST,
+            path: "/api/v1/bookings/{code}/deposit",
+            scope: Some(Scope::Write),
+            handler: |mut c| {
+                Box::pin(async move {
+                    let body = c.body().await?;
+                    deposit::act(c.state(), c.param("code"), &body).await
+                })
+            },
+            operation: Operation {
+                id: "settleDeposit",
+                tag: "Payments",
+                summary: "Claim or release the security deposit",
+                description: "`{\"action\": \"claim\", \"amount\", \"reason\"}` captures `amount` of the deposit's card \
+                    hold (the rest is released; more than the hold is 422 `validation_failed` on `amount`); \
+                    `{\"action\": \"release\"}` lets it all go (again: a no-op). Answers the deposit's record \
+                    (`claimed` with the amount taken, or `released`). A booking without a deposit, or one not held \
+                    (not yet, or settled), is 409 `invalid_transition`; a provider that refuses, 502 \
+                    `payment_failed`; without a provider, 409 `payments_not_configured`. Needs the `write` scope.",
+                parameters: &["Code", "RequestId"],
+                body: Some("DepositAction"),
+                success: Success::Json(200, "The deposit.", "PaymentView"),
+                errors: &[
+                    "NotFound",
+                    "InvalidTransition",
+                    "PaymentsNotConfigured",
+                    "PaymentFailed",
+                    "ValidationFailed",
+                ],
             },
         },
         Endpoint {

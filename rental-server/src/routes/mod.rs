@@ -337,7 +337,7 @@ mod tests {
             assert!(seen.insert((route.method().as_str(), route.path())), "{} {} twice", route.method(), route.path());
             assert!(ids.insert(route.operation().id), "{} twice", route.operation().id);
         }
-        assert_eq!(seen.len(), 29);
+        assert_eq!(seen.len(), 30);
     }
 
     #[test]
