@@ -34,6 +34,7 @@ pub const KINDS: &[RecordKind] = &[
     PaymentRecord::KIND,
     PaymentPlan::KIND,
     crate::payment_provider::Checkout::KIND,
+    crate::service::PROMO_USES,
 ];
 
 /// A property under its slug: the default of
