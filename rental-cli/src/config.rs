@@ -455,7 +455,9 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
     })?;
     let base_url = setting(layers, Key::BaseUrl, &format!("http://{listen}"), parse_base_url)?;
     let mail = mail(layers)?;
-    let settings = Settings { mail_server: mail.smtp.is_some(), ..settings(layers)? };
+    let payments = layers.payments.resolve()?;
+    let payment_provider = !matches!(payments, PaymentsConfig::None);
+    let settings = Settings { mail_server: mail.smtp.is_some(), payment_provider, ..settings(layers)? };
     Ok(Config {
         listen,
         data_dir: layers.data_dir.clone().unwrap_or_else(|| PathBuf::from("./rental-data")),
@@ -481,7 +483,7 @@ fn resolve(layers: &Layers) -> Result<Config, ConfigError> {
             other => Err(format!("{other:?} is not a log format (text, json)")),
         })?,
         mail,
-        payments: layers.payments.resolve()?,
+        payments,
     })
 }
 
@@ -552,7 +554,16 @@ fn settings(layers: &Layers) -> Result<Settings, ConfigError> {
         let shaped = s.is_empty() || (s.contains('@') && !s.chars().any(char::is_whitespace));
         if shaped { Ok(s.to_owned()) } else { Err(format!("{s:?} is not an e-mail address")) }
     })?;
-    Ok(Settings { code_prefix, timezone, checkout_ttl, retention, sync_interval, host_email, mail_server: true })
+    Ok(Settings {
+        code_prefix,
+        timezone,
+        checkout_ttl,
+        retention,
+        sync_interval,
+        host_email,
+        mail_server: true,
+        payment_provider: false,
+    })
 }
 
 /// The setting's value, or its default (written as text, like the contract's table).

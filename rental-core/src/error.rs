@@ -4,9 +4,11 @@
 
 use chrono::NaiveDate;
 
+use crate::basics::booking_status::Status;
 pub use crate::basics::field_error::FieldError;
 use crate::basics::ids::IdError;
-use crate::bookings::booking::Status;
+use crate::basics::promo_refusal::PromoRefusal;
+use crate::wording::MessageKind;
 
 /// What went wrong in a call into the library.
 ///
@@ -61,7 +63,7 @@ pub enum Error {
     #[error("cannot send {kind}: {reason}")]
     CannotSend {
         /// The kind asked for.
-        kind: crate::message::MessageKind,
+        kind: MessageKind,
         /// Why, in words.
         reason: &'static str,
     },
@@ -70,7 +72,7 @@ pub enum Error {
     #[error("the promo code cannot be used: {}", .reason.as_str())]
     PromoCode {
         /// Why not.
-        reason: crate::bookings::problem::PromoRefusal,
+        reason: PromoRefusal,
     },
     /// The same idempotency key was used before with a different request.
     #[error("idempotency key was already used with a different request")]

@@ -132,6 +132,7 @@ mod properties;
 mod service;
 mod stays;
 pub mod store;
+mod wording;
 pub mod worker;
 
 // The folders above group the modules by what a host would call them; the
@@ -142,7 +143,7 @@ pub use bookings::{availability, booking, calendar, change, event, lifecycle, pr
 pub use channels::{feed_status, ical, pull};
 pub use outbox::{delivery, message, webhook};
 pub use properties::{booking_page, property};
-pub use stays::{access, access_gate, occupancy, stay_link, stay_state, stay_summary, turnover};
+pub use stays::{access, access_gate, check_in, occupancy, stay_link, stay_state, stay_summary, turnover};
 
 pub mod prelude;
 
@@ -174,7 +175,9 @@ pub use lifecycle::Action;
 pub use occupancy::Summary;
 pub use pricing::Quote;
 pub use property::{Cents, IcalFeed, Pricing, Property, PropertyBuilder, SeasonalRate, format_money};
-pub use service::{Agenda, Created, NewKey, PaymentChange, Rental, Settings, WRITE_ATTEMPTS, retry_pause};
+pub use service::{
+    Agenda, CheckIns, Created, NewKey, PaymentChange, Rental, Settings, TestMessages, WRITE_ATTEMPTS, retry_pause,
+};
 pub use stay::{Stay, StayError};
 #[cfg(feature = "redb")]
 pub use store::RedbStore;

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 /// its own line and below, never one above. Written out in docs/DESIGN.md.
 const LAYERS: &[&[&str]] = &[
     &["basics"],
+    &["wording"],
     &["error"],
     &["properties"],
     &["channels"],
@@ -32,19 +33,12 @@ const LAYERS: &[&[&str]] = &[
 /// Upward uses not yet taken apart, as (file, module it reaches up to); each
 /// has its reason in docs/DESIGN.md. The list may only shrink: a new upward
 /// use fails the test, and so does an entry that no longer happens.
-const NOT_YET_DOWN: &[(&str, &str)] = &[
-    // `Error`'s public variants name `Status` and `MessageKind`, and the areas return `Error`.
-    ("error.rs", "bookings"),
-    ("error.rs", "outbox"),
-    // The message settings hold `MessageKind` and templates, checked by rendering a sample.
-    ("properties/message_settings.rs", "outbox"),
-    ("properties/wire.rs", "outbox"),
-];
+const NOT_YET_DOWN: &[(&str, &str)] = &[];
 
 /// Issue 42's goals. Property's fields: the five of its identity and one per
-/// area the issue names (pricing with its rules, stay rules, access, booking
-/// page, messages, feeds, payments, the stay page): 13, one over the issue's 12.
-const MAX_PROPERTY_FIELDS: usize = 13;
+/// area (pricing with its rules, stay rules, access with the stay page,
+/// booking page, messages, feeds, payments): 12.
+const MAX_PROPERTY_FIELDS: usize = 12;
 const MAX_FACADE_METHODS: usize = 45;
 const MAX_LONG_FILES: usize = 3;
 const LONG_FILE: usize = 500;
@@ -312,6 +306,8 @@ fn the_figures_already_met_stay_met() {
     }
     // Only the figures already met are held here; the rest are printed until they are.
     assert!(fields <= MAX_PROPERTY_FIELDS, "Property has {fields} top-level fields: group new ones into an area");
+    assert!(circles.is_empty(), "rental-core's modules {circles:?} import each other: see docs/DESIGN.md, Layers");
+    assert_eq!(deref_escapes(), 0, "a `&mut **` reaches past the write path");
     let readme = readme_lines();
     assert!(readme <= MAX_README_LINES, "README.md has {readme} lines: move reference parts into docs/");
 }

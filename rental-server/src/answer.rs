@@ -138,7 +138,7 @@ async fn route_request<S: Store + 'static>(
     key_id: &mut Option<String>,
 ) -> Reply {
     let (endpoint, params) = found?;
-    let mut reader = false;
+    let (mut reader, mut guests) = (false, false);
     if let Some(scope) = endpoint.scope {
         let key = authenticate(state, req.headers(), scope).await?;
         *key_id = Some(key.id.clone());
@@ -148,11 +148,12 @@ async fn route_request<S: Store + 'static>(
                 .with_header(header::RETRY_AFTER, wait.to_string())
         })?;
         reader = key.allows(Scope::Read);
+        guests = key.allows(Scope::Guests);
     }
     let (parts, body) = req.into_parts();
     let query = Query::of(&parts.uri)?;
     let key_id = key_id.clone().unwrap_or_default();
-    let call = Call { state: Arc::clone(state), params, parts, body: Some(body), query, reader, key_id };
+    let call = Call { state: Arc::clone(state), params, parts, body: Some(body), query, reader, guests, key_id };
     (endpoint.handler)(call).await
 }
 

@@ -59,8 +59,16 @@ pub async fn housekeeping<S: Store + 'static>(rental: Arc<Rental<S>>, mut stop: 
 
 fn log_pruned(pruned: Pruned) {
     if !pruned.is_empty() {
-        let Pruned { deliveries, events, idempotency } = pruned;
-        tracing::info!(deliveries, events, idempotency, "retention removed old records");
+        let Pruned { deliveries, events, idempotency, documents, messages, test_messages } = pruned;
+        tracing::info!(
+            deliveries,
+            events,
+            idempotency,
+            documents,
+            messages,
+            test_messages,
+            "retention removed old records"
+        );
     }
 }
 

@@ -259,3 +259,32 @@ async fn a_booking_shows_its_stay_link_to_copy_and_a_new_link_kills_the_old_one(
     let page = client.get(&format!("/admin/bookings/{code}")).await.text();
     assert!(page.contains("the old one no longer opens") && !page.contains(&url), "a new link is shown");
 }
+
+#[tokio::test]
+async fn a_booking_shows_what_its_guest_gave_on_the_check_in_form_escaped() {
+    use rental_core::check_in::CheckInInput;
+    use rental_core::property::{CheckInField, CheckInForm, FieldRule};
+
+    let s = server().await;
+    let form = CheckInForm::default()
+        .with(CheckInField::GuestNames, FieldRule::Optional)
+        .with(CheckInField::DocumentNumber, FieldRule::Optional);
+    s.rental.edit_property("sea-view", |p| p.access.stay_page.check_in_form = form.clone()).unwrap();
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let client = Client::logged_in(&s.http).await;
+    let page = client.get(&format!("/admin/bookings/{code}")).await.text();
+    assert!(page.contains("has not sent the check-in form"));
+    let input = CheckInInput {
+        guest_names: "Ada <img src=x onerror=alert(1)>\nCharles".into(),
+        arrival_time: "17:30".into(),
+        document_number: "X1234567".into(),
+        ..CheckInInput::default()
+    };
+    s.rental.check_ins().submit(&code, &input, "form-1").unwrap();
+    let page = client.get(&format!("/admin/bookings/{code}")).await.text();
+    assert!(page.contains("Ada &lt;img src=x onerror=alert(1)&gt;\nCharles"), "escaped: {page}");
+    assert!(!page.contains("<img src=x"));
+    for shown in ["id=\"check-in-arrival\">17:30<", "id=\"check-in-document\">X1234567<"] {
+        assert!(page.contains(shown), "{shown}");
+    }
+}

@@ -11,6 +11,7 @@
 //!   with screenshots at desktop and phone widths under `target/screenshots/`.
 //! - `book_browser`: the booking page in chromium (mouse, keyboard, no script,
 //!   embedded on a second origin) with axe-core, and its settings in the dashboard.
+//! - `book_rules`: the booking page's calendar under a weekday rule and a gap, in words, in chromium.
 //! - `book_traps`: what a guest trips over on the booking page (issue 44), in chromium.
 //! - `calendar_scale`: the calendar of 200 properties, its time and size.
 //! - `host_actions`: the host forms over HTTP: CSRF, escaping, use cases.
@@ -19,9 +20,11 @@
 //! - `messages`: a booking's guest messages and their resend, the property
 //!   editor's wording, preview and test message, over HTTP.
 //! - `payments`: the property editor's payment settings and worked example, over HTTP.
+//! - `rules`: the property editor's stay and price rules and its preview quote, over HTTP.
 
 mod actions;
 mod book_browser;
+mod book_rules;
 mod book_traps;
 mod browser;
 mod calendar_scale;
@@ -32,4 +35,6 @@ mod login_burst;
 mod messages;
 mod payments;
 mod proxy;
+mod rules;
 mod security;
+mod stay_browser;

@@ -204,3 +204,60 @@ async fn the_pending_list_says_when_each_request_lapses_on_its_propertys_clock()
     let line = format!("{code} lapses unless confirmed by Mon 23 Nov 2026, 07:39 Lisbon time");
     assert!(home.contains(&line), "{home}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn test_messages_go_ten_an_hour_per_property_and_each_is_listed_in_the_editor() {
+    use std::time::Duration;
+
+    use rental_server::mail::compose::parse_mailbox;
+    use rental_server::mail::{MailConfig, Sender, Smtp};
+    use rental_tests::smtp::SmtpServer;
+
+    let Some(smtp) = SmtpServer::start() else { return };
+    let mut config = crate::client::config(rental_server::admin::AdminConfig::default());
+    config.mail = MailConfig {
+        smtp: Some(Smtp::new(&smtp.url(), Some(&smtp.ca_pem()), Duration::from_secs(10)).unwrap()),
+        sender: Some(Sender { from: parse_mailbox("Sea View <stay@example.com>").unwrap(), base_url: None }),
+        poll: Duration::from_millis(50),
+        ..MailConfig::default()
+    };
+    let s = rental_tests::http::TestServer::with_config(&config).await;
+    s.rental.set_admin_password(crate::client::PASSWORD).unwrap();
+    let client = Client::logged_in(&s.http).await;
+    let send = |to: &'static str| {
+        let client = &client;
+        async move {
+            client
+                .post("/admin/properties/sea-view/test-message", &[("kind", "confirmed"), ("to", to)])
+                .await
+                .expect(303);
+            client.get("/admin/properties/sea-view/edit").await.text()
+        }
+    };
+    for _ in 0..10 {
+        let page = send("host@example.com").await;
+        assert!(page.contains("A test confirmed message went to host@example.com."), "{page}");
+    }
+    smtp.wait_for(10, Duration::from_secs(20)).await;
+    // The eleventh within the hour is refused in words, and nothing goes out.
+    let page = send("other@example.com").await;
+    assert!(page.contains("At most 10 test messages an hour are sent for a property: the next can go at"), "{page}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(smtp.received_count(), 10, "the eleventh was not sent");
+    assert!(!smtp.received().iter().any(|r| r.rcpt_tos == ["other@example.com"]));
+    // Each one sent is listed in the editor, with where it went and how it went.
+    let rows = page.matches("<tr data-test-message=").count();
+    assert_eq!(rows, 10, "{page}");
+    assert!(page.contains("<td>host@example.com</td><td>sent</td>"), "{page}");
+    let recorded = s.rental.test_messages().recent("sea-view", chrono::Duration::hours(1)).unwrap();
+    assert_eq!(recorded.len(), 10);
+    // Another property has its own allowance; an hour later this one has its again.
+    client
+        .post("/admin/properties/harbour-loft/test-message", &[("kind", "confirmed"), ("to", "loft@example.com")])
+        .await
+        .expect(303);
+    smtp.wait_for(11, Duration::from_secs(20)).await;
+    s.clock.advance(chrono::TimeDelta::minutes(61));
+    let page = send("later@example.com").await;
+    assert!(page.contains("A test confirmed message went to later@example.com."), "{page}");
+}

@@ -19,7 +19,8 @@
 //!   once arrive once each; shutdown with attempts hanging ends within its grace.
 //! - `standard_webhooks`: the reference Standard Webhooks library verifies real
 //!   deliveries, also while a secret rotation's two secrets sign.
-//! - `stay_page`: the guest's stay page (section 24): its link, rotation, the page.
+//! - `stay_page`: the guest's stay page (section 24): its link, rotation, the page;
+//!   `check_in`: its online check-in form, the API's view of it and the `guests` scope.
 //! - `stay`: check-in and check-out, per-stay door codes, turnover, feed
 //!   freshness, and the stay schedule across restarts (section 15).
 //! - `home_assistant`: a real Home Assistant runs the example configuration
@@ -44,6 +45,7 @@ mod book;
 mod book_verify;
 mod bookings;
 mod change;
+mod check_in;
 mod checkout;
 mod concurrency;
 mod connections;
@@ -58,6 +60,7 @@ mod messages;
 mod mounted;
 mod patch;
 mod payment_installments;
+mod payment_refunds;
 mod payment_webhook;
 mod payments;
 mod payments_provider;

@@ -547,3 +547,65 @@ async fn a_resend_must_fit_the_booking_s_status_and_a_booking_is_resent_at_most_
     s.clock.advance(TimeDelta::hours(24));
     resend("check_in_instructions").await.expect(202);
 }
+
+/// The subject of the booking's last message of `kind`, as recorded.
+async fn subject_of(s: &TestServer<MemoryStore>, code: &str, kind: &str) -> String {
+    wait_message(s, code, kind, |_| true).await["subject"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn a_later_message_to_the_guest_waits_for_an_earlier_one_being_retried() {
+    let Some(smtp) = SmtpServer::start() else { return };
+    let s = server(&smtp).await;
+    smtp.script(&["451"]);
+    let booking = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await;
+    let code = booking["code"].as_str().unwrap();
+    let first = wait_message(&s, code, "request_received", |m| m["attempts"] == 1).await;
+    assert_eq!(first["status"], "scheduled", "a 451: retried in a minute");
+    smtp.wait_for(1, WAIT).await; // host_request, to the host, does not wait
+    // Confirmed now: its message waits for the request's, due again in a minute.
+    s.act(code, &json!({"action": "confirm"})).await.expect(200);
+    let confirmed = wait_message(&s, code, "confirmed", |m| m["dueAt"] == first["dueAt"]).await;
+    assert_eq!((confirmed["status"].as_str(), confirmed["attempts"].as_u64()), (Some("scheduled"), Some(0)));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let to_guest = |got: &[Received]| -> Vec<String> {
+        got.iter().filter(|r| r.rcpt_tos == ["ada@example.com"]).map(|r| r.header("Subject").to_owned()).collect()
+    };
+    assert!(to_guest(&smtp.received()).is_empty(), "nothing reached the guest before the retry");
+    s.clock.advance(TimeDelta::seconds(61));
+    let got = smtp.wait_for(3, WAIT).await;
+    let (received, confirmed) =
+        (subject_of(&s, code, "request_received").await, subject_of(&s, code, "confirmed").await);
+    assert_eq!(to_guest(&got), [received, confirmed], "in the order they were recorded");
+}
+
+#[tokio::test]
+async fn finished_messages_age_out_after_the_retention_and_scheduled_ones_stay() {
+    let Some(smtp) = SmtpServer::start() else { return };
+    let s = server(&smtp).await;
+    let booking = s.book("sea-view", "2027-03-01", "2027-03-04", 2).await;
+    let code = booking["code"].as_str().unwrap();
+    s.act(code, &json!({"action": "confirm"})).await.expect(200);
+    smtp.wait_for(3, WAIT).await; // request_received, host_request, confirmed
+    quiet(&s).await;
+    let kinds = |list: &[Value]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|m| (m["kind"].as_str().unwrap().to_owned(), m["status"].as_str().unwrap().to_owned()))
+            .collect()
+    };
+    // request_received, host_request, host_request_expiring (cancelled by the confirmation), confirmed, and two to come.
+    assert_eq!(messages(&s, code).await.len(), 6, "{:?}", kinds(&messages(&s, code).await));
+    s.clock.advance(TimeDelta::days(30));
+    assert_eq!(s.rental.worker().prune().unwrap().messages, 0, "30 days to the millisecond: kept");
+    s.clock.advance(TimeDelta::seconds(1));
+    assert_eq!(s.rental.worker().prune().unwrap().messages, 4);
+    let left = messages(&s, code).await;
+    let scheduled = |kind: &str| (kind.to_owned(), "scheduled".to_owned());
+    assert_eq!(kinds(&left), [scheduled("check_in_instructions"), scheduled("check_out_reminder")]);
+    // A message recorded now comes after those left, never in a removed one's place.
+    s.post(&format!("/api/v1/bookings/{code}/messages"), &s.key, &json!({"kind": "confirmed"})).await.expect(202);
+    let after = messages(&s, code).await;
+    assert_eq!(after.len(), 3);
+    assert_eq!(after[2]["kind"], "confirmed");
+    smtp.wait_for(4, WAIT).await;
+}

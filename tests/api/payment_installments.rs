@@ -36,6 +36,18 @@ async fn confirmed_half_paid(stripe: &LocalStripe, card: &str) -> (TestServer<Me
     (server, provider, code)
 }
 
+/// The booking's stay page, as its guest sees it.
+async fn stay_page(server: &TestServer<MemoryStore>, code: &str) -> String {
+    let url = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["stayUrl"].clone();
+    let path = url.as_str().map(|u| u[u.find("/stay/").unwrap()..].to_owned()).unwrap();
+    server.get(&path, "").await.text()
+}
+
+/// An amount in dollars as the pages write it.
+fn money(cents: i64) -> String {
+    rental_core::format_amount(cents, "USD")
+}
+
 fn installment(server: &TestServer<MemoryStore>, code: &str, number: u32) -> PaymentRecord {
     let records = server.rental.payments(code).unwrap();
     records.into_iter().find(|r| r.kind == PaymentKind::Installment && r.number == number).expect("the installment")
@@ -48,6 +60,12 @@ async fn the_second_installment_is_charged_off_session_at_its_instant_once() {
     let (first, second) = (installment(&server, &code, 1), installment(&server, &code, 2));
     assert_eq!(first.status, PaymentState::Succeeded, "captured on confirm");
     assert_eq!(second.status, PaymentState::Scheduled);
+    let page = stay_page(&server, &code).await;
+    let (paid, due) = (money(first.amount), money(second.amount));
+    assert!(page.contains(&format!("id=\"amount-paid\">{paid}<")), "paid {paid}: {page}");
+    assert!(page.contains(&format!("id=\"balance-due\">{due}<")), "due {due}");
+    // Seven days before the 15:00 check-in, on the property's (Lisbon's) clock.
+    assert!(page.contains("id=\"next-payment\">13 December at 15:00 (Lisbon time)<"), "{page}");
 
     charge_due(&server.rental, provider.as_ref()).await;
     assert_eq!(installment(&server, &code, 2).status, PaymentState::Scheduled, "not before its instant");
@@ -62,6 +80,8 @@ async fn the_second_installment_is_charged_off_session_at_its_instant_once() {
     assert_eq!(intent["metadata"]["rental_movement"], second.idempotency_key.as_str());
     let intents = stripe.get("/v1/payment_intents?limit=100").await;
     assert_eq!(intents["data"].as_array().unwrap().len(), 2, "the hold, then one charge: {intents}");
+    let page = stay_page(&server, &code).await;
+    assert!(page.contains(&format!("id=\"balance-due\">{}<", money(0))) && !page.contains("id=\"next-payment\""));
 }
 
 #[tokio::test]
@@ -95,8 +115,15 @@ async fn the_deposit_is_held_before_check_in_and_released_after_check_out() {
     let deposit =
         || server.rental.payments(&code).unwrap().into_iter().find(|r| r.kind == PaymentKind::Deposit).unwrap();
 
+    // Inside the reveal window, the stay page waits for the hold (docs/API.md section 24).
     server.set_now("2026-12-18T18:00:00Z");
+    let stay_url = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["stayUrl"].clone();
+    let stay_path = stay_url.as_str().map(|u| u[u.find("/stay/").unwrap()..].to_owned()).unwrap();
+    let page = server.get(&stay_path, "").await.text();
+    assert!(page.contains("once the security deposit is held") && !page.contains("id=\"door-code\""), "{page}");
     charge_due(&server.rental, provider.as_ref()).await;
+    let page = server.get(&stay_path, "").await.text();
+    assert!(page.contains("id=\"door-code\"") && !page.contains("security deposit is held"), "held: {page}");
     let held = deposit();
     assert_eq!((held.status, held.amount), (PaymentState::Authorized, 30_000));
     let intent = stripe.get(&format!("/v1/payment_intents/{}", held.provider_ref.clone().unwrap())).await;
@@ -107,4 +134,59 @@ async fn the_deposit_is_held_before_check_in_and_released_after_check_out() {
     assert_eq!(deposit().status, PaymentState::Released);
     let intent = stripe.get(&format!("/v1/payment_intents/{}", held.provider_ref.unwrap())).await;
     assert_eq!(intent["status"], "canceled");
+}
+
+/// Replaces the booking's saved card by `card`, saved for the same customer through the provider.
+async fn swap_card(server: &TestServer<MemoryStore>, stripe: &LocalStripe, provider: &Stripe, code: &str, card: &str) {
+    use rental_core::payment_provider::{CardSetupRequest, PaymentProvider};
+    let mut checkout = server.rental.checkout_of(code).unwrap().unwrap();
+    let mut request = CardSetupRequest::new("guest@example.com", "Guest");
+    request.customer = Some(checkout.customer.clone());
+    let setup = provider.start_card_setup(request).await.unwrap();
+    stripe.save_card(&setup.client_secret, card).await.expect(200);
+    checkout.card = provider.card_setup(&setup.id).await.unwrap().card;
+    server.rental.save_checkout(&checkout).unwrap();
+}
+
+#[tokio::test]
+async fn a_refused_installment_tells_the_guest_and_past_its_grace_cancels_the_booking_with_its_refund() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, provider, code) = confirmed_half_paid(&stripe, cards::OK).await;
+    let first = installment(&server, &code, 1);
+    // The card saved later fails: every charge with it is declined.
+    swap_card(&server, &stripe, &provider, &code, cards::CHARGE_DECLINED).await;
+
+    server.set_now("2026-12-14T10:00:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    let refused = installment(&server, &code, 2);
+    assert_eq!(refused.status, PaymentState::Failed, "{refused:?}");
+    assert!(refused.error.is_some());
+    let messages = server.get(&format!("/api/v1/bookings/{code}/messages"), &server.key).await.body;
+    let failed: Vec<&serde_json::Value> =
+        messages["data"].as_array().unwrap().iter().filter(|m| m["kind"] == "payment_failed").collect();
+    assert_eq!(failed.len(), 1, "{messages}");
+    assert_eq!(failed[0]["subject"], "Your payment for Sea View Cottage did not go through");
+    let events = server.rental.events_after(0, 10_000).unwrap();
+    let named = |name: &str| events.iter().filter(|e| e.event.event.as_str() == name).count();
+    assert_eq!(named("booking.payment_failed"), 1);
+    let booking = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body;
+    assert_eq!(booking["status"], "confirmed", "within its grace the booking stands");
+
+    // The grace is 48 hours after the installment's instant (2026-12-13 15:00 in Lisbon).
+    server.set_now("2026-12-15T14:59:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    assert_eq!(server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["status"], "confirmed");
+    server.set_now("2026-12-15T15:01:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    let cancelled = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body;
+    assert_eq!(
+        (cancelled["status"].as_str(), cancelled["cancelledBy"].as_str(), cancelled["cancelReason"].as_str()),
+        (Some("cancelled"), Some("system"), Some("payment_overdue"))
+    );
+    // The default policy refunds everything a cancellation 5 days ahead: the first installment.
+    assert_eq!(cancelled["amountRefunded"], first.amount, "{cancelled}");
+    let refunds = stripe.get(&format!("/v1/refunds?payment_intent={}", first.provider_ref.unwrap())).await;
+    assert_eq!(refunds["data"].as_array().unwrap().len(), 1, "{refunds}");
+    assert_eq!(refunds["data"][0]["amount"], first.amount);
+    assert_eq!(installment(&server, &code, 2).status, PaymentState::Canceled);
 }

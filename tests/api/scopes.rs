@@ -40,6 +40,8 @@ struct World {
     pending: String,
     /// Pending and unpaid throughout: what the checkout endpoints take (the walk cancels `pending`).
     unpaid: String,
+    /// Paid through the provider: what a goodwill refund takes (set by a walk with one).
+    paid: String,
     secrets: Vec<String>,
 }
 
@@ -70,7 +72,20 @@ async fn world(s: &TestServer<rental_core::MemoryStore>) -> World {
     ]
     .map(str::to_owned)
     .to_vec();
-    World { confirmed, pending, unpaid, secrets }
+    World { confirmed, pending, unpaid, paid: String::new(), secrets }
+}
+
+/// A request paid through the provider: a card held at checkout, captured on confirm; its code.
+async fn paid(s: &TestServer<rental_core::MemoryStore>, stripe: &rental_tests::localstripe::LocalStripe) -> String {
+    let body = json!({"property": "sea-view", "checkIn": "2027-02-10", "checkOut": "2027-02-13", "guests": 2,
+                      "guestName": GUEST_NAME, "guestEmail": GUEST_EMAIL});
+    let code = s.post("/api/v1/bookings", &s.key, &body).await.body["code"].as_str().unwrap().to_owned();
+    let started = s.post(&format!("/api/v1/bookings/{code}/checkout"), &s.key, &json!({})).await;
+    let secret = started.body["setupClientSecret"].as_str().unwrap();
+    stripe.save_card(secret, rental_tests::localstripe::cards::OK).await.expect(200);
+    s.post(&format!("/api/v1/bookings/{code}/checkout/complete"), &s.key, &json!({})).await.expect(200);
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    code
 }
 
 /// One request of the walk: method, path and body (`Null` for none).
@@ -112,6 +127,8 @@ fn calls(method: &str, template: &str, example: &Value, w: &World, block: &str) 
         ("PATCH", _) => return patches(&on(&w.confirmed), &on(&w.pending)),
         // Paying is for a pending, unpaid booking (section 23).
         (_, t) if t.contains("/checkout") => return vec![(method, on(&w.unpaid), json!({}))],
+        // A refund is of money paid.
+        (_, t) if t.ends_with("/refunds") => return vec![(method, on(&w.paid), json!({"amount": 1}))],
         _ => example.clone(),
     };
     vec![(method, on(&w.confirmed), body)]
@@ -156,7 +173,8 @@ async fn no_answer_to_a_key_without_read_holds_a_guest_s_details_or_a_door_code(
     let provider = rental_server::payments::Stripe::new(stripe.config()).unwrap();
     let config = rental_server::ServerConfig { payments: Some(std::sync::Arc::new(provider)), ..Default::default() };
     let s = TestServer::with_config(&config).await;
-    let w = world(&s).await;
+    let mut w = world(&s).await;
+    w.paid = paid(&s, &stripe).await;
     let keys = [("no key", NO_KEY), ("write", s.write_key.as_str()), ("read", &s.read_key), ("read+write", &s.key)];
     let examples = examples(&s).await;
     for (scopes, key) in keys {

@@ -238,8 +238,8 @@ async fn the_guide_is_paragraphs_and_links_only_and_the_address_shows_once_confi
     let s = TestServer::memory().await;
     s.rental
         .edit_property("sea-view", |p| {
-            p.stay_page.guide = "Bins go out on <b>Tuesdays</b>.\n\nBeach map: https://maps.example/beach?x=1&y=2.\n<script>alert(1)</script> javascript:alert(2)".into();
-            p.stay_page.address = "1 Rua do Mar\n1100-001 Lisboa".into();
+            p.access.stay_page.guide = "Bins go out on <b>Tuesdays</b>.\n\nBeach map: https://maps.example/beach?x=1&y=2.\n<script>alert(1)</script> javascript:alert(2)".into();
+            p.access.stay_page.address = "1 Rua do Mar\n1100-001 Lisboa".into();
         })
         .unwrap();
     let mut body = rental_tests::http::booking_body("sea-view", "2026-12-20", "2026-12-23", 2);

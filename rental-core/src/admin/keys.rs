@@ -47,6 +47,9 @@ pub enum Scope {
     Metrics,
     /// Taking a backup of the whole store through the server (`rental backup --url`).
     Backup,
+    /// Reading guests' identity documents given on the check-in form
+    /// (`documentNumber`), beside `read` (docs/API.md section 24).
+    Guests,
 }
 
 impl std::str::FromStr for Scope {
@@ -57,7 +60,8 @@ impl std::str::FromStr for Scope {
             "write" => Ok(Scope::Write),
             "metrics" => Ok(Scope::Metrics),
             "backup" => Ok(Scope::Backup),
-            other => Err(format!("{other:?} is not a scope (read, write, metrics, backup)")),
+            "guests" => Ok(Scope::Guests),
+            other => Err(format!("{other:?} is not a scope (read, write, metrics, backup, guests)")),
         }
     }
 }
@@ -69,6 +73,7 @@ impl std::fmt::Display for Scope {
             Scope::Write => "write",
             Scope::Metrics => "metrics",
             Scope::Backup => "backup",
+            Scope::Guests => "guests",
         })
     }
 }

@@ -2,6 +2,7 @@
 //! text, and the encodings of dates, times and bytes.
 
 pub(crate) mod base64;
+pub(crate) mod booking_status;
 pub mod clock;
 pub(crate) mod clock_time;
 pub(crate) mod currency;
@@ -10,6 +11,7 @@ pub(crate) mod field_error;
 pub mod ids;
 pub(crate) mod json_out;
 pub(crate) mod money;
+pub(crate) mod promo_refusal;
 pub mod short_text;
 pub mod stay;
 pub mod text;

@@ -6,6 +6,7 @@ use std::fmt;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
+pub use crate::basics::booking_status::Status;
 use crate::basics::ids::{BookingCode, Slug, Source};
 use crate::basics::stay::Stay;
 use crate::bookings::visit::Visit;
@@ -179,19 +180,6 @@ pub struct Note {
     pub at: DateTime<Utc>,
 }
 
-/// A booking's status.
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// A request awaiting the host's approval; holds its nights.
-    Pending,
-    /// Approved; books its nights.
-    Confirmed,
-    /// Cancelled; its nights are free.
-    Cancelled,
-}
-
 /// Where a booking's payment is.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -236,19 +224,7 @@ macro_rules! display_as_serde_name {
         }
     )*};
 }
-display_as_serde_name!(Status, PaymentStatus, CancelledBy);
-
-impl std::str::FromStr for Status {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "pending" => Ok(Status::Pending),
-            "confirmed" => Ok(Status::Confirmed),
-            "cancelled" => Ok(Status::Cancelled),
-            other => Err(format!("{other:?} is not a status (pending, confirmed, cancelled)")),
-        }
-    }
-}
+display_as_serde_name!(PaymentStatus, CancelledBy);
 
 /// A request to create a booking: the fields of docs/API.md section 6, `notes` and `source` included.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

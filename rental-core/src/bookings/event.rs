@@ -43,6 +43,9 @@ pub enum EventName {
     /// The security deposit's card hold was let go (what was not claimed).
     #[serde(rename = "booking.deposit_released")]
     DepositReleased,
+    /// Money was given back to the guest (a cancellation's refund by the policy, or a goodwill refund).
+    #[serde(rename = "booking.payment_refunded")]
+    PaymentRefunded,
     /// A pull of channel calendars finished.
     #[serde(rename = "calendar.synced")]
     CalendarSynced,
@@ -63,7 +66,7 @@ pub enum EventName {
 
 impl EventName {
     /// Every event, in the order docs/API.md section 9 lists them.
-    pub const ALL: [EventName; 14] = [
+    pub const ALL: [EventName; 15] = [
         EventName::BookingCreated,
         EventName::BookingConfirmed,
         EventName::BookingCancelled,
@@ -74,6 +77,7 @@ impl EventName {
         EventName::PaymentFailed,
         EventName::DepositHeld,
         EventName::DepositReleased,
+        EventName::PaymentRefunded,
         EventName::CalendarSynced,
         EventName::StayCheckedIn,
         EventName::StayCheckedOut,
@@ -93,6 +97,7 @@ impl EventName {
             EventName::PaymentFailed => "booking.payment_failed",
             EventName::DepositHeld => "booking.deposit_held",
             EventName::DepositReleased => "booking.deposit_released",
+            EventName::PaymentRefunded => "booking.payment_refunded",
             EventName::CalendarSynced => "calendar.synced",
             EventName::StayCheckedIn => "stay.checked_in",
             EventName::StayCheckedOut => "stay.checked_out",

@@ -241,6 +241,18 @@ pub fn expire(b: &Booking, now: DateTime<Utc>, ttl: chrono::TimeDelta) -> Option
     Some(cancel(b, CancelledBy::System, Some("checkout link expired".to_owned()), now, Some(PaymentStatus::Expired)))
 }
 
+/// The `cancelReason` of a booking cancelled because an installment stayed unpaid past its grace.
+pub const PAYMENT_OVERDUE: &str = "payment_overdue";
+
+/// Cancels `b` for an installment left unpaid past its grace (docs/API.md section 23), by
+/// the system, as a guest's cancellation would refund. `None` unless it is still to come.
+pub fn overdue(b: &Booking, now: DateTime<Utc>) -> Option<Outcome> {
+    if !b.is_active() {
+        return None;
+    }
+    Some(cancel(b, CancelledBy::System, Some(PAYMENT_OVERDUE.to_owned()), now, None))
+}
+
 /// Cancels the request `b` once its guest's address has gone unverified for
 /// [`verification::UNVERIFIED_HOLD`] (its nights are released).
 pub fn lapse_unverified(b: &Booking, now: DateTime<Utc>) -> Option<Outcome> {

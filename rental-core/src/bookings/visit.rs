@@ -29,6 +29,11 @@ pub struct Visit {
     /// The stay's own door code and its window (per-stay codes only); null when it has none.
     #[serde(default)]
     pub access: Option<Access>,
+    /// When the guest last sent the stay page's check-in form (docs/API.md
+    /// section 24); absent until then. Kept when the form's document number is deleted.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<crate::basics::timestamp::Rfc3339Millis>"))]
+    pub check_in_form_at: Option<DateTime<Utc>>,
 }
 
 /// What made a stay transition.

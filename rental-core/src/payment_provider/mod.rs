@@ -169,6 +169,15 @@ pub trait PaymentProvider: Send + Sync + std::fmt::Debug {
     /// Refunds part or all of a payment that succeeded.
     fn refund(&self, req: RefundRequest) -> ProviderFuture<'_, Refund>;
 
+    /// The refund made from payment `payment` for the movement `key` ([`MOVEMENT_KEY`] in its
+    /// metadata), if there is one: how a refund whose answer was lost is found before it is
+    /// asked for again. The default finds none, which suffices for a provider that answers a
+    /// repeated idempotency key with its first answer.
+    fn find_refund(&self, payment: &str, key: &str) -> ProviderFuture<'_, Option<Refund>> {
+        let _ = (payment, key);
+        ready(Ok(None))
+    }
+
     /// Checks a webhook's signature at `now` (Unix seconds) and reads which payment it is
     /// about. Pure and quick: it runs on the request's thread.
     fn parse_webhook(&self, headers: &WebhookHeaders<'_>, body: &[u8], now: i64) -> Result<WebhookEvent, WebhookError>;

@@ -10,7 +10,8 @@ use crate::bookings::event::{Event, EventName, envelope};
 
 impl Event {
     /// A payment event (`booking.payment_authorized`, `booking.payment_succeeded`,
-    /// `booking.payment_failed`, `booking.deposit_held`, `booking.deposit_released`):
+    /// `booking.payment_failed`, `booking.deposit_held`, `booking.deposit_released`,
+    /// `booking.payment_refunded`):
     /// the envelope plus `payment`, the record as `GET .../payments` shows it,
     /// and the booking's `amountPaid` and `balanceDue` after it. The provider
     /// side emits them, with the ledger change, through `Rental::change_payments`.

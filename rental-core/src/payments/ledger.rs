@@ -108,6 +108,32 @@ pub struct PaymentRecord {
     /// A refund's or claim's reason, as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A refund's source: the provider's id of the payment it gives money back from (the
+    /// `providerRef` of the installments it refunds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_ref: Option<String>,
+    /// Who is making the movement now, and until when: a second server (or a run after a
+    /// crash) leaves it alone until the lease lapses, as with messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    pub lease: Option<PaymentLease>,
+    /// A refused installment's end of grace (`dueAt` + the frozen `graceHours`): unpaid then,
+    /// it cancels its booking (`cancelReason` `payment_overdue`).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::basics::timestamp::option")]
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    pub overdue_at: Option<DateTime<Utc>>,
+}
+
+/// A payment movement taken by one worker (docs/API.md section 23): nobody else makes it
+/// before `until`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentLease {
+    /// The worker holding it: unique per process and start.
+    pub owner: String,
+    /// When it lapses and another worker may take the movement.
+    #[serde(with = "crate::basics::timestamp")]
+    pub until: DateTime<Utc>,
 }
 
 impl PaymentRecord {
@@ -136,6 +162,9 @@ impl PaymentRecord {
             attempts: 0,
             release_at: None,
             reason: None,
+            source_ref: None,
+            lease: None,
+            overdue_at: None,
         }
     }
 
@@ -152,25 +181,31 @@ impl PaymentRecord {
 
     /// The instant its next step falls due, if it has one: a scheduled or
     /// due movement's `dueAt` (a refund to issue: at once), a held
-    /// deposit's release.
+    /// deposit's release; while it is leased, not before the lease lapses.
     pub fn next_step_at(&self) -> Option<DateTime<Utc>> {
-        match (self.status, self.kind) {
+        let next = match (self.status, self.kind) {
             (PaymentState::Scheduled | PaymentState::Due, _) => Some(self.due_at.unwrap_or(DateTime::<Utc>::MIN_UTC)),
             (PaymentState::Authorized, PaymentKind::Deposit) => self.release_at,
+            (PaymentState::Failed, PaymentKind::Installment) => self.overdue_at,
             _ => None,
-        }
+        }?;
+        Some(self.lease.as_ref().map_or(next, |lease| next.max(lease.until)))
     }
 }
 
 /// Marks what a cancelled booking will no longer pay `canceled` (installments
 /// and a deposit hold not yet made: `scheduled`, `due`, `failed`), at `now`;
 /// returns the records it changed. Held money (`authorized`) and refunds are
-/// the provider side's to release or issue.
+/// the provider side's to release or issue: a deposit hold's release falls due at once.
 pub fn cancel_unpaid(records: &mut [PaymentRecord], now: DateTime<Utc>) -> Vec<PaymentRecord> {
     let mut changed = Vec::new();
     for r in records.iter_mut().filter(|r| r.kind != PaymentKind::Refund) {
         if matches!(r.status, PaymentState::Scheduled | PaymentState::Due | PaymentState::Failed) {
             (r.status, r.at) = (PaymentState::Canceled, Some(now));
+            changed.push(r.clone());
+        } else if r.kind == PaymentKind::Deposit && r.status == PaymentState::Authorized {
+            // A deposit hold has nothing left to secure: released at once, not after check-out.
+            r.release_at = Some(now);
             changed.push(r.clone());
         }
     }
@@ -332,4 +367,13 @@ impl Totals {
         }
         t
     }
+}
+
+/// Whether the deposit among a booking's `records` is held: `Some(true)` for
+/// a card hold in place or already claimed from (a claim follows a hold),
+/// `Some(false)` while scheduled, due, refused or once released; `None`
+/// when the ledger has no deposit (docs/API.md section 24's access condition).
+pub fn deposit_held(records: &[PaymentRecord]) -> Option<bool> {
+    let deposit = records.iter().find(|r| r.kind == PaymentKind::Deposit)?;
+    Some(matches!(deposit.status, PaymentState::Authorized | PaymentState::Claimed))
 }

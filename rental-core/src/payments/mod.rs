@@ -12,4 +12,6 @@ pub mod ledger;
 pub mod refund;
 pub mod schedule;
 
-pub use ledger::{PaymentKind, PaymentPlan, PaymentRecord, PaymentState, PaymentSummary, PaymentView, Totals};
+pub use ledger::{
+    PaymentKind, PaymentPlan, PaymentRecord, PaymentState, PaymentSummary, PaymentView, Totals, deposit_held,
+};

@@ -5,7 +5,9 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use chrono_tz::Tz;
 
+use super::ledger::{PaymentKind, PaymentRecord, PaymentState};
 use crate::basics::money::Cents;
+use crate::bookings::booking::{Booking, CancelledBy};
 use crate::bookings::pricing::basis_points;
 use crate::properties::payment_settings::{CancellationPolicy, WHOLE};
 use crate::stays::occupancy::today_in;
@@ -82,6 +84,116 @@ pub fn kept(total: Cents, share: u32) -> Cents {
 /// more than what was paid and not refunded.
 pub fn refund_owed(paid: Cents, refunded: Cents, kept: Cents) -> Cents {
     (paid - refunded - kept).clamp(0, (paid - refunded).max(0))
+}
+
+/// What may still be given back of a booking's ledger, per payment at the provider (the
+/// `providerRef` of its paid installments), in installment order: each payment's paid
+/// installments less the refunds made or on their way from it (a refund the provider
+/// refused gave nothing back).
+pub fn refundable(records: &[PaymentRecord]) -> Vec<(String, Cents)> {
+    let mut sources: Vec<(String, Cents)> = Vec::new();
+    for r in records.iter().filter(|r| r.kind == PaymentKind::Installment && r.status == PaymentState::Succeeded) {
+        let Some(source) = &r.provider_ref else { continue };
+        match sources.iter_mut().find(|(s, _)| s == source) {
+            Some((_, amount)) => *amount += r.amount,
+            None => sources.push((source.clone(), r.amount)),
+        }
+    }
+    for r in records.iter().filter(|r| r.kind == PaymentKind::Refund && !gave_nothing(r.status)) {
+        if let Some((_, amount)) = sources.iter_mut().find(|(s, _)| Some(s) == r.source_ref.as_ref()) {
+            *amount -= r.amount;
+        }
+    }
+    sources.retain(|(_, amount)| *amount > 0);
+    sources
+}
+
+/// A refund in this state gave nothing back and never will.
+fn gave_nothing(status: PaymentState) -> bool {
+    matches!(status, PaymentState::Failed | PaymentState::Canceled)
+}
+
+/// The refund a cancellation of `booking` by `by` owes at `at` (the booking already
+/// cancelled), from its ledger and frozen `policy`: a host's gives back all that is
+/// refundable; a guest's or the system's (an overdue payment) keeps what the policy keeps;
+/// a channel's moves nothing here.
+pub fn on_cancellation(
+    booking: &Booking,
+    records: &[PaymentRecord],
+    policy: &CancellationPolicy,
+    by: CancelledBy,
+    at: DateTime<Utc>,
+    timezone: Tz,
+) -> Cents {
+    let left: Cents = refundable(records).iter().map(|(_, amount)| amount).sum();
+    let kept = match by {
+        CancelledBy::Host => 0,
+        CancelledBy::Guest | CancelledBy::System => {
+            let c = Cancellation { created_at: booking.created_at, at, check_in: booking.check_in(), timezone };
+            kept(booking.total, refund_share(policy, &c))
+        }
+        CancelledBy::Channel => return 0,
+    };
+    let paid: Cents = records
+        .iter()
+        .filter(|r| r.kind == PaymentKind::Installment && r.status == PaymentState::Succeeded)
+        .map(|r| r.amount)
+        .sum();
+    refund_owed(paid, paid - left, kept)
+}
+
+/// The refund records that give back `amount` of `booking`'s ledger `records`, drawn from
+/// its payments in order ([`refundable`]), numbered after its refunds so far, `due` (to
+/// issue), with `reason`. Nothing when `amount` is 0; never more than is refundable.
+pub fn records_for(booking: &Booking, records: &[PaymentRecord], amount: Cents, reason: &str) -> Vec<PaymentRecord> {
+    let mut number = records.iter().filter(|r| r.kind == PaymentKind::Refund).map(|r| r.number).max().unwrap_or(0);
+    let mut left = amount;
+    let mut out = Vec::new();
+    for (source, available) in refundable(records) {
+        if left <= 0 {
+            break;
+        }
+        let part = left.min(available);
+        left -= part;
+        number += 1;
+        let mut record = PaymentRecord::new(booking, PaymentKind::Refund, number, part, PaymentState::Due);
+        (record.source_ref, record.reason) = (Some(source), Some(reason.to_owned()));
+        out.push(record);
+    }
+    out
+}
+
+/// Why a goodwill refund is refused; nothing is refunded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GoodwillError {
+    /// Less than 1 minor unit.
+    #[error("must be at least 1 (in the currency's minor unit)")]
+    NotPositive,
+    /// More than was paid and not refunded (`left`, refunds on their way counted).
+    #[error("is more than was paid and not refunded ({left})")]
+    MoreThanLeft {
+        /// What may still be refunded.
+        left: Cents,
+    },
+}
+
+/// The records of a goodwill refund of `amount` (`POST .../refunds`): at most what was paid
+/// and not refunded, else refused, and nothing is refunded.
+pub fn goodwill(
+    booking: &Booking,
+    records: &[PaymentRecord],
+    amount: Cents,
+    reason: &str,
+) -> Result<Vec<PaymentRecord>, GoodwillError> {
+    let left: Cents = refundable(records).iter().map(|(_, amount)| amount).sum();
+    if amount < 1 {
+        return Err(GoodwillError::NotPositive);
+    }
+    if amount > left {
+        return Err(GoodwillError::MoreThanLeft { left });
+    }
+    Ok(records_for(booking, records, amount, reason))
 }
 
 #[cfg(test)]

@@ -1,8 +1,10 @@
 //! A property's private arrival details: the door code and how it is given
-//! out, how long a stay's code opens the door, the Wi-Fi name and the notes.
+//! out, how long a stay's code opens the door, the Wi-Fi, the notes, and what
+//! the guest's stay page shows (house guide, address).
 
 use serde::{Deserialize, Serialize};
 
+use super::stay_page_settings::StayPageSettings;
 use crate::error::FieldError;
 
 /// The shortest and longest per-stay code.
@@ -61,6 +63,9 @@ pub struct AccessSettings {
     /// Whether everything due must be paid before they are shown; `None`
     /// follows whether a payment provider is configured.
     pub access_requires_payment: Option<bool>,
+    /// What the guest's stay page shows behind the same gate (house guide,
+    /// address): the stay page is how a guest with a stay finds the house.
+    pub stay_page: StayPageSettings,
 }
 
 /// The default [`AccessSettings::access_reveal_hours`].
@@ -81,6 +86,7 @@ impl Default for AccessSettings {
             wifi_password: String::new(),
             access_reveal_hours: DEFAULT_REVEAL_HOURS,
             access_requires_payment: None,
+            stay_page: StayPageSettings::default(),
         }
     }
 }
@@ -121,6 +127,13 @@ impl AccessSettings {
         self
     }
 
+    /// Sets what the guest's stay page shows (house guide, address).
+    #[must_use]
+    pub fn stay_page(mut self, page: StayPageSettings) -> Self {
+        self.stay_page = page;
+        self
+    }
+
     /// The faults of these settings, each naming its JSON field.
     pub(crate) fn faults(&self, errors: &mut Vec<FieldError>) {
         let mut check = |ok: bool, field: &str, message: &str| {
@@ -138,5 +151,6 @@ impl AccessSettings {
             [("doorCode", &self.door_code), ("wifiSsid", &self.wifi_ssid), ("wifiPassword", &self.wifi_password)];
         errors.extend(texts.into_iter().filter_map(|(field, text)| crate::basics::text::field_error(field, text)));
         errors.extend(crate::basics::text::paragraph_field_error("arrivalNotes", &self.arrival_notes));
+        self.stay_page.faults(errors);
     }
 }

@@ -43,7 +43,6 @@ pub struct PropertyBuilder {
     access: AccessSettings,
     booking_page: BookingPage,
     messages: MessageSettings,
-    stay_page: StayPageSettings,
     feeds: FeedSettings,
     payments: PaymentSettings,
 }
@@ -61,7 +60,6 @@ impl PropertyBuilder {
             access: AccessSettings::default(),
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
-            stay_page: StayPageSettings::default(),
             feeds: FeedSettings::default(),
             payments: PaymentSettings::default(),
         }
@@ -103,15 +101,17 @@ impl PropertyBuilder {
         self
     }
 
-    /// Sets the door code, its window, the Wi-Fi name and the arrival notes.
+    /// Sets the door code, its window, the Wi-Fi name, the arrival notes and
+    /// the stay page (the whole access area: call [`Self::stay_page`] after it).
     pub fn access(mut self, access: AccessSettings) -> Self {
         self.access = access;
         self
     }
 
-    /// Sets what the guests' stay page shows (house guide, address).
+    /// Sets what the guests' stay page shows (house guide, address), part of
+    /// the access area ([`AccessSettings::stay_page`]).
     pub fn stay_page(mut self, page: StayPageSettings) -> Self {
-        self.stay_page = page;
+        self.access.stay_page = page;
         self
     }
 
@@ -167,7 +167,6 @@ impl PropertyBuilder {
             access: self.access,
             booking_page: self.booking_page,
             messages: self.messages,
-            stay_page: self.stay_page,
             feeds: self.feeds,
             payments: self.payments,
         };

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 
 use crate::error::FieldError;
-use crate::outbox::message::template::MessageTemplate;
-use crate::outbox::message::{Lead, MessageKind};
+use crate::wording::template::MessageTemplate;
+use crate::wording::{Lead, MessageKind};
 
 /// How a property's guest messages read and when the timed ones go out
 /// (docs/API.md section 21). The default: replies go to `mailFrom`, the
@@ -80,6 +80,6 @@ impl MessageSettings {
             errors.push(FieldError::new("contactEmail", "invalid", "must be an e-mail address"));
         }
         errors.extend(crate::basics::text::field_error("contactEmail", email));
-        errors.extend(crate::outbox::message::template::check(&self.templates));
+        errors.extend(crate::wording::template::check(&self.templates));
     }
 }

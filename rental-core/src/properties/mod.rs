@@ -4,6 +4,7 @@
 pub mod access_settings;
 pub mod booking_page;
 mod builder;
+pub mod check_in_form;
 pub mod feed_settings;
 pub mod local_time;
 pub mod message_settings;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 pub use super::access_settings::{AccessSettings, DoorCodeMode};
 use super::booking_page::BookingPage;
 pub use super::builder::PropertyBuilder;
+pub use super::check_in_form::{CheckInField, CheckInForm, FieldRule};
 pub use super::feed_settings::{FeedSettings, IcalFeed};
 pub use super::message_settings::MessageSettings;
 pub use super::payment_settings::{
@@ -79,8 +80,6 @@ pub struct Property {
     pub booking_page: BookingPage,
     /// Guest messages: the reply address, lead times and the host's wording.
     pub messages: MessageSettings,
-    /// Private: what the guests' stay page shows (house guide, address).
-    pub stay_page: StayPageSettings,
     /// Private: channel calendars to import.
     pub feeds: FeedSettings,
     /// Instant booking or requests, installments, deposit and cancellation policy.
@@ -110,7 +109,6 @@ impl Property {
             access: AccessSettings::default(),
             booking_page: BookingPage::default(),
             messages: MessageSettings::default(),
-            stay_page: StayPageSettings::default(),
             feeds: FeedSettings::default(),
             payments: PaymentSettings::default(),
         }
@@ -148,7 +146,6 @@ impl Property {
         self.access.faults(&mut errors);
         self.feeds.faults(&mut errors);
         self.messages.faults(&mut errors);
-        self.stay_page.faults(&mut errors);
         self.payments.faults(&mut errors);
         if let Some((field, message)) = self.booking_page.fault() {
             errors.push(FieldError::new(field, "invalid", message));
@@ -190,7 +187,7 @@ mod tests {
     #[test]
     fn the_json_stays_flat_and_unknown_fields_are_refused() {
         let mut p = demo::sea_view();
-        p.messages.check_in_lead = crate::outbox::message::Lead::parse("1d").unwrap();
+        p.messages.check_in_lead = crate::wording::Lead::parse("1d").unwrap();
         p.access.door_code_mode = DoorCodeMode::PerStay;
         let json = serde_json::to_value(&p).unwrap();
         assert_eq!((json["checkInMessage"].as_str(), json["doorCodeMode"].as_str()), (Some("24h"), Some("per_stay")));
@@ -287,6 +284,30 @@ mod tests {
             assert!(fields.contains(&f), "{f} not reported in {fields:?}");
         }
         assert!(demo::sea_view().validate().is_ok());
+    }
+
+    #[test]
+    fn the_stay_page_is_part_of_access_and_its_json_stays_flat() {
+        let mut json = serde_json::to_value(demo::sea_view()).unwrap();
+        json["guide"] = "Bins go out on Tuesdays.".into();
+        json["address"] = "1 Sea Road".into();
+        let p: Property = serde_json::from_value(json).unwrap();
+        assert_eq!(
+            (p.access.stay_page.guide.as_str(), p.access.stay_page.address.as_str()),
+            ("Bins go out on Tuesdays.", "1 Sea Road")
+        );
+        let out = serde_json::to_value(&p).unwrap();
+        assert_eq!((&out["guide"], &out["address"]), (&"Bins go out on Tuesdays.".into(), &"1 Sea Road".into()));
+        assert!(out.get("stayPage").is_none() && out["doorCode"] == "4821", "{out}");
+        let built = Property::builder("sea-view")
+            .name("Sea")
+            .timezone(Tz::UTC)
+            .pricing(Pricing::new(1))
+            .access(AccessSettings::default().wifi("Sea"))
+            .stay_page(StayPageSettings::default().address("x".repeat(1_001)))
+            .build();
+        let Err(Error::Validation(errors)) = built else { panic!("accepted an address over 1000 bytes") };
+        assert_eq!(errors[0].field, "address");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! What a property shows its guests on their stay page (docs/API.md section
-//! 24): the house guide, and the address once a stay is confirmed.
+//! 24): the house guide, the address once a stay is confirmed, the check-in form.
 
+use super::check_in_form::CheckInForm;
 use crate::error::FieldError;
 
 /// The longest `guide`, in bytes.
@@ -26,6 +27,8 @@ pub struct StayPageSettings {
     pub guide: String,
     /// The property's address, lines broken with `\n`.
     pub address: String,
+    /// `checkInForm`: what the online check-in asks of the guest.
+    pub check_in_form: CheckInForm,
 }
 
 impl StayPageSettings {
@@ -40,6 +43,13 @@ impl StayPageSettings {
     #[must_use]
     pub fn address(mut self, address: impl Into<String>) -> Self {
         self.address = address.into();
+        self
+    }
+
+    /// Sets the online check-in form.
+    #[must_use]
+    pub fn check_in_form(mut self, form: CheckInForm) -> Self {
+        self.check_in_form = form;
         self
     }
 

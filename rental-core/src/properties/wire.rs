@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::access_settings::{AccessSettings, DEFAULT_CODE_LENGTH, DoorCodeMode};
 use super::booking_page::BookingPage;
+use super::check_in_form::CheckInForm;
 use super::feed_settings::{FeedSettings, IcalFeed};
 use super::message_settings::MessageSettings;
 use super::payment_settings::{CancellationPolicy, PaymentSettings, PaymentTerms, SecurityDeposit};
@@ -27,8 +28,8 @@ use super::weekdays::Weekdays;
 use crate::basics::clock_time::ClockTime;
 use crate::basics::ids::Slug;
 use crate::basics::money::Cents;
-use crate::outbox::message::template::MessageTemplate;
-use crate::outbox::message::{Lead, MessageKind};
+use crate::wording::template::MessageTemplate;
+use crate::wording::{Lead, MessageKind};
 
 /// Every field of a property, flat, with the defaults an import gives a
 /// field it omits (those of each area's `Default`).
@@ -104,6 +105,8 @@ pub(super) struct PropertyWire {
     guide: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     address: String,
+    #[serde(default, skip_serializing_if = "CheckInForm::is_default")]
+    check_in_form: CheckInForm,
     // Payments: left out at their defaults, so documents stored before them keep their bytes.
     #[serde(default, skip_serializing_if = "is_false")]
     instant_booking: bool,
@@ -195,6 +198,7 @@ impl From<PropertyWire> for Property {
                 wifi_password: w.wifi_password,
                 access_reveal_hours: w.access_reveal_hours,
                 access_requires_payment: w.access_requires_payment,
+                stay_page: StayPageSettings { guide: w.guide, address: w.address, check_in_form: w.check_in_form },
             },
             booking_page: w.booking_page,
             messages: MessageSettings {
@@ -203,7 +207,6 @@ impl From<PropertyWire> for Property {
                 check_out_lead: w.check_out_message,
                 templates: w.messages,
             },
-            stay_page: StayPageSettings { guide: w.guide, address: w.address },
             feeds: FeedSettings { ical_feeds: w.ical_feeds },
             payments: PaymentSettings {
                 instant_booking: w.instant_booking,
@@ -228,7 +231,6 @@ impl From<Property> for PropertyWire {
             access,
             booking_page,
             messages,
-            stay_page,
             feeds,
             payments,
         } = p;
@@ -268,8 +270,9 @@ impl From<Property> for PropertyWire {
             wifi_password: access.wifi_password,
             access_reveal_hours: access.access_reveal_hours,
             access_requires_payment: access.access_requires_payment,
-            guide: stay_page.guide,
-            address: stay_page.address,
+            guide: access.stay_page.guide,
+            address: access.stay_page.address,
+            check_in_form: access.stay_page.check_in_form,
             instant_booking: payments.instant_booking,
             payment_terms: payments.terms,
             security_deposit: payments.security_deposit,

@@ -18,7 +18,7 @@ use crate::bookings::pricing;
 use crate::error::{Error, FieldError, NotFound, Result};
 use crate::stays::occupancy::today_in;
 use crate::stays::presence::Door;
-use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreError, WriteRecords as _, WriteTx};
+use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreError, WriteTx};
 
 /// A creation waiting for its group: the request, checked as far as it can be without the store.
 #[derive(Debug)]
@@ -342,7 +342,7 @@ impl<S: Store> Rental<S> {
             match lifecycle::apply(&booking, action, now, today_in(tz, now))? {
                 Outcome::Unchanged => Ok(booking),
                 Outcome::Changed { mut booking, events } => {
-                    settle_ledger(tx, &mut booking, now)?;
+                    super::payments::settle_ledger(tx, &mut booking, now)?;
                     tx.put_booking(&booking)?;
                     tx.append_events(&events)?;
                     // As stored: confirming may have issued a door code, cancelling revoked one.
@@ -376,7 +376,7 @@ impl<S: Store> Rental<S> {
                     if let Some(Outcome::Changed { mut booking, events }) =
                         booking.and_then(|b| lifecycle::expire(&b, now, ttl))
                     {
-                        settle_ledger(tx, &mut booking, now)?;
+                        super::payments::settle_ledger(tx, &mut booking, now)?;
                         tx.put_booking(&booking)?;
                         tx.append_events(&events)?;
                         batch.push(booking);
@@ -479,25 +479,6 @@ fn replay(
         return Err(Error::IdempotencyKeyReused);
     }
     Ok(Some(record.response))
-}
-
-/// Keeps a booking's ledger in step with a lifecycle change, in its
-/// transaction: once cancelled, what it has not paid will not be charged
-/// (`canceled`) and its body's sums say so.
-fn settle_ledger(
-    tx: &mut super::write::Recorder<impl WriteTx>,
-    booking: &mut Booking,
-    now: DateTime<Utc>,
-) -> crate::store::StoreResult<()> {
-    if booking.is_active() {
-        return Ok(());
-    }
-    let mut records = super::payments::records_of(&**tx, booking.property.as_str(), booking.code.as_str())?;
-    for record in crate::payments::ledger::cancel_unpaid(&mut records, now) {
-        tx.put(&record)?;
-    }
-    booking.money = crate::payments::PaymentSummary::of(&records, false);
-    Ok(())
 }
 
 /// The same store failure again, for each job of a failed group.

@@ -8,7 +8,7 @@ use crate::bookings::booking::{Booking, PaymentStatus, Status};
 use crate::bookings::lifecycle::{self, Action, Outcome};
 use crate::error::{Error, NotFound, Result};
 use crate::payment_provider::Checkout;
-use crate::payments::ledger::{PaymentKind, PaymentRecord, PaymentState};
+use crate::payments::ledger::{PaymentRecord, PaymentState};
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
 
 use super::Rental;
@@ -36,21 +36,6 @@ impl<S: Store> Rental<S> {
         }
         open.truncate(limit);
         Ok(open)
-    }
-
-    /// Up to `limit` installments and deposits whose next step has come: an installment or a
-    /// deposit hold not yet made (`scheduled` or `due`), a deposit hold to release. What the
-    /// server does off-session with the booking's saved card.
-    pub fn due_installments(&self, limit: usize) -> Result<Vec<PaymentRecord>> {
-        let due: Vec<PaymentRecord> = self.store.read()?.due(self.now(), limit)?;
-        let next = |r: &PaymentRecord| match r.kind {
-            PaymentKind::Installment => matches!(r.status, PaymentState::Due | PaymentState::Scheduled),
-            PaymentKind::Deposit => {
-                matches!(r.status, PaymentState::Due | PaymentState::Scheduled | PaymentState::Authorized)
-            }
-            PaymentKind::Refund => false,
-        };
-        Ok(due.into_iter().filter(next).collect())
     }
 
     /// Saves `checkout` (a new setup, a saved card, an attempt begun) without changing its

@@ -12,6 +12,7 @@ use super::write::Tx;
 use crate::admin::keys;
 use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};
+use crate::outbox::message::finished;
 use crate::outbox::message::plan::{PlanInput, fresh};
 use crate::outbox::message::template::{Facts, MessageTemplate, Rendered, context, render, sample_booking};
 use crate::outbox::message::timing::too_late;
@@ -180,7 +181,7 @@ impl<S: Store> super::Worker<'_, S> {
             let mut skipped = Vec::new();
             for message in tx.due::<Message>(now, limit)? {
                 let done = skip(&message, reason);
-                tx.put(&done)?;
+                put_message::<S>(tx, &done, now)?;
                 skipped.push(done);
             }
             Ok(skipped)
@@ -246,6 +247,17 @@ impl<S: Store> super::Worker<'_, S> {
     }
 }
 
+/// Stores `message`, and for a finished one when it finished (`now`, or
+/// when it was sent), the index retention removes it by: every write of a
+/// message goes through here.
+pub(super) fn put_message<S: Store>(tx: &mut Tx<'_, S>, message: &Message, now: DateTime<Utc>) -> Result<()> {
+    tx.put(message)?;
+    if let Some(done) = finished::of(message, now) {
+        tx.put(&done)?;
+    }
+    Ok(())
+}
+
 /// Claims in `tx` for `owner` up to `limit` messages due at `now`, leased
 /// until `until` (see `Worker::claim_messages`).
 fn claim_in<S: Store>(
@@ -268,17 +280,18 @@ fn claim_in<S: Store>(
         let property = tx.property(message.property.as_str())?;
         let (Some(booking), Some(property)) = (booking, property) else {
             let gone = skip(&message, reasons::GONE);
-            tx.put(&gone)?;
+            put_message::<S>(tx, &gone, now)?;
             claim.finished.push(gone);
             continue;
         };
         if let Some(finished) = no_longer_due(&message, &booking, &property, now) {
-            tx.put(&finished)?;
+            put_message::<S>(tx, &finished, now)?;
             claim.finished.push(finished);
             continue;
         }
         if message.kind == MessageKind::CheckInInstructions
-            && !access_gate::check(&booking, &property, now, false).open()
+            && !access_gate::check(&booking, &property, now, gate_conditions(&**tx, &booking, tx.payment_provider)?)
+                .open()
         {
             // The stay page's conditions (payment, say) do not hold yet: the
             // instructions wait for them, looked at again a little later.
@@ -290,11 +303,23 @@ fn claim_in<S: Store>(
         if siblings.iter().any(|s| s.id != message.id && s.status == MessageStatus::Scheduled && s.is_leased(now)) {
             continue;
         }
+        if let Some(earlier) = siblings.iter().find(|s| waits_for(&message, s)) {
+            // An earlier message to the same address is between retries: this
+            // one goes after it, and is not looked at again until then.
+            tx.put(&Message { due_at: earlier.due_at.max(message.due_at), ..message })?;
+            continue;
+        }
         let leased = Message { lease: Some(MessageLease { owner: owner.to_owned(), until }), ..message };
         tx.put(&leased)?;
         claim.send.push(Claimed { message: leased, booking, property });
     }
     Ok(claim)
+}
+
+/// What the access gate needs of `booking`'s ledger: its deposit's state.
+fn gate_conditions<T: ReadRecords>(tx: &T, booking: &Booking, provider: bool) -> Result<access_gate::Conditions> {
+    let records = super::payments::records_of(tx, booking.property.as_str(), booking.code.as_str())?;
+    Ok(access_gate::Conditions { payments_configured: provider, deposit_held: crate::payments::deposit_held(&records) })
 }
 
 /// Records `done` in `tx`, in order (see `Worker::record_messages`).
@@ -307,10 +332,18 @@ fn record_in<S: Store>(
     for (claimed, outcome, at) in done {
         let current = tx.get::<Message>(&claimed.key_of())?.unwrap_or_else(|| claimed.clone());
         let next = record(&current, outcome, *at, retries);
-        tx.put(&next)?;
+        put_message::<S>(tx, &next, *at)?;
         out.push(next);
     }
     Ok(out)
+}
+
+/// True when `message` must wait for `other`, an earlier message of its
+/// booking to the same address that a transient refusal left to be retried:
+/// a booking's messages reach each recipient in the order they were recorded
+/// (a guest never reads "confirmed" before "we received your request").
+fn waits_for(message: &Message, other: &Message) -> bool {
+    other.seq < message.seq && other.status == MessageStatus::Scheduled && other.attempts > 0 && other.to == message.to
 }
 
 /// `message` finished instead of sent, when it no longer makes sense at `now`.
@@ -342,7 +375,7 @@ pub fn fits_status(kind: MessageKind, status: Status) -> std::result::Result<(),
         MessageKind::Confirmed | MessageKind::CheckInInstructions | MessageKind::CheckOutReminder => {
             status == Status::Confirmed
         }
-        MessageKind::Changed => status != Status::Cancelled,
+        MessageKind::Changed | MessageKind::PaymentFailed => status != Status::Cancelled,
         MessageKind::Cancelled => status == Status::Cancelled,
     };
     fits.then_some(()).ok_or(match kind {
@@ -350,7 +383,7 @@ pub fn fits_status(kind: MessageKind, status: Status) -> std::result::Result<(),
             "it is sent for pending requests only"
         }
         MessageKind::Cancelled => "it is sent for cancelled bookings only",
-        MessageKind::Changed => "it is not sent for a cancelled booking",
+        MessageKind::Changed | MessageKind::PaymentFailed => "it is not sent for a cancelled booking",
         _ => "it is sent for confirmed stays only",
     })
 }

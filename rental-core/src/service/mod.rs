@@ -11,12 +11,14 @@ mod booking_events;
 mod bookings;
 mod change;
 mod channels;
+mod check_ins;
 mod checkout;
 mod deliveries;
 mod demo_seed;
 mod group_commit;
 mod leases;
 mod messages;
+mod payment_claims;
 pub(crate) mod payments;
 mod promo_uses;
 mod property_edit;
@@ -25,6 +27,7 @@ mod refusal;
 mod retention;
 mod stay;
 mod stay_page;
+mod test_messages;
 mod verification;
 mod visit_cache;
 mod webhook_admin;
@@ -35,12 +38,14 @@ pub use self::admin::NewKey;
 pub use self::agenda::Agenda;
 pub use self::bookings::Created;
 pub use self::channels::{FeedPull, Fetched, PullClaim};
+pub use self::check_ins::CheckIns;
 pub use self::deliveries::DueDelivery;
 pub use self::messages::{Claim, Claimed};
 pub use self::payments::PaymentChange;
 pub(crate) use self::promo_uses::PROMO_USES;
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::stay::CATCH_UP_DAYS;
+pub use self::test_messages::TestMessages;
 pub use self::worker::Worker;
 pub use self::write::{WRITE_ATTEMPTS, retry_pause};
 use crate::basics::text::looks_like_email;
@@ -92,6 +97,10 @@ pub struct Settings {
     /// than waiting for a sender to skip it; one due later waits, in case a
     /// mail server is set by then.
     pub mail_server: bool,
+    /// Whether a payment provider takes the guests' payments (`[payments]`):
+    /// the default of a property's `accessRequiresPayment` (docs/API.md
+    /// section 24), for the stay page and `check_in_instructions` alike.
+    pub payment_provider: bool,
 }
 
 impl Default for Settings {
@@ -104,6 +113,7 @@ impl Default for Settings {
             sync_interval: TimeDelta::minutes(30),
             host_email: String::new(),
             mail_server: true,
+            payment_provider: false,
         }
     }
 }
@@ -243,6 +253,16 @@ impl<S: Store> Rental<S> {
     /// embedder needs: see [`crate::worker`].
     pub fn worker(&self) -> Worker<'_, S> {
         Worker(self)
+    }
+
+    /// The guests' online check-in (docs/API.md section 24): see [`CheckIns`].
+    pub fn check_ins(&self) -> CheckIns<'_, S> {
+        CheckIns(self)
+    }
+
+    /// The admin's test messages, limited and recorded (docs/API.md section 21): see [`TestMessages`].
+    pub fn test_messages(&self) -> TestMessages<'_, S> {
+        TestMessages(self)
     }
 
     /// The settings in force.

@@ -7,6 +7,7 @@ use super::Rental;
 use crate::bookings::booking::Booking;
 use crate::bookings::event::Event;
 use crate::error::{Error, NotFound, Result};
+use crate::outbox::message::MessageKind;
 use crate::payments::ledger::{PaymentKind, PaymentPlan, PaymentRecord, PaymentState, PaymentSummary, booking_prefix};
 use crate::payments::schedule::{PlannedInstallment, StayClock, deposit_instants, installments};
 use crate::properties::payment_settings::PaymentSettings;
@@ -28,6 +29,8 @@ pub struct PaymentChange {
     pub plan: Option<PaymentSettings>,
     /// Events to append to the outbox with the change.
     pub events: Vec<Event>,
+    /// Guest messages to record with the change, due now (`payment_failed`).
+    pub messages: Vec<MessageKind>,
     /// The engine's now, for the records' `at`.
     pub now: DateTime<Utc>,
 }
@@ -54,8 +57,14 @@ impl<S: Store> Rental<S> {
             let slug = booking.property.as_str().to_owned();
             let records = records_of(&**tx, &slug, code)?;
             let plan = plan_of(&**tx, &slug, code)?;
-            let mut change =
-                PaymentChange { booking: booking.clone(), records: records.clone(), plan, events: Vec::new(), now };
+            let mut change = PaymentChange {
+                booking: booking.clone(),
+                records: records.clone(),
+                plan,
+                events: Vec::new(),
+                messages: Vec::new(),
+                now,
+            };
             let out = work(&mut change)?;
             change.booking.money = PaymentSummary::of(&change.records, change.booking.is_active());
             if change.booking != booking {
@@ -66,6 +75,9 @@ impl<S: Store> Rental<S> {
             }
             if !change.events.is_empty() {
                 tx.append_events(&change.events)?;
+            }
+            for kind in &change.messages {
+                tx.record_message(*kind, &change.booking)?;
             }
             Ok(out)
         })
@@ -119,4 +131,41 @@ pub(crate) fn records_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str
 /// payments, or imported from a channel.
 pub(crate) fn plan_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str) -> StoreResult<Option<PaymentSettings>> {
     Ok(tx.get::<PaymentPlan>(&format!("{slug}/{code}"))?.map(|p| p.settings.into()))
+}
+
+/// Keeps a booking's ledger in step with a lifecycle change, in its
+/// transaction: once cancelled, what it has not paid will not be charged
+/// (`canceled`) and its body's sums say so.
+pub(super) fn settle_ledger(
+    tx: &mut super::write::Recorder<impl WriteTx>,
+    booking: &mut Booking,
+    now: DateTime<Utc>,
+) -> StoreResult<()> {
+    if booking.is_active() {
+        return Ok(());
+    }
+    let (slug, code) = (booking.property.as_str().to_owned(), booking.code.as_str().to_owned());
+    let mut records = records_of(&**tx, &slug, &code)?;
+    for record in crate::payments::ledger::cancel_unpaid(&mut records, now) {
+        tx.put(&record)?;
+    }
+    // What the frozen policy gives back is recorded now, `due`: the provider side issues it.
+    let plan = plan_of(&**tx, &slug, &code)?;
+    if let (Some(plan), Some(by)) = (plan, booking.cancelled_by) {
+        let tz = tx.property(&slug)?.map_or(chrono_tz::UTC, |p| p.timezone);
+        let policy = &plan.cancellation_policy;
+        let owed = crate::payments::refund::on_cancellation(booking, &records, policy, by, now, tz);
+        let paid = crate::payments::Totals::of(&records).paid;
+        if owed > 0 {
+            for record in crate::payments::refund::records_for(booking, &records, owed, "cancellation") {
+                tx.put(&record)?;
+                records.push(record);
+            }
+        } else if paid > 0 {
+            // A cancellation that refunds nothing leaves the payment status as it was.
+            booking.payment_status = crate::bookings::booking::PaymentStatus::Paid;
+        }
+    }
+    booking.money = crate::payments::PaymentSummary::of(&records, false);
+    Ok(())
 }

@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 
 use super::Rental;
 use crate::bookings::booking::{BookingQuery, Status};
+use crate::bookings::pricing::{self, Asked, Quote};
 use crate::error::{Error, FieldError, NotFound, Result};
 use crate::properties::property::Property;
 use crate::stays::occupancy::today_in;
@@ -31,6 +32,23 @@ impl<S: Store> Rental<S> {
             tx.put_property(&property)?;
             Ok(property)
         })
+    }
+}
+
+impl<S: Store> Rental<S> {
+    /// What a guest would be quoted for `asked` if `edited` were saved: the
+    /// property editor's preview of rules not yet stored, priced by the one
+    /// quote function against the calendar (and a promo code's uses) stored
+    /// now. Writes nothing; `edited` should have passed [`Property::validate`].
+    pub fn preview_quote(&self, edited: &Property, asked: &Asked<'_>) -> Result<Quote> {
+        let tx = self.store.read()?;
+        let (from, to) = pricing::calendar_span(edited, asked.stay);
+        let calendar = tx.calendar(edited.slug.as_str(), from, to)?;
+        let promo_uses = match asked.promo_code {
+            Some(code) => super::bookings::promo_uses(&tx, &edited.slug, code, None)?,
+            None => 0,
+        };
+        Ok(pricing::quote(edited, asked, &pricing::Facts { now: self.now(), calendar: &calendar, promo_uses }))
     }
 }
 

@@ -1,11 +1,14 @@
 //! Retention (docs/API.md section 18): what the store may forget, removed a
 //! small transaction at a time so the writer is never held long.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
 
 use super::bookings::IDEMPOTENCY_WINDOW;
 use crate::error::Result;
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::outbox::message::Message;
+use crate::outbox::message::finished::FinishedMessage;
+use crate::outbox::message::test_message::TestMessage;
+use crate::store::{ReadRecords, ReadTx, Record, Store, WriteRecords, WriteTx};
 
 /// How many records of each kind one retention transaction removes at most.
 pub const PRUNE_BATCH: usize = 200;
@@ -19,6 +22,12 @@ pub struct Pruned {
     pub events: usize,
     /// Idempotency records past their 24 hours.
     pub idempotency: usize,
+    /// Check-in document numbers 30 days after their stay's check-out (the check-ins stay).
+    pub documents: usize,
+    /// Guest messages that finished (sent, failed, skipped, cancelled) more than `retention` ago.
+    pub messages: usize,
+    /// The admin's test messages, once older than `retention`.
+    pub test_messages: usize,
 }
 
 impl Pruned {
@@ -31,6 +40,9 @@ impl Pruned {
         self.deliveries += other.deliveries;
         self.events += other.events;
         self.idempotency += other.idempotency;
+        self.documents += other.documents;
+        self.messages += other.messages;
+        self.test_messages += other.test_messages;
     }
 }
 
@@ -39,13 +51,17 @@ impl<S: Store> super::Worker<'_, S> {
     /// [`PRUNE_BATCH`] records of each kind, until nothing is left to remove:
     /// deliveries that finished more than `retention` ago; outbox events
     /// older than that which are fanned out and have no delivery left (never
-    /// the newest event); idempotency records older than 24 hours. Bookings,
-    /// blocks, keys and webhooks are never removed.
+    /// the newest event); idempotency records older than 24 hours; the
+    /// document number of a check-in 30 days after its stay's check-out;
+    /// guest messages that finished, and the admin's test messages sent,
+    /// more than `retention` ago (a scheduled message stays however old).
+    /// Bookings, blocks, keys and webhooks are never removed.
     pub fn prune(&self) -> Result<Pruned> {
         let now = self.now();
         let mut total = Pruned::default();
         loop {
-            let pruned = self.prune_batch(now)?;
+            let mut pruned = self.prune_batch(now)?;
+            pruned.documents = self.check_ins().delete_documents(now, PRUNE_BATCH)?;
             if pruned.is_empty() {
                 return Ok(total);
             }
@@ -77,6 +93,17 @@ impl<S: Store> super::Worker<'_, S> {
             for key in tx.idempotency_before(now - IDEMPOTENCY_WINDOW, PRUNE_BATCH)? {
                 tx.remove_idempotency(&key)?;
                 pruned.idempotency += 1;
+            }
+            // Finished before the cutoff, as deliveries: their own index says when.
+            for done in tx.due::<FinishedMessage>(cutoff - TimeDelta::milliseconds(1), PRUNE_BATCH)? {
+                tx.remove::<Message>(&done.key)?;
+                tx.remove::<FinishedMessage>(&done.key)?;
+                pruned.messages += 1;
+            }
+            // Sent before the cutoff: the index holds when each was sent.
+            for test in tx.due::<TestMessage>(cutoff - TimeDelta::milliseconds(1), PRUNE_BATCH)? {
+                tx.remove::<TestMessage>(&test.key())?;
+                pruned.test_messages += 1;
             }
             Ok(pruned)
         })

@@ -17,8 +17,8 @@ use crate::bookings::booking::Booking;
 use crate::bookings::calendar::Block;
 use crate::bookings::event::Event;
 use crate::error::{Error, Result};
-use crate::outbox::message::plan::{PlanInput, plan as message_plan};
-use crate::outbox::message::{Message, MessageStatus, booking_prefix, reasons, skip};
+use crate::outbox::message::plan::{PlanInput, fresh, plan as message_plan};
+use crate::outbox::message::{Message, MessageKind, MessageStatus, booking_prefix, reasons, skip};
 use crate::properties::property::Property;
 use crate::store::{KEYS_TOPIC, ReadRecords, Store, StoreResult, WriteRecords, WriteTx};
 
@@ -55,6 +55,8 @@ pub(super) struct Recorder<T> {
     mail_server: bool,
     /// [`Settings::checkout_ttl`](super::Settings::checkout_ttl): when requests lapse.
     request_ttl: Option<chrono::TimeDelta>,
+    /// [`Settings::payment_provider`](super::Settings::payment_provider): the access gate's default.
+    pub(super) payment_provider: bool,
 }
 
 /// The transaction a use case writes through.
@@ -112,6 +114,7 @@ impl<S: Store> Rental<S> {
             host_email: Arc::from(self.settings.host_email.as_str()),
             mail_server: self.settings.mail_server,
             request_ttl: self.settings.checkout_ttl,
+            payment_provider: self.settings.payment_provider,
         };
         let out = work(&mut tx)?;
         let access_events = std::mem::take(&mut tx.access_events);
@@ -189,6 +192,26 @@ impl<T: WriteTx> Recorder<T> {
         after: &Booking,
         known: Option<&Property>,
     ) -> StoreResult<()> {
+        self.plan_and_write(before, before.is_some(), after, known, None)
+    }
+
+    /// Records one guest message of `kind` for `booking`, due now, in this transaction: what
+    /// a change that is not the booking's own tells the guest (a refused payment).
+    pub(super) fn record_message(&mut self, kind: MessageKind, booking: &Booking) -> StoreResult<()> {
+        self.plan_and_write(None, true, booking, None, Some(kind))
+    }
+
+    /// Plans `after`'s messages replacing `before` (or, with `one`, that one message due
+    /// now) with the property and, for a booking stored before (`existed`), its messages so
+    /// far, and writes them.
+    fn plan_and_write(
+        &mut self,
+        before: Option<&Booking>,
+        existed: bool,
+        after: &Booking,
+        known: Option<&Property>,
+        one: Option<MessageKind>,
+    ) -> StoreResult<()> {
         if after.guest_email.is_empty() {
             return Ok(());
         }
@@ -203,12 +226,11 @@ impl<T: WriteTx> Recorder<T> {
                 None => return Ok(()),
             },
         };
-        let existing = match before {
-            Some(_) => {
-                let prefix = booking_prefix(after.property.as_str(), after.code.as_str());
-                self.tx.list::<Message>(&prefix, "", 1_000)?
-            }
-            None => Vec::new(),
+        let existing = if existed {
+            let prefix = booking_prefix(after.property.as_str(), after.code.as_str());
+            self.tx.list::<Message>(&prefix, "", 1_000)?
+        } else {
+            Vec::new()
         };
         let input = PlanInput {
             property,
@@ -218,11 +240,18 @@ impl<T: WriteTx> Recorder<T> {
             now: self.now,
         };
         let entropy = Arc::clone(&self.entropy);
-        let planned = message_plan(before, after, input, &mut || crate::admin::keys::new_id("msg_", entropy.as_ref()));
+        let mut new_id = || crate::admin::keys::new_id("msg_", entropy.as_ref());
+        let planned = match one {
+            Some(kind) => vec![fresh(kind, after, input, self.now, new_id())],
+            None => message_plan(before, after, input, &mut new_id),
+        };
         for message in planned {
             let due_now = message.status == MessageStatus::Scheduled && message.due_at <= self.now;
             let message = if due_now && !self.mail_server { skip(&message, reasons::NO_MAIL_SERVER) } else { message };
             self.tx.put(&message)?;
+            if let Some(done) = crate::outbox::message::finished::of(&message, self.now) {
+                self.tx.put(&done)?;
+            }
         }
         Ok(())
     }

@@ -23,6 +23,21 @@ pub enum Missing {
     Ended,
     /// Something due is unpaid, and the property requires payment first.
     Unpaid,
+    /// The property's check-in form has required fields, and the guest has not sent it.
+    FormNotDone,
+    /// The booking's security deposit is not held (yet, or any more).
+    DepositNotHeld,
+}
+
+/// What the gate needs to know beyond the booking and its property.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Conditions {
+    /// Whether a payment provider is configured: the default of `accessRequiresPayment`.
+    pub payments_configured: bool,
+    /// Whether the booking's security deposit is held, if its ledger has one
+    /// (a booking made while its property set `securityDeposit`):
+    /// `crate::payments::deposit_held` reads it. `None`: no deposit to hold.
+    pub deposit_held: Option<bool>,
 }
 
 /// The verdict on a stay's access details at one instant.
@@ -52,19 +67,20 @@ impl AccessGate {
 }
 
 /// Whether `booking`'s guest may see the access details of `property` at
-/// `now`. `payments_configured` is the default of `accessRequiresPayment`.
+/// `now`, under `conditions`.
 ///
 /// ```
-/// use rental_core::{demo, access_gate::{check, Missing}};
+/// use rental_core::{demo, access_gate::{check, Conditions, Missing}};
 ///
 /// let p = demo::sea_view(); // Lisbon, check-in 15:00, details 48 h before
 /// let mut b = demo::booking("BK-7QX2MF", "2026-12-20", "2026-12-23");
 /// b.status = rental_core::Status::Confirmed;
-/// let early = check(&b, &p, "2026-12-18T14:59:59Z".parse().unwrap(), false);
+/// let none = Conditions::default();
+/// let early = check(&b, &p, "2026-12-18T14:59:59Z".parse().unwrap(), none);
 /// assert_eq!(early.missing, [Missing::TooEarly]);
-/// assert!(check(&b, &p, "2026-12-18T15:00:00Z".parse().unwrap(), false).open());
+/// assert!(check(&b, &p, "2026-12-18T15:00:00Z".parse().unwrap(), none).open());
 /// ```
-pub fn check(booking: &Booking, property: &Property, now: DateTime<Utc>, payments_configured: bool) -> AccessGate {
+pub fn check(booking: &Booking, property: &Property, now: DateTime<Utc>, conditions: Conditions) -> AccessGate {
     let (opens, closes) = window(property, booking.check_in(), booking.check_out(), booking.visit.checked_out_at);
     let reveal_at = reveal_at(property, opens);
     let mut missing = Vec::new();
@@ -77,9 +93,17 @@ pub fn check(booking: &Booking, property: &Property, now: DateTime<Utc>, payment
     if now >= closes {
         missing.push(Missing::Ended);
     }
-    let requires_payment = property.access.access_requires_payment.unwrap_or(payments_configured);
+    let requires_payment = property.access.access_requires_payment.unwrap_or(conditions.payments_configured);
     if requires_payment && !paid(booking) {
         missing.push(Missing::Unpaid);
+    }
+    if booking.visit.check_in_form_at.is_none()
+        && property.access.stay_page.check_in_form.has_required(!booking.guest_email.is_empty())
+    {
+        missing.push(Missing::FormNotDone);
+    }
+    if conditions.deposit_held == Some(false) {
+        missing.push(Missing::DepositNotHeld);
     }
     AccessGate { reveal_at, opens, closes, missing }
 }
@@ -127,13 +151,41 @@ mod tests {
             b.status = status;
             b.payment_status = PaymentStatus::Unpaid;
             p.access.access_requires_payment = requires;
-            assert_eq!(check(&b, &p, at(now), false).missing, want, "{now} {status:?} {requires:?}");
+            assert_eq!(check(&b, &p, at(now), Conditions::default()).missing, want, "{now} {status:?} {requires:?}");
         }
         b.payment_status = PaymentStatus::Paid;
         p.access.access_requires_payment = Some(true);
-        assert!(check(&b, &p, at("2026-12-20T12:00:00Z"), false).open(), "paid");
+        assert!(check(&b, &p, at("2026-12-20T12:00:00Z"), Conditions::default()).open(), "paid");
         p.access.access_requires_payment = None;
         b.payment_status = PaymentStatus::Unpaid;
-        assert_eq!(check(&b, &p, at("2026-12-20T12:00:00Z"), true).missing, [Missing::Unpaid], "a provider's default");
+        let provider = Conditions { payments_configured: true, deposit_held: None };
+        assert_eq!(
+            check(&b, &p, at("2026-12-20T12:00:00Z"), provider).missing,
+            [Missing::Unpaid],
+            "a provider's default"
+        );
+    }
+
+    #[test]
+    fn the_form_and_the_deposit_on_both_sides_of_their_boundary() {
+        use crate::properties::check_in_form::{CheckInField, CheckInForm, FieldRule};
+        let mut p = demo::sea_view();
+        let mut b = demo::booking("BK-7QX2MF", "2026-12-20", "2026-12-23");
+        b.status = Status::Confirmed;
+        let now = at("2026-12-20T12:00:00Z");
+        let none = Conditions::default();
+        assert!(check(&b, &p, now, none).open(), "the default form has no required field for a guest with an e-mail");
+        b.guest_email.clear();
+        assert_eq!(check(&b, &p, now, none).missing, [Missing::FormNotDone], "a channel's guest owes an e-mail");
+        b.guest_email = "ada@example.com".into();
+        p.access.stay_page.check_in_form =
+            CheckInForm::default().with(CheckInField::DocumentNumber, FieldRule::Required);
+        assert_eq!(check(&b, &p, now, none).missing, [Missing::FormNotDone]);
+        b.visit.check_in_form_at = Some(now);
+        assert!(check(&b, &p, now, none).open(), "sent");
+        for held in [false, true] {
+            let gate = check(&b, &p, now, Conditions { payments_configured: false, deposit_held: Some(held) });
+            assert_eq!(gate.missing.is_empty(), held, "held: {held}");
+        }
     }
 }

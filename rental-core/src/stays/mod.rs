@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod access_gate;
+pub mod check_in;
 pub mod occupancy;
 pub mod presence;
 pub mod stay_link;

@@ -15,6 +15,7 @@ use crate::outbox::message::Message;
 use crate::outbox::webhook::Webhook;
 use crate::payments::{PaymentPlan, PaymentRecord};
 use crate::properties::property::Property;
+use crate::stays::check_in::{self, CheckIn};
 
 /// Every kind of record this crate keeps beside its own tables on
 /// PostgreSQL: what `rental db copy` and backups move as records.
@@ -34,6 +35,9 @@ pub const KINDS: &[RecordKind] = &[
     PaymentRecord::KIND,
     PaymentPlan::KIND,
     crate::payment_provider::Checkout::KIND,
+    CheckIn::KIND,
+    crate::outbox::message::test_message::TestMessage::KIND,
+    crate::outbox::message::finished::FinishedMessage::KIND,
     crate::service::PROMO_USES,
 ];
 
@@ -82,6 +86,18 @@ impl Record for Webhook {
     const KIND: RecordKind = RecordKind { name: "webhook", per_property: false };
     fn key(&self) -> String {
         self.id.clone()
+    }
+}
+
+/// A stay's online check-in under `"{slug}/{code}"`, due when its document
+/// number is to be deleted (30 days after check-out).
+impl Record for CheckIn {
+    const KIND: RecordKind = RecordKind { name: "check_in", per_property: true };
+    fn key(&self) -> String {
+        check_in::key(self.property.as_str(), self.booking.as_str())
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        self.document_due()
     }
 }
 

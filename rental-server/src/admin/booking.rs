@@ -39,10 +39,11 @@ pub async fn page<S: Store + 'static>(
         let booking = r.booking(&code)?;
         let preview = change.map(|c| (r.preview_change(&code, &c), c));
         let zone = r.property(booking.property.as_str()).map_or(r.settings().timezone, |p| p.timezone);
-        Ok((booking, preview, r.booking_events(&code)?, (r.messages(&code)?, r.payments(&code)?), zone))
+        let guest = (r.messages(&code)?, r.payments(&code)?, r.check_ins().get(&code)?);
+        Ok((booking, preview, r.booking_events(&code)?, guest, zone))
     })
     .await;
-    let (b, preview, events, (messages, payments), zone) = match loaded {
+    let (b, preview, events, (messages, payments, check_in), zone) = match loaded {
         Ok(loaded) => loaded,
         Err(p) => return super::page::message(p.status, "Not found", &super::explain(&p)),
     };
@@ -75,6 +76,7 @@ pub async fn page<S: Store + 'static>(
             }
         }
         (super::booking_payments::card(&b, &payments, zone))
+        (super::booking_check_in::card(check_in.as_ref(), zone))
         (messages_card(&b, &messages, zone, session))
         section.card #notes {
             h2 { "Notes (" (b.notes.len()) ")" }

@@ -7,6 +7,7 @@
 //! nothing changed). Pages call the same library use cases as the API.
 
 mod booking;
+mod booking_check_in;
 mod booking_payments;
 mod bookings;
 mod calendar;
@@ -21,6 +22,8 @@ mod properties;
 mod property_edit;
 mod property_messages;
 mod property_payments;
+mod property_rules;
+mod rules_preview;
 pub mod session;
 mod stays;
 pub mod throttle;

@@ -12,8 +12,9 @@ use rental_core::{FieldError, Property, Rental, Store};
 use super::calendar::blocks_table;
 use super::form::Form;
 use super::page::{Page, Section, csrf_field, shell};
+use super::rules_preview::{self, Preview};
 use super::session::{Flash, Session};
-use super::{Act, property_messages};
+use super::{Act, property_messages, property_rules};
 use crate::reply::blocking;
 
 /// The edit page.
@@ -39,7 +40,7 @@ pub async fn page<S: Store + 'static>(
         Ok((property, blocks)) => {
             let kind = preview.and_then(|k| k.parse().ok());
             let card = property_messages::card(rental, session, &property, kind, base).await;
-            render(&property, &blocks, session, &[], base, Some(card))
+            render(&property, &blocks, session, &[], base, Some(card), &Preview::none())
         }
         Err(p) => super::page::message(p.status, "Not found", &super::explain(&p)),
     }
@@ -73,6 +74,7 @@ fn render(
     errors: &[FieldError],
     base: &str,
     messages_card: Option<Markup>,
+    preview: &Preview,
 ) -> Page {
     let error = |field: &str| -> Markup {
         let messages: Vec<&str> = errors.iter().filter(|e| e.field == field).map(|e| e.message.as_str()).collect();
@@ -99,6 +101,7 @@ fn render(
             @media (max-width:600px){.seasons table{display:table}.seasons thead{display:table-header-group}\
             .seasons tbody{display:table-row-group}.seasons tr{display:table-row}.seasons td{display:table-cell;width:auto}}" }
         @if !errors.is_empty() { div.flash.error role="alert" { "Nothing was saved: fix the fields marked below." } }
+        @else if preview.is_priced() { div.flash role="status" { "Nothing was saved: " a href="#rules-preview" { "the preview" } " uses the settings below. Save to keep them." } }
         form.card #edit method="post" action=(format!("/admin/properties/{}/edit", p.slug)) {
             (csrf_field(session))
             h2 { "Listing" }
@@ -125,6 +128,9 @@ fn render(
                 (text("checkInTime", "Check-in from", p.stay_rules.check_in_time.to_string(), "(HH:MM)"))
                 (text("checkOutTime", "Check-out by", p.stay_rules.check_out_time.to_string(), "(HH:MM)"))
             }
+            (property_rules::stay_fields(p, &error))
+            h2 { "Price rules" }
+            (property_rules::price_fields(p, errors, &error))
             h2 { "Access" }
             div.grid2 {
                 (text("doorCode", "Door code", p.access.door_code.clone(), ""))
@@ -149,31 +155,39 @@ fn render(
                 }
             } }
             p { button type="submit" { "Save" } }
+            (rules_preview::render(preview, &error))
         }
         @if let Some(card) = messages_card { (card) }
-        section.card #property-blocks {
-            h2 { "Blocks from today on (30 days)" }
-            (blocks_table(blocks, session, &back))
-            @if p.active {
-                form method="post" action="/admin/blocks" {
-                    (csrf_field(session))
-                    input type="hidden" name="property" value=(p.slug);
-                    input type="hidden" name="back" value=(back);
-                    div.grid2 {
-                        div { label for="block-start" { "First night" } input #block-start type="date" name="startDate" required; }
-                        div { label for="block-end" { "End (check-out day)" } input #block-end type="date" name="endDate" required; }
-                        div { label for="block-note" { "Note" } input #block-note type="text" name="note" maxlength="500"; }
-                    }
-                    p { button type="submit" { "Block these nights" } " " a href="/admin/calendar" { "or on the calendar" } }
-                }
-            }
-        }
+        (blocks_section(p, blocks, session, &back))
     };
     let mut page = shell(&format!("Edit {}", p.name), Some(Section::Properties), Some(session), &body);
     if !errors.is_empty() {
         *page.status_mut() = http::StatusCode::UNPROCESSABLE_ENTITY;
     }
     page
+}
+
+/// The blocks from today on and the form that adds one.
+fn blocks_section(p: &Property, blocks: &[Block], session: &Session, back: &str) -> Markup {
+    html! {
+    section.card #property-blocks {
+        h2 { "Blocks from today on (30 days)" }
+        (blocks_table(blocks, session, back))
+        @if p.active {
+            form method="post" action="/admin/blocks" {
+                (csrf_field(session))
+                input type="hidden" name="property" value=(p.slug);
+                input type="hidden" name="back" value=(back);
+                div.grid2 {
+                    div { label for="block-start" { "First night" } input #block-start type="date" name="startDate" required; }
+                    div { label for="block-end" { "End (check-out day)" } input #block-end type="date" name="endDate" required; }
+                    div { label for="block-note" { "Note" } input #block-note type="text" name="note" maxlength="500"; }
+                }
+                p { button type="submit" { "Block these nights" } " " a href="/admin/calendar" { "or on the calendar" } }
+            }
+        }
+    }
+    }
 }
 
 /// The page guests book on: on or off, the sites that may frame it, its link and the snippet to paste.
@@ -280,6 +294,7 @@ fn read_form(form: &Form, p: &mut Property) -> Vec<FieldError> {
     }
     property_messages::read(form, p, &mut errors);
     super::property_payments::read(form, p, &mut errors);
+    property_rules::read(form, p, &mut errors);
     errors
 }
 
@@ -351,7 +366,10 @@ pub async fn save<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
     };
     let errors = read_form(act.form, &mut candidate);
     if !errors.is_empty() {
-        return render(&candidate, &[], act.session, &errors, act.base, None);
+        return render(&candidate, &[], act.session, &errors, act.base, None, &Preview::none());
+    }
+    if act.form.get("intent") == "preview" {
+        return preview(act, &candidate).await;
     }
     let edited = candidate.clone();
     let slug_owned = slug.to_owned();
@@ -364,10 +382,20 @@ pub async fn save<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page {
             .await
         }
         Err(problem) if !problem.errors.is_empty() => {
-            render(&candidate, &[], act.session, &problem.errors, act.base, None)
+            render(&candidate, &[], act.session, &problem.errors, act.base, None, &Preview::none())
         }
         Err(problem) => {
             act.done::<Property>(Err(problem), &format!("/admin/properties/{slug}/edit"), |_| Flash::done("")).await
         }
     }
+}
+
+/// The form again with the quote of the stay its preview box asks, under the
+/// settings as posted (checked as a save checks them), writing nothing.
+async fn preview<S: Store + 'static>(act: &Act<'_, S>, candidate: &Property) -> Page {
+    if let Err(rental_core::Error::Validation(errors)) = candidate.validate() {
+        return render(candidate, &[], act.session, &errors, act.base, None, &Preview::none());
+    }
+    let (preview, errors) = rules_preview::quote(act.rental(), candidate, act.form).await;
+    render(candidate, &[], act.session, &errors, act.base, None, &preview)
 }

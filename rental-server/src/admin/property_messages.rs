@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use maud::{Markup, html};
 use rental_core::message::template::{self, MessageTemplate, Part};
+use rental_core::message::test_message::{PER_HOUR, TestMessage, TestStatus};
 use rental_core::message::{Lead, MessageKind};
 use rental_core::{FieldError, Property, Rental, Store};
 
@@ -131,6 +132,8 @@ pub async fn card<S: Store + 'static>(
     let kind = kind.unwrap_or(MessageKind::CheckInInstructions);
     let (slug, base_owned) = (p.slug.to_string(), base.to_owned());
     let preview = blocking(rental, move |r| r.preview_message(&slug, kind, None, Some(&base_owned))).await;
+    let slug = p.slug.to_string();
+    let sent = blocking(rental, move |r| r.test_messages().recent(&slug, chrono::Duration::hours(24))).await;
     let action = format!("/admin/properties/{}/edit", p.slug);
     html! {
         section.card #message-preview {
@@ -161,7 +164,35 @@ pub async fn card<S: Store + 'static>(
                 input #test-to type="email" name="to" required value=(p.messages.contact_email);
                 " " button type="submit" { "Send a test message" }
             }
+            (test_log(p, sent.as_deref().unwrap_or_default()))
         }
+    }
+}
+
+/// The test messages of the last 24 hours, newest first (at most 10 an hour go).
+fn test_log(p: &Property, sent: &[TestMessage]) -> Markup {
+    html! {
+        h3 { "Test messages of the last 24 hours" }
+        @if sent.is_empty() {
+            p.muted #test-log { "None." }
+        } @else {
+            div.table { table #test-log {
+                thead { tr { th { "Sent" } th { "Kind" } th { "To" } th { "Result" } } }
+                tbody { @for m in sent.iter().rev() {
+                    tr data-test-message=(m.id) {
+                        td { (rental_core::local_moment(m.at, p.timezone)) }
+                        td { code { (m.kind) } }
+                        td { (m.to) }
+                        td { @match m.status {
+                            TestStatus::Sent => "sent",
+                            TestStatus::Sending => "sending (no answer recorded)",
+                            TestStatus::Failed => { "failed: " (m.error.as_deref().unwrap_or_default()) },
+                        } }
+                    }
+                } }
+            } }
+        }
+        p.muted { "At most " (PER_HOUR) " test messages an hour per property." }
     }
 }
 
@@ -220,18 +251,39 @@ pub async fn send_test<S: Store + 'static>(act: &Act<'_, S>, slug: &str) -> Page
         Ok(loaded) => loaded,
         Err(p) => return act.done::<()>(Err(p), &back, |()| Flash::done("")).await,
     };
-    let id = format!("<test.{}@{}>", act.rental().now().timestamp_millis(), sender.domain());
-    let email = match sender.build(to.clone(), None, &property, &id, &rendered) {
-        Ok(email) => email,
-        Err(e) => return fail(e.to_string()).await,
+    let (slug_owned, address) = (slug.to_owned(), to.email.to_string());
+    let begun = blocking(act.rental(), move |r| r.test_messages().begin(&slug_owned, kind, &address)).await;
+    let record = match begun {
+        Ok(Ok(record)) => record,
+        Ok(Err(over)) => {
+            let next = rental_core::local_moment(over.next_at, property.timezone);
+            let words = format!(
+                "At most {PER_HOUR} test messages an hour are sent for a property: the next can go at {next}. Nothing was sent."
+            );
+            super::session::set_flash(act.state, act.session, Flash::failed(words)).await;
+            return super::page::redirect(&back);
+        }
+        Err(p) => return act.done::<()>(Err(p), &back, |()| Flash::done("")).await,
     };
-    match smtp.send(email).await {
-        rental_core::message::Outcome::Sent => {
+    let id = format!("<test.{}.{}@{}>", record.property, record.id, sender.domain());
+    let outcome = match sender.build(to.clone(), None, &property, &id, &rendered) {
+        Ok(email) => match smtp.send(email).await {
+            rental_core::message::Outcome::Sent => Ok(()),
+            rental_core::message::Outcome::Transient(e) | rental_core::message::Outcome::Permanent(e) => {
+                Err(format!("the mail server refused the test message: {e}"))
+            }
+        },
+        Err(e) => Err(e.to_string()),
+    };
+    let finished = outcome.clone();
+    if let Err(p) = blocking(act.rental(), move |r| r.test_messages().finish(&record, finished)).await {
+        tracing::warn!(detail = %p.detail, "the test message's outcome could not be recorded");
+    }
+    match outcome {
+        Ok(()) => {
             act.done::<()>(Ok(()), &back, |()| Flash::done(format!("A test {kind} message went to {}.", to.email)))
                 .await
         }
-        rental_core::message::Outcome::Transient(e) | rental_core::message::Outcome::Permanent(e) => {
-            fail(format!("the mail server refused the test message: {e}")).await
-        }
+        Err(e) => fail(e).await,
     }
 }

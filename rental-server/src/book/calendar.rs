@@ -19,6 +19,30 @@ pub enum Pick {
     CheckOut,
 }
 
+/// Why a free day cannot be picked, or what is special about one that can
+/// (docs/API.md section 25); the page says it in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// Not a weekday a stay may start on.
+    CheckInDay,
+    /// Not a weekday a stay may end on.
+    CheckOutDay,
+    /// Sooner than the advance notice allows.
+    Notice,
+    /// Further ahead than the booking window (or the horizon).
+    Window,
+    /// Free, but kept free to prepare for a neighbouring stay or block.
+    Preparation,
+    /// Fewer nights are free from here than the stay minimum, this many.
+    TooShort(u32),
+    /// The picked stay would be shorter than its minimum, this many nights.
+    MinNights(u32),
+    /// The picked stay would be longer than its maximum, this many nights.
+    MaxNights(u32),
+    /// Pickable: a short gap between stays, bookable from this many nights.
+    Gap(u32),
+}
+
 /// One day of the grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Day {
@@ -34,6 +58,17 @@ pub struct Day {
     pub pick: Pick,
     /// Inside the picked stay (check-in up to the last night).
     pub chosen: bool,
+    /// Why it cannot be picked, or what is special about it.
+    pub why: Option<Why>,
+}
+
+/// The property's today and the last day a stay may start on (the horizon).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// The property's today.
+    pub today: NaiveDate,
+    /// The booking horizon's last check-in.
+    pub last_check_in: NaiveDate,
 }
 
 /// A month of days in weeks from Monday; `None` pads the first and last week.
@@ -62,15 +97,16 @@ pub fn lookahead(property: &Property) -> u32 {
 }
 
 /// The months from `first`, given `nights` (from `first` on, at least through
-/// the shown months plus [`lookahead`]), `today`, the last check-in date and the stay
+/// the shown months plus [`lookahead`]), today and the last check-in date, and the stay
 /// picked so far (`check_in`, and `check_out` once both are picked).
 pub fn months(
     property: &Property,
     first: NaiveDate,
     nights: &[Night],
-    last_check_in: NaiveDate,
+    bounds: Bounds,
     picked: (Option<NaiveDate>, Option<NaiveDate>),
 ) -> Vec<Month> {
+    let last_check_in = bounds.last_check_in;
     let free = |date: NaiveDate| night(nights, date).is_some_and(|n| n.status == NightStatus::Available);
     let all_free = |from: NaiveDate, count: u32| (0..u64::from(count)).all(|i| free(from + Days::new(i)));
     // A night's `checkIn` and `checkOut` carry the weekday, notice and window
@@ -102,9 +138,62 @@ pub fn months(
             _ => false,
         };
         let past = night(nights, date).is_some_and(|n| n.status == NightStatus::Past);
-        Day { date, price: property.rate_on(date).price, free: free(date), past, pick, chosen }
+        let why = why(property, nights, bounds, picked, date, pick);
+        Day { date, price: property.rate_on(date).price, free: free(date), past, pick, chosen, why }
     };
     (0..MONTHS_SHOWN).map(|i| month(add_months(first, i), &day)).collect()
+}
+
+/// Why `date` is not offered (or, offered as a check-in, that it opens a short
+/// gap). Taken and past days say nothing; nor does a check-out past a taken night.
+fn why(
+    property: &Property,
+    nights: &[Night],
+    bounds: Bounds,
+    picked: (Option<NaiveDate>, Option<NaiveDate>),
+    date: NaiveDate,
+    pick: Pick,
+) -> Option<Why> {
+    let n = night(nights, date)?;
+    let rules = &property.stay_rules;
+    let rate = property.rate_on(date);
+    match (pick, n.status) {
+        (Pick::CheckIn, _) => (n.min_nights < rate.min_nights).then_some(Why::Gap(n.min_nights)),
+        (Pick::None, NightStatus::Preparation) => Some(Why::Preparation),
+        (Pick::None, NightStatus::Available) => match picked {
+            (Some(check_in), None) if date > check_in => {
+                let min = night(nights, check_in).map_or(rate.min_nights, |c| c.min_nights);
+                let stay = u32::try_from((date - check_in).num_days()).unwrap_or(u32::MAX);
+                let max = property.rate_on(check_in).max_nights;
+                let free = (0..u64::from(stay)).all(|i| {
+                    night(nights, check_in + Days::new(i)).is_some_and(|x| x.status == NightStatus::Available)
+                });
+                if stay > max {
+                    Some(Why::MaxNights(max))
+                } else if !free {
+                    None
+                } else if stay < min {
+                    Some(Why::MinNights(min))
+                } else {
+                    (!n.check_out).then_some(Why::CheckOutDay)
+                }
+            }
+            _ if !n.check_in => {
+                let window = rules.booking_window_days.and_then(|d| bounds.today.checked_add_days(Days::new(d.into())));
+                if date > bounds.last_check_in || window.is_some_and(|last| date > last) {
+                    Some(Why::Window)
+                } else if !rules.check_in_days.contains(date.weekday()) {
+                    Some(Why::CheckInDay)
+                } else {
+                    Some(Why::Notice)
+                }
+            }
+            _ if date > bounds.last_check_in => Some(Why::Window),
+            _ => Some(Why::TooShort(n.min_nights)),
+        },
+        // Taken and past days say nothing; a check-out needs nothing said.
+        (Pick::CheckOut | Pick::None, _) => None,
+    }
 }
 
 fn night(nights: &[Night], date: NaiveDate) -> Option<&Night> {
@@ -161,7 +250,8 @@ mod tests {
         let range = Stay::new(d("2026-12-01"), d("2027-02-05")).unwrap();
         let a = nights(p, range, "2026-12-03T12:00:00Z".parse().unwrap(), &calendar);
         let picked = (picked.0.map(d), picked.1.map(d));
-        let months = months(p, d("2026-12-01"), &a.nights, d("2029-12-03"), picked);
+        let bounds = Bounds { today: d("2026-12-03"), last_check_in: d("2029-12-03") };
+        let months = months(p, d("2026-12-01"), &a.nights, bounds, picked);
         months.iter().flat_map(|m| m.weeks.iter().flatten().flatten().copied()).collect()
     }
 
@@ -175,7 +265,8 @@ mod tests {
         assert_eq!(days.len(), 31 + 31);
         assert_eq!(pick(&days, "2026-12-02"), Pick::None, "before today");
         assert_eq!(pick(&days, "2026-12-03"), Pick::CheckIn);
-        let m = &months(&demo::sea_view(), d("2026-12-01"), &[], d("2029-01-01"), (None, None))[0];
+        let bounds = Bounds { today: d("2026-12-03"), last_check_in: d("2029-01-01") };
+        let m = &months(&demo::sea_view(), d("2026-12-01"), &[], bounds, (None, None))[0];
         assert_eq!(m.weeks[0][0], None, "December 2026 begins on a Tuesday");
         assert!(m.weeks[0][1].is_some());
     }
@@ -214,5 +305,47 @@ mod tests {
         let picked =
             grid_of(&p, &[("2026-12-14", "2026-12-19"), ("2026-12-20", "2026-12-24")], (Some("2026-12-19"), None));
         assert_eq!(pick(&picked, "2026-12-20"), Pick::CheckOut, "one night fills the gap");
+    }
+
+    fn why_of(days: &[Day], date: &str) -> Option<Why> {
+        days.iter().find(|x| x.date == d(date)).unwrap().why
+    }
+
+    #[test]
+    fn each_day_that_cannot_be_picked_knows_why() {
+        let mut p = demo::sea_view(); // 2 nights at least
+        p.stay_rules.check_in_days = serde_json::from_str(r#"["mon","tue","wed","thu","sat","sun"]"#).unwrap();
+        p.stay_rules.check_out_days = serde_json::from_str(r#"["mon","tue","wed","thu","fri","sat"]"#).unwrap();
+        p.stay_rules.advance_notice_hours = 72; // today is Thursday 3 December, 12:00 UTC
+        p.stay_rules.booking_window_days = Some(40);
+        p.stay_rules.preparation_nights = 1;
+        let taken = [("2026-12-14", "2026-12-19"), ("2026-12-22", "2026-12-24")];
+        let days = grid_of(&p, &taken, (None, None));
+        let cases = [
+            ("2026-12-05", Some(Why::Notice)),     // Saturday 15:00 is 51 hours away
+            ("2026-12-11", Some(Why::CheckInDay)), // a Friday
+            ("2026-12-13", Some(Why::Preparation)),
+            ("2026-12-19", Some(Why::Preparation)),
+            ("2026-12-20", Some(Why::TooShort(2))), // the 20th alone is free between two preparation nights
+            ("2026-12-12", Some(Why::TooShort(2))), // the 13th is kept to prepare
+            ("2027-01-13", Some(Why::Window)),
+            ("2026-12-10", None), // pickable, nothing special
+            ("2026-12-02", None), // past
+            ("2026-12-15", None), // taken says nothing
+        ];
+        for (date, why) in cases {
+            assert_eq!(why_of(&days, date), why, "{date}");
+        }
+        let picked = grid_of(&p, &taken, (Some("2026-12-28"), None));
+        assert_eq!(why_of(&picked, "2026-12-29"), Some(Why::MinNights(2)));
+        assert_eq!(why_of(&picked, "2027-01-03"), Some(Why::CheckOutDay), "a Sunday");
+        p.pricing.rules = rental_core::property::PriceRules::default().gap_fill(rental_core::property::GapFill {
+            max_gap_nights: 2,
+            min_nights: 1,
+            discount: 0,
+        });
+        p.stay_rules.preparation_nights = 0;
+        let days = grid_of(&p, &[("2026-12-14", "2026-12-19"), ("2026-12-20", "2026-12-24")], (None, None));
+        assert_eq!(why_of(&days, "2026-12-19"), Some(Why::Gap(1)), "a one-night gap, bookable");
     }
 }

@@ -15,6 +15,7 @@
 //! gatherer as `POST /api/v1/bookings`) to request, keyed by the form token.
 
 pub mod calendar;
+pub mod calendar_words;
 pub mod confirmation;
 pub mod embed;
 pub mod error;
@@ -214,8 +215,9 @@ fn load<S: Store>(r: &Rental<S>, slug: &str, month: Option<NaiveDate>, asked: &A
     let end = add_months(first, MONTHS_SHOWN) + Days::new(u64::from(lookahead(&property)));
     let to = end.min(first + Days::new(u64::from(rental_core::stay::MAX_NIGHTS)));
     let availability = r.availability(slug, Some(first), Some(to))?;
+    let bounds = calendar::Bounds { today, last_check_in: last };
     let months =
-        calendar::months(&property, first, &availability.nights, last, (asked.check_in_date, asked.check_out_date));
+        calendar::months(&property, first, &availability.nights, bounds, (asked.check_in_date, asked.check_out_date));
     let prev = (first > earliest)
         .then(|| first.checked_sub_months(chrono::Months::new(MONTHS_SHOWN)).unwrap_or(earliest).max(earliest));
     let next = (add_months(first, MONTHS_SHOWN) <= latest).then(|| add_months(first, MONTHS_SHOWN));

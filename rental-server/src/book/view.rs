@@ -10,7 +10,8 @@ use rental_core::pricing::{DiscountKind, Problem, Quote};
 use rental_core::property::Cents;
 use rental_core::{FieldError, Property};
 
-use super::calendar::{Month, Pick};
+use super::calendar::{Month, Pick, Why};
+use super::calendar_words::{self, weekdays};
 use super::form::{Entered, HONEYPOT};
 use super::page::{LongDay, day, money, month_year, short_money};
 
@@ -193,12 +194,13 @@ fn calendar(v: &View<'_>) -> Markup {
             @if let Some(next) = v.next { a data-nav="next" href=(v.href(&keep(next))) { "Later →" } }
         }
         div.months {
-            @for m in v.months { (month(&links, m)) }
+            @for m in v.months { (month(&links, m, v.property)) }
         }
         p.legend aria-hidden="true" {
             span.l-free { "free: pick to check in" } span.l-closed { "free, no check-in" }
             span.l-taken { "taken" } span.l-chosen { "your stay" }
         }
+        (calendar_words::rules(v.property))
     }
 }
 
@@ -257,7 +259,7 @@ impl Render for DayHref<'_> {
 }
 
 /// A month's table; each day is written into it directly (no markup of its own to copy).
-fn month(links: &DayLinks, m: &Month) -> Markup {
+fn month(links: &DayLinks, m: &Month, p: &Property) -> Markup {
     const DAYS: [(&str, &str); 7] = [
         ("Mo", "Monday"),
         ("Tu", "Tuesday"),
@@ -279,16 +281,18 @@ fn month(links: &DayLinks, m: &Month) -> Markup {
                             Pick::CheckIn => {
                                 a class=(if d.chosen { "day chosen" } else { "day" }) data-date=(date)
                                   href=(DayHref(&links.check_in, date, &links.tail))
-                                { (date.day()) span.sr { ", " (LongDay(date)) ", free, check in" } small { (price) } }
+                                  title=[d.why.map(|w| calendar_words::why(w, p))]
+                                { (date.day()) span.sr { ", " (LongDay(date)) ", free, check in" @if let Some(w) = d.why { ", " (calendar_words::why(w, p)) } } small { (price) } }
                             }
                             Pick::CheckOut => {
                                 a class=(if d.chosen { "day chosen" } else { "day" }) data-date=(date)
                                   href=(DayHref(&links.check_out, date, &links.tail))
                                 { (date.day()) span.sr { ", " (LongDay(date)) ", check out" } small { (price) } }
                             }
-                            Pick::None if d.free => {
-                                span class=(if d.chosen { "day closed chosen" } else { "day closed" }) data-day=(date)
-                                { (date.day()) span.sr { ", " (LongDay(date)) ", free, no check-in" } small { (price) } }
+                            Pick::None if d.free || d.why == Some(Why::Preparation) => {
+                                @let why = d.why.map(|w| calendar_words::why(w, p));
+                                span class=(if d.chosen { "day closed chosen" } else { "day closed" }) data-day=(date) title=[why.as_deref()]
+                                { (date.day()) span.sr { ", " (LongDay(date)) ", " (why.as_deref().unwrap_or("free, no check-in")) } small { (price) } }
                             }
                             Pick::None if d.past => {
                                 span class="day past" data-day=(date) { (date.day()) span.sr { ", " (LongDay(date)) ", past" } }
@@ -406,25 +410,6 @@ pub fn refusal(problem: &Problem, q: &Quote) -> String {
             format!("Stays need {hours} hours' notice: the earliest check-in is {}.", day(*earliest))
         }
         Problem::PromoCode { .. } => format!("{}.", capitalized(&problem.message())),
-    }
-}
-
-/// `Fridays and Saturdays` for `["fri", "sat"]`.
-fn weekdays(days: rental_core::property::Weekdays) -> String {
-    let plural = |name: &str| match name {
-        "mon" => "Mondays",
-        "tue" => "Tuesdays",
-        "wed" => "Wednesdays",
-        "thu" => "Thursdays",
-        "fri" => "Fridays",
-        "sat" => "Saturdays",
-        _ => "Sundays",
-    };
-    let names: Vec<String> = days.names().into_iter().map(|n| plural(n).to_owned()).collect();
-    match names.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
     }
 }
 

@@ -42,6 +42,7 @@ pub(super) fn response_schemas() -> Map<String, Value> {
     generator.subschema_for::<SyncStatus>();
     generator.subschema_for::<MessageView>();
     generator.subschema_for::<rental_core::payments::PaymentView>();
+    generator.subschema_for::<crate::stay::check_in_api::CheckInView>();
     generator.take_definitions(true).into_iter().collect()
 }
 

@@ -89,6 +89,12 @@ pub(super) fn checkout_schemas() -> Map<String, Value> {
                     hold or charge, in the currency's minor unit."},
                 "currency": string("ISO 4217."),
             })),
+        "RefundRequest": object("A goodwill refund.", &["amount"], json!({
+            "amount": {"type": "integer", "minimum": 1, "description": "In the booking currency's minor unit; \
+                at most what was paid and not refunded."},
+            "reason": {"type": "string", "maxLength": 500, "description": "Why, kept on the refund records \
+                (`goodwill` when left out)."},
+        })),
         "CheckoutResult": object("The payment made with the saved card.", &["status"], json!({
             "status": {"type": "string", "enum": ["authorized", "succeeded", "requires_action", "failed"],
                 "description": "`authorized`: a hold (a request); `succeeded`: charged (an instant booking); \

@@ -8,6 +8,7 @@ pub mod checkout;
 pub mod installments;
 mod provider_call;
 pub mod reconcile;
+pub mod refunds;
 pub mod settle;
 pub mod stripe;
 pub mod webhook;

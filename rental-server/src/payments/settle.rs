@@ -1,12 +1,14 @@
 //! The host's actions that move the checkout's money (docs/API.md section 23): `confirm`
 //! captures the hold before answering (a refusal is 502 `payment_failed` and the booking stays
 //! pending); `cancel` releases it after the booking is cancelled (a provider that is down
-//! does not stop the cancellation: reconciliation releases it later).
+//! does not stop the cancellation: reconciliation releases it later) and issues the refund
+//! the cancellation recorded, shown on the answer as `refund`.
 
 use std::sync::Arc;
 
 use http::StatusCode;
 use rental_core::payment_provider::{Checkout, CheckoutOutcome, PaymentProvider, PaymentState};
+use rental_core::payments::PaymentKind;
 use rental_core::{Action, Booking, Rental, Store};
 
 use super::provider_call::{deadline, failed, within};
@@ -37,10 +39,23 @@ pub async fn patch_booking<S: Store + 'static>(
     let open_hold = checkout.filter(|c| c.hold && c.payment.is_some() && !c.settled && capturable);
     let booking = match (&action, open_hold) {
         (Action::Confirm, Some(checkout)) => capture(rental, provider.as_ref(), checkout).await?,
-        (Action::Cancel { .. }, Some(checkout)) => {
-            let booking = blocking(rental, move |r| r.update_booking(&code, &action)).await?;
-            release(rental, provider.as_ref(), checkout).await;
-            booking
+        (Action::Cancel { .. }, open_hold) => {
+            let (before, booking) = blocking(rental, move |r| {
+                let before = r.payments(&code)?.iter().filter(|p| p.kind == PaymentKind::Refund).count();
+                Ok((before, r.update_booking(&code, &action)?))
+            })
+            .await?;
+            if let Some(checkout) = open_hold {
+                release(rental, provider.as_ref(), checkout).await;
+            }
+            // The policy's refund, recorded with the cancellation, issued before answering.
+            let refunds = super::refunds::issue_for_booking(rental, provider.as_ref(), booking.code.as_str()).await;
+            let code = booking.code.to_string();
+            let booking = blocking(rental, move |r| r.booking(&code)).await?;
+            let Some(linker) = linker else { return Ok(crate::handlers::no_content()) };
+            let mut body = serde_json::to_value(linker.body(&booking)).unwrap_or_default();
+            body["refund"] = super::refunds::cancel_answer(&refunds[before.min(refunds.len())..], &booking.currency);
+            return Ok(json(StatusCode::OK, &body));
         }
         _ => blocking(rental, move |r| r.update_booking(&code, &action)).await?,
     };

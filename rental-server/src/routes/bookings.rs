@@ -180,6 +180,29 @@ impl<S: Store + 'static> Table<S> {
         },
         Endpoint {
             method: Method::GET,
+            path: "/api/v1/bookings/{code}/check-in",
+            scope: Some(Scope::Read),
+            handler: |c| {
+                Box::pin(async move { crate::stay::check_in_api::get(c.rental(), c.param("code"), c.guests()).await })
+            },
+            operation: Operation {
+                id: "getBookingCheckIn",
+                tag: "Bookings",
+                summary: "What the guest gave on the check-in form",
+                description: "The stay page's online check-in (the property's `checkInForm`): when the guest \
+                    last sent it (`givenAt`, null while they have not) and each field they gave (`email`, which \
+                    also became the booking's `guestEmail`, `phone`, `arrivalTime`, `guestNames`, `address`). \
+                    `documentNumber` is written only to a key that also has the `guests` scope; `documentGiven` \
+                    says to any key whether one is kept. It is deleted 30 days after check-out \
+                    (`documentDeletedAt`); the rest stays. Needs the `read` scope.",
+                parameters: &["Code", "RequestId"],
+                body: None,
+                success: Success::Json(200, "The booking's check-in.", "CheckIn"),
+                errors: &["NotFound"],
+            },
+        },
+        Endpoint {
+            method: Method::GET,
             path: "/api/v1/bookings/{code}/payments",
             scope: Some(Scope::Read),
             handler: |c| Box::pin(async move { crate::ledger::list(c.rental(), c.param("code")).await }),

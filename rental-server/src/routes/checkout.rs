@@ -7,7 +7,7 @@ use rental_core::keys::Scope;
 
 use super::{Endpoint, Table};
 use crate::openapi::{Operation, Success};
-use crate::payments::{checkout, webhook};
+use crate::payments::{checkout, refunds, webhook};
 
 impl<S: Store + 'static> Table<S> {
     /// Checkout and the provider's webhook.
@@ -78,6 +78,31 @@ impl<S: Store + 'static> Table<S> {
                     "PaymentFailed",
                     "ValidationFailed",
                 ],
+            },
+        },
+        Endpoint {
+            method: Method::POST,
+            path: "/api/v1/bookings/{code}/refunds",
+            scope: Some(Scope::Write),
+            handler: |mut c| {
+                Box::pin(async move {
+                    let body = c.body().await?;
+                    refunds::goodwill(c.state(), c.param("code"), &body).await
+                })
+            },
+            operation: Operation {
+                id: "createRefund",
+                tag: "Payments",
+                summary: "Give money back",
+                description: "A goodwill refund of `amount` (the booking currency's minor unit), issued through the \
+                    provider from the booking's payments before answering with the refund records it made \
+                    (`succeeded`, or `due` while the provider does not answer: retried with the same idempotency \
+                    key). More than was paid and not refunded is 422 `validation_failed` on `amount`, and nothing is \
+                    refunded; without a provider, 409 `payments_not_configured`. Needs the `write` scope.",
+                parameters: &["Code", "RequestId"],
+                body: Some("RefundRequest"),
+                success: Success::Json(201, "The refunds made.", "PaymentList"),
+                errors: &["NotFound", "PaymentsNotConfigured", "ValidationFailed"],
             },
         },
         Endpoint {

@@ -246,6 +246,8 @@ pub(crate) struct Call<S> {
     pub(crate) query: Query,
     /// Whether the key may read (`read` scope): what a write-only key is shown depends on it.
     pub(crate) reader: bool,
+    /// Whether the key has the `guests` scope: guests' identity documents are shown only then.
+    pub(crate) guests: bool,
     /// The id of the key (empty on a public route): what is remembered per key is scoped by it.
     pub(crate) key_id: String,
 }
@@ -286,6 +288,11 @@ impl<S: Store + 'static> Call<S> {
     /// Whether the key has the `read` scope.
     pub(crate) fn reader(&self) -> bool {
         self.reader
+    }
+
+    /// Whether the key has the `guests` scope.
+    pub(crate) fn guests(&self) -> bool {
+        self.guests
     }
 
     /// What writes `stayUrl` into booking bodies, under the server's public URL.
@@ -330,7 +337,7 @@ mod tests {
             assert!(seen.insert((route.method().as_str(), route.path())), "{} {} twice", route.method(), route.path());
             assert!(ids.insert(route.operation().id), "{} twice", route.operation().id);
         }
-        assert_eq!(seen.len(), 27);
+        assert_eq!(seen.len(), 28);
     }
 
     #[test]

@@ -47,6 +47,10 @@ fn missing(m: Missing, p: &Property, gate: &AccessGate) -> String {
         Missing::TooEarly => format!("Your door code appears on {}.", moment(gate.reveal_at, p)),
         Missing::Ended => "Your stay has ended: the door code no longer opens the door.".to_owned(),
         Missing::Unpaid => "Your door code appears here once everything due is paid.".to_owned(),
+        Missing::FormNotDone => "Your door code appears here once you have sent the online check-in below.".to_owned(),
+        Missing::DepositNotHeld => {
+            "Your door code appears here once the security deposit is held on your card.".to_owned()
+        }
     }
 }
 

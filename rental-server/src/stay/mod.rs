@@ -4,9 +4,11 @@
 //! - [`shell`] holds the page's headers and look (the booking page's CSS, no
 //!   script), and the one 404 every wrong link gets.
 //! - [`view`] renders the page, [`access`] its arrival section, [`guide`] a
-//!   host's free text; [`cancel`] the two cancellation steps, guarded by a
-//!   signed form and [`limit`]'s posts per link; [`body`] adds `stayUrl` to
-//!   the API's booking body and [`api`] rotates a link.
+//!   host's free text; [`cancel`] the two cancellation steps and
+//!   [`check_in`] the online check-in, each guarded by a signed form and
+//!   [`limit`]'s posts per link; [`body`] adds `stayUrl` to the API's booking
+//!   body, [`api`] rotates a link and [`check_in_api`] reads a check-in;
+//!   [`pay`] shows what was paid and is due.
 //!
 //! A link is checked against the booking as the store holds it at that moment
 //! ([`rental_core::Rental::stay_page_booking`]), so a rotated link is dead at
@@ -19,8 +21,11 @@ pub mod access;
 pub mod api;
 pub mod body;
 pub mod cancel;
+pub mod check_in;
+pub mod check_in_api;
 pub mod guide;
 pub mod limit;
+pub mod pay;
 pub mod shell;
 pub mod view;
 
@@ -75,6 +80,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<B
         (true, _, None) => Step::Page,
         (true, _, Some("cancel")) => Step::Review,
         (_, true, Some("cancel")) => Step::Cancel(body),
+        (_, true, Some("check-in")) => Step::CheckIn(body),
         _ => return shell::not_found(),
     };
     let (booking, property) = match open(state, segment).await {
@@ -83,15 +89,58 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<B
         Err(e) => return shell::unavailable(&e),
     };
     let link = format!("{}{segment}", stay_link::PREFIX);
-    let now = state.rental().now();
     match step {
         Step::Page => {
-            let title = format!("Your stay at {}", booking.property_name);
-            shell::shell(StatusCode::OK, &title, &view::render(&booking, &property, now, &link))
+            page_again(state, &booking, &property, &link, &check_in::Filled::default(), StatusCode::OK, None).await
         }
         Step::Review => review(state, &booking, &property, &link, None),
         Step::Cancel(body) => cancel_step(state, booking, &property, &link, body).await,
+        Step::CheckIn(body) => check_in::post(state, booking, &property, &link, body).await,
     }
+}
+
+/// The page of `b` answered with `status`; its check-in form, when it has
+/// one, filled with `filled` (or, when that is empty, what was given before)
+/// and a new token. A 429 carries `Retry-After: wait`.
+async fn page_again<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    b: &Booking,
+    p: &Property,
+    link: &str,
+    filled: &check_in::Filled,
+    status: StatusCode,
+    wait: Option<u64>,
+) -> Page {
+    let now = state.rental().now();
+    let (code, shown) = (b.code.to_string(), check_in::shown(b, p));
+    let loaded = blocking(state.rental(), move |r| {
+        let given = if shown { r.check_ins().get(&code)? } else { None };
+        Ok((given, r.payments(&code)?, r.settings().payment_provider))
+    })
+    .await;
+    let (given, records, payments_configured) = match loaded {
+        Ok(loaded) => loaded,
+        Err(e) => return shell::unavailable(&e),
+    };
+    let deposit_held = rental_core::payments::deposit_held(&records);
+    let conditions = rental_core::access_gate::Conditions { payments_configured, deposit_held };
+    let totals = (!records.is_empty()).then(|| rental_core::payments::Totals::of(&records));
+    let check_in = shown.then(|| {
+        let token = state.stay.forms.form_token(&check_in::scope(b.code.as_str()), now, &nonce());
+        let posted = filled.alert.is_some() || !filled.errors.is_empty();
+        let from_given = check_in::Filled::from_given(given.as_ref());
+        let filled = if posted { filled } else { &from_given };
+        check_in::section(b, p, given.as_ref(), filled, &token, &format!("{link}/check-in"))
+    });
+    let parts = view::Parts { check_in, conditions, totals };
+    let title = format!("Your stay at {}", b.property_name);
+    let mut page = shell::shell(status, &title, &view::render(b, p, now, link, &parts));
+    if let Some(wait) = wait
+        && let Ok(value) = http::HeaderValue::from_str(&wait.to_string())
+    {
+        page.headers_mut().insert(http::header::RETRY_AFTER, value);
+    }
+    page
 }
 
 /// What a request to a valid link asks for.
@@ -99,6 +148,7 @@ enum Step {
     Page,
     Review,
     Cancel(Body),
+    CheckIn(Body),
 }
 
 /// The form token's scope: cancelling this booking.

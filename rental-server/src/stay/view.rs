@@ -11,11 +11,22 @@ use rental_core::access_gate;
 use super::{access, cancel, guide};
 use crate::book::page::{day, money};
 
+/// What the page shows besides the booking and its property.
+#[derive(Debug, Default)]
+pub struct Parts {
+    /// The online check-in's section, when the page shows one.
+    pub check_in: Option<Markup>,
+    /// What the access gate needs beyond the booking: the provider, the deposit.
+    pub conditions: access_gate::Conditions,
+    /// The sums of the booking's ledger; `None` without one.
+    pub totals: Option<rental_core::payments::Totals>,
+}
+
 /// The page of `b` at `p` at `now`; `link` is the page's own path.
-pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str) -> Markup {
+pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str, parts: &Parts) -> Markup {
     let property = Some(p);
-    // Payment is required before the code only where a property says so (`accessRequiresPayment`).
-    let gate = property.map(|p| access_gate::check(b, p, now, false));
+    let check_in = parts.check_in.as_ref();
+    let gate = property.map(|p| access_gate::check(b, p, now, parts.conditions));
     let review = format!("{link}/cancel");
     let (arrive, leave) = match property {
         Some(p) => (
@@ -43,18 +54,20 @@ pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str) -> Mark
             @if let (Some(p), Some(gate)) = (property, &gate) {
                 @if b.status != Status::Cancelled { (access::section(b, p, gate)) }
             }
+            @if let Some(pay) = super::pay::section(b, p, parts.totals.as_ref(), now) { (pay) }
+            @if let Some(check_in) = check_in { (check_in) }
             @if let Some(p) = property {
-                @if b.status == Status::Confirmed && !p.stay_page.address.trim().is_empty() {
+                @if b.status == Status::Confirmed && !p.access.stay_page.address.trim().is_empty() {
                     section.box aria-labelledby="address-title" {
                         h2 #address-title { "Address" }
-                        div #address { (guide::render(&p.stay_page.address)) }
+                        div #address { (guide::render(&p.access.stay_page.address)) }
                     }
                 }
                 (cancel::section(b, cancel::offer(b, p, now), &review))
-                @if !p.stay_page.guide.trim().is_empty() {
+                @if !p.access.stay_page.guide.trim().is_empty() {
                     section.box.guide aria-labelledby="guide-title" {
                         h2 #guide-title { "House guide" }
-                        div #guide { (guide::render(&p.stay_page.guide)) }
+                        div #guide { (guide::render(&p.access.stay_page.guide)) }
                     }
                 }
             }

@@ -17,6 +17,7 @@ store_suite!(
     a_pending_delivery_and_its_event_are_kept_however_old,
     idempotency_records_go_after_24_hours,
     bookings_are_never_removed,
+    test_messages_go_after_the_retention,
 );
 
 const RETRIES: [Duration; 1] = [Duration::from_secs(10)];
@@ -103,4 +104,16 @@ fn bookings_are_never_removed<S: Store>(h: &Harness<S>) {
     h.advance(TimeDelta::days(400));
     h.rental.worker().prune().unwrap();
     assert_eq!(h.all_bookings().len(), before);
+}
+
+fn test_messages_go_after_the_retention<S: Store>(h: &Harness<S>) {
+    use rental_core::message::MessageKind;
+    let sent = h.rental.test_messages().begin("sea-view", MessageKind::Confirmed, "me@example.com").unwrap().unwrap();
+    h.rental.test_messages().finish(&sent, Ok(())).unwrap();
+    h.advance(TimeDelta::days(30));
+    assert_eq!(h.rental.worker().prune().unwrap(), Pruned::default(), "30 days to the millisecond: kept");
+    assert_eq!(h.rental.test_messages().recent("sea-view", chrono::Duration::days(31)).unwrap().len(), 1);
+    h.advance(TimeDelta::milliseconds(1));
+    assert_eq!(h.rental.worker().prune().unwrap().test_messages, 1);
+    assert!(h.rental.test_messages().recent("sea-view", chrono::Duration::days(31)).unwrap().is_empty());
 }

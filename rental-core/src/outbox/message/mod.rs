@@ -15,13 +15,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::basics::ids::{BookingCode, Slug};
 
-mod compiled;
-pub mod lead;
+pub mod finished;
 pub mod plan;
 pub mod template;
+pub mod test_message;
 pub mod timing;
 
-pub use self::lead::Lead;
+// The kinds and lead times are settings' words too, so they live below the
+// properties (`wording`); their paths here are the ones embedders know.
+pub use crate::wording::kind::MessageKind;
+pub use crate::wording::lead::{self, Lead};
 
 /// The waits before each retry of a refused send (`mailRetries`): 1 min, 5 min, 30 min, 2 h, 6 h.
 pub const DEFAULT_RETRIES: [Duration; 5] = [
@@ -31,83 +34,6 @@ pub const DEFAULT_RETRIES: [Duration; 5] = [
     Duration::from_secs(2 * 3600),
     Duration::from_secs(6 * 3600),
 ];
-
-/// What a message is about, and so its wording and recipient.
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MessageKind {
-    /// To the guest: a request was received and waits for the host.
-    RequestReceived,
-    /// To the host (`hostEmail`): a new request from the page, the API or an agent.
-    HostRequest,
-    /// To the host (`hostEmail`): a request still unanswered lapses in two hours.
-    HostRequestExpiring,
-    /// To the guest: the stay is confirmed.
-    Confirmed,
-    /// To the guest: the dates or guests changed.
-    Changed,
-    /// To the guest: cancelled, by someone or by checkout expiry.
-    Cancelled,
-    /// To the guest: the door code, its window, the Wi-Fi and the arrival notes.
-    CheckInInstructions,
-    /// To the guest: departure is near.
-    CheckOutReminder,
-}
-
-impl MessageKind {
-    /// Every kind, in the order of docs/API.md section 21.
-    pub const ALL: [MessageKind; 8] = [
-        MessageKind::RequestReceived,
-        MessageKind::HostRequest,
-        MessageKind::HostRequestExpiring,
-        MessageKind::Confirmed,
-        MessageKind::Changed,
-        MessageKind::Cancelled,
-        MessageKind::CheckInInstructions,
-        MessageKind::CheckOutReminder,
-    ];
-
-    /// The name used in JSON, keys and templates (`check_in_instructions`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MessageKind::RequestReceived => "request_received",
-            MessageKind::HostRequest => "host_request",
-            MessageKind::HostRequestExpiring => "host_request_expiring",
-            MessageKind::Confirmed => "confirmed",
-            MessageKind::Changed => "changed",
-            MessageKind::Cancelled => "cancelled",
-            MessageKind::CheckInInstructions => "check_in_instructions",
-            MessageKind::CheckOutReminder => "check_out_reminder",
-        }
-    }
-
-    /// True for the kinds that go to the host (`hostEmail`), not the guest.
-    pub fn is_for_host(self) -> bool {
-        matches!(self, MessageKind::HostRequest | MessageKind::HostRequestExpiring)
-    }
-
-    /// True for the kinds timed to the stay (sent before arrival or departure).
-    pub fn is_timed(self) -> bool {
-        matches!(self, MessageKind::CheckInInstructions | MessageKind::CheckOutReminder)
-    }
-}
-
-impl fmt::Display for MessageKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::str::FromStr for MessageKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        MessageKind::ALL.into_iter().find(|k| k.as_str() == s).ok_or_else(|| {
-            let names: Vec<&str> = MessageKind::ALL.iter().map(|k| k.as_str()).collect();
-            format!("{s:?} is not a message kind ({})", names.join(", "))
-        })
-    }
-}
 
 /// Where a message is.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]

@@ -11,6 +11,7 @@
 //! | dates or guests changed | `changed`; scheduled instructions and reminder re-timed; instructions (or a reminder) already sent go again when the dates or the door code changed |
 //! | cancelled | `cancelled`; scheduled instructions and reminder cancelled |
 //! | checked out early | a scheduled reminder cancelled |
+//! | a confirmed stay's first guest e-mail (the stay page's check-in form, for a channel's booking) | the stay's `check_in_instructions` and `check_out_reminder`, scheduled |
 
 use chrono::{DateTime, TimeDelta, Utc};
 
@@ -70,6 +71,12 @@ pub fn plan(
             out.finish_expiring();
             out.add(MessageKind::Cancelled, input.now);
             out.finish_timed(|m| cancel(m, reasons::BOOKING_CANCELLED), |_| true);
+        }
+        (Some(Status::Confirmed), Status::Confirmed) if before.is_some_and(|b| b.guest_email.is_empty()) => {
+            // The guest's address arrived (a channel's booking): the stay's messages start now.
+            let s = schedule(input.property, after.check_in(), after.check_out(), input.now);
+            out.add(MessageKind::CheckInInstructions, s.instructions);
+            out.add(MessageKind::CheckOutReminder, s.reminder);
         }
         (Some(Status::Confirmed), Status::Confirmed) => {
             if let Some(before) = before {
@@ -185,7 +192,9 @@ impl Plan<'_, '_> {
 /// `input.existing`, its subject rendered now; `skipped` (`disabled`) when the
 /// property turned the kind off.
 pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: DateTime<Utc>, id: String) -> Message {
-    let seq = u32::try_from(input.existing.len()).unwrap_or(u32::MAX).saturating_add(1);
+    // After the highest: retention may have removed earlier ones, and a
+    // booking's keys must keep their order and never be reused.
+    let seq = input.existing.iter().map(|m| m.seq).max().unwrap_or(0).saturating_add(1);
     let custom = input.property.messages.templates.get(&kind);
     let facts = Facts { booking, property: input.property, base_url: None, stay_url: None };
     let subject = subject(kind, custom, &context(kind, facts)).unwrap_or_default();
@@ -274,6 +283,22 @@ mod tests {
             kinds(&run(None, &admin, &[], "2026-11-22T08:00:00Z")),
             [(MessageKind::RequestReceived, MessageStatus::Scheduled)]
         );
+    }
+
+    #[test]
+    fn a_channel_stay_whose_guest_gives_an_address_gets_its_stay_messages() {
+        let imported = Booking { guest_email: String::new(), ..confirmed() };
+        let given = confirmed();
+        let ms = run(Some(&imported), &given, &[], "2026-11-22T08:00:00Z");
+        assert_eq!(
+            kinds(&ms),
+            [
+                (MessageKind::CheckInInstructions, MessageStatus::Scheduled),
+                (MessageKind::CheckOutReminder, MessageStatus::Scheduled)
+            ]
+        );
+        assert_eq!(ms[0].to, "ada@example.com");
+        assert!(run(Some(&given), &given, &ms, "2026-11-22T09:00:00Z").is_empty(), "only once");
     }
 
     #[test]

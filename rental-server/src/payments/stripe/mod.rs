@@ -179,6 +179,15 @@ impl Stripe {
         Ok(None)
     }
 
+    /// The refunds of payment intent `payment`, and the one made for `key` among them (the
+    /// stand-in ignores `Idempotency-Key`, so a retry looks first).
+    async fn find_refund_of(&self, payment: &str, key: &str) -> Result<Option<Refund>, ProviderError> {
+        let page = self.get(&format!("/v1/refunds?payment_intent={}&limit=100", form::encode(payment))).await?;
+        let refunds = page["data"].as_array().cloned().unwrap_or_default();
+        let made = refunds.iter().find(|r| r["metadata"][MOVEMENT_KEY].as_str() == Some(key));
+        made.map(wire::refund).transpose()
+    }
+
     async fn refund_payment(&self, req: RefundRequest) -> Result<Refund, ProviderError> {
         let mut metadata = req.metadata.clone();
         metadata.insert(MOVEMENT_KEY.to_owned(), req.idempotency_key.clone());
@@ -240,6 +249,11 @@ impl PaymentProvider for Stripe {
 
     fn refund(&self, req: RefundRequest) -> ProviderFuture<'_, Refund> {
         Box::pin(self.refund_payment(req))
+    }
+
+    fn find_refund(&self, payment: &str, key: &str) -> ProviderFuture<'_, Option<Refund>> {
+        let (payment, key) = (payment.to_owned(), key.to_owned());
+        Box::pin(async move { self.find_refund_of(&payment, &key).await })
     }
 
     fn parse_webhook(&self, headers: &WebhookHeaders<'_>, body: &[u8], now: i64) -> Result<WebhookEvent, WebhookError> {
