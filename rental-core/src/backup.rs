@@ -33,6 +33,9 @@ use crate::outbox::delivery::Delivery;
 use crate::properties::property::Property;
 use crate::store::{self, IdempotencyRecord, ReadTx, Record as _, RecordKind, RecordRow, Store, StoreError, WriteTx};
 
+mod stream;
+pub use stream::{Checked, RESTORE_BATCH, check, restore_from};
+
 /// The `format` of the header: what a backup file says it is.
 pub const FORMAT: &str = "rental-backup";
 /// The version this build writes and reads.
@@ -222,26 +225,7 @@ pub fn restore<S: Store>(store: &S, backup: &Backup) -> Result<Counts, BackupErr
     let mut tx = store.write()?;
     let mut fanned_out = Vec::new();
     for record in &backup.records {
-        match record {
-            Record::Property(p) => tx.put_property(p)?,
-            Record::Booking(b) => tx.put_booking(b)?,
-            Record::Block(b) => tx.put_block(b)?,
-            Record::Event { seq, fanned_out: done, event } => {
-                // Under its own number, in one step whatever the gap before it
-                // (events removed by retention): work follows the file, not its numbers.
-                tx.append_event_at(*seq, event)?;
-                if *done {
-                    fanned_out.push(*seq);
-                }
-            }
-            Record::Delivery(d) => tx.put_delivery(d)?,
-            Record::Idempotency(r) => tx.insert_idempotency(r)?,
-            Record::Row { record, key, at, doc } => {
-                let kind = kind_named(record)?;
-                let doc = serde_json::to_vec(doc).map_err(|e| BackupError::Corrupt(e.to_string()))?;
-                tx.put_record(kind, &RecordRow { key: key.clone(), at: *at, doc })?;
-            }
-        }
+        stream::put(&mut tx, record.clone(), &mut fanned_out)?;
     }
     tx.mark_fanned_out(&fanned_out)?;
     tx.commit()?;

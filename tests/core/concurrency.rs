@@ -198,3 +198,52 @@ fn one_of_eight_threads_racing_for_a_promo_code_s_last_use_gets_it_in_memory() {
     let rental = Arc::new(rental_with_demo(MemoryStore::new(), fixed_clock()));
     one_of_eight_racing_for_a_code_s_last_use_gets_it(&rental);
 }
+
+/// A promo code's uses are one counter record per property and code, moved by
+/// the write that changes a booking: a creation reads it instead of every
+/// booking of the property; a cancellation gives the use back; backups carry
+/// it; a store without it (an older backup) counts its bookings once.
+#[test]
+fn a_promo_code_s_uses_are_one_counter_that_a_cancellation_moves_and_a_backup_carries() {
+    use rental_core::lifecycle::Party;
+    use rental_core::{Action, backup};
+    let used_up = |r: Result<Created, Error>| matches!(r, Err(Error::PromoCode { .. }));
+    let rental = rental_with_demo(MemoryStore::new(), fixed_clock());
+    with_one_use_code(&rental);
+    let first = rental.create_booking(&with_code(0), None).unwrap().booking;
+    assert!(used_up(rental.create_booking(&with_code(1), None)), "the one use is taken");
+    let now = rental_tests::at("2026-11-28T12:00:00Z");
+    let mut out = Vec::new();
+    backup::write(&rental.store().read().unwrap(), now, &mut out).unwrap();
+    assert_eq!(backup::read(&out).unwrap().counts.get("promo_uses"), Some(&1), "one counter record");
+
+    // An older store: the same bookings without the counter.
+    let text = String::from_utf8(out).unwrap();
+    let older: Vec<&str> =
+        text.lines().filter(|l| !(l.starts_with("{\"kind\"") && l.contains("\"promo_uses\""))).collect();
+    let (body, trailer) = older.split_at(older.len() - 1);
+    let body = format!("{}\n", body.join("\n"));
+    let mut trailer: serde_json::Value = serde_json::from_str(trailer[0]).unwrap();
+    trailer["records"] = (trailer["records"].as_u64().unwrap() - 1).into();
+    trailer["counts"].as_object_mut().unwrap().remove("promo_uses");
+    trailer["sha256"] = sha256_hex(body.as_bytes()).into();
+    let older = MemoryStore::new();
+    backup::restore_from(&older, format!("{body}{trailer}\n").as_bytes()).unwrap();
+    let older = Rental::new(older);
+    assert!(used_up(older.create_booking(&with_code(1), None)), "counted from the bookings");
+
+    for rental in [&rental, &older] {
+        rental.update_booking(first.code.as_str(), &Action::Cancel { by: Party::Host, reason: None }).unwrap();
+        rental.create_booking(&with_code(1), None).expect("the cancelled booking's use is free again");
+        assert!(used_up(rental.create_booking(&with_code(2), None)), "and taken again");
+    }
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    use std::fmt::Write as _;
+    sha2::Sha256::digest(bytes).iter().fold(String::new(), |mut hex, b| {
+        let _ = write!(hex, "{b:02x}");
+        hex
+    })
+}

@@ -1,6 +1,7 @@
 //! Black-box tests of `rental-core`, through its public API only.
 //!
 //! - `suite`: every rule of docs/API.md sections 4 to 7, run against both stores.
+//! - `backups`: backups checked and restored as a stream.
 //! - `bad_input`: refused requests write nothing.
 //! - `channel_fixtures`: every iCal fixture through the whole import.
 //! - `timezones`: each property's "today" is its own.
@@ -12,6 +13,7 @@
 //! - `shared_store`: several engines on one PostgreSQL database.
 //! - `conformance`: the public store conformance suite on memory, redb and PostgreSQL.
 
+mod backups;
 mod bad_input;
 mod channel_fixtures;
 mod concurrency;

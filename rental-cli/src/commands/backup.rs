@@ -3,7 +3,7 @@
 //! PostgreSQL database or a running server (`--url`, a `backup` key), and back
 //! into an empty data directory or database, whichever store it came from.
 
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -94,25 +94,38 @@ pub fn run_remote(args: &BackupArgs, remote: &Remote) -> Result<String, CliError
     Ok(summary("backed up", &args.to, &checked.counts))
 }
 
-/// `rental restore FILE` into the configured store, which must be empty.
+/// `rental restore FILE` into the configured store, which must be empty. A
+/// plain file is checked as it is read, then read again as it is restored
+/// (constant memory, whatever its size); a sealed one is opened whole (its
+/// seal authenticates the whole file at once).
 pub fn restore(args: &RestoreArgs, config: &Config) -> Result<String, CliError> {
-    let bytes = std::fs::read(&args.file)
-        .map_err(|e| CliError::Input { path: args.file.clone(), message: format!("cannot read it: {e}") })?;
     let refused = |message: String| CliError::Input { path: args.file.clone(), message };
-    let bytes = match (passphrase(args.passphrase_file.as_deref())?, sealed::is_sealed(&bytes)) {
-        (Some(passphrase), true) => sealed::open(&bytes, &passphrase).map_err(|e| refused(e.to_string()))?,
+    let open = || {
+        std::fs::File::open(&args.file)
+            .map(|f| std::io::BufReader::with_capacity(1 << 16, f))
+            .map_err(|e| refused(format!("cannot read it: {e}")))
+    };
+    let mut first = Vec::new();
+    open()?.read_until(b'\n', &mut first).map_err(|e| refused(format!("cannot read it: {e}")))?;
+    let source = match (passphrase(args.passphrase_file.as_deref())?, sealed::is_sealed(&first)) {
+        (Some(passphrase), true) => {
+            let bytes = std::fs::read(&args.file).map_err(|e| refused(format!("cannot read it: {e}")))?;
+            let bytes = sealed::open(&bytes, &passphrase).map_err(|e| refused(e.to_string()))?;
+            Source::Whole(backup::read(&bytes).map_err(|e| refused(e.to_string()))?)
+        }
         (None, true) => return Err(refused("it is sealed: give its passphrase with --passphrase-file".into())),
         (Some(_), false) => {
             return Err(refused(
                 "it is not sealed, so nothing shows it unchanged: refused with --passphrase-file".into(),
             ));
         }
-        (None, false) => bytes,
+        (None, false) => {
+            backup::check(open()?).map_err(|e| refused(e.to_string()))?;
+            Source::Streamed(open()?)
+        }
     };
-    let checked: Backup =
-        backup::read(&bytes).map_err(|e| CliError::Input { path: args.file.clone(), message: e.to_string() })?;
     let counts = if let Some(url) = &config.database {
-        into(&PgStore::open(url)?, &checked)?
+        into(&PgStore::open(url)?, source)?
     } else {
         let busy = |e: StoreError| match e {
             StoreError::Locked => CliError::Busy { data_dir: config.data_dir.clone() },
@@ -122,9 +135,15 @@ pub fn restore(args: &RestoreArgs, config: &Config) -> Result<String, CliError> 
         if let Some(held) = RedbStore::held_in_dir(&config.data_dir).map_err(busy)? {
             return Err(failed(BackupError::NotEmpty(held.to_owned())));
         }
-        into(&RedbStore::open_dir(&config.data_dir).map_err(busy)?, &checked)?
+        into(&RedbStore::open_dir(&config.data_dir).map_err(busy)?, source)?
     };
     Ok(summary("restored", &args.file, &counts))
+}
+
+/// A checked backup to restore: read whole (a sealed file), or to be read again as it is written.
+enum Source {
+    Whole(Backup),
+    Streamed(std::io::BufReader<std::fs::File>),
 }
 
 /// The passphrase on the first line of `file`, when one is given.
@@ -147,8 +166,12 @@ fn write_sealed(path: &Path, plain: &[u8], passphrase: &str) -> Result<Counts, C
     write_file(path, Some(passphrase), |out| out.write_all(&sealed).map_err(BackupError::Io))
 }
 
-fn into(store: &impl Store, checked: &Backup) -> Result<Counts, CliError> {
-    backup::restore(store, checked).map_err(failed)
+fn into(store: &impl Store, source: Source) -> Result<Counts, CliError> {
+    match source {
+        Source::Whole(checked) => backup::restore(store, &checked),
+        Source::Streamed(file) => backup::restore_from(store, file),
+    }
+    .map_err(failed)
 }
 
 /// Writes `FILE.partial` (owner-only), syncs it, checks it, then renames it to `path`
@@ -170,12 +193,15 @@ fn write_file(
         let _ = std::fs::remove_file(&partial);
         return Err(e);
     }
-    // Read back and checked: what is kept restores.
-    let mut bytes = std::fs::read(&partial).map_err(failed_io)?;
-    if let Some(passphrase) = sealed_with {
-        bytes = sealed::open(&bytes, passphrase).map_err(|e| failed_io(std::io::Error::other(e)))?;
-    }
-    let counts = backup::read(&bytes).map_err(failed)?.counts;
+    // Read back and checked: what is kept restores. A plain file is checked as it is read (constant memory).
+    let counts = if let Some(passphrase) = sealed_with {
+        let bytes = std::fs::read(&partial).map_err(failed_io)?;
+        let bytes = sealed::open(&bytes, passphrase).map_err(|e| failed_io(std::io::Error::other(e)))?;
+        backup::read(&bytes).map_err(failed)?.counts
+    } else {
+        let written = std::fs::File::open(&partial).map_err(failed_io)?;
+        backup::check(std::io::BufReader::with_capacity(1 << 16, written)).map_err(failed)?.counts
+    };
     crate::durable::commit(&partial, path).map_err(failed_io)?;
     Ok(counts)
 }

@@ -406,33 +406,9 @@ fn check_new_booking(req: &NewBooking) -> Result<Stay> {
     }
 }
 
-/// Bookings of `property` not cancelled that used `code` (whatever its
-/// case), but `except`: the uses a promo code's `maxUses` counts. Read inside
-/// the write transaction that may add one, whose writes take turns per store
-/// (redb's one writer, PostgreSQL's advisory write lock), so that of racing
-/// bookings for the last use one wins.
+/// See [`super::promo_uses::promo_uses`]: the counter, read in the write transaction.
 pub(super) fn promo_uses(tx: &dyn ReadTx, property: &Slug, code: &str, except: Option<&BookingCode>) -> Result<u32> {
-    let mut query = BookingQuery {
-        statuses: vec![Status::Pending, Status::Confirmed],
-        property: Some(property.clone()),
-        limit: 500,
-        ..BookingQuery::default()
-    };
-    let mut uses = 0u32;
-    loop {
-        let page = tx.bookings(&query)?;
-        let more = page.len() > query.limit;
-        for b in page.iter().take(query.limit) {
-            let with_code = b.extras.promo_code.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(code.trim()));
-            if with_code && Some(&b.code) != except {
-                uses += 1;
-            }
-        }
-        match (more, page.get(query.limit - 1)) {
-            (true, Some(last)) => query.after = Some(Cursor::after(last)),
-            _ => return Ok(uses),
-        }
-    }
+    Ok(super::promo_uses::promo_uses(tx, property, code, except)?)
 }
 
 fn check_idempotency_key(key: &str) -> Result<()> {

@@ -273,9 +273,12 @@ impl<T: WriteTx> Recorder<T> {
     /// what is stored, and read back, may differ from `booking` in `access`.
     /// The guest messages the change causes are recorded with it (`message::plan`).
     pub(super) fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
-        let before = if booking.guest_email.is_empty() { None } else { self.tx.booking(booking.code.as_str())? };
+        // A channel's booking (no e-mail, no promo code) has no messages or uses to move: no read.
+        let read_before = !booking.guest_email.is_empty() || booking.external.is_none();
+        let before = if read_before { self.tx.booking(booking.code.as_str())? } else { None };
         let booking = self.settled(booking)?;
         self.tx.put_booking(&booking)?;
+        super::promo_uses::track(&mut self.tx, before.as_ref(), &booking)?;
         self.record_messages(before.as_ref(), &booking, None)?;
         self.changed().bookings.push(booking);
         Ok(())
@@ -285,6 +288,7 @@ impl<T: WriteTx> Recorder<T> {
     pub(super) fn insert_booking(&mut self, booking: &Booking, property: &Property) -> StoreResult<()> {
         let booking = self.settled(booking)?;
         self.tx.insert_booking(&booking)?;
+        super::promo_uses::track(&mut self.tx, None, &booking)?;
         self.record_messages(None, &booking, Some(property))?;
         self.changed().bookings.push(booking);
         Ok(())

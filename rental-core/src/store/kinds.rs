@@ -40,6 +40,7 @@ pub const KINDS: &[RecordKind] = &[
     CheckIn::KIND,
     TestMessage::KIND,
     FinishedMessage::KIND,
+    crate::service::PROMO_USES,
 ];
 
 /// A property under its slug: the default of
