@@ -37,6 +37,7 @@ pub const KINDS: &[RecordKind] = &[
     crate::stays::check_in::CheckIn::KIND,
     crate::outbox::message::test_message::TestMessage::KIND,
     crate::outbox::message::finished::FinishedMessage::KIND,
+    crate::admin::allowance::UseWindow::KIND,
 ];
 
 /// A property under its slug: the default of
