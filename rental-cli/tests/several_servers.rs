@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use chrono::{Days, NaiveDate};
+
 use common::{Sandbox, Server, day, get, post, post_once};
 use rental_core::ids::Source;
 use rental_core::keys::Scope;
@@ -411,4 +413,48 @@ fn both_servers_syncing_one_feed_that_turned_empty_keep_the_guard_and_never_pull
     for pair in spans.windows(2) {
         assert!(pair[1].0 >= pair[0].1, "two pulls of the feed overlapped: {pair:?}");
     }
+}
+
+/// `GET` then `POST /book/sea-view` on `addr` for `check_in..check_out`, as a guest's browser would; the post's status.
+fn page_post(addr: std::net::SocketAddr, check_in: NaiveDate, check_out: NaiveDate) -> u16 {
+    let page = common::round_trip(
+        addr,
+        &format!(
+            "GET /book/sea-view?checkIn={check_in}&checkOut={check_out}&guests=2 HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        ),
+    );
+    let at = page.find(r#"name="token" value=""#).unwrap_or_else(|| panic!("a request form: {page}"));
+    let token = &page[at + r#"name="token" value=""#.len()..];
+    let token = &token[..token.find('"').unwrap()];
+    let form = format!(
+        "checkIn={check_in}&checkOut={check_out}&guests=2&guestName=Page+Guest&guestEmail=guest%40example.com&reference=&token={token}"
+    );
+    let response = common::round_trip(
+        addr,
+        &format!(
+            "POST /book/sea-view HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{form}",
+            form.len()
+        ),
+    );
+    response.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status: {response}"))
+}
+
+#[test]
+fn the_booking_pages_five_posts_are_counted_across_both_servers() {
+    if !tools::postgres() {
+        return;
+    }
+    let shared = Shared::new();
+    Rental::new(PgStore::open(&shared.url).unwrap())
+        .edit_property("sea-view", |p| p.booking_page.enabled = true)
+        .unwrap();
+    let (a, b) = (shared.serve(), shared.serve());
+    for (i, server) in [&a, &a, &a, &b, &b].into_iter().enumerate() {
+        let from = day(40 + 3 * i as u64);
+        assert_eq!(page_post(server.addr, from, from + Days::new(2)), 303, "post {i}: {}", server.log());
+    }
+    let from = day(70);
+    assert_eq!(page_post(a.addr, from, from + Days::new(2)), 429, "the sixth in ten minutes, though A saw three");
+    assert_eq!(page_post(b.addr, from, from + Days::new(2)), 429, "and on B too");
 }

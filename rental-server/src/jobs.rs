@@ -59,7 +59,7 @@ pub async fn housekeeping<S: Store + 'static>(rental: Arc<Rental<S>>, mut stop: 
 
 fn log_pruned(pruned: Pruned) {
     if !pruned.is_empty() {
-        let Pruned { deliveries, events, idempotency, documents, messages, test_messages } = pruned;
+        let Pruned { deliveries, events, idempotency, documents, messages, test_messages, use_windows } = pruned;
         tracing::info!(
             deliveries,
             events,
@@ -67,6 +67,7 @@ fn log_pruned(pruned: Pruned) {
             documents,
             messages,
             test_messages,
+            use_windows,
             "retention removed old records"
         );
     }

@@ -6,6 +6,7 @@ mod admin;
 mod admin_password;
 mod admin_sessions;
 mod agenda;
+mod allowances;
 mod blocks;
 mod booking_events;
 mod bookings;

@@ -4,6 +4,7 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::bookings::IDEMPOTENCY_WINDOW;
+use crate::admin::allowance::UseWindow;
 use crate::error::Result;
 use crate::outbox::message::Message;
 use crate::outbox::message::finished::FinishedMessage;
@@ -28,6 +29,8 @@ pub struct Pruned {
     pub messages: usize,
     /// The admin's test messages, once older than `retention`.
     pub test_messages: usize,
+    /// Allowances' windows with no use left in them.
+    pub use_windows: usize,
 }
 
 impl Pruned {
@@ -43,6 +46,7 @@ impl Pruned {
         self.documents += other.documents;
         self.messages += other.messages;
         self.test_messages += other.test_messages;
+        self.use_windows += other.use_windows;
     }
 }
 
@@ -54,7 +58,8 @@ impl<S: Store> super::Worker<'_, S> {
     /// the newest event); idempotency records older than 24 hours; the
     /// document number of a check-in 30 days after its stay's check-out;
     /// guest messages that finished, and the admin's test messages sent,
-    /// more than `retention` ago (a scheduled message stays however old).
+    /// more than `retention` ago (a scheduled message stays however old);
+    /// allowances' windows once their last use left them.
     /// Bookings, blocks, keys and webhooks are never removed.
     pub fn prune(&self) -> Result<Pruned> {
         let now = self.now();
@@ -99,6 +104,11 @@ impl<S: Store> super::Worker<'_, S> {
                 tx.remove::<Message>(&done.key)?;
                 tx.remove::<FinishedMessage>(&done.key)?;
                 pruned.messages += 1;
+            }
+            // Their last use left the window: nothing in them counts any more.
+            for window in tx.due::<UseWindow>(now, PRUNE_BATCH)? {
+                tx.remove::<UseWindow>(&window.key)?;
+                pruned.use_windows += 1;
             }
             // Sent before the cutoff: the index holds when each was sent.
             for test in tx.due::<TestMessage>(cutoff - TimeDelta::milliseconds(1), PRUNE_BATCH)? {

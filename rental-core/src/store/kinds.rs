@@ -41,6 +41,7 @@ pub const KINDS: &[RecordKind] = &[
     TestMessage::KIND,
     FinishedMessage::KIND,
     crate::service::PROMO_USES,
+    crate::admin::allowance::UseWindow::KIND,
 ];
 
 /// A property under its slug: the default of

@@ -374,19 +374,30 @@ async fn submit<S: Store + 'static>(
     slug: &str,
     body: Body,
 ) -> Result<Page, BookError> {
-    let now = state.rental().now();
     let form = Form::read(body).await.ok_or(BookError::BadRequest)?;
     let entered = Entered::from_form(&form);
     let slug_owned = slug.to_owned();
     let property = read(state.rental(), move |r| listed(r, &slug_owned)).await?;
     let embed = allowed_origin(&property.booking_page, &entered.embed).map(str::to_owned);
-    if let Err(retry_after) = state.book.throttle.check(client, now) {
-        let frame = Frame { settings: Some(&property.booking_page), embed: embed.as_deref(), requested: None };
-        return Ok(limited::page(slug, &entered, frame, retry_after));
-    }
+    let counted = read(state.rental(), {
+        let state = Arc::clone(state);
+        move |r| state.book.throttle.check(r, client)
+    })
+    .await?;
+    let at = match counted {
+        Ok(at) => at,
+        Err(retry_after) => {
+            let frame = Frame { settings: Some(&property.booking_page), embed: embed.as_deref(), requested: None };
+            return Ok(limited::page(slug, &entered, frame, retry_after));
+        }
+    };
     let (answer, attempted) = attempt(state, &property, entered, embed).await;
     if !attempted {
-        state.book.throttle.forget(client, now);
+        read(state.rental(), {
+            let state = Arc::clone(state);
+            move |r| state.book.throttle.forget(r, client, at)
+        })
+        .await?;
     }
     answer
 }

@@ -158,7 +158,7 @@ pub async fn post<S: Store + 'static>(
     body: Body,
 ) -> Page {
     let now = state.rental().now();
-    let limited = state.stay.posts.check(b.code.as_str(), now);
+    let limited = state.stay.posts.check(state.rental(), b.code.as_str()).await;
     let form = crate::admin::form::Form::read(body).await;
     let mut filled = Filled::default();
     if let Some(form) = &form {

@@ -55,7 +55,7 @@ pub struct StayPages {
 impl StayPages {
     /// Pages whose links are signed with `secret` (the booking page's secret).
     pub fn new(secret: &[u8]) -> Self {
-        StayPages { links: StayLinks::new(secret), forms: Signer::new(secret), posts: limit::LinkLimit::default() }
+        StayPages { links: StayLinks::new(secret), forms: Signer::new(secret), posts: limit::LinkLimit }
     }
 
     /// What signs the links.
@@ -206,7 +206,7 @@ async fn cancel_step<S: Store + 'static>(
     body: Body,
 ) -> Page {
     let now = state.rental().now();
-    if let Err(wait) = state.stay.posts.check(b.code.as_str(), now) {
+    if let Err(wait) = state.stay.posts.check(state.rental(), b.code.as_str()).await {
         return review(state, &b, p, link, Some(wait));
     }
     let Some(form) = crate::admin::form::Form::read(body).await else { return review(state, &b, p, link, None) };
