@@ -233,7 +233,7 @@ async fn the_host_claims_part_of_the_deposit_and_the_rest_is_let_go() {
     let rest = stripe.get(&format!("/v1/refunds?payment_intent={id}")).await;
     assert_eq!(rest["data"][0]["amount"], 25_000, "{rest}");
     server.post(&path, &server.key, &json!({"action": "release"})).await.problem(409, "invalid_transition");
-    let events = server.rental.events_after(0, 10_000).unwrap();
+    let events = server.rental.admin().events_after(0, 10_000).unwrap();
     assert!(
         events
             .iter()

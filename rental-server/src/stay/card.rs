@@ -35,12 +35,12 @@ pub fn start_form(token: &str, action: &str) -> Markup {
 
 /// Why a post is refused before the provider is asked: the link's limit, or a form that is not this page's.
 async fn guard<S: Store + 'static>(state: &Arc<AppState<S>>, b: &Booking, body: Body) -> Result<(), Page> {
-    let now = state.rental().now();
-    if state.stay.posts.check(b.code.as_str(), now).is_err() {
+    if state.stay.posts.check(state.rental(), b.code.as_str()).await.is_err() {
         return Err(message(StatusCode::TOO_MANY_REQUESTS, "Too many attempts on this page: please try again later."));
     }
     let form = crate::admin::form::Form::read(body).await;
     let token = form.as_ref().map_or("", |f| f.get("token"));
+    let now = state.rental().now();
     if state.stay.forms.check_form_token(token, &scope(b.code.as_str()), now, FORM_LIFETIME).is_err() {
         return Err(message(
             StatusCode::UNPROCESSABLE_ENTITY,
