@@ -113,6 +113,18 @@ impl Record for TestMessage {
     }
 }
 
+/// Check-ins under `{slug}/{code}`, in the time index while a document number
+/// waits for its deletion: retention reads that index alone.
+impl Record for CheckIn {
+    const KIND: RecordKind = RecordKind { name: "check_in", per_property: true };
+    fn key(&self) -> String {
+        crate::stays::check_in::key(self.property.as_str(), self.booking.as_str())
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        self.document_due()
+    }
+}
+
 /// A feed's state under `"{slug}/{feed}"` (a feed's name holds no `/`).
 impl Record for FeedState {
     const KIND: RecordKind = RecordKind { name: "feed_state", per_property: true };
@@ -251,17 +263,5 @@ impl Record for crate::payment_provider::Checkout {
     const KIND: RecordKind = RecordKind { name: "checkout", per_property: false };
     fn key(&self) -> String {
         self.booking.to_string()
-    }
-}
-
-/// Check-ins under `{slug}/{code}`, in the time index while a document number
-/// waits for its deletion: retention reads that index alone.
-impl Record for crate::stays::check_in::CheckIn {
-    const KIND: RecordKind = RecordKind { name: "check_in", per_property: true };
-    fn key(&self) -> String {
-        crate::stays::check_in::key(self.property.as_str(), self.booking.as_str())
-    }
-    fn at(&self) -> Option<DateTime<Utc>> {
-        self.document_due()
     }
 }
