@@ -15,6 +15,7 @@ mod check_ins;
 mod checkout;
 mod deliveries;
 mod demo_seed;
+mod expiry;
 mod group_commit;
 mod leases;
 mod messages;
