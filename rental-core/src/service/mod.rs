@@ -16,6 +16,7 @@ mod check_ins;
 mod checkout;
 mod deliveries;
 mod demo_seed;
+mod expiry;
 mod group_commit;
 mod leases;
 mod messages;
@@ -26,6 +27,7 @@ mod property_edit;
 mod read_model;
 mod refusal;
 mod retention;
+mod settings;
 mod stay;
 mod stay_page;
 mod test_messages;
@@ -46,6 +48,7 @@ pub use self::messages::{Claim, Claimed};
 pub use self::payments::PaymentChange;
 pub(crate) use self::promo_uses::PROMO_USES;
 pub use self::retention::{PRUNE_BATCH, Pruned};
+pub use self::settings::Settings;
 pub use self::stay::CATCH_UP_DAYS;
 pub use self::test_messages::TestMessages;
 pub use self::views::{Admin, Calendars};
@@ -56,7 +59,6 @@ use crate::basics::text::looks_like_email;
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Days, DurationRound, NaiveDate, TimeDelta, Utc};
-use chrono_tz::Tz;
 
 use crate::basics::clock::{Clock, Entropy, OsEntropy, SystemClock};
 use crate::basics::ids::check_prefix;
@@ -76,50 +78,6 @@ use crate::store::{ReadRecords, ReadTx, Store};
 use self::bookings::NewBookingJob;
 use self::group_commit::GroupCommit;
 use self::read_model::{Cache, FromStore, Layered, ReadModel};
-
-/// Settings of a [`Rental`] (docs/API.md section 11).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Settings {
-    /// Prefix of booking codes (`BK`).
-    pub code_prefix: String,
-    /// The zone of the summary's top-level date.
-    pub timezone: Tz,
-    /// How long a pending, unpaid booking waits for payment; `None` never expires.
-    pub checkout_ttl: Option<TimeDelta>,
-    /// How long finished deliveries and the outbox events behind them are
-    /// kept (docs/API.md section 18).
-    pub retention: TimeDelta,
-    /// How often channel feeds are pulled; a feed is stale after 3 of these
-    /// without a successful pull (docs/API.md section 15).
-    pub sync_interval: TimeDelta,
-    /// Where new requests are announced (`hostEmail`, docs/API.md section 21); empty: nowhere.
-    pub host_email: String,
-    /// Whether a mail server sends the guest messages (`smtp`, docs/API.md
-    /// section 21). `false`: a message due at once is recorded `skipped`
-    /// (`no_mail_server`) as it is made, in the booking's own write, rather
-    /// than waiting for a sender to skip it; one due later waits, in case a
-    /// mail server is set by then.
-    pub mail_server: bool,
-    /// Whether a payment provider takes the guests' payments (`[payments]`):
-    /// the default of a property's `accessRequiresPayment` (docs/API.md
-    /// section 24), for the stay page and `check_in_instructions` alike.
-    pub payment_provider: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            code_prefix: "BK".to_owned(),
-            timezone: chrono_tz::UTC,
-            checkout_ttl: Some(TimeDelta::hours(24)),
-            retention: TimeDelta::days(30),
-            sync_interval: TimeDelta::minutes(30),
-            host_email: String::new(),
-            mail_server: true,
-            payment_provider: false,
-        }
-    }
-}
 
 /// The booking engine over a store.
 ///
