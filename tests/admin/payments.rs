@@ -131,3 +131,41 @@ async fn a_bookings_page_lists_its_ledger_with_its_sums() {
         assert!(row[..row.find("</tr>").unwrap()].contains(amount), "{id}: {amount}");
     }
 }
+
+/// With localstripe: the booking page's confirm captures the card hold, its refund button
+/// refunds through the provider, and a refund beyond what was paid is refused with nothing done.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_booking_pages_buttons_capture_and_refund_through_the_provider() {
+    use rental_tests::localstripe::{LocalStripe, cards};
+    use serde_json::json;
+    let Some(stripe) = LocalStripe::start() else { return };
+    let provider = std::sync::Arc::new(rental_server::payments::Stripe::new(stripe.config()).unwrap());
+    let config = rental_server::ServerConfig {
+        payments: Some(provider),
+        ..crate::client::config(rental_server::admin::AdminConfig::default())
+    };
+    let s = rental_tests::http::TestServer::with_config(&config).await;
+    s.rental.set_admin_password(crate::client::PASSWORD).unwrap();
+    let code = s.book("sea-view", "2026-12-20", "2026-12-27", 2).await["code"].as_str().unwrap().to_owned();
+    let started = s.post(&format!("/api/v1/bookings/{code}/checkout"), &s.key, &json!({})).await;
+    stripe.save_card(started.body["setupClientSecret"].as_str().unwrap(), cards::OK).await.expect(200);
+    s.post(&format!("/api/v1/bookings/{code}/checkout/complete"), &s.key, &json!({})).await.expect(200);
+
+    let client = Client::logged_in(&s.http).await;
+    client.post(&format!("/admin/booking/{code}/confirm"), &[]).await;
+    let booking = s.rental.booking(&code).unwrap();
+    let shown = client.get(&format!("/admin/bookings/{code}")).await.text();
+    assert!(shown.contains("the card hold was captured"), "{}", &shown[..shown.len().min(3000)]);
+    assert_eq!((booking.money.amount_paid, booking.total), (booking.total, booking.total), "captured on confirm");
+    let page = client.get(&format!("/admin/bookings/{code}")).await.text();
+    assert!(page.contains(&format!("/admin/booking/{code}/refund")), "the refund button");
+
+    let too_much = (booking.total + 1).to_string();
+    client.post(&format!("/admin/booking/{code}/refund"), &[("amount", too_much.as_str())]).await;
+    assert_eq!(s.rental.booking(&code).unwrap().money.amount_refunded, 0, "nothing refunded");
+    client.post(&format!("/admin/booking/{code}/refund"), &[("amount", "2500"), ("reason", "late check-in")]).await;
+    assert_eq!(s.rental.booking(&code).unwrap().money.amount_refunded, 2_500);
+    let intent = s.rental.payments(&code).unwrap()[0].provider_ref.clone().unwrap();
+    let refunds = stripe.get(&format!("/v1/refunds?payment_intent={intent}")).await;
+    assert_eq!(refunds["data"][0]["amount"], 2_500);
+}

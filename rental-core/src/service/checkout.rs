@@ -61,12 +61,20 @@ impl<S: Store> Rental<S> {
     pub fn record_checkout(&self, checkout: &Checkout, outcome: &CheckoutOutcome) -> Result<Booking> {
         let now = self.now();
         self.write(|tx| {
-            let booking = booking_in::<S>(tx, checkout)?;
+            let mut booking = booking_in::<S>(tx, checkout)?;
             tx.put(checkout)?;
+            let mut moved_any = false;
             for record in covered::<S>(tx, &booking, checkout)? {
                 if let Some(record) = moved(record, checkout, outcome, now) {
                     tx.put(&record)?;
+                    moved_any = true;
                 }
+            }
+            if moved_any {
+                // The body's sums follow the ledger (amountPaid once captured or charged).
+                let records = records_of(&**tx, booking.property.as_str(), booking.code.as_str())?;
+                booking.money = crate::payments::PaymentSummary::of(&records, booking.is_active());
+                tx.put_booking(&booking)?;
             }
             let action = match (outcome, booking.status, booking.payment_status) {
                 (CheckoutOutcome::Held, Status::Pending, PaymentStatus::Unpaid) => Action::Authorize,

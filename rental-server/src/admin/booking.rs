@@ -22,13 +22,14 @@ use crate::reply::blocking;
 use crate::request::Query;
 
 /// The booking page; `?checkIn=&checkOut=&guests=` previews a change. The
-/// guest's stay page address is made by `links` under `base`.
+/// guest's stay page address is made by `links` under `base`; with a payment
+/// `provider`, the ledger has its refund and deposit buttons.
 pub async fn page<S: Store + 'static>(
     rental: &Arc<Rental<S>>,
     session: &Session,
     code: &str,
     query: &Query,
-    (links, base): (&StayLinks, &str),
+    (links, base, provider): (&StayLinks, &str, bool),
 ) -> Page {
     let change = match change_of(query.get("checkIn"), query.get("checkOut"), query.get("guests")) {
         Ok(change) => change,
@@ -76,6 +77,7 @@ pub async fn page<S: Store + 'static>(
             }
         }
         (super::booking_payments::card(&b, &payments, zone))
+        (super::booking_money::forms(&b, &payments, session, provider))
         (super::booking_check_in::card(check_in.as_ref(), zone))
         (messages_card(&b, &messages, zone, session))
         section.card #notes {
@@ -249,7 +251,7 @@ fn change_of(check_in: Option<&str>, check_out: Option<&str>, guests: Option<&st
     Ok((!change.is_empty()).then_some(change))
 }
 
-/// `POST /admin/booking/{code}/confirm|cancel|note|change|resend|stay-link`.
+/// `POST /admin/booking/{code}/confirm|cancel|note|change|resend|stay-link|refund|deposit`.
 pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str) -> Page {
     let back = format!("/admin/bookings/{code}");
     let form = act.form;
@@ -274,6 +276,9 @@ pub async fn act<S: Store + 'static>(act: &Act<'_, S>, code: &str, action: &str)
         return act
             .done(result, &back, |_| Flash::done("A new stay page link was made; the old one no longer opens."))
             .await;
+    }
+    if let Some(page) = super::booking_money::act(act, code, action, &back).await {
+        return page;
     }
     let action = match action {
         "confirm" => Action::Confirm,

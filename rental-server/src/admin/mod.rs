@@ -8,6 +8,7 @@
 
 mod booking;
 mod booking_check_in;
+mod booking_money;
 mod booking_payments;
 mod bookings;
 mod calendar;
@@ -120,7 +121,14 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, peer: IpAddr, 
             ["bookings"] => bookings::page(state.rental(), &session, &query).await,
             ["bookings", code] => {
                 let base = base_url(state, &parts);
-                booking::page(state.rental(), &session, code, &query, (state.stay_links(), &base)).await
+                booking::page(
+                    state.rental(),
+                    &session,
+                    code,
+                    &query,
+                    (state.stay_links(), &base, state.payments.is_some()),
+                )
+                .await
             }
             [] => home::page(state.rental(), &session, state.message_counters().trouble()).await,
             ["api-keys"] => keys::page(state.rental(), &session).await,
