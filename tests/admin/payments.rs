@@ -145,7 +145,7 @@ async fn the_booking_pages_buttons_capture_and_refund_through_the_provider() {
         ..crate::client::config(rental_server::admin::AdminConfig::default())
     };
     let s = rental_tests::http::TestServer::with_config(&config).await;
-    s.rental.set_admin_password(crate::client::PASSWORD).unwrap();
+    s.rental.admin().set_admin_password(crate::client::PASSWORD).unwrap();
     let code = s.book("sea-view", "2026-12-20", "2026-12-27", 2).await["code"].as_str().unwrap().to_owned();
     let started = s.post(&format!("/api/v1/bookings/{code}/checkout"), &s.key, &json!({})).await;
     stripe.save_card(started.body["setupClientSecret"].as_str().unwrap(), cards::OK).await.expect(200);
