@@ -1,11 +1,9 @@
-//! Allowances kept in the store (issue 45, 5): so many uses of a key (a
+//! Allowances kept in the store: so many uses of a key (a
 //! client's posts, a link's) in a sliding window, counted together by every
 //! server sharing the store, each key's record gone once its window is.
 
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
-
-use crate::store::{Record, RecordKind};
 
 /// So many uses per sliding window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,18 +25,6 @@ pub struct UseWindow {
     /// When the newest use leaves the window: the record may go then.
     #[serde(with = "crate::basics::timestamp")]
     pub expires_at: DateTime<Utc>,
-}
-
-/// Use windows under their key, in the time index by when they expire:
-/// retention removes the expired ones.
-impl Record for UseWindow {
-    const KIND: RecordKind = RecordKind { name: "use_window", per_property: false };
-    fn key(&self) -> String {
-        self.key.clone()
-    }
-    fn at(&self) -> Option<DateTime<Utc>> {
-        Some(self.expires_at)
-    }
 }
 
 /// Counts a use of `key` at `now` on top of `stored`: the window to store,

@@ -46,7 +46,6 @@ pub use self::check_ins::CheckIns;
 pub use self::deliveries::DueDelivery;
 pub use self::messages::{Claim, Claimed};
 pub use self::payments::PaymentChange;
-pub(crate) use self::promo_uses::PROMO_USES;
 pub use self::retention::{PRUNE_BATCH, Pruned};
 pub use self::settings::Settings;
 pub use self::stay::CATCH_UP_DAYS;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::basics::ids::{BookingCode, Slug};
 use crate::bookings::booking::{Booking, BookingQuery, Cursor, Status};
-use crate::store::{ReadRecords, ReadTx, Record, RecordKind, StoreResult, WriteRecords, WriteTx};
+use crate::store::{PROMO_USES, ReadRecords, ReadTx, Record, RecordKind, StoreResult, WriteRecords, WriteTx};
 
 /// The uses of one promo code at one property.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -20,9 +20,6 @@ pub(crate) struct PromoUses {
     code: String,
     uses: u32,
 }
-
-/// The kind of the counters (in [`crate::store::KINDS`], so copies and backups carry them).
-pub(crate) const PROMO_USES: RecordKind = RecordKind { name: "promo_uses", per_property: true };
 
 impl Record for PromoUses {
     const KIND: RecordKind = PROMO_USES;

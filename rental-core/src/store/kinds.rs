@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::IdempotencyRecord;
 use super::record::{Record, RecordKind};
 use crate::admin::admin_session::{AdminSession, LoginFailures};
+use crate::admin::allowance::UseWindow;
 use crate::admin::keys::ApiKey;
 use crate::channels::pull::FeedState;
 use crate::outbox::delivery::Lease;
@@ -40,8 +41,8 @@ pub const KINDS: &[RecordKind] = &[
     CheckIn::KIND,
     TestMessage::KIND,
     FinishedMessage::KIND,
-    crate::service::PROMO_USES,
-    crate::admin::allowance::UseWindow::KIND,
+    PROMO_USES,
+    UseWindow::KIND,
 ];
 
 /// A property under its slug: the default of
@@ -267,3 +268,19 @@ impl Record for crate::stays::check_in::CheckIn {
         self.document_due()
     }
 }
+
+/// Use windows under their key, in the time index by when they expire:
+/// retention removes the expired ones.
+impl Record for UseWindow {
+    const KIND: RecordKind = RecordKind { name: "use_window", per_property: false };
+    fn key(&self) -> String {
+        self.key.clone()
+    }
+    fn at(&self) -> Option<DateTime<Utc>> {
+        Some(self.expires_at)
+    }
+}
+
+/// The promo code counters' kind (the service keeps them in step with the
+/// bookings that use a code).
+pub(crate) const PROMO_USES: RecordKind = RecordKind { name: "promo_uses", per_property: true };

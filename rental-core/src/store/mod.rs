@@ -19,7 +19,7 @@ mod redb;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
-pub(crate) use self::kinds::{AdminPassword, ClientFailures, KeyHash, StoredSession};
+pub(crate) use self::kinds::{AdminPassword, ClientFailures, KeyHash, PROMO_USES, StoredSession};
 pub use self::kinds::{KINDS, feed_key};
 pub use self::marks::{ChangeMarks, KEYS_TOPIC, property_topic, topic_property};
 pub use self::memory::MemoryStore;
