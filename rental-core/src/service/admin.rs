@@ -162,7 +162,7 @@ impl<S: Store> super::Admin<'_, S> {
 impl<S: Store> super::Worker<'_, S> {
     /// The key of `secret` when memory alone can answer: a key this `Rental`
     /// authenticated within the last minute and has not seen revoked (only
-    /// with [`Rental::with_read_cache`]). `None` means "ask [`Admin::authenticate`](super::Admin::authenticate)",
+    /// with [`Rental::with_read_cache`](super::Rental::with_read_cache)). `None` means "ask [`Admin::authenticate`](super::Admin::authenticate)",
     /// not "unknown".
     pub fn authenticate_from_memory(&self, secret: &str) -> Option<std::sync::Arc<ApiKey>> {
         let marks = self.store.change_marks();
