@@ -13,6 +13,13 @@ use rental_server::client_addr::TrustedProxies;
 use serde::Deserialize;
 
 use crate::duration;
+
+mod key;
+mod parse;
+
+use self::key::Key;
+pub use self::parse::toml_message;
+use self::parse::{parse_base_url, parse_bool, parse_database, parse_duration, parse_positive, parse_rate};
 use crate::payments_config::{PaymentsFile, PaymentsLayers};
 use rental_server::payments::PaymentsConfig;
 
@@ -146,114 +153,6 @@ impl fmt::Display for ConfigError {
 }
 
 impl std::error::Error for ConfigError {}
-
-/// The settings other than `dataDir`, which is a path and needs no parsing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Key {
-    Listen,
-    BaseUrl,
-    Timezone,
-    CodePrefix,
-    SyncInterval,
-    CheckoutTtl,
-    WebhookRetries,
-    AllowPrivateTargets,
-    RateLimit,
-    Retention,
-    TrustedProxies,
-    ShutdownGrace,
-    WebhookLease,
-    Database,
-    MetricsListen,
-    LogFormat,
-    Smtp,
-    SmtpCaFile,
-    MailFrom,
-    HostEmail,
-    MailRetries,
-    MailLease,
-}
-
-impl Key {
-    const ALL: [Key; 22] = [
-        Key::Listen,
-        Key::BaseUrl,
-        Key::Timezone,
-        Key::CodePrefix,
-        Key::SyncInterval,
-        Key::CheckoutTtl,
-        Key::WebhookRetries,
-        Key::AllowPrivateTargets,
-        Key::RateLimit,
-        Key::Retention,
-        Key::TrustedProxies,
-        Key::ShutdownGrace,
-        Key::WebhookLease,
-        Key::Database,
-        Key::MetricsListen,
-        Key::LogFormat,
-        Key::Smtp,
-        Key::SmtpCaFile,
-        Key::MailFrom,
-        Key::HostEmail,
-        Key::MailRetries,
-        Key::MailLease,
-    ];
-
-    fn file_name(self) -> &'static str {
-        match self {
-            Key::Listen => "listen",
-            Key::BaseUrl => "baseUrl",
-            Key::Timezone => "timezone",
-            Key::CodePrefix => "codePrefix",
-            Key::SyncInterval => "syncInterval",
-            Key::CheckoutTtl => "checkoutTtl",
-            Key::WebhookRetries => "webhookRetries",
-            Key::AllowPrivateTargets => "allowPrivateTargets",
-            Key::RateLimit => "rateLimit",
-            Key::Retention => "retention",
-            Key::TrustedProxies => "trustedProxies",
-            Key::ShutdownGrace => "shutdownGrace",
-            Key::WebhookLease => "webhookLease",
-            Key::Database => "database",
-            Key::MetricsListen => "metricsListen",
-            Key::LogFormat => "logFormat",
-            Key::Smtp => "smtp",
-            Key::SmtpCaFile => "smtpCaFile",
-            Key::MailFrom => "mailFrom",
-            Key::HostEmail => "hostEmail",
-            Key::MailRetries => "mailRetries",
-            Key::MailLease => "mailLease",
-        }
-    }
-
-    fn env_name(self) -> &'static str {
-        match self {
-            Key::Listen => "RENTAL_LISTEN",
-            Key::BaseUrl => "RENTAL_BASE_URL",
-            Key::Timezone => "RENTAL_TIMEZONE",
-            Key::CodePrefix => "RENTAL_CODE_PREFIX",
-            Key::SyncInterval => "RENTAL_SYNC_INTERVAL",
-            Key::CheckoutTtl => "RENTAL_CHECKOUT_TTL",
-            Key::WebhookRetries => "RENTAL_WEBHOOK_RETRIES",
-            Key::AllowPrivateTargets => "RENTAL_ALLOW_PRIVATE_TARGETS",
-            Key::RateLimit => "RENTAL_RATE_LIMIT",
-            Key::Retention => "RENTAL_RETENTION",
-            Key::TrustedProxies => "RENTAL_TRUSTED_PROXIES",
-            Key::ShutdownGrace => "RENTAL_SHUTDOWN_GRACE",
-            Key::WebhookLease => "RENTAL_WEBHOOK_LEASE",
-            Key::Database => "RENTAL_DATABASE_URL",
-            Key::MetricsListen => "RENTAL_METRICS_LISTEN",
-            Key::LogFormat => "RENTAL_LOG_FORMAT",
-            Key::Smtp => "RENTAL_SMTP_URL",
-            Key::SmtpCaFile => "RENTAL_SMTP_CA_FILE",
-            Key::MailFrom => "RENTAL_MAIL_FROM",
-            Key::HostEmail => "RENTAL_HOST_EMAIL",
-            Key::MailRetries => "RENTAL_MAIL_RETRIES",
-            Key::MailLease => "RENTAL_MAIL_LEASE",
-        }
-    }
-}
 
 /// The name in rental.toml of every setting, `dataDir` too (for `rental --help`'s test).
 #[cfg(test)]
@@ -582,72 +481,6 @@ fn setting<T>(
 fn invalid(layers: &Layers, key: Key, message: String) -> ConfigError {
     let from = layers.get(key).map_or_else(|| key.file_name().to_owned(), |g| g.from.clone());
     ConfigError::Invalid { from, message }
-}
-
-/// A duration where `0` turns the setting off.
-fn parse_duration(s: &str) -> Result<Option<Duration>, String> {
-    let d = duration::parse(s).map_err(|e| e.to_string())?;
-    Ok(Some(d).filter(|d| !d.is_zero()))
-}
-
-/// A duration that cannot be off: `0` is refused.
-fn parse_positive(s: &str) -> Result<Duration, String> {
-    parse_duration(s)?.ok_or_else(|| format!("{s:?} must be longer than 0"))
-}
-
-fn parse_base_url(s: &str) -> Result<String, String> {
-    let s = s.trim();
-    if (s.starts_with("http://") || s.starts_with("https://")) && !s.contains(char::is_whitespace) {
-        Ok(s.trim_end_matches('/').to_owned())
-    } else {
-        Err(format!("{s:?} is not an http or https URL"))
-    }
-}
-
-/// Requests per second, where `0` turns limiting off.
-fn parse_rate(s: &str) -> Result<Option<u32>, String> {
-    let n: u32 =
-        s.trim().parse().map_err(|_| format!("{s:?} is not a whole number of requests per second (0 for no limit)"))?;
-    Ok(Some(n).filter(|n| *n > 0))
-}
-
-/// A PostgreSQL URL, or nothing (empty) for the redb store in the data directory.
-fn parse_database(s: &str) -> Result<Option<String>, String> {
-    let s = s.trim();
-    if s.is_empty() {
-        Ok(None)
-    } else if s.starts_with("postgres://") || s.starts_with("postgresql://") {
-        Ok(Some(s.to_owned()))
-    } else {
-        Err("must be a postgres:// or postgresql:// URL, or empty for the redb store in dataDir".to_owned())
-    }
-}
-
-fn parse_bool(s: &str) -> Result<bool, String> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "true" | "1" | "yes" => Ok(true),
-        "false" | "0" | "no" => Ok(false),
-        _ => Err(format!("{s:?} is not true or false")),
-    }
-}
-
-/// A TOML error on one line: the message and where it is.
-pub fn toml_message(text: &str, error: &toml::de::Error) -> String {
-    let message = error.message().trim().replace('\n', " ");
-    match error.span() {
-        Some(span) => {
-            let (line, column) = line_and_column(text, span.start);
-            format!("line {line}, column {column}: {message}")
-        }
-        None => message,
-    }
-}
-
-fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
 }
 
 #[cfg(test)]
