@@ -1,8 +1,9 @@
 //! The booking page (docs/API.md section 20): `/book/{slug}` shows a property's
 //! calendar and prices to guests and takes requests to book, with no API key.
 //!
-//! - [`view`] renders the page, [`calendar`] lays out its months, [`page`]
-//!   holds the shell and headers, [`confirmation`] the page after a request.
+//! - `loaded` reads what the page shows, [`view`] renders it, [`calendar`]
+//!   lays out its months, [`page`] holds the shell and headers,
+//!   [`confirmation`] the page after a request.
 //! - [`form`] reads the posted form; [`token`] signs the form and the
 //!   confirmation's address; [`throttle`] limits posts per client address,
 //!   and [`limited`] is the page of a post over the limit.
@@ -21,6 +22,7 @@ pub mod embed;
 pub mod error;
 pub mod form;
 pub mod limited;
+mod loaded;
 pub mod page;
 pub mod throttle;
 pub mod token;
@@ -31,17 +33,15 @@ pub mod words;
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use chrono::{Days, NaiveDate, TimeDelta};
+use chrono::{NaiveDate, TimeDelta};
 use http::{Method, Request, StatusCode};
 use rental_core::booking_page::BookingPage;
-use rental_core::occupancy::today_in;
-use rental_core::stay::last_check_in;
-use rental_core::{Error, FieldError, NotFound, Property, QuoteRequest, Rental, Store, parse_date};
+use rental_core::{Error, FieldError, Property, Rental, Store, parse_date};
 
-use self::calendar::{MONTHS_SHOWN, Month, add_months, lookahead, month_of};
 use self::embed::allowed_origin;
 use self::error::BookError;
 use self::form::Entered;
+use self::loaded::{listed, load};
 use self::page::{Frame, Page, see_other, shell};
 use self::throttle::{PostLimit, Throttle};
 use self::token::{FORM_LIFETIME, Signer};
@@ -188,116 +188,6 @@ fn embed_script() -> Page {
         page::respond(StatusCode::OK, "default-src 'none'", "text/javascript; charset=utf-8", embed::SCRIPT.to_owned());
     page.headers_mut().insert(http::header::CACHE_CONTROL, http::HeaderValue::from_static("public, max-age=300"));
     page
-}
-
-/// What the page of a property shows, read in one go.
-struct Loaded {
-    property: Property,
-    months: Vec<Month>,
-    prev: Option<NaiveDate>,
-    next: Option<NaiveDate>,
-    quoted: Option<Quoted>,
-}
-
-/// The property, if its page is on.
-fn listed<S: Store>(r: &Rental<S>, slug: &str) -> rental_core::Result<Property> {
-    let property = r.property(slug)?;
-    if property.booking_page.enabled { Ok(property) } else { Err(Error::NotFound(NotFound::Property(slug.to_owned()))) }
-}
-
-/// Reads the property, its months from `month` (or the stay's, or today's) and the stay's quote.
-fn load<S: Store>(r: &Rental<S>, slug: &str, month: Option<NaiveDate>, asked: &Asked) -> rental_core::Result<Loaded> {
-    let property = listed(r, slug)?;
-    let today = today_in(property.timezone, r.now());
-    let last = last_check_in(today);
-    let (earliest, latest) = (month_of(today), month_of(last));
-    let first = month.or(asked.check_in_date.map(month_of)).unwrap_or(earliest).clamp(earliest, latest);
-    let end = add_months(first, MONTHS_SHOWN) + Days::new(u64::from(lookahead(&property)));
-    let to = end.min(first + Days::new(u64::from(rental_core::stay::MAX_NIGHTS)));
-    let availability = r.availability(slug, Some(first), Some(to))?;
-    let bounds = calendar::Bounds { today, last_check_in: last };
-    let months =
-        calendar::months(&property, first, &availability.nights, bounds, (asked.check_in_date, asked.check_out_date));
-    let prev = (first > earliest)
-        .then(|| first.checked_sub_months(chrono::Months::new(MONTHS_SHOWN)).unwrap_or(earliest).max(earliest));
-    let next = (add_months(first, MONTHS_SHOWN) <= latest).then(|| add_months(first, MONTHS_SHOWN));
-    let quoted = quote(r, slug, asked, property.pricing.base_guests)?;
-    Ok(Loaded { property, months, prev, next, quoted })
-}
-
-/// The quote of the stay asked about, once both dates are given (for `base_guests` when no number is).
-fn quote<S: Store>(r: &Rental<S>, slug: &str, asked: &Asked, base_guests: u32) -> rental_core::Result<Option<Quoted>> {
-    if asked.check_in.is_empty() || asked.check_out.is_empty() {
-        return Ok(None);
-    }
-    let mut unreadable = Vec::new();
-    if asked.check_in_date.is_none() {
-        unreadable.push("The check-in day is not a date.".to_owned());
-    }
-    if asked.check_out_date.is_none() {
-        unreadable.push("The check-out day is not a date.".to_owned());
-    }
-    let guests = asked.guests.trim().parse::<u32>().ok().filter(|g| *g >= 1);
-    if !asked.guests.is_empty() && guests.is_none() {
-        unreadable.push("The number of guests is not a number from 1.".to_owned());
-    }
-    let (Some(check_in), Some(check_out)) = (asked.check_in_date, asked.check_out_date) else {
-        return Ok(Some(Quoted::Unreadable(unreadable)));
-    };
-    if !unreadable.is_empty() {
-        return Ok(Some(Quoted::Unreadable(unreadable)));
-    }
-    let guests = guests.unwrap_or(base_guests);
-    let count = |typed: &str| typed.trim().parse::<u32>().unwrap_or(0);
-    let request = QuoteRequest {
-        children: count(&asked.children),
-        pets: count(&asked.pets),
-        promo_code: Some(asked.promo_code.clone()).filter(|c| !c.is_empty()),
-        ..QuoteRequest::new(slug.parse()?, check_in, check_out, guests)
-    };
-    match r.quote(&request) {
-        Ok(q) => Ok(Some(Quoted::Priced(q))),
-        Err(Error::Validation(errors)) => Ok(Some(Quoted::Unreadable(errors.iter().map(stay_words).collect()))),
-        Err(e) => Err(e),
-    }
-}
-
-/// A stay the library cannot even price, in words.
-fn stay_words(e: &FieldError) -> String {
-    words::for_guest(e, "")
-}
-
-impl Asked {
-    /// The stay in the page's query.
-    fn of(query: &Query) -> Self {
-        let get = |name: &str| query.get(name).unwrap_or_default().trim().to_owned();
-        let (check_in, check_out, guests) = (get("checkIn"), get("checkOut"), get("guests"));
-        Asked {
-            check_in_date: parse_date(&check_in),
-            check_out_date: parse_date(&check_out),
-            check_in,
-            check_out,
-            guests,
-            children: get("children"),
-            pets: get("pets"),
-            promo_code: get("promoCode"),
-        }
-    }
-
-    /// The stay of a posted form.
-    fn entered(e: &Entered) -> Self {
-        let (check_in, check_out) = (e.check_in.trim().to_owned(), e.check_out.trim().to_owned());
-        Asked {
-            check_in_date: parse_date(&check_in),
-            check_out_date: parse_date(&check_out),
-            check_in,
-            check_out,
-            guests: e.guests.trim().to_owned(),
-            children: e.children.trim().to_owned(),
-            pets: e.pets.trim().to_owned(),
-            promo_code: e.promo_code.trim().to_owned(),
-        }
-    }
 }
 
 /// `?month=2026-12` as the first of that month.
