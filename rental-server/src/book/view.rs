@@ -3,17 +3,18 @@
 
 use std::fmt::Write as _;
 
-use chrono::Datelike as _;
 use chrono::NaiveDate;
-use maud::{Markup, PreEscaped, Render, html};
+use maud::{Markup, html};
 use rental_core::pricing::{DiscountKind, Problem, Quote};
-use rental_core::property::Cents;
 use rental_core::{FieldError, Property};
 
-use super::calendar::{Month, Pick, Why};
-use super::calendar_words::{self, weekdays};
+mod months;
+
+use self::months::calendar;
+use super::calendar::Month;
+use super::calendar_words::weekdays;
 use super::form::{Entered, HONEYPOT};
-use super::page::{LongDay, day, money, month_year, short_money};
+use super::page::{day, money};
 
 /// The stay a guest asked about, as typed, and as far as it could be read.
 #[derive(Debug, Clone, Default)]
@@ -173,139 +174,6 @@ fn hint(v: &View<'_>) -> String {
         (Some(ci), None) => format!("Check-in {} picked. Now pick your check-out day.", day(ci)),
         (Some(ci), Some(co)) => format!("{} to {} picked. Pick another day to start over.", day(ci), day(co)),
         _ => "Pick your check-in day, then your check-out day.".to_owned(),
-    }
-}
-
-fn calendar(v: &View<'_>) -> Markup {
-    let keep = |first: NaiveDate| {
-        let mut params = vec![("month", first.format("%Y-%m").to_string())];
-        for (name, value) in [("checkIn", &v.asked.check_in), ("checkOut", &v.asked.check_out)] {
-            if !value.is_empty() {
-                params.push((name, value.clone()));
-            }
-        }
-        params.push(("guests", v.guests().to_string()));
-        params
-    };
-    let links = DayLinks::new(v);
-    html! {
-        nav.nav aria-label="Months" {
-            @if let Some(prev) = v.prev { a data-nav="prev" href=(v.href(&keep(prev))) { "← Earlier" } } @else { span {} }
-            @if let Some(next) = v.next { a data-nav="next" href=(v.href(&keep(next))) { "Later →" } }
-        }
-        div.months {
-            @for m in v.months { (month(&links, m, v.property)) }
-        }
-        p.legend aria-hidden="true" {
-            span.l-free { "free: pick to check in" } span.l-closed { "free, no check-in" }
-            span.l-taken { "taken" } span.l-chosen { "your stay" }
-        }
-        (calendar_words::rules(v.property))
-    }
-}
-
-/// What the day links and prices of one page share, escaped once: a page has
-/// about 60 days, and building each link from its parameters (with chrono's
-/// formats for its dates) was a fifth of a page view's CPU.
-struct DayLinks {
-    /// `/book/{slug}?checkIn=`: a link that picks its day as check-in.
-    check_in: String,
-    /// `/book/{slug}?checkIn={asked}&checkOut=`: a link that ends the picked stay on its day.
-    check_out: String,
-    /// `&guests=…&month=…` (and `&embed=…`) after either.
-    tail: String,
-    /// Each distinct nightly price of the page, written for a cell.
-    prices: Vec<(Cents, String)>,
-}
-
-impl DayLinks {
-    fn new(v: &View<'_>) -> Self {
-        let escaped = |raw: &str| {
-            let mut out = String::with_capacity(raw.len() + 16);
-            let _ = maud::Escaper::new(&mut out).write_str(raw);
-            out
-        };
-        let base = format!("/book/{}?checkIn=", v.property.slug);
-        let check_out = format!("{base}{}&checkOut=", encode(&v.asked.check_in));
-        let mut tail = format!("&guests={}", v.guests());
-        if let Some(first) = v.months.first() {
-            let _ = write!(tail, "&month={}-{:02}", first.first.year(), first.first.month());
-        }
-        if let Some(embed) = v.embed {
-            let _ = write!(tail, "&embed={}", encode(embed));
-        }
-        let mut prices: Vec<(Cents, String)> = Vec::new();
-        for d in v.months.iter().flat_map(|m| m.weeks.iter().flatten().flatten()) {
-            if !prices.iter().any(|(cents, _)| *cents == d.price) {
-                prices.push((d.price, escaped(&short_money(d.price, &v.property.currency))));
-            }
-        }
-        DayLinks { check_in: escaped(&base), check_out: escaped(&check_out), tail: escaped(&tail), prices }
-    }
-
-    /// A cell's price, escaped.
-    fn price(&self, cents: Cents) -> PreEscaped<&str> {
-        PreEscaped(self.prices.iter().find(|(c, _)| *c == cents).map_or("", |(_, text)| text.as_str()))
-    }
-}
-
-/// The link of a day: one of [`DayLinks`]'s beginnings, the day, the tail.
-struct DayHref<'a>(&'a str, NaiveDate, &'a str);
-
-impl Render for DayHref<'_> {
-    fn render_to(&self, out: &mut String) {
-        let _ = write!(out, "{}{}{}", self.0, self.1, self.2);
-    }
-}
-
-/// A month's table; each day is written into it directly (no markup of its own to copy).
-fn month(links: &DayLinks, m: &Month, p: &Property) -> Markup {
-    const DAYS: [(&str, &str); 7] = [
-        ("Mo", "Monday"),
-        ("Tu", "Tuesday"),
-        ("We", "Wednesday"),
-        ("Th", "Thursday"),
-        ("Fr", "Friday"),
-        ("Sa", "Saturday"),
-        ("Su", "Sunday"),
-    ];
-    html! {
-        table.cal {
-            caption { (month_year(m.first)) }
-            thead { tr { @for (short, long) in DAYS { th scope="col" { abbr title=(long) { (short) } } } } }
-            tbody {
-                @for week in &m.weeks {
-                    tr { @for cell in week { td { @if let Some(d) = cell {
-                        @let (date, price) = (d.date, links.price(d.price));
-                        @match d.pick {
-                            Pick::CheckIn => {
-                                a class=(if d.chosen { "day chosen" } else { "day" }) data-date=(date)
-                                  href=(DayHref(&links.check_in, date, &links.tail))
-                                  title=[d.why.map(|w| calendar_words::why(w, p))]
-                                { (date.day()) span.sr { ", " (LongDay(date)) ", free, check in" @if let Some(w) = d.why { ", " (calendar_words::why(w, p)) } } small { (price) } }
-                            }
-                            Pick::CheckOut => {
-                                a class=(if d.chosen { "day chosen" } else { "day" }) data-date=(date)
-                                  href=(DayHref(&links.check_out, date, &links.tail))
-                                { (date.day()) span.sr { ", " (LongDay(date)) ", check out" } small { (price) } }
-                            }
-                            Pick::None if d.free || d.why == Some(Why::Preparation) => {
-                                @let why = d.why.map(|w| calendar_words::why(w, p));
-                                span class=(if d.chosen { "day closed chosen" } else { "day closed" }) data-day=(date) title=[why.as_deref()]
-                                { (date.day()) span.sr { ", " (LongDay(date)) ", " (why.as_deref().unwrap_or("free, no check-in")) } small { (price) } }
-                            }
-                            Pick::None if d.past => {
-                                span class="day past" data-day=(date) { (date.day()) span.sr { ", " (LongDay(date)) ", past" } }
-                            }
-                            Pick::None => {
-                                span class=(if d.chosen { "day taken chosen" } else { "day taken" }) data-day=(date)
-                                { (date.day()) span.sr { ", " (LongDay(date)) ", taken" } small { (price) } }
-                            }
-                        }
-                    } } } }
-                }
-            }
-        }
     }
 }
 
