@@ -177,7 +177,7 @@ impl Fleet {
 fn summarize(days: &[PropertyDay<'_>]) -> occupancy::Summary {
     let now = data::now();
     let mut summary = occupancy::summarize(now, chrono_tz::UTC, days);
-    let stays = vec![StayDay { visits: &[], feeds: &[] }; days.len()];
+    let stays = vec![StayDay { visits: &[], feeds: &[], payments_configured: false }; days.len()];
     stay_summary::complete(&mut summary, now, days, &stays);
     summary
 }

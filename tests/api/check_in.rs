@@ -11,14 +11,14 @@ use rental_tests::http::{NO_KEY, Reply, TestServer};
 use serde_json::{Value, json};
 
 /// A booking's stay page path, as a `read` key sees it.
-async fn stay_path<S: Store + 'static>(s: &TestServer<S>, code: &str) -> String {
+pub(crate) async fn stay_path<S: Store + 'static>(s: &TestServer<S>, code: &str) -> String {
     let booking = s.http.get(&format!("/api/v1/bookings/{code}"), &s.read_key).await;
     let url = booking.expect(200).body["stayUrl"].as_str().expect("stayUrl").to_owned();
     url[url.find("/stay/").unwrap()..].to_owned()
 }
 
 /// The form's token on a page.
-fn token_of(page: &str) -> String {
+pub(crate) fn token_of(page: &str) -> String {
     let after = page.split("id=\"online-check-in\"").nth(1).expect("a check-in section");
     after.split("name=\"token\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_owned()
 }
@@ -36,7 +36,7 @@ fn urlencoding(v: &str) -> String {
         .collect()
 }
 
-async fn post<S: Store + 'static>(s: &TestServer<S>, path: &str, pairs: &[(&str, &str)]) -> Reply {
+pub(crate) async fn post<S: Store + 'static>(s: &TestServer<S>, path: &str, pairs: &[(&str, &str)]) -> Reply {
     let form = encode(pairs);
     s.http
         .send_bytes(Method::POST, &format!("{path}/check-in"), NO_KEY, "application/x-www-form-urlencoded", form)

@@ -287,7 +287,7 @@ async fn guide_and_address_are_refused_with_control_characters_or_too_long() {
 }
 
 /// Sets a booking's payment status as a payment integration would (HTTP cannot yet).
-fn set_payment<S: Store>(s: &TestServer<S>, code: &str, status: rental_core::PaymentStatus) {
+pub(crate) fn set_payment<S: Store>(s: &TestServer<S>, code: &str, status: rental_core::PaymentStatus) {
     use rental_core::store::{ReadTx, WriteTx};
     let mut tx = s.rental.store().write().unwrap();
     let mut b = tx.booking(code).unwrap().unwrap();

@@ -1,8 +1,11 @@
 //! docs/API.md section 7: the occupancy summary over
-//! HTTP, its shape, and each property's own midnight.
+//! HTTP, its shape, each property's own midnight, and the door code held
+//! back by the stay page's access gate (section 15).
 
+use rental_core::property::{CheckInField, CheckInForm, FieldRule};
+use rental_core::{MemoryStore, PaymentStatus};
 use rental_tests::NOW;
-use rental_tests::http::TestServer;
+use rental_tests::http::{NO_KEY, TestServer};
 use serde_json::{Value, json};
 
 fn of<'a>(summary: &'a Value, slug: &str) -> &'a Value {
@@ -62,6 +65,7 @@ async fn the_summary_has_the_spec_shape_with_a_date_per_property() {
             "stayState",
             "nextTransitionAt",
             "access",
+            "accessWithheld",
             "turnover",
             "feeds"
         ])
@@ -75,6 +79,7 @@ async fn the_summary_has_the_spec_shape_with_a_date_per_property() {
         "stayState": "checked_in", "nextTransitionAt": "2026-11-24T11:00:00.000Z",
         "access": {"code": "4821", "validFrom": "2026-11-20T15:00:00.000Z", "validUntil": "2026-11-24T11:00:00.000Z",
                    "booking": current["code"]},
+        "accessWithheld": null,
         "turnover": {"sameDay": false, "cleaningFrom": "2026-11-24T11:00:00.000Z",
                      "cleaningUntil": "2026-11-29T15:00:00.000Z", "gapNights": 5, "unbookableGap": false},
         "feeds": []});
@@ -190,4 +195,53 @@ async fn an_inactive_property_neither_appears_nor_counts() {
         summary["properties"].as_array().unwrap().iter().map(|p| p["slug"].as_str().unwrap()).collect();
     assert_eq!(slugs, ["harbour-loft", "sea-view"]);
     assert_eq!((&summary["totals"]["properties"], &summary["totals"]["pendingBookings"]), (&json!(2), &json!(1)));
+}
+
+/// A confirmed stay in sea-view since the 20th, with `form` as its check-in
+/// form, payment required, and its payment set to `payment` before any summary.
+async fn staying(form: CheckInForm, payment: PaymentStatus) -> (TestServer<MemoryStore>, String) {
+    let s = TestServer::memory().await;
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.access.access_requires_payment = Some(true);
+            p.access.stay_page.check_in_form = form.clone();
+        })
+        .unwrap();
+    s.set_now("2026-11-15T12:00:00Z");
+    let code = s.book("sea-view", "2026-11-20", "2026-11-24", 2).await["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    s.set_now(NOW);
+    crate::stay_page::set_payment(&s, &code, payment);
+    (s, code)
+}
+
+/// sea-view's door code, `access` and `accessWithheld` in the summary.
+async fn door_of(s: &TestServer<MemoryStore>) -> (Value, Value, Value) {
+    let summary = s.summary().await;
+    let sea = of(&summary, "sea-view");
+    (sea["doorCode"].clone(), sea["access"].clone(), sea["accessWithheld"].clone())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unpaid_stay_shows_no_door_code_when_the_property_requires_payment_and_a_paid_one_does() {
+    let (unpaid, code) = staying(CheckInForm::default(), PaymentStatus::Unpaid).await;
+    let withheld = json!({"booking": code, "missing": ["unpaid"], "revealAt": "2026-11-18T15:00:00.000Z"});
+    assert_eq!(door_of(&unpaid).await, (json!(""), json!(null), withheld));
+    let (paid, code) = staying(CheckInForm::default(), PaymentStatus::Paid).await;
+    let access = json!({"code": "4821", "validFrom": "2026-11-20T15:00:00.000Z",
+        "validUntil": "2026-11-24T11:00:00.000Z", "booking": code});
+    assert_eq!(door_of(&paid).await, (json!("4821"), access, json!(null)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_door_code_waits_for_a_required_check_in_form_and_shows_once_it_is_sent() {
+    let form = CheckInForm::default().with(CheckInField::Phone, FieldRule::Required);
+    let (s, code) = staying(form, PaymentStatus::Paid).await;
+    let (door, access, withheld) = door_of(&s).await;
+    assert_eq!((door, access, &withheld["missing"]), (json!(""), json!(null), &json!(["form_not_done"])));
+    let path = crate::check_in::stay_path(&s, &code).await;
+    let token = crate::check_in::token_of(&s.http.get(&path, NO_KEY).await.text());
+    crate::check_in::post(&s, &path, &[("token", &token), ("phone", "+351 912 345 678")]).await.expect(303);
+    let (door, access, withheld) = door_of(&s).await;
+    assert_eq!((door, &access["code"], withheld), (json!("4821"), &json!("4821"), json!(null)), "sent");
 }

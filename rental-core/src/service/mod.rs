@@ -70,6 +70,7 @@ use crate::channels::feed_status::{self, FeedStatus};
 use crate::channels::pull::FeedState;
 use crate::error::{Error, FieldError, NotFound, Result};
 use crate::properties::property::{MAX_GUESTS, Property};
+use crate::stays::access_gate::GateFacts;
 use crate::stays::occupancy::{self, PropertyDay, Summary, today_in};
 use crate::stays::stay_summary::{self, StayDay};
 use crate::store::{ReadRecords, ReadTx, Store};
@@ -361,8 +362,9 @@ impl<S: Store> Rental<S> {
             .collect();
         let mut summary = occupancy::summarize(now, self.settings.timezone, &days);
         let (visits, feeds) = self.stay_inputs(&summary, &days, now)?;
+        let payments_configured = self.settings.payment_provider;
         let stays: Vec<StayDay<'_>> =
-            visits.iter().zip(&feeds).map(|(visits, feeds)| StayDay { visits, feeds }).collect();
+            visits.iter().zip(&feeds).map(|(visits, feeds)| StayDay { visits, feeds, payments_configured }).collect();
         stay_summary::complete(&mut summary, now, &days, &stays);
         Ok(summary)
     }
@@ -376,7 +378,7 @@ impl<S: Store> Rental<S> {
         summary: &Summary,
         days: &[PropertyDay<'_>],
         now: DateTime<Utc>,
-    ) -> Result<(Vec<Vec<(String, Visit)>>, Vec<Vec<FeedStatus>>)> {
+    ) -> Result<(Vec<Vec<(String, Visit, GateFacts)>>, Vec<Vec<FeedStatus>>)> {
         let needed: Vec<(&str, Vec<&str>)> = days
             .iter()
             .zip(&summary.properties)
@@ -423,13 +425,13 @@ impl<S: Store> Rental<S> {
 }
 
 /// For each `(property, codes)`, the visits of those bookings read from `read`.
-fn stored_visits(read: &impl ReadTx, needed: &[(&str, Vec<&str>)]) -> Result<Vec<Vec<(String, Visit)>>> {
+fn stored_visits(read: &impl ReadTx, needed: &[(&str, Vec<&str>)]) -> Result<Vec<Vec<(String, Visit, GateFacts)>>> {
     let mut visits = Vec::with_capacity(needed.len());
     for (_, codes) in needed {
         let mut found = Vec::with_capacity(codes.len());
         for code in codes {
             if let Some(b) = read.booking(code)? {
-                found.push(((*code).to_owned(), b.visit));
+                found.push(((*code).to_owned(), b.visit.clone(), GateFacts::of(&b)));
             }
         }
         visits.push(found);

@@ -505,7 +505,7 @@ impl Cache {
         &self,
         store: &S,
         needed: &[(&str, Vec<&str>)],
-    ) -> Result<Vec<Vec<(String, Visit)>>> {
+    ) -> Result<Vec<Vec<(String, Visit, crate::stays::access_gate::GateFacts)>>> {
         self.visits.needed(store, needed)
     }
 

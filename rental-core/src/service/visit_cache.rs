@@ -7,6 +7,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use crate::bookings::booking::Booking;
 use crate::bookings::visit::Visit;
 use crate::error::Result;
+use crate::stays::access_gate::GateFacts;
 use crate::store::{ReadTx, Store};
 
 /// The [`Visit`] of each stay the last summary needed (each property's
@@ -36,6 +37,8 @@ pub(super) struct VisitCache {
 struct Held {
     property: String,
     visit: Visit,
+    /// What the access gate reads of the booking beside its visit.
+    facts: GateFacts,
 }
 
 impl VisitCache {
@@ -46,7 +49,7 @@ impl VisitCache {
         &self,
         store: &S,
         needed: &[(&str, Vec<&str>)],
-    ) -> Result<Vec<Vec<(String, Visit)>>> {
+    ) -> Result<Vec<Vec<(String, Visit, GateFacts)>>> {
         let mut held = self.lock();
         let mut read = None;
         let mut out = Vec::with_capacity(needed.len());
@@ -54,9 +57,9 @@ impl VisitCache {
             let mut visits = Vec::with_capacity(codes.len());
             for code in codes {
                 if let Some(kept) = held.get(*code) {
-                    visits.push(((*code).to_owned(), kept.visit.clone()));
+                    visits.push(((*code).to_owned(), kept.visit.clone(), kept.facts));
                 } else if let Some(kept) = stored(store, &mut read, property, code)? {
-                    visits.push(((*code).to_owned(), kept.visit.clone()));
+                    visits.push(((*code).to_owned(), kept.visit.clone(), kept.facts));
                     held.insert((*code).to_owned(), kept);
                 }
             }
@@ -77,6 +80,7 @@ impl VisitCache {
             if let Some(kept) = held.get_mut(booking.code.as_str()) {
                 kept.property = booking.property.to_string();
                 kept.visit = booking.visit.clone();
+                kept.facts = GateFacts::of(booking);
             }
         }
     }
@@ -106,7 +110,7 @@ fn stored<'s, S: Store>(
         Some(tx) => tx,
         empty => empty.insert(store.read()?),
     };
-    Ok(tx.booking(code)?.map(|b| Held { property: property.to_owned(), visit: b.visit }))
+    Ok(tx.booking(code)?.map(|b| Held { property: property.to_owned(), facts: GateFacts::of(&b), visit: b.visit }))
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::Serialize;
 
+use crate::basics::stay::Stay;
 use crate::bookings::booking::{Booking, PaymentStatus, Status};
+use crate::bookings::visit::Visit;
 use crate::properties::local_time::local_instant;
 use crate::properties::property::Property;
 use crate::stays::access::window;
@@ -27,6 +29,23 @@ pub enum Missing {
     FormNotDone,
     /// The booking's security deposit is not held (yet, or any more).
     DepositNotHeld,
+}
+
+/// A stay's access details the occupancy summary holds back, and why
+/// (docs/API.md section 15): its `access` is null, and so is its `doorCode`
+/// while the held-back code would be valid.
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Withheld {
+    /// The booking whose code it is.
+    pub booking: crate::basics::ids::BookingCode,
+    /// The conditions that do not hold.
+    pub missing: Vec<Missing>,
+    /// From when time alone no longer holds it back.
+    #[serde(with = "crate::basics::timestamp")]
+    #[cfg_attr(feature = "schemars", schemars(with = "crate::basics::timestamp::Rfc3339Millis"))]
+    pub reveal_at: DateTime<Utc>,
 }
 
 /// What the gate needs to know beyond the booking and its property.
@@ -81,10 +100,47 @@ impl AccessGate {
 /// assert!(check(&b, &p, "2026-12-18T15:00:00Z".parse().unwrap(), none).open());
 /// ```
 pub fn check(booking: &Booking, property: &Property, now: DateTime<Utc>, conditions: Conditions) -> AccessGate {
-    let (opens, closes) = window(property, booking.check_in(), booking.check_out(), booking.visit.checked_out_at);
+    check_stay(GateFacts::of(booking), booking.stay, &booking.visit, property, now, conditions)
+}
+
+/// What the gate reads of a booking besides its stay and visit: small enough
+/// for the occupancy summary to keep beside the visit, so that it judges a
+/// stay by [`check_stay`] without reading the booking again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GateFacts {
+    /// The booking is confirmed.
+    pub confirmed: bool,
+    /// Nothing of it is due and unpaid (paid, or paid outside the engine).
+    pub paid: bool,
+    /// The guest gave an e-mail address (a channel's guest may not have).
+    pub has_email: bool,
+}
+
+impl GateFacts {
+    /// The facts of `booking`.
+    pub fn of(booking: &Booking) -> Self {
+        GateFacts {
+            confirmed: booking.status == Status::Confirmed,
+            paid: matches!(booking.payment_status, PaymentStatus::Paid | PaymentStatus::External),
+            has_email: !booking.guest_email.is_empty(),
+        }
+    }
+}
+
+/// [`check`] from a booking's [`GateFacts`], its `stay` and its `visit`: the
+/// one rule, for callers that hold these rather than the booking.
+pub fn check_stay(
+    facts: GateFacts,
+    stay: Stay,
+    visit: &Visit,
+    property: &Property,
+    now: DateTime<Utc>,
+    conditions: Conditions,
+) -> AccessGate {
+    let (opens, closes) = window(property, stay.check_in(), stay.check_out(), visit.checked_out_at);
     let reveal_at = reveal_at(property, opens);
     let mut missing = Vec::new();
-    if booking.status != Status::Confirmed {
+    if !facts.confirmed {
         missing.push(Missing::NotConfirmed);
     }
     if now < reveal_at {
@@ -94,12 +150,10 @@ pub fn check(booking: &Booking, property: &Property, now: DateTime<Utc>, conditi
         missing.push(Missing::Ended);
     }
     let requires_payment = property.access.access_requires_payment.unwrap_or(conditions.payments_configured);
-    if requires_payment && !paid(booking) {
+    if requires_payment && !facts.paid {
         missing.push(Missing::Unpaid);
     }
-    if booking.visit.check_in_form_at.is_none()
-        && property.access.stay_page.check_in_form.has_required(!booking.guest_email.is_empty())
-    {
+    if visit.check_in_form_at.is_none() && property.access.stay_page.check_in_form.has_required(facts.has_email) {
         missing.push(Missing::FormNotDone);
     }
     if conditions.deposit_held == Some(false) {
@@ -115,11 +169,6 @@ pub fn reveal_at(property: &Property, opens: DateTime<Utc>) -> DateTime<Utc> {
     let local =
         opens.with_timezone(&tz).naive_local() - TimeDelta::hours(i64::from(property.access.access_reveal_hours));
     local_instant(tz, local)
-}
-
-/// True when nothing of the booking is due and unpaid.
-fn paid(booking: &Booking) -> bool {
-    matches!(booking.payment_status, PaymentStatus::Paid | PaymentStatus::External)
 }
 
 #[cfg(test)]

@@ -91,6 +91,9 @@ pub struct PropertySummary {
     pub next_transition_at: Option<DateTime<Utc>>,
     /// The door code valid now, else the next one to become valid.
     pub access: Option<Access>,
+    /// The stay whose code `access` would show, when its access gate is shut
+    /// by more than time (docs/API.md section 15).
+    pub access_withheld: Option<crate::stays::access_gate::Withheld>,
     /// The turnover after the stay that departs today or is in progress.
     pub turnover: Option<Turnover>,
     /// Each configured channel feed's freshness.
@@ -242,6 +245,8 @@ impl PropertySummary {
         // Rarely more than a few fields: serde writes them.
         out.extend_from_slice(b",\"access\":");
         serde_json::to_writer(&mut *out, &self.access).ok()?;
+        out.extend_from_slice(b",\"accessWithheld\":");
+        serde_json::to_writer(&mut *out, &self.access_withheld).ok()?;
         out.extend_from_slice(b",\"turnover\":");
         serde_json::to_writer(&mut *out, &self.turnover).ok()?;
         out.extend_from_slice(b",\"feeds\":");
@@ -378,6 +383,7 @@ fn summarize_one(now: DateTime<Utc>, day: &PropertyDay<'_>) -> PropertySummary {
         stay_state: StayState::Vacant,
         next_transition_at: None,
         access: None,
+        access_withheld: None,
         turnover: None,
         feeds: Vec::new(),
         stay_booking: None,

@@ -8,6 +8,7 @@ use crate::bookings::visit::Visit;
 use crate::channels::feed_status::{FeedFreshness, FeedStatus};
 use crate::properties::property::Property;
 use crate::stays::access::{self, Access, DoorCodeMode};
+use crate::stays::access_gate::{self as gate, GateFacts, Withheld};
 use crate::stays::occupancy::{PropertyDay, PropertySummary, Summary};
 use crate::stays::stay_state::{StayState, StayTimes, state_at};
 use crate::stays::turnover::turnover;
@@ -16,9 +17,11 @@ use crate::stays::turnover::turnover;
 #[derive(Debug, Clone, Copy)]
 pub struct StayDay<'a> {
     /// The visits of the bookings [`needed_visits`] named (absent ones count as nothing recorded).
-    pub visits: &'a [(String, Visit)],
+    pub visits: &'a [(String, Visit, GateFacts)],
     /// Its configured feeds' freshness.
     pub feeds: &'a [FeedStatus],
+    /// Whether a payment provider is configured (the access gate's default of `accessRequiresPayment`).
+    pub payments_configured: bool,
 }
 
 /// The confirmed stays whose visits the summary reads: those departing
@@ -44,9 +47,11 @@ pub fn complete(summary: &mut Summary, now: DateTime<Utc>, days: &[PropertyDay<'
 
 fn complete_one(ps: &mut PropertySummary, now: DateTime<Utc>, day: &PropertyDay<'_>, stay: &StayDay<'_>) {
     let p = day.property;
-    let visit_of = |code: &str| stay.visits.iter().find(|(c, _)| c == code).map(|(_, v)| v);
-    let relevant: Vec<(&CalendarEntry, Visit)> =
-        needed_visits(day, ps).into_iter().map(|e| (e, visit_of(&e.holder).cloned().unwrap_or_default())).collect();
+    let visit_of = |code: &str| stay.visits.iter().find(|(c, _, _)| c == code).map(|(_, v, f)| (v.clone(), *f));
+    let relevant: Vec<(&CalendarEntry, Visit)> = needed_visits(day, ps)
+        .into_iter()
+        .map(|e| (e, visit_of(&e.holder).map(|(v, _)| v).unwrap_or_default()))
+        .collect();
     let times: Vec<StayTimes> =
         relevant.iter().map(|(e, v)| StayTimes::of(p, e.stay.check_in(), e.stay.check_out(), v)).collect();
     let state = state_at(p, now, &times);
@@ -54,7 +59,28 @@ fn complete_one(ps: &mut PropertySummary, now: DateTime<Utc>, day: &PropertyDay<
     ps.next_transition_at = state.next_transition_at;
     ps.stay_booking = state.stay.and_then(|i| relevant.get(i)).map(|(e, _)| e.holder.as_str().to_owned());
     ps.access = current_access(p, now, &relevant);
-    if let Some(valid) = ps.access.as_ref().filter(|a| a.valid_at(now)) {
+    // The stay page's gate, by the same function: what shuts it holds the code
+    // back here too, but time alone does not (home automation sets a lock
+    // before the guest may read its code: `access` is the next code to come).
+    let shut = ps.access.as_ref().and_then(|a| {
+        let (e, visit) = relevant.iter().find(|(e, _)| e.holder.as_str() == a.booking.as_str())?;
+        // A stay the store does not know (absent visit) has nothing that opens its gate.
+        let facts = visit_of(&e.holder).map(|(_, f)| f).unwrap_or_default();
+        let conditions = gate::Conditions { payments_configured: stay.payments_configured, deposit_held: None };
+        let verdict = gate::check_stay(facts, e.stay, visit, p, now, conditions);
+        (!verdict.waits_only_for_time()).then(|| Withheld {
+            booking: a.booking.clone(),
+            missing: verdict.missing,
+            reveal_at: verdict.reveal_at,
+        })
+    });
+    if let Some(withheld) = shut {
+        if ps.access.as_ref().is_some_and(|a| a.valid_at(now)) {
+            ps.door_code.clear();
+        }
+        ps.access = None;
+        ps.access_withheld = Some(withheld);
+    } else if let Some(valid) = ps.access.as_ref().filter(|a| a.valid_at(now)) {
         ps.door_code.clone_from(&valid.code);
     }
     let today = ps.date;
@@ -128,6 +154,8 @@ mod tests {
         }
     }
 
+    const OPEN: GateFacts = GateFacts { confirmed: true, paid: true, has_email: true };
+
     fn summary_at(p: &Property, now: &str, calendar: &[CalendarEntry], stay: StayDay<'_>) -> Summary {
         let days = [PropertyDay::new(p, calendar, 0, at(now))];
         let mut s = summarize(at(now), chrono_tz::UTC, &days);
@@ -144,10 +172,10 @@ mod tests {
             entry("BK-IN", "2026-12-20", "2026-12-23", EntryKind::Booked),
         ];
         let visits = [
-            ("BK-OUT".to_owned(), coded("111111", "BK-OUT", "2026-12-18T15:00:00Z", "2026-12-20T11:00:00Z")),
-            ("BK-IN".to_owned(), coded("222222", "BK-IN", "2026-12-20T15:00:00Z", "2026-12-23T11:00:00Z")),
+            ("BK-OUT".to_owned(), coded("111111", "BK-OUT", "2026-12-18T15:00:00Z", "2026-12-20T11:00:00Z"), OPEN),
+            ("BK-IN".to_owned(), coded("222222", "BK-IN", "2026-12-20T15:00:00Z", "2026-12-23T11:00:00Z"), OPEN),
         ];
-        let stay = StayDay { visits: &visits, feeds: &[] };
+        let stay = StayDay { visits: &visits, feeds: &[], payments_configured: false };
         let morning = summary_at(&p, "2026-12-20T09:00:00Z", &calendar, stay);
         let ps = &morning.properties[0];
         assert_eq!((ps.stay_state, ps.door_code.as_str()), (StayState::CheckedIn, "111111"));
@@ -176,10 +204,30 @@ mod tests {
             at("2026-12-20T09:00:00Z"),
             chrono::TimeDelta::minutes(30),
         )];
-        let s = summary_at(&p, "2026-12-20T09:00:00Z", &calendar, StayDay { visits: &[], feeds: &feeds });
+        let visits = [("BK-NOW".to_owned(), Visit::default(), OPEN)];
+        let stay = StayDay { visits: &visits, feeds: &feeds, payments_configured: false };
+        let s = summary_at(&p, "2026-12-20T09:00:00Z", &calendar, stay);
         let ps = &s.properties[0];
         let access = ps.access.as_ref().unwrap();
         assert_eq!((access.code.as_str(), access.valid_from), ("4821", at("2026-12-19T15:00:00Z")));
         assert_eq!((ps.feeds.len(), ps.feeds[0].stale, s.totals.stale_feeds), (1, true, 1));
+    }
+
+    #[test]
+    fn time_alone_does_not_hold_the_next_code_back_but_an_unpaid_stay_does() {
+        let mut p = demo::sea_view(); // details 48 h before 15:00
+        p.access.access_requires_payment = Some(true);
+        let calendar = [entry("BK-LATER", "2026-12-20", "2026-12-23", EntryKind::Booked)];
+        let now = "2026-11-22T09:00:00Z";
+        let paid = [("BK-LATER".to_owned(), Visit::default(), OPEN)];
+        let stay = StayDay { visits: &paid, feeds: &[], payments_configured: false };
+        let ps = summary_at(&p, now, &calendar, stay).properties.remove(0);
+        assert_eq!((ps.access.map(|a| a.valid_from), ps.access_withheld), (Some(at("2026-12-20T15:00:00Z")), None));
+        let unpaid = [("BK-LATER".to_owned(), Visit::default(), GateFacts { paid: false, ..OPEN })];
+        let stay = StayDay { visits: &unpaid, feeds: &[], payments_configured: false };
+        let ps = summary_at(&p, now, &calendar, stay).properties.remove(0);
+        let withheld = ps.access_withheld.expect("withheld");
+        assert_eq!((ps.access, withheld.missing), (None, vec![gate::Missing::TooEarly, gate::Missing::Unpaid]));
+        assert_eq!((withheld.reveal_at, ps.door_code.as_str()), (at("2026-12-18T15:00:00Z"), "4821"), "none valid now");
     }
 }

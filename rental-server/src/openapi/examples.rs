@@ -166,6 +166,7 @@ fn summary_example() -> Value {
             "stayState": "checked_in", "nextTransitionAt": "2026-11-24T11:00:00.000Z",
             "access": {"code": "482913", "validFrom": "2026-11-20T14:30:00.000Z",
                 "validUntil": "2026-11-24T11:00:00.000Z", "booking": "BK-7QX2MF"},
+            "accessWithheld": null,
             "turnover": {"sameDay": false, "cleaningFrom": "2026-11-24T11:00:00.000Z",
                 "cleaningUntil": "2026-12-01T15:00:00.000Z", "gapNights": 7, "unbookableGap": false},
             "feeds": [{"name": "airbnb", "ok": true, "lastAttemptAt": "2026-11-22T07:30:00.000Z",
