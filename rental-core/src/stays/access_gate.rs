@@ -119,7 +119,8 @@ pub fn reveal_at(property: &Property, opens: DateTime<Utc>) -> DateTime<Utc> {
 
 /// True when nothing of the booking is due and unpaid.
 fn paid(booking: &Booking) -> bool {
-    matches!(booking.payment_status, PaymentStatus::Paid | PaymentStatus::External)
+    // A goodwill refund of part leaves nothing due.
+    matches!(booking.payment_status, PaymentStatus::Paid | PaymentStatus::PartiallyRefunded | PaymentStatus::External)
 }
 
 #[cfg(test)]
