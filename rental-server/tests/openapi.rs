@@ -600,3 +600,19 @@ fn validate_cases(doc: &Value, cases: &[(String, Value, Value)]) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn the_booking_payment_status_lists_the_contracts_states() {
+    let doc = document();
+    let booking = resolve(&doc, &doc["components"]["schemas"]["Booking"]);
+    let status = resolve(&doc, &booking["properties"]["paymentStatus"]);
+    let mut names: Vec<String> = match status.get("enum") {
+        Some(list) => list.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect(),
+        // schemars writes documented variants as `oneOf` of `const`s.
+        None => status["oneOf"].as_array().unwrap().iter().map(|v| v["const"].as_str().unwrap().to_owned()).collect(),
+    };
+    names.sort();
+    let want =
+        ["authorized", "expired", "external", "paid", "partially_paid", "partially_refunded", "refunded", "unpaid"];
+    assert_eq!(names, want, "{status}");
+}

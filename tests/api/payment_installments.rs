@@ -11,7 +11,7 @@ use rental_server::payments::Stripe;
 use rental_server::payments::installments::charge_due;
 use rental_tests::http::TestServer;
 use rental_tests::localstripe::{LocalStripe, cards};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// A server whose sea-view takes half at booking and half 7 days before check-in, and a
 /// confirmed booking there paid at checkout with `card`; its code.
@@ -60,6 +60,9 @@ async fn the_second_installment_is_charged_off_session_at_its_instant_once() {
     let (first, second) = (installment(&server, &code, 1), installment(&server, &code, 2));
     assert_eq!(first.status, PaymentState::Succeeded, "captured on confirm");
     assert_eq!(second.status, PaymentState::Scheduled);
+    let status = |body: Value| body["paymentStatus"].as_str().map(str::to_owned);
+    let path = format!("/api/v1/bookings/{code}");
+    assert_eq!(status(server.get(&path, &server.key).await.body).as_deref(), Some("partially_paid"), "one of two paid");
     let page = stay_page(&server, &code).await;
     let (paid, due) = (money(first.amount), money(second.amount));
     assert!(page.contains(&format!("id=\"amount-paid\">{paid}<")), "paid {paid}: {page}");
@@ -82,6 +85,7 @@ async fn the_second_installment_is_charged_off_session_at_its_instant_once() {
     assert_eq!(intents["data"].as_array().unwrap().len(), 2, "the hold, then one charge: {intents}");
     let page = stay_page(&server, &code).await;
     assert!(page.contains(&format!("id=\"balance-due\">{}<", money(0))) && !page.contains("id=\"next-payment\""));
+    assert_eq!(status(server.get(&path, &server.key).await.body).as_deref(), Some("paid"), "both paid");
 }
 
 #[tokio::test]

@@ -189,9 +189,15 @@ pub enum PaymentStatus {
     Unpaid,
     /// The guest's card hold succeeded.
     Authorized,
-    /// Captured on confirmation.
+    /// Some installments paid, a balance still due.
+    #[serde(rename = "partially_paid")]
+    PartiallyPaid,
+    /// Captured on confirmation; every installment paid.
     Paid,
-    /// Given back on cancellation.
+    /// Some of what was paid given back.
+    #[serde(rename = "partially_refunded")]
+    PartiallyRefunded,
+    /// Given back on cancellation, or all that was paid refunded.
     Refunded,
     /// The checkout link lapsed unpaid.
     Expired,

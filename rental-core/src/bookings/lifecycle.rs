@@ -309,7 +309,9 @@ fn cancel(
     let mut next = b.clone();
     next.status = Status::Cancelled;
     next.payment_status = expired.unwrap_or(match b.payment_status {
-        PaymentStatus::Paid => PaymentStatus::Refunded,
+        PaymentStatus::Paid | PaymentStatus::PartiallyPaid | PaymentStatus::PartiallyRefunded => {
+            PaymentStatus::Refunded
+        }
         PaymentStatus::Authorized => PaymentStatus::Unpaid,
         other => other,
     });

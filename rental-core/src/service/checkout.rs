@@ -73,7 +73,7 @@ impl<S: Store> Rental<S> {
             if moved_any {
                 // The body's sums follow the ledger (amountPaid once captured or charged).
                 let records = records_of(&**tx, booking.property.as_str(), booking.code.as_str())?;
-                booking.money = crate::payments::PaymentSummary::of(&records, booking.is_active());
+                crate::payments::follow_ledger(&mut booking, &records);
                 tx.put_booking(&booking)?;
             }
             let action = match (outcome, booking.status, booking.payment_status) {
@@ -83,7 +83,9 @@ impl<S: Store> Rental<S> {
             };
             match lifecycle::apply(&booking, &action, now, now.date_naive())? {
                 Outcome::Unchanged => Ok(booking),
-                Outcome::Changed { booking, events } => {
+                Outcome::Changed { mut booking, events } => {
+                    // Confirming says `paid`; the ledger may say only the first installment is.
+                    booking.payment_status = crate::payments::derive_status(booking.payment_status, &booking.money);
                     tx.put_booking(&booking)?;
                     tx.append_events(&events)?;
                     Ok(tx.booking(booking.code.as_str())?.unwrap_or(booking))

@@ -8,7 +8,7 @@ use crate::bookings::booking::Booking;
 use crate::bookings::event::Event;
 use crate::error::{Error, NotFound, Result};
 use crate::outbox::message::MessageKind;
-use crate::payments::ledger::{PaymentKind, PaymentPlan, PaymentRecord, PaymentState, PaymentSummary, booking_prefix};
+use crate::payments::ledger::{PaymentKind, PaymentPlan, PaymentRecord, PaymentState, booking_prefix};
 use crate::payments::schedule::{PlannedInstallment, StayClock, deposit_instants, installments};
 use crate::properties::payment_settings::PaymentSettings;
 use crate::store::{ReadRecords, ReadTx, Store, StoreResult, WriteRecords, WriteTx};
@@ -66,7 +66,7 @@ impl<S: Store> Rental<S> {
                 now,
             };
             let out = work(&mut change)?;
-            change.booking.money = PaymentSummary::of(&change.records, change.booking.is_active());
+            crate::payments::follow_ledger(&mut change.booking, &change.records);
             if change.booking != booking {
                 tx.put_booking(&change.booking)?;
             }
@@ -141,11 +141,13 @@ pub(super) fn settle_ledger(
     booking: &mut Booking,
     now: DateTime<Utc>,
 ) -> StoreResult<()> {
-    if booking.is_active() {
-        return Ok(());
-    }
     let (slug, code) = (booking.property.as_str().to_owned(), booking.code.as_str().to_owned());
     let mut records = records_of(&**tx, &slug, &code)?;
+    if booking.is_active() {
+        // Confirming says `paid`; the ledger may say only part is.
+        crate::payments::follow_ledger(booking, &records);
+        return Ok(());
+    }
     for record in crate::payments::ledger::cancel_unpaid(&mut records, now) {
         tx.put(&record)?;
     }
@@ -166,7 +168,7 @@ pub(super) fn settle_ledger(
             booking.payment_status = crate::bookings::booking::PaymentStatus::Paid;
         }
     }
-    booking.money = crate::payments::PaymentSummary::of(&records, false);
+    crate::payments::follow_ledger(booking, &records);
     Ok(())
 }
 
@@ -195,6 +197,6 @@ pub(super) fn reprice_ledger(
         tx.put(&record)?;
         records.push(record);
     }
-    booking.money = PaymentSummary::of(&records, booking.is_active());
+    crate::payments::follow_ledger(booking, &records);
     Ok(())
 }

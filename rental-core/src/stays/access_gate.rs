@@ -121,7 +121,11 @@ impl GateFacts {
     pub fn of(booking: &Booking) -> Self {
         GateFacts {
             confirmed: booking.status == Status::Confirmed,
-            paid: matches!(booking.payment_status, PaymentStatus::Paid | PaymentStatus::External),
+            // A goodwill refund of part leaves nothing due.
+            paid: matches!(
+                booking.payment_status,
+                PaymentStatus::Paid | PaymentStatus::PartiallyRefunded | PaymentStatus::External
+            ),
             has_email: !booking.guest_email.is_empty(),
         }
     }

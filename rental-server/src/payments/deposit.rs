@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use http::StatusCode;
 use rental_core::payment_provider::{Payment, PaymentState};
-use rental_core::payments::{PaymentKind, PaymentRecord, PaymentState as Ledger, PaymentSummary, PaymentView};
+use rental_core::payments::{PaymentKind, PaymentRecord, PaymentState as Ledger, PaymentView};
 use rental_core::{Error, Event, EventName, Store};
 use serde::Deserialize;
 use serde_json::json;
@@ -159,7 +159,7 @@ async fn record<S: Store + 'static>(
             }
             let stored = stored.clone();
             let mut booking = change.booking.clone();
-            booking.money = PaymentSummary::of(&change.records, booking.is_active());
+            rental_core::payments::follow_ledger(&mut booking, &change.records);
             change.events.push(Event::payment(event, &booking, &stored, now));
             Ok(stored)
         })

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use rental_core::message::MessageKind;
 use rental_core::payment_provider::{ChargeRequest, Payment, PaymentProvider, PaymentState, Session};
-use rental_core::payments::{PaymentKind, PaymentRecord, PaymentState as LedgerState, PaymentSummary};
+use rental_core::payments::{PaymentKind, PaymentRecord, PaymentState as LedgerState};
 use rental_core::{Event, EventName, Rental, Status, Store};
 
 use super::checkout::metadata;
@@ -118,7 +118,7 @@ async fn record_outcome<S: Store + 'static>(
             };
             let stored = stored.clone();
             let mut booking = change.booking.clone();
-            booking.money = PaymentSummary::of(&change.records, booking.is_active());
+            rental_core::payments::follow_ledger(&mut booking, &change.records);
             change.events.push(Event::payment(event, &booking, &stored, now));
             Ok(())
         })

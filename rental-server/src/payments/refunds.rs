@@ -10,7 +10,7 @@ use std::time::Duration;
 use http::StatusCode;
 use rental_core::payment_provider::{PaymentProvider, ProviderError, Refund, RefundRequest, RefundState};
 use rental_core::payments::refund::goodwill as goodwill_records;
-use rental_core::payments::{PaymentKind, PaymentRecord, PaymentState, PaymentSummary, PaymentView};
+use rental_core::payments::{PaymentKind, PaymentRecord, PaymentState, PaymentView};
 use rental_core::{Error, Event, EventName, Rental, Store};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -87,7 +87,7 @@ pub(crate) async fn issue<S: Store + 'static>(
             }
             let stored = stored.clone();
             let mut booking = change.booking.clone();
-            booking.money = PaymentSummary::of(&change.records, booking.is_active());
+            rental_core::payments::follow_ledger(&mut booking, &change.records);
             change.events.push(Event::payment(EventName::PaymentRefunded, &booking, &stored, now));
             Ok(())
         })
