@@ -31,14 +31,16 @@ async fn the_backup_is_streamed_and_holds_the_same_bytes_as_the_librarys_backup(
     tx.commit().unwrap();
     let key = server.rental.admin().create_key("backups", &[Scope::Backup]).expect("a key").secret;
 
+    // The key's first use is recorded in the store: made before the two backups compared.
+    server.http.get("/api/v1/backup", &key).await.expect(200);
+    let mut whole = Vec::new();
+    server.rental.backup(&mut whole).expect("the library's backup");
     let answer = server.http.get("/api/v1/backup", &key).await;
     answer.expect(200);
     assert_eq!(answer.header("content-type"), Some("application/x-ndjson"));
     // No length announced: the file is sent as it is written.
     assert_eq!(answer.header("transfer-encoding"), Some("chunked"), "{:?}", answer.headers);
     assert_eq!(answer.header("content-length"), None);
-    let mut whole = Vec::new();
-    server.rental.backup(&mut whole).expect("the library's backup");
     assert!(whole.len() > 1 << 20, "the store's backup is {} bytes", whole.len());
     assert_eq!(answer.bytes.len(), whole.len());
     assert!(answer.bytes == whole, "the HTTP backup differs from the library's");
