@@ -62,6 +62,7 @@ mod service;
 mod state;
 pub mod stay;
 pub mod stay_schedule;
+mod streamed;
 
 pub use config::{SHUTDOWN_GRACE, ServerConfig, WebhookConfig};
 pub use jobs::Jobs;
@@ -192,7 +193,8 @@ fn serve_connection<S: Store + 'static>(
         async move {
             let response = service.answer(req).await;
             busy.store(false, Ordering::Relaxed);
-            Ok::<_, Infallible>(response)
+            // A backup is sent as it is written; every other answer is whole.
+            Ok::<_, Infallible>(streamed::assemble(response))
         }
     });
     let conn = graceful.watch(limits.builder().serve_connection(TokioIo::new(io), answer));

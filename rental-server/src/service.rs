@@ -154,7 +154,8 @@ impl<S: Store + 'static> hyper::service::Service<Request<Incoming>> for RentalSe
         let limits = self.state.limits;
         let req = req.map(|body| Body::new(body, tokio::time::Instant::now(), &limits));
         let service = self.clone();
-        Box::pin(async move { Ok(service.answer(req).await) })
+        // The program's server takes `Full` bodies: a streamed answer (the backup) is gathered whole.
+        Box::pin(async move { Ok(crate::streamed::gather(service.answer(req).await).await) })
     }
 }
 

@@ -40,6 +40,7 @@
 
 mod auth;
 mod availability;
+mod backup;
 mod blocks;
 mod book;
 mod book_verify;
