@@ -14,10 +14,12 @@ use chrono::NaiveDate;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use redb::{Database, TableDefinition};
 use rental_benches as data;
+use rental_core::access_gate::GateFacts;
 use rental_core::calendar::CalendarEntry;
 use rental_core::occupancy::{self, PropertyDay, today_in};
 use rental_core::stay_summary::{self, StayDay};
 use rental_core::store::{ReadTx, Store};
+use rental_core::visit::Visit;
 use rental_core::{Property, QuoteRequest, RedbStore, Rental, availability, pricing};
 use tempfile::TempDir;
 
@@ -139,6 +141,8 @@ struct Fleet {
     properties: Vec<Property>,
     calendars: Vec<Vec<CalendarEntry>>,
     pending: Vec<usize>,
+    /// Each property's stays with what their access gate reads, as the summary reads them.
+    visits: Vec<Vec<(String, Visit, GateFacts)>>,
 }
 
 /// `size` fleet properties in redb; with `cached`, the engine keeps its read cache
@@ -153,15 +157,19 @@ fn fleet(size: usize, cached: bool) -> Fleet {
     let properties = rental.properties().expect("properties");
     let mut calendars = Vec::new();
     let mut pending = Vec::new();
+    let mut visits = Vec::new();
     for p in &properties {
         let today = today_in(p.timezone, data::now());
         let slug = p.slug.as_str();
-        calendars.push(tx.calendar(slug, today.pred_opt().unwrap_or(today), NaiveDate::MAX).expect("calendar"));
+        let calendar = tx.calendar(slug, today.pred_opt().unwrap_or(today), NaiveDate::MAX).expect("calendar");
+        let stays = calendar.iter().filter_map(|e| tx.booking(e.holder.as_str()).expect("booking"));
+        visits.push(stays.map(|b| (b.code.to_string(), b.visit.clone(), GateFacts::of(&b))).collect());
+        calendars.push(calendar);
         pending.push(tx.pending_count(slug).expect("pending"));
     }
     drop(tx);
     eprintln!("occupancy fleet: {size} properties, {} stays, loaded in {:.1?}", size * 10, started.elapsed());
-    Fleet { _dir: dir, rental, properties, calendars, pending }
+    Fleet { _dir: dir, rental, properties, calendars, pending, visits }
 }
 
 impl Fleet {
@@ -172,12 +180,13 @@ impl Fleet {
     }
 }
 
-/// Both parts of the summary, as `Rental::summary` makes them: the fleet has
-/// no recorded check-ins and no feeds, so each property's stay inputs are empty.
-fn summarize(days: &[PropertyDay<'_>]) -> occupancy::Summary {
+/// Both parts of the summary, as `Rental::summary` makes them: each property's
+/// stays with their visits and gate facts, and no feeds.
+fn summarize(days: &[PropertyDay<'_>], visits: &[Vec<(String, Visit, GateFacts)>]) -> occupancy::Summary {
     let now = data::now();
     let mut summary = occupancy::summarize(now, chrono_tz::UTC, days);
-    let stays = vec![StayDay { visits: &[], feeds: &[], payments_configured: false }; days.len()];
+    let stays: Vec<StayDay<'_>> =
+        visits.iter().map(|v| StayDay { visits: v, feeds: &[], payments_configured: false }).collect();
     stay_summary::complete(&mut summary, now, days, &stays);
     summary
 }
@@ -187,7 +196,7 @@ fn occupancy(c: &mut Criterion) {
     let (cell, cached_cell) = (OnceCell::new(), OnceCell::new());
     let checked = |cached: bool| {
         let f = fleet(size, cached);
-        let pure = summarize(&f.days());
+        let pure = summarize(&f.days(), &f.visits);
         assert_eq!(pure.totals.properties, size);
         assert_eq!(f.rental.summary().expect("summary"), pure, "pure and redb summaries agree");
         f
@@ -197,7 +206,7 @@ fn occupancy(c: &mut Criterion) {
     g.sample_size(20).measurement_time(Duration::from_secs(5));
     g.bench_function("pure", |b| {
         let days = fleet().days();
-        b.iter(|| summarize(black_box(&days)));
+        b.iter(|| summarize(black_box(&days), &fleet().visits));
     });
     g.bench_function("redb", |b| {
         let rental = &fleet().rental;
