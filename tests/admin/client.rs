@@ -169,3 +169,22 @@ fn encode(fields: &[(&str, &str)]) -> String {
     };
     fields.iter().map(|(n, v)| format!("{}={}", enc(n), enc(v))).collect::<Vec<_>>().join("&")
 }
+
+/// Sea View's demo fields as the property editor posts them.
+pub const SEA_VIEW_FORM: [(&str, &str); 15] = [
+    ("name", "Sea View Cottage"),
+    ("nightlyRate", "150"),
+    ("weekendRate", "180"),
+    ("cleaningFee", "60"),
+    ("extraGuestFee", "20"),
+    ("baseGuests", "2"),
+    ("maxGuests", "4"),
+    ("taxRate", "12"),
+    ("weeklyDiscount", "10"),
+    ("monthlyDiscount", "20"),
+    ("minNights", "2"),
+    ("maxNights", "28"),
+    ("checkInTime", "15:00"),
+    ("checkOutTime", "11:00"),
+    ("active", "yes"),
+];

@@ -6,28 +6,9 @@ use rental_core::property::{CancellationPolicy, PaymentTerms, SecurityDeposit};
 
 use crate::client::{Client, server};
 
-/// Sea View's other fields, as the form posts them.
-const BASE: [(&str, &str); 15] = [
-    ("name", "Sea View Cottage"),
-    ("nightlyRate", "150"),
-    ("weekendRate", "180"),
-    ("cleaningFee", "60"),
-    ("extraGuestFee", "20"),
-    ("baseGuests", "2"),
-    ("maxGuests", "4"),
-    ("taxRate", "12"),
-    ("weeklyDiscount", "10"),
-    ("monthlyDiscount", "20"),
-    ("minNights", "2"),
-    ("maxNights", "28"),
-    ("checkInTime", "15:00"),
-    ("checkOutTime", "11:00"),
-    ("active", "yes"),
-];
-
 /// The base fields with the payment fields of `extra`.
 fn form<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
-    let mut fields = BASE.to_vec();
+    let mut fields = crate::client::SEA_VIEW_FORM.to_vec();
     fields.push(("paymentsForm", "yes"));
     fields.extend_from_slice(extra);
     fields

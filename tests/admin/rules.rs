@@ -8,26 +8,6 @@ use crate::client::{Client, server};
 
 const EDIT: &str = "/admin/properties/sea-view/edit";
 
-/// Sea View's other fields, as the form posts them, and the rules' marker.
-const BASE: [(&str, &str); 16] = [
-    ("name", "Sea View Cottage"),
-    ("nightlyRate", "150"),
-    ("weekendRate", "180"),
-    ("cleaningFee", "60"),
-    ("extraGuestFee", "20"),
-    ("baseGuests", "2"),
-    ("maxGuests", "4"),
-    ("taxRate", "12"),
-    ("weeklyDiscount", "10"),
-    ("monthlyDiscount", "20"),
-    ("minNights", "2"),
-    ("maxNights", "28"),
-    ("checkInTime", "15:00"),
-    ("checkOutTime", "11:00"),
-    ("active", "yes"),
-    ("rulesForm", "yes"),
-];
-
 /// Saturday changeover, two days' notice, a night to prepare, a gap rule,
 /// a last-minute cut, a code, a tourist tax and pets.
 const RULES: [(&str, &str); 23] = [
@@ -57,7 +37,8 @@ const RULES: [(&str, &str); 23] = [
 ];
 
 fn form<'a>(extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
-    let mut fields = BASE.to_vec();
+    let mut fields = crate::client::SEA_VIEW_FORM.to_vec();
+    fields.push(("rulesForm", "yes"));
     fields.extend_from_slice(extra);
     fields
 }
