@@ -8,13 +8,13 @@ use std::sync::Arc;
 
 use http::StatusCode;
 use http_body_util::BodyExt;
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use maud::{Markup, PreEscaped, html};
 use rental_core::{Booking, Store};
 use serde_json::Value;
 
 use super::shell;
 use crate::AppState;
-use crate::book::page::{CSS, Page, money, respond};
+use crate::book::page::{Page, money};
 use crate::book::token::FORM_LIFETIME;
 use crate::connection::body::Body;
 
@@ -93,7 +93,12 @@ pub async fn start<S: Store + 'static>(state: &Arc<AppState<S>>, b: Booking, lin
         script nonce=(nonce) src=(client.js_url) {}
         script nonce=(nonce) { (PreEscaped(script(key, secret))) }
     };
-    page(StatusCode::OK, &format!("Pay for your stay at {}", b.property_name), &body, &policy(&client.js_url, &nonce))
+    shell::shell_with_policy(
+        StatusCode::OK,
+        &format!("Pay for your stay at {}", b.property_name),
+        &body,
+        &policy(&client.js_url, &nonce),
+    )
 }
 
 /// `POST .../pay/complete`: the amount held or charged with the card just saved, then back to the page.
@@ -151,24 +156,6 @@ fn origin(url: &str) -> &str {
 /// A short page in words.
 fn message(status: StatusCode, text: &str) -> Page {
     shell::shell(status, "Payment", &html! { main.page { h1 { "Payment" } p #pay-message { (text) } } })
-}
-
-/// A page with `policy` instead of the stay page's.
-fn page(status: StatusCode, title: &str, body: &Markup, policy: &str) -> Page {
-    let markup = html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                meta name="referrer" content="no-referrer";
-                title { (title) }
-                style { (PreEscaped(CSS)) }
-            }
-            body { (body) }
-        }
-    };
-    shell::private(respond(status, policy, "text/html; charset=utf-8", markup.into_string()))
 }
 
 #[cfg(test)]

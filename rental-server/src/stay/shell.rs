@@ -21,6 +21,12 @@ const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'se
 
 /// A whole stay page titled `title`, with `body` inside.
 pub fn shell(status: StatusCode, title: &str, body: &Markup) -> Page {
+    shell_with_policy(status, title, body, POLICY)
+}
+
+/// [`shell`] under another content security policy (the pay page lets the
+/// provider's card form in).
+pub fn shell_with_policy(status: StatusCode, title: &str, body: &Markup, policy: &str) -> Page {
     let markup = html! {
         (DOCTYPE)
         html lang="en" {
@@ -35,7 +41,7 @@ pub fn shell(status: StatusCode, title: &str, body: &Markup) -> Page {
             body { (body) }
         }
     };
-    private(respond(status, POLICY, "text/html; charset=utf-8", markup.into_string()))
+    private(respond(status, policy, "text/html; charset=utf-8", markup.into_string()))
 }
 
 /// The one answer to any link that is not a stay page's, whatever is wrong
