@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use super::bookings::promo_uses;
 use super::read_model::FromStore;
 use super::refusal::refuse_problems;
-use super::write::Tx;
+use super::use_case_tx::Tx;
 use super::{Rental, active_property};
 use crate::bookings::booking::Booking;
 use crate::bookings::change::{self, Change};
@@ -14,7 +14,7 @@ use crate::bookings::lifecycle::Outcome;
 use crate::bookings::pricing::Quote;
 use crate::error::{Error, NotFound, Result};
 use crate::stays::occupancy::today_in;
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadTx, Store};
 
 impl<S: Store> Rental<S> {
     /// What `change` would make of booking `code`: the new stay's quote, with

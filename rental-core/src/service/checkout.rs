@@ -9,10 +9,10 @@ use crate::bookings::lifecycle::{self, Action, Outcome};
 use crate::error::{Error, NotFound, Result};
 use crate::payment_provider::Checkout;
 use crate::payments::ledger::{PaymentRecord, PaymentState};
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store};
 
 use super::Rental;
-use super::write::Tx;
+use super::use_case_tx::Tx;
 use crate::payment_provider::CheckoutOutcome;
 
 impl<S: Store> Rental<S> {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::Rental;
-use super::write::Tx;
+use super::use_case_tx::Tx;
 use crate::admin::keys;
 use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};
@@ -22,7 +22,7 @@ use crate::outbox::message::{
 use crate::properties::property::Property;
 use crate::stays::access_gate;
 use crate::stays::occupancy::today_in;
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords};
+use crate::store::{ReadRecords, ReadTx, Store};
 
 /// The most messages one booking lists.
 const MAX_PER_BOOKING: usize = 1_000;
