@@ -97,7 +97,7 @@ impl<S: Store> super::Worker<'_, S> {
     }
 
     /// Past [`MAX_TRACKED`] clients, forgets those quiet for [`MAX_WAIT`].
-    fn forget_quiet_clients(tx: &mut super::use_case_tx::Tx<'_, S>, now: DateTime<Utc>) -> Result<()> {
+    fn forget_quiet_clients(tx: &mut super::write::Tx<'_, S>, now: DateTime<Utc>) -> Result<()> {
         if tx.records(&ClientFailures::KIND, "", "", MAX_TRACKED)?.len() >= MAX_TRACKED {
             let quiet_until = now - MAX_WAIT - TimeDelta::milliseconds(1);
             for quiet in tx.due::<ClientFailures>(quiet_until, usize::MAX)? {

@@ -6,7 +6,7 @@ use sha2::{Digest, Sha256};
 
 use super::read_model::FromStore;
 use super::refusal::refuse_problems;
-use super::use_case_tx::Tx;
+use super::write::Tx;
 use super::{Rental, active_property, check_party, range_error};
 use crate::basics::ids::{BookingCode, Slug, Source};
 use crate::basics::stay::Stay;

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use super::bookings::promo_uses;
 use super::read_model::FromStore;
 use super::refusal::refuse_problems;
-use super::use_case_tx::Tx;
+use super::write::Tx;
 use super::{Rental, active_property};
 use crate::bookings::booking::Booking;
 use crate::bookings::change::{self, Change};

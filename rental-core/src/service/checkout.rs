@@ -12,7 +12,7 @@ use crate::payments::ledger::{PaymentRecord, PaymentState};
 use crate::store::{ReadRecords, ReadTx, Store};
 
 use super::Rental;
-use super::use_case_tx::Tx;
+use super::write::Tx;
 use crate::payment_provider::CheckoutOutcome;
 
 impl<S: Store> Rental<S> {

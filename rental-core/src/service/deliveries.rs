@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::use_case_tx::UseCaseTx;
+use super::write::UseCaseTx;
 use crate::admin::keys;
 use crate::error::{Error, NotFound, Result};
 use crate::outbox::delivery::{self, Attempt, ClaimLimits, Delivery};

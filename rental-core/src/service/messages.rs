@@ -8,7 +8,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::Rental;
-use super::use_case_tx::Tx;
+use super::write::Tx;
 use crate::admin::keys;
 use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};

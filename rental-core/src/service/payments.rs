@@ -132,7 +132,7 @@ pub(crate) fn plan_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str) -
 /// transaction: once cancelled, what it has not paid will not be charged
 /// (`canceled`) and its body's sums say so.
 pub(super) fn settle_ledger(
-    tx: &mut super::use_case_tx::UseCaseTx<impl WriteTx>,
+    tx: &mut super::write::UseCaseTx<impl WriteTx>,
     booking: &mut Booking,
     now: DateTime<Utc>,
 ) -> StoreResult<()> {
@@ -171,7 +171,7 @@ pub(super) fn settle_ledger(
 /// unpaid installments re-priced with their shares, and what was paid beyond the new total
 /// recorded as a refund to issue (`due`, reason `change`).
 pub(super) fn reprice_ledger(
-    tx: &mut super::use_case_tx::UseCaseTx<impl WriteTx>,
+    tx: &mut super::write::UseCaseTx<impl WriteTx>,
     booking: &mut Booking,
     now: DateTime<Utc>,
 ) -> StoreResult<()> {

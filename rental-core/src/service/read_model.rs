@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
-use super::effects::CacheChanges;
 use super::visit_cache::VisitCache;
+use super::write::CacheChanges;
 use crate::admin::keys::ApiKey;
 use crate::basics::ids::BookingCode;
 use crate::basics::stay::MAX_NIGHTS;

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Days, Utc};
 
 use super::Rental;
-use super::use_case_tx::UseCaseTx;
+use super::write::UseCaseTx;
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::EntryKind;
 use crate::bookings::lifecycle::Outcome;

@@ -20,8 +20,8 @@ use crate::channels::pull::{
 };
 use crate::error::Result;
 use crate::properties::property::{IcalFeed, Property};
-use crate::service::use_case_tx::Tx;
-use crate::service::use_case_tx::UseCaseTx;
+use crate::service::write::Tx;
+use crate::service::write::UseCaseTx;
 use crate::service::{FromStore, Rental, active_property};
 use crate::stays::occupancy::today_in;
 use crate::store::{ReadRecords, ReadTx, Store, WriteTx, feed_key};

@@ -12,7 +12,6 @@ use std::ops::Deref;
 use chrono::{DateTime, Utc};
 
 use super::effects::{self, AtCommit, BookingEffects, Engine};
-use super::promo_uses;
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::Block;
 use crate::bookings::event::Event;
@@ -20,19 +19,20 @@ use crate::outbox::delivery::{ClaimLimits, Delivery, Lease};
 use crate::outbox::message::finished;
 use crate::outbox::message::{Message, MessageKind};
 use crate::properties::property::Property;
+use crate::service::promo_uses;
 use crate::store::{IdempotencyRecord, KEYS_TOPIC, Record, Store, StoreResult, WriteRecords, WriteTx};
 
 /// A use case's write transaction (see the module doc).
-pub(super) struct UseCaseTx<T> {
+pub(in crate::service) struct UseCaseTx<T> {
     tx: T,
     engine: Engine,
     at_commit: AtCommit,
-    /// [`Settings::payment_provider`](super::Settings::payment_provider): the access gate's default.
-    pub(super) payment_provider: bool,
+    /// [`Settings::payment_provider`](crate::service::Settings::payment_provider): the access gate's default.
+    pub(in crate::service) payment_provider: bool,
 }
 
 /// The transaction a use case of `Rental<S>` writes through.
-pub(super) type Tx<'a, S> = UseCaseTx<<S as Store>::Write<'a>>;
+pub(in crate::service) type Tx<'a, S> = UseCaseTx<<S as Store>::Write<'a>>;
 
 impl<T> Deref for UseCaseTx<T> {
     type Target = T;
@@ -43,12 +43,12 @@ impl<T> Deref for UseCaseTx<T> {
 }
 
 impl<T: WriteTx> UseCaseTx<T> {
-    pub(super) fn new(tx: T, engine: Engine, payment_provider: bool) -> Self {
+    pub(in crate::service) fn new(tx: T, engine: Engine, payment_provider: bool) -> Self {
         Self { tx, engine, at_commit: AtCommit::default(), payment_provider }
     }
 
     /// The store's transaction and what is left for its commit to apply.
-    pub(super) fn into_parts(self) -> (T, AtCommit) {
+    pub(in crate::service) fn into_parts(self) -> (T, AtCommit) {
         (self.tx, self.at_commit)
     }
 
@@ -60,7 +60,7 @@ impl<T: WriteTx> UseCaseTx<T> {
     /// Writes `booking` with what it causes ([`effects::of_booking`]): its door
     /// code settled (what is read back may differ from `booking` in `access`),
     /// its guest messages and promo-code uses moved, `access.updated` at the commit.
-    pub(super) fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+    pub(in crate::service) fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
         // A channel's booking (no e-mail, no promo code) has no messages or uses to move: no read.
         let read_before = !booking.guest_email.is_empty() || booking.external.is_none();
         let before = if read_before { self.tx.booking(booking.code.as_str())? } else { None };
@@ -71,7 +71,7 @@ impl<T: WriteTx> UseCaseTx<T> {
 
     /// Inserts the new `booking` of `property` with what it causes, as
     /// [`UseCaseTx::put_booking`] writes; a code taken meanwhile is a conflict.
-    pub(super) fn insert_booking(&mut self, booking: &Booking, property: &Property) -> StoreResult<()> {
+    pub(in crate::service) fn insert_booking(&mut self, booking: &Booking, property: &Property) -> StoreResult<()> {
         let effects = effects::of_booking(&self.tx, None, false, booking, Some(property), &self.engine)?;
         self.tx.insert_booking(&effects.stored)?;
         self.apply(effects)
@@ -89,7 +89,7 @@ impl<T: WriteTx> UseCaseTx<T> {
 
     /// Records one guest message of `kind` for `booking`, due now: what a
     /// change that is not the booking's own tells the guest (a refused payment).
-    pub(super) fn record_message(&mut self, kind: MessageKind, booking: &Booking) -> StoreResult<()> {
+    pub(in crate::service) fn record_message(&mut self, kind: MessageKind, booking: &Booking) -> StoreResult<()> {
         let messages = effects::messages(&self.tx, None, true, booking, None, Some(kind), &self.engine)?;
         self.record(&messages)
     }
@@ -107,14 +107,14 @@ impl<T: WriteTx> UseCaseTx<T> {
     }
 
     /// Writes `property`; the read cache learns it at the commit.
-    pub(super) fn put_property(&mut self, property: &Property) -> StoreResult<()> {
+    pub(in crate::service) fn put_property(&mut self, property: &Property) -> StoreResult<()> {
         self.tx.put_property(property)?;
         self.cache().properties.push(property.clone());
         Ok(())
     }
 
     /// Writes `block`; the read cache learns it at the commit.
-    pub(super) fn put_block(&mut self, block: &Block) -> StoreResult<()> {
+    pub(in crate::service) fn put_block(&mut self, block: &Block) -> StoreResult<()> {
         self.tx.put_block(block)?;
         self.cache().blocks.push(block.clone());
         Ok(())
@@ -122,7 +122,7 @@ impl<T: WriteTx> UseCaseTx<T> {
 
     /// Removes the block `id`, false when there was none; the read cache
     /// learns the block as it was at the commit.
-    pub(super) fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
+    pub(in crate::service) fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
         let Some(block) = self.tx.block(id)? else { return Ok(false) };
         self.tx.remove_block(id)?;
         self.cache().removed_blocks.push(block);
@@ -130,7 +130,7 @@ impl<T: WriteTx> UseCaseTx<T> {
     }
 
     /// [`WriteTx::touch`]; a key revocation reaches this process's read cache at the commit.
-    pub(super) fn touch(&mut self, topic: &str) -> StoreResult<()> {
+    pub(in crate::service) fn touch(&mut self, topic: &str) -> StoreResult<()> {
         self.cache().keys_revoked |= topic == KEYS_TOPIC;
         self.tx.touch(topic)
     }
@@ -148,49 +148,49 @@ impl<T: WriteTx> UseCaseTx<T> {
     /// [`WriteRecords::put`], for any record but a property (written by
     /// [`UseCaseTx::put_property`], which the read cache learns of): a
     /// property here fails the build.
-    pub(super) fn put<R: Record>(&mut self, record: &R) -> StoreResult<()> {
+    pub(in crate::service) fn put<R: Record>(&mut self, record: &R) -> StoreResult<()> {
         const { assert!(!is_property::<R>(), "a property is written by UseCaseTx::put_property") };
         self.tx.put(record)
     }
 
     /// [`WriteRecords::remove`].
-    pub(super) fn remove<R: Record>(&mut self, key: &str) -> StoreResult<bool> {
+    pub(in crate::service) fn remove<R: Record>(&mut self, key: &str) -> StoreResult<bool> {
         const { assert!(!is_property::<R>(), "a property is never removed") };
         self.tx.remove::<R>(key)
     }
 
     /// [`WriteTx::append_events`].
-    pub(super) fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
+    pub(in crate::service) fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
         self.tx.append_events(events)
     }
 
     /// [`WriteTx::append_event`].
-    pub(super) fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
+    pub(in crate::service) fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
         self.tx.append_event(event)
     }
 
     /// [`WriteTx::mark_fanned_out`].
-    pub(super) fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
+    pub(in crate::service) fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
         self.tx.mark_fanned_out(seqs)
     }
 
     /// [`WriteTx::remove_event`].
-    pub(super) fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
+    pub(in crate::service) fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
         self.tx.remove_event(seq)
     }
 
     /// [`WriteTx::put_delivery`].
-    pub(super) fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
+    pub(in crate::service) fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
         self.tx.put_delivery(delivery)
     }
 
     /// [`WriteTx::remove_delivery`].
-    pub(super) fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
+    pub(in crate::service) fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
         self.tx.remove_delivery(id)
     }
 
     /// [`WriteTx::claim_deliveries`].
-    pub(super) fn claim_deliveries(
+    pub(in crate::service) fn claim_deliveries(
         &mut self,
         now: DateTime<Utc>,
         owner: &str,
@@ -201,22 +201,22 @@ impl<T: WriteTx> UseCaseTx<T> {
     }
 
     /// [`WriteTx::put_lease`].
-    pub(super) fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+    pub(in crate::service) fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
         self.tx.put_lease(lease)
     }
 
     /// [`WriteTx::remove_lease`].
-    pub(super) fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
+    pub(in crate::service) fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
         self.tx.remove_lease(delivery_id)
     }
 
     /// [`WriteTx::insert_idempotency`].
-    pub(super) fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
+    pub(in crate::service) fn insert_idempotency(&mut self, record: &IdempotencyRecord) -> StoreResult<()> {
         self.tx.insert_idempotency(record)
     }
 
     /// [`WriteTx::remove_idempotency`].
-    pub(super) fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
+    pub(in crate::service) fn remove_idempotency(&mut self, key: &str) -> StoreResult<()> {
         self.tx.remove_idempotency(key)
     }
 }

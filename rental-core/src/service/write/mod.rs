@@ -2,16 +2,20 @@
 //! through [`Rental::write`], which owns the lock, the commit and the read cache.
 //!
 //! A use case gets a [`UseCaseTx`]: the store's reads, and writes that work
-//! out what they cause as values ([`effects`](super::effects)). The write path
+//! out what they cause as values ([`effects`]). The write path
 //! applies what waits for the commit: the `access.updated` events after the use
 //! case's own, and the read cache's changes, so it never reads a calendar again.
 
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
+mod effects;
+mod use_case_tx;
+
+pub(super) use self::effects::CacheChanges;
+use self::effects::Engine;
+pub(super) use self::use_case_tx::{Tx, UseCaseTx};
 use super::Rental;
-use super::effects::Engine;
-use super::use_case_tx::{Tx, UseCaseTx};
 use crate::error::{Error, Result};
 use crate::store::{Store, WriteTx};
 

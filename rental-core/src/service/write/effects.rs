@@ -1,7 +1,7 @@
 //! What a write causes besides itself, as values: the door code it settles, the
 //! guest messages and promo-code uses it moves, the events and cache changes its commit takes.
 //!
-//! A use case writes a booking, a property or a block through [`UseCaseTx`](super::use_case_tx::UseCaseTx),
+//! A use case writes a booking, a property or a block through [`UseCaseTx`](super::UseCaseTx),
 //! whose methods work out these values with the functions here before writing and
 //! then apply them; what waits for the commit ([`AtCommit`]) the write path applies.
 
@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::{access_sync, promo_uses};
 use crate::basics::clock::Entropy;
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::Block;
@@ -17,11 +16,12 @@ use crate::bookings::event::Event;
 use crate::outbox::message::plan::{PlanInput, fresh, plan as message_plan};
 use crate::outbox::message::{Message, MessageKind, MessageStatus, booking_prefix, reasons, skip};
 use crate::properties::property::Property;
+use crate::service::{access_sync, promo_uses};
 use crate::store::{ReadRecords, ReadTx, StoreResult};
 
 /// What writing one booking causes, worked out from the store before the write.
 #[derive(Debug)]
-pub(super) struct BookingEffects {
+pub(in crate::service) struct BookingEffects {
     /// The booking as it is stored: the one given with its door code settled
     /// (`access_sync::settle`), so what is read back may differ in `access`.
     pub stored: Booking,
@@ -33,9 +33,9 @@ pub(super) struct BookingEffects {
     pub messages: Vec<Message>,
 }
 
-/// What a transaction's writes leave for its commit, which [`Rental::write`](super::Rental::write) applies.
+/// What a transaction's writes leave for its commit, which [`Rental::write`](crate::service::Rental::write) applies.
 #[derive(Debug, Default)]
-pub(super) struct AtCommit {
+pub(in crate::service) struct AtCommit {
     /// `access.updated` events, appended after the use case's own.
     pub events: Vec<Event>,
     /// What the read cache learns once the commit is made.
@@ -44,7 +44,7 @@ pub(super) struct AtCommit {
 
 /// What a committed write changed that the read cache holds.
 #[derive(Debug, Default)]
-pub(super) struct CacheChanges {
+pub(in crate::service) struct CacheChanges {
     /// Properties written, in order.
     pub properties: Vec<Property>,
     /// Bookings written, in order.
@@ -61,14 +61,14 @@ pub(super) struct CacheChanges {
 
 /// The engine's side of working out effects: its randomness, the write's instant and the settings messages follow.
 #[derive(Clone)]
-pub(super) struct Engine {
+pub(in crate::service) struct Engine {
     pub entropy: Arc<dyn Entropy>,
     pub now: DateTime<Utc>,
     /// Where `host_request` messages go (`hostEmail`); empty: nowhere.
     pub host_email: Arc<str>,
-    /// [`Settings::mail_server`](super::Settings::mail_server): without one, a message due now is skipped.
+    /// [`Settings::mail_server`](crate::service::Settings::mail_server): without one, a message due now is skipped.
     pub mail_server: bool,
-    /// [`Settings::checkout_ttl`](super::Settings::checkout_ttl): when requests lapse.
+    /// [`Settings::checkout_ttl`](crate::service::Settings::checkout_ttl): when requests lapse.
     pub request_ttl: Option<TimeDelta>,
 }
 
@@ -76,7 +76,7 @@ pub(super) struct Engine {
 /// (`None`: new): what writing `after` causes. `known` is its property when
 /// the caller has it already (a creation read it to price): it is then not
 /// decoded from the store again.
-pub(super) fn of_booking(
+pub(in crate::service) fn of_booking(
     tx: &impl ReadTx,
     before: Option<&Booking>,
     existed: bool,
@@ -94,7 +94,7 @@ pub(super) fn of_booking(
 /// one message due now), planned with the property and, for a booking stored
 /// before (`existed`), its messages so far (docs/API.md section 21). A
 /// message due now without a mail server is skipped as it is planned.
-pub(super) fn messages(
+pub(in crate::service) fn messages(
     tx: &impl ReadTx,
     before: Option<&Booking>,
     existed: bool,
