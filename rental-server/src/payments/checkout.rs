@@ -186,12 +186,13 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
         }));
     };
     let due = due_now(&booking, &records, rental.now());
-    // A repeat after a payment that did not fail answers with that payment, as it is now: one
-    // still open, or the last one when nothing is due (a confirmed booking's earlier payment,
-    // settled, does not answer for an installment refused since).
+    // A repeat answers with the attempt's payment as it is now: one still open (a refusal
+    // since, such as a failed 3-D Secure, is recorded and answered, not tried again at once),
+    // or the last one when nothing is due; a confirmed booking's earlier payment, settled,
+    // does not answer for an installment refused since.
     if let Some(id) = checkout.payment.clone().filter(|_| due.is_none() || !checkout.settled) {
         let payment = within(deadline, provider.payment(&id)).await.map_err(|e| failed(&e))?;
-        if payment.state != PaymentState::Failed {
+        if payment.state != PaymentState::Failed || !checkout.settled {
             record(rental, &checkout, &payment).await?;
             return Ok(answer(&payment));
         }
