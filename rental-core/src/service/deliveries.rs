@@ -5,12 +5,12 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::write::Recorder;
+use super::write::UseCaseTx;
 use crate::admin::keys;
 use crate::error::{Error, NotFound, Result};
 use crate::outbox::delivery::{self, Attempt, ClaimLimits, Delivery};
 use crate::outbox::webhook::Webhook;
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store, WriteTx};
 
 /// A delivery to attempt now, with what sending it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +36,7 @@ impl<S: Store> super::Admin<'_, S> {
 /// Records `attempts` in order in `tx`, each clearing its delivery's lease; a
 /// `410 Gone` deactivates the webhook and gives up its other pending deliveries.
 fn record_in(
-    tx: &mut Recorder<impl WriteTx>,
+    tx: &mut UseCaseTx<impl WriteTx>,
     attempts: &[(String, Attempt)],
     retries: &[Duration],
 ) -> Result<Vec<Delivery>> {
@@ -76,7 +76,7 @@ fn to_send(tx: &impl ReadTx, deliveries: Vec<Delivery>, now: DateTime<Utc>) -> R
 }
 
 /// Gives up every pending delivery of a webhook that will not receive them.
-pub(super) fn abandon_pending(tx: &mut Recorder<impl WriteTx>, webhook_id: &str) -> Result<()> {
+pub(super) fn abandon_pending(tx: &mut UseCaseTx<impl WriteTx>, webhook_id: &str) -> Result<()> {
     for pending in tx.pending_deliveries()?.into_iter().filter(|d| d.webhook_id == webhook_id) {
         tx.put_delivery(&delivery::abandon(&pending))?;
     }
@@ -84,7 +84,7 @@ pub(super) fn abandon_pending(tx: &mut Recorder<impl WriteTx>, webhook_id: &str)
 }
 
 /// Drops, from every webhook, the replaced secrets that no longer sign at `now`.
-fn drop_expired_secrets(tx: &mut Recorder<impl WriteTx>, now: DateTime<Utc>) -> Result<()> {
+fn drop_expired_secrets(tx: &mut UseCaseTx<impl WriteTx>, now: DateTime<Utc>) -> Result<()> {
     for mut webhook in tx.list_all::<Webhook>("")? {
         if webhook.secrets.drop_expired(now) {
             tx.put(&webhook)?;

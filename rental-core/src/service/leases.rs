@@ -8,7 +8,7 @@ use chrono::TimeDelta;
 use crate::basics::ids::{Slug, Source};
 use crate::channels::pull::FeedState;
 use crate::error::Result;
-use crate::store::{ReadRecords, ReadTx, Store, StoreResult, WriteRecords, WriteTx, feed_key};
+use crate::store::{ReadRecords, ReadTx, Store, StoreResult, feed_key};
 
 impl<S: Store> super::Worker<'_, S> {
     /// Extends every delivery lease `owner` holds to `lease` from now, in one

@@ -22,7 +22,7 @@ use crate::outbox::message::{
 use crate::properties::property::Property;
 use crate::stays::access_gate;
 use crate::stays::occupancy::today_in;
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords};
+use crate::store::{ReadRecords, ReadTx, Store};
 
 /// The most messages one booking lists.
 const MAX_PER_BOOKING: usize = 1_000;

@@ -10,7 +10,7 @@ use crate::bookings::booking::Booking;
 use crate::bookings::lifecycle::{self, Outcome};
 use crate::error::Result;
 use crate::payments::ledger::{PaymentKind, PaymentLease, PaymentRecord, PaymentState};
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store};
 
 impl<S: Store> super::Worker<'_, S> {
     /// Takes up to `limit` movements whose next step has come (an installment or deposit

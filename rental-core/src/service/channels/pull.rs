@@ -20,11 +20,11 @@ use crate::channels::pull::{
 };
 use crate::error::Result;
 use crate::properties::property::{IcalFeed, Property};
-use crate::service::write::Recorder;
 use crate::service::write::Tx;
+use crate::service::write::UseCaseTx;
 use crate::service::{FromStore, Rental, active_property};
 use crate::stays::occupancy::today_in;
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx, feed_key};
+use crate::store::{ReadRecords, ReadTx, Store, WriteTx, feed_key};
 
 /// One feed to pull: where from, and what to send for a conditional request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -242,7 +242,7 @@ impl<S: Store> Rental<S> {
 /// Brings an imported booking to the feed's dates and guest name; emits
 /// `booking.updated` with what changed, if anything did.
 fn move_booking(
-    tx: &mut Recorder<impl WriteTx>,
+    tx: &mut UseCaseTx<impl WriteTx>,
     old: Booking,
     stay: Stay,
     guest_name: &str,
@@ -271,7 +271,7 @@ fn move_booking(
 
 /// Gives back what an event owned: cancels its booking (by the channel) or removes its blocks.
 fn release(
-    tx: &mut Recorder<impl WriteTx>,
+    tx: &mut UseCaseTx<impl WriteTx>,
     before: Option<&Owned>,
     now: DateTime<Utc>,
     counts: &mut Counts,
