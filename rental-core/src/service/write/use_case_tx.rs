@@ -15,7 +15,7 @@ use super::effects::{self, AtCommit, BookingEffects, Engine};
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::Block;
 use crate::bookings::event::Event;
-use crate::outbox::delivery::{ClaimLimits, Delivery, Lease};
+use crate::outbox::delivery::{ClaimLimits, Delivery, DeliveryClaim};
 use crate::outbox::message::finished;
 use crate::outbox::message::{Message, MessageKind};
 use crate::properties::property::Property;
@@ -201,7 +201,7 @@ impl<T: WriteTx> UseCaseTx<T> {
     }
 
     /// [`WriteTx::put_lease`].
-    pub(in crate::service) fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+    pub(in crate::service) fn put_lease(&mut self, lease: &DeliveryClaim) -> StoreResult<()> {
         self.tx.put_lease(lease)
     }
 
