@@ -9,7 +9,7 @@ use crate::bookings::lifecycle::{self, Action, Outcome};
 use crate::error::{Error, NotFound, Result};
 use crate::payment_provider::Checkout;
 use crate::payments::ledger::{PaymentRecord, PaymentState};
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store};
 
 use super::Rental;
 use super::write::Tx;
