@@ -134,6 +134,7 @@ pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
         total: 134_288,
         currency: "USD".into(),
         source: Source::api(),
+        locale: crate::basics::locale::Locale::En,
         notes: vec![],
         created_at: at,
         updated_at: at,

@@ -123,12 +123,11 @@ impl<S: Store> Rental<S> {
         let booking =
             next.clone().unwrap_or_else(|| crate::demo::sample_booking(&property, today + chrono::Days::new(14)));
         let custom = custom.or_else(|| property.messages.templates.get(&kind));
-        let rendered = render(
-            kind,
-            custom,
-            &context(kind, Facts { booking: &booking, property: &property, base_url, stay_url: None }),
-        )
-        .map_err(|e| Error::invalid(&format!("messages.{kind}"), "invalid_template", e.to_string()))?;
+        let facts = Facts { booking: &booking, property: &property, base_url, stay_url: None };
+        let locale = crate::outbox::message::template::locale_of(kind, &booking, &property);
+        let parts = custom.map(|t| t.parts(locale, property.messages.language));
+        let rendered = render(locale, kind, parts, &context(kind, facts))
+            .map_err(|e| Error::invalid(&format!("messages.{kind}"), "invalid_template", e.to_string()))?;
         Ok((rendered, next))
     }
 }

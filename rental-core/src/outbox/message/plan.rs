@@ -195,9 +195,10 @@ pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: Da
     // After the highest: retention may have removed earlier ones, and a
     // booking's keys must keep their order and never be reused.
     let seq = input.existing.iter().map(|m| m.seq).max().unwrap_or(0).saturating_add(1);
-    let custom = input.property.messages.templates.get(&kind);
+    let locale = super::template::locale_of(kind, booking, input.property);
+    let custom = input.property.messages.custom(kind, locale);
     let facts = Facts { booking, property: input.property, base_url: None, stay_url: None };
-    let subject = subject(kind, custom, &context(kind, facts)).unwrap_or_default();
+    let subject = subject(locale, kind, custom, &context(kind, facts)).unwrap_or_default();
     let to = if kind.is_for_host() { input.host_email } else { booking.guest_email.as_str() };
     let message = Message {
         id,
@@ -216,7 +217,11 @@ pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: Da
         resent: false,
         created_at: input.now,
     };
-    if custom.is_some_and(|c| !c.enabled) { skip(&message, reasons::DISABLED) } else { message }
+    if input.property.messages.templates.get(&kind).is_some_and(|c| !c.enabled) {
+        skip(&message, reasons::DISABLED)
+    } else {
+        message
+    }
 }
 
 /// True when `m` is a new record (not one of the existing ones re-written).
@@ -400,7 +405,13 @@ mod tests {
         let mut p = demo::sea_view();
         p.messages.templates.insert(
             MessageKind::CheckOutReminder,
-            crate::outbox::message::template::MessageTemplate { subject: None, text: None, html: None, enabled: false },
+            crate::outbox::message::template::MessageTemplate {
+                subject: None,
+                text: None,
+                html: None,
+                enabled: false,
+                locales: std::collections::BTreeMap::new(),
+            },
         );
         let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
         let input = PlanInput {

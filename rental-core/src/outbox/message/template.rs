@@ -5,10 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::basics::currency::format_amount;
+use crate::basics::locale::Locale;
 use crate::bookings::booking::{Booking, CancelledBy, PaymentStatus};
 use crate::properties::property::Property;
 
@@ -30,10 +30,25 @@ pub struct Facts<'a> {
     pub stay_url: Option<&'a str>,
 }
 
-/// The variables of `kind` for `facts` (see [`COMMON_VARIABLES`] and [`kind_variables`]).
+/// The language a message of `kind` about `booking` is written in: the
+/// guest's (`locale`), or for the host's kinds the property's `language`.
+pub fn locale_of(kind: MessageKind, booking: &Booking, property: &Property) -> Locale {
+    if kind.is_for_host() { property.messages.language } else { booking.locale }
+}
+
+/// `kind` about `booking` at `property` rendered in its language ([`locale_of`]),
+/// with the property's wording of that language where it has some.
+pub fn render_for(kind: MessageKind, facts: Facts<'_>) -> Result<Rendered, TemplateError> {
+    let locale = locale_of(kind, facts.booking, facts.property);
+    render(locale, kind, facts.property.messages.custom(kind, locale), &context(kind, facts))
+}
+
+/// The variables of `kind` for `facts` (see [`COMMON_VARIABLES`] and [`kind_variables`]),
+/// dates, times and money written in the message's language ([`locale_of`]).
 /// The door code is given to `check_in_instructions` alone.
 pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, serde_json::Value> {
     let Facts { booking: b, property: p, base_url, stay_url } = facts;
+    let l = locale_of(kind, b, p);
     let page = match base_url {
         Some(base) if p.booking_page.enabled => format!("{base}/book/{}", p.slug.as_str()),
         _ => String::new(),
@@ -43,13 +58,13 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         ("guest_email", json!(b.guest_email)),
         ("booking_code", json!(b.code.as_str())),
         ("property_name", json!(p.name)),
-        ("check_in", json!(long_date(b.check_in()))),
-        ("check_out", json!(long_date(b.check_out()))),
-        ("check_in_time", json!(p.stay_rules.check_in_time.in_zone(p.timezone))),
-        ("check_out_time", json!(p.stay_rules.check_out_time.in_zone(p.timezone))),
+        ("check_in", json!(l.long_date(b.check_in()))),
+        ("check_out", json!(l.long_date(b.check_out()))),
+        ("check_in_time", json!(l.time(p.stay_rules.check_in_time, p.timezone))),
+        ("check_out_time", json!(l.time(p.stay_rules.check_out_time, p.timezone))),
         ("nights", json!(b.nights)),
         ("guests", json!(b.guests)),
-        ("total", json!(format_amount(b.total, &b.currency))),
+        ("total", json!(l.money(b.total, &b.currency))),
         ("contact_email", json!(p.messages.contact_email)),
         ("booking_page_url", json!(page)),
         ("status", json!(b.status.to_string())),
@@ -65,7 +80,7 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
             c.insert("source", json!(b.source.as_str()));
         }
         MessageKind::PaymentFailed => {
-            c.insert("balance_due", json!(format_amount(b.money.balance_due, &b.currency)));
+            c.insert("balance_due", json!(l.money(b.money.balance_due, &b.currency)));
         }
         MessageKind::Cancelled => {
             c.insert("cancel_reason", json!(b.cancel_reason.clone().unwrap_or_default()));
@@ -77,8 +92,8 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
             let (from, until) = crate::stays::access::window(p, b.check_in(), b.check_out(), b.visit.checked_out_at);
             let code = b.visit.access.as_ref().map_or(p.access.door_code.as_str(), |a| a.code.as_str());
             c.insert("door_code", json!(code));
-            c.insert("access_from", json!(local_moment(p, from)));
-            c.insert("access_until", json!(local_moment(p, until)));
+            c.insert("access_from", json!(local_moment(l, p, from)));
+            c.insert("access_until", json!(local_moment(l, p, until)));
             c.insert("wifi_name", json!(p.access.wifi_ssid));
             c.insert("arrival_notes", json!(p.access.arrival_notes));
         }
@@ -87,19 +102,19 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
     c
 }
 
-/// `Sunday 20 December 2026`.
-fn long_date(d: NaiveDate) -> String {
-    d.format("%A %-d %B %Y").to_string()
-}
-
 /// `Sunday 20 December 2026, 15:00 Lisbon time` on the property's wall
 /// clock, its time written as the property's page writes it, the zone named
-/// (a guest travelling from another zone reads which clock is meant).
-fn local_moment(p: &Property, at: DateTime<Utc>) -> String {
+/// (a guest travelling from another zone reads which clock is meant); in
+/// German `Sonntag, 20. Dezember 2026, 15:00 Uhr (Ortszeit Lisbon)`.
+fn local_moment(l: Locale, p: &Property, at: DateTime<Utc>) -> String {
     let local = at.with_timezone(&p.timezone);
-    let time = crate::ClockTime(local.time()).in_zone(p.timezone);
+    let time = l.time(crate::ClockTime(local.time()), p.timezone);
     let city = crate::basics::clock_time::zone_city(p.timezone);
-    format!("{}, {time} {city} time", local.format("%A %-d %B %Y"))
+    let date = l.long_date(local.date_naive());
+    match l {
+        Locale::De => format!("{date}, {time} (Ortszeit {city})"),
+        _ => format!("{date}, {time} {city} time"),
+    }
 }
 
 #[cfg(test)]
@@ -110,13 +125,19 @@ mod tests {
 
     fn custom(subject: &str, text: &str, html: &str) -> MessageTemplate {
         let opt = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-        MessageTemplate { subject: opt(subject), text: opt(text), html: opt(html), enabled: true }
+        MessageTemplate {
+            subject: opt(subject),
+            text: opt(text),
+            html: opt(html),
+            enabled: true,
+            locales: BTreeMap::new(),
+        }
     }
 
     fn facts_render(kind: MessageKind, booking: &Booking, property: &Property) -> Rendered {
         let c =
             context(kind, Facts { booking, property, base_url: None, stay_url: Some("https://r.example/stay/X.1") });
-        render(kind, property.messages.templates.get(&kind), &c).unwrap()
+        render(booking.locale, kind, property.messages.custom(kind, booking.locale), &c).unwrap()
     }
 
     #[test]
@@ -193,7 +214,45 @@ mod tests {
     }
 
     #[test]
+    fn a_german_booking_reads_german_built_ins_or_the_host_s_german_wording() {
+        let all: BTreeMap<MessageKind, MessageTemplate> = MessageKind::ALL
+            .into_iter()
+            .map(|k| {
+                let de = Wording {
+                    subject: Some(builtin_in(Locale::De, k, Part::Subject).into()),
+                    text: Some(builtin_in(Locale::De, k, Part::Text).into()),
+                    html: Some(builtin_in(Locale::De, k, Part::Html).into()),
+                };
+                (k, MessageTemplate { locales: BTreeMap::from([(Locale::De, de)]), ..custom("", "", "") })
+            })
+            .collect();
+        assert_eq!(check(&all), Vec::new(), "every German built-in checks clean");
+        let mut p = demo::sea_view();
+        p.currency = "EUR".into();
+        let mut b = demo::sample_booking(&p, "2026-12-12".parse().unwrap());
+        (b.locale, b.total, b.currency) = (Locale::De, 123_450, "EUR".into());
+        let r = facts_render(MessageKind::Confirmed, &b, &p);
+        assert!(r.subject.contains("ist bestätigt"), "{}", r.subject);
+        assert!(r.text.contains("vom Samstag, 12. Dezember 2026 bis Montag, 14. Dezember 2026"), "{}", r.text);
+        assert!(r.text.contains("1.234,50 €") && r.text.contains("15:00 Uhr"), "{}", r.text);
+        let mut german = custom("Englisch {{ guest_name }}", "", "");
+        german
+            .locales
+            .insert(Locale::De, Wording { subject: Some("Willkommen {{ guest_name }}".into()), ..Wording::default() });
+        p.messages.templates.insert(MessageKind::Confirmed, german);
+        let r = facts_render(MessageKind::Confirmed, &b, &p);
+        assert_eq!(r.subject, "Willkommen Ada Lovelace");
+        assert!(r.text.contains("ist bestätigt"), "the German text the host left out is the built-in German one");
+        b.locale = Locale::En;
+        assert_eq!(facts_render(MessageKind::Confirmed, &b, &p).subject, "Englisch Ada Lovelace");
+        let mut bad = custom("", "", "");
+        bad.locales.insert(Locale::De, Wording { text: Some("{{ tuer_code }}".into()), ..Wording::default() });
+        let errors = check(&BTreeMap::from([(MessageKind::Confirmed, bad)]));
+        assert_eq!(errors[0].field, "messages.confirmed.locales.de.text", "{errors:?}");
+    }
+
+    #[test]
     fn dates_read_as_people_write_them() {
-        assert_eq!(long_date("2026-12-20".parse().unwrap()), "Sunday 20 December 2026");
+        assert_eq!(Locale::En.long_date("2026-12-20".parse().unwrap()), "Sunday 20 December 2026");
     }
 }
