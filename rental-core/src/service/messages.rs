@@ -76,7 +76,7 @@ impl<S: Store> Rental<S> {
             if booking.guest_email.is_empty() {
                 return Err(Error::CannotSend { kind, reason: "the booking has no guest e-mail address" });
             }
-            if let Err(reason) = fits_status(kind, booking.status) {
+            if let Err(reason) = kind.fits_status(booking.status) {
                 return Err(Error::CannotSend { kind, reason });
             }
             if kind.is_for_host() && host_email.is_empty() {
@@ -367,27 +367,3 @@ pub const ACCESS_RECHECK: TimeDelta = TimeDelta::minutes(5);
 pub const MAX_RESENDS: usize = 5;
 /// The window [`MAX_RESENDS`] counts in.
 pub const RESEND_WINDOW: TimeDelta = TimeDelta::hours(24);
-
-/// Whether a message of `kind` still says something true of a booking in
-/// `status`: a request is acknowledged while pending, a confirmation only
-/// for a confirmed stay, a cancellation only for a cancelled one.
-pub fn fits_status(kind: MessageKind, status: Status) -> std::result::Result<(), &'static str> {
-    let fits = match kind {
-        MessageKind::RequestReceived | MessageKind::HostRequest | MessageKind::HostRequestExpiring => {
-            status == Status::Pending
-        }
-        MessageKind::Confirmed | MessageKind::CheckInInstructions | MessageKind::CheckOutReminder => {
-            status == Status::Confirmed
-        }
-        MessageKind::Changed | MessageKind::PaymentFailed => status != Status::Cancelled,
-        MessageKind::Cancelled => status == Status::Cancelled,
-    };
-    fits.then_some(()).ok_or(match kind {
-        MessageKind::RequestReceived | MessageKind::HostRequest | MessageKind::HostRequestExpiring => {
-            "it is sent for pending requests only"
-        }
-        MessageKind::Cancelled => "it is sent for cancelled bookings only",
-        MessageKind::Changed | MessageKind::PaymentFailed => "it is not sent for a cancelled booking",
-        _ => "it is sent for confirmed stays only",
-    })
-}
