@@ -18,6 +18,7 @@ use crate::basics::lease::{self, Lease};
 
 pub mod finished;
 pub mod plan;
+pub mod stored;
 pub mod template;
 pub mod test_message;
 pub mod timing;
