@@ -21,11 +21,11 @@ const LAYERS: &[&[&str]] = &[
     &["stays"],
     &["payments", "payment_provider"],
     &["admin"],
-    &["demo"],
     &["outbox"],
     &["metrics"],
     &["store"],
     &["backup"],
+    &["demo"],
     &["service"],
     &["conformance", "prelude", "worker", "lib"],
 ];
@@ -46,6 +46,9 @@ const MAX_README_LINES: usize = 300;
 /// The type whose public methods make the facade an embedder reads; the
 /// workers' calls (`worker::Worker`) are counted apart.
 const FACADE: &[&str] = &["Rental"];
+/// One lease type (`basics/lease.rs`) for every worker's claims: deliveries,
+/// messages, feed pulls and payments keep what they lease, not a lease of their own.
+const MAX_LEASE_TYPES: usize = 1;
 const WORKER: &[&str] = &["Worker", "Operations"];
 
 fn workspace() -> PathBuf {
@@ -279,6 +282,27 @@ fn long_files() -> Vec<(String, usize)> {
     long
 }
 
+/// Types named `…Lease` defined in the crates' sources outside tests, as "file: name".
+fn lease_types() -> Vec<String> {
+    let mut found = Vec::new();
+    for krate in ["rental-core", "rental-server", "rental-cli", "rental-sqlite"] {
+        let files = sources(&workspace().join(krate).join("src"));
+        let tests = test_files(&files);
+        for (rel, text) in files.iter().filter(|(rel, _)| !tests.contains(*rel)) {
+            for line in outside_tests(text).lines().filter(|l| !l.trim_start().starts_with("//")) {
+                let words: Vec<&str> = line.split(|c: char| !c.is_alphanumeric() && c != '_').collect();
+                for pair in words.windows(2) {
+                    let defines = ["struct", "enum", "type", "trait"].contains(&pair[0]);
+                    if defines && pair[1].ends_with("Lease") {
+                        found.push(format!("{krate}/src/{rel}: {}", pair[1]));
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
 fn readme_lines() -> usize {
     fs::read_to_string(workspace().join("README.md")).expect("README.md").lines().count()
 }
@@ -299,6 +323,7 @@ fn the_figures_already_met_stay_met() {
     let fields = property_fields();
     let circles = modules_in_circles();
     let long = long_files();
+    let leases = lease_types();
     let figures = [
         ("Property's top-level public fields", fields, MAX_PROPERTY_FIELDS),
         ("public methods on the facade (Rental)", public_methods(FACADE), MAX_FACADE_METHODS),
@@ -307,6 +332,7 @@ fn the_figures_already_met_stay_met() {
         ("rental-core top-level modules in an import circle", circles.len(), 0),
         ("source files over 500 lines outside tests", long.len(), MAX_LONG_FILES),
         ("README lines", readme_lines(), MAX_README_LINES),
+        ("lease types (named `*Lease`) outside tests", leases.len(), MAX_LEASE_TYPES),
     ];
     for (name, value, goal) in figures {
         let mark = if value <= goal { "met" } else { "not yet" };
@@ -338,4 +364,8 @@ fn the_figures_already_met_stay_met() {
     );
     let readme = readme_lines();
     assert!(readme <= MAX_README_LINES, "README.md has {readme} lines: move reference parts into docs/");
+    assert!(
+        leases.len() <= MAX_LEASE_TYPES,
+        "a second lease type: {leases:?}; a worker's claim keeps a `lease::Lease` (docs/DESIGN.md, Leases)"
+    );
 }

@@ -28,7 +28,9 @@ pub fn payment_records_are_written_with_their_booking_and_found_when_due<S: Stor
         tx.put_booking(&booking).unwrap();
         let (plan, written) = schedule(&booking, &settings, &clock, now);
         tx.put(&plan).unwrap();
-        written.iter().for_each(|record| tx.put(record).unwrap());
+        for record in &written {
+            tx.put(record).unwrap();
+        }
         if commit {
             tx.commit().unwrap();
         }
@@ -97,6 +99,7 @@ pub fn the_engine_writes_a_schedule_with_each_booking_and_changes_it_with_the_bo
         children: 0,
         pets: 0,
         promo_code: None,
+        locale: None,
         notes: None,
         source: None,
     };

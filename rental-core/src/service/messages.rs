@@ -10,15 +10,16 @@ use chrono::{DateTime, TimeDelta, Utc};
 use super::Rental;
 use super::write::Tx;
 use crate::admin::keys;
+use crate::basics::lease;
 use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};
-use crate::outbox::message::finished;
 use crate::outbox::message::plan::{PlanInput, fresh};
-use crate::outbox::message::template::{Facts, MessageTemplate, Rendered, context, render, sample_booking};
+use crate::outbox::message::template::{Facts, MessageTemplate, Rendered, context, render};
 use crate::outbox::message::timing::too_late;
 use crate::outbox::message::{
-    Message, MessageKind, MessageLease, MessageStatus, Outcome, booking_prefix, cancel, reasons, record, skip,
+    Message, MessageKind, MessageStatus, Outcome, booking_prefix, cancel, reasons, record, skip,
 };
+use crate::outbox::message::{finished, stored};
 use crate::properties::property::Property;
 use crate::stays::access_gate;
 use crate::stays::occupancy::today_in;
@@ -55,7 +56,7 @@ impl<S: Store> Rental<S> {
     pub fn messages(&self, code: &str) -> Result<Vec<Message>> {
         let tx = self.store.read()?;
         let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
-        Ok(tx.list::<Message>(&booking_prefix(booking.property.as_str(), code), "", MAX_PER_BOOKING)?)
+        Ok(stored::of_booking(&tx, booking.property.as_str(), code, MAX_PER_BOOKING)?)
     }
 
     /// Records a new message of `kind` for booking `code`, due now: a resend
@@ -75,13 +76,13 @@ impl<S: Store> Rental<S> {
             if booking.guest_email.is_empty() {
                 return Err(Error::CannotSend { kind, reason: "the booking has no guest e-mail address" });
             }
-            if let Err(reason) = fits_status(kind, booking.status) {
+            if let Err(reason) = kind.fits_status(booking.status) {
                 return Err(Error::CannotSend { kind, reason });
             }
             if kind.is_for_host() && host_email.is_empty() {
                 return Err(Error::CannotSend { kind, reason: "hostEmail is not set" });
             }
-            let existing = tx.list::<Message>(&booking_prefix(booking.property.as_str(), code), "", MAX_PER_BOOKING)?;
+            let existing = stored::of_booking(&**tx, booking.property.as_str(), code, MAX_PER_BOOKING)?;
             let recent = existing.iter().filter(|m| m.resent && now - m.created_at < RESEND_WINDOW).count();
             if recent >= MAX_RESENDS {
                 return Err(Error::CannotSend { kind, reason: "the booking was sent 5 messages again today already" });
@@ -119,14 +120,14 @@ impl<S: Store> Rental<S> {
             ..crate::bookings::booking::BookingQuery::default()
         };
         let next = tx.bookings(&query)?.into_iter().find(|b| b.check_in() >= today && !b.guest_email.is_empty());
-        let booking = next.clone().unwrap_or_else(|| sample_booking(&property, today + chrono::Days::new(14)));
+        let booking =
+            next.clone().unwrap_or_else(|| crate::demo::sample_booking(&property, today + chrono::Days::new(14)));
         let custom = custom.or_else(|| property.messages.templates.get(&kind));
-        let rendered = render(
-            kind,
-            custom,
-            &context(kind, Facts { booking: &booking, property: &property, base_url, stay_url: None }),
-        )
-        .map_err(|e| Error::invalid(&format!("messages.{kind}"), "invalid_template", e.to_string()))?;
+        let facts = Facts { booking: &booking, property: &property, base_url, stay_url: None };
+        let locale = crate::outbox::message::template::locale_of(kind, &booking, &property);
+        let parts = custom.map(|t| t.parts(locale, property.messages.language));
+        let rendered = render(locale, kind, parts, &context(kind, facts))
+            .map_err(|e| Error::invalid(&format!("messages.{kind}"), "invalid_template", e.to_string()))?;
         Ok((rendered, next))
     }
 }
@@ -143,7 +144,7 @@ impl<S: Store> super::Worker<'_, S> {
         if limit == 0 || self.store.read()?.due::<Message>(now, 1)?.is_empty() {
             return Ok(Claim::default());
         }
-        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(now, lease);
         self.write(|tx| claim_in::<S>(tx, owner, now, until, limit))
     }
 
@@ -162,7 +163,7 @@ impl<S: Store> super::Worker<'_, S> {
             return Ok((Vec::new(), self.claim_messages(owner, limit, lease)?));
         }
         let now = self.now();
-        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(now, lease);
         self.write(|tx| {
             let recorded = record_in::<S>(tx, done, retries)?;
             let claim = if limit == 0 { Claim::default() } else { claim_in::<S>(tx, owner, now, until, limit)? };
@@ -204,14 +205,13 @@ impl<S: Store> super::Worker<'_, S> {
     /// sender whose sends are in flight: its leases stay short, so another
     /// server takes over a killed one's messages soon (docs/API.md section 22).
     pub fn renew_message_leases(&self, owner: &str, keys: &[String], lease: Duration) -> Result<usize> {
-        let until = self.now() + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(self.now(), lease);
         self.write(|tx| {
             let mut renewed = 0;
             for key in keys {
                 let Some(mut message) = tx.get::<Message>(key)? else { continue };
-                match &mut message.lease {
-                    Some(held) if held.owner == owner => held.until = until,
-                    _ => continue,
+                if !lease::renew(&mut message.lease, owner, until) {
+                    continue;
                 }
                 tx.put(&message)?;
                 renewed += 1;
@@ -233,12 +233,12 @@ impl<S: Store> super::Worker<'_, S> {
         if self.store.change_marks().is_some() {
             return Ok(0);
         }
-        let until = self.now() + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(self.now(), lease);
         self.write(|tx| {
             let mut voided = 0;
-            for message in tx.due::<Message>(until, VOID_READ_AT_MOST)? {
-                if message.lease.is_some() {
-                    tx.put(&Message { lease: None, ..message })?;
+            for mut message in tx.due::<Message>(until, VOID_READ_AT_MOST)? {
+                if lease::void(&mut message.lease) {
+                    tx.put(&message)?;
                     voided += 1;
                 }
             }
@@ -309,7 +309,11 @@ fn claim_in<S: Store>(
             tx.put(&Message { due_at: earlier.due_at.max(message.due_at), ..message })?;
             continue;
         }
-        let leased = Message { lease: Some(MessageLease { owner: owner.to_owned(), until }), ..message };
+        let mut leased = message;
+        // Due means its lease, if any, has lapsed (`Message::wake_at` waits for it): this takes it.
+        if lease::claim(&mut leased.lease, owner, now, until).is_err() {
+            continue;
+        }
         tx.put(&leased)?;
         claim.send.push(Claimed { message: leased, booking, property });
     }
@@ -363,27 +367,3 @@ pub const ACCESS_RECHECK: TimeDelta = TimeDelta::minutes(5);
 pub const MAX_RESENDS: usize = 5;
 /// The window [`MAX_RESENDS`] counts in.
 pub const RESEND_WINDOW: TimeDelta = TimeDelta::hours(24);
-
-/// Whether a message of `kind` still says something true of a booking in
-/// `status`: a request is acknowledged while pending, a confirmation only
-/// for a confirmed stay, a cancellation only for a cancelled one.
-pub fn fits_status(kind: MessageKind, status: Status) -> std::result::Result<(), &'static str> {
-    let fits = match kind {
-        MessageKind::RequestReceived | MessageKind::HostRequest | MessageKind::HostRequestExpiring => {
-            status == Status::Pending
-        }
-        MessageKind::Confirmed | MessageKind::CheckInInstructions | MessageKind::CheckOutReminder => {
-            status == Status::Confirmed
-        }
-        MessageKind::Changed | MessageKind::PaymentFailed => status != Status::Cancelled,
-        MessageKind::Cancelled => status == Status::Cancelled,
-    };
-    fits.then_some(()).ok_or(match kind {
-        MessageKind::RequestReceived | MessageKind::HostRequest | MessageKind::HostRequestExpiring => {
-            "it is sent for pending requests only"
-        }
-        MessageKind::Cancelled => "it is sent for cancelled bookings only",
-        MessageKind::Changed | MessageKind::PaymentFailed => "it is not sent for a cancelled booking",
-        _ => "it is sent for confirmed stays only",
-    })
-}

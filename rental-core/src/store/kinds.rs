@@ -11,9 +11,10 @@ use crate::admin::admin_session::{AdminSession, LoginFailures};
 use crate::admin::allowance::UseWindow;
 use crate::admin::keys::ApiKey;
 use crate::channels::pull::FeedState;
-use crate::outbox::delivery::Lease;
+use crate::outbox::delivery::DeliveryClaim;
 use crate::outbox::message::Message;
 use crate::outbox::message::finished::FinishedMessage;
+use crate::outbox::message::stored::SkippedMessage;
 use crate::outbox::message::test_message::TestMessage;
 use crate::outbox::webhook::Webhook;
 use crate::payments::{PaymentPlan, PaymentRecord};
@@ -41,6 +42,7 @@ pub const KINDS: &[RecordKind] = &[
     CheckIn::KIND,
     TestMessage::KIND,
     FinishedMessage::KIND,
+    SkippedMessage::KIND,
     PROMO_USES,
     UseWindow::KIND,
 ];
@@ -191,13 +193,13 @@ impl Record for ClientFailures {
 
 /// A delivery's lease, under the delivery's id, found by when it lapses.
 /// The default of [`ReadTx::delivery_leases`](super::ReadTx::delivery_leases) and its writes.
-impl Record for Lease {
+impl Record for DeliveryClaim {
     const KIND: RecordKind = RecordKind { name: "delivery_lease", per_property: false };
     fn key(&self) -> String {
         self.delivery_id.clone()
     }
     fn at(&self) -> Option<DateTime<Utc>> {
-        Some(self.until)
+        Some(self.lease.until)
     }
 }
 
@@ -224,6 +226,20 @@ impl Record for Message {
     /// When a sender should look at it ([`Message::wake_at`]): the claim reads this index.
     fn at(&self) -> Option<DateTime<Utc>> {
         self.wake_at()
+    }
+}
+
+/// Messages recorded already skipped, under the message's key, found by
+/// when they were recorded (which is when they finished): retention reads it.
+impl Record for SkippedMessage {
+    const KIND: RecordKind = RecordKind { name: "message_skipped", per_property: true };
+
+    fn key(&self) -> String {
+        self.0.key_of()
+    }
+
+    fn at(&self) -> Option<DateTime<Utc>> {
+        Some(self.0.created_at)
     }
 }
 

@@ -8,7 +8,7 @@ use maud::{Markup, html};
 use rental_core::payments::refund::{Cancellation, kept, refund_share};
 use rental_core::{Booking, Property, Status};
 
-use crate::book::page::money;
+use crate::lang::words;
 
 /// What cancelling now gives back, by the property's cancellation policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,30 +33,30 @@ pub fn offer(b: &Booking, p: &Property, now: DateTime<Utc>) -> Option<Offer> {
     (b.status == Status::Pending || share > 0).then_some(offer)
 }
 
-/// The refund in words.
+/// The refund in words, in the booking's language.
 pub fn wording(b: &Booking, offer: Offer) -> String {
+    let w = words(b.locale);
     if b.status == Status::Pending {
-        return "This is still a request: withdrawing it frees its nights, and nothing more is charged.".to_owned();
+        return w.withdraw_request.to_owned();
     }
-    let percent = f64::from(offer.share) / 100.0;
-    format!(
-        "If you cancel now, the cancellation policy gives back {percent}% of the total: {}.",
-        money(offer.refund, &b.currency)
-    )
+    let percent = (f64::from(offer.share) / 100.0).to_string();
+    let percent = if b.locale == rental_core::Locale::De { percent.replace('.', ",") } else { percent };
+    (w.refund_now)(&percent, &b.locale.money(offer.refund, &b.currency))
 }
 
 /// The page's cancellation section: the terms and the way to the review step.
 pub fn section(b: &Booking, offer: Option<Offer>, review: &str) -> Markup {
+    let w = words(b.locale);
     html! {
         section.box #cancel aria-labelledby="cancel-title" {
-            h2 #cancel-title { "Cancelling" }
+            h2 #cancel-title { (w.cancelling) }
             @match offer {
                 Some(offer) => {
                     p #refund { (wording(b, offer)) }
-                    p { a href=(review) { "Cancel this booking…" } }
+                    p { a href=(review) { (w.cancel_this_booking) } }
                 }
-                None if b.status == Status::Cancelled => p { "This booking is cancelled." },
-                None => p { "The cancellation policy gives nothing back now: write to your host if your plans change." },
+                None if b.status == Status::Cancelled => p { (w.is_cancelled) },
+                None => p { (w.nothing_back) },
             }
         }
     }
@@ -64,22 +64,21 @@ pub fn section(b: &Booking, offer: Option<Offer>, review: &str) -> Markup {
 
 /// The review step: the refund first, then the button that cancels.
 pub fn review(b: &Booking, offer: Offer, token: &str, back: &str, limited: Option<u64>) -> Markup {
+    let (l, w) = (b.locale, words(b.locale));
     html! {
         main.page #stay {
-            h1 { "Cancel your stay at " (b.property_name) "?" }
+            h1 { ((w.cancel_stay_at)(&b.property_name)) }
             @if let Some(wait) = limited {
-                div.alert role="alert" {
-                    "Too many attempts on this page: please try again in " (wait.div_ceil(60)) " minutes."
-                }
+                div.alert role="alert" { ((w.too_many_attempts)(wait.div_ceil(60))) }
             }
             section.box {
                 p #refund { (wording(b, offer)) }
-                p { "Booking " (b.code) ", " (crate::book::page::day(b.check_in())) " to " (crate::book::page::day(b.check_out())) "." }
+                p { ((w.booking_from_to)(b.code.as_str(), &l.short_date(b.check_in()), &l.short_date(b.check_out()))) }
                 form method="post" {
                     input type="hidden" name="token" value=(token);
-                    button type="submit" { "Yes, cancel my booking" }
+                    button type="submit" { (w.yes_cancel) }
                 }
-                p { a href=(back) { "No, keep my booking" } }
+                p { a href=(back) { (w.no_keep) } }
             }
         }
     }

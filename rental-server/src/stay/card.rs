@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::shell;
 use crate::AppState;
-use crate::book::page::{Page, money};
+use crate::book::page::Page;
 use crate::book::token::FORM_LIFETIME;
 use crate::connection::body::Body;
 
@@ -24,28 +24,26 @@ pub fn scope(code: &str) -> String {
 }
 
 /// The button that starts paying: a form with a signed token, no script.
-pub fn start_form(token: &str, action: &str) -> Markup {
+pub fn start_form(token: &str, action: &str, label: &str) -> Markup {
     html! {
         form #pay-start method="post" action=(action) {
             input type="hidden" name="token" value=(token);
-            button type="submit" { "Pay now by card" }
+            button type="submit" { (label) }
         }
     }
 }
 
 /// Why a post is refused before the provider is asked: the link's limit, or a form that is not this page's.
 async fn guard<S: Store + 'static>(state: &Arc<AppState<S>>, b: &Booking, body: Body) -> Result<(), Page> {
-    if state.stay.posts.check(state.rental(), b.code.as_str()).await.is_err() {
-        return Err(message(StatusCode::TOO_MANY_REQUESTS, "Too many attempts on this page: please try again later."));
+    if let Err(wait) = state.stay.posts.check(state.rental(), b.code.as_str()).await {
+        let text = (crate::lang::words(b.locale).too_many_attempts)(wait.div_ceil(60));
+        return Err(message(b.locale, StatusCode::TOO_MANY_REQUESTS, &text));
     }
     let form = crate::admin::form::Form::read(body).await;
     let token = form.as_ref().map_or("", |f| f.get("token"));
     let now = state.rental().now();
     if state.stay.forms.check_form_token(token, &scope(b.code.as_str()), now, FORM_LIFETIME).is_err() {
-        return Err(message(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "This form is too old: go back to your stay page and start again.",
-        ));
+        return Err(message(b.locale, StatusCode::UNPROCESSABLE_ENTITY, crate::lang::words(b.locale).form_too_old));
     }
     Ok(())
 }
@@ -72,14 +70,15 @@ pub async fn start<S: Store + 'static>(state: &Arc<AppState<S>>, b: Booking, lin
     };
     let (key, secret) =
         (started["publishableKey"].as_str().unwrap_or(""), started["setupClientSecret"].as_str().unwrap_or(""));
-    let amount = money(started["amountDueNow"].as_i64().unwrap_or(0), &b.currency);
+    let amount = b.locale.money(started["amountDueNow"].as_i64().unwrap_or(0), &b.currency);
+    let w = crate::lang::words(b.locale);
     let form = html! {
-        label for="card" { "Card" }
+        label for="card" { (w.card_back.0) }
         div #card {}
         p #card-error.err role="alert" {}
-        button #pay type="button" { "Pay " (amount) }
+        button #pay type="button" { ((w.pay_amount)(&amount)) }
     };
-    card_page(state, &b, link, &format!("Pay {amount}"), &form, &save_script(key, secret))
+    card_page(state, &b, link, &(w.pay_amount)(&amount), &form, &save_script(key, secret))
 }
 
 /// `POST .../pay/complete`: the amount held or charged with the card just saved, then back to
@@ -96,18 +95,17 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, b: Booking, 
         Ok(done) if done["status"] == "requires_action" && state.payments().is_some() => {
             let key = state.payments().map(|p| p.client_config().publishable_key).unwrap_or_default();
             let secret = done["clientSecret"].as_str().unwrap_or("");
+            let (heading, ask) = crate::lang::words(b.locale).bank_confirm;
             let text = html! {
-                p #pay-confirm { "Your bank asks you to confirm this payment: follow its window." }
+                p #pay-confirm { (ask) }
                 p #card-error.err role="alert" {}
             };
-            card_page(state, &b, link, "Confirm your payment", &text, &confirm_script(&key, secret))
+            card_page(state, &b, link, heading, &text, &confirm_script(&key, secret))
         }
         Ok(done) => {
-            let why = done["error"].as_str().unwrap_or("the payment was not made");
-            message(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                &format!("The payment was not made: {why}. Go back to your stay page to try again."),
-            )
+            let w = crate::lang::words(b.locale);
+            let why = done["error"].as_str().unwrap_or(w.bank_refused);
+            message(b.locale, StatusCode::UNPROCESSABLE_ENTITY, &(w.payment_not_made)(why))
         }
         Err(p) if p.status.is_client_error() => shell::private(crate::book::page::see_other(link)),
         Err(p) => shell::unavailable(&p),
@@ -125,6 +123,7 @@ fn card_page<S: Store + 'static>(
     script: &str,
 ) -> Page {
     let js_url = state.payments().map(|p| p.client_config().js_url).unwrap_or_default();
+    let w = crate::lang::words(b.locale);
     let now = state.rental().now();
     let token = state.stay.forms.form_token(&scope(b.code.as_str()), now, &super::nonce());
     let nonce = crate::book::page::random_hex();
@@ -132,19 +131,19 @@ fn card_page<S: Store + 'static>(
         main.page #stay {
             h1 { (heading) }
             section.box {
-                p { "Booking " (b.code) " at " (b.property_name) "." }
+                p { ((w.booking_at)(b.code.as_str(), &b.property_name)) }
                 (inner)
                 form #pay-done method="post" action=(format!("{link}/pay/complete")) {
                     input type="hidden" name="token" value=(token);
                 }
-                p { a href=(link) { "Back to your stay" } }
+                p { a href=(link) { (w.card_back.1) } }
             }
         }
         script nonce=(nonce) src=(js_url) {}
         script nonce=(nonce) { (PreEscaped(script)) }
     };
-    let title = format!("Pay for your stay at {}", b.property_name);
-    shell::shell_with_policy(StatusCode::OK, &title, &body, &policy(&js_url, &nonce))
+    let title = (w.pay_for_stay_at)(&b.property_name);
+    shell::shell_with_policy(b.locale, StatusCode::OK, &title, &body, &policy(&js_url, &nonce))
 }
 
 /// `value` as a JavaScript string. `</` cannot appear in it: keys and client secrets are
@@ -195,8 +194,9 @@ fn origin(url: &str) -> &str {
 }
 
 /// A short page in words.
-fn message(status: StatusCode, text: &str) -> Page {
-    shell::shell(status, "Payment", &html! { main.page { h1 { "Payment" } p #pay-message { (text) } } })
+fn message(lang: rental_core::Locale, status: StatusCode, text: &str) -> Page {
+    let title = crate::lang::words(lang).payment_labels[0];
+    shell::shell(lang, status, title, &html! { main.page { h1 { (title) } p #pay-message { (text) } } })
 }
 
 #[cfg(test)]

@@ -146,11 +146,11 @@ async fn page_again<S: Store + 'static>(
         && crate::payments::checkout::due_now(b, &records, now).is_some();
     let pay_start = payable.then(|| {
         let token = state.stay.forms.form_token(&card::scope(b.code.as_str()), now, &nonce());
-        card::start_form(&token, &format!("{link}/pay"))
+        card::start_form(&token, &format!("{link}/pay"), crate::lang::words(b.locale).pay_now_by_card)
     });
     let parts = view::Parts { check_in, conditions, totals, pay_start };
-    let title = format!("Your stay at {}", b.property_name);
-    let mut page = shell::shell(status, &title, &view::render(b, p, now, link, &parts));
+    let title = (crate::lang::words(b.locale).stay_at)(&b.property_name);
+    let mut page = shell::shell(b.locale, status, &title, &view::render(b, p, now, link, &parts));
     if let Some(wait) = wait
         && let Ok(value) = http::HeaderValue::from_str(&wait.to_string())
     {
@@ -186,8 +186,8 @@ fn review<S: Store + 'static>(
     let Some(offer) = cancel::offer(b, p, now) else { return shell::private(crate::book::page::see_other(link)) };
     let token = state.stay.forms.form_token(&cancel_scope(b.code.as_str()), now, &nonce());
     let status = if limited.is_some() { StatusCode::TOO_MANY_REQUESTS } else { StatusCode::OK };
-    let title = format!("Cancel your stay at {}?", b.property_name);
-    let mut page = shell::shell(status, &title, &cancel::review(b, offer, &token, link, limited));
+    let title = (crate::lang::words(b.locale).cancel_stay_at)(&b.property_name);
+    let mut page = shell::shell(b.locale, status, &title, &cancel::review(b, offer, &token, link, limited));
     if let Some(wait) = limited
         && let Ok(value) = http::HeaderValue::from_str(&wait.to_string())
     {
