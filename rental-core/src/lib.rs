@@ -139,7 +139,7 @@ pub mod worker;
 // The folders above group the modules by what a host would call them; the
 // modules an embedder uses keep their paths at the crate root.
 pub use admin::{admin_session, allowance, keys};
-pub use basics::{clock, ids, short_text, stay, text, timestamp, words};
+pub use basics::{clock, ids, lease, short_text, stay, text, timestamp, words};
 pub use bookings::{availability, booking, calendar, change, event, lifecycle, pricing, verification, visit};
 pub use channels::{feed_status, ical, pull};
 pub use outbox::{delivery, message, webhook};

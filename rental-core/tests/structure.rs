@@ -21,11 +21,11 @@ const LAYERS: &[&[&str]] = &[
     &["stays"],
     &["payments", "payment_provider"],
     &["admin"],
-    &["demo"],
     &["outbox"],
     &["metrics"],
     &["store"],
     &["backup"],
+    &["demo"],
     &["service"],
     &["conformance", "prelude", "worker", "lib"],
 ];
@@ -46,6 +46,9 @@ const MAX_README_LINES: usize = 300;
 /// The type whose public methods make the facade an embedder reads; the
 /// workers' calls (`worker::Worker`) are counted apart.
 const FACADE: &[&str] = &["Rental"];
+/// One lease type (`basics/lease.rs`) for every worker's claims: deliveries,
+/// messages, feed pulls and payments keep what they lease, not a lease of their own.
+const MAX_LEASE_TYPES: usize = 1;
 const WORKER: &[&str] = &["Worker", "Operations"];
 
 fn workspace() -> PathBuf {
@@ -251,6 +254,18 @@ fn deref_escapes() -> usize {
     files.values().map(|t| t.matches("&mut **").count()).sum()
 }
 
+/// Ways a use case could write past what a write causes (docs/DESIGN.md, "One
+/// write path"): a `DerefMut` in `service/` (its transaction, `UseCaseTx`,
+/// derefs to the store's for reading only) or the `Recorder` it replaced.
+fn write_escapes() -> usize {
+    let files = sources(&workspace().join("rental-core/src/service"));
+    files
+        .values()
+        .map(|t| outside_tests(t))
+        .map(|t| t.matches("DerefMut").count() + t.matches("Recorder").count())
+        .sum()
+}
+
 /// Source files of the crates over [`LONG_FILE`] lines outside their tests.
 fn long_files() -> Vec<(String, usize)> {
     let mut long = Vec::new();
@@ -265,6 +280,27 @@ fn long_files() -> Vec<(String, usize)> {
         }
     }
     long
+}
+
+/// Types named `…Lease` defined in the crates' sources outside tests, as "file: name".
+fn lease_types() -> Vec<String> {
+    let mut found = Vec::new();
+    for krate in ["rental-core", "rental-server", "rental-cli", "rental-sqlite"] {
+        let files = sources(&workspace().join(krate).join("src"));
+        let tests = test_files(&files);
+        for (rel, text) in files.iter().filter(|(rel, _)| !tests.contains(*rel)) {
+            for line in outside_tests(text).lines().filter(|l| !l.trim_start().starts_with("//")) {
+                let words: Vec<&str> = line.split(|c: char| !c.is_alphanumeric() && c != '_').collect();
+                for pair in words.windows(2) {
+                    let defines = ["struct", "enum", "type", "trait"].contains(&pair[0]);
+                    if defines && pair[1].ends_with("Lease") {
+                        found.push(format!("{krate}/src/{rel}: {}", pair[1]));
+                    }
+                }
+            }
+        }
+    }
+    found
 }
 
 fn readme_lines() -> usize {
@@ -287,13 +323,16 @@ fn the_figures_already_met_stay_met() {
     let fields = property_fields();
     let circles = modules_in_circles();
     let long = long_files();
+    let leases = lease_types();
     let figures = [
         ("Property's top-level public fields", fields, MAX_PROPERTY_FIELDS),
         ("public methods on the facade (Rental)", public_methods(FACADE), MAX_FACADE_METHODS),
         ("`&mut **` in rental-core", deref_escapes(), 0),
+        ("`DerefMut` or `Recorder` in service/", write_escapes(), 0),
         ("rental-core top-level modules in an import circle", circles.len(), 0),
         ("source files over 500 lines outside tests", long.len(), MAX_LONG_FILES),
         ("README lines", readme_lines(), MAX_README_LINES),
+        ("lease types (named `*Lease`) outside tests", leases.len(), MAX_LEASE_TYPES),
     ];
     for (name, value, goal) in figures {
         let mark = if value <= goal { "met" } else { "not yet" };
@@ -313,6 +352,11 @@ fn the_figures_already_met_stay_met() {
     );
     assert!(circles.is_empty(), "rental-core's modules {circles:?} import each other: see docs/DESIGN.md, Layers");
     assert_eq!(deref_escapes(), 0, "a `&mut **` reaches past the write path");
+    assert_eq!(
+        write_escapes(),
+        0,
+        "a use case's transaction offers the store's writes past UseCaseTx: write a booking, property or block through its methods"
+    );
     assert!(
         long.len() <= MAX_LONG_FILES,
         "{} source files are over {LONG_FILE} lines outside tests: split the new one by what it holds: {long:?}",
@@ -320,4 +364,8 @@ fn the_figures_already_met_stay_met() {
     );
     let readme = readme_lines();
     assert!(readme <= MAX_README_LINES, "README.md has {readme} lines: move reference parts into docs/");
+    assert!(
+        leases.len() <= MAX_LEASE_TYPES,
+        "a second lease type: {leases:?}; a worker's claim keeps a `lease::Lease` (docs/DESIGN.md, Leases)"
+    );
 }

@@ -10,6 +10,7 @@ pub(crate) mod date_json;
 pub(crate) mod field_error;
 pub mod ids;
 pub(crate) mod json_out;
+pub mod lease;
 pub mod locale;
 pub(crate) mod money;
 pub(crate) mod promo_refusal;

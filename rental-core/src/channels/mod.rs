@@ -11,7 +11,7 @@
 //! - **pull**: one import of one feed: fetched, read ([`ical::parse_feed`]),
 //!   planned ([`pull::plan`]) and applied in one store transaction; it ends in
 //!   a [`pull::PullResult`]. A feed is pulled by one process at a time, under
-//!   a [`pull::PullLease`].
+//!   a [`lease`](crate::lease) kept in its [`pull::FeedState`].
 //! - **sync**: a round of pulls, asked for (`POST /api/v1/sync/ical`,
 //!   `rental sync`) or on schedule; it ends in a [`pull::SyncReport`] and one
 //!   `calendar.synced` event.

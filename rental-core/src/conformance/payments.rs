@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use crate::payments::schedule::StayClock;
 use crate::payments::{PaymentKind, PaymentRecord, PaymentState};
 use crate::properties::payment_settings::{PaymentSettings, PaymentTerms, SecurityDeposit};
-use crate::service::payments::{plan_of, records_of, write_schedule};
+use crate::service::payments::{plan_of, records_of, schedule};
 use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
 use crate::{Error, ManualClock, NewBooking, PaymentStatus, Rental, demo};
 
@@ -26,7 +26,11 @@ pub fn payment_records_are_written_with_their_booking_and_found_when_due<S: Stor
     let write = |commit: bool| {
         let mut tx = store.write().unwrap();
         tx.put_booking(&booking).unwrap();
-        let written = write_schedule(&mut &mut tx, &booking, &settings, &clock, now).unwrap();
+        let (plan, written) = schedule(&booking, &settings, &clock, now);
+        tx.put(&plan).unwrap();
+        for record in &written {
+            tx.put(record).unwrap();
+        }
         if commit {
             tx.commit().unwrap();
         }

@@ -10,7 +10,7 @@ use crate::bookings::event::EventName;
 
 pub mod lease;
 
-pub use self::lease::{ClaimLimits, Lease};
+pub use self::lease::{ClaimLimits, DeliveryClaim};
 
 /// The waits before each retry of docs/API.md section 9: 10 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h.
 pub const DEFAULT_RETRIES: [Duration; 8] = [

@@ -12,6 +12,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::basics::ids::{BookingCode, Slug};
+use crate::basics::lease::{self, Lease};
 use crate::basics::money::Cents;
 use crate::bookings::booking::Booking;
 pub use crate::bookings::payment_summary::PaymentSummary;
@@ -116,24 +117,12 @@ pub struct PaymentRecord {
     /// crash) leaves it alone until the lease lapses, as with messages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(skip))]
-    pub lease: Option<PaymentLease>,
+    pub lease: Option<Lease>,
     /// A refused installment's end of grace (`dueAt` + the frozen `graceHours`): unpaid then,
     /// it cancels its booking (`cancelReason` `payment_overdue`).
     #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::basics::timestamp::option")]
     #[cfg_attr(feature = "schemars", schemars(skip))]
     pub overdue_at: Option<DateTime<Utc>>,
-}
-
-/// A payment movement taken by one worker (docs/API.md section 23): nobody else makes it
-/// before `until`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PaymentLease {
-    /// The worker holding it: unique per process and start.
-    pub owner: String,
-    /// When it lapses and another worker may take the movement.
-    #[serde(with = "crate::basics::timestamp")]
-    pub until: DateTime<Utc>,
 }
 
 impl PaymentRecord {
@@ -189,7 +178,7 @@ impl PaymentRecord {
             (PaymentState::Failed, PaymentKind::Installment) => self.overdue_at,
             _ => None,
         }?;
-        Some(self.lease.as_ref().map_or(next, |lease| next.max(lease.until)))
+        Some(lease::not_before(self.lease.as_ref(), next))
     }
 }
 

@@ -1,5 +1,5 @@
 //! Keeps each booking's per-stay door code in step with the booking, for every
-//! booking written through the one write path (`Recorder::put_booking`).
+//! booking written through the one write path (`UseCaseTx::put_booking`).
 //!
 //! Whatever use case writes a booking (confirm, cancel, a date change, a
 //! channel import, check-out), [`settle`] runs first and makes the stored

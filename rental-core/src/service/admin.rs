@@ -7,7 +7,7 @@ use crate::admin::keys::{self, ApiKey, Scope};
 use crate::bookings::event::OutboxEvent;
 use crate::error::{Error, NotFound, Result};
 use crate::outbox::webhook::{Secrets, Subscription, Webhook};
-use crate::store::{KEYS_TOPIC, KeyHash, ReadRecords, ReadTx, Store, WriteRecords};
+use crate::store::{KEYS_TOPIC, KeyHash, ReadRecords, ReadTx, Store};
 
 /// `lastUsedAt` is written at most this often per key, so reads stay reads.
 pub const LAST_USED_GRANULARITY: TimeDelta = TimeDelta::minutes(1);

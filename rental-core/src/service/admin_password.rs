@@ -4,7 +4,7 @@
 use argon2::{Argon2, PasswordHash, PasswordHasher, PasswordVerifier};
 
 use crate::error::{Error, Result};
-use crate::store::{AdminPassword, ReadRecords, Store, StoreError, WriteRecords};
+use crate::store::{AdminPassword, ReadRecords, Store, StoreError};
 
 /// The shortest admin password accepted.
 pub const MIN_PASSWORD_CHARS: usize = 8;

@@ -5,7 +5,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::admin::admin_session::{AdminSession, Flash, LoginFailures, MAX_TRACKED, MAX_WAIT, SEEN_EVERY};
 use crate::error::Result;
-use crate::store::{ClientFailures, ReadRecords, ReadTx, Record, Store, StoredSession, WriteRecords};
+use crate::store::{ClientFailures, ReadRecords, ReadTx, Record, Store, StoredSession};
 
 impl<S: Store> super::Worker<'_, S> {
     /// Stores a new session under `key_hash` (hex SHA-256 of its cookie id),

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 
 use crate::admin::allowance::{self, Allowance, UseWindow};
 use crate::error::Result;
-use crate::store::{ReadRecords, Store, WriteRecords};
+use crate::store::{ReadRecords, Store};
 
 impl<S: Store> super::Worker<'_, S> {
     /// Counts a use of `key` now against `allowance`, in one write: of

@@ -18,7 +18,7 @@ use crate::bookings::pricing;
 use crate::error::{Error, FieldError, NotFound, Result};
 use crate::stays::occupancy::today_in;
 use crate::stays::presence::Door;
-use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreError, WriteTx};
+use crate::store::{IdempotencyRecord, Prefetch, ReadTx, Store, StoreError};
 
 /// A creation waiting for its group: the request, checked as far as it can be without the store.
 #[derive(Debug)]
@@ -284,7 +284,9 @@ impl<S: Store> Rental<S> {
         };
         // The payment plan is frozen and the schedule written with the booking (docs/API.md, Payments).
         let clock = crate::payments::schedule::StayClock::of(&property, stay);
-        let schedule = super::payments::write_schedule(tx, &booking, &property.payments, &clock, now)?;
+        let (plan, schedule) = super::payments::schedule(&booking, &property.payments, &clock, now);
+        tx.put(&plan)?;
+        schedule.iter().try_for_each(|record| tx.put(record))?;
         booking.money = crate::payments::PaymentSummary::of(&schedule, true);
         tx.insert_booking(&booking, &property)?;
         tx.append_events(&[Event::created(&booking, now)])?;

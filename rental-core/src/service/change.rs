@@ -14,7 +14,7 @@ use crate::bookings::lifecycle::Outcome;
 use crate::bookings::pricing::Quote;
 use crate::error::{Error, NotFound, Result};
 use crate::stays::occupancy::today_in;
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadTx, Store};
 
 impl<S: Store> Rental<S> {
     /// What `change` would make of booking `code`: the new stay's quote, with

@@ -9,7 +9,7 @@ use crate::bookings::event::Event;
 use crate::error::{Error, FieldError, NotFound, Result};
 use crate::outbox::message::timing::departure;
 use crate::stays::check_in::{self, CheckIn, CheckInInput, DOCUMENT_KEPT, REMEMBERED_FORMS};
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store};
 
 /// The online check-in of every booking, from [`Rental::check_ins`].
 #[derive(Debug)]

@@ -3,14 +3,15 @@
 
 use std::time::Duration;
 
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Utc};
 
-use super::write::Recorder;
+use super::write::UseCaseTx;
 use crate::admin::keys;
+use crate::basics::lease;
 use crate::error::{Error, NotFound, Result};
 use crate::outbox::delivery::{self, Attempt, ClaimLimits, Delivery};
 use crate::outbox::webhook::Webhook;
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store, WriteTx};
 
 /// A delivery to attempt now, with what sending it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +37,7 @@ impl<S: Store> super::Admin<'_, S> {
 /// Records `attempts` in order in `tx`, each clearing its delivery's lease; a
 /// `410 Gone` deactivates the webhook and gives up its other pending deliveries.
 fn record_in(
-    tx: &mut Recorder<impl WriteTx>,
+    tx: &mut UseCaseTx<impl WriteTx>,
     attempts: &[(String, Attempt)],
     retries: &[Duration],
 ) -> Result<Vec<Delivery>> {
@@ -76,7 +77,7 @@ fn to_send(tx: &impl ReadTx, deliveries: Vec<Delivery>, now: DateTime<Utc>) -> R
 }
 
 /// Gives up every pending delivery of a webhook that will not receive them.
-pub(super) fn abandon_pending(tx: &mut Recorder<impl WriteTx>, webhook_id: &str) -> Result<()> {
+pub(super) fn abandon_pending(tx: &mut UseCaseTx<impl WriteTx>, webhook_id: &str) -> Result<()> {
     for pending in tx.pending_deliveries()?.into_iter().filter(|d| d.webhook_id == webhook_id) {
         tx.put_delivery(&delivery::abandon(&pending))?;
     }
@@ -84,7 +85,7 @@ pub(super) fn abandon_pending(tx: &mut Recorder<impl WriteTx>, webhook_id: &str)
 }
 
 /// Drops, from every webhook, the replaced secrets that no longer sign at `now`.
-fn drop_expired_secrets(tx: &mut Recorder<impl WriteTx>, now: DateTime<Utc>) -> Result<()> {
+fn drop_expired_secrets(tx: &mut UseCaseTx<impl WriteTx>, now: DateTime<Utc>) -> Result<()> {
     for mut webhook in tx.list_all::<Webhook>("")? {
         if webhook.secrets.drop_expired(now) {
             tx.put(&webhook)?;
@@ -145,7 +146,7 @@ impl<S: Store> super::Worker<'_, S> {
     /// returns them in due order with what sending them needs.
     pub fn claim_deliveries(&self, owner: &str, limits: ClaimLimits, lease: Duration) -> Result<Vec<DueDelivery>> {
         let now = self.now();
-        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(now, lease);
         self.write(|tx| {
             let claimed = tx.claim_deliveries(now, owner, until, limits)?;
             to_send(&**tx, claimed, now)
@@ -166,17 +167,16 @@ impl<S: Store> super::Worker<'_, S> {
         renew: Option<Duration>,
     ) -> Result<Vec<Delivery>> {
         let now = self.now();
-        let until = renew.map(|d| now + TimeDelta::from_std(d).unwrap_or(TimeDelta::MAX));
+        let until = renew.map(|d| lease::end(now, d));
         self.write(|tx| {
             let recorded = record_in(tx, attempts, retries)?;
             let leases = tx.delivery_leases()?;
-            for mut lease in leases.into_iter().filter(|l| l.owner == owner && held.contains(&l.delivery_id)) {
+            for mut claim in leases.into_iter().filter(|l| held.contains(&l.delivery_id)) {
+                // Renewed or released only by its holder, as every lease (`lease::renew`, `lease::release`).
                 match until {
-                    Some(until) => {
-                        lease.until = until;
-                        tx.put_lease(&lease)?;
-                    }
-                    None => tx.remove_lease(&lease.delivery_id)?,
+                    Some(until) if claim.lease.renew(owner, until) => tx.put_lease(&claim)?,
+                    None if claim.lease.is_held_by(owner) => tx.remove_lease(&claim.delivery_id)?,
+                    Some(_) | None => {}
                 }
             }
             Ok(recorded)

@@ -5,7 +5,7 @@ use super::bookings::EXPIRY_BATCH;
 use crate::bookings::booking::Booking;
 use crate::bookings::lifecycle::{self, Outcome};
 use crate::error::Result;
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadTx, Store};
 
 impl<S: Store> super::Worker<'_, S> {
     /// Cancels every pending, unpaid booking older than the checkout TTL

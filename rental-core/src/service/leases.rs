@@ -3,25 +3,25 @@
 
 use std::time::Duration;
 
-use chrono::TimeDelta;
-
 use crate::basics::ids::{Slug, Source};
+use crate::basics::lease;
 use crate::channels::pull::FeedState;
 use crate::error::Result;
-use crate::store::{ReadRecords, ReadTx, Store, StoreResult, WriteRecords, WriteTx, feed_key};
+use crate::store::{ReadRecords, ReadTx, Store, StoreResult, feed_key};
 
 impl<S: Store> super::Worker<'_, S> {
     /// Extends every delivery lease `owner` holds to `lease` from now, in one
     /// write; returns how many. A lease `owner` no longer holds (recorded,
     /// released, or lapsed and taken by another) is left alone.
     pub fn renew_delivery_leases(&self, owner: &str, lease: Duration) -> Result<usize> {
-        let until = self.now() + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(self.now(), lease);
         self.write(|tx| {
             let mut renewed = 0;
-            for mut held in tx.delivery_leases()?.into_iter().filter(|l| l.owner == owner) {
-                held.until = until;
-                tx.put_lease(&held)?;
-                renewed += 1;
+            for mut claim in tx.delivery_leases()? {
+                if claim.lease.renew(owner, until) {
+                    tx.put_lease(&claim)?;
+                    renewed += 1;
+                }
             }
             Ok(renewed)
         })
@@ -29,16 +29,15 @@ impl<S: Store> super::Worker<'_, S> {
 
     /// Extends the pull leases `owner` holds on `feeds` to `lease` from now, in one write; returns how many.
     pub fn renew_feed_leases(&self, owner: &str, feeds: &[(Slug, Source)], lease: Duration) -> Result<usize> {
-        let until = self.now() + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(self.now(), lease);
         self.write(|tx| {
             let mut renewed = 0;
             for (property, feed) in feeds {
                 let Some(mut state) = tx.get::<FeedState>(&feed_key(property.as_str(), feed.as_str()))? else {
                     continue;
                 };
-                match &mut state.lease {
-                    Some(held) if held.owner == owner => held.until = until,
-                    _ => continue,
+                if !lease::renew(&mut state.lease, owner, until) {
+                    continue;
                 }
                 tx.put(&state)?;
                 renewed += 1;
@@ -61,10 +60,11 @@ impl<S: Store> super::Worker<'_, S> {
                 tx.remove_lease(&lease.delivery_id)?;
                 voided += 1;
             }
-            for mut state in tx.list_all::<FeedState>("")?.into_iter().filter(|s| s.lease.is_some()) {
-                state.lease = None;
-                tx.put(&state)?;
-                voided += 1;
+            for mut state in tx.list_all::<FeedState>("")? {
+                if lease::void(&mut state.lease) {
+                    tx.put(&state)?;
+                    voided += 1;
+                }
             }
             Ok(voided)
         })

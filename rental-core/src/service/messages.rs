@@ -10,19 +10,20 @@ use chrono::{DateTime, TimeDelta, Utc};
 use super::Rental;
 use super::write::Tx;
 use crate::admin::keys;
+use crate::basics::lease;
 use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};
 use crate::outbox::message::finished;
 use crate::outbox::message::plan::{PlanInput, fresh};
-use crate::outbox::message::template::{Facts, MessageTemplate, Rendered, context, render, sample_booking};
+use crate::outbox::message::template::{Facts, MessageTemplate, Rendered, context, render};
 use crate::outbox::message::timing::too_late;
 use crate::outbox::message::{
-    Message, MessageKind, MessageLease, MessageStatus, Outcome, booking_prefix, cancel, reasons, record, skip,
+    Message, MessageKind, MessageStatus, Outcome, booking_prefix, cancel, reasons, record, skip,
 };
 use crate::properties::property::Property;
 use crate::stays::access_gate;
 use crate::stays::occupancy::today_in;
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords};
+use crate::store::{ReadRecords, ReadTx, Store};
 
 /// The most messages one booking lists.
 const MAX_PER_BOOKING: usize = 1_000;
@@ -119,7 +120,8 @@ impl<S: Store> Rental<S> {
             ..crate::bookings::booking::BookingQuery::default()
         };
         let next = tx.bookings(&query)?.into_iter().find(|b| b.check_in() >= today && !b.guest_email.is_empty());
-        let booking = next.clone().unwrap_or_else(|| sample_booking(&property, today + chrono::Days::new(14)));
+        let booking =
+            next.clone().unwrap_or_else(|| crate::demo::sample_booking(&property, today + chrono::Days::new(14)));
         let custom = custom.or_else(|| property.messages.templates.get(&kind));
         let facts = Facts { booking: &booking, property: &property, base_url, stay_url: None };
         let locale = crate::outbox::message::template::locale_of(kind, &booking, &property);
@@ -142,7 +144,7 @@ impl<S: Store> super::Worker<'_, S> {
         if limit == 0 || self.store.read()?.due::<Message>(now, 1)?.is_empty() {
             return Ok(Claim::default());
         }
-        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(now, lease);
         self.write(|tx| claim_in::<S>(tx, owner, now, until, limit))
     }
 
@@ -161,7 +163,7 @@ impl<S: Store> super::Worker<'_, S> {
             return Ok((Vec::new(), self.claim_messages(owner, limit, lease)?));
         }
         let now = self.now();
-        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(now, lease);
         self.write(|tx| {
             let recorded = record_in::<S>(tx, done, retries)?;
             let claim = if limit == 0 { Claim::default() } else { claim_in::<S>(tx, owner, now, until, limit)? };
@@ -203,14 +205,13 @@ impl<S: Store> super::Worker<'_, S> {
     /// sender whose sends are in flight: its leases stay short, so another
     /// server takes over a killed one's messages soon (docs/API.md section 22).
     pub fn renew_message_leases(&self, owner: &str, keys: &[String], lease: Duration) -> Result<usize> {
-        let until = self.now() + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(self.now(), lease);
         self.write(|tx| {
             let mut renewed = 0;
             for key in keys {
                 let Some(mut message) = tx.get::<Message>(key)? else { continue };
-                match &mut message.lease {
-                    Some(held) if held.owner == owner => held.until = until,
-                    _ => continue,
+                if !lease::renew(&mut message.lease, owner, until) {
+                    continue;
                 }
                 tx.put(&message)?;
                 renewed += 1;
@@ -232,12 +233,12 @@ impl<S: Store> super::Worker<'_, S> {
         if self.store.change_marks().is_some() {
             return Ok(0);
         }
-        let until = self.now() + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(self.now(), lease);
         self.write(|tx| {
             let mut voided = 0;
-            for message in tx.due::<Message>(until, VOID_READ_AT_MOST)? {
-                if message.lease.is_some() {
-                    tx.put(&Message { lease: None, ..message })?;
+            for mut message in tx.due::<Message>(until, VOID_READ_AT_MOST)? {
+                if lease::void(&mut message.lease) {
+                    tx.put(&message)?;
                     voided += 1;
                 }
             }
@@ -308,7 +309,11 @@ fn claim_in<S: Store>(
             tx.put(&Message { due_at: earlier.due_at.max(message.due_at), ..message })?;
             continue;
         }
-        let leased = Message { lease: Some(MessageLease { owner: owner.to_owned(), until }), ..message };
+        let mut leased = message;
+        // Due means its lease, if any, has lapsed (`Message::wake_at` waits for it): this takes it.
+        if lease::claim(&mut leased.lease, owner, now, until).is_err() {
+            continue;
+        }
         tx.put(&leased)?;
         claim.send.push(Claimed { message: leased, booking, property });
     }

@@ -3,14 +3,13 @@
 
 use std::time::Duration;
 
-use chrono::TimeDelta;
-
 use super::payments::records_of;
+use crate::basics::lease;
 use crate::bookings::booking::Booking;
 use crate::bookings::lifecycle::{self, Outcome};
 use crate::error::Result;
-use crate::payments::ledger::{PaymentKind, PaymentLease, PaymentRecord, PaymentState};
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
+use crate::payments::ledger::{PaymentKind, PaymentRecord, PaymentState};
+use crate::store::{ReadRecords, ReadTx, Store};
 
 impl<S: Store> super::Worker<'_, S> {
     /// Takes up to `limit` movements whose next step has come (an installment or deposit
@@ -24,12 +23,15 @@ impl<S: Store> super::Worker<'_, S> {
         if self.store.read()?.due::<PaymentRecord>(now, 1)?.is_empty() {
             return Ok(Vec::new());
         }
-        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(now, lease);
         self.write(|tx| {
             let due: Vec<PaymentRecord> = tx.due(now, limit)?;
             let mut claimed = Vec::with_capacity(due.len());
             for mut record in due.into_iter().filter(has_a_step) {
-                record.lease = Some(PaymentLease { owner: owner.to_owned(), until });
+                // Due means its lease, if any, has lapsed (the due index waits for it): this takes it.
+                if lease::claim(&mut record.lease, owner, now, until).is_err() {
+                    continue;
+                }
                 tx.put(&record)?;
                 claimed.push(record);
             }
@@ -41,7 +43,7 @@ impl<S: Store> super::Worker<'_, S> {
     /// other worker holds): what a cancellation or a goodwill refund issues before answering.
     pub fn claim_refunds(&self, code: &str, owner: &str, lease: Duration) -> Result<Vec<PaymentRecord>> {
         let now = self.now();
-        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(now, lease);
         self.write(|tx| {
             let Some(booking) = tx.booking(code)? else { return Ok(Vec::new()) };
             let records = records_of(&**tx, booking.property.as_str(), code)?;
@@ -49,10 +51,9 @@ impl<S: Store> super::Worker<'_, S> {
             for mut record in
                 records.into_iter().filter(|r| r.kind == PaymentKind::Refund && r.status == PaymentState::Due)
             {
-                if record.lease.as_ref().is_some_and(|l| l.until > now) {
+                if lease::claim(&mut record.lease, owner, now, until).is_err() {
                     continue;
                 }
-                record.lease = Some(PaymentLease { owner: owner.to_owned(), until });
                 tx.put(&record)?;
                 claimed.push(record);
             }
@@ -68,16 +69,15 @@ impl<S: Store> super::Worker<'_, S> {
     /// instant, under way) is returned without a lease of `owner`'s: the caller refuses then.
     pub fn claim_deposit(&self, code: &str, owner: &str, lease: Duration) -> Result<Option<PaymentRecord>> {
         let now = self.now();
-        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(now, lease);
         self.write(|tx| {
             let Some(booking) = tx.booking(code)? else { return Ok(None) };
             let records = records_of(&**tx, booking.property.as_str(), code)?;
             let Some(mut deposit) = records.into_iter().find(|r| r.kind == PaymentKind::Deposit) else {
                 return Ok(None);
             };
-            let taken = deposit.lease.as_ref().is_some_and(|l| l.until > now && l.owner != owner);
-            if deposit.status == PaymentState::Authorized && !taken {
-                deposit.lease = Some(PaymentLease { owner: owner.to_owned(), until });
+            if deposit.status == PaymentState::Authorized && lease::claim(&mut deposit.lease, owner, now, until).is_ok()
+            {
                 tx.put(&deposit)?;
             }
             Ok(Some(deposit))

@@ -11,7 +11,7 @@ use crate::outbox::message::MessageKind;
 use crate::payments::ledger::{PaymentKind, PaymentPlan, PaymentRecord, PaymentState, booking_prefix};
 use crate::payments::schedule::{PlannedInstallment, StayClock, deposit_instants, installments};
 use crate::properties::payment_settings::PaymentSettings;
-use crate::store::{ReadRecords, ReadTx, Store, StoreResult, WriteRecords, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store, StoreResult, WriteTx};
 
 /// A booking and its ledger, open for change inside one write transaction
 /// ([`Rental::change_payments`]). What the work changes is written when it
@@ -84,21 +84,19 @@ impl<S: Store> Rental<S> {
     }
 }
 
-/// Writes, in the caller's transaction, the frozen plan of a booking just
-/// made and its schedule: the installments of its total (the first `due`,
-/// later ones `scheduled`), and the deposit's hold, if the settings take one.
-/// Returns the records written; the booking's [`PaymentSummary`] is theirs
+/// The frozen plan of a booking just made and its schedule, for the caller
+/// to write in the booking's own transaction: the installments of its total
+/// (the first `due`, later ones `scheduled`), and the deposit's hold, if the
+/// settings take one. The booking's [`PaymentSummary`] is the records'
 /// (`PaymentSummary::of(&records, true)`), for the caller to set on it.
-pub(crate) fn write_schedule<D: std::ops::DerefMut<Target: WriteRecords>>(
-    tx: &mut D,
+pub(crate) fn schedule(
     booking: &Booking,
     settings: &PaymentSettings,
     clock: &StayClock,
     now: DateTime<Utc>,
-) -> StoreResult<Vec<PaymentRecord>> {
+) -> (PaymentPlan, Vec<PaymentRecord>) {
     let plan =
         PaymentPlan { property: booking.property.clone(), booking: booking.code.clone(), settings: settings.into() };
-    tx.put(&plan)?;
     let mut written = Vec::new();
     for PlannedInstallment { number, amount, due_at } in installments(booking.total, &settings.terms, clock, now) {
         let status = if due_at <= now { PaymentState::Due } else { PaymentState::Scheduled };
@@ -113,10 +111,7 @@ pub(crate) fn write_schedule<D: std::ops::DerefMut<Target: WriteRecords>>(
         (record.due_at, record.release_at) = (Some(hold), Some(release));
         written.push(record);
     }
-    for record in &written {
-        tx.put(record)?;
-    }
-    Ok(written)
+    (plan, written)
 }
 
 /// A booking's payment records: installments by number, then the deposit,
@@ -137,7 +132,7 @@ pub(crate) fn plan_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str) -
 /// transaction: once cancelled, what it has not paid will not be charged
 /// (`canceled`) and its body's sums say so.
 pub(super) fn settle_ledger(
-    tx: &mut super::write::Recorder<impl WriteTx>,
+    tx: &mut super::write::UseCaseTx<impl WriteTx>,
     booking: &mut Booking,
     now: DateTime<Utc>,
 ) -> StoreResult<()> {
@@ -176,7 +171,7 @@ pub(super) fn settle_ledger(
 /// unpaid installments re-priced with their shares, and what was paid beyond the new total
 /// recorded as a refund to issue (`due`, reason `change`).
 pub(super) fn reprice_ledger(
-    tx: &mut super::write::Recorder<impl WriteTx>,
+    tx: &mut super::write::UseCaseTx<impl WriteTx>,
     booking: &mut Booking,
     now: DateTime<Utc>,
 ) -> StoreResult<()> {

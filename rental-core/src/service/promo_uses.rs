@@ -61,22 +61,31 @@ pub(super) fn promo_uses(
     Ok(uses.uses.saturating_sub(u32::from(own)))
 }
 
-/// Moves the counters for `after` replacing `before` (`None`: new); called
-/// once `after` is written, so that a counter counted afresh includes it.
-pub(super) fn track<T: WriteTx>(tx: &mut T, before: Option<&Booking>, after: &Booking) -> StoreResult<()> {
+/// One promo code's counter moving by one use, up or down.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Move {
+    code: String,
+    by: i32,
+}
+
+/// The counters that move when `after` replaces `before` (`None`: new): none
+/// when both count the same code, else the old code's use goes and the new one's comes.
+pub(super) fn moves(before: Option<&Booking>, after: &Booking) -> Vec<Move> {
     let (was, is) = (before.and_then(counted), counted(after));
     if let (Some(was), Some(is)) = (was, is)
         && same(was, is)
     {
-        return Ok(());
+        return Vec::new();
     }
-    if let Some(was) = was {
-        step(tx, &after.property, was, -1)?;
-    }
-    if let Some(is) = is {
-        step(tx, &after.property, is, 1)?;
-    }
-    Ok(())
+    let down = was.map(|code| Move { code: code.to_owned(), by: -1 });
+    let up = is.map(|code| Move { code: code.to_owned(), by: 1 });
+    down.into_iter().chain(up).collect()
+}
+
+/// Applies `moves` to `property`'s counters; called once the booking that
+/// caused them is written, so that a counter counted afresh includes it.
+pub(super) fn apply<T: WriteTx>(tx: &mut T, property: &Slug, moves: &[Move]) -> StoreResult<()> {
+    moves.iter().try_for_each(|m| step(tx, property, &m.code, m.by))
 }
 
 fn step<T: WriteTx>(tx: &mut T, property: &Slug, code: &str, by: i32) -> StoreResult<()> {

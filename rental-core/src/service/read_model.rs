@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use chrono::{DateTime, Days, NaiveDate, Utc};
 
 use super::visit_cache::VisitCache;
-use super::write::Changes;
+use super::write::CacheChanges;
 use crate::admin::keys::ApiKey;
 use crate::basics::ids::BookingCode;
 use crate::basics::stay::MAX_NIGHTS;
@@ -221,7 +221,7 @@ impl Snapshot {
     }
 
     /// Takes in what one committed write changed, in the order it wrote it.
-    fn apply(&mut self, changes: &Changes, now: DateTime<Utc>) {
+    fn apply(&mut self, changes: &CacheChanges, now: DateTime<Utc>) {
         self.advance(horizon(now));
         let horizon = self.horizon;
         for property in &changes.properties {
@@ -487,7 +487,7 @@ impl Cache {
     /// Takes in a committed write's changes. Callers hold the write lock, so
     /// changes arrive in commit order. Before the first load there is nothing
     /// to update: the load will read them from the store.
-    pub(super) fn apply(&self, changes: &Changes, now: DateTime<Utc>) {
+    pub(super) fn apply(&self, changes: &CacheChanges, now: DateTime<Utc>) {
         if changes.keys_revoked {
             self.forget_keys();
         }
@@ -604,7 +604,7 @@ mod tests {
         let now = |day: &str| format!("{day}T12:00:00Z").parse::<DateTime<Utc>>().unwrap();
         let write = |snapshot: &mut Snapshot, bookings: &[&Booking], at: &str| {
             let bookings = bookings.iter().map(|b| (*b).clone()).collect();
-            snapshot.apply(&Changes { bookings, ..Changes::default() }, now(at));
+            snapshot.apply(&CacheChanges { bookings, ..CacheChanges::default() }, now(at));
         };
         let pending = |snapshot: &Snapshot| snapshot.properties[&slug].pending();
 

@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::outbox::message::Message;
 use crate::outbox::message::finished::FinishedMessage;
 use crate::outbox::message::test_message::TestMessage;
-use crate::store::{ReadRecords, ReadTx, Record, Store, WriteRecords, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Record, Store};
 
 /// How many records of each kind one retention transaction removes at most.
 pub const PRUNE_BATCH: usize = 200;

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Days, Utc};
 
 use super::Rental;
-use super::write::Recorder;
+use super::write::UseCaseTx;
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::EntryKind;
 use crate::bookings::lifecycle::Outcome;
@@ -68,7 +68,7 @@ impl<S: Store> Rental<S> {
 
 /// Writes a changed booking and its events; returns it as stored (with its door code settled).
 fn write_back(
-    tx: &mut Recorder<impl WriteTx>,
+    tx: &mut UseCaseTx<impl WriteTx>,
     booking: &Booking,
     events: &[crate::bookings::event::Event],
 ) -> Result<Booking> {

@@ -8,7 +8,7 @@ use crate::basics::ids::Slug;
 use crate::error::{Error, NotFound, Result};
 use crate::outbox::message::MessageKind;
 use crate::outbox::message::test_message::{OverLimit, PER_HOUR, TestMessage, TestStatus, WINDOW, id_at};
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords};
+use crate::store::{ReadRecords, ReadTx, Store};
 
 /// The test messages of every property, from [`Rental::test_messages`].
 #[derive(Debug)]

@@ -11,7 +11,7 @@ use crate::bookings::lifecycle::{self, Outcome};
 use crate::bookings::verification::{self, UNVERIFIED_HOLD, UNVERIFIED_HOLDS};
 use crate::error::{Error, NotFound, Result};
 use crate::properties::property::Property;
-use crate::store::{ReadTx, Store, WriteTx};
+use crate::store::{ReadTx, Store};
 
 impl<S: Store> Rental<S> {
     /// Cancels the unverified holds older than [`UNVERIFIED_HOLD`], at most

@@ -10,7 +10,7 @@ use crate::bookings::event::{Event, EventName};
 use crate::error::{Error, NotFound, Result};
 use crate::outbox::delivery::{self, Delivery};
 use crate::outbox::webhook::{self, Webhook};
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx};
+use crate::store::{ReadRecords, ReadTx, Store};
 
 /// The shortest secret accepted.
 const MIN_SECRET_LEN: usize = 8;

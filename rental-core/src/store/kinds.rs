@@ -11,7 +11,7 @@ use crate::admin::admin_session::{AdminSession, LoginFailures};
 use crate::admin::allowance::UseWindow;
 use crate::admin::keys::ApiKey;
 use crate::channels::pull::FeedState;
-use crate::outbox::delivery::Lease;
+use crate::outbox::delivery::DeliveryClaim;
 use crate::outbox::message::Message;
 use crate::outbox::message::finished::FinishedMessage;
 use crate::outbox::message::test_message::TestMessage;
@@ -191,13 +191,13 @@ impl Record for ClientFailures {
 
 /// A delivery's lease, under the delivery's id, found by when it lapses.
 /// The default of [`ReadTx::delivery_leases`](super::ReadTx::delivery_leases) and its writes.
-impl Record for Lease {
+impl Record for DeliveryClaim {
     const KIND: RecordKind = RecordKind { name: "delivery_lease", per_property: false };
     fn key(&self) -> String {
         self.delivery_id.clone()
     }
     fn at(&self) -> Option<DateTime<Utc>> {
-        Some(self.until)
+        Some(self.lease.until)
     }
 }
 

@@ -33,7 +33,7 @@ use crate::bookings::booking::{Booking, BookingQuery};
 use crate::bookings::calendar::{Block, CalendarEntry, EntryKind};
 use crate::bookings::event::{Event, OutboxEvent};
 pub use crate::error::StoreError;
-use crate::outbox::delivery::{ClaimLimits, Delivery, DeliveryStatus, Lease, lease};
+use crate::outbox::delivery::{ClaimLimits, Delivery, DeliveryClaim, DeliveryStatus, lease};
 use crate::properties::property::Property;
 
 /// The store's result type.
@@ -182,7 +182,7 @@ pub trait ReadTx {
         self.due_deliveries(DateTime::<Utc>::MAX_UTC, usize::MAX)
     }
     /// Every delivery lease in the store, live or lapsed, by delivery id.
-    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
+    fn delivery_leases(&self) -> StoreResult<Vec<DeliveryClaim>> {
         self.list_all("")
     }
     /// Up to `limit` outbox events not yet marked fanned out
@@ -291,12 +291,12 @@ pub trait WriteTx: ReadTx {
     /// delivery that is no longer pending loses its lease.
     fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()>;
     /// Inserts or replaces the lease of `lease.delivery_id`.
-    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+    fn put_lease(&mut self, lease: &DeliveryClaim) -> StoreResult<()> {
         self.put(lease)
     }
     /// Removes a delivery's lease, if it has one.
     fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
-        self.remove::<Lease>(delivery_id).map(drop)
+        self.remove::<DeliveryClaim>(delivery_id).map(drop)
     }
     /// Claims for `owner` until `until` the deliveries due at `now` that
     /// [`lease::claimable`] allows, writing their leases and dropping lapsed
@@ -312,15 +312,14 @@ pub trait WriteTx: ReadTx {
         limits: ClaimLimits,
     ) -> StoreResult<Vec<Delivery>> {
         let leases = self.delivery_leases()?;
-        for lapsed in leases.iter().filter(|l| !l.is_live(now)) {
+        for lapsed in leases.iter().filter(|l| !l.lease.is_live(now)) {
             self.remove_lease(&lapsed.delivery_id)?;
         }
         // Leased deliveries stay in the due index, so read past as many as there are leases.
         let due = self.due_deliveries(now, limits.deliveries.saturating_add(leases.len()))?;
         let claimed = lease::claimable(due, &leases, now, limits);
         for d in &claimed {
-            let (delivery_id, webhook_id, owner) = (d.id.clone(), d.webhook_id.clone(), owner.to_owned());
-            self.put_lease(&Lease { delivery_id, webhook_id, owner, until })?;
+            self.put_lease(&DeliveryClaim::new(d, owner, until))?;
         }
         Ok(claimed)
     }

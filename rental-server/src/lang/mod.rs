@@ -241,6 +241,8 @@ pub struct Words {
     pub card_back: (&'static str, &'static str),
     /// The card page's title.
     pub pay_for_stay_at: fn(&str) -> String,
+    /// The bank asks the guest (3-D Secure): the page's heading and what it says.
+    pub bank_confirms: (&'static str, &'static str),
     /// A payment refused: the provider's reason.
     pub payment_not_made: fn(&str) -> String,
     /// The cancel section's heading.

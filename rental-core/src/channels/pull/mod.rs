@@ -6,11 +6,9 @@
 //! transaction is [`Worker::apply_pull`](crate::worker::Worker::apply_pull)'s.
 
 mod classify;
-mod lease;
 mod reconcile;
 mod state;
 
 pub use self::classify::{EventKind, UNNAMED_GUEST, classify, without_markers};
-pub use self::lease::{PullLease, held_until, is_owned_by};
 pub use self::reconcile::{EventAction, HORIZON_DAYS, Seen, Step, plan};
 pub use self::state::{FeedState, Owned, OwnedKind, PullResult, SyncReport};

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::lease::PullLease;
 use crate::basics::ids::{Slug, Source};
+use crate::basics::lease::Lease;
 
 /// One feed of one property, between pulls.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,7 +49,7 @@ pub struct FeedState {
     pub pulls: u64,
     /// The process pulling the feed now, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lease: Option<PullLease>,
+    pub lease: Option<Lease>,
 }
 
 impl FeedState {

@@ -1,5 +1,6 @@
-//! Delivery leases: a dispatcher's claim on a delivery, with an owner and an
-//! expiry, kept in the store so that it holds across processes.
+//! Delivery leases: a dispatcher's claim on a delivery, a [`Lease`] (owner
+//! and expiry, with the rules every lease follows) kept in the store beside
+//! the delivery and its webhook, so that it holds across processes.
 //!
 //! Claiming takes due deliveries whose lease is absent or expired, never a
 //! delivery of a webhook that has a live lease (so one webhook is sent to by
@@ -13,26 +14,29 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::Delivery;
+use crate::basics::lease::Lease;
 
-/// One delivery claimed by one dispatcher until `until`.
+/// One delivery claimed by one dispatcher: which, its webhook, and the lease.
+/// Stored apart from the delivery (a record `{deliveryId, webhookId, owner,
+/// until}`, or a table row of a store's own) so that a claim reads every
+/// lease at once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Lease {
+pub struct DeliveryClaim {
     /// The delivery claimed.
     pub delivery_id: String,
     /// Its webhook: a live lease keeps every other delivery of it from being claimed.
     pub webhook_id: String,
-    /// Who holds it: one dispatcher, unique per process and start.
-    pub owner: String,
-    /// When it lapses unless renewed.
-    #[serde(with = "crate::basics::timestamp")]
-    pub until: DateTime<Utc>,
+    /// Who holds it (one dispatcher, unique per process and start), until when.
+    #[serde(flatten)]
+    pub lease: Lease,
 }
 
-impl Lease {
-    /// True while the lease holds at `now`.
-    pub fn is_live(&self, now: DateTime<Utc>) -> bool {
-        now < self.until
+impl DeliveryClaim {
+    /// `delivery` leased to `owner` until `until`.
+    pub fn new(delivery: &Delivery, owner: &str, until: DateTime<Utc>) -> Self {
+        let (delivery_id, webhook_id) = (delivery.id.clone(), delivery.webhook_id.clone());
+        DeliveryClaim { delivery_id, webhook_id, lease: Lease::new(owner, until) }
     }
 }
 
@@ -50,8 +54,13 @@ pub struct ClaimLimits {
 /// delivery of a webhook that has one; at most `limits.deliveries` of at most
 /// `limits.webhooks` webhooks, in the order given but each webhook's
 /// deliveries in event order, whatever their due times say (a worker sends them in this order).
-pub fn claimable(due: Vec<Delivery>, leases: &[Lease], now: DateTime<Utc>, limits: ClaimLimits) -> Vec<Delivery> {
-    let busy: HashSet<&str> = leases.iter().filter(|l| l.is_live(now)).map(|l| l.webhook_id.as_str()).collect();
+pub fn claimable(
+    due: Vec<Delivery>,
+    leases: &[DeliveryClaim],
+    now: DateTime<Utc>,
+    limits: ClaimLimits,
+) -> Vec<Delivery> {
+    let busy: HashSet<&str> = leases.iter().filter(|l| l.lease.is_live(now)).map(|l| l.webhook_id.as_str()).collect();
     let mut taken: Vec<String> = Vec::new();
     let mut out = Vec::new();
     for delivery in due {
@@ -102,8 +111,8 @@ mod tests {
         Delivery::new(id.into(), webhook.into(), seq, EventName::BookingCreated, at("2026-11-24T10:00:00Z"))
     }
 
-    fn lease(id: &str, webhook: &str, until: &str) -> Lease {
-        Lease { delivery_id: id.into(), webhook_id: webhook.into(), owner: "a".into(), until: at(until) }
+    fn lease(id: &str, webhook: &str, until: &str) -> DeliveryClaim {
+        DeliveryClaim::new(&due(id, webhook, 1), "a", at(until))
     }
 
     fn ids(claimed: &[Delivery]) -> Vec<&str> {
@@ -122,10 +131,18 @@ mod tests {
     }
 
     #[test]
+    fn a_claim_reads_and_writes_as_the_lease_records_stored_before() {
+        let stored = r#"{"deliveryId":"d1","webhookId":"w1","owner":"a","until":"2026-11-24T10:01:00.000Z"}"#;
+        let claim: DeliveryClaim = serde_json::from_str(stored).unwrap();
+        assert_eq!(claim, lease("d1", "w1", "2026-11-24T10:01:00Z"));
+        assert_eq!(serde_json::to_string(&claim).unwrap(), stored);
+    }
+
+    #[test]
     fn which_due_deliveries_a_claim_takes() {
         let now = at("2026-11-24T10:00:30Z");
         let list = || vec![due("d1", "w1", 1), due("d2", "w2", 2), due("d3", "w1", 3), due("d4", "w3", 4)];
-        let cases: [(Vec<Lease>, ClaimLimits, Vec<&str>); 6] = [
+        let cases: [(Vec<DeliveryClaim>, ClaimLimits, Vec<&str>); 6] = [
             (vec![], ALL, vec!["d1", "d2", "d3", "d4"]),
             (vec![lease("d1", "w1", "2026-11-24T10:01:00Z")], ALL, vec!["d2", "d4"]),
             (vec![lease("d1", "w1", "2026-11-24T10:00:30Z")], ALL, vec!["d1", "d2", "d3", "d4"]),

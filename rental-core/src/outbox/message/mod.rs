@@ -14,6 +14,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::basics::ids::{BookingCode, Slug};
+use crate::basics::lease::{self, Lease};
 
 pub mod finished;
 pub mod plan;
@@ -64,18 +65,6 @@ impl fmt::Display for MessageStatus {
     }
 }
 
-/// A sender's claim on a message until `until`, so that servers sharing a
-/// store never send one message at the same time.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MessageLease {
-    /// The sender holding it: unique per process and start.
-    pub owner: String,
-    /// When it lapses and another sender may take the message.
-    #[serde(with = "crate::basics::timestamp")]
-    pub until: DateTime<Utc>,
-}
-
 /// One e-mail to one recipient, as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -109,7 +98,7 @@ pub struct Message {
     pub error: Option<String>,
     /// The sender holding it, while an attempt may be on the network.
     #[serde(default)]
-    pub lease: Option<MessageLease>,
+    pub lease: Option<Lease>,
     /// True for a message sent again by hand (at most 5 a booking a day).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub resent: bool,
@@ -128,8 +117,7 @@ impl Message {
     /// The instant a sender should look at it: while scheduled, its due time
     /// or the end of a live lease, whichever is later; never once finished.
     pub fn wake_at(&self) -> Option<DateTime<Utc>> {
-        (self.status == MessageStatus::Scheduled)
-            .then(|| self.lease.as_ref().map_or(self.due_at, |l| l.until.max(self.due_at)))
+        (self.status == MessageStatus::Scheduled).then(|| lease::not_before(self.lease.as_ref(), self.due_at))
     }
 
     /// The `Message-ID` header: fixed per record, so a copy sent again after a
@@ -140,12 +128,12 @@ impl Message {
 
     /// True while `owner` holds a lease on it at `now`.
     pub fn leased_by(&self, owner: &str, now: DateTime<Utc>) -> bool {
-        self.lease.as_ref().is_some_and(|l| l.owner == owner && now < l.until)
+        self.lease.as_ref().is_some_and(|l| l.is_held_by(owner) && l.is_live(now))
     }
 
     /// True while anyone holds a live lease on it at `now`.
     pub fn is_leased(&self, now: DateTime<Utc>) -> bool {
-        self.lease.as_ref().is_some_and(|l| now < l.until)
+        lease::held_until(self.lease.as_ref(), now).is_some()
     }
 }
 
@@ -347,7 +335,7 @@ mod tests {
     #[test]
     fn a_lease_holds_a_message_back_until_it_lapses() {
         let mut m = scheduled();
-        m.lease = Some(MessageLease { owner: "a".into(), until: at("2026-12-18T15:01:00Z") });
+        m.lease = Some(Lease::new("a", at("2026-12-18T15:01:00Z")));
         assert_eq!(m.wake_at(), Some(at("2026-12-18T15:01:00Z")));
         assert!(m.leased_by("a", at("2026-12-18T15:00:30Z")) && !m.leased_by("b", at("2026-12-18T15:00:30Z")));
         assert!(!m.is_leased(at("2026-12-18T15:01:00Z")));

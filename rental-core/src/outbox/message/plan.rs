@@ -388,7 +388,7 @@ mod tests {
     fn instructions_on_the_wire_when_the_dates_change_go_again() {
         let pending = demo::booking("BK-AAAAAA", "2026-12-20", "2026-12-23");
         let mut ms = run(Some(&pending), &confirmed(), &[], "2026-11-22T08:00:00Z");
-        ms[1].lease = Some(crate::message::MessageLease { owner: "sender".into(), until: at("2026-12-18T15:01:00Z") });
+        ms[1].lease = Some(crate::lease::Lease::new("sender", at("2026-12-18T15:01:00Z")));
         let moved = Booking {
             stay: Stay::new("2026-12-19".parse().unwrap(), "2026-12-23".parse().unwrap()).unwrap(),
             ..confirmed()

@@ -4,27 +4,25 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::admin::keys;
 use crate::basics::ids::{Slug, Source};
+use crate::basics::lease::{self, Held};
 use crate::basics::stay::Stay;
 use crate::bookings::booking::{Booking, ExternalRef, PaymentStatus, Status};
 use crate::bookings::calendar::{Block, EntryKind};
 use crate::bookings::event::{Event, EventName};
 use crate::bookings::lifecycle::{self, Outcome};
 use crate::channels::ical::{self, Feed, FeedError};
-use crate::channels::pull::{
-    EventAction, FeedState, Owned, OwnedKind, PullLease, PullResult, Seen, Step, SyncReport, held_until, is_owned_by,
-    plan,
-};
+use crate::channels::pull::{EventAction, FeedState, Owned, OwnedKind, PullResult, Seen, Step, SyncReport, plan};
 use crate::error::Result;
 use crate::properties::property::{IcalFeed, Property};
-use crate::service::write::Recorder;
 use crate::service::write::Tx;
+use crate::service::write::UseCaseTx;
 use crate::service::{FromStore, Rental, active_property};
 use crate::stays::occupancy::today_in;
-use crate::store::{ReadRecords, ReadTx, Store, WriteRecords, WriteTx, feed_key};
+use crate::store::{ReadRecords, ReadTx, Store, WriteTx, feed_key};
 
 /// One feed to pull: where from, and what to send for a conditional request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -243,7 +241,7 @@ impl<S: Store> Rental<S> {
 /// Brings an imported booking to the feed's dates and guest name; emits
 /// `booking.updated` with what changed, if anything did.
 fn move_booking(
-    tx: &mut Recorder<impl WriteTx>,
+    tx: &mut UseCaseTx<impl WriteTx>,
     old: Booking,
     stay: Stay,
     guest_name: &str,
@@ -272,7 +270,7 @@ fn move_booking(
 
 /// Gives back what an event owned: cancels its booking (by the channel) or removes its blocks.
 fn release(
-    tx: &mut Recorder<impl WriteTx>,
+    tx: &mut UseCaseTx<impl WriteTx>,
     before: Option<&Owned>,
     now: DateTime<Utc>,
     counts: &mut Counts,
@@ -387,14 +385,13 @@ impl<S: Store> crate::service::Worker<'_, S> {
     /// applied now) and keeps when it was asked for.
     pub fn claim_feed_pull(&self, pull: &FeedPull, owner: &str, lease: Duration) -> Result<PullClaim> {
         let now = self.now();
-        let until = now + TimeDelta::from_std(lease).unwrap_or(TimeDelta::MAX);
+        let until = lease::end(now, lease);
         self.write(|tx| {
             let stored = tx.get::<FeedState>(&feed_key(pull.property.as_str(), pull.feed.as_str()))?;
-            if let Some(until) = held_until(stored.as_ref().and_then(|s| s.lease.as_ref()), now) {
+            let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
+            if let Err(Held { until }) = lease::claim(&mut state.lease, owner, now, until) {
                 return Ok(PullClaim::Held(until));
             }
-            let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
-            state.lease = Some(PullLease { owner: owner.to_owned(), until });
             tx.put(&state)?;
             let url = configured_feed(&**tx, pull)?.map_or_else(|| pull.url.clone(), |(_, feed)| feed.url);
             Ok(PullClaim::Claimed(FeedPull {
@@ -411,8 +408,7 @@ impl<S: Store> crate::service::Worker<'_, S> {
             let Some(mut state) = tx.get::<FeedState>(&feed_key(pull.property.as_str(), pull.feed.as_str()))? else {
                 return Ok(());
             };
-            if is_owned_by(state.lease.as_ref(), pull.holder.as_deref()) {
-                state.lease = None;
+            if lease::release(&mut state.lease, pull.holder.as_deref()) {
                 tx.put(&state)?;
             }
             Ok(())
@@ -443,10 +439,7 @@ impl<S: Store> crate::service::Worker<'_, S> {
         self.write(|tx| {
             let stored = tx.get::<FeedState>(&feed_key(pull.property.as_str(), pull.feed.as_str()))?;
             let mut state = stored.unwrap_or_else(|| FeedState::new(pull.property.clone(), pull.feed.clone()));
-            let leased = is_owned_by(state.lease.as_ref(), pull.holder.as_deref());
-            if leased {
-                state.lease = None;
-            }
+            let leased = lease::release(&mut state.lease, pull.holder.as_deref());
             // Another pull of this feed was applied after this one was planned (its lease lapsed,
             // or it was never claimed): this one is stale, and applying it could defeat the
             // empty-feed guard.

@@ -11,11 +11,12 @@ use tokio_postgres::types::{Json, ToSql};
 use super::PgTx;
 use super::local::Local;
 use crate::basics::ids::BookingCode;
+use crate::basics::lease::Lease;
 use crate::basics::stay::{MAX_NIGHTS, Stay};
 use crate::bookings::booking::{Booking, BookingQuery};
 use crate::bookings::calendar::{Block, CalendarEntry, EntryKind};
 use crate::bookings::event::{Event, OutboxEvent};
-use crate::outbox::delivery::{Delivery, Lease};
+use crate::outbox::delivery::{Delivery, DeliveryClaim};
 use crate::properties::property::Property;
 use crate::store::{IdempotencyRecord, Prefetch, ReadTx, RecordKind, RecordRow, StoreError, StoreResult, prefix_end};
 
@@ -331,13 +332,17 @@ impl ReadTx for PgTx<'_> {
         docs(&self.query("SELECT doc FROM deliveries WHERE due_at IS NOT NULL ORDER BY due_at, event_seq, id", &[])?)
     }
 
-    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
+    fn delivery_leases(&self) -> StoreResult<Vec<DeliveryClaim>> {
         self.hold_all()?;
         let rows =
             self.query("SELECT delivery_id, webhook_id, owner, until FROM delivery_leases ORDER BY delivery_id", &[])?;
         Ok(rows
             .iter()
-            .map(|r| Lease { delivery_id: r.get(0), webhook_id: r.get(1), owner: r.get(2), until: r.get(3) })
+            .map(|r| DeliveryClaim {
+                delivery_id: r.get(0),
+                webhook_id: r.get(1),
+                lease: Lease { owner: r.get(2), until: r.get(3) },
+            })
             .collect())
     }
 

@@ -11,7 +11,7 @@ use super::read::{kind_code, limit, millis, seq_of, seq_value};
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::{Block, CalendarEntry};
 use crate::bookings::event::Event;
-use crate::outbox::delivery::{ClaimLimits, Delivery, Lease, lease};
+use crate::outbox::delivery::{ClaimLimits, Delivery, DeliveryClaim, lease};
 use crate::outbox::webhook::Webhook;
 use crate::properties::property::Property;
 use crate::store::{
@@ -153,12 +153,12 @@ impl WriteTx for PgTx<'_> {
         Ok(())
     }
 
-    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
+    fn put_lease(&mut self, claim: &DeliveryClaim) -> StoreResult<()> {
         self.hold_all()?;
         self.execute(
             "INSERT INTO delivery_leases (delivery_id, webhook_id, owner, until) VALUES ($1, $2, $3, $4)
              ON CONFLICT (delivery_id) DO UPDATE SET webhook_id = $2, owner = $3, until = $4",
-            &[&lease.delivery_id, &lease.webhook_id, &lease.owner, &lease.until],
+            &[&claim.delivery_id, &claim.webhook_id, &claim.lease.owner, &claim.lease.until],
         )?;
         Ok(())
     }
@@ -201,8 +201,7 @@ impl WriteTx for PgTx<'_> {
         let due = due.map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let claimed = lease::claimable(due, &leases, now, limits);
         for d in &claimed {
-            let (delivery_id, webhook_id, owner) = (d.id.clone(), d.webhook_id.clone(), owner.to_owned());
-            self.put_lease(&Lease { delivery_id, webhook_id, owner, until })?;
+            self.put_lease(&DeliveryClaim::new(d, owner, until))?;
         }
         Ok(claimed)
     }

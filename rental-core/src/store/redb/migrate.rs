@@ -15,7 +15,7 @@ use crate::admin::keys::ApiKey;
 use crate::bookings::booking::Booking;
 use crate::bookings::lifecycle;
 use crate::channels::pull::FeedState;
-use crate::outbox::delivery::{Delivery, Lease};
+use crate::outbox::delivery::{Delivery, DeliveryClaim};
 use crate::outbox::webhook::Webhook;
 use crate::properties::property::Property;
 use crate::store::record::row_of;
@@ -144,7 +144,7 @@ fn move_to_records(tx: &WriteTransaction, meta: &mut redb::Table<'_, &str, &str>
 /// the file before, which no longer runs (a server voids them at start anyway).
 fn drop_lease_records(tx: &WriteTransaction) -> StoreResult<()> {
     // Every key of the kind sorts below the first key of the next name up.
-    let (kind, next) = (Lease::KIND.name, format!("{}\0", Lease::KIND.name));
+    let (kind, next) = (DeliveryClaim::KIND.name, format!("{}\0", DeliveryClaim::KIND.name));
     let mut records = tx.open_table(RECORDS).map_err(backend)?;
     records.retain_in((kind, "")..(next.as_str(), ""), |_, _| false).map_err(backend)?;
     let mut times = tx.open_table(RECORD_TIMES).map_err(backend)?;

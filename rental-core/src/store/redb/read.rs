@@ -12,11 +12,12 @@ use super::tables::{
 };
 use super::{RedbTx, RedbWrite, backend, decode};
 use crate::basics::ids::BookingCode;
+use crate::basics::lease::Lease;
 use crate::basics::stay::{MAX_NIGHTS, Stay};
 use crate::bookings::booking::{Booking, BookingQuery};
 use crate::bookings::calendar::{Block, CalendarEntry, EntryKind};
 use crate::bookings::event::{Event, OutboxEvent};
-use crate::outbox::delivery::{Delivery, Lease};
+use crate::outbox::delivery::{Delivery, DeliveryClaim};
 use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult};
 
 /// Opening a table to read, the same way for both kinds of transaction.
@@ -287,7 +288,7 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     /// From the lease table (schema 8), not the records: see `tables::DELIVERY_LEASES`.
-    fn delivery_leases(&self) -> StoreResult<Vec<Lease>> {
+    fn delivery_leases(&self) -> StoreResult<Vec<DeliveryClaim>> {
         let table = self.0.open(DELIVERY_LEASES)?;
         let mut out = Vec::new();
         for row in table.iter().map_err(backend)? {
@@ -297,8 +298,9 @@ impl<T: Tables> ReadTx for RedbTx<T> {
                 .ok()
                 .and_then(DateTime::from_timestamp_millis)
                 .ok_or_else(|| StoreError::Corrupt(format!("bad lease end {until}")))?;
-            let (delivery_id, webhook_id, owner) = (key.value().to_owned(), webhook.to_owned(), owner.to_owned());
-            out.push(Lease { delivery_id, webhook_id, owner, until });
+            let (delivery_id, webhook_id, lease) =
+                (key.value().to_owned(), webhook.to_owned(), Lease::new(owner, until));
+            out.push(DeliveryClaim { delivery_id, webhook_id, lease });
         }
         Ok(out)
     }

@@ -587,13 +587,16 @@ impl crate::store::Record for Neighbour {
 /// lease table, none to the records.
 #[test]
 fn opening_a_schema_7_store_drops_its_lease_records_and_leases_go_to_their_own_table() {
-    use crate::outbox::delivery::Lease;
+    use crate::outbox::delivery::DeliveryClaim as Lease;
     use crate::store::Record;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE_NAME);
     let now: chrono::DateTime<chrono::Utc> = LAYOUT_NOW.parse().unwrap();
-    let lease =
-        |id: &str| Lease { delivery_id: id.into(), webhook_id: "wh_1".into(), owner: "run-1".into(), until: now };
+    let lease = |id: &str| Lease {
+        delivery_id: id.into(),
+        webhook_id: "wh_1".into(),
+        lease: crate::lease::Lease::new("run-1", now),
+    };
     let neighbour = Neighbour { id: "n1".into(), at: now };
     let password = AdminPassword { phc: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into() };
     {

@@ -17,7 +17,7 @@ use crate::bookings::booking::Booking;
 use crate::bookings::calendar::{Block, CalendarEntry};
 use crate::bookings::event::Event;
 use crate::bookings::lifecycle;
-use crate::outbox::delivery::{Delivery, Lease};
+use crate::outbox::delivery::{Delivery, DeliveryClaim};
 use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult, WriteTx, due_key, finished_key};
 
 impl RedbTx<RedbWrite<'_>> {
@@ -180,9 +180,9 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
     }
 
     /// One row in the lease table: no read first, one tree (see `tables::DELIVERY_LEASES`).
-    fn put_lease(&mut self, lease: &Lease) -> StoreResult<()> {
-        let value = (lease.webhook_id.as_str(), lease.owner.as_str(), millis(lease.until));
-        self.table(DELIVERY_LEASES)?.insert(lease.delivery_id.as_str(), value)
+    fn put_lease(&mut self, claim: &DeliveryClaim) -> StoreResult<()> {
+        let value = (claim.webhook_id.as_str(), claim.lease.owner.as_str(), millis(claim.lease.until));
+        self.table(DELIVERY_LEASES)?.insert(claim.delivery_id.as_str(), value)
     }
 
     fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
