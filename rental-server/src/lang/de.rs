@@ -198,8 +198,17 @@ pub(super) static WORDS: Words = Words {
     cancelling: "Stornieren",
     withdraw_request: "Dies ist noch eine Anfrage: Wenn Sie sie zurückziehen, werden ihre Nächte frei, und es wird \
                        nichts weiter berechnet.",
-    refund_now: |percent, amount| {
-        format!("Wenn Sie jetzt stornieren, erstatten die Stornobedingungen {percent} % des Gesamtpreises: {amount}.")
+    refund_now: |refund, paid, percent| {
+        format!(
+            "Wenn Sie jetzt stornieren, erhalten Sie {refund} der gezahlten {paid} zurück (die Stornobedingungen \
+             erstatten {percent} % des Gesamtpreises)."
+        )
+    },
+    refund_nothing_paid: |percent| {
+        format!(
+            "Wenn Sie jetzt stornieren, erstatten die Stornobedingungen {percent} % des Gesamtpreises; hier wurde \
+             nichts gezahlt, also wird nichts erstattet und nichts weiter berechnet."
+        )
     },
     cancel_this_booking: "Diese Buchung stornieren…",
     is_cancelled: "Diese Buchung ist storniert.",

@@ -249,8 +249,10 @@ pub struct Words {
     pub cancelling: &'static str,
     /// Withdrawing a request.
     pub withdraw_request: &'static str,
-    /// The refund: (percent, amount).
-    pub refund_now: fn(&str, &str) -> String,
+    /// The refund of what was paid: (refund, paid and not refunded, the policy's percent).
+    pub refund_now: fn(&str, &str, &str) -> String,
+    /// Nothing paid yet: (the policy's percent).
+    pub refund_nothing_paid: fn(&str) -> String,
     /// The link to the review step.
     pub cancel_this_booking: &'static str,
     /// Already cancelled.
