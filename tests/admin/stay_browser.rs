@@ -264,3 +264,44 @@ async fn the_guests_bank_asks_for_3_d_secure_on_the_stay_page_and_the_answer_dec
     c.close().await?;
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_german_stay_page_is_german_from_its_html_lang_and_accessible() -> Result {
+    let s = server().await;
+    with_page(&s);
+    let mut body = rental_tests::http::booking_body("sea-view", "2026-12-12", "2026-12-15", 2);
+    body["locale"] = json!("de-DE");
+    let code = s.http.post("/api/v1/bookings", &s.key, &body).await.body["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let url =
+        s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["stayUrl"].as_str().unwrap().to_owned();
+    let Some(axe) = axe_source() else { return Ok(()) };
+    let Some(driver) = Driver::start() else { return Ok(()) };
+    let profile = tempfile::tempdir()?;
+    let c = driver.browser(profile.path()).await;
+
+    c.goto(&url).await?;
+    let lang = c.execute("return document.documentElement.lang", vec![]).await?;
+    assert_eq!(lang, json!("de"), "<html lang=\"de\">");
+    assert_eq!(text(&c, "#status").await?, "Bestätigt");
+    assert!(text(&c, "#check-in").await?.starts_with("Sa., 12. Dez. 2026 ab 15:00 Uhr"));
+    assert!(text(&c, "#online-check-in h2").await?.contains("Online-Check-in"));
+    assert!(text(&c, "label[for=guestNames]").await?.ends_with("(optional)"));
+    accessible(&c, &axe, "the German stay page").await?;
+    fits(&c, "the German stay page").await?;
+    shot(&c, "stay-de").await?;
+
+    c.find(Locator::Css("#phone")).await?.click().await?;
+    let old = c.find(Locator::Css("html")).await?;
+    type_keys(&c, &format!("12{}", Key::Enter)).await?;
+    next_page(old).await?;
+    assert_eq!(text(&c, "#online-check-in .alert").await?, "Bitte prüfen Sie die markierten Felder.");
+    accessible(&c, &axe, "the German form with its faults").await?;
+
+    click(&c, "#cancel a").await?;
+    assert!(text(&c, "h1").await?.starts_with("Ihren Aufenthalt in Sea View Cottage stornieren"));
+    assert!(text(&c, "#refund").await?.contains("erstatten die Stornobedingungen"));
+    accessible(&c, &axe, "the German cancellation step").await?;
+    c.close().await?;
+    Ok(())
+}

@@ -172,13 +172,22 @@ pub(super) static WORDS: Words = Words {
     booking_at: |code, name| format!("Booking {code} at {name}."),
     card_back: ("Card", "Back to your stay"),
     pay_for_stay_at: |name| format!("Pay for your stay at {name}"),
+    bank_confirms: ("Confirm your payment", "Your bank asks you to confirm this payment: follow its window."),
     payment_not_made: |why| format!("The payment was not made: {why}. Go back to your stay page to try again."),
     bank_refused: "your bank did not confirm it",
-    bank_confirm: ("Confirm your payment", "Your bank asks you to confirm this payment: follow its window."),
     cancelling: "Cancelling",
     withdraw_request: "This is still a request: withdrawing it frees its nights, and nothing more is charged.",
-    refund_now: |percent, amount| {
-        format!("If you cancel now, the cancellation policy gives back {percent}% of the total: {amount}.")
+    refund_now: |refund, paid, percent| {
+        format!(
+            "If you cancel now, you get back {refund} of the {paid} you paid (the cancellation policy gives back \
+             {percent}% of the total)."
+        )
+    },
+    refund_nothing_paid: |percent| {
+        format!(
+            "If you cancel now, the cancellation policy gives back {percent}% of the total; nothing has been paid \
+             here, so nothing is refunded and nothing more is charged."
+        )
     },
     cancel_this_booking: "Cancel this booking…",
     is_cancelled: "This booking is cancelled.",

@@ -1,39 +1,36 @@
 //! Cancelling from the stay page in two steps (docs/API.md section 24): the
-//! page offers it with the refund the policy gives now; the guest reviews it
+//! page offers it with the refund a cancellation now gives, computed as the
+//! cancellation computes it (`Worker::guest_refund_preview`); the guest reviews it
 //! on a page of its own and confirms with a signed form; the booking is then
 //! cancelled `by` `guest`, as `PATCH /api/v1/bookings/{code}` would.
 
 use chrono::{DateTime, Utc};
 use maud::{Markup, html};
-use rental_core::payments::refund::{Cancellation, kept, refund_share};
+use rental_core::payments::refund::RefundPreview;
 use rental_core::{Booking, Property, Status};
 
 use crate::lang::words;
 
-/// What cancelling now gives back, by the property's cancellation policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Offer {
-    /// The share of the total refunded, in basis points.
-    pub share: u32,
-    /// That share of the total, in the booking's currency's minor unit.
-    pub refund: i64,
-}
+/// What cancelling now gives back: the policy's share for the wording, and
+/// what the cancellation would refund of what was paid.
+pub type Offer = RefundPreview;
 
-/// The offer for `b` at `now`, or `None` when the page does not offer to
-/// cancel: a channel's booking, one cancelled or over, or a confirmed stay
-/// whose policy gives nothing back (a request may always be withdrawn).
-pub fn offer(b: &Booking, p: &Property, now: DateTime<Utc>) -> Option<Offer> {
+/// True unless `b` is a channel's booking, cancelled or over at `now`.
+fn open(b: &Booking, p: &Property, now: DateTime<Utc>) -> bool {
     let over = now >= rental_core::message::timing::departure(p, b.check_out());
-    if b.is_channel_owned() || b.status == Status::Cancelled || over {
-        return None;
-    }
-    let cancellation = Cancellation { created_at: b.created_at, at: now, check_in: b.check_in(), timezone: p.timezone };
-    let share = refund_share(&p.payments.cancellation_policy, &cancellation);
-    let offer = Offer { share, refund: b.total - kept(b.total, share) };
-    (b.status == Status::Pending || share > 0).then_some(offer)
+    !(b.is_channel_owned() || b.status == Status::Cancelled || over)
 }
 
-/// The refund in words, in the booking's language.
+/// The offer for `b` at `now` given what a cancellation now would refund, or
+/// `None` when the page does not offer to cancel: a channel's booking, one
+/// cancelled or over, or a confirmed stay whose policy gives nothing back (a
+/// request may always be withdrawn).
+pub fn offer(b: &Booking, p: &Property, now: DateTime<Utc>, refund: RefundPreview) -> Option<Offer> {
+    (open(b, p, now) && (b.status == Status::Pending || refund.share > 0)).then_some(refund)
+}
+
+/// The refund in words, in the booking's language: what the guest gets back
+/// of what they paid, and the policy's share that decides it.
 pub fn wording(b: &Booking, offer: Offer) -> String {
     let w = words(b.locale);
     if b.status == Status::Pending {
@@ -41,7 +38,11 @@ pub fn wording(b: &Booking, offer: Offer) -> String {
     }
     let percent = (f64::from(offer.share) / 100.0).to_string();
     let percent = if b.locale == rental_core::Locale::De { percent.replace('.', ",") } else { percent };
-    (w.refund_now)(&percent, &b.locale.money(offer.refund, &b.currency))
+    let money = |amount| b.locale.money(amount, &b.currency);
+    if offer.refundable == 0 {
+        return (w.refund_nothing_paid)(&percent);
+    }
+    (w.refund_now)(&money(offer.refund), &money(offer.refundable), &percent)
 }
 
 /// The page's cancellation section: the terms and the way to the review step.

@@ -22,6 +22,8 @@ pub struct Parts {
     pub totals: Option<rental_core::payments::Totals>,
     /// The button that pays what is due now by card, when it can be paid here.
     pub pay_start: Option<Markup>,
+    /// What cancelling now would give back.
+    pub refund: rental_core::payments::refund::RefundPreview,
 }
 
 /// The page of `b` at `p` at `now`; `link` is the page's own path.
@@ -67,7 +69,7 @@ pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str, parts: 
                         div #address { (guide::render(&p.access.stay_page.address)) }
                     }
                 }
-                (cancel::section(b, cancel::offer(b, p, now), &review))
+                (cancel::section(b, cancel::offer(b, p, now, parts.refund), &review))
                 @if !p.access.stay_page.guide.trim().is_empty() {
                     section.box.guide aria-labelledby="guide-title" {
                         h2 #guide-title { (w.house_guide) }
