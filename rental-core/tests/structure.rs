@@ -43,6 +43,8 @@ const MAX_FACADE_METHODS: usize = 45;
 const MAX_LONG_FILES: usize = 3;
 const LONG_FILE: usize = 500;
 const MAX_README_LINES: usize = 300;
+/// The server's `lib.rs` is its map: modules and what they are for.
+const MAX_SERVER_LIB_LINES: usize = 200;
 /// The type whose public methods make the facade an embedder reads; the
 /// workers' calls (`worker::Worker`) are counted apart.
 const FACADE: &[&str] = &["Rental"];
@@ -307,6 +309,10 @@ fn readme_lines() -> usize {
     fs::read_to_string(workspace().join("README.md")).expect("README.md").lines().count()
 }
 
+fn server_lib_lines() -> usize {
+    fs::read_to_string(workspace().join("rental-server/src/lib.rs")).expect("rental-server's lib.rs").lines().count()
+}
+
 #[test]
 fn no_module_of_rental_core_uses_one_above_it() {
     let upward = upward_uses();
@@ -332,6 +338,7 @@ fn the_figures_already_met_stay_met() {
         ("rental-core top-level modules in an import circle", circles.len(), 0),
         ("source files over 500 lines outside tests", long.len(), MAX_LONG_FILES),
         ("README lines", readme_lines(), MAX_README_LINES),
+        ("rental-server's lib.rs lines", server_lib_lines(), MAX_SERVER_LIB_LINES),
         ("lease types (named `*Lease`) outside tests", leases.len(), MAX_LEASE_TYPES),
     ];
     for (name, value, goal) in figures {
@@ -364,6 +371,11 @@ fn the_figures_already_met_stay_met() {
     );
     let readme = readme_lines();
     assert!(readme <= MAX_README_LINES, "README.md has {readme} lines: move reference parts into docs/");
+    let server_lib = server_lib_lines();
+    assert!(
+        server_lib <= MAX_SERVER_LIB_LINES,
+        "rental-server's lib.rs has {server_lib} lines: it is the map; move code into a module"
+    );
     assert!(
         leases.len() <= MAX_LEASE_TYPES,
         "a second lease type: {leases:?}; a worker's claim keeps a `lease::Lease` (docs/DESIGN.md, Leases)"

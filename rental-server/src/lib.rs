@@ -32,6 +32,7 @@
 
 #![deny(missing_docs)]
 
+mod accept;
 pub mod admin;
 mod answer;
 pub mod backup;
@@ -66,147 +67,8 @@ pub mod stay;
 pub mod stay_schedule;
 mod streamed;
 
+pub use accept::serve;
 pub use config::{SHUTDOWN_GRACE, ServerConfig, WebhookConfig};
 pub use jobs::Jobs;
 pub use service::RentalService;
 pub use state::AppState;
-
-use std::convert::Infallible;
-use std::future::Future;
-use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::time::Duration;
-
-use http::Request;
-use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
-use hyper_util::server::graceful::GracefulShutdown;
-use rental_core::Store;
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-
-use crate::connection::body::{Body, ReadyClock};
-use crate::connection::idle::IdleTimeout;
-use crate::connection::malformed::MalformedAnswers;
-use crate::connection::per_address::{AddressSlot, AddressSlots};
-use crate::connection::roster::{Room, Roster, Seat};
-use crate::connection::stall::WriteStall;
-
-/// Serves HTTP/1 on `listener` until `shutdown` completes, then stops
-/// accepting (the listener is closed, so new connections are refused at once
-/// and a load balancer moves on), answers requests that arrive on open
-/// connections with 503, lets requests and webhook attempts in flight finish
-/// within [`ServerConfig::shutdown_grace`], and returns: the whole shutdown
-/// takes at most the grace. The dispatcher starts no new attempt once shutdown begins.
-///
-/// Connections are bounded by [`ServerConfig::connections`]: with as many open
-/// as the cap allows, it accepts the next only once one has closed, and a
-/// client address that holds its own cap has its next connection reset.
-pub async fn serve<S: Store + 'static>(
-    listener: TcpListener,
-    state: Arc<AppState<S>>,
-    shutdown: impl Future<Output = ()>,
-) -> std::io::Result<()> {
-    let graceful = GracefulShutdown::new();
-    let jobs = Jobs::start(&state).await?;
-    let service = RentalService::new(Arc::clone(&state));
-    tokio::pin!(shutdown);
-    let cap = state.limits.max_connections.max(1);
-    let slots = Arc::new(Semaphore::new(cap));
-    let per_address = AddressSlots::new(state.limits.max_per_address, state.proxies.clone());
-    let roster = Roster::new();
-    loop {
-        let (stream, peer) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                Err(e) => {
-                    tracing::warn!(error = %e, "accept failed");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            () = &mut shutdown => break,
-        };
-        let Some(address_slot) = per_address.take(peer.ip()) else {
-            refuse(stream, peer, "it holds its cap of connections");
-            continue;
-        };
-        let slot = match Arc::clone(&slots).try_acquire_owned() {
-            Ok(slot) => slot,
-            // Full: a client under its fair share gets the slot of an idle
-            // connection of a client over it; one at its share is refused.
-            Err(_) => match roster.make_room(address_slot.client(), cap) {
-                Room::OverShare => {
-                    refuse(stream, peer, "the server is full and it holds its fair share");
-                    continue;
-                }
-                Room::Made | Room::Wait => tokio::select! {
-                    // (The semaphore is never closed, so acquiring fails only in theory.)
-                    Ok(slot) = Arc::clone(&slots).acquire_owned() => slot,
-                    () = &mut shutdown => break,
-                },
-            },
-        };
-        let seat = roster.seat(address_slot.client());
-        serve_connection(&service, &graceful, stream, peer, (slot, address_slot, seat));
-    }
-    drop(listener);
-    state.draining.store(true, Ordering::SeqCst);
-    let deadline = tokio::time::Instant::now() + state.grace;
-    tracing::info!(grace = ?state.grace, "shutting down: finishing requests and webhook attempts in flight");
-    jobs.signal(deadline, state.grace);
-    if tokio::time::timeout_at(deadline, graceful.shutdown()).await.is_err() {
-        tracing::warn!("requests still running after {:?}; stopping anyway", state.grace);
-    }
-    jobs.finish(deadline).await;
-    Ok(())
-}
-
-/// Closes a connection from a client that holds its cap of them, with a
-/// reset: the client learns at once, and no `TIME_WAIT` is left here.
-fn refuse(stream: TcpStream, peer: SocketAddr, why: &'static str) {
-    tracing::debug!(%peer, "refusing a connection: {why}");
-    let _ = stream.set_zero_linger();
-    drop(stream);
-}
-
-/// Serves one accepted connection on its own task, holding its slots until it closes.
-fn serve_connection<S: Store + 'static>(
-    service: &RentalService<S>,
-    graceful: &GracefulShutdown,
-    stream: TcpStream,
-    peer: SocketAddr,
-    slot: (OwnedSemaphorePermit, AddressSlot, Seat),
-) {
-    let state = service.state();
-    let (busy, close) = (Arc::clone(&slot.2.busy), Arc::clone(&slot.2.close));
-    let limits = state.limits;
-    let ready = ReadyClock::new();
-    let io = WriteStall::new(stream, limits.write_stall_timeout, limits.min_write_rate);
-    let io = IdleTimeout::new(io, limits.keep_alive_idle, ready.clone());
-    let ids = Arc::clone(state);
-    let io = MalformedAnswers::new(io, move || answer::new_request_id(&ids));
-    let service = service.for_client(peer.ip());
-    let answer = service_fn(move |req: Request<hyper::body::Incoming>| {
-        let req = req.map(|body| Body::new(body, ready.since(), &limits));
-        let (service, busy) = (service.clone(), Arc::clone(&busy));
-        busy.store(true, Ordering::Relaxed);
-        async move {
-            let response = service.answer(req).await;
-            busy.store(false, Ordering::Relaxed);
-            // A backup is sent as it is written; every other answer is whole.
-            Ok::<_, Infallible>(streamed::assemble(response))
-        }
-    });
-    let conn = graceful.watch(limits.builder().serve_connection(TokioIo::new(io), answer));
-    tokio::spawn(async move {
-        tokio::select! {
-            ended = conn => if let Err(e) = ended {
-                tracing::debug!(%peer, error = %e, "connection ended with an error");
-            },
-            () = close.notified() => tracing::debug!(%peer, "closed an idle connection to make room for another client"),
-        }
-        drop(slot);
-    });
-}

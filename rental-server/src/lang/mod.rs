@@ -1,5 +1,5 @@
 //! The words of the guest's pages (the booking page and the stay page) in
-//! each language built in: one table per language ([`en`], [`de`]), the same
+//! each language built in: one table per language (`en`, `de`), the same
 //! fields in each, so a language cannot miss a sentence without failing to compile.
 //!
 //! Sentences with values in them are functions, so that each language puts
