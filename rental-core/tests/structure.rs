@@ -366,6 +366,6 @@ fn the_figures_already_met_stay_met() {
     assert!(readme <= MAX_README_LINES, "README.md has {readme} lines: move reference parts into docs/");
     assert!(
         leases.len() <= MAX_LEASE_TYPES,
-        "a second lease type: {leases:?}; a worker's claim keeps a `lease::Lease` (docs/DESIGN.md, Leases)"
+        "a second lease type: {leases:?}; a worker's claim keeps a `lease::Lease` (docs/DESIGN.md, Layers, \"One lease\")"
     );
 }
