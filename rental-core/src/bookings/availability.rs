@@ -169,6 +169,7 @@ impl NightStatus {
 pub fn nights(property: &Property, range: Stay, now: DateTime<Utc>, calendar: &[CalendarEntry]) -> Availability {
     let today = property.today(now);
     let prep = property.stay_rules.preparation_nights;
+    let days = rules::DayRules::at(property, now);
     let mut statuses = vec![NightStatus::Available; range.nights() as usize];
     for entry in calendar {
         for date in entry.stay.dates().filter(|d| range.contains(*d)) {
@@ -191,8 +192,8 @@ pub fn nights(property: &Property, range: Stay, now: DateTime<Utc>, calendar: &[
                 price: property.rate_on(date).price,
                 min_nights: rules::min_nights_from(property, date, calendar),
                 status,
-                check_in: rules::may_start(property, date, now),
-                check_out: rules::may_end(property, date, now),
+                check_in: days.may_start(date),
+                check_out: days.may_end(date),
             }
         })
         .collect();

@@ -10,6 +10,7 @@ use crate::basics::stay::Stay;
 use crate::properties::local_time::instant;
 use crate::properties::price_rules::LengthOfStayDiscount;
 use crate::properties::property::{Cents, Property};
+use crate::properties::weekdays::Weekdays;
 
 /// Which discount a quote applies; of several, only the largest (ties: this order).
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -148,20 +149,50 @@ pub fn one_discount(accommodation: Cents, candidates: &[(DiscountKind, Option<u3
     best
 }
 
-/// True when a stay may start on `day` under the weekday, notice and window rules at `now`.
-pub fn may_start(property: &Property, day: NaiveDate, now: DateTime<Utc>) -> bool {
-    let rules = &property.stay_rules;
-    let today = property.today(now);
-    let notice = TimeDelta::hours(i64::from(rules.advance_notice_hours));
-    rules.check_in_days.contains(day.weekday())
-        && day >= today
-        && (rules.advance_notice_hours == 0 || instant(property.timezone, day, rules.check_in_time) >= now + notice)
-        && day <= last_check_in(property, today)
+/// Which days a stay may start and end on at one instant, worked out once
+/// for a run of days: an availability answer asks it of every night, and the
+/// property's today, horizon and notice each cost a time-zone lookup.
+#[derive(Debug, Clone, Copy)]
+pub struct DayRules {
+    check_in_days: Weekdays,
+    check_out_days: Weekdays,
+    /// The property's today.
+    today: NaiveDate,
+    /// The first day the notice rule allows (today without one).
+    first_start: NaiveDate,
+    /// The last day the booking window and the horizon allow.
+    last_start: NaiveDate,
 }
 
-/// True when a stay may end on `day`: a check-out weekday after the property's today.
-pub fn may_end(property: &Property, day: NaiveDate, now: DateTime<Utc>) -> bool {
-    property.stay_rules.check_out_days.contains(day.weekday()) && day > property.today(now)
+impl DayRules {
+    /// The rules of `property` at `now`.
+    pub fn at(property: &Property, now: DateTime<Utc>) -> Self {
+        let rules = &property.stay_rules;
+        let today = property.today(now);
+        // The arrival instant grows with the day, so the notice rule is one
+        // threshold day: the first whose arrival is far enough from `now`.
+        let first_start = match rules.advance_notice_hours {
+            0 => today,
+            hours => earliest(property, now, hours).max(today),
+        };
+        DayRules {
+            check_in_days: rules.check_in_days,
+            check_out_days: rules.check_out_days,
+            today,
+            first_start,
+            last_start: last_check_in(property, today),
+        }
+    }
+
+    /// True when a stay may start on `day` under the weekday, notice and window rules.
+    pub fn may_start(&self, day: NaiveDate) -> bool {
+        self.check_in_days.contains(day.weekday()) && (self.first_start..=self.last_start).contains(&day)
+    }
+
+    /// True when a stay may end on `day`: a check-out weekday after the property's today.
+    pub fn may_end(&self, day: NaiveDate) -> bool {
+        self.check_out_days.contains(day.weekday()) && day > self.today
+    }
 }
 
 /// The shortest stay starting on `night` given the calendar: the first
@@ -228,5 +259,55 @@ pub fn day_problems(property: &Property, stay: Stay, problems: &mut Vec<Problem>
     }
     if !rules.check_out_days.contains(stay.check_out().weekday()) {
         problems.push(Problem::CheckOutDay { allowed: rules.check_out_days });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono_tz::Tz;
+
+    use super::*;
+    use crate::demo;
+
+    /// The rules as they read for one day, each asked on its own.
+    fn may_start_directly(property: &Property, day: NaiveDate, now: DateTime<Utc>) -> bool {
+        let rules = &property.stay_rules;
+        let today = property.today(now);
+        let notice = TimeDelta::hours(i64::from(rules.advance_notice_hours));
+        rules.check_in_days.contains(day.weekday())
+            && day >= today
+            && (rules.advance_notice_hours == 0 || instant(property.timezone, day, rules.check_in_time) >= now + notice)
+            && day <= last_check_in(property, today)
+    }
+
+    #[test]
+    fn day_rules_worked_out_once_say_what_each_day_asked_alone_says() {
+        // Every half hour over two days around a clock change in Lisbon and in New Zealand.
+        for (tz, start) in
+            [(Tz::Europe__Lisbon, "2026-03-28T00:10:00Z"), (Tz::Pacific__Auckland, "2026-04-03T12:10:00Z")]
+        {
+            let start: DateTime<Utc> = start.parse().unwrap();
+            let nows: Vec<DateTime<Utc>> = (0..96).map(|n| start + TimeDelta::minutes(30 * n)).collect();
+            for hours in [0, 1, 20, 47, 200] {
+                for window in [None, Some(3)] {
+                    let mut p = demo::sea_view();
+                    p.timezone = tz;
+                    p.stay_rules.advance_notice_hours = hours;
+                    p.stay_rules.booking_window_days = window;
+                    p.stay_rules.check_in_days =
+                        serde_json::from_str(r#"["mon", "tue", "thu", "sat", "sun"]"#).unwrap();
+                    for &now in &nows {
+                        let rules = DayRules::at(&p, now);
+                        let today = p.today(now);
+                        for day in (-3..15).map(|n| today + TimeDelta::days(n)) {
+                            let end = p.stay_rules.check_out_days.contains(day.weekday()) && day > today;
+                            let why = format!("{tz} {now} notice {hours} window {window:?} day {day}");
+                            assert_eq!(rules.may_start(day), may_start_directly(&p, day, now), "{why}");
+                            assert_eq!(rules.may_end(day), end, "{why}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@ use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};
 use crate::outbox::message::finished;
 use crate::outbox::message::plan::{PlanInput, fresh};
-use crate::outbox::message::template::{Facts, MessageTemplate, Rendered, context, render, sample_booking};
+use crate::outbox::message::template::{Facts, MessageTemplate, Rendered, context, render};
 use crate::outbox::message::timing::too_late;
 use crate::outbox::message::{
     Message, MessageKind, MessageStatus, Outcome, booking_prefix, cancel, reasons, record, skip,
@@ -120,7 +120,8 @@ impl<S: Store> Rental<S> {
             ..crate::bookings::booking::BookingQuery::default()
         };
         let next = tx.bookings(&query)?.into_iter().find(|b| b.check_in() >= today && !b.guest_email.is_empty());
-        let booking = next.clone().unwrap_or_else(|| sample_booking(&property, today + chrono::Days::new(14)));
+        let booking =
+            next.clone().unwrap_or_else(|| crate::demo::sample_booking(&property, today + chrono::Days::new(14)));
         let custom = custom.or_else(|| property.messages.templates.get(&kind));
         let rendered = render(
             kind,

@@ -210,7 +210,7 @@ fn test_message(
     "Sample-WiFi".clone_into(&mut sample.access.wifi_ssid);
     "(Your arrival notes appear here.)".clone_into(&mut sample.access.arrival_notes);
     let today = rental_core::occupancy::today_in(property.timezone, now);
-    let mut booking = template::sample_booking(&sample, today + chrono::Days::new(14));
+    let mut booking = rental_core::demo::sample_booking(&sample, today + chrono::Days::new(14));
     booking.visit.access = None;
     let stay_url = format!("{base}/stay/{}.sample", booking.code);
     let facts =

@@ -138,12 +138,12 @@ async fn page_again<S: Store + 'static>(
         let filled = if posted { filled } else { &from_given };
         check_in::section(b, p, given.as_ref(), filled, &token, &format!("{link}/check-in"))
     });
-    // The card form is offered while the guest's first payment is due and a provider takes it.
+    // The card form is offered while a provider takes it and something is due now: the
+    // guest's first payment, or a confirmed stay's installment due or refused off-session.
     let payable = state.payments().is_some()
-        && b.status == rental_core::Status::Pending
-        && b.payment_status == rental_core::PaymentStatus::Unpaid
+        && !records.is_empty()
         && !b.is_channel_owned()
-        && totals.is_some_and(|t| t.next_payment_at.is_some_and(|at| at <= now));
+        && crate::payments::checkout::due_now(b, &records, now).is_some();
     let pay_start = payable.then(|| {
         let token = state.stay.forms.form_token(&card::scope(b.code.as_str()), now, &nonce());
         card::start_form(&token, &format!("{link}/pay"))

@@ -9,7 +9,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::json;
 
 use crate::basics::currency::format_amount;
-use crate::bookings::booking::{Booking, CancelledBy, PaymentStatus, Status};
+use crate::bookings::booking::{Booking, CancelledBy, PaymentStatus};
 use crate::properties::property::Property;
 
 pub use crate::wording::template::*;
@@ -86,14 +86,6 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
     }
     c
 }
-/// A made-up confirmed booking of two nights from `check_in` at `property`,
-/// for previews when the property has no stay coming.
-pub fn sample_booking(property: &Property, check_in: NaiveDate) -> Booking {
-    let check_out = check_in.succ_opt().and_then(|d| d.succ_opt()).unwrap_or(check_in);
-    let mut b = crate::demo::booking("BK-SAMPLE", &check_in.to_string(), &check_out.to_string());
-    (b.property, b.property_name, b.status) = (property.slug.clone(), property.name.clone(), Status::Confirmed);
-    b
-}
 
 /// `Sunday 20 December 2026`.
 fn long_date(d: NaiveDate) -> String {
@@ -113,6 +105,7 @@ fn local_moment(p: &Property, at: DateTime<Utc>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bookings::booking::Status;
     use crate::demo;
 
     fn custom(subject: &str, text: &str, html: &str) -> MessageTemplate {
@@ -129,7 +122,7 @@ mod tests {
     #[test]
     fn payment_failed_says_what_is_left_to_pay_and_links_the_stay_page() {
         let p = demo::sea_view();
-        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        let mut b = demo::sample_booking(&p, "2026-12-20".parse().unwrap());
         b.money.balance_due = 67_144;
         let r = facts_render(MessageKind::PaymentFailed, &b, &p);
         assert!(r.text.contains("$671.44 is still to pay"), "{}", r.text);
@@ -140,7 +133,7 @@ mod tests {
     #[test]
     fn an_overdue_cancellation_is_not_worded_as_a_lapsed_request() {
         let p = demo::sea_view();
-        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        let mut b = demo::sample_booking(&p, "2026-12-20".parse().unwrap());
         (b.status, b.cancelled_by, b.cancel_reason) =
             (Status::Cancelled, Some(CancelledBy::System), Some("payment_overdue".into()));
         let r = facts_render(MessageKind::Cancelled, &b, &p);
@@ -155,7 +148,7 @@ mod tests {
             .collect();
         assert_eq!(check(&all), Vec::new());
         let p = demo::sea_view();
-        let b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        let b = demo::sample_booking(&p, "2026-12-20".parse().unwrap());
         for kind in MessageKind::ALL {
             let r = facts_render(kind, &b, &p);
             assert!(!r.subject.is_empty() && !r.text.is_empty() && r.html.starts_with('<'), "{kind}");
@@ -166,7 +159,7 @@ mod tests {
     #[test]
     fn the_check_samples_are_the_variables_a_booking_gives() {
         let p = demo::sea_view();
-        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        let mut b = demo::sample_booking(&p, "2026-12-20".parse().unwrap());
         b.cancel_reason = Some("Plans changed".into());
         for kind in MessageKind::ALL {
             let real =
@@ -189,7 +182,7 @@ mod tests {
     fn html_escapes_values_and_subjects_stay_one_line() {
         let mut p = demo::sea_view();
         p.name = "<script>alert(1)</script> & Co".into();
-        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        let mut b = demo::sample_booking(&p, "2026-12-20".parse().unwrap());
         b.guest_name = "Eve\r\nBcc: victim@example.com\u{2028}X".into();
         p.messages.templates.insert(MessageKind::Confirmed, custom("{{ guest_name }} at {{ property_name }}", "", ""));
         let r = facts_render(MessageKind::Confirmed, &b, &p);
