@@ -378,6 +378,6 @@ fn the_figures_already_met_stay_met() {
     );
     assert!(
         leases.len() <= MAX_LEASE_TYPES,
-        "a second lease type: {leases:?}; a worker's claim keeps a `lease::Lease` (docs/DESIGN.md, Leases)"
+        "a second lease type: {leases:?}; a worker's claim keeps a `lease::Lease` (docs/DESIGN.md, Layers, \"One lease\")"
     );
 }

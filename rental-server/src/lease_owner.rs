@@ -1,5 +1,5 @@
-//! Lease owner names: each process that claims work in the store (webhook
-//! deliveries, feed pulls) names itself uniquely, so its leases are told apart.
+//! Lease owner names: each process that claims work in the store (deliveries, messages,
+//! feed pulls, payments) names itself uniquely, so its leases are told apart.
 
 /// `role`, the process id and the start instant: unique per process and start.
 pub(crate) fn lease_owner(role: &str) -> String {
