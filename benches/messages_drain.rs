@@ -71,6 +71,7 @@ fn seed(rental: &Rental<RedbStore>, bookings: usize) {
                 children: 0,
                 pets: 0,
                 promo_code: None,
+                locale: None,
             }
         })
         .collect();

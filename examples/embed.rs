@@ -50,6 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         children: 0,
         pets: 0,
         promo_code: None,
+        locale: None,
     };
     let booking = rental.create_booking(&request, None)?.booking;
     println!("created {} ({}, {})", booking.code, booking.status, booking.payment_status);

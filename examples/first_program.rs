@@ -55,6 +55,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         children: 0,
         pets: 0,
         promo_code: None,
+        locale: None,
     };
     let booking = rental.create_booking_async(&request, None).await?.booking;
     let booking = rental.update_booking(booking.code.as_str(), &Action::Confirm)?;

@@ -174,6 +174,7 @@ pub fn request(slug: &str, stay: Stay) -> NewBooking {
         children: 0,
         pets: 0,
         promo_code: None,
+        locale: None,
     }
 }
 

@@ -125,6 +125,7 @@ fn stay(from_now: u64, nights: u64) -> NewBooking {
         children: 0,
         pets: 0,
         promo_code: None,
+        locale: None,
     }
 }
 

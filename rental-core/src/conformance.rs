@@ -519,6 +519,7 @@ pub fn the_engine_never_books_a_night_twice<S: Store>(store: S) {
         children: 0,
         pets: 0,
         promo_code: None,
+        locale: None,
     };
     let booked = rental.create_booking(&request, Some("order-1")).unwrap().booking;
     let replay = rental.create_booking(&request, Some("order-1")).unwrap().booking;

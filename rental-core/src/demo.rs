@@ -1,5 +1,6 @@
 //! Sample data: three properties in different time zones, seasons and fees,
-//! used by `rental serve --demo`, the examples, the docs and the tests.
+//! used by `rental serve --demo`, the examples, the docs and the tests, and
+//! the made-up booking a message's preview renders when no stay is coming.
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 
@@ -133,6 +134,7 @@ pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
         total: 134_288,
         currency: "USD".into(),
         source: Source::api(),
+        locale: crate::basics::locale::Locale::En,
         notes: vec![],
         created_at: at,
         updated_at: at,
@@ -145,6 +147,15 @@ pub fn booking(code: &str, check_in: &str, check_out: &str) -> Booking {
         external: None,
         guest_email_verified_at: None,
     }
+}
+
+/// A made-up confirmed booking of two nights from `check_in` at `property`,
+/// for the previews of a property's messages when it has no stay coming.
+pub fn sample_booking(property: &Property, check_in: NaiveDate) -> Booking {
+    let check_out = check_in.succ_opt().and_then(|d| d.succ_opt()).unwrap_or(check_in);
+    let mut b = booking("BK-SAMPLE", &check_in.to_string(), &check_out.to_string());
+    (b.property, b.property_name, b.status) = (property.slug.clone(), property.name.clone(), Status::Confirmed);
+    b
 }
 
 #[cfg(test)]

@@ -57,6 +57,7 @@
 //!     children: 0,
 //!     pets: 0,
 //!     promo_code: None,
+//!     locale: None,
 //! };
 //! let booking = rental.create_booking(&request, None)?.booking;
 //! assert_eq!(booking.status, Status::Pending);
@@ -157,6 +158,7 @@ pub use availability::Availability;
 pub use basics::clock_time::{ClockTime, local_moment};
 pub use basics::currency::{Currency, format_amount, parse_amount, plain_amount};
 pub use basics::date_json::parse_date;
+pub use basics::locale::Locale;
 pub use booking::{Booking, BookingQuery, NewBooking, PaymentStatus, QuoteRequest, Status};
 pub use booking_page::BookingPage;
 /// The dates and instants the API takes and returns, from `chrono`: re-exported

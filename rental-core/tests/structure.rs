@@ -21,11 +21,11 @@ const LAYERS: &[&[&str]] = &[
     &["stays"],
     &["payments", "payment_provider"],
     &["admin"],
-    &["demo"],
     &["outbox"],
     &["metrics"],
     &["store"],
     &["backup"],
+    &["demo"],
     &["service"],
     &["conformance", "prelude", "worker", "lib"],
 ];

@@ -22,7 +22,8 @@
 //! - [`jobs`] runs the background work ([`Jobs`]) and listens for SIGINT/SIGTERM;
 //!   [`AppState`] is what handlers and jobs share, made from a [`ServerConfig`].
 //! - [`book`] serves the guests' booking page under `/book`, and [`stay`]
-//!   each booking's private stay page under `/stay`.
+//!   each booking's private stay page under `/stay`, both in the guest's
+//!   language from [`lang`]'s tables.
 //! - [`admin`] serves the dashboard's HTML pages under `/admin`; [`client_addr`]
 //!   tells it the client's address, behind trusted reverse proxies too.
 //! - In the background, [`dispatcher`] delivers webhooks and [`feed_pulls`] pulls the
@@ -44,6 +45,7 @@ pub mod feed_pulls;
 pub mod handlers;
 pub mod health;
 pub mod jobs;
+pub mod lang;
 mod lease_owner;
 pub mod ledger;
 pub mod log_safe;

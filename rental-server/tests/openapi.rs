@@ -510,6 +510,7 @@ fn seed(rental: &Rental<MemoryStore>) {
         children: 0,
         pets: 0,
         promo_code: None,
+        locale: None,
     };
     let code = rental.create_booking(&request, None).expect("create").booking.code;
     rental.update_booking(code.as_str(), &rental_core::Action::Confirm).expect("confirm");

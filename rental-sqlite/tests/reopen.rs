@@ -26,6 +26,7 @@ fn a_committed_booking_survives_reopening_the_file() {
             children: 0,
             pets: 0,
             promo_code: None,
+            locale: None,
         };
         rental.create_booking(&request, None).unwrap().booking
     };

@@ -2,12 +2,19 @@
 //! desktop widths, the check-in form by keyboard (refused, then sent), the two
 //! cancellation steps, and all of it with script off; axe-core checks the
 //! page, the form with its faults and the review step; screenshots of each.
+//! Paying with localstripe's fake Stripe.js: success, declines, 3-D Secure.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 use rental_core::property::{CheckInField, CheckInForm, FieldRule, StayPageSettings};
 use rental_core::{MemoryStore, Status};
+use rental_server::ServerConfig;
+use rental_server::payments::Stripe;
 use rental_tests::http::TestServer;
+use rental_tests::localstripe::{LocalStripe, cards};
 use serde_json::json;
 
 use crate::book_browser::{accessible, axe_source, text};
@@ -116,20 +123,47 @@ async fn a_guest_checks_in_by_keyboard_and_cancels_on_the_stay_page_with_and_wit
     Ok(())
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_guest_pays_what_is_due_with_the_providers_card_form_on_the_stay_page() -> Result {
-    use std::sync::Arc;
-
-    use rental_server::ServerConfig;
-    use rental_server::payments::Stripe;
-    use rental_tests::localstripe::LocalStripe;
-
-    let Some(stripe) = LocalStripe::start() else { return Ok(()) };
+/// A server paying through `stripe`, and a request at Sea View there; its code and stay page address.
+async fn paying(stripe: &LocalStripe, check_in: &str, check_out: &str) -> (TestServer<MemoryStore>, String, String) {
     let provider = Arc::new(Stripe::new(stripe.config()).unwrap());
     let s = TestServer::with_config(&ServerConfig { payments: Some(provider), ..ServerConfig::default() }).await;
-    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let (code, url) = request(&s, check_in, check_out).await;
+    (s, code, url)
+}
+
+/// A request at Sea View; its code and stay page address.
+async fn request(s: &TestServer<MemoryStore>, check_in: &str, check_out: &str) -> (String, String) {
+    let code = s.book("sea-view", check_in, check_out, 2).await["code"].as_str().unwrap().to_owned();
     let body = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body.clone();
-    let url = body["stayUrl"].as_str().unwrap().to_owned();
+    (code, body["stayUrl"].as_str().unwrap().to_owned())
+}
+
+/// Types `number` (and a valid expiry, CVC and postcode) into the provider's card form.
+async fn fill_card(c: &Client, number: &str) -> Result {
+    let field = c.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css("#card input[placeholder=number]"));
+    field.await?.send_keys(number).await?;
+    for (field, value) in [("exp_month", "12"), ("exp_year", "30"), ("cvc", "123"), ("postal_code", "10001")] {
+        c.find(Locator::Css(&format!("#card input[placeholder={field}]"))).await?.send_keys(value).await?;
+    }
+    Ok(())
+}
+
+/// Answers the provider's 3-D Secure window (localstripe's stand-in for the bank's) with `button`.
+async fn bank_says(c: &Client, button: &str) -> Result {
+    let xpath = format!("//button[normalize-space()='{button}']");
+    c.wait().at_most(Duration::from_secs(10)).for_element(Locator::XPath(&xpath)).await?.click().await?;
+    Ok(())
+}
+
+async fn payment_status(s: &TestServer<MemoryStore>, code: &str) -> String {
+    let booking = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body.clone();
+    booking["paymentStatus"].as_str().unwrap_or_default().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_pays_what_is_due_with_the_providers_card_form_on_the_stay_page() -> Result {
+    let Some(stripe) = LocalStripe::start() else { return Ok(()) };
+    let (s, code, url) = paying(&stripe, "2026-12-20", "2026-12-23").await;
     let Some(axe) = axe_source() else { return Ok(()) };
     let Some(driver) = Driver::start() else { return Ok(()) };
     let profile = tempfile::tempdir()?;
@@ -139,23 +173,135 @@ async fn a_guest_pays_what_is_due_with_the_providers_card_form_on_the_stay_page(
     accessible(&c, &axe, "the stay page with its pay button").await?;
     click(&c, "#pay-start button").await?;
     // The provider's card form (localstripe's stand-in for Stripe.js), then the page's own button.
-    let number = c
-        .wait()
-        .at_most(std::time::Duration::from_secs(10))
-        .for_element(Locator::Css("#card input[placeholder=number]"))
-        .await?;
-    number.send_keys("4242424242424242").await?;
-    for (field, value) in [("exp_month", "12"), ("exp_year", "30"), ("cvc", "123"), ("postal_code", "10001")] {
-        c.find(Locator::Css(&format!("#card input[placeholder={field}]"))).await?.send_keys(value).await?;
-    }
+    fill_card(&c, cards::OK).await?;
     accessible(&c, &axe, "the card form").await?;
     let old = c.find(Locator::Css("html")).await?;
     c.find(Locator::Css("#pay")).await?.click().await?;
     next_page(old).await?;
     assert_eq!(text(&c, "#status").await?, "Request: waiting for the host", "back on the stay page");
-    let booking = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body.clone();
-    assert_eq!(booking["paymentStatus"], "authorized", "the first installment is held: {booking}");
+    assert_eq!(payment_status(&s, &code).await, "authorized", "the first installment is held");
     assert!(c.find_all(Locator::Css("#pay-start")).await?.is_empty(), "nothing more to pay now");
+    c.close().await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declined_card_on_the_stay_page_says_why_and_takes_nothing() -> Result {
+    let Some(stripe) = LocalStripe::start() else { return Ok(()) };
+    let (s, code, url) = paying(&stripe, "2026-12-20", "2026-12-23").await;
+    let Some(driver) = Driver::start() else { return Ok(()) };
+    let profile = tempfile::tempdir()?;
+    let c = driver.browser(profile.path()).await;
+
+    c.goto(&url).await?;
+    click(&c, "#pay-start button").await?;
+    // Declined when saved: the form says so and stays, ready for another card.
+    fill_card(&c, cards::DECLINED).await?;
+    c.find(Locator::Css("#pay")).await?.click().await?;
+    let refused = c
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::XPath("//p[@id='card-error' and contains(normalize-space(), 'declined')]"));
+    refused.await?;
+    assert_eq!(c.find(Locator::Css("#pay")).await?.prop("disabled").await?.as_deref(), Some("false"), "again");
+    assert_eq!(payment_status(&s, &code).await, "unpaid");
+
+    // Saved, then declined when charged: a page that says the payment was not made.
+    for field in ["number", "exp_month", "exp_year", "cvc", "postal_code"] {
+        c.find(Locator::Css(&format!("#card input[placeholder={field}]"))).await?.clear().await?;
+    }
+    fill_card(&c, cards::CHARGE_DECLINED).await?;
+    let old = c.find(Locator::Css("html")).await?;
+    c.find(Locator::Css("#pay")).await?.click().await?;
+    next_page(old).await?;
+    assert!(text(&c, "#pay-message").await?.starts_with("The payment was not made: "), "says why");
+    assert_eq!(payment_status(&s, &code).await, "unpaid");
+    let first = s.rental.payments(&code)?.into_iter().find(|r| r.number == 1).unwrap();
+    assert_eq!(first.status, rental_core::payments::PaymentState::Failed, "{first:?}");
+    c.close().await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_guests_bank_asks_for_3_d_secure_on_the_stay_page_and_the_answer_decides() -> Result {
+    let Some(stripe) = LocalStripe::start() else { return Ok(()) };
+    let (s, code, url) = paying(&stripe, "2026-12-20", "2026-12-23").await;
+    let Some(axe) = axe_source() else { return Ok(()) };
+    let Some(driver) = Driver::start() else { return Ok(()) };
+    let profile = tempfile::tempdir()?;
+    let c = driver.browser(profile.path()).await;
+
+    // The bank asks when the card is saved, and again for the payment: completed both times.
+    c.goto(&url).await?;
+    click(&c, "#pay-start button").await?;
+    fill_card(&c, cards::THREE_D_SECURE).await?;
+    let old = c.find(Locator::Css("html")).await?;
+    c.find(Locator::Css("#pay")).await?.click().await?;
+    bank_says(&c, "Complete authentication").await?;
+    next_page(old).await?;
+    assert!(text(&c, "#pay-confirm").await?.contains("Your bank asks you to confirm"));
+    let old = c.find(Locator::Css("html")).await?;
+    bank_says(&c, "Complete authentication").await?;
+    next_page(old).await?;
+    assert_eq!(text(&c, "#status").await?, "Request: waiting for the host", "back on the stay page");
+    accessible(&c, &axe, "the stay page after 3-D Secure").await?;
+    assert_eq!(payment_status(&s, &code).await, "authorized", "held after the bank's yes");
+
+    // Another request whose guest fails the bank's check for the payment: not made, nothing held.
+    let (other, url) = request(&s, "2027-01-10", "2027-01-13").await;
+    c.goto(&url).await?;
+    click(&c, "#pay-start button").await?;
+    fill_card(&c, cards::THREE_D_SECURE).await?;
+    let old = c.find(Locator::Css("html")).await?;
+    c.find(Locator::Css("#pay")).await?.click().await?;
+    bank_says(&c, "Complete authentication").await?;
+    next_page(old).await?;
+    let old = c.find(Locator::Css("html")).await?;
+    bank_says(&c, "Fail authentication").await?;
+    next_page(old).await?;
+    assert!(text(&c, "#pay-message").await?.contains("failed authentication"), "the bank's no");
+    assert_eq!(payment_status(&s, &other).await, "unpaid");
+    c.close().await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_german_stay_page_is_german_from_its_html_lang_and_accessible() -> Result {
+    let s = server().await;
+    with_page(&s);
+    let mut body = rental_tests::http::booking_body("sea-view", "2026-12-12", "2026-12-15", 2);
+    body["locale"] = json!("de-DE");
+    let code = s.http.post("/api/v1/bookings", &s.key, &body).await.body["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    let url =
+        s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["stayUrl"].as_str().unwrap().to_owned();
+    let Some(axe) = axe_source() else { return Ok(()) };
+    let Some(driver) = Driver::start() else { return Ok(()) };
+    let profile = tempfile::tempdir()?;
+    let c = driver.browser(profile.path()).await;
+
+    c.goto(&url).await?;
+    let lang = c.execute("return document.documentElement.lang", vec![]).await?;
+    assert_eq!(lang, json!("de"), "<html lang=\"de\">");
+    assert_eq!(text(&c, "#status").await?, "Bestätigt");
+    assert!(text(&c, "#check-in").await?.starts_with("Sa., 12. Dez. 2026 ab 15:00 Uhr"));
+    assert!(text(&c, "#online-check-in h2").await?.contains("Online-Check-in"));
+    assert!(text(&c, "label[for=guestNames]").await?.ends_with("(optional)"));
+    accessible(&c, &axe, "the German stay page").await?;
+    fits(&c, "the German stay page").await?;
+    shot(&c, "stay-de").await?;
+
+    c.find(Locator::Css("#phone")).await?.click().await?;
+    let old = c.find(Locator::Css("html")).await?;
+    type_keys(&c, &format!("12{}", Key::Enter)).await?;
+    next_page(old).await?;
+    assert_eq!(text(&c, "#online-check-in .alert").await?, "Bitte prüfen Sie die markierten Felder.");
+    accessible(&c, &axe, "the German form with its faults").await?;
+
+    click(&c, "#cancel a").await?;
+    assert!(text(&c, "h1").await?.starts_with("Ihren Aufenthalt in Sea View Cottage stornieren"));
+    assert!(text(&c, "#refund").await?.contains("erstatten die Stornobedingungen"));
+    accessible(&c, &axe, "the German cancellation step").await?;
     c.close().await?;
     Ok(())
 }

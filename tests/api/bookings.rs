@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 const PATH: &str = "/api/v1/bookings";
 
 /// Every field of a booking body, as docs/API.md section 6 lists them.
-const BOOKING_FIELDS: [&str; 28] = [
+const BOOKING_FIELDS: [&str; 29] = [
     "code",
     "property",
     "propertyName",
@@ -27,6 +27,7 @@ const BOOKING_FIELDS: [&str; 28] = [
     "total",
     "currency",
     "source",
+    "locale",
     "notes",
     "createdAt",
     "updatedAt",
@@ -83,7 +84,7 @@ async fn a_created_booking_is_201_with_its_location_and_every_field() {
         "guestName": "Ada Lovelace", "guestEmail": "ada@example.com", "guests": 3,
         "checkIn": "2026-12-20", "checkOut": "2026-12-27", "nights": 7,
         "status": "pending", "paymentStatus": "unpaid", "total": 134_288, "currency": "USD",
-        "source": "api", "notes": [], "createdAt": NOW, "updatedAt": NOW,
+        "source": "api", "locale": "en", "notes": [], "createdAt": NOW, "updatedAt": NOW,
         "cancelledBy": null, "cancelReason": null,
         "checkedInAt": null, "checkedInBy": null, "checkedOutAt": null, "checkedOutBy": null, "access": null,
         "amountPaid": 0, "amountRefunded": 0, "balanceDue": 134_288, "nextPaymentAt": NOW});

@@ -173,6 +173,26 @@ async fn three_d_secure_asks_the_guest_and_completing_it_takes_the_hold() {
 }
 
 #[tokio::test]
+async fn a_failed_3_d_secure_is_answered_failed_and_not_charged_again_at_once() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let server = server(&stripe).await;
+    let code = request(&server).await;
+    let secret = checkout(&server, &code).await["setupClientSecret"].as_str().unwrap().to_owned();
+    stripe.save_card(&secret, cards::THREE_D_SECURE).await.expect(200);
+    let asked = complete(&server, &code).await;
+    stripe.authenticate(asked["clientSecret"].as_str().unwrap(), false).await.expect(200);
+
+    let failed = complete(&server, &code).await;
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert!(failed["error"].as_str().unwrap().contains("failed authentication"), "{failed}");
+    let (status, _, error) = first_installment(&server, &code);
+    assert_eq!((status.as_str(), error.is_some()), ("failed", true));
+    assert_eq!(booking(&server, &code).await["paymentStatus"], "unpaid");
+    let intents = stripe.get("/v1/payment_intents?limit=100").await;
+    assert_eq!(intents["data"].as_array().unwrap().len(), 1, "no second attempt on its own: {intents}");
+}
+
+#[tokio::test]
 async fn an_amount_from_the_client_is_422_and_changes_nothing() {
     let Some(stripe) = LocalStripe::start() else { return };
     let server = server(&stripe).await;

@@ -40,6 +40,7 @@ async fn book<S: Store + 'static>(s: &TestServer<S>, n: u64) {
                 children: 0,
                 pets: 0,
                 promo_code: None,
+                locale: None,
             };
             rental.create_booking(&booking, None).unwrap();
         }

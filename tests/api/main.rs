@@ -57,6 +57,7 @@ mod guest_mail;
 mod health;
 mod home_assistant;
 mod ical;
+mod languages;
 mod messages;
 mod mounted;
 mod patch;

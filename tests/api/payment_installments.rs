@@ -288,3 +288,70 @@ async fn a_change_reprices_the_unpaid_installment_and_the_ledger_sums_to_the_new
     assert_eq!(second.status, PaymentState::Scheduled);
     assert_eq!(changed.body["balanceDue"], total - first.amount, "{}", changed.body);
 }
+
+/// Posts the form of `page` that follows `after` (an id in the page) to `path`, with its token.
+async fn post_form(server: &TestServer<MemoryStore>, path: &str, page: &str, after: &str) -> rental_tests::http::Reply {
+    let rest = &page[page.find(after).unwrap_or_else(|| panic!("{after} in {page}"))..];
+    let token = rest.split("name=\"token\" value=\"").nth(1).unwrap().split('"').next().unwrap();
+    let form = format!("token={token}");
+    server.http.send_bytes(http::Method::POST, path, "", "application/x-www-form-urlencoded", form).await
+}
+
+#[tokio::test]
+async fn a_guest_pays_a_refused_installment_on_the_stay_page_and_its_grace_then_cancels_nothing() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, provider, code) = confirmed_half_paid(&stripe, cards::OK).await;
+    swap_card(&server, &stripe, &provider, &code, cards::CHARGE_DECLINED).await;
+    server.set_now("2026-12-14T10:00:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    let refused = installment(&server, &code, 2);
+    assert_eq!(refused.status, PaymentState::Failed, "{refused:?}");
+
+    // The page the payment_failed message links to offers to pay what is due: the refused installment.
+    let url = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["stayUrl"].clone();
+    let link = url.as_str().map(|u| u[u.find("/stay/").unwrap()..].to_owned()).unwrap();
+    let page = server.get(&link, "").await.text();
+    assert!(page.contains("id=\"pay-start\""), "a pay button: {page}");
+    let pay = post_form(&server, &format!("{link}/pay"), &page, "id=\"pay-start\"").await;
+    let pay_page = pay.expect(200).text();
+    assert!(pay_page.contains(&format!("Pay {}", money(refused.amount))), "{pay_page}");
+    // The guest saves a new card in the provider's form (what its Stripe.js does), then pays.
+    let secret = pay_page.split("confirmCardSetup(\"").nth(1).unwrap().split('"').next().unwrap();
+    stripe.save_card(secret, cards::OK).await.expect(200);
+    let done = post_form(&server, &format!("{link}/pay/complete"), &pay_page, "id=\"pay-done\"").await;
+    assert_eq!((done.status, done.header("location")), (303, Some(link.as_str())), "{}", done.text());
+
+    let paid = installment(&server, &code, 2);
+    assert_eq!((paid.status, paid.amount), (PaymentState::Succeeded, refused.amount), "{paid:?}");
+    assert_ne!(paid.provider_ref, refused.provider_ref, "a new payment, with the new card");
+    let intent = stripe.get(&format!("/v1/payment_intents/{}", paid.provider_ref.clone().unwrap())).await;
+    assert_eq!((intent["status"].as_str(), intent["amount"].as_i64()), (Some("succeeded"), Some(refused.amount)));
+    assert_eq!(intent["capture_method"], "automatic", "charged, not held: {intent}");
+    assert_eq!(intent["metadata"]["rental_movement"], refused.idempotency_key.as_str(), "the movement's own key");
+    let booking = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body;
+    assert_eq!((booking["paymentStatus"].as_str(), booking["balanceDue"].as_i64()), (Some("paid"), Some(0)));
+    let events = server.rental.admin().events_after(0, 10_000).unwrap();
+    let succeeded: Vec<_> = events
+        .iter()
+        .filter(|e| e.event.event.as_str() == "booking.payment_succeeded")
+        .map(|e| &e.event.data)
+        .collect();
+    assert_eq!(succeeded.len(), 1, "{succeeded:?}");
+    assert_eq!(succeeded[0]["payment"]["number"], 2);
+    let page = server.get(&link, "").await.text();
+    assert!(!page.contains("id=\"pay-start\""), "nothing more to pay");
+    server
+        .post(&format!("/api/v1/bookings/{code}/checkout"), &server.key, &json!({}))
+        .await
+        .problem(409, "invalid_transition");
+
+    // Past the end of its grace the booking stands, and nothing more is charged.
+    server.set_now("2026-12-15T15:01:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    let booking = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body;
+    assert_eq!((booking["status"].as_str(), booking["cancelReason"].as_str()), (Some("confirmed"), None));
+    assert_eq!(installment(&server, &code, 2).status, PaymentState::Succeeded);
+    let intents = stripe.get("/v1/payment_intents?limit=100").await;
+    let made = intents["data"].as_array().unwrap().iter().filter(|i| i["status"] == "succeeded").count();
+    assert_eq!(made, 2, "the first installment and the stay page's payment: {intents}");
+}

@@ -24,8 +24,13 @@ const WIFI: &str = "Marker-Wifi-SSID";
 /// Sea View with its own door code per stay, a static code and Wi-Fi name of
 /// the test's own, and a host's subject line that names the door code.
 fn per_stay_sea_view() -> Property {
-    let subject =
-        MessageTemplate { subject: Some("Door code {{ door_code }}".into()), text: None, html: None, enabled: true };
+    let subject = MessageTemplate {
+        subject: Some("Door code {{ door_code }}".into()),
+        text: None,
+        html: None,
+        enabled: true,
+        locales: std::collections::BTreeMap::default(),
+    };
     let mut edited = demo::sea_view();
     edited.access.door_code_mode = DoorCodeMode::PerStay;
     edited.access.door_code = DOOR_CODE.into();

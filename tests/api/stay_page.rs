@@ -420,14 +420,14 @@ async fn a_guest_cancels_in_two_steps_and_sees_the_refund_first() {
     s.act(&code, &json!({"action": "confirm"})).await.expect(200);
     let total = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["total"].as_i64().unwrap();
     let path = stay_path(&s, &code).await;
-    let half = format!("${}.{:02}", total / 2 / 100, total / 2 % 100);
+    assert!(total > 0);
+    // Nothing was paid (no provider here): the policy's share is worded, and no refund is promised.
+    let nothing = "gives back 50% of the total; nothing has been paid here, so nothing is refunded";
     let page = s.http.get(&path, NO_KEY).await.text();
-    assert!(page.contains(&format!("gives back 50% of the total: {half}.")), "{page}");
+    assert!(page.contains(nothing), "{page}");
     let review = s.http.get(&format!("{path}/cancel"), NO_KEY).await;
     let review = review.expect(200).text();
-    assert!(
-        review.contains(&format!("gives back 50% of the total: {half}.")) && review.contains("Yes, cancel my booking")
-    );
+    assert!(review.contains(nothing) && review.contains("Yes, cancel my booking"));
     assert_eq!(
         s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["status"],
         "confirmed",
@@ -481,4 +481,70 @@ async fn a_confirmed_stay_the_policy_gives_nothing_for_is_not_offered_cancellati
     let page = s.http.get(&path, NO_KEY).await.text();
     assert!(page.contains("gives nothing back now") && !page.contains("/cancel\""), "{page}");
     assert_eq!(s.http.get(&format!("{path}/cancel"), NO_KEY).await.status, 303);
+}
+
+/// A confirmed stay of `check_in..check_out` whose first installment (`deposit`
+/// basis points of the total) was paid through the provider; its code and total.
+async fn deposit_paid<S: Store + 'static>(s: &TestServer<S>, check_in: &str, check_out: &str) -> (String, i64) {
+    let code = s.book("sea-view", check_in, check_out, 2).await["code"].as_str().unwrap().to_owned();
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    s.rental
+        .change_payments(&code, |change| {
+            let first = change.records.iter_mut().find(|r| r.number == 1).expect("the deposit installment");
+            (first.status, first.provider_ref) =
+                (rental_core::payments::PaymentState::Succeeded, Some("pi_deposit".into()));
+            first.at = Some(change.now);
+            Ok(())
+        })
+        .unwrap();
+    let total = s.http.get(&format!("/api/v1/bookings/{code}"), &s.key).await.body["total"].as_i64().unwrap();
+    (code, total)
+}
+
+fn dollars(cents: i64) -> String {
+    rental_core::format_amount(cents, "USD")
+}
+
+#[tokio::test]
+async fn the_cancel_step_shows_the_refund_of_what_was_paid_and_the_cancellation_refunds_that() {
+    let s = TestServer::memory().await; // 2026-11-22
+    s.rental
+        .edit_property("sea-view", |p| {
+            p.payments.terms = rental_core::property::PaymentTerms::split(&[(6_000, None), (4_000, Some(10))], 48);
+            p.payments.cancellation_policy =
+                rental_core::property::CancellationPolicy::checkpoints(&[(30, 10_000), (7, 5_000)]);
+        })
+        .unwrap();
+    // 49 days ahead, the policy gives back all: all that was paid (the 60 % deposit), not the total.
+    let (far, total) = deposit_paid(&s, "2027-01-10", "2027-01-13").await;
+    let paid = s.http.get(&format!("/api/v1/bookings/{far}"), &s.key).await.body["amountPaid"].as_i64().unwrap();
+    assert_eq!(paid, rental_core::pricing::basis_points(total, 6_000), "the deposit was paid");
+    let path = stay_path(&s, &far).await;
+    let all = format!("you get back {} of the {} you paid", dollars(paid), dollars(paid));
+    let page = s.http.get(&path, NO_KEY).await.text();
+    assert!(page.contains(&all) && !page.contains(&format!("back {}", dollars(total))), "{page}");
+
+    // 28 days ahead, 50 % of the total is refunded: the host keeps half the total, so of the 60 % paid, 10 % comes back.
+    let (near, total) = deposit_paid(&s, "2026-12-20", "2026-12-23").await;
+    let paid = s.http.get(&format!("/api/v1/bookings/{near}"), &s.key).await.body["amountPaid"].as_i64().unwrap();
+    let kept = rental_core::payments::refund::kept(total, 5_000);
+    let shown = paid - kept;
+    let path = stay_path(&s, &near).await;
+    let review = s.http.get(&format!("{path}/cancel"), NO_KEY).await.expect(200).text();
+    let words = format!(
+        "you get back {} of the {} you paid (the cancellation policy gives back 50% of the total)",
+        dollars(shown),
+        dollars(paid)
+    );
+    assert!(review.contains(&words), "{words}: {review}");
+    post_cancel(&s, &path, &token_of(&review)).await.expect(303);
+    let payments = s.get(&format!("/api/v1/bookings/{near}/payments"), &s.key).await.body;
+    let refunded: i64 = payments["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["kind"] == "refund")
+        .map(|r| r["amount"].as_i64().unwrap())
+        .sum();
+    assert_eq!(refunded, shown, "the cancellation refunds what its step showed");
 }

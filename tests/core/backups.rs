@@ -79,3 +79,21 @@ fn the_streamed_check_refuses_a_damaged_file_as_the_whole_read_does_and_writes_n
         }
     }
 }
+
+#[test]
+fn a_backup_keeps_each_booking_s_language() {
+    let rental = rental_with_demo(MemoryStore::new(), fixed_clock());
+    let german = rental_core::NewBooking {
+        locale: Some("de-DE".into()),
+        ..new_booking("sea-view", "2026-12-20", "2026-12-23", 2)
+    };
+    let code = rental.create_booking(&german, None).unwrap().booking.code;
+    let english =
+        rental.create_booking(&new_booking("sea-view", "2027-01-10", "2027-01-13", 2), None).unwrap().booking.code;
+    let mut out = Vec::new();
+    backup::write(&rental.store().read().unwrap(), now(), &mut out).unwrap();
+    let restored = MemoryStore::new();
+    backup::restore(&restored, &backup::read(&out).unwrap()).unwrap();
+    let locale = |c: &BookingCode| restored.read().unwrap().booking(c.as_str()).unwrap().unwrap().locale;
+    assert_eq!((locale(&code), locale(&english)), (rental_core::Locale::De, rental_core::Locale::En));
+}

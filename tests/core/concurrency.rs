@@ -171,6 +171,7 @@ fn with_code(i: usize) -> NewBooking {
         check_in,
         check_out: check_in + Days::new(3),
         promo_code: Some("last".into()),
+        locale: None,
         ..new_booking("sea-view", "2027-01-01", "2027-01-03", 2)
     }
 }

@@ -92,6 +92,7 @@ fn forty_creations_split_across_two_engines_for_a_promo_code_s_last_use_make_one
                     check_in,
                     check_out: check_in + Days::new(3),
                     promo_code: Some("LAST".into()),
+                    locale: None,
                     ..new_booking("sea-view", "2027-01-01", "2027-01-02", 2)
                 };
                 barrier.wait();

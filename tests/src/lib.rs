@@ -66,6 +66,7 @@ pub fn new_booking(property: &str, check_in: &str, check_out: &str, guests: u32)
         children: 0,
         pets: 0,
         promo_code: None,
+        locale: None,
     }
 }
 

@@ -184,6 +184,7 @@ mod tests {
             children: 1,
             pets: 1,
             promo_code: Some("WINTER".into()),
+            locale: Some("de-DE".into()),
         }
     }
 

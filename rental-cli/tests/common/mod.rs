@@ -134,6 +134,7 @@ pub fn stay(from_now: u64, nights: u64) -> NewBooking {
         children: 0,
         pets: 0,
         promo_code: None,
+        locale: None,
     }
 }
 
@@ -209,6 +210,11 @@ pub fn post(addr: SocketAddr, path: &str, key: &str, body: &Value) -> (u16, Valu
 /// [`post`] with an `Idempotency-Key`, so that sending it again, to any server, creates nothing twice.
 pub fn post_once(addr: SocketAddr, path: &str, key: &str, idempotency_key: &str, body: &Value) -> (u16, Value) {
     exchange(addr, "POST", path, key, &format!("Idempotency-Key: {idempotency_key}\r\n"), &body.to_string())
+}
+
+/// `PATCH path` with a JSON body and a bearer key over a fresh connection; the status and the body.
+pub fn patch(addr: SocketAddr, path: &str, key: &str, body: &Value) -> (u16, Value) {
+    exchange(addr, "PATCH", path, key, "", &body.to_string())
 }
 
 /// `GET path` with a bearer key over a fresh connection; the status and the body.

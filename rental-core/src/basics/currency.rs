@@ -103,17 +103,22 @@ pub fn format_amount(amount: i64, currency: &str) -> String {
 
 /// `units` written with `exponent` decimals and commas between thousands.
 fn grouped(units: u64, exponent: u8) -> String {
+    grouped_with(units, exponent, ',', '.')
+}
+
+/// `units` written with `exponent` decimals after `decimal` and `thousands` between thousands.
+pub(crate) fn grouped_with(units: u64, exponent: u8, thousands: char, decimal: char) -> String {
     let scale = 10u64.pow(u32::from(exponent));
     let whole = (units / scale).to_string();
     let mut out = String::with_capacity(whole.len() + whole.len() / 3 + 4);
     for (i, c) in whole.chars().enumerate() {
         if i > 0 && (whole.len() - i).is_multiple_of(3) {
-            out.push(',');
+            out.push(thousands);
         }
         out.push(c);
     }
     if exponent > 0 {
-        out.push('.');
+        out.push(decimal);
         let decimals = (units % scale).to_string();
         out.extend(std::iter::repeat_n('0', usize::from(exponent) - decimals.len()));
         out.push_str(&decimals);

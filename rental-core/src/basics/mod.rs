@@ -11,6 +11,7 @@ pub(crate) mod field_error;
 pub mod ids;
 pub(crate) mod json_out;
 pub mod lease;
+pub mod locale;
 pub(crate) mod money;
 pub(crate) mod promo_refusal;
 pub mod short_text;

@@ -44,6 +44,10 @@ pub struct Booking {
     pub currency: String,
     /// Where the booking came from: `api`, `admin`, `cli`, `agent`, `page` (the booking page) or a channel feed's name.
     pub source: Source,
+    /// The language the guest reads their pages and messages in (docs/API.md
+    /// section 24); bookings stored before it read as `en`.
+    #[serde(default)]
+    pub locale: crate::basics::locale::Locale,
     /// Notes added over time, oldest first.
     pub notes: Vec<Note>,
     /// When it was made.
@@ -127,6 +131,7 @@ fn is_zero(n: &u32) -> bool {
 ///     children: 0,
 ///     pets: 0,
 ///     promo_code: None,
+///     locale: None,
 /// }, None)?.booking;
 /// assert_eq!((booking.status, booking.payment_status), (Status::Pending, PaymentStatus::Unpaid));
 ///
@@ -273,6 +278,11 @@ pub struct NewBooking {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "schemars", schemars(length(min = 1, max = 32)))]
     pub promo_code: Option<String>,
+    /// The guest's language as a BCP 47 tag (`de-DE`): one not built in, or
+    /// none, is the property's `language`; a malformed one is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(length(min = 2, max = 35)))]
+    pub locale: Option<String>,
 }
 
 /// A request to price a stay.
@@ -345,6 +355,7 @@ impl NewBooking {
             children: quoted.children,
             pets: quoted.pets,
             promo_code: quoted.promo_code.clone(),
+            locale: None,
         }
     }
 }
@@ -478,5 +489,16 @@ mod tests {
         assert_eq!(PaymentStatus::External.to_string(), "external");
         assert_eq!("confirmed".parse::<Status>(), Ok(Status::Confirmed));
         assert!("done".parse::<Status>().is_err());
+    }
+
+    #[test]
+    fn a_booking_stored_before_locale_reads_as_english_and_keeps_its_language_after() {
+        let mut stored = serde_json::to_value(crate::demo::booking("BK-OLDONE", "2026-12-20", "2026-12-23")).unwrap();
+        assert_eq!(stored.as_object_mut().unwrap().remove("locale"), Some("en".into()));
+        let old: Booking = serde_json::from_value(stored).unwrap();
+        assert_eq!(old.locale, crate::Locale::En);
+        let german = Booking { locale: crate::Locale::De, ..old };
+        let again: Booking = serde_json::from_str(&serde_json::to_string(&german).unwrap()).unwrap();
+        assert_eq!(again.locale, crate::Locale::De);
     }
 }

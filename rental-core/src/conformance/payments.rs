@@ -99,6 +99,7 @@ pub fn the_engine_writes_a_schedule_with_each_booking_and_changes_it_with_the_bo
         children: 0,
         pets: 0,
         promo_code: None,
+        locale: None,
         notes: None,
         source: None,
     };

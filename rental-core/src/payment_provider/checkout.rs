@@ -34,6 +34,12 @@ pub struct Checkout {
     /// attempt began: those due then.
     #[serde(default)]
     pub covers: Vec<String>,
+    /// The current attempt's idempotency key when it pays installments the server could also
+    /// charge off-session (a confirmed booking's refused or due one, paid on the stay page):
+    /// the first covered installment's own key, so that the guest's payment and the worker's
+    /// can never both be made. `None`: the checkout's own key, `{code}-checkout-{attempt}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movement_key: Option<String>,
     /// Set once the provider's hold was captured or released, or the charge refunded in full:
     /// nothing of the checkout's payment is left open.
     pub settled: bool,
@@ -55,6 +61,7 @@ impl Checkout {
             payment: None,
             attempts: 0,
             covers: Vec::new(),
+            movement_key: None,
             hold: false,
             settled: false,
             updated_at: now,
@@ -64,7 +71,10 @@ impl Checkout {
     /// The idempotency key of the current attempt's payment: fixed per attempt, so a retry
     /// of the same attempt never charges twice.
     pub fn payment_key(&self) -> String {
-        format!("{}-checkout-{}", self.booking, self.attempts)
+        match &self.movement_key {
+            Some(key) => key.clone(),
+            None => format!("{}-checkout-{}", self.booking, self.attempts),
+        }
     }
 
     /// The idempotency key of settling (capturing or releasing) the current payment.

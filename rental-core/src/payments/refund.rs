@@ -142,6 +142,38 @@ pub fn on_cancellation(
     refund_owed(paid, paid - left, kept)
 }
 
+/// What a guest's cancellation now would give back, as the stay page shows it
+/// before the guest confirms (docs/API.md section 24).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RefundPreview {
+    /// The share of the total the policy refunds now, in basis points.
+    pub share: u32,
+    /// What was paid and may still be given back (refunds made or on their way taken off).
+    pub refundable: Cents,
+    /// What the cancellation would refund: [`on_cancellation`]'s amount, the one the
+    /// cancellation records, never more than [`RefundPreview::refundable`].
+    pub refund: Cents,
+}
+
+/// The refund a guest's cancellation of `booking` at `at` would give, from its ledger and
+/// frozen `policy`: the share for the wording and [`on_cancellation`]'s amount, so the page
+/// shows what the cancellation then records.
+pub fn preview(
+    booking: &Booking,
+    records: &[PaymentRecord],
+    policy: &CancellationPolicy,
+    at: DateTime<Utc>,
+    timezone: Tz,
+) -> RefundPreview {
+    let c = Cancellation { created_at: booking.created_at, at, check_in: booking.check_in(), timezone };
+    RefundPreview {
+        share: refund_share(policy, &c),
+        refundable: refundable(records).iter().map(|(_, amount)| amount).sum(),
+        refund: on_cancellation(booking, records, policy, CancelledBy::Guest, at, timezone),
+    }
+}
+
 /// The refund records that give back `amount` of `booking`'s ledger `records`, drawn from
 /// its payments in order ([`refundable`]), numbered after its refunds so far, `due` (to
 /// issue), with `reason`. Nothing when `amount` is 0; never more than is refundable.

@@ -4,8 +4,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::basics::locale::Locale;
 use crate::error::FieldError;
-use crate::wording::template::MessageTemplate;
+use crate::wording::template::{MessageTemplate, Parts};
 use crate::wording::{Lead, MessageKind};
 
 /// How a property's guest messages read and when the timed ones go out
@@ -31,6 +32,9 @@ pub struct MessageSettings {
     pub check_out_lead: Lead,
     /// The property's own wording, by kind; a kind left out keeps the built-in one (JSON `messages`).
     pub templates: BTreeMap<MessageKind, MessageTemplate>,
+    /// The language of bookings that give none or one not built in, and of
+    /// the wording at the top of each `messages` kind (JSON `language`, default `en`).
+    pub language: Locale,
 }
 
 impl Default for MessageSettings {
@@ -40,6 +44,7 @@ impl Default for MessageSettings {
             check_in_lead: Lead::CHECK_IN,
             check_out_lead: Lead::CHECK_OUT,
             templates: BTreeMap::new(),
+            language: Locale::En,
         }
     }
 }
@@ -66,11 +71,43 @@ impl MessageSettings {
         self
     }
 
+    /// How long before its moment of the stay a message of timed `kind` goes
+    /// out: the property's own lead for the two it sets, else the kind's
+    /// default; `None` for a kind that is not timed ([`MessageKind::timing`]).
+    pub fn lead(&self, kind: MessageKind) -> Option<Lead> {
+        match kind {
+            MessageKind::CheckInInstructions => Some(self.check_in_lead),
+            MessageKind::CheckOutReminder => Some(self.check_out_lead),
+            // A kind whose lead a host cannot set yet goes at its default.
+            _ => kind.timing().map(|t| t.default_lead),
+        }
+    }
+
     /// Words one kind of message the property's own way.
     #[must_use]
     pub fn template(mut self, kind: MessageKind, template: MessageTemplate) -> Self {
         self.templates.insert(kind, template);
         self
+    }
+
+    /// Sets the language of bookings that give none, and of the wording at the top of each kind.
+    #[must_use]
+    pub fn language(mut self, language: Locale) -> Self {
+        self.language = language;
+        self
+    }
+
+    /// The language of a booking asking for `tag`: the language built in that
+    /// it names, else the property's. A malformed tag is refused before this.
+    pub fn locale_of(&self, tag: Option<&str>) -> Locale {
+        tag.and_then(|t| Locale::from_tag(t).ok().flatten()).unwrap_or(self.language)
+    }
+
+    /// The host's wording of `kind` for a booking in `locale`: the kind's own
+    /// parts in the property's `language`, those under `locales` in another;
+    /// a part left out is the built-in one of `locale`.
+    pub fn custom(&self, kind: MessageKind, locale: Locale) -> Option<Parts<'_>> {
+        self.templates.get(&kind).map(|t| t.parts(locale, self.language))
     }
 
     /// The faults of these settings, each naming its JSON field.

@@ -27,6 +27,7 @@ use super::stay_rules::StayRules;
 use super::weekdays::Weekdays;
 use crate::basics::clock_time::ClockTime;
 use crate::basics::ids::Slug;
+use crate::basics::locale::Locale;
 use crate::basics::money::Cents;
 use crate::wording::template::MessageTemplate;
 use crate::wording::{Lead, MessageKind};
@@ -144,6 +145,8 @@ pub(super) struct PropertyWire {
     pet_fee: Cents,
     #[serde(default, skip_serializing_if = "is_zero")]
     max_pets: u32,
+    #[serde(default, skip_serializing_if = "is_default")]
+    language: Locale,
 }
 
 impl From<PropertyWire> for Property {
@@ -206,6 +209,7 @@ impl From<PropertyWire> for Property {
                 check_in_lead: w.check_in_message,
                 check_out_lead: w.check_out_message,
                 templates: w.messages,
+                language: w.language,
             },
             feeds: FeedSettings { ical_feeds: w.ical_feeds },
             payments: PaymentSettings {
@@ -290,6 +294,7 @@ impl From<Property> for PropertyWire {
             tourist_tax: pricing.rules.tourist_tax,
             pet_fee: pricing.rules.pet_fee,
             max_pets: pricing.rules.max_pets,
+            language: messages.language,
         }
     }
 }

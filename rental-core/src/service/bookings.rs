@@ -104,6 +104,7 @@ impl<S: Store> Rental<S> {
     ///     children: 0,
     ///     pets: 0,
     ///     promo_code: None,
+    ///     locale: None,
     /// };
     /// # let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
     /// # runtime.block_on(async {
@@ -255,6 +256,7 @@ impl<S: Store> Rental<S> {
             total: quote.total,
             currency: property.currency.clone(),
             source: req.source.clone().unwrap_or_else(Source::api),
+            locale: property.messages.locale_of(req.locale.as_deref()),
             notes: req
                 .notes
                 .iter()
@@ -396,6 +398,9 @@ fn check_new_booking(req: &NewBooking) -> Result<Stay> {
     }
     if !looks_like_email(req.guest_email.trim()) {
         errors.push(FieldError::new("guestEmail", "invalid_email", "must be an e-mail address"));
+    }
+    if let Some(Err(e)) = req.locale.as_deref().map(crate::basics::locale::Locale::from_tag) {
+        errors.push(FieldError::new("locale", "invalid", e.to_string()));
     }
     if req.notes.as_ref().is_some_and(|n| n.len() > lifecycle::MAX_NOTE_LEN) {
         errors.push(FieldError::new("notes", "invalid", format!("at most {} bytes", lifecycle::MAX_NOTE_LEN)));

@@ -5,6 +5,7 @@
 
 use super::payments::records_of;
 use crate::bookings::booking::{Booking, PaymentStatus, Status};
+use crate::bookings::event::{Event, EventName};
 use crate::bookings::lifecycle::{self, Action, Outcome};
 use crate::error::{Error, NotFound, Result};
 use crate::payment_provider::Checkout;
@@ -63,14 +64,14 @@ impl<S: Store> Rental<S> {
         self.write(|tx| {
             let mut booking = booking_in::<S>(tx, checkout)?;
             tx.put(checkout)?;
-            let mut moved_any = false;
+            let mut moved_records = Vec::new();
             for record in covered::<S>(tx, &booking, checkout)? {
                 if let Some(record) = moved(record, checkout, outcome, now) {
                     tx.put(&record)?;
-                    moved_any = true;
+                    moved_records.push(record);
                 }
             }
-            if moved_any {
+            if !moved_records.is_empty() {
                 // The body's sums follow the ledger (amountPaid once captured or charged).
                 let records = records_of(&**tx, booking.property.as_str(), booking.code.as_str())?;
                 crate::payments::follow_ledger(&mut booking, &records);
@@ -79,6 +80,12 @@ impl<S: Store> Rental<S> {
             let action = match (outcome, booking.status, booking.payment_status) {
                 (CheckoutOutcome::Held, Status::Pending, PaymentStatus::Unpaid) => Action::Authorize,
                 (CheckoutOutcome::Paid | CheckoutOutcome::Captured, Status::Pending, _) => Action::Confirm,
+                (_, Status::Confirmed, _) => {
+                    // A confirmed booking's later installment paid (or refused again) on the stay
+                    // page: no step of its lifecycle, but the same events as the worker's charge.
+                    tx.append_events(&later_events(&booking, &moved_records, now))?;
+                    return Ok(booking);
+                }
                 _ => return Ok(booking),
             };
             match lifecycle::apply(&booking, &action, now, now.date_naive())? {
@@ -93,6 +100,16 @@ impl<S: Store> Rental<S> {
             }
         })
     }
+}
+
+/// The events of installments a confirmed booking's checkout moved: paid or refused.
+fn later_events(booking: &Booking, moved: &[PaymentRecord], now: chrono::DateTime<chrono::Utc>) -> Vec<Event> {
+    let event = |r: &PaymentRecord| match r.status {
+        PaymentState::Succeeded => Some(EventName::PaymentSucceeded),
+        PaymentState::Failed => Some(EventName::PaymentFailed),
+        _ => None,
+    };
+    moved.iter().filter_map(|r| event(r).map(|name| Event::payment(name, booking, r, now))).collect()
 }
 
 /// The ledger records the checkout's payment pays.

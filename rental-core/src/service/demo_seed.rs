@@ -36,6 +36,7 @@ impl<S: Store> Rental<S> {
                 children: 0,
                 pets: 0,
                 promo_code: None,
+                locale: None,
             };
             let booking = self.create_booking(&request, None)?.booking;
             if confirm {

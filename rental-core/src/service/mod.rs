@@ -97,11 +97,11 @@ use self::read_model::{Cache, FromStore, Layered, ReadModel};
 ///     guests: 3,
 ///     notes: None,
 ///     source: None,
-///     children: 0,
-///     pets: 0,
+///     children: 0, pets: 0,
 ///     promo_code: None,
+///     locale: None, // the property's language
 /// }, None)?.booking;
-/// assert_eq!(booking.status.to_string(), "pending");
+/// assert_eq!((booking.status.to_string(), booking.locale.as_str()), ("pending".into(), "en"));
 /// # Ok::<(), rental_core::Error>(())
 /// ```
 pub struct Rental<S> {

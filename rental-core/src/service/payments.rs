@@ -195,3 +195,23 @@ pub(super) fn reprice_ledger(
     crate::payments::follow_ledger(booking, &records);
     Ok(())
 }
+
+impl<S: Store> super::Worker<'_, S> {
+    /// What booking `code`'s guest would get back by cancelling now, computed as the
+    /// cancellation computes it ([`crate::payments::refund::preview`]): on its ledger and
+    /// the policy frozen on it (the property's own for a booking made before payments,
+    /// which has no ledger and so nothing to refund).
+    pub fn guest_refund_preview(&self, code: &str) -> Result<crate::payments::refund::RefundPreview> {
+        let tx = self.store.read()?;
+        let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
+        let slug = booking.property.as_str();
+        let property = tx.property(slug)?;
+        let policy = match plan_of(&tx, slug, code)? {
+            Some(plan) => plan.cancellation_policy,
+            None => property.as_ref().map(|p| p.payments.cancellation_policy.clone()).unwrap_or_default(),
+        };
+        let tz = property.map_or(chrono_tz::UTC, |p| p.timezone);
+        let records = records_of(&tx, slug, code)?;
+        Ok(crate::payments::refund::preview(&booking, &records, &policy, self.now(), tz))
+    }
+}

@@ -14,7 +14,8 @@ use minijinja::value::Value;
 use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 
 use super::MessageKind;
-use super::template::{Part, builtin};
+use super::template::{Part, builtin_in};
+use crate::basics::locale::Locale;
 
 /// How much work one template may do: ample for any wording, far too little for a runaway loop.
 const FUEL: u64 = 20_000;
@@ -53,19 +54,21 @@ fn builtins() -> &'static Environment<'static> {
     static BUILTINS: OnceLock<Environment<'static>> = OnceLock::new();
     BUILTINS.get_or_init(|| {
         let mut env = sandbox();
-        for kind in MessageKind::ALL {
-            for part in Part::ALL {
-                // The built-ins are tested to compile (template.rs): a failure here is a bug in this crate.
-                env.add_template_owned(builtin_name(kind, part), builtin(kind, part))
-                    .unwrap_or_else(|e| panic!("built-in {kind} {} template: {e}", part.as_str()));
+        for locale in Locale::ALL {
+            for kind in MessageKind::ALL {
+                for part in Part::ALL {
+                    // The built-ins are tested to compile (template.rs): a failure here is a bug in this crate.
+                    env.add_template_owned(builtin_name(locale, kind, part), builtin_in(locale, kind, part))
+                        .unwrap_or_else(|e| panic!("built-in {locale} {kind} {} template: {e}", part.as_str()));
+                }
             }
         }
         env
     })
 }
 
-fn builtin_name(kind: MessageKind, part: Part) -> String {
-    format!("{kind}.{}{}", part.as_str(), extension(part))
+fn builtin_name(locale: Locale, kind: MessageKind, part: Part) -> String {
+    format!("{locale}.{kind}.{}{}", part.as_str(), extension(part))
 }
 
 /// The property templates compiled so far, each named by its part and source.
@@ -75,15 +78,16 @@ fn custom() -> &'static RwLock<Environment<'static>> {
 }
 
 /// `part` of `kind` rendered with `value`: from `source` (a property's own
-/// template) when given, else the built-in one. The error is minijinja's.
+/// template) when given, else the built-in one of `locale`. The error is minijinja's.
 pub(super) fn render_part(
+    locale: Locale,
     kind: MessageKind,
     part: Part,
     source: Option<&str>,
     value: &Value,
 ) -> Result<String, minijinja::Error> {
     let Some(source) = source else {
-        return builtins().get_template(&builtin_name(kind, part))?.render(value);
+        return builtins().get_template(&builtin_name(locale, kind, part))?.render(value);
     };
     // The source is the name: equal sources share one compiled template, and an edit misses.
     let name = format!("{source}\u{0}{}", extension(part));
@@ -110,11 +114,14 @@ mod tests {
     #[test]
     fn a_property_template_is_compiled_once_and_an_edit_is_a_new_one() {
         let value = Value::from(Serde(serde_json::json!({"guest_name": "Ada <a>"})));
-        let html = render_part(MessageKind::Confirmed, Part::Html, Some("<p>{{ guest_name }} once</p>"), &value);
+        let html =
+            render_part(Locale::En, MessageKind::Confirmed, Part::Html, Some("<p>{{ guest_name }} once</p>"), &value);
         assert_eq!(html.unwrap(), "<p>Ada &lt;a&gt; once</p>");
-        let text = render_part(MessageKind::Confirmed, Part::Text, Some("<p>{{ guest_name }} once</p>"), &value);
+        let text =
+            render_part(Locale::En, MessageKind::Confirmed, Part::Text, Some("<p>{{ guest_name }} once</p>"), &value);
         assert_eq!(text.unwrap(), "<p>Ada <a> once</p>", "the same source as text is not escaped");
-        let edited = render_part(MessageKind::Confirmed, Part::Subject, Some("{{ guest_name }} again"), &value);
+        let edited =
+            render_part(Locale::En, MessageKind::Confirmed, Part::Subject, Some("{{ guest_name }} again"), &value);
         assert_eq!(edited.unwrap(), "Ada <a> again");
     }
 
@@ -123,7 +130,7 @@ mod tests {
         let value = Value::from(Serde(serde_json::json!({"n": 1})));
         for i in 0..=MAX_CUSTOM {
             let source = format!("{{{{ n }}}} of {i} in a full cache");
-            let out = render_part(MessageKind::Changed, Part::Subject, Some(&source), &value).unwrap();
+            let out = render_part(Locale::En, MessageKind::Changed, Part::Subject, Some(&source), &value).unwrap();
             assert_eq!(out, format!("1 of {i} in a full cache"));
         }
         assert!(custom().read().unwrap().templates().count() <= MAX_CUSTOM);

@@ -1,6 +1,8 @@
 //! The words of guest messages, below every area that names them: the kinds,
 //! the lead times, and the template language with its built-in wording and checks.
 
+mod builtin_de;
+mod builtin_en;
 pub(crate) mod compiled;
 pub mod kind;
 pub mod lead;

@@ -16,6 +16,7 @@ use minijinja::value::{Serde, Value};
 use serde::{Deserialize, Serialize};
 
 use crate::basics::field_error::FieldError;
+use crate::basics::locale::Locale;
 
 use super::{MessageKind, compiled, sample};
 
@@ -44,6 +45,56 @@ pub struct MessageTemplate {
     /// False: this kind is not sent for the property (recorded `skipped`, `disabled`).
     #[serde(default = "yes")]
     pub enabled: bool,
+    /// The wording for bookings in other languages than the property's
+    /// (`{"de": {"subject": …}}`); the parts above are the property's language's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub locales: BTreeMap<Locale, Wording>,
+}
+
+/// A property's own wording of one kind in one language (`messages.{kind}.locales.{tag}`);
+/// a part left out is the built-in one of that language.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Wording {
+    /// The subject line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// The plain-text part (line breaks as sent become LF).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "paragraphs")]
+    pub text: Option<String>,
+    /// The HTML part (values are escaped; line breaks as sent become LF).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "paragraphs")]
+    pub html: Option<String>,
+}
+
+/// The host's parts of one kind in one language, as a message renders them;
+/// `None`: the built-in part of that language.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Parts<'a> {
+    /// The subject's template.
+    pub subject: Option<&'a str>,
+    /// The plain text's template.
+    pub text: Option<&'a str>,
+    /// The HTML's template.
+    pub html: Option<&'a str>,
+}
+
+impl MessageTemplate {
+    /// The parts for a booking in `locale` at a property whose language is
+    /// `language`: the top parts in that language, those under `locales` in another.
+    pub fn parts(&self, locale: Locale, language: Locale) -> Parts<'_> {
+        if locale == language {
+            return Parts { subject: self.subject.as_deref(), text: self.text.as_deref(), html: self.html.as_deref() };
+        }
+        self.locales.get(&locale).map(Wording::parts).unwrap_or_default()
+    }
+}
+
+impl Wording {
+    fn parts(&self) -> Parts<'_> {
+        Parts { subject: self.subject.as_deref(), text: self.text.as_deref(), html: self.html.as_deref() }
+    }
 }
 
 fn yes() -> bool {
@@ -80,11 +131,11 @@ impl Part {
         }
     }
 
-    fn of(self, template: &MessageTemplate) -> Option<&str> {
+    fn of(self, parts: Parts<'_>) -> Option<&str> {
         match self {
-            Part::Subject => template.subject.as_deref(),
-            Part::Text => template.text.as_deref(),
-            Part::Html => template.html.as_deref(),
+            Part::Subject => parts.subject,
+            Part::Text => parts.text,
+            Part::Html => parts.html,
         }
     }
 }
@@ -149,66 +200,23 @@ pub fn allows(kind: MessageKind, name: &str) -> bool {
     COMMON_VARIABLES.contains(&name) || kind_variables(kind).contains(&name)
 }
 
-/// The built-in template of `kind`'s `part`.
+/// The built-in English template of `kind`'s `part` (see [`builtin_in`]).
 pub fn builtin(kind: MessageKind, part: Part) -> &'static str {
-    let [subject, text, html] = builtins(kind);
+    builtin_in(Locale::En, kind, part)
+}
+
+/// The built-in template of `kind`'s `part` in `locale`.
+pub fn builtin_in(locale: Locale, kind: MessageKind, part: Part) -> &'static str {
+    let [subject, text, html] = match locale {
+        Locale::En => super::builtin_en::wording(kind),
+        Locale::De => super::builtin_de::wording(kind),
+    };
     match part {
         Part::Subject => subject,
         Part::Text => text,
         Part::Html => html,
     }
 }
-
-fn builtins(kind: MessageKind) -> [&'static str; 3] {
-    match kind {
-        MessageKind::RequestReceived => [
-            "We received your request for {{ property_name }}",
-            "Hello {{ guest_name }},\n\nthank you for your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Your booking code is {{ booking_code }}.\n\nThe host will confirm it shortly; we will write again then.\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
-            "<p>Hello {{ guest_name }},</p><p>thank you for your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Your booking code is <b>{{ booking_code }}</b>.</p><p>The host will confirm it shortly; we will write again then.</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
-        ],
-        MessageKind::HostRequest => [
-            "New request {{ booking_code }} for {{ property_name }}",
-            "A new request for {{ property_name }} came in ({{ source }}):\n\n{{ guest_name }} <{{ guest_email }}>\n{{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}\nCode {{ booking_code }}\n{% if notes %}Notes: {{ notes }}\n{% endif %}",
-            "<p>A new request for <b>{{ property_name }}</b> came in ({{ source }}):</p><p>{{ guest_name }} &lt;{{ guest_email }}&gt;<br>{{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}<br>Code <b>{{ booking_code }}</b></p>{% if notes %}<p>Notes: {{ notes }}</p>{% endif %}",
-        ],
-        MessageKind::HostRequestExpiring => [
-            "Request {{ booking_code }} for {{ property_name }} lapses in two hours",
-            "The request {{ booking_code }} for {{ property_name }} ({{ source }}) has no answer yet:\n\n{{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}\n\nIn two hours it lapses and its nights are free again. Confirm or decline it in the admin's pending requests before then.\n",
-            "<p>The request <b>{{ booking_code }}</b> for <b>{{ property_name }}</b> ({{ source }}) has no answer yet:</p><p>{{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}</p><p>In two hours it lapses and its nights are free again. Confirm or decline it in the admin's pending requests before then.</p>",
-        ],
-        MessageKind::Confirmed => [
-            "Your stay at {{ property_name }} is confirmed",
-            "Hello {{ guest_name }},\n\nyour stay at {{ property_name }} from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Booking code: {{ booking_code }}.\n\nCheck-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
-            "<p>Hello {{ guest_name }},</p><p>your stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is confirmed ({{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}). Booking code: <b>{{ booking_code }}</b>.</p><p>Check-in is from {{ check_in_time }}, check-out by {{ check_out_time }}. We will send the arrival details before you come.</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
-        ],
-        MessageKind::Changed => [
-            "Your booking {{ booking_code }} has changed",
-            "Hello {{ guest_name }},\n\nyour booking at {{ property_name }} now reads: {{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}.\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
-            "<p>Hello {{ guest_name }},</p><p>your booking at <b>{{ property_name }}</b> now reads: {{ check_in }} to {{ check_out }}, {{ nights }} night{% if nights != 1 %}s{% endif %}, {{ guests }} guest{% if guests != 1 %}s{% endif %}, {{ total }}.</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
-        ],
-        MessageKind::Cancelled => [
-            "{% if expired %}Your request {{ booking_code }} has lapsed{% else %}Your booking {{ booking_code }} is cancelled{% endif %}",
-            "Hello {{ guest_name }},\n\n{% if expired %}your request to stay at {{ property_name }} from {{ check_in }} to {{ check_out }} lapsed: the host did not answer it in time, and the nights are free again. You are welcome to ask again.{% else %}your booking at {{ property_name }} from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
-            "<p>Hello {{ guest_name }},</p><p>{% if expired %}your request to stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} lapsed: the host did not answer it in time, and the nights are free again. You are welcome to ask again.{% else %}your booking at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} is cancelled.{% if cancel_reason %} Reason: {{ cancel_reason }}{% endif %}{% endif %}</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
-        ],
-        MessageKind::CheckInInstructions => [
-            "Arriving at {{ property_name }}: your door code",
-            "Hello {{ guest_name }},\n\nyou arrive at {{ property_name }} on {{ check_in }}; check-in is from {{ check_in_time }}.\n\nDoor code: {{ door_code }}\nIt opens the door from {{ access_from }} until {{ access_until }}.\n{% if wifi_name %}Wi-Fi: {{ wifi_name }}\n{% endif %}{% if arrival_notes %}\n{{ arrival_notes }}\n{% endif %}\nSafe travels!\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
-            "<p>Hello {{ guest_name }},</p><p>you arrive at <b>{{ property_name }}</b> on {{ check_in }}; check-in is from {{ check_in_time }}.</p><p>Door code: <b>{{ door_code }}</b><br>It opens the door from {{ access_from }} until {{ access_until }}.</p>{% if wifi_name %}<p>Wi-Fi: {{ wifi_name }}</p>{% endif %}{% if arrival_notes %}<p style=\"white-space: pre-line\">{{ arrival_notes }}</p>{% endif %}<p>Safe travels!</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
-        ],
-        MessageKind::CheckOutReminder => [
-            "Check-out on {{ check_out }} by {{ check_out_time }}",
-            "Hello {{ guest_name }},\n\na reminder that check-out from {{ property_name }} is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!\n{% if stay_url %}\nYour stay page, with everything about your booking: {{ stay_url }}\n{% endif %}",
-            "<p>Hello {{ guest_name }},</p><p>a reminder that check-out from <b>{{ property_name }}</b> is on {{ check_out }} by {{ check_out_time }}. Thank you for staying with us!</p>{% if stay_url %}<p>Your stay page, with everything about your booking: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
-        ],
-        MessageKind::PaymentFailed => [
-            "Your payment for {{ property_name }} did not go through",
-            "Hello {{ guest_name }},\n\nwe could not take the payment due for your stay at {{ property_name }} from {{ check_in }} to {{ check_out }} (booking {{ booking_code }}): your bank refused it. {{ balance_due }} is still to pay.\n\nPlease pay it on your stay page, with this card or another one; a booking left unpaid is cancelled under its cancellation policy.\n{% if stay_url %}\nYour stay page: {{ stay_url }}\n{% endif %}",
-            "<p>Hello {{ guest_name }},</p><p>we could not take the payment due for your stay at <b>{{ property_name }}</b> from {{ check_in }} to {{ check_out }} (booking <b>{{ booking_code }}</b>): your bank refused it. {{ balance_due }} is still to pay.</p><p>Please pay it on your stay page, with this card or another one; a booking left unpaid is cancelled under its cancellation policy.</p>{% if stay_url %}<p>Your stay page: <a href=\"{{ stay_url }}\">{{ stay_url }}</a></p>{% endif %}",
-        ],
-    }
-}
-
 /// The name a part is checked under: a name ending in `.html` escapes.
 fn template_name(part: Part) -> &'static str {
     match part {
@@ -226,9 +234,21 @@ pub fn check(messages: &BTreeMap<MessageKind, MessageTemplate>) -> Vec<FieldErro
     let mut errors = Vec::new();
     for (kind, template) in messages {
         let sample = sample::context(*kind);
-        for part in Part::ALL {
-            let Some(source) = part.of(template) else { continue };
-            let field = format!("messages.{kind}.{}", part.as_str());
+        let top = (
+            "",
+            Parts {
+                subject: template.subject.as_deref(),
+                text: template.text.as_deref(),
+                html: template.html.as_deref(),
+            },
+        );
+        let others = template.locales.iter().map(|(l, w)| (l.as_str(), w.parts()));
+        for ((locale, parts), part) in std::iter::once(top).chain(others).flat_map(|lp| Part::ALL.map(|p| (lp, p))) {
+            let Some(source) = part.of(parts) else { continue };
+            let field = match locale {
+                "" => format!("messages.{kind}.{}", part.as_str()),
+                tag => format!("messages.{kind}.locales.{tag}.{}", part.as_str()),
+            };
             if let Some(e) = check_characters(&field, part, source) {
                 errors.push(e);
                 continue;
@@ -300,39 +320,45 @@ fn describe(e: &minijinja::Error) -> String {
     s
 }
 
-/// Renders `kind` with `context`: each part from the property's template
-/// (`custom`) where it has one, else the built-in one. The subject comes out
-/// as one line of at most 250 characters. Each template is compiled once
-/// per process (a property's own once per source).
+/// Renders `kind` in `locale` with `context`: each part from the property's
+/// template of that language (`custom`, see [`MessageTemplate::parts`]) where
+/// it has one, else the built-in one of `locale`. The subject comes out as
+/// one line of at most 250 characters. Each template is compiled once per
+/// process (a property's own once per source).
 pub fn render(
+    locale: Locale,
     kind: MessageKind,
-    custom: Option<&MessageTemplate>,
+    custom: Option<Parts<'_>>,
     context: &BTreeMap<&'static str, serde_json::Value>,
 ) -> Result<Rendered, TemplateError> {
     let value = Value::from(Serde(context));
+    let custom = custom.unwrap_or_default();
     Ok(Rendered {
-        subject: one_line(&render_part(kind, Part::Subject, custom, &value)?),
-        text: render_part(kind, Part::Text, custom, &value)?,
-        html: render_part(kind, Part::Html, custom, &value)?,
+        subject: one_line(&render_part(locale, kind, Part::Subject, custom, &value)?),
+        text: render_part(locale, kind, Part::Text, custom, &value)?,
+        html: render_part(locale, kind, Part::Html, custom, &value)?,
     })
 }
 
 /// The subject alone of [`render`]: what a message records when it is made.
 pub fn subject(
+    locale: Locale,
     kind: MessageKind,
-    custom: Option<&MessageTemplate>,
+    custom: Option<Parts<'_>>,
     context: &BTreeMap<&'static str, serde_json::Value>,
 ) -> Result<String, TemplateError> {
-    Ok(one_line(&render_part(kind, Part::Subject, custom, &Value::from(Serde(context)))?))
+    let value = Value::from(Serde(context));
+    Ok(one_line(&render_part(locale, kind, Part::Subject, custom.unwrap_or_default(), &value)?))
 }
 
 fn render_part(
+    locale: Locale,
     kind: MessageKind,
     part: Part,
-    custom: Option<&MessageTemplate>,
+    custom: Parts<'_>,
     value: &Value,
 ) -> Result<String, TemplateError> {
-    let out = compiled::render_part(kind, part, custom.and_then(|c| part.of(c)), value).map_err(|e| TemplateError {
+    let out = compiled::render_part(locale, kind, part, part.of(custom), value).map_err(|e| TemplateError {
         kind,
         part: part.as_str(),
         detail: describe(&e),
@@ -369,7 +395,13 @@ mod tests {
 
     fn custom(subject: &str, text: &str, html: &str) -> MessageTemplate {
         let opt = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-        MessageTemplate { subject: opt(subject), text: opt(text), html: opt(html), enabled: true }
+        MessageTemplate {
+            subject: opt(subject),
+            text: opt(text),
+            html: opt(html),
+            enabled: true,
+            locales: BTreeMap::new(),
+        }
     }
 
     #[test]

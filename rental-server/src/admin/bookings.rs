@@ -262,6 +262,7 @@ mod tests {
                 children: 0,
                 pets: 0,
                 promo_code: None,
+                locale: None,
             };
             rental.create_booking(&request, None).unwrap();
         }

@@ -102,7 +102,8 @@ pub fn read(form: &Form, p: &mut Property, errors: &mut Vec<FieldError>) {
             None => errors.push(FieldError::new(field, "invalid", "must be a time like 48h, 90m or 2d (at most 30d)")),
         }
     }
-    p.messages.templates.clear();
+    // The form edits the property's language; the other languages' wording (set through the API) is kept.
+    let mut before = std::mem::take(&mut p.messages.templates);
     for kind in MessageKind::ALL {
         let get = |part: &str| {
             let v = form.get(&format!("m-{kind}-{part}")).replace("\r\n", "\n");
@@ -113,8 +114,9 @@ pub fn read(form: &Form, p: &mut Property, errors: &mut Vec<FieldError>) {
             text: get("text"),
             html: get("html"),
             enabled: form.get(&format!("m-{kind}-enabled")) == "yes",
+            locales: before.remove(&kind).map(|t| t.locales).unwrap_or_default(),
         };
-        if t.subject.is_some() || t.text.is_some() || t.html.is_some() || !t.enabled {
+        if t.subject.is_some() || t.text.is_some() || t.html.is_some() || !t.enabled || !t.locales.is_empty() {
             p.messages.templates.insert(kind, t);
         }
     }
@@ -210,12 +212,12 @@ fn test_message(
     "Sample-WiFi".clone_into(&mut sample.access.wifi_ssid);
     "(Your arrival notes appear here.)".clone_into(&mut sample.access.arrival_notes);
     let today = rental_core::occupancy::today_in(property.timezone, now);
-    let mut booking = template::sample_booking(&sample, today + chrono::Days::new(14));
+    let mut booking = rental_core::demo::sample_booking(&sample, today + chrono::Days::new(14));
     booking.visit.access = None;
     let stay_url = format!("{base}/stay/{}.sample", booking.code);
     let facts =
         template::Facts { booking: &booking, property: &sample, base_url: Some(base), stay_url: Some(&stay_url) };
-    let mut rendered = template::render(kind, sample.messages.templates.get(&kind), &template::context(kind, facts))?;
+    let mut rendered = template::render_for(kind, facts)?;
     rendered.subject = template::one_line(&format!("[Test] {}", rendered.subject));
     Ok(rendered)
 }

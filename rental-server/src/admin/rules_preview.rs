@@ -150,7 +150,7 @@ fn lines(q: &Quote) -> Markup {
                 p #preview-verdict { "A guest could book this stay." }
             } @else {
                 p #preview-verdict { "A guest could not book this stay:" }
-                ul #preview-problems { @for problem in &q.problems { li { (refusal(problem, q)) } } }
+                ul #preview-problems { @for problem in &q.problems { li { (refusal(problem, q, rental_core::Locale::En)) } } }
             }
             table.price { tbody {
                 @for n in &q.nightly {

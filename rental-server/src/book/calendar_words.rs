@@ -2,54 +2,51 @@
 //! picked, and the stay rules that grey days out, listed under the months.
 
 use maud::{Markup, html};
+use rental_core::Locale;
 use rental_core::property::{Property, Weekdays};
 
 use super::calendar::Why;
+use crate::lang::words;
 
 /// `why` as a guest reads it beside a day: "check-in on Saturdays only".
-pub fn why(why: Why, p: &Property) -> String {
-    let rules = &p.stay_rules;
-    let nights = |n: u32| format!("{n} night{}", if n == 1 { "" } else { "s" });
+pub fn why(why: Why, p: &Property, lang: Locale) -> String {
+    let (rules, w) = (&p.stay_rules, words(lang));
+    let [gap_too_short, too_short, too_long, gap] = w.why_nights;
     match why {
-        Why::CheckInDay => format!("check-in on {} only", weekdays(rules.check_in_days)),
-        Why::CheckOutDay => format!("check-out on {} only", weekdays(rules.check_out_days)),
-        Why::Notice => format!("too soon: stays need {} hours' notice", rules.advance_notice_hours),
-        Why::Window => "too far ahead to book yet".to_owned(),
-        Why::Preparation => "kept free to prepare the house".to_owned(),
-        Why::TooShort(n) => format!("a gap too short: stays from here are at least {}", nights(n)),
-        Why::MinNights(n) => format!("too short: this stay is at least {}", nights(n)),
-        Why::MaxNights(n) => format!("too long: stays are at most {}", nights(n)),
-        Why::Gap(n) => format!("a short gap: bookable from {}", nights(n)),
+        Why::CheckInDay => (w.why_days[0])(&weekdays(rules.check_in_days, lang)),
+        Why::CheckOutDay => (w.why_days[1])(&weekdays(rules.check_out_days, lang)),
+        Why::Notice => (w.why_notice)(rules.advance_notice_hours),
+        Why::Window => w.why_window_preparation.0.to_owned(),
+        Why::Preparation => w.why_window_preparation.1.to_owned(),
+        Why::TooShort(n) => gap_too_short(n),
+        Why::MinNights(n) => too_short(n),
+        Why::MaxNights(n) => too_long(n),
+        Why::Gap(n) => gap(n),
     }
 }
 
 /// The rules that grey out days, one line each; nothing when none is set.
-pub fn rules(p: &Property) -> Markup {
-    let r = &p.stay_rules;
+pub fn rules(p: &Property, lang: Locale) -> Markup {
+    let (r, w) = (&p.stay_rules, words(lang));
+    let [notice, window, preparation] = w.rule_counts;
     let mut lines = Vec::new();
     if !r.check_in_days.is_all() {
-        lines.push(format!("Check-in on {} only.", weekdays(r.check_in_days)));
+        lines.push((w.rule_days[0])(&weekdays(r.check_in_days, lang)));
     }
     if !r.check_out_days.is_all() {
-        lines.push(format!("Check-out on {} only.", weekdays(r.check_out_days)));
+        lines.push((w.rule_days[1])(&weekdays(r.check_out_days, lang)));
     }
     if r.advance_notice_hours > 0 {
-        lines.push(format!("Book at least {} hours before check-in.", r.advance_notice_hours));
+        lines.push(notice(r.advance_notice_hours));
     }
     if let Some(days) = r.booking_window_days {
-        lines.push(format!("Check-in at most {days} days from today."));
+        lines.push(window(days));
     }
     if r.preparation_nights > 0 {
-        let n = r.preparation_nights;
-        lines.push(format!("{n} night{} kept free before and after each stay.", if n == 1 { " is" } else { "s are" }));
+        lines.push(preparation(r.preparation_nights));
     }
     if let Some(gap) = p.pricing.rules.gap_fill {
-        let n = gap.min_nights;
-        lines.push(format!(
-            "Short gaps of up to {} between stays can be booked from {n} night{}.",
-            if gap.max_gap_nights == 1 { "1 night".to_owned() } else { format!("{} nights", gap.max_gap_nights) },
-            if n == 1 { "" } else { "s" }
-        ));
+        lines.push((w.rule_gap)(gap.max_gap_nights, gap.min_nights));
     }
     html! {
         @if !lines.is_empty() {
@@ -58,21 +55,14 @@ pub fn rules(p: &Property) -> Markup {
     }
 }
 
-/// `Fridays and Saturdays` for `["fri", "sat"]`.
-pub fn weekdays(days: Weekdays) -> String {
-    let plural = |name: &str| match name {
-        "mon" => "Mondays",
-        "tue" => "Tuesdays",
-        "wed" => "Wednesdays",
-        "thu" => "Thursdays",
-        "fri" => "Fridays",
-        "sat" => "Saturdays",
-        _ => "Sundays",
-    };
-    let names: Vec<String> = days.names().into_iter().map(|n| plural(n).to_owned()).collect();
+/// `Fridays and Saturdays` for `["fri", "sat"]` (`freitags und samstags`).
+pub fn weekdays(days: Weekdays, lang: Locale) -> String {
+    let (plural, and) = words(lang).weekdays_plural;
+    let index = |name: &str| ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].iter().position(|d| *d == name);
+    let names: Vec<&str> = days.names().into_iter().filter_map(|n| index(n).map(|i| plural[i])).collect();
     match names.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} {and} {last}", rest.join(", ")),
         None => String::new(),
     }
 }
@@ -99,11 +89,12 @@ mod tests {
             (Why::Gap(1), "a short gap: bookable from 1 night"),
         ];
         for (reason, words) in cases {
-            assert_eq!(why(reason, &p), words);
+            assert_eq!(why(reason, &p, Locale::En), words);
         }
-        let listed = rules(&p).into_string();
+        let listed = rules(&p, Locale::En).into_string();
         assert!(listed.contains("<li>Check-in on Fridays and Saturdays only.</li>"), "{listed}");
         assert!(listed.contains("<li>Book at least 48 hours before check-in.</li>"), "{listed}");
-        assert_eq!(rules(&demo::sea_view()).into_string(), "", "no rule, no list");
+        assert_eq!(rules(&demo::sea_view(), Locale::En).into_string(), "", "no rule, no list");
+        assert_eq!(why(Why::CheckInDay, &p, Locale::De), "Anreise nur freitags und samstags");
     }
 }

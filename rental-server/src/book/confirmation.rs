@@ -4,67 +4,66 @@
 
 use maud::{Markup, html};
 use rental_core::verification;
-use rental_core::{Booking, Property, Status};
+use rental_core::{Booking, Locale, Property, Status};
 
-use super::page::{day, money};
+use crate::lang::words;
 
-/// The confirmation's `main`; `property` gives the arrival and departure times
-/// when it is still listed; `stay` is the path of the booking's stay page.
+/// The confirmation's `main` in the booking's language; `property` gives the
+/// arrival and departure times when it is still listed; `stay` is the path of
+/// the booking's stay page.
 pub fn render(b: &Booking, property: Option<&Property>, back: &str, stay: &str) -> Markup {
+    let (l, w) = (b.locale, words(b.locale));
     let (arrive, leave) = match property {
         Some(p) => (
-            format!(" from {}", p.stay_rules.check_in_time.in_zone(p.timezone)),
-            format!(" by {}", p.stay_rules.check_out_time.in_zone(p.timezone)),
+            (w.from_time)(&l.time(p.stay_rules.check_in_time, p.timezone)),
+            (w.by_time)(&l.time(p.stay_rules.check_out_time, p.timezone)),
         ),
         None => (String::new(), String::new()),
     };
+    let [where_, name, nights, total] = w.where_name_nights_total;
+    let (before, link, after) = w.stay_page_link;
     html! {
         main.page #book {
-            h1 { (title(b.status)) }
+            h1 { (title(b.status, l)) }
             div.box {
-                p { "Your request code is " strong #code { (b.code) } ". Keep it for any question about your stay." }
+                p { (w.request_code.0) strong #code { (b.code) } (w.request_code.1) }
                 dl {
-                    dt { "Where" } dd { (b.property_name) }
-                    dt { "Check-in" } dd { (day(b.stay.check_in())) (arrive) }
-                    dt { "Check-out" } dd { (day(b.stay.check_out())) (leave) }
-                    dt { "Nights" } dd { (b.nights) }
-                    dt { "Guests" } dd { (b.guests) }
-                    dt { "Name" } dd { (b.guest_name) }
-                    dt { "Total" } dd #total { (money(b.total, &b.currency)) }
+                    dt { (where_) } dd { (b.property_name) }
+                    dt { (w.check_in) } dd { (l.short_date(b.stay.check_in())) (arrive) }
+                    dt { (w.check_out) } dd { (l.short_date(b.stay.check_out())) (leave) }
+                    dt { (nights) } dd { (b.nights) }
+                    dt { (w.guests) } dd { (b.guests) }
+                    dt { (name) } dd { (b.guest_name) }
+                    dt { (total) } dd #total { (l.money(b.total, &b.currency)) }
                 }
             }
             section.box aria-labelledby="next-title" {
-                h2 #next-title { "What happens next" }
+                h2 #next-title { (w.what_next) }
                 @match b.status {
                     Status::Pending if !verification::is_verified(b) => p #verify {
-                        "Check your e-mail: we sent a link to " (b.guest_email) ". Open it within "
-                        (super::verify::hold_words()) " to keep these nights and send your request to the host; "
-                        "until then the nights are held only for you to confirm your address."
+                        ((w.verify_email)(&b.guest_email, rental_core::verification::UNVERIFIED_HOLD.num_minutes()))
                     },
-                    Status::Pending => p {
-                        "These nights are held for you while the host looks at your request. "
-                        "You will hear from the host at " (b.guest_email) ": nothing is charged and "
-                        "nothing is certain until the host confirms."
-                    },
-                    Status::Confirmed => p { "The host confirmed your stay. See you on " (day(b.stay.check_in())) "!" },
-                    Status::Cancelled => p { "This request is no longer open. You can ask for other dates." },
+                    Status::Pending => p { ((w.held_for_you)(&b.guest_email)) },
+                    Status::Confirmed => p { ((w.see_you_on)(&l.short_date(b.stay.check_in()))) },
+                    Status::Cancelled => p { (w.request_closed) },
                 }
                 p {
-                    "Everything about this booking, from now until you leave, is on your private stay page: "
+                    (before)
                     // Out of any frame: the stay page is never framed.
-                    a #stay-link href=(stay) target="_top" { "open your stay page" } ". Keep its address: it is the key to your booking."
+                    a #stay-link href=(stay) target="_top" { (link) } (after)
                 }
-                p { a href=(back) { "Back to " (b.property_name) } }
+                p { a href=(back) { ((w.back_to)(&b.property_name)) } }
             }
         }
     }
 }
 
-/// The heading for a request in `status`.
-pub fn title(status: Status) -> &'static str {
+/// The heading for a request in `status`, in `lang`.
+pub fn title(status: Status, lang: Locale) -> &'static str {
+    let [pending, confirmed, cancelled] = words(lang).request_titles;
     match status {
-        Status::Pending => "Request sent",
-        Status::Confirmed => "Stay confirmed",
-        Status::Cancelled => "Request closed",
+        Status::Pending => pending,
+        Status::Confirmed => confirmed,
+        Status::Cancelled => cancelled,
     }
 }

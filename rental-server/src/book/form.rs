@@ -118,6 +118,7 @@ impl Entered {
             children,
             pets,
             promo_code: (!promo.is_empty()).then(|| promo.to_owned()),
+            locale: None,
         })
     }
 }

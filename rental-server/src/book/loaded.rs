@@ -4,7 +4,7 @@
 use chrono::{Days, NaiveDate};
 use rental_core::occupancy::today_in;
 use rental_core::stay::last_check_in;
-use rental_core::{Error, FieldError, NotFound, Property, QuoteRequest, Rental, Store, parse_date};
+use rental_core::{Error, Locale, NotFound, Property, QuoteRequest, Rental, Store, parse_date};
 
 use super::calendar::{self, MONTHS_SHOWN, Month, add_months, lookahead, month_of};
 use super::form::Entered;
@@ -33,8 +33,10 @@ pub(super) fn load<S: Store>(
     slug: &str,
     month: Option<NaiveDate>,
     asked: &Asked,
+    accept: Option<Locale>,
 ) -> rental_core::Result<Loaded> {
     let property = listed(r, slug)?;
+    let lang = accept.unwrap_or(property.messages.language);
     let today = today_in(property.timezone, r.now());
     let last = last_check_in(today);
     let (earliest, latest) = (month_of(today), month_of(last));
@@ -48,7 +50,7 @@ pub(super) fn load<S: Store>(
     let prev = (first > earliest)
         .then(|| first.checked_sub_months(chrono::Months::new(MONTHS_SHOWN)).unwrap_or(earliest).max(earliest));
     let next = (add_months(first, MONTHS_SHOWN) <= latest).then(|| add_months(first, MONTHS_SHOWN));
-    let quoted = quote(r, slug, asked, property.pricing.base_guests)?;
+    let quoted = quote(r, slug, asked, property.pricing.base_guests, lang)?;
     Ok(Loaded { property, months, prev, next, quoted })
 }
 
@@ -58,6 +60,7 @@ pub(super) fn quote<S: Store>(
     slug: &str,
     asked: &Asked,
     base_guests: u32,
+    lang: Locale,
 ) -> rental_core::Result<Option<Quoted>> {
     if asked.check_in.is_empty() || asked.check_out.is_empty() {
         return Ok(None);
@@ -89,14 +92,11 @@ pub(super) fn quote<S: Store>(
     };
     match r.quote(&request) {
         Ok(q) => Ok(Some(Quoted::Priced(q))),
-        Err(Error::Validation(errors)) => Ok(Some(Quoted::Unreadable(errors.iter().map(stay_words).collect()))),
+        Err(Error::Validation(errors)) => {
+            Ok(Some(Quoted::Unreadable(errors.iter().map(|e| words::for_guest(e, "", lang)).collect())))
+        }
         Err(e) => Err(e),
     }
-}
-
-/// A stay the library cannot even price, in words.
-pub(super) fn stay_words(e: &FieldError) -> String {
-    words::for_guest(e, "")
 }
 
 impl Asked {

@@ -36,7 +36,7 @@ use std::sync::Arc;
 use chrono::{NaiveDate, TimeDelta};
 use http::{Method, Request, StatusCode};
 use rental_core::booking_page::BookingPage;
-use rental_core::{Error, FieldError, Property, Rental, Store, parse_date};
+use rental_core::{Error, FieldError, Locale, NewBooking, Property, Rental, Store, parse_date};
 
 use self::embed::allowed_origin;
 use self::error::BookError;
@@ -125,8 +125,9 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr
         return favicon(&parts.method);
     }
     let segments: Vec<&str> = path.trim_start_matches("/book").split('/').filter(|s| !s.is_empty()).collect();
+    let accept = accepted(&parts.headers);
     let answer = match Query::of(&parts.uri) {
-        Ok(query) => route(state, client, &parts.method, &segments, &query, body).await,
+        Ok(query) => route(state, client, &parts.method, &segments, &query, body, accept).await,
         Err(_) => Err(BookError::BadRequest),
     };
     match answer {
@@ -153,6 +154,11 @@ fn framing<S: Store>(r: &Rental<S>, slug: Option<&str>) -> rental_core::Result<B
     Ok(embed_origins.into_iter().fold(BookingPage::default(), BookingPage::embed_origin))
 }
 
+/// The language `Accept-Language` prefers among those built in, if any.
+fn accepted(headers: &http::HeaderMap) -> Option<Locale> {
+    headers.get(http::header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).and_then(Locale::negotiate)
+}
+
 async fn route<S: Store + 'static>(
     state: &Arc<AppState<S>>,
     client: IpAddr,
@@ -160,11 +166,12 @@ async fn route<S: Store + 'static>(
     segments: &[&str],
     query: &Query,
     body: Body,
+    accept: Option<Locale>,
 ) -> Result<Page, BookError> {
     match (method, segments) {
         (&Method::GET | &Method::HEAD, ["embed.js"]) => Ok(embed_script()),
-        (&Method::GET | &Method::HEAD, [slug]) => show(state, slug, query).await,
-        (&Method::POST, [slug]) => submit(state, client, slug, body).await,
+        (&Method::GET | &Method::HEAD, [slug]) => show(state, slug, query, accept).await,
+        (&Method::POST, [slug]) => submit(state, client, slug, body, accept).await,
         (&Method::GET | &Method::HEAD, [slug, "requested", token]) => requested(state, slug, token, query).await,
         (&Method::GET | &Method::HEAD, [slug, "verify", token]) => verify::show(state, slug, token).await,
         (&Method::POST, [slug, "verify", token]) => verify::confirm(state, slug, token).await,
@@ -199,15 +206,21 @@ fn month_param(query: &Query) -> Result<Option<NaiveDate>, BookError> {
 }
 
 /// `GET /book/{slug}`: the page, with the quote and the form when a stay is given.
-async fn show<S: Store + 'static>(state: &Arc<AppState<S>>, slug: &str, query: &Query) -> Result<Page, BookError> {
+async fn show<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    slug: &str,
+    query: &Query,
+    accept: Option<Locale>,
+) -> Result<Page, BookError> {
     let asked = Asked::of(query);
     let month = month_param(query)?;
     let embed = query.get("embed").unwrap_or_default();
-    render(state, slug, month, asked, embed, None).await
+    render(state, slug, month, asked, embed, None, accept).await
 }
 
-/// Renders the page for `asked`; `failed` is a post that was refused (the
-/// guest's input and what is wrong), answered with 422.
+/// Renders the page for `asked` in the language of `accept` (else the
+/// property's); `failed` is a post that was refused (the guest's input and
+/// what is wrong), answered with 422.
 async fn render<S: Store + 'static>(
     state: &Arc<AppState<S>>,
     slug: &str,
@@ -215,11 +228,14 @@ async fn render<S: Store + 'static>(
     asked: Asked,
     embed: &str,
     failed: Option<(Entered, Vec<FieldError>)>,
+    accept: Option<Locale>,
 ) -> Result<Page, BookError> {
     let slug_owned = slug.to_owned();
     let (loaded, asked) =
-        read(state.rental(), move |r| load(r, &slug_owned, month, &asked).map(|loaded| (loaded, asked))).await?;
+        read(state.rental(), move |r| load(r, &slug_owned, month, &asked, accept).map(|loaded| (loaded, asked)))
+            .await?;
     let embed = allowed_origin(&loaded.property.booking_page, embed);
+    let lang = accept.unwrap_or(loaded.property.messages.language);
     let bookable = matches!(&loaded.quoted, Some(Quoted::Priced(q)) if q.problems.is_empty());
     let unreadable = matches!(&loaded.quoted, Some(Quoted::Unreadable(_)));
     let token = state.book.signer.form_token(slug, state.rental().now(), &nonce());
@@ -242,9 +258,10 @@ async fn render<S: Store + 'static>(
         quoted: loaded.quoted.as_ref(),
         form: form.as_ref(),
         embed,
+        lang,
     };
-    let title = format!("{} · Book your stay", loaded.property.name);
-    let frame = Frame { settings: Some(&loaded.property.booking_page), embed, requested: None };
+    let title = format!("{} · {}", loaded.property.name, crate::lang::words(lang).book_your_stay);
+    let frame = Frame { settings: Some(&loaded.property.booking_page), embed, requested: None, lang };
     Ok(shell(status, &title, frame, &view::render(&view)))
 }
 
@@ -263,6 +280,7 @@ async fn submit<S: Store + 'static>(
     client: IpAddr,
     slug: &str,
     body: Body,
+    accept: Option<Locale>,
 ) -> Result<Page, BookError> {
     let form = Form::read(body).await.ok_or(BookError::BadRequest)?;
     let entered = Entered::from_form(&form);
@@ -277,11 +295,13 @@ async fn submit<S: Store + 'static>(
     let at = match counted {
         Ok(at) => at,
         Err(retry_after) => {
-            let frame = Frame { settings: Some(&property.booking_page), embed: embed.as_deref(), requested: None };
+            let lang = accept.unwrap_or(property.messages.language);
+            let frame =
+                Frame { settings: Some(&property.booking_page), embed: embed.as_deref(), requested: None, lang };
             return Ok(limited::page(slug, &entered, frame, retry_after));
         }
     };
-    let (answer, attempted) = attempt(state, &property, entered, embed).await;
+    let (answer, attempted) = attempt(state, &property, entered, embed, accept).await;
     if !attempted {
         read(state.rental(), {
             let state = Arc::clone(state);
@@ -299,6 +319,7 @@ async fn attempt<S: Store + 'static>(
     property: &Property,
     entered: Entered,
     embed: Option<String>,
+    accept: Option<Locale>,
 ) -> (Result<Page, BookError>, bool) {
     let slug = property.slug.as_str();
     if !entered.honeypot.is_empty() {
@@ -307,18 +328,20 @@ async fn attempt<S: Store + 'static>(
     let now = state.rental().now();
     let refused = |errors: Vec<FieldError>| {
         let asked = Asked::entered(&entered);
-        render(state, slug, None, asked, embed.as_deref().unwrap_or_default(), Some((entered.clone(), errors)))
+        let failed = Some((entered.clone(), errors));
+        render(state, slug, None, asked, embed.as_deref().unwrap_or_default(), failed, accept)
     };
     if let Err(e) = state.book.signer.check_form_token(&entered.token, slug, now, state.book.form_lifetime) {
         let message = format!("{}: check the details and send it again.", capitalized(&e.to_string()));
         return (refused(vec![FieldError::new("token", "invalid_token", message)]).await, false);
     }
+    let lang = accept.unwrap_or(property.messages.language);
     let request = match entered.request(slug) {
-        Ok(request) => request,
+        Ok(request) => NewBooking { locale: Some(lang.as_str().to_owned()), ..request },
         Err(errors) => {
             let errors = errors
                 .into_iter()
-                .map(|e| FieldError { message: words::for_guest(&e, entered.typed(&e.field)), ..e })
+                .map(|e| FieldError { message: words::for_guest(&e, entered.typed(&e.field), lang), ..e })
                 .collect();
             return (refused(errors).await, false);
         }
@@ -327,7 +350,7 @@ async fn attempt<S: Store + 'static>(
     let email = request.guest_email.trim();
     if !email.is_empty() && !crate::mail::compose::can_send_to(email) {
         let e = FieldError::new("guestEmail", "invalid_email", "must be an e-mail address");
-        let e = FieldError { message: words::for_guest(&e, entered.typed(&e.field)), ..e };
+        let e = FieldError { message: words::for_guest(&e, entered.typed(&e.field), lang), ..e };
         return (refused(vec![e]).await, false);
     }
     let key = format!("page:{}", entered.token);
@@ -347,13 +370,12 @@ async fn attempt<S: Store + 'static>(
         Err(Error::Validation(errors)) => {
             let errors = errors
                 .into_iter()
-                .map(|e| FieldError { message: words::for_guest(&e, entered.typed(&e.field)), ..e })
+                .map(|e| FieldError { message: words::for_guest(&e, entered.typed(&e.field), lang), ..e })
                 .collect();
             return (refused(errors).await, false);
         }
         Err(Error::DatesUnavailable { dates }) => {
-            let dates: Vec<String> = dates.iter().map(|d| d.format("%a %-d %b").to_string()).collect();
-            let message = format!("Some of these nights were just taken: {}. Pick other dates.", dates.join(", "));
+            let message = (crate::lang::words(lang).nights_just_taken)(&view::short_days(&dates, lang));
             refused(vec![FieldError::new("checkIn", "dates_unavailable", message)]).await
         }
         Err(e @ Error::PromoCode { .. }) => {
@@ -402,8 +424,8 @@ async fn requested<S: Store + 'static>(
         Some(e) => format!("/book/{slug}?embed={}", view::encode(e)),
         None => format!("/book/{slug}"),
     };
-    let frame = Frame { settings, embed, requested: Some(booking.code.as_str()) };
-    let title = format!("{} · {}", confirmation::title(booking.status), booking.property_name);
+    let frame = Frame { settings, embed, requested: Some(booking.code.as_str()), lang: booking.locale };
+    let title = format!("{} · {}", confirmation::title(booking.status, booking.locale), booking.property_name);
     let stay = state.stay_links().path(&booking);
     Ok(shell(StatusCode::OK, &title, frame, &confirmation::render(&booking, property.as_ref(), &back, &stay)))
 }

@@ -2,12 +2,12 @@
 //! the script reads), the response headers, and money and dates for guests.
 
 use bytes::Bytes;
-use std::fmt::Write as _;
 
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 use http::{HeaderValue, Response, StatusCode, header};
 use http_body_util::Full;
 use maud::{DOCTYPE, Markup, PreEscaped, Render, html};
+use rental_core::Locale;
 use rental_core::booking_page::BookingPage;
 use rental_core::clock::{Entropy, OsEntropy};
 
@@ -120,6 +120,8 @@ pub struct Frame<'a> {
     pub embed: Option<&'a str>,
     /// A booking code to announce to that site (on the confirmation).
     pub requested: Option<&'a str>,
+    /// The page's language (`<html lang>`).
+    pub lang: Locale,
 }
 
 /// A whole page titled `title`, with `body` inside `main`.
@@ -127,7 +129,7 @@ pub fn shell(status: StatusCode, title: &str, frame: Frame<'_>, body: &Markup) -
     let nonce = nonce();
     let markup = html! {
         (DOCTYPE)
-        html lang="en" {
+        html lang=(frame.lang.as_str()) {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
@@ -193,67 +195,38 @@ pub fn money(amount: i64, currency: &str) -> String {
 }
 
 /// A nightly price for a calendar cell: whole amounts without their zero
-/// decimals (`$150`, `€150`, `¥15,000`).
-pub fn short_money(amount: i64, currency: &str) -> String {
-    let full = money(amount, currency);
+/// decimals (`$150`, `€150`, `¥15,000`; in German `150 €`).
+pub fn short_money(lang: Locale, amount: i64, currency: &str) -> String {
+    let full = lang.money(amount, currency);
     let exponent = rental_core::Currency::find(currency).map_or(2, |c| c.exponent);
-    let zeros = format!(".{}", "0".repeat(usize::from(exponent)));
+    let point = if lang == Locale::De { ',' } else { '.' };
+    let zeros = format!("{point}{}", "0".repeat(usize::from(exponent)));
     if exponent > 0 && full.contains(&zeros) { full.replacen(&zeros, "", 1) } else { full }
 }
 
-// Dates are written from these tables rather than by chrono's `format`, which
-// parses its pattern on every call: that was a seventh of a page view's CPU.
-const WEEKDAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
-/// `Sun 20 Dec 2026`.
+/// `Sun 20 Dec 2026` (the admin's and the English pages' way).
 pub fn day(date: NaiveDate) -> String {
-    let mut out = String::with_capacity(16);
-    write_day(&mut out, date, false);
-    out
+    Locale::En.short_date(date)
 }
 
 /// `Sunday 20 December 2026`, for screen readers.
 pub fn long_day(date: NaiveDate) -> String {
-    let mut out = String::with_capacity(28);
-    write_day(&mut out, date, true);
-    out
+    Locale::En.long_date(date)
 }
 
 /// `December 2026`.
 pub fn month_year(date: NaiveDate) -> String {
-    format!("{} {}", MONTHS[date.month0() as usize], date.year())
+    Locale::En.month_year(date)
 }
 
-/// [`day`] (or [`long_day`] when `long`) appended to `out`.
-pub fn write_day(out: &mut String, date: NaiveDate, long: bool) {
-    let weekday = WEEKDAYS[date.weekday().num_days_from_monday() as usize];
-    let month = MONTHS[date.month0() as usize];
-    let (weekday, month) = if long { (weekday, month) } else { (&weekday[..3], &month[..3]) };
-    let _ = write!(out, "{weekday} {} {month} {}", date.day(), date.year());
-}
-
-/// A date in a guest's words, rendered into a page without a `String` of its
-/// own (its words need no escaping).
+/// A date in a guest's words and language, rendered into a page without a
+/// `String` of its own (its words need no escaping).
 #[derive(Debug, Clone, Copy)]
-pub struct LongDay(pub NaiveDate);
+pub struct LongDay(pub NaiveDate, pub Locale);
 
 impl Render for LongDay {
     fn render_to(&self, out: &mut String) {
-        write_day(out, self.0, true);
+        self.1.write_date(out, self.0, true);
     }
 }
 
@@ -266,10 +239,12 @@ mod tests {
         assert_eq!(money(134_288, "USD"), "$1,342.88");
         assert_eq!(money(134_288, "EUR"), "€1,342.88");
         assert_eq!(money(134_288, "SEK"), "1,342.88 SEK");
-        assert_eq!(short_money(15_000, "JPY"), "¥15,000");
-        assert_eq!(short_money(15_000, "EUR"), "€150");
-        assert_eq!(short_money(15_000, "USD"), "$150");
-        assert_eq!(short_money(15_050, "USD"), "$150.50");
+        assert_eq!(short_money(Locale::En, 15_000, "JPY"), "¥15,000");
+        assert_eq!(short_money(Locale::En, 15_000, "EUR"), "€150");
+        assert_eq!(short_money(Locale::En, 15_000, "USD"), "$150");
+        assert_eq!(short_money(Locale::En, 15_050, "USD"), "$150.50");
+        assert_eq!(short_money(Locale::De, 15_000, "EUR"), "150 €");
+        assert_eq!(short_money(Locale::De, 15_050, "EUR"), "150,50 €");
     }
 
     #[test]

@@ -13,15 +13,10 @@ use rental_core::verification::{self, UNVERIFIED_HOLD};
 use rental_core::{Booking, Error, Property, Store};
 
 use super::error::BookError;
-use super::page::{Frame, Page, day, shell};
+use super::page::{Frame, Page, shell};
 use crate::AppState;
 use crate::mail::compose::mailbox;
 use crate::reply::blocking;
-
-/// The minutes a request waits for its guest, in words.
-pub fn hold_words() -> String {
-    format!("{} minutes", UNVERIFIED_HOLD.num_minutes())
-}
 
 /// The link's path for `booking` (its token signs the code).
 fn path<S: Store + 'static>(state: &AppState<S>, booking: &Booking) -> String {
@@ -37,18 +32,16 @@ fn public_url<S: Store + 'static>(state: &AppState<S>) -> Option<String> {
 
 /// The check's e-mail: the property, the dates and the link; nothing the guest typed.
 fn words(booking: &Booking, link: &str) -> Rendered {
-    let (property, from, to, hold) =
-        (&booking.property_name, day(booking.stay.check_in()), day(booking.stay.check_out()), hold_words());
-    let subject = format!("Confirm your e-mail to keep your request at {property}");
-    let text = format!(
-        "Someone asked to book {property} from {from} to {to} with this e-mail address.\n\n\
-         To keep the request, open this link within {hold}:\n{link}\n\n\
-         If it was not you, ignore this e-mail: the nights are released and nothing more is sent."
-    );
+    let (l, w) = (booking.locale, crate::lang::words(booking.locale));
+    let (property, from, to) =
+        (&booking.property_name, l.short_date(booking.stay.check_in()), l.short_date(booking.stay.check_out()));
+    let subject = (w.verify_subject)(property);
+    let (asked, within) = ((w.verify_asked)(property, &from, &to), (w.verify_within)(UNVERIFIED_HOLD.num_minutes()));
+    let text = format!("{asked}\n\n{within}\n{link}\n\n{}", w.verify_not_you);
     let html = html! {
-        p { "Someone asked to book " (property) " from " (from) " to " (to) " with this e-mail address." }
-        p { "To keep the request, open this link within " (hold) ":" br; a href=(link) { (link) } }
-        p { "If it was not you, ignore this e-mail: the nights are released and nothing more is sent." }
+        p { (asked) }
+        p { (within) br; a href=(link) { (link) } }
+        p { (w.verify_not_you) }
     }
     .into_string();
     Rendered { subject, text, html }
@@ -84,15 +77,18 @@ pub fn send_link<S: Store + 'static>(state: &Arc<AppState<S>>, booking: &Booking
 /// that follows links does not verify anyone's address).
 pub async fn show<S: Store + 'static>(state: &Arc<AppState<S>>, slug: &str, token: &str) -> Result<Page, BookError> {
     let booking = booking(state, slug, token).await?;
+    let l = booking.locale;
+    let w = crate::lang::words(l);
+    let ([title, button, _], prompt) = (w.verify_page, w.verify_prompt);
+    let (from, to) = (l.short_date(booking.stay.check_in()), l.short_date(booking.stay.check_out()));
     let body = match booking.status {
         rental_core::Status::Pending if !verification::is_verified(&booking) => html! {
-            p { "Confirm that this e-mail address is yours to keep your request for "
-                (booking.property_name) " from " (day(booking.stay.check_in())) " to " (day(booking.stay.check_out())) "." }
-            form method="post" { button type="submit" { "Confirm my e-mail" } }
+            p { (prompt(&booking.property_name, &from, &to)) }
+            form method="post" { button type="submit" { (button) } }
         },
         _ => status_words(&booking),
     };
-    Ok(page(StatusCode::OK, "Confirm your e-mail", &body))
+    Ok(page(l, StatusCode::OK, title, &body))
 }
 
 /// `POST /book/{slug}/verify/{token}`: verifies the request's guest address.
@@ -104,18 +100,18 @@ pub async fn confirm<S: Store + 'static>(state: &Arc<AppState<S>>, slug: &str, t
         other => other,
     })
     .await?;
-    Ok(page(StatusCode::OK, "Your e-mail is confirmed", &status_words(&verified)))
+    let confirmed = crate::lang::words(verified.locale).verify_page[2];
+    Ok(page(verified.locale, StatusCode::OK, confirmed, &status_words(&verified)))
 }
 
 /// Where the request stands, in words.
 fn status_words(booking: &Booking) -> Markup {
+    let (pending, confirmed, closed) = crate::lang::words(booking.locale).verify_status;
     html! {
         p { @match booking.status {
-            rental_core::Status::Pending => { "Thank you: your request for " (booking.property_name)
-                " went to the host, who answers by e-mail. Your nights are held meanwhile." }
-            rental_core::Status::Confirmed => { "The host confirmed your stay." }
-            rental_core::Status::Cancelled => { "This request is closed (an e-mail not confirmed in time lapses). "
-                "You can ask for the dates again on the booking page." }
+            rental_core::Status::Pending => { (pending(&booking.property_name)) }
+            rental_core::Status::Confirmed => { (confirmed) }
+            rental_core::Status::Cancelled => { (closed) }
         } }
     }
 }
@@ -130,6 +126,7 @@ async fn booking<S: Store + 'static>(state: &Arc<AppState<S>>, slug: &str, token
     Ok(booking)
 }
 
-fn page(status: StatusCode, title: &str, body: &Markup) -> Page {
-    shell(status, title, Frame::default(), &html! { main.page #book { h1 { (title) } (body) } })
+fn page(lang: rental_core::Locale, status: StatusCode, title: &str, body: &Markup) -> Page {
+    let frame = Frame { lang, ..Frame::default() };
+    shell(status, title, frame, &html! { main.page #book { h1 { (title) } (body) } })
 }

@@ -14,7 +14,8 @@ use self::months::calendar;
 use super::calendar::Month;
 use super::calendar_words::weekdays;
 use super::form::{Entered, HONEYPOT};
-use super::page::{day, money};
+use crate::lang::{Words, words};
+use rental_core::Locale;
 
 /// The stay a guest asked about, as typed, and as far as it could be read.
 #[derive(Debug, Clone, Default)]
@@ -76,6 +77,8 @@ pub struct View<'a> {
     pub form: Option<&'a RequestForm>,
     /// The allowed origin of the site framing the page.
     pub embed: Option<&'a str>,
+    /// The guest's language: `Accept-Language`'s best, else the property's.
+    pub lang: Locale,
 }
 
 impl View<'_> {
@@ -90,6 +93,14 @@ impl View<'_> {
             url.push_str(&encode(&value));
         }
         url
+    }
+
+    fn words(&self) -> &'static Words {
+        words(self.lang)
+    }
+
+    fn day(&self, date: NaiveDate) -> String {
+        self.lang.short_date(date)
     }
 
     fn guests(&self) -> u32 {
@@ -129,10 +140,10 @@ pub fn render(v: &View<'_>) -> Markup {
     html! {
         main.page #book {
             h1 { (p.name) }
-            (rules(p))
+            (rules(v))
             div.cols {
                 section aria-labelledby="cal-title" {
-                    h2 #cal-title { "Pick your nights" }
+                    h2 #cal-title { (v.words().pick_your_nights) }
                     p #hint.hint { (hint(v)) }
                     (calendar(v))
                 }
@@ -146,58 +157,62 @@ pub fn render(v: &View<'_>) -> Markup {
     }
 }
 
-fn rules(p: &Property) -> Markup {
+fn rules(v: &View<'_>) -> Markup {
+    let (p, w, l) = (v.property, v.words(), v.lang);
     let seasons: Vec<String> = p
         .pricing
         .seasonal_rates
         .iter()
         .filter_map(|s| {
-            s.min_nights
-                .filter(|m| *m != p.stay_rules.min_nights)
-                .map(|m| format!("{m} from {} to {}", s.start_date.format("%-d %b"), s.end_date.format("%-d %b %Y")))
+            s.min_nights.filter(|m| *m != p.stay_rules.min_nights).map(|m| {
+                let to = format!("{} {}", l.day_month(s.end_date), s.end_date.format("%Y"));
+                (w.season_minimum)(m, &l.day_month(s.start_date), &to)
+            })
         })
         .collect();
     html! {
-        h2.sr { "House rules" }
+        h2.sr { (w.house_rules) }
         ul.rules {
-            li { "Up to " (p.pricing.max_guests) " guests" }
-            li { "At least " (p.stay_rules.min_nights) " night" @if p.stay_rules.min_nights != 1 { "s" }
+            li { ((w.up_to_guests)(p.pricing.max_guests)) }
+            li { ((w.at_least_nights)(p.stay_rules.min_nights))
                  @if !seasons.is_empty() { " (" (seasons.join("; ")) ")" } }
-            li { "Check-in from " (p.stay_rules.check_in_time.in_zone(p.timezone)) }
-            li { "Check-out by " (p.stay_rules.check_out_time.in_zone(p.timezone)) }
+            li { ((w.check_in_from)(&l.time(p.stay_rules.check_in_time, p.timezone))) }
+            li { ((w.check_out_by)(&l.time(p.stay_rules.check_out_time, p.timezone))) }
         }
     }
 }
 
 fn hint(v: &View<'_>) -> String {
+    let w = v.words();
     match (v.asked.check_in_date, v.asked.check_out_date) {
-        (Some(ci), None) => format!("Check-in {} picked. Now pick your check-out day.", day(ci)),
-        (Some(ci), Some(co)) => format!("{} to {} picked. Pick another day to start over.", day(ci), day(co)),
-        _ => "Pick your check-in day, then your check-out day.".to_owned(),
+        (Some(ci), None) => (w.hint_check_in)(&v.day(ci)),
+        (Some(ci), Some(co)) => (w.hint_both)(&v.day(ci), &v.day(co)),
+        _ => w.hint_start.to_owned(),
     }
 }
 
 /// The stay's dates and guests: a plain form, for typing dates or changing guests.
 fn stay_form(v: &View<'_>) -> Markup {
+    let w = v.words();
     html! {
         form #stay.box method="get" action=(format!("/book/{}", v.property.slug)) aria-labelledby="stay-title" {
-            h2 #stay-title { "Your stay" }
+            h2 #stay-title { (w.your_stay) }
             @if let Some(embed) = v.embed { input type="hidden" name="embed" value=(embed); }
             div.row {
                 div {
-                    label for="checkIn" { "Check-in" }
+                    label for="checkIn" { (w.check_in) }
                     input #checkIn type="date" name="checkIn" value=(v.asked.check_in)
                         aria-invalid=[v.invalid("checkIn")] aria-describedby=[v.described("checkIn")];
                     (v.field_error("checkIn"))
                 }
                 div {
-                    label for="checkOut" { "Check-out" }
+                    label for="checkOut" { (w.check_out) }
                     input #checkOut type="date" name="checkOut" value=(v.asked.check_out)
                         aria-invalid=[v.invalid("checkOut")] aria-describedby=[v.described("checkOut")];
                     (v.field_error("checkOut"))
                 }
                 div {
-                    label for="guests" { "Guests" }
+                    label for="guests" { (w.guests) }
                     select #guests name="guests" aria-invalid=[v.invalid("guests")] aria-describedby=[v.described("guests")] {
                         @for n in 1..=v.property.pricing.max_guests {
                             option value=(n) selected[n == v.guests()] { (n) }
@@ -206,7 +221,7 @@ fn stay_form(v: &View<'_>) -> Markup {
                     (v.field_error("guests"))
                 }
                 div {
-                    label for="children" { "Of whom children" }
+                    label for="children" { (w.of_whom_children) }
                     select #children name="children" aria-invalid=[v.invalid("children")] aria-describedby=[v.described("children")] {
                         @for n in 0..v.property.pricing.max_guests {
                             option value=(n) selected[v.asked.children == n.to_string()] { (n) }
@@ -216,7 +231,7 @@ fn stay_form(v: &View<'_>) -> Markup {
                 }
                 @if v.property.pricing.rules.max_pets > 0 {
                     div {
-                        label for="pets" { "Pets" }
+                        label for="pets" { (w.pets) }
                         select #pets name="pets" aria-invalid=[v.invalid("pets")] aria-describedby=[v.described("pets")] {
                             @for n in 0..=v.property.pricing.rules.max_pets {
                                 option value=(n) selected[v.asked.pets == n.to_string()] { (n) }
@@ -227,14 +242,14 @@ fn stay_form(v: &View<'_>) -> Markup {
                 }
                 @if !v.property.pricing.rules.promo_codes.is_empty() {
                     div {
-                        label for="promoCode" { "Promo code" }
+                        label for="promoCode" { (w.promo_code) }
                         input #promoCode type="text" name="promoCode" value=(v.asked.promo_code) maxlength="32"
                             autocomplete="off" aria-invalid=[v.invalid("promoCode")] aria-describedby=[v.described("promoCode")];
                         (v.field_error("promoCode"))
                     }
                 }
             }
-            button.quiet type="submit" { "Show the price" }
+            button.quiet type="submit" { (w.show_the_price) }
         }
     }
 }
@@ -242,43 +257,48 @@ fn stay_form(v: &View<'_>) -> Markup {
 fn quote(v: &View<'_>, quoted: &Quoted) -> Markup {
     match quoted {
         Quoted::Priced(q) if q.problems.is_empty() => priced(v, q),
-        Quoted::Priced(q) => refused(&q.problems.iter().map(|p| refusal(p, q)).collect::<Vec<_>>()),
-        Quoted::Unreadable(reasons) => refused(reasons),
+        Quoted::Priced(q) => refused(v, &q.problems.iter().map(|p| refusal(p, q, v.lang)).collect::<Vec<_>>()),
+        Quoted::Unreadable(reasons) => refused(v, reasons),
     }
 }
 
-fn refused(reasons: &[String]) -> Markup {
+fn refused(v: &View<'_>, reasons: &[String]) -> Markup {
     html! {
         section #quote.box aria-labelledby="quote-title" {
-            h2 #quote-title { "These dates cannot be booked" }
+            h2 #quote-title { (v.words().cannot_be_booked) }
             div.alert role="alert" { ul { @for r in reasons { li { (r) } } } }
         }
     }
 }
 
-/// A rule the stay breaks, in words for the guest. Taken nights say nothing of why.
-pub fn refusal(problem: &Problem, q: &Quote) -> String {
+/// A rule the stay breaks, in words for the guest in `lang`. Taken nights say nothing of why.
+pub fn refusal(problem: &Problem, q: &Quote, lang: Locale) -> String {
+    let (w, day) = (words(lang), |d: NaiveDate| lang.short_date(d));
     match problem {
-        Problem::NightsTaken { dates } => {
-            let dates: Vec<String> = dates.iter().map(|d| d.format("%a %-d %b").to_string()).collect();
-            format!("Some of these nights are already taken: {}.", dates.join(", "))
-        }
-        Problem::MinNights { limit } => format!("Stays starting on {} are at least {limit} nights.", day(q.check_in)),
-        Problem::MaxNights { limit } => format!("Stays starting on {} are at most {limit} nights.", day(q.check_in)),
-        Problem::MaxGuests { limit } => format!("The house takes at most {limit} guests."),
-        Problem::PastDates { today } => format!("Check-in cannot be before today, {}.", day(*today)),
-        Problem::BeyondHorizon { last } => format!("Stays can be booked up to a check-in on {}.", day(*last)),
-        Problem::CheckInDay { allowed } => format!("Stays start only on {}.", weekdays(*allowed)),
-        Problem::CheckOutDay { allowed } => format!("Stays end only on {}.", weekdays(*allowed)),
-        Problem::MaxPets { limit: 0 } => "The house takes no pets.".to_owned(),
-        Problem::MaxPets { limit } => {
-            format!("The house takes at most {limit} pet{}.", if *limit == 1 { "" } else { "s" })
-        }
-        Problem::AdvanceNotice { hours, earliest } => {
-            format!("Stays need {hours} hours' notice: the earliest check-in is {}.", day(*earliest))
-        }
+        Problem::NightsTaken { dates } => (w.nights_taken)(&short_days(dates, lang)),
+        Problem::MinNights { limit } => (w.min_nights)(&day(q.check_in), *limit),
+        Problem::MaxNights { limit } => (w.max_nights)(&day(q.check_in), *limit),
+        Problem::MaxGuests { limit } => (w.max_guests)(*limit),
+        Problem::PastDates { today } => (w.past_dates)(&day(*today)),
+        Problem::BeyondHorizon { last } => (w.beyond_horizon)(&day(*last)),
+        Problem::CheckInDay { allowed } => (w.starts_only_on)(&weekdays(*allowed, lang)),
+        Problem::CheckOutDay { allowed } => (w.ends_only_on)(&weekdays(*allowed, lang)),
+        Problem::MaxPets { limit } => (w.max_pets)(*limit),
+        Problem::AdvanceNotice { hours, earliest } => (w.notice)(*hours, &day(*earliest)),
         Problem::PromoCode { .. } => format!("{}.", capitalized(&problem.message())),
     }
+}
+
+/// `Thu 24 Dec, Fri 25 Dec`: taken nights, short, without their year.
+pub fn short_days(dates: &[NaiveDate], lang: Locale) -> String {
+    let short: Vec<String> = dates
+        .iter()
+        .map(|d| {
+            let full = lang.short_date(*d);
+            full.rsplit_once(' ').map_or(full.clone(), |(without_year, _)| without_year.to_owned())
+        })
+        .collect();
+    short.join(", ")
 }
 
 fn capitalized(s: &str) -> String {
@@ -287,51 +307,53 @@ fn capitalized(s: &str) -> String {
 }
 
 fn priced(v: &View<'_>, q: &Quote) -> Markup {
-    let m = |cents: i64| money(cents, &q.currency);
+    let w = v.words();
+    let m = |cents: i64| v.lang.money(cents, &q.currency);
     let discount = match q.discount_kind {
-        Some(DiscountKind::GapFill) => "Short-gap discount",
-        Some(DiscountKind::EarlyBird) => "Early-booking discount",
-        Some(DiscountKind::Promo) => "Promo code",
-        _ if q.nights >= 28 => "Monthly discount",
-        _ => "Weekly discount",
+        Some(DiscountKind::GapFill) => w.discounts[0],
+        Some(DiscountKind::EarlyBird) => w.discounts[1],
+        Some(DiscountKind::Promo) => w.discounts[2],
+        _ if q.nights >= 28 => w.discounts[3],
+        _ => w.discounts[4],
     };
+    let [extra, cleaning, pet, taxes, tourist, total] = w.price_lines;
     html! {
         section #quote.box aria-labelledby="quote-title" {
-            h2 #quote-title { "Price for " (q.nights) " night" @if q.nights != 1 { "s" } }
-            p.muted { (day(q.check_in)) " to " (day(q.check_out)) ", " (q.guests) " guest" @if q.guests != 1 { "s" } }
+            h2 #quote-title { ((w.price_for)(q.nights)) }
+            p.muted { ((w.stay_line)(&v.day(q.check_in), &v.day(q.check_out), q.guests)) }
             table.price {
                 tbody {
-                    tr { td { (q.nights) " night" @if q.nights != 1 { "s" } } td { (m(q.accommodation)) } }
+                    tr { td { ((w.nights)(q.nights)) } td { (m(q.accommodation)) } }
                     @if q.discount > 0 { tr { td { (discount) } td { "−" (m(q.discount)) } } }
-                    @if q.extra_guest_fee > 0 { tr { td { "Extra guests" } td { (m(q.extra_guest_fee)) } } }
-                    @if q.cleaning_fee > 0 { tr { td { "Cleaning fee" } td { (m(q.cleaning_fee)) } } }
-                    @if q.pet_fee > 0 { tr { td { "Pet fee" } td { (m(q.pet_fee)) } } }
-                    tr { td { "Taxes" } td { (m(q.taxes)) } }
-                    @if q.tourist_tax > 0 { tr { td { "Tourist tax" } td { (m(q.tourist_tax)) } } }
-                    tr.total { td { "Total" } td #total { (m(q.total)) } }
+                    @if q.extra_guest_fee > 0 { tr { td { (extra) } td { (m(q.extra_guest_fee)) } } }
+                    @if q.cleaning_fee > 0 { tr { td { (cleaning) } td { (m(q.cleaning_fee)) } } }
+                    @if q.pet_fee > 0 { tr { td { (pet) } td { (m(q.pet_fee)) } } }
+                    tr { td { (taxes) } td { (m(q.taxes)) } }
+                    @if q.tourist_tax > 0 { tr { td { (tourist) } td { (m(q.tourist_tax)) } } }
+                    tr.total { td { (total) } td #total { (m(q.total)) } }
                 }
             }
             details.nights {
-                summary { "Each night" }
+                summary { (w.each_night) }
                 table.price {
-                    tbody { @for n in &q.nightly { tr { td { (day(n.date)) } td { (m(n.price)) } } } }
+                    tbody { @for n in &q.nightly { tr { td { (v.day(n.date)) } td { (m(n.price)) } } } }
                 }
             }
-            @if v.form.is_none() { p.muted { "Pick other dates to see their price." } }
+            @if v.form.is_none() { p.muted { (w.pick_other_dates) } }
         }
     }
 }
 
 fn request_form(v: &View<'_>, form: &RequestForm) -> Markup {
-    let e = &form.entered;
+    let (e, w) = (&form.entered, v.words());
     let stay_faults: Vec<&FieldError> =
         form.errors.iter().filter(|f| !matches!(f.field.as_str(), "guestName" | "guestEmail" | "notes")).collect();
     html! {
         form #request.box method="post" action=(format!("/book/{}", v.property.slug)) aria-labelledby="request-title" {
-            h2 #request-title { "Request to book" }
+            h2 #request-title { (w.request_to_book) }
             @if !stay_faults.is_empty() {
                 div.alert role="alert" {
-                    "Your request was not sent:"
+                    (w.not_sent)
                     ul { @for f in &stay_faults { li data-field=(f.field) { (f.message) } } }
                 }
             }
@@ -343,21 +365,21 @@ fn request_form(v: &View<'_>, form: &RequestForm) -> Markup {
             input type="hidden" name="promoCode" value=(v.asked.promo_code);
             input type="hidden" name="token" value=(form.token);
             @if let Some(embed) = v.embed { input type="hidden" name="embed" value=(embed); }
-            label for="guestName" { "Your name" }
+            label for="guestName" { (w.your_name) }
             input #guestName type="text" name="guestName" value=(e.guest_name) autocomplete="name" required maxlength="200"
                 aria-invalid=[v.invalid("guestName")] aria-describedby=[v.described("guestName")];
             (v.field_error("guestName"))
-            label for="guestEmail" { "Your e-mail" }
+            label for="guestEmail" { (w.your_email) }
             input #guestEmail type="email" name="guestEmail" value=(e.guest_email) autocomplete="email" required maxlength="254"
                 aria-invalid=[v.invalid("guestEmail")] aria-describedby=[v.described("guestEmail")];
             (v.field_error("guestEmail"))
-            label for="notes" { "A note for the host " span.muted { "(optional)" } }
+            label for="notes" { (w.note_for_host) span.muted { (w.optional) } }
             textarea #notes name="notes" rows="3" maxlength="2000"
                 aria-invalid=[v.invalid("notes")] aria-describedby=[v.described("notes")] { (e.notes) }
             (v.field_error("notes"))
-            div.hp { label for=(HONEYPOT) { "Leave this empty" } input id=(HONEYPOT) type="text" name=(HONEYPOT) tabindex="-1" autocomplete="off"; }
-            button type="submit" { "Request to book" }
-            p.muted { "Nothing is charged now. The host confirms your request by e-mail." }
+            div.hp { label for=(HONEYPOT) { (w.leave_empty) } input id=(HONEYPOT) type="text" name=(HONEYPOT) tabindex="-1" autocomplete="off"; }
+            button type="submit" { (w.request_to_book) }
+            p.muted { (w.nothing_charged) }
         }
     }
 }

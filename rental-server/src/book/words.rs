@@ -2,23 +2,27 @@
 //! no rules written for programmers ("must be 1 to 200 characters" for a
 //! name of spaces), one sentence each, ending with a full stop.
 
-use rental_core::FieldError;
+use rental_core::{FieldError, Locale};
 
-/// `e` as a guest should read it; `typed` is what they typed in its field.
-pub fn for_guest(e: &FieldError, typed: &str) -> String {
+/// `e` as a guest should read it in `lang`; `typed` is what they typed in its
+/// field. A refusal without words of its own keeps the library's English.
+pub fn for_guest(e: &FieldError, typed: &str, lang: Locale) -> String {
     let blank = typed.trim().is_empty();
-    match (e.field.as_str(), e.code) {
-        ("checkIn", _) if e.message == "pick a date" => "Please pick a check-in day.".to_owned(),
-        ("checkOut", _) if e.message == "pick a date" => "Please pick a check-out day.".to_owned(),
-        ("checkOut", "invalid_range") if e.message.contains("after") => "Check-out must be after check-in.".to_owned(),
-        ("checkOut", "invalid_range") => format!("A stay can be {}.", e.message.trim_end_matches('.')),
-        ("guests", _) if e.message.starts_with("must be") => "Please choose how many guests are coming.".to_owned(),
-        ("guestName", "invalid") if blank => "Please enter your name.".to_owned(),
-        ("guestName", "invalid") => "Please shorten your name to at most 200 characters.".to_owned(),
-        ("guestEmail", _) if blank => "Please enter your e-mail address.".to_owned(),
-        ("guestEmail", _) => "Please enter an e-mail address like name@example.com.".to_owned(),
-        _ => sentence(&plain(&e.message)),
-    }
+    let w = crate::lang::words(lang);
+    let [check_in, check_out, after, guests, name, shorter, email, like] = w.form_refusals;
+    let said = match (e.field.as_str(), e.code) {
+        ("checkIn", _) if e.message == "pick a date" => check_in,
+        ("checkOut", _) if e.message == "pick a date" => check_out,
+        ("checkOut", "invalid_range") if e.message.contains("after") => after,
+        ("checkOut", "invalid_range") => return (w.stay_can_be)(e.message.trim_end_matches('.')),
+        ("guests", _) if e.message.starts_with("must be") => guests,
+        ("guestName", "invalid") if blank => name,
+        ("guestName", "invalid") => shorter,
+        ("guestEmail", _) if blank => email,
+        ("guestEmail", _) => like,
+        _ => return sentence(&plain(&e.message)),
+    };
+    said.to_owned()
 }
 
 /// The API's field names in a message, as people write them.
@@ -59,7 +63,7 @@ mod tests {
             (e("checkIn", "x", "checkIn is before checkOut"), "", "Check-in is before check-out."),
         ];
         for (error, typed, words) in cases {
-            assert_eq!(for_guest(&error, typed), words, "{error:?}");
+            assert_eq!(for_guest(&error, typed, Locale::En), words, "{error:?}");
         }
     }
 }

@@ -9,7 +9,7 @@
 use std::time::SystemTime;
 
 use lettre::message::{Mailbox, MultiPart, header};
-use rental_core::message::template::{Facts, Rendered, TemplateError, context, one_line, render};
+use rental_core::message::template::{Facts, Rendered, TemplateError, one_line, render_for};
 use rental_core::message::{Message, MessageKind};
 use rental_core::stay_link::StayLinks;
 use rental_core::{Booking, Property};
@@ -51,8 +51,7 @@ impl Sender {
     ) -> Result<(lettre::Message, Rendered), ComposeError> {
         let stay_url = self.base_url.as_deref().zip(links).map(|(base, links)| links.url(base, booking));
         let facts = Facts { booking, property, base_url: self.base_url.as_deref(), stay_url: stay_url.as_deref() };
-        let rendered =
-            render(message.kind, property.messages.templates.get(&message.kind), &context(message.kind, facts))?;
+        let rendered = render_for(message.kind, facts)?;
         let name = (!message.kind.is_for_host()).then(|| one_line(&booking.guest_name));
         let to = mailbox(name, &message.to)?;
         let reply_to = reply_to_guest(message.kind, booking);

@@ -141,7 +141,7 @@ fn booking_example() -> Value {
         "guestName": "Ada Lovelace", "guestEmail": "ada@example.com", "guests": 3,
         "checkIn": "2026-12-20", "checkOut": "2026-12-27", "nights": 7,
         "status": "pending", "paymentStatus": "unpaid", "total": 134_288, "currency": "USD",
-        "source": "api", "notes": [{"text": "late arrival", "at": "2026-11-22T07:39:21.123Z"}],
+        "source": "api", "locale": "en", "notes": [{"text": "late arrival", "at": "2026-11-22T07:39:21.123Z"}],
         "createdAt": "2026-11-22T07:39:21.123Z", "updatedAt": "2026-11-22T07:39:21.123Z",
         "cancelledBy": null, "cancelReason": null,
         "checkedInAt": null, "checkedInBy": null, "checkedOutAt": null, "checkedOutBy": null, "access": null,

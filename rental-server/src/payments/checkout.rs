@@ -43,32 +43,54 @@ fn check_body(body: &[u8]) -> Result<(), Problem> {
     }
 }
 
-/// What the checkout pays now: the installments due (the first, and any whose instant has
-/// come) and their sum; for a booking made before payments (no ledger), its total. A booking
-/// that is not pending and unpaid, or with nothing due, is 409 `invalid_transition`.
-fn due_now(booking: &Booking, records: &[PaymentRecord], now: DateTime<Utc>) -> Result<(i64, Vec<String>), Problem> {
-    let refuse = || {
-        Problem::from(Error::InvalidTransition {
-            from: booking.status,
-            action: "checkout",
-            channel_owned: booking.is_channel_owned(),
-        })
-    };
-    if booking.status != Status::Pending || booking.payment_status != PaymentStatus::Unpaid {
-        return Err(refuse());
+/// What a checkout pays now, on-session with a card the guest saves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DueNow {
+    /// The sum, in the currency's minor unit.
+    pub amount: i64,
+    /// The installments it pays (their ids); none for a booking made before payments.
+    pub covers: Vec<String>,
+    /// For a confirmed booking's installments: the first one's idempotency key (see
+    /// [`Checkout::movement_key`]); `None` for the first payment of a pending booking.
+    pub movement_key: Option<String>,
+}
+
+/// What the guest can pay now: a pending, unpaid booking's first payment (the installments
+/// due, the first and any whose instant has come; for a booking made before payments, no
+/// ledger, its total), or a confirmed booking's installments that are due or were refused
+/// (the stay page's way to pay a refused off-session charge before its grace ends). `None`
+/// when nothing is: the checkout is then 409 `invalid_transition`.
+pub(crate) fn due_now(booking: &Booking, records: &[PaymentRecord], now: DateTime<Utc>) -> Option<DueNow> {
+    let first = booking.status == Status::Pending && booking.payment_status == PaymentStatus::Unpaid;
+    let later = booking.status == Status::Confirmed
+        && !booking.is_channel_owned()
+        && booking.payment_status != PaymentStatus::External;
+    if !first && !later {
+        return None;
     }
     if records.is_empty() {
-        return Ok((booking.total, Vec::new()));
+        return first.then(|| DueNow { amount: booking.total, covers: Vec::new(), movement_key: None });
     }
     let due: Vec<&PaymentRecord> = records
         .iter()
         .filter(|r| r.kind == PaymentKind::Installment && matches!(r.status, LedgerState::Due | LedgerState::Failed))
         .filter(|r| r.due_at.is_none_or(|at| at <= now))
         .collect();
-    if due.is_empty() {
-        return Err(refuse());
-    }
-    Ok((due.iter().map(|r| r.amount).sum(), due.iter().map(|r| r.id.clone()).collect()))
+    let head = due.first()?;
+    Some(DueNow {
+        amount: due.iter().map(|r| r.amount).sum(),
+        covers: due.iter().map(|r| r.id.clone()).collect(),
+        movement_key: later.then(|| head.idempotency_key.clone()),
+    })
+}
+
+/// 409 `invalid_transition`: nothing can be paid now.
+fn nothing_due(booking: &Booking) -> Problem {
+    Problem::from(Error::InvalidTransition {
+        from: booking.status,
+        action: "checkout",
+        channel_owned: booking.is_channel_owned(),
+    })
 }
 
 /// `POST .../checkout`: the card-saving intent for the guest's browser, the same one on a
@@ -82,10 +104,10 @@ pub async fn start<S: Store + 'static>(state: &Arc<AppState<S>>, code: String, b
         move |r| Ok((r.booking(&code)?, r.payments(&code)?))
     })
     .await?;
-    let (amount, _) = due_now(&booking, &records, rental.now())?;
+    let amount = due_now(&booking, &records, rental.now()).ok_or_else(|| nothing_due(&booking))?.amount;
     let existing = blocking(rental, move |r| r.checkout_of(&code)).await?;
     let checkout = match existing {
-        Some(checkout) if checkout.card.is_none() && unused(provider.as_ref(), &checkout).await? => checkout,
+        Some(checkout) if unused(provider.as_ref(), &checkout).await? => checkout,
         _ => new_setup(rental, provider.as_ref(), &booking).await?,
     };
     let client = provider.client_config();
@@ -124,10 +146,16 @@ async fn new_setup<S: Store + 'static>(
     request.metadata = metadata(booking);
     let setup: CardSetup = within(deadline(), provider.start_card_setup(request)).await.map_err(|e| failed(&e))?;
     let now = rental.now();
-    let mut checkout = Checkout::new(booking.code.clone(), provider.name(), &setup, now);
-    if let Some(previous) = existing {
-        checkout.attempts = previous.attempts;
-    }
+    let checkout = match existing {
+        // Only the card-saving intent is new: the card saved before still serves the later
+        // installments until another is saved, and the last attempt stays as it was.
+        Some(mut previous) => {
+            (previous.setup, previous.setup_client_secret) = (setup.id, setup.client_secret);
+            previous.updated_at = now;
+            previous
+        }
+        None => Checkout::new(booking.code.clone(), provider.name(), &setup, now),
+    };
     let saved = checkout.clone();
     blocking(rental, move |r| r.save_checkout(&saved)).await?;
     Ok(checkout)
@@ -157,15 +185,19 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
             channel_owned: false,
         }));
     };
-    // A repeat after a payment that did not fail answers with that payment, as it is now.
-    if let Some(id) = checkout.payment.clone() {
+    let due = due_now(&booking, &records, rental.now());
+    // A repeat answers with the attempt's payment as it is now: one still open (a refusal
+    // since, such as a failed 3-D Secure, is recorded and answered, not tried again at once),
+    // or the last one when nothing is due; a confirmed booking's earlier payment, settled,
+    // does not answer for an installment refused since.
+    if let Some(id) = checkout.payment.clone().filter(|_| due.is_none() || !checkout.settled) {
         let payment = within(deadline, provider.payment(&id)).await.map_err(|e| failed(&e))?;
-        if payment.state != PaymentState::Failed {
+        if payment.state != PaymentState::Failed || !checkout.settled {
             record(rental, &checkout, &payment).await?;
             return Ok(answer(&payment));
         }
     }
-    let (amount, covers) = due_now(&booking, &records, rental.now())?;
+    let DueNow { amount, covers, movement_key } = due.ok_or_else(|| nothing_due(&booking))?;
     let setup = within(deadline, provider.card_setup(&checkout.setup)).await.map_err(|e| failed(&e))?;
     let Some(card) = setup.card.filter(|_| setup.state == SetupState::Saved) else {
         let body = json!({"status": "failed", "error": "no card is saved yet: confirm the card form first"});
@@ -178,8 +210,10 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
     checkout.payment = None;
     checkout.settled = false;
     checkout.covers = covers;
-    // A request's payment is a hold, captured when the host confirms; an instant booking's a charge.
-    checkout.hold = !instant;
+    checkout.movement_key = movement_key;
+    // A request's first payment is a hold, captured when the host confirms; an instant
+    // booking's, and a confirmed booking's later installment, a charge.
+    checkout.hold = !instant && booking.status == Status::Pending;
     let saved = checkout.clone();
     blocking(rental, move |r| r.save_checkout(&saved)).await?;
     let mut request = ChargeRequest::new(amount, &booking.currency, &checkout.customer, card, checkout.payment_key());

@@ -15,6 +15,7 @@ use crate::AppState;
 use crate::book::page::Page;
 use crate::book::token::FORM_LIFETIME;
 use crate::connection::body::Body;
+use crate::lang::{Words, words};
 use crate::reply::blocking;
 
 /// What the form shows besides the fields: the values to fill in, the faults
@@ -69,48 +70,50 @@ pub fn section(
     action: &str,
 ) -> Markup {
     let asked = p.access.stay_page.check_in_form.asked(!b.guest_email.is_empty());
+    let (lang, w) = (b.locale, words(b.locale));
     html! {
         section.box #online-check-in aria-labelledby="check-in-title" {
-            h2 #check-in-title { "Online check-in" }
+            h2 #check-in-title { (w.online_check_in) }
             @if let Some(alert) = &filled.alert {
                 div.alert role="alert" { (alert) }
             } @else if !filled.errors.is_empty() {
-                div.alert role="alert" { "Please check the fields marked below." }
+                div.alert role="alert" { (w.check_fields) }
             }
             @match given {
-                Some(c) => p #check-in-done { "Thank you: your details were received on " (super::access::moment(c.given_at, p)) ". You can change them below." },
-                None => p.hint { "Please tell your host a few details before you arrive." },
+                Some(c) => p #check-in-done { ((w.check_in_received)(&super::access::moment(c.given_at, p, lang))) },
+                None => p.hint { (w.check_in_hint) },
             }
             form method="post" action=(action) novalidate {
                 input type="hidden" name="token" value=(token);
-                @for (field, rule) in &asked { (input(*field, *rule, filled, given)) }
-                button type="submit" { "Send my details" }
+                @for (field, rule) in &asked { (input(*field, *rule, filled, given, w)) }
+                button type="submit" { (w.send_details) }
             }
         }
     }
 }
 
 /// One field: its label (saying whether it is optional), input and faults.
-fn input(field: CheckInField, rule: FieldRule, filled: &Filled, given: Option<&CheckIn>) -> Markup {
+fn input(field: CheckInField, rule: FieldRule, filled: &Filled, given: Option<&CheckIn>, w: &Words) -> Markup {
     let name = field.name();
     let errors = filled.errors(field);
     let described = (!errors.is_empty()).then(|| format!("{name}-err"));
     let invalid = (!errors.is_empty()).then_some("true");
     let required = rule == FieldRule::Required;
     let value = filled.input.get(field);
+    let [email, phone, arrival, names, address, document] = w.check_in_labels;
     let label = match field {
-        CheckInField::Email => "E-mail",
-        CheckInField::Phone => "Phone",
-        CheckInField::ArrivalTime => "Expected arrival time",
-        CheckInField::GuestNames => "Names of everyone staying (one a line)",
-        CheckInField::Address => "Your home address",
-        CheckInField::DocumentNumber => "Passport or ID card number",
+        CheckInField::Email => email,
+        CheckInField::Phone => phone,
+        CheckInField::ArrivalTime => arrival,
+        CheckInField::GuestNames => names,
+        CheckInField::Address => address,
+        CheckInField::DocumentNumber => document,
     };
     let document_kept =
         field == CheckInField::DocumentNumber && given.is_some_and(|c| c.answers.document_number.is_some());
     html! {
         div {
-            label for=(name) { (label) @if !required { " (optional)" } }
+            label for=(name) { (label) @if !required { (w.optional_suffix) } }
             @match field {
                 CheckInField::GuestNames | CheckInField::Address => {
                     textarea #(name) name=(name) rows="3" maxlength="1000" required[required]
@@ -121,7 +124,7 @@ fn input(field: CheckInField, rule: FieldRule, filled: &Filled, given: Option<&C
                         required[required] aria-invalid=[invalid] aria-describedby=[described.as_deref()];
                 }
             }
-            @if document_kept { p.hint { "Received; send it again only to change it." } }
+            @if document_kept { p.hint { (w.document_kept) } }
             @if let Some(id) = &described {
                 p.err id=(id) { @for (i, e) in errors.iter().enumerate() { @if i > 0 { " " } (e) "." } }
             }
@@ -166,15 +169,14 @@ pub async fn post<S: Store + 'static>(
             filled.input.set(field, form.get(field.name()));
         }
     }
+    let w = words(b.locale);
     if let Err(wait) = limited {
-        filled.alert =
-            Some(format!("Too many attempts on this page: please try again in {} minutes.", wait.div_ceil(60)));
+        filled.alert = Some((w.too_many_attempts)(wait.div_ceil(60)));
         return super::page_again(state, &b, p, link, &filled, StatusCode::TOO_MANY_REQUESTS, Some(wait)).await;
     }
     let token = form.as_ref().map_or("", |f| f.get("token"));
     if state.stay.forms.check_form_token(token, &scope(b.code.as_str()), now, FORM_LIFETIME).is_err() {
-        filled.alert =
-            Some("This form is too old or incomplete: please check your details and send them again.".into());
+        filled.alert = Some(w.form_too_old.into());
         return super::page_again(state, &b, p, link, &filled, StatusCode::UNPROCESSABLE_ENTITY, None).await;
     }
     let email = filled.input.email.trim();
@@ -189,8 +191,7 @@ pub async fn post<S: Store + 'static>(
         Ok(_) => shell::private(crate::book::page::see_other(&format!("{link}#online-check-in"))),
         Err(problem) if problem.code == "validation_failed" => {
             if problem.errors.iter().any(|e| e.field == "form") {
-                filled.alert =
-                    Some("This form was sent already: please check your details and send them again.".into());
+                filled.alert = Some(w.form_sent_already.into());
             } else {
                 filled.errors = problem.errors;
             }

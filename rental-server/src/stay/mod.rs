@@ -97,7 +97,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, req: Request<B
         Step::Page => {
             page_again(state, &booking, &property, &link, &check_in::Filled::default(), StatusCode::OK, None).await
         }
-        Step::Review => review(state, &booking, &property, &link, None),
+        Step::Review => review(state, &booking, &property, &link, None).await,
         Step::Cancel(body) => cancel_step(state, booking, &property, &link, body).await,
         Step::CheckIn(body) => check_in::post(state, booking, &property, &link, body).await,
         Step::Pay(body) => card::start(state, booking, &link, body).await,
@@ -121,10 +121,11 @@ async fn page_again<S: Store + 'static>(
     let (code, shown) = (b.code.to_string(), check_in::shown(b, p));
     let loaded = blocking(state.rental(), move |r| {
         let given = if shown { r.check_ins().get(&code)? } else { None };
-        Ok((given, r.payments(&code)?, r.settings().payment_provider))
+        let refund = r.worker().guest_refund_preview(&code)?;
+        Ok((given, r.payments(&code)?, r.settings().payment_provider, refund))
     })
     .await;
-    let (given, records, payments_configured) = match loaded {
+    let (given, records, payments_configured, refund) = match loaded {
         Ok(loaded) => loaded,
         Err(e) => return shell::unavailable(&e),
     };
@@ -138,19 +139,19 @@ async fn page_again<S: Store + 'static>(
         let filled = if posted { filled } else { &from_given };
         check_in::section(b, p, given.as_ref(), filled, &token, &format!("{link}/check-in"))
     });
-    // The card form is offered while the guest's first payment is due and a provider takes it.
+    // The card form is offered while a provider takes it and something is due now: the
+    // guest's first payment, or a confirmed stay's installment due or refused off-session.
     let payable = state.payments().is_some()
-        && b.status == rental_core::Status::Pending
-        && b.payment_status == rental_core::PaymentStatus::Unpaid
+        && !records.is_empty()
         && !b.is_channel_owned()
-        && totals.is_some_and(|t| t.next_payment_at.is_some_and(|at| at <= now));
+        && crate::payments::checkout::due_now(b, &records, now).is_some();
     let pay_start = payable.then(|| {
         let token = state.stay.forms.form_token(&card::scope(b.code.as_str()), now, &nonce());
-        card::start_form(&token, &format!("{link}/pay"))
+        card::start_form(&token, &format!("{link}/pay"), crate::lang::words(b.locale).pay_now_by_card)
     });
-    let parts = view::Parts { check_in, conditions, totals, pay_start };
-    let title = format!("Your stay at {}", b.property_name);
-    let mut page = shell::shell(status, &title, &view::render(b, p, now, link, &parts));
+    let parts = view::Parts { check_in, conditions, totals, pay_start, refund };
+    let title = (crate::lang::words(b.locale).stay_at)(&b.property_name);
+    let mut page = shell::shell(b.locale, status, &title, &view::render(b, p, now, link, &parts));
     if let Some(wait) = wait
         && let Ok(value) = http::HeaderValue::from_str(&wait.to_string())
     {
@@ -174,8 +175,17 @@ fn cancel_scope(code: &str) -> String {
     format!("stay-cancel:{code}")
 }
 
+/// What cancelling `b` now would give back, as the cancellation will compute it.
+async fn refund_preview<S: Store + 'static>(
+    state: &Arc<AppState<S>>,
+    b: &Booking,
+) -> Result<rental_core::payments::refund::RefundPreview, crate::problem::Problem> {
+    let code = b.code.to_string();
+    blocking(state.rental(), move |r| r.worker().guest_refund_preview(&code)).await
+}
+
 /// The review step, or back to the page when there is nothing to cancel.
-fn review<S: Store + 'static>(
+async fn review<S: Store + 'static>(
     state: &Arc<AppState<S>>,
     b: &Booking,
     p: &Property,
@@ -183,11 +193,17 @@ fn review<S: Store + 'static>(
     limited: Option<u64>,
 ) -> Page {
     let now = state.rental().now();
-    let Some(offer) = cancel::offer(b, p, now) else { return shell::private(crate::book::page::see_other(link)) };
+    let refund = match refund_preview(state, b).await {
+        Ok(refund) => refund,
+        Err(e) => return shell::unavailable(&e),
+    };
+    let Some(offer) = cancel::offer(b, p, now, refund) else {
+        return shell::private(crate::book::page::see_other(link));
+    };
     let token = state.stay.forms.form_token(&cancel_scope(b.code.as_str()), now, &nonce());
     let status = if limited.is_some() { StatusCode::TOO_MANY_REQUESTS } else { StatusCode::OK };
-    let title = format!("Cancel your stay at {}?", b.property_name);
-    let mut page = shell::shell(status, &title, &cancel::review(b, offer, &token, link, limited));
+    let title = (crate::lang::words(b.locale).cancel_stay_at)(&b.property_name);
+    let mut page = shell::shell(b.locale, status, &title, &cancel::review(b, offer, &token, link, limited));
     if let Some(wait) = limited
         && let Ok(value) = http::HeaderValue::from_str(&wait.to_string())
     {
@@ -207,14 +223,20 @@ async fn cancel_step<S: Store + 'static>(
 ) -> Page {
     let now = state.rental().now();
     if let Err(wait) = state.stay.posts.check(state.rental(), b.code.as_str()).await {
-        return review(state, &b, p, link, Some(wait));
+        return review(state, &b, p, link, Some(wait)).await;
     }
-    let Some(form) = crate::admin::form::Form::read(body).await else { return review(state, &b, p, link, None) };
+    let Some(form) = crate::admin::form::Form::read(body).await else {
+        return review(state, &b, p, link, None).await;
+    };
     let scope = cancel_scope(b.code.as_str());
+    let refund = match refund_preview(state, &b).await {
+        Ok(refund) => refund,
+        Err(e) => return shell::unavailable(&e),
+    };
     if state.stay.forms.check_form_token(form.get("token"), &scope, now, crate::book::token::FORM_LIFETIME).is_err()
-        || cancel::offer(&b, p, now).is_none()
+        || cancel::offer(&b, p, now, refund).is_none()
     {
-        return review(state, &b, p, link, None);
+        return review(state, &b, p, link, None).await;
     }
     let code = b.code.to_string();
     let action = Action::Cancel { by: Party::Guest, reason: Some("cancelled on the stay page".to_owned()) };

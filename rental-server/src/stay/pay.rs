@@ -8,7 +8,7 @@ use rental_core::payments::Totals;
 use rental_core::{Booking, PaymentStatus, Property, Status};
 
 use super::access::moment;
-use crate::book::page::money;
+use crate::lang::words;
 
 /// The section for `b` whose ledger sums to `t`, or nothing for a booking
 /// paid on its channel (whose money the server never sees), one without a
@@ -27,16 +27,19 @@ pub fn section(
     if b.status == Status::Cancelled && t.paid == 0 {
         return None;
     }
+    let (lang, w) = (b.locale, words(b.locale));
+    let money = |amount: i64| lang.money(amount, &b.currency);
+    let [payment, paid, refunded, due, next_payment, due_now] = w.payment_labels;
     Some(html! {
         section.box #payment aria-labelledby="payment-title" {
-            h2 #payment-title { "Payment" }
+            h2 #payment-title { (payment) }
             dl.facts {
-                dt { "Paid" } dd #amount-paid { (money(t.paid, &b.currency)) }
-                @if t.refunded > 0 { dt { "Refunded" } dd #amount-refunded { (money(t.refunded, &b.currency)) } }
-                dt { "Still due" } dd #balance-due { (money(t.due, &b.currency)) }
+                dt { (paid) } dd #amount-paid { (money(t.paid)) }
+                @if t.refunded > 0 { dt { (refunded) } dd #amount-refunded { (money(t.refunded)) } }
+                dt { (due) } dd #balance-due { (money(t.due)) }
                 @match t.next_payment_at {
-                    Some(next) if next <= now => { dt { "Next payment" } dd #next-payment { "due now" } }
-                    Some(next) => { dt { "Next payment" } dd #next-payment { (moment(next, p)) } }
+                    Some(next) if next <= now => { dt { (next_payment) } dd #next-payment { (due_now) } }
+                    Some(next) => { dt { (next_payment) } dd #next-payment { (moment(next, p, lang)) } }
                     None => {}
                 }
             }

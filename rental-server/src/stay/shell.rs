@@ -3,6 +3,7 @@
 
 use http::{HeaderValue, StatusCode, header};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
+use rental_core::Locale;
 
 use crate::book::page::{CSS, Page, respond};
 
@@ -19,17 +20,17 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margi
 const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; \
                       frame-ancestors 'none'; base-uri 'none'";
 
-/// A whole stay page titled `title`, with `body` inside.
-pub fn shell(status: StatusCode, title: &str, body: &Markup) -> Page {
-    shell_with_policy(status, title, body, POLICY)
+/// A whole stay page titled `title`, with `body` inside, in `lang`.
+pub fn shell(lang: Locale, status: StatusCode, title: &str, body: &Markup) -> Page {
+    shell_with_policy(lang, status, title, body, POLICY)
 }
 
 /// [`shell`] under another content security policy (the pay page lets the
 /// provider's card form in).
-pub fn shell_with_policy(status: StatusCode, title: &str, body: &Markup, policy: &str) -> Page {
+pub fn shell_with_policy(lang: Locale, status: StatusCode, title: &str, body: &Markup, policy: &str) -> Page {
     let markup = html! {
         (DOCTYPE)
-        html lang="en" {
+        html lang=(lang.as_str()) {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
@@ -53,7 +54,7 @@ pub fn not_found() -> Page {
             p { "There is no stay page at this address. Check the link you were sent, or ask your host for a new one." }
         }
     };
-    shell(StatusCode::NOT_FOUND, "Page not found", &body)
+    shell(Locale::En, StatusCode::NOT_FOUND, "Page not found", &body)
 }
 
 /// The headers a private page adds to the booking page's: no referrer leaves
@@ -81,7 +82,7 @@ pub fn unavailable(problem: &crate::problem::Problem) -> Page {
             "Something went wrong on our side. Please try again later.",
         )
     };
-    let mut page = shell(status, title, &html! { main.page { h1 { (title) } p { (text) } } });
+    let mut page = shell(Locale::En, status, title, &html! { main.page { h1 { (title) } p { (text) } } });
     if status == StatusCode::SERVICE_UNAVAILABLE {
         page.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
     }

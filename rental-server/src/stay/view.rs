@@ -9,7 +9,7 @@ use rental_core::{Booking, Property, Status};
 use rental_core::access_gate;
 
 use super::{access, cancel, guide};
-use crate::book::page::{day, money};
+use crate::lang::words;
 
 /// What the page shows besides the booking and its property.
 #[derive(Debug, Default)]
@@ -22,6 +22,8 @@ pub struct Parts {
     pub totals: Option<rental_core::payments::Totals>,
     /// The button that pays what is due now by card, when it can be paid here.
     pub pay_start: Option<Markup>,
+    /// What cancelling now would give back.
+    pub refund: rental_core::payments::refund::RefundPreview,
 }
 
 /// The page of `b` at `p` at `now`; `link` is the page's own path.
@@ -30,27 +32,29 @@ pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str, parts: 
     let check_in = parts.check_in.as_ref();
     let gate = property.map(|p| access_gate::check(b, p, now, parts.conditions));
     let review = format!("{link}/cancel");
+    let (l, w) = (b.locale, words(b.locale));
     let (arrive, leave) = match property {
         Some(p) => (
-            format!(" from {}", p.stay_rules.check_in_time.in_zone(p.timezone)),
-            format!(" by {}", p.stay_rules.check_out_time.in_zone(p.timezone)),
+            (w.from_time)(&l.time(p.stay_rules.check_in_time, p.timezone)),
+            (w.by_time)(&l.time(p.stay_rules.check_out_time, p.timezone)),
         ),
         None => (String::new(), String::new()),
     };
+    let [_, name, nights, total] = w.where_name_nights_total;
     html! {
         main.page #stay {
-            h1 { "Your stay at " (b.property_name) }
-            p { span.status.(b.status) #status { (status_words(b.status)) } }
+            h1 { ((w.stay_at)(&b.property_name)) }
+            p { span.status.(b.status) #status { (status_words(b)) } }
             section.box aria-labelledby="stay-title" {
-                h2 #stay-title { "Your booking" }
+                h2 #stay-title { (w.your_booking) }
                 dl.facts {
-                    dt { "Booking code" } dd #code { (b.code) }
-                    dt { "Name" } dd { (b.guest_name) }
-                    dt { "Check-in" } dd #check-in { (day(b.check_in())) (arrive) }
-                    dt { "Check-out" } dd #check-out { (day(b.check_out())) (leave) }
-                    dt { "Nights" } dd { (b.nights) }
-                    dt { "Guests" } dd #guests { (b.guests) }
-                    dt { "Total" } dd #total { (money(b.total, &b.currency)) }
+                    dt { (w.booking_code) } dd #code { (b.code) }
+                    dt { (name) } dd { (b.guest_name) }
+                    dt { (w.check_in) } dd #check-in { (l.short_date(b.check_in())) (arrive) }
+                    dt { (w.check_out) } dd #check-out { (l.short_date(b.check_out())) (leave) }
+                    dt { (nights) } dd { (b.nights) }
+                    dt { (w.guests) } dd #guests { (b.guests) }
+                    dt { (total) } dd #total { (l.money(b.total, &b.currency)) }
                 }
             }
             @if let (Some(p), Some(gate)) = (property, &gate) {
@@ -61,14 +65,14 @@ pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str, parts: 
             @if let Some(p) = property {
                 @if b.status == Status::Confirmed && !p.access.stay_page.address.trim().is_empty() {
                     section.box aria-labelledby="address-title" {
-                        h2 #address-title { "Address" }
+                        h2 #address-title { (w.address) }
                         div #address { (guide::render(&p.access.stay_page.address)) }
                     }
                 }
-                (cancel::section(b, cancel::offer(b, p, now), &review))
+                (cancel::section(b, cancel::offer(b, p, now, parts.refund), &review))
                 @if !p.access.stay_page.guide.trim().is_empty() {
                     section.box.guide aria-labelledby="guide-title" {
-                        h2 #guide-title { "House guide" }
+                        h2 #guide-title { (w.house_guide) }
                         div #guide { (guide::render(&p.access.stay_page.guide)) }
                     }
                 }
@@ -77,11 +81,12 @@ pub fn render(b: &Booking, p: &Property, now: DateTime<Utc>, link: &str, parts: 
     }
 }
 
-/// The status in a guest's words.
-fn status_words(status: Status) -> &'static str {
-    match status {
-        Status::Pending => "Request: waiting for the host",
-        Status::Confirmed => "Confirmed",
-        Status::Cancelled => "Cancelled",
+/// The status in a guest's words and language.
+fn status_words(b: &Booking) -> &'static str {
+    let [pending, confirmed, cancelled] = words(b.locale).statuses;
+    match b.status {
+        Status::Pending => pending,
+        Status::Confirmed => confirmed,
+        Status::Cancelled => cancelled,
     }
 }

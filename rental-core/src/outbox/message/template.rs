@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::basics::currency::format_amount;
-use crate::bookings::booking::{Booking, CancelledBy, PaymentStatus, Status};
+use crate::basics::locale::Locale;
+use crate::bookings::booking::{Booking, CancelledBy, PaymentStatus};
 use crate::properties::property::Property;
 
 pub use crate::wording::template::*;
@@ -30,10 +30,25 @@ pub struct Facts<'a> {
     pub stay_url: Option<&'a str>,
 }
 
-/// The variables of `kind` for `facts` (see [`COMMON_VARIABLES`] and [`kind_variables`]).
+/// The language a message of `kind` about `booking` is written in: the
+/// guest's (`locale`), or for the host's kinds the property's `language`.
+pub fn locale_of(kind: MessageKind, booking: &Booking, property: &Property) -> Locale {
+    if kind.is_for_host() { property.messages.language } else { booking.locale }
+}
+
+/// `kind` about `booking` at `property` rendered in its language ([`locale_of`]),
+/// with the property's wording of that language where it has some.
+pub fn render_for(kind: MessageKind, facts: Facts<'_>) -> Result<Rendered, TemplateError> {
+    let locale = locale_of(kind, facts.booking, facts.property);
+    render(locale, kind, facts.property.messages.custom(kind, locale), &context(kind, facts))
+}
+
+/// The variables of `kind` for `facts` (see [`COMMON_VARIABLES`] and [`kind_variables`]),
+/// dates, times and money written in the message's language ([`locale_of`]).
 /// The door code is given to `check_in_instructions` alone.
 pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, serde_json::Value> {
     let Facts { booking: b, property: p, base_url, stay_url } = facts;
+    let l = locale_of(kind, b, p);
     let page = match base_url {
         Some(base) if p.booking_page.enabled => format!("{base}/book/{}", p.slug.as_str()),
         _ => String::new(),
@@ -43,13 +58,13 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
         ("guest_email", json!(b.guest_email)),
         ("booking_code", json!(b.code.as_str())),
         ("property_name", json!(p.name)),
-        ("check_in", json!(long_date(b.check_in()))),
-        ("check_out", json!(long_date(b.check_out()))),
-        ("check_in_time", json!(p.stay_rules.check_in_time.in_zone(p.timezone))),
-        ("check_out_time", json!(p.stay_rules.check_out_time.in_zone(p.timezone))),
+        ("check_in", json!(l.long_date(b.check_in()))),
+        ("check_out", json!(l.long_date(b.check_out()))),
+        ("check_in_time", json!(l.time(p.stay_rules.check_in_time, p.timezone))),
+        ("check_out_time", json!(l.time(p.stay_rules.check_out_time, p.timezone))),
         ("nights", json!(b.nights)),
         ("guests", json!(b.guests)),
-        ("total", json!(format_amount(b.total, &b.currency))),
+        ("total", json!(l.money(b.total, &b.currency))),
         ("contact_email", json!(p.messages.contact_email)),
         ("booking_page_url", json!(page)),
         ("status", json!(b.status.to_string())),
@@ -65,7 +80,7 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
             c.insert("source", json!(b.source.as_str()));
         }
         MessageKind::PaymentFailed => {
-            c.insert("balance_due", json!(format_amount(b.money.balance_due, &b.currency)));
+            c.insert("balance_due", json!(l.money(b.money.balance_due, &b.currency)));
         }
         MessageKind::Cancelled => {
             c.insert("cancel_reason", json!(b.cancel_reason.clone().unwrap_or_default()));
@@ -77,8 +92,8 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
             let (from, until) = crate::stays::access::window(p, b.check_in(), b.check_out(), b.visit.checked_out_at);
             let code = b.visit.access.as_ref().map_or(p.access.door_code.as_str(), |a| a.code.as_str());
             c.insert("door_code", json!(code));
-            c.insert("access_from", json!(local_moment(p, from)));
-            c.insert("access_until", json!(local_moment(p, until)));
+            c.insert("access_from", json!(local_moment(l, p, from)));
+            c.insert("access_until", json!(local_moment(l, p, until)));
             c.insert("wifi_name", json!(p.access.wifi_ssid));
             c.insert("arrival_notes", json!(p.access.arrival_notes));
         }
@@ -86,50 +101,49 @@ pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, se
     }
     c
 }
-/// A made-up confirmed booking of two nights from `check_in` at `property`,
-/// for previews when the property has no stay coming.
-pub fn sample_booking(property: &Property, check_in: NaiveDate) -> Booking {
-    let check_out = check_in.succ_opt().and_then(|d| d.succ_opt()).unwrap_or(check_in);
-    let mut b = crate::demo::booking("BK-SAMPLE", &check_in.to_string(), &check_out.to_string());
-    (b.property, b.property_name, b.status) = (property.slug.clone(), property.name.clone(), Status::Confirmed);
-    b
-}
-
-/// `Sunday 20 December 2026`.
-fn long_date(d: NaiveDate) -> String {
-    d.format("%A %-d %B %Y").to_string()
-}
 
 /// `Sunday 20 December 2026, 15:00 Lisbon time` on the property's wall
 /// clock, its time written as the property's page writes it, the zone named
-/// (a guest travelling from another zone reads which clock is meant).
-fn local_moment(p: &Property, at: DateTime<Utc>) -> String {
+/// (a guest travelling from another zone reads which clock is meant); in
+/// German `Sonntag, 20. Dezember 2026, 15:00 Uhr (Ortszeit Lisbon)`.
+fn local_moment(l: Locale, p: &Property, at: DateTime<Utc>) -> String {
     let local = at.with_timezone(&p.timezone);
-    let time = crate::ClockTime(local.time()).in_zone(p.timezone);
+    let time = l.time(crate::ClockTime(local.time()), p.timezone);
     let city = crate::basics::clock_time::zone_city(p.timezone);
-    format!("{}, {time} {city} time", local.format("%A %-d %B %Y"))
+    let date = l.long_date(local.date_naive());
+    match l {
+        Locale::De => format!("{date}, {time} (Ortszeit {city})"),
+        _ => format!("{date}, {time} {city} time"),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bookings::booking::Status;
     use crate::demo;
 
     fn custom(subject: &str, text: &str, html: &str) -> MessageTemplate {
         let opt = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-        MessageTemplate { subject: opt(subject), text: opt(text), html: opt(html), enabled: true }
+        MessageTemplate {
+            subject: opt(subject),
+            text: opt(text),
+            html: opt(html),
+            enabled: true,
+            locales: BTreeMap::new(),
+        }
     }
 
     fn facts_render(kind: MessageKind, booking: &Booking, property: &Property) -> Rendered {
         let c =
             context(kind, Facts { booking, property, base_url: None, stay_url: Some("https://r.example/stay/X.1") });
-        render(kind, property.messages.templates.get(&kind), &c).unwrap()
+        render(booking.locale, kind, property.messages.custom(kind, booking.locale), &c).unwrap()
     }
 
     #[test]
     fn payment_failed_says_what_is_left_to_pay_and_links_the_stay_page() {
         let p = demo::sea_view();
-        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        let mut b = demo::sample_booking(&p, "2026-12-20".parse().unwrap());
         b.money.balance_due = 67_144;
         let r = facts_render(MessageKind::PaymentFailed, &b, &p);
         assert!(r.text.contains("$671.44 is still to pay"), "{}", r.text);
@@ -140,7 +154,7 @@ mod tests {
     #[test]
     fn an_overdue_cancellation_is_not_worded_as_a_lapsed_request() {
         let p = demo::sea_view();
-        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        let mut b = demo::sample_booking(&p, "2026-12-20".parse().unwrap());
         (b.status, b.cancelled_by, b.cancel_reason) =
             (Status::Cancelled, Some(CancelledBy::System), Some("payment_overdue".into()));
         let r = facts_render(MessageKind::Cancelled, &b, &p);
@@ -155,7 +169,7 @@ mod tests {
             .collect();
         assert_eq!(check(&all), Vec::new());
         let p = demo::sea_view();
-        let b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        let b = demo::sample_booking(&p, "2026-12-20".parse().unwrap());
         for kind in MessageKind::ALL {
             let r = facts_render(kind, &b, &p);
             assert!(!r.subject.is_empty() && !r.text.is_empty() && r.html.starts_with('<'), "{kind}");
@@ -166,7 +180,7 @@ mod tests {
     #[test]
     fn the_check_samples_are_the_variables_a_booking_gives() {
         let p = demo::sea_view();
-        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        let mut b = demo::sample_booking(&p, "2026-12-20".parse().unwrap());
         b.cancel_reason = Some("Plans changed".into());
         for kind in MessageKind::ALL {
             let real =
@@ -189,7 +203,7 @@ mod tests {
     fn html_escapes_values_and_subjects_stay_one_line() {
         let mut p = demo::sea_view();
         p.name = "<script>alert(1)</script> & Co".into();
-        let mut b = sample_booking(&p, "2026-12-20".parse().unwrap());
+        let mut b = demo::sample_booking(&p, "2026-12-20".parse().unwrap());
         b.guest_name = "Eve\r\nBcc: victim@example.com\u{2028}X".into();
         p.messages.templates.insert(MessageKind::Confirmed, custom("{{ guest_name }} at {{ property_name }}", "", ""));
         let r = facts_render(MessageKind::Confirmed, &b, &p);
@@ -200,7 +214,45 @@ mod tests {
     }
 
     #[test]
+    fn a_german_booking_reads_german_built_ins_or_the_host_s_german_wording() {
+        let all: BTreeMap<MessageKind, MessageTemplate> = MessageKind::ALL
+            .into_iter()
+            .map(|k| {
+                let de = Wording {
+                    subject: Some(builtin_in(Locale::De, k, Part::Subject).into()),
+                    text: Some(builtin_in(Locale::De, k, Part::Text).into()),
+                    html: Some(builtin_in(Locale::De, k, Part::Html).into()),
+                };
+                (k, MessageTemplate { locales: BTreeMap::from([(Locale::De, de)]), ..custom("", "", "") })
+            })
+            .collect();
+        assert_eq!(check(&all), Vec::new(), "every German built-in checks clean");
+        let mut p = demo::sea_view();
+        p.currency = "EUR".into();
+        let mut b = demo::sample_booking(&p, "2026-12-12".parse().unwrap());
+        (b.locale, b.total, b.currency) = (Locale::De, 123_450, "EUR".into());
+        let r = facts_render(MessageKind::Confirmed, &b, &p);
+        assert!(r.subject.contains("ist bestätigt"), "{}", r.subject);
+        assert!(r.text.contains("vom Samstag, 12. Dezember 2026 bis Montag, 14. Dezember 2026"), "{}", r.text);
+        assert!(r.text.contains("1.234,50 €") && r.text.contains("15:00 Uhr"), "{}", r.text);
+        let mut german = custom("Englisch {{ guest_name }}", "", "");
+        german
+            .locales
+            .insert(Locale::De, Wording { subject: Some("Willkommen {{ guest_name }}".into()), ..Wording::default() });
+        p.messages.templates.insert(MessageKind::Confirmed, german);
+        let r = facts_render(MessageKind::Confirmed, &b, &p);
+        assert_eq!(r.subject, "Willkommen Ada Lovelace");
+        assert!(r.text.contains("ist bestätigt"), "the German text the host left out is the built-in German one");
+        b.locale = Locale::En;
+        assert_eq!(facts_render(MessageKind::Confirmed, &b, &p).subject, "Englisch Ada Lovelace");
+        let mut bad = custom("", "", "");
+        bad.locales.insert(Locale::De, Wording { text: Some("{{ tuer_code }}".into()), ..Wording::default() });
+        let errors = check(&BTreeMap::from([(MessageKind::Confirmed, bad)]));
+        assert_eq!(errors[0].field, "messages.confirmed.locales.de.text", "{errors:?}");
+    }
+
+    #[test]
     fn dates_read_as_people_write_them() {
-        assert_eq!(long_date("2026-12-20".parse().unwrap()), "Sunday 20 December 2026");
+        assert_eq!(Locale::En.long_date("2026-12-20".parse().unwrap()), "Sunday 20 December 2026");
     }
 }

@@ -222,6 +222,7 @@ impl<S: Store> Rental<S> {
             total: 0,
             currency: property.currency.clone(),
             source: feed.name.clone(),
+            locale: property.messages.language,
             notes: Vec::new(),
             created_at: pull.now,
             updated_at: pull.now,

@@ -161,6 +161,7 @@ fn use_case(rental: &Rental<RedbStore>, rng: &mut Rng) -> crate::Result<()> {
                 children: 0,
                 pets: 0,
                 promo_code: None,
+                locale: None,
             };
             rental.create_booking(&request, None).map(drop)
         }

@@ -6,13 +6,14 @@ use std::fmt::Write as _;
 use chrono::Datelike as _;
 use chrono::NaiveDate;
 use maud::{Markup, PreEscaped, Render, html};
-use rental_core::Property;
 use rental_core::property::Cents;
+use rental_core::{Locale, Property};
 
 use super::{View, encode};
 use crate::book::calendar::{Month, Pick, Why};
 use crate::book::calendar_words;
-use crate::book::page::{LongDay, month_year, short_money};
+use crate::book::page::{LongDay, short_money};
+use crate::lang::words;
 
 pub(super) fn calendar(v: &View<'_>) -> Markup {
     let keep = |first: NaiveDate| {
@@ -26,19 +27,21 @@ pub(super) fn calendar(v: &View<'_>) -> Markup {
         params
     };
     let links = DayLinks::new(v);
+    let w = words(v.lang);
+    let [free, closed, taken, chosen] = w.legend;
     html! {
-        nav.nav aria-label="Months" {
-            @if let Some(prev) = v.prev { a data-nav="prev" href=(v.href(&keep(prev))) { "← Earlier" } } @else { span {} }
-            @if let Some(next) = v.next { a data-nav="next" href=(v.href(&keep(next))) { "Later →" } }
+        nav.nav aria-label=(w.months) {
+            @if let Some(prev) = v.prev { a data-nav="prev" href=(v.href(&keep(prev))) { (w.earlier) } } @else { span {} }
+            @if let Some(next) = v.next { a data-nav="next" href=(v.href(&keep(next))) { (w.later) } }
         }
         div.months {
-            @for m in v.months { (month(&links, m, v.property)) }
+            @for m in v.months { (month(&links, m, v.property, v.lang)) }
         }
         p.legend aria-hidden="true" {
-            span.l-free { "free: pick to check in" } span.l-closed { "free, no check-in" }
-            span.l-taken { "taken" } span.l-chosen { "your stay" }
+            span.l-free { (free) } span.l-closed { (closed) }
+            span.l-taken { (taken) } span.l-chosen { (chosen) }
         }
-        (calendar_words::rules(v.property))
+        (calendar_words::rules(v.property, v.lang))
     }
 }
 
@@ -75,7 +78,7 @@ impl DayLinks {
         let mut prices: Vec<(Cents, String)> = Vec::new();
         for d in v.months.iter().flat_map(|m| m.weeks.iter().flatten().flatten()) {
             if !prices.iter().any(|(cents, _)| *cents == d.price) {
-                prices.push((d.price, escaped(&short_money(d.price, &v.property.currency))));
+                prices.push((d.price, escaped(&short_money(v.lang, d.price, &v.property.currency))));
             }
         }
         DayLinks { check_in: escaped(&base), check_out: escaped(&check_out), tail: escaped(&tail), prices }
@@ -97,20 +100,13 @@ impl Render for DayHref<'_> {
 }
 
 /// A month's table; each day is written into it directly (no markup of its own to copy).
-fn month(links: &DayLinks, m: &Month, p: &Property) -> Markup {
-    const DAYS: [(&str, &str); 7] = [
-        ("Mo", "Monday"),
-        ("Tu", "Tuesday"),
-        ("We", "Wednesday"),
-        ("Th", "Thursday"),
-        ("Fr", "Friday"),
-        ("Sa", "Saturday"),
-        ("Su", "Sunday"),
-    ];
+fn month(links: &DayLinks, m: &Month, p: &Property, lang: Locale) -> Markup {
+    let w = words(lang);
+    let free_no_check_in = w.legend[1];
     html! {
         table.cal {
-            caption { (month_year(m.first)) }
-            thead { tr { @for (short, long) in DAYS { th scope="col" { abbr title=(long) { (short) } } } } }
+            caption { (lang.month_year(m.first)) }
+            thead { tr { @for (i, short) in w.weekday_letters.iter().enumerate() { th scope="col" { abbr title=(lang.weekday(i)) { (short) } } } } }
             tbody {
                 @for week in &m.weeks {
                     tr { @for cell in week { td { @if let Some(d) = cell {
@@ -119,25 +115,25 @@ fn month(links: &DayLinks, m: &Month, p: &Property) -> Markup {
                             Pick::CheckIn => {
                                 a class=(if d.chosen { "day chosen" } else { "day" }) data-date=(date)
                                   href=(DayHref(&links.check_in, date, &links.tail))
-                                  title=[d.why.map(|w| calendar_words::why(w, p))]
-                                { (date.day()) span.sr { ", " (LongDay(date)) ", free, check in" @if let Some(w) = d.why { ", " (calendar_words::why(w, p)) } } small { (price) } }
+                                  title=[d.why.map(|why| calendar_words::why(why, p, lang))]
+                                { (date.day()) span.sr { ", " (LongDay(date, lang)) ", " (w.sr_check_in) @if let Some(why) = d.why { ", " (calendar_words::why(why, p, lang)) } } small { (price) } }
                             }
                             Pick::CheckOut => {
                                 a class=(if d.chosen { "day chosen" } else { "day" }) data-date=(date)
                                   href=(DayHref(&links.check_out, date, &links.tail))
-                                { (date.day()) span.sr { ", " (LongDay(date)) ", check out" } small { (price) } }
+                                { (date.day()) span.sr { ", " (LongDay(date, lang)) ", " (w.sr_check_out) } small { (price) } }
                             }
                             Pick::None if d.free || d.why == Some(Why::Preparation) => {
-                                @let why = d.why.map(|w| calendar_words::why(w, p));
+                                @let why = d.why.map(|why| calendar_words::why(why, p, lang));
                                 span class=(if d.chosen { "day closed chosen" } else { "day closed" }) data-day=(date) title=[why.as_deref()]
-                                { (date.day()) span.sr { ", " (LongDay(date)) ", " (why.as_deref().unwrap_or("free, no check-in")) } small { (price) } }
+                                { (date.day()) span.sr { ", " (LongDay(date, lang)) ", " (why.as_deref().unwrap_or(free_no_check_in)) } small { (price) } }
                             }
                             Pick::None if d.past => {
-                                span class="day past" data-day=(date) { (date.day()) span.sr { ", " (LongDay(date)) ", past" } }
+                                span class="day past" data-day=(date) { (date.day()) span.sr { ", " (LongDay(date, lang)) ", " (w.sr_past) } }
                             }
                             Pick::None => {
                                 span class=(if d.chosen { "day taken chosen" } else { "day taken" }) data-day=(date)
-                                { (date.day()) span.sr { ", " (LongDay(date)) ", taken" } small { (price) } }
+                                { (date.day()) span.sr { ", " (LongDay(date, lang)) ", " (w.sr_taken) } small { (price) } }
                             }
                         }
                     } } } }
