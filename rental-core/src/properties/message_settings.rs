@@ -71,6 +71,18 @@ impl MessageSettings {
         self
     }
 
+    /// How long before its moment of the stay a message of timed `kind` goes
+    /// out: the property's own lead for the two it sets, else the kind's
+    /// default; `None` for a kind that is not timed ([`MessageKind::timing`]).
+    pub fn lead(&self, kind: MessageKind) -> Option<Lead> {
+        match kind {
+            MessageKind::CheckInInstructions => Some(self.check_in_lead),
+            MessageKind::CheckOutReminder => Some(self.check_out_lead),
+            // A kind whose lead a host cannot set yet goes at its default.
+            _ => kind.timing().map(|t| t.default_lead),
+        }
+    }
+
     /// Words one kind of message the property's own way.
     #[must_use]
     pub fn template(mut self, kind: MessageKind, template: MessageTemplate) -> Self {

@@ -13,13 +13,13 @@ use crate::admin::keys;
 use crate::basics::lease;
 use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};
-use crate::outbox::message::finished;
 use crate::outbox::message::plan::{PlanInput, fresh};
 use crate::outbox::message::template::{Facts, MessageTemplate, Rendered, context, render};
 use crate::outbox::message::timing::too_late;
 use crate::outbox::message::{
     Message, MessageKind, MessageStatus, Outcome, booking_prefix, cancel, reasons, record, skip,
 };
+use crate::outbox::message::{finished, stored};
 use crate::properties::property::Property;
 use crate::stays::access_gate;
 use crate::stays::occupancy::today_in;
@@ -56,7 +56,7 @@ impl<S: Store> Rental<S> {
     pub fn messages(&self, code: &str) -> Result<Vec<Message>> {
         let tx = self.store.read()?;
         let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
-        Ok(tx.list::<Message>(&booking_prefix(booking.property.as_str(), code), "", MAX_PER_BOOKING)?)
+        Ok(stored::of_booking(&tx, booking.property.as_str(), code, MAX_PER_BOOKING)?)
     }
 
     /// Records a new message of `kind` for booking `code`, due now: a resend
@@ -76,13 +76,13 @@ impl<S: Store> Rental<S> {
             if booking.guest_email.is_empty() {
                 return Err(Error::CannotSend { kind, reason: "the booking has no guest e-mail address" });
             }
-            if let Err(reason) = fits_status(kind, booking.status) {
+            if let Err(reason) = kind.fits_status(booking.status) {
                 return Err(Error::CannotSend { kind, reason });
             }
             if kind.is_for_host() && host_email.is_empty() {
                 return Err(Error::CannotSend { kind, reason: "hostEmail is not set" });
             }
-            let existing = tx.list::<Message>(&booking_prefix(booking.property.as_str(), code), "", MAX_PER_BOOKING)?;
+            let existing = stored::of_booking(&**tx, booking.property.as_str(), code, MAX_PER_BOOKING)?;
             let recent = existing.iter().filter(|m| m.resent && now - m.created_at < RESEND_WINDOW).count();
             if recent >= MAX_RESENDS {
                 return Err(Error::CannotSend { kind, reason: "the booking was sent 5 messages again today already" });
@@ -367,27 +367,3 @@ pub const ACCESS_RECHECK: TimeDelta = TimeDelta::minutes(5);
 pub const MAX_RESENDS: usize = 5;
 /// The window [`MAX_RESENDS`] counts in.
 pub const RESEND_WINDOW: TimeDelta = TimeDelta::hours(24);
-
-/// Whether a message of `kind` still says something true of a booking in
-/// `status`: a request is acknowledged while pending, a confirmation only
-/// for a confirmed stay, a cancellation only for a cancelled one.
-pub fn fits_status(kind: MessageKind, status: Status) -> std::result::Result<(), &'static str> {
-    let fits = match kind {
-        MessageKind::RequestReceived | MessageKind::HostRequest | MessageKind::HostRequestExpiring => {
-            status == Status::Pending
-        }
-        MessageKind::Confirmed | MessageKind::CheckInInstructions | MessageKind::CheckOutReminder => {
-            status == Status::Confirmed
-        }
-        MessageKind::Changed | MessageKind::PaymentFailed => status != Status::Cancelled,
-        MessageKind::Cancelled => status == Status::Cancelled,
-    };
-    fits.then_some(()).ok_or(match kind {
-        MessageKind::RequestReceived | MessageKind::HostRequest | MessageKind::HostRequestExpiring => {
-            "it is sent for pending requests only"
-        }
-        MessageKind::Cancelled => "it is sent for cancelled bookings only",
-        MessageKind::Changed | MessageKind::PaymentFailed => "it is not sent for a cancelled booking",
-        _ => "it is sent for confirmed stays only",
-    })
-}

@@ -8,6 +8,7 @@ use crate::admin::allowance::UseWindow;
 use crate::error::Result;
 use crate::outbox::message::Message;
 use crate::outbox::message::finished::FinishedMessage;
+use crate::outbox::message::stored::SkippedMessage;
 use crate::outbox::message::test_message::TestMessage;
 use crate::store::{ReadRecords, ReadTx, Record, Store};
 
@@ -103,6 +104,11 @@ impl<S: Store> super::Worker<'_, S> {
             for done in tx.due::<FinishedMessage>(cutoff - TimeDelta::milliseconds(1), PRUNE_BATCH)? {
                 tx.remove::<Message>(&done.key)?;
                 tx.remove::<FinishedMessage>(&done.key)?;
+                pruned.messages += 1;
+            }
+            // Recorded skipped, one record each, found by when they were recorded.
+            for skipped in tx.due::<SkippedMessage>(cutoff - TimeDelta::milliseconds(1), PRUNE_BATCH)? {
+                tx.remove::<SkippedMessage>(&skipped.key())?;
                 pruned.messages += 1;
             }
             // Their last use left the window: nothing in them counts any more.

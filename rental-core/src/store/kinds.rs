@@ -14,6 +14,7 @@ use crate::channels::pull::FeedState;
 use crate::outbox::delivery::DeliveryClaim;
 use crate::outbox::message::Message;
 use crate::outbox::message::finished::FinishedMessage;
+use crate::outbox::message::stored::SkippedMessage;
 use crate::outbox::message::test_message::TestMessage;
 use crate::outbox::webhook::Webhook;
 use crate::payments::{PaymentPlan, PaymentRecord};
@@ -41,6 +42,7 @@ pub const KINDS: &[RecordKind] = &[
     CheckIn::KIND,
     TestMessage::KIND,
     FinishedMessage::KIND,
+    SkippedMessage::KIND,
     PROMO_USES,
     UseWindow::KIND,
 ];
@@ -224,6 +226,20 @@ impl Record for Message {
     /// When a sender should look at it ([`Message::wake_at`]): the claim reads this index.
     fn at(&self) -> Option<DateTime<Utc>> {
         self.wake_at()
+    }
+}
+
+/// Messages recorded already skipped, under the message's key, found by
+/// when they were recorded (which is when they finished): retention reads it.
+impl Record for SkippedMessage {
+    const KIND: RecordKind = RecordKind { name: "message_skipped", per_property: true };
+
+    fn key(&self) -> String {
+        self.0.key_of()
+    }
+
+    fn at(&self) -> Option<DateTime<Utc>> {
+        Some(self.0.created_at)
     }
 }
 

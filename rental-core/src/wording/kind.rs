@@ -1,9 +1,13 @@
 //! The kinds of guest message (docs/API.md section 21): what each is about,
-//! whom it goes to, and its name in JSON, keys and templates.
+//! whom it goes to, its name in JSON, keys and templates, when a timed one
+//! falls due and which booking statuses it may be sent for.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+use super::Lead;
+use crate::basics::booking_status::Status;
 
 /// What a message is about, and so its wording and recipient.
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -67,8 +71,81 @@ impl MessageKind {
 
     /// True for the kinds timed to the stay (sent before arrival or departure).
     pub fn is_timed(self) -> bool {
-        matches!(self, MessageKind::CheckInInstructions | MessageKind::CheckOutReminder)
+        self.timing().is_some()
     }
+
+    /// When a kind timed to the stay falls due; `None` for a kind sent when
+    /// its cause is written. A confirmed stay records one of each timed kind.
+    pub fn timing(self) -> Option<Timing> {
+        match self {
+            MessageKind::CheckInInstructions => {
+                Some(Timing { to: TimedTo::Arrival, default_lead: Lead::CHECK_IN, again_for_new_code: true })
+            }
+            MessageKind::CheckOutReminder => {
+                Some(Timing { to: TimedTo::Departure, default_lead: Lead::CHECK_OUT, again_for_new_code: false })
+            }
+            MessageKind::RequestReceived
+            | MessageKind::HostRequest
+            | MessageKind::HostRequestExpiring
+            | MessageKind::Confirmed
+            | MessageKind::Changed
+            | MessageKind::Cancelled
+            | MessageKind::PaymentFailed => None,
+        }
+    }
+
+    /// Whether a message of this kind still says something true of a booking
+    /// in `status` (sent again by hand, say): a request is acknowledged while
+    /// pending, a confirmation and the stay's timed messages only for a
+    /// confirmed stay, a cancellation only for a cancelled one. The error is why not.
+    ///
+    /// ```
+    /// use rental_core::{Status, message::MessageKind};
+    /// assert!(MessageKind::Confirmed.fits_status(Status::Confirmed).is_ok());
+    /// assert_eq!(MessageKind::Cancelled.fits_status(Status::Pending), Err("it is sent for cancelled bookings only"));
+    /// ```
+    pub fn fits_status(self, status: Status) -> Result<(), &'static str> {
+        let (fits, otherwise) = match self {
+            MessageKind::RequestReceived | MessageKind::HostRequest | MessageKind::HostRequestExpiring => {
+                (status == Status::Pending, "it is sent for pending requests only")
+            }
+            MessageKind::Confirmed | MessageKind::CheckInInstructions | MessageKind::CheckOutReminder => {
+                (status == Status::Confirmed, "it is sent for confirmed stays only")
+            }
+            MessageKind::Changed | MessageKind::PaymentFailed => {
+                (status != Status::Cancelled, "it is not sent for a cancelled booking")
+            }
+            MessageKind::Cancelled => (status == Status::Cancelled, "it is sent for cancelled bookings only"),
+        };
+        if fits { Ok(()) } else { Err(otherwise) }
+    }
+}
+
+/// When a kind timed to the stay falls due ([`MessageKind::timing`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    /// The moment of the stay its lead is counted back from.
+    pub to: TimedTo,
+    /// Its lead when the property sets none of its own (the property's
+    /// `checkInMessage` and `checkOutMessage` set the two built-in kinds').
+    pub default_lead: Lead,
+    /// Whether one already sent goes again when the stay's door code changes
+    /// (it shows the code); every one sent goes again when the dates change.
+    pub again_for_new_code: bool,
+}
+
+/// The moment of a stay a timed message is counted back from, on the
+/// property's wall clock (`outbox::message::timing`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimedTo {
+    /// The opening of the stay's access window (docs/API.md section 15). It
+    /// goes no earlier than the stay page may show the door code
+    /// (`accessRevealHours`), and is too late once the window has closed.
+    Arrival,
+    /// `checkOutTime` on the departure day. It goes after the arrival
+    /// messages, and is too late once the guest has left: the time passed or
+    /// an early check-out, which cancels it.
+    Departure,
 }
 
 impl fmt::Display for MessageKind {

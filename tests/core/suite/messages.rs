@@ -97,3 +97,84 @@ fn without_a_mail_server_messages_due_at_once_are_skipped_as_they_are_made() {
     );
     assert_eq!(all[0].error.as_deref(), Some("no_mail_server"));
 }
+
+#[test]
+fn on_memory_a_message_recorded_skipped_is_one_record_that_reads_as_the_two_it_was() {
+    a_message_recorded_skipped_is_one_record_that_reads_as_the_two_it_was(rental_core::MemoryStore::new());
+}
+
+#[test]
+fn on_redb_a_message_recorded_skipped_is_one_record_that_reads_as_the_two_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    a_message_recorded_skipped_is_one_record_that_reads_as_the_two_it_was(rental_tests::open_redb(dir.path()));
+}
+
+/// Without a mail server, a booking's messages due at once are recorded
+/// skipped as one record each (no `message` record, no finished index); the
+/// API's answer is byte for byte the one from the two records an earlier
+/// build wrote (which stay readable), and retention removes both layouts.
+fn a_message_recorded_skipped_is_one_record_that_reads_as_the_two_it_was<S: Store>(store: S) {
+    use std::sync::Arc;
+
+    use rental_core::message::finished::{self, FinishedMessage};
+    use rental_core::message::stored::SkippedMessage;
+    use rental_core::message::{Message, MessageView};
+    use rental_core::{ReadRecords, WriteRecords, WriteTx};
+
+    let clock = Arc::new(rental_core::ManualClock::new(at("2026-11-22T08:00:00Z")));
+    let settings = rental_core::Settings { mail_server: false, ..rental_core::Settings::default() };
+    let rental = rental_core::Rental::new(store).with_clock(clock.clone()).with_settings(settings).unwrap();
+    rental.import_properties(&rental_core::demo::properties()).unwrap();
+    let mut codes = Vec::new();
+    for (check_in, check_out) in [("2026-12-20", "2026-12-23"), ("2027-01-10", "2027-01-12")] {
+        let code = rental.create_booking(&new_booking("sea-view", check_in, check_out, 2), None).unwrap().booking.code;
+        rental.update_booking(code.as_str(), &Action::Confirm).unwrap();
+        codes.push(code.to_string());
+    }
+    let answer = |code: &str| {
+        let views: Vec<MessageView> = rental.messages(code).unwrap().iter().map(MessageView::from).collect();
+        serde_json::to_string(&views).unwrap()
+    };
+    let prefix = |code: &str| format!("sea-view/{code}/");
+    let read = rental.store().read().unwrap();
+    let skipped: Vec<SkippedMessage> = read.list_all(&prefix(&codes[0])).unwrap();
+    let kept: Vec<Message> = read.list_all(&prefix(&codes[0])).unwrap();
+    assert_eq!(
+        skipped.iter().map(|s| s.0.kind).collect::<Vec<_>>(),
+        [MessageKind::RequestReceived, MessageKind::Confirmed]
+    );
+    assert_eq!(
+        kinds(&kept),
+        [
+            (MessageKind::CheckInInstructions, MessageStatus::Scheduled),
+            (MessageKind::CheckOutReminder, MessageStatus::Scheduled)
+        ]
+    );
+    assert!(read.list_all::<FinishedMessage>(&prefix(&codes[0])).unwrap().is_empty(), "no finished index of its own");
+    drop(read);
+
+    let before = answer(&codes[0]);
+    assert!(before.contains(r#""status":"skipped","dueAt":"2026-11-22T08:00:00.000Z","sentAt":null,"attempts":0,"error":"no_mail_server""#), "{before}");
+    let mut tx = rental.store().write().unwrap();
+    for SkippedMessage(m) in skipped {
+        assert!(tx.remove::<SkippedMessage>(&m.key_of()).unwrap());
+        tx.put(&m).unwrap();
+        tx.put(&finished::of(&m, m.created_at).unwrap()).unwrap();
+    }
+    tx.commit().unwrap();
+    assert_eq!(answer(&codes[0]), before, "as an earlier build stored them");
+
+    clock.advance(TimeDelta::days(31));
+    assert_eq!(rental.worker().prune().unwrap().messages, 4, "two of each booking, in either layout");
+    for code in &codes {
+        let left = rental.messages(code).unwrap();
+        assert_eq!(
+            kinds(&left),
+            [
+                (MessageKind::CheckInInstructions, MessageStatus::Scheduled),
+                (MessageKind::CheckOutReminder, MessageStatus::Scheduled)
+            ]
+        );
+        assert!(rental.store().read().unwrap().list_all::<SkippedMessage>(&prefix(code)).unwrap().is_empty());
+    }
+}

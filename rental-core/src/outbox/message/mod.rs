@@ -18,13 +18,14 @@ use crate::basics::lease::{self, Lease};
 
 pub mod finished;
 pub mod plan;
+pub mod stored;
 pub mod template;
 pub mod test_message;
 pub mod timing;
 
 // The kinds and lead times are settings' words too, so they live below the
 // properties (`wording`); their paths here are the ones embedders know.
-pub use crate::wording::kind::MessageKind;
+pub use crate::wording::kind::{MessageKind, TimedTo, Timing};
 pub use crate::wording::lead::{self, Lead};
 
 /// The waits before each retry of a refused send (`mailRetries`): 1 min, 5 min, 30 min, 2 h, 6 h.

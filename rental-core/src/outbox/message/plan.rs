@@ -7,11 +7,11 @@
 //! |---|---|
 //! | created `pending` (a page request: once its guest's address is verified) | `request_received`; `host_request` for sources `page`, `api`, `agent`, and `host_request_expiring` two hours before the request lapses (when requests lapse more than four hours after they are made) |
 //! | confirmed or cancelled while pending | a scheduled `host_request_expiring` cancelled |
-//! | confirmed | `confirmed`, and the stay's `check_in_instructions` and `check_out_reminder`, scheduled |
-//! | dates or guests changed | `changed`; scheduled instructions and reminder re-timed; instructions (or a reminder) already sent go again when the dates or the door code changed |
-//! | cancelled | `cancelled`; scheduled instructions and reminder cancelled |
-//! | checked out early | a scheduled reminder cancelled |
-//! | a confirmed stay's first guest e-mail (the stay page's check-in form, for a channel's booking) | the stay's `check_in_instructions` and `check_out_reminder`, scheduled |
+//! | confirmed | `confirmed`, and the stay's timed messages (one of each kind with a [`MessageKind::timing`]: the check-in instructions, the check-out reminder), scheduled |
+//! | dates or guests changed | `changed`; scheduled timed messages re-timed; one already sent goes again when the dates changed, or the door code for a kind that shows it |
+//! | cancelled | `cancelled`; scheduled timed messages cancelled |
+//! | checked out early | scheduled departure messages (the reminder) cancelled |
+//! | a confirmed stay's first guest e-mail (the stay page's check-in form, for a channel's booking) | the stay's timed messages, scheduled |
 
 use chrono::{DateTime, TimeDelta, Utc};
 
@@ -22,7 +22,7 @@ use crate::properties::property::Property;
 
 use super::template::{Facts, context, subject};
 use super::timing::schedule;
-use super::{Message, MessageKind, MessageStatus, cancel, reasons, skip};
+use super::{Message, MessageKind, MessageStatus, TimedTo, cancel, reasons, skip};
 
 /// What [`plan`] needs besides the two bookings.
 #[derive(Debug, Clone, Copy)]
@@ -63,9 +63,7 @@ pub fn plan(
         (None | Some(Status::Pending), Status::Confirmed) => {
             out.finish_expiring();
             out.add(MessageKind::Confirmed, input.now);
-            let s = schedule(input.property, after.check_in(), after.check_out(), input.now);
-            out.add(MessageKind::CheckInInstructions, s.instructions);
-            out.add(MessageKind::CheckOutReminder, s.reminder);
+            out.timed();
         }
         (Some(Status::Pending | Status::Confirmed), Status::Cancelled) => {
             out.finish_expiring();
@@ -74,9 +72,7 @@ pub fn plan(
         }
         (Some(Status::Confirmed), Status::Confirmed) if before.is_some_and(|b| b.guest_email.is_empty()) => {
             // The guest's address arrived (a channel's booking): the stay's messages start now.
-            let s = schedule(input.property, after.check_in(), after.check_out(), input.now);
-            out.add(MessageKind::CheckInInstructions, s.instructions);
-            out.add(MessageKind::CheckOutReminder, s.reminder);
+            out.timed();
         }
         (Some(Status::Confirmed), Status::Confirmed) => {
             if let Some(before) = before {
@@ -122,6 +118,14 @@ impl Plan<'_, '_> {
         }
     }
 
+    /// Records the stay's timed messages, one of each timed kind, each at its time.
+    fn timed(&mut self) {
+        let (after, input) = (self.after, self.input);
+        for (kind, due) in schedule(input.property, after.check_in(), after.check_out(), input.now) {
+            self.add(kind, due);
+        }
+    }
+
     /// Records a new message of `kind` due at `due` (skipped when the property turned the kind off).
     fn add(&mut self, kind: MessageKind, due: DateTime<Utc>) {
         let input = self.input;
@@ -164,16 +168,14 @@ impl Plan<'_, '_> {
             self.add(MessageKind::Changed, now);
         }
         if after.visit.checked_out_at.is_some() && before.visit.checked_out_at.is_none() {
-            self.finish_timed(|m| cancel(m, reasons::CHECKED_OUT), |m| m.kind == MessageKind::CheckOutReminder);
+            let leaving = |m: &Message| m.kind.timing().is_some_and(|t| t.to == TimedTo::Departure);
+            self.finish_timed(|m| cancel(m, reasons::CHECKED_OUT), leaving);
         }
         if !dates && !code {
             return;
         }
-        let s = schedule(self.input.property, after.check_in(), after.check_out(), now);
-        for (kind, due, again) in [
-            (MessageKind::CheckInInstructions, s.instructions, true),
-            (MessageKind::CheckOutReminder, s.reminder, dates),
-        ] {
+        for (kind, due) in schedule(self.input.property, after.check_in(), after.check_out(), now) {
+            let again = dates || kind.timing().is_some_and(|t| t.again_for_new_code);
             let Some(m) = self.latest(kind).cloned() else { continue };
             // One on the wire now carries the old details: it counts as sent.
             let went = m.status == MessageStatus::Sent || (m.status == MessageStatus::Scheduled && m.is_leased(now));

@@ -1,6 +1,6 @@
-//! When the timed messages fall due: `check_in_instructions` a lead before
-//! the access window opens, `check_out_reminder` a lead before `checkOutTime`
-//! on the departure day, both counted on the property's wall clock.
+//! When the timed messages fall due: each kind's lead before its moment of
+//! the stay ([`TimedTo`]: the access window opening, or `checkOutTime` on the
+//! departure day), counted on the property's wall clock.
 //!
 //! A lead is subtracted from local time, not from UTC: 48 hours before a
 //! 15:00 arrival is 15:00 two days earlier even when the clocks changed in
@@ -14,7 +14,7 @@ use crate::properties::local_time::{instant, local_instant};
 use crate::properties::property::Property;
 use crate::stays::access;
 
-use super::{Lead, MessageKind, reasons};
+use super::{Lead, MessageKind, TimedTo, reasons};
 
 /// The instant `lead` before `at` on the wall clock of `tz` (a time a DST gap
 /// skips is the end of the gap; one a fold repeats, its first occurrence).
@@ -41,52 +41,66 @@ pub fn departure(property: &Property, check_out: NaiveDate) -> DateTime<Utc> {
     instant(property.timezone, check_out, property.stay_rules.check_out_time)
 }
 
-/// When the two timed messages of a stay go out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Schedule {
-    /// `check_in_instructions`.
-    pub instructions: DateTime<Utc>,
-    /// `check_out_reminder`: never before the instructions, so a one-night
-    /// stay's messages arrive in the order the guest needs them.
-    pub reminder: DateTime<Utc>,
-}
-
-/// The schedule of a stay `check_in..check_out` at `property` confirmed or
-/// changed at `now`: each at its time, or at once when that has passed. The
-/// instructions never go before `accessRevealHours` before the window opens.
+/// When each timed message of a stay `check_in..check_out` at `property`,
+/// confirmed or changed at `now`, goes out, in [`MessageKind::ALL`]'s order:
+/// its lead ([`MessageSettings::lead`](crate::property::MessageSettings::lead))
+/// before its moment ([`TimedTo`]), or at once when that has passed. An
+/// arrival message never goes before `accessRevealHours` before the window
+/// opens; a departure message never before the arrival ones, so a one-night
+/// stay's messages arrive in the order the guest needs them.
 ///
 /// ```
-/// use rental_core::{demo, message::timing::schedule};
+/// use rental_core::{demo, message::{timing::schedule, MessageKind}};
 /// let p = demo::sea_view(); // Lisbon, 15:00 to 11:00
 /// let s = schedule(&p, "2026-12-20".parse().unwrap(), "2026-12-21".parse().unwrap(),
 ///                  "2026-11-22T08:00:00Z".parse().unwrap());
-/// assert_eq!(s.instructions.to_rfc3339(), "2026-12-18T15:00:00+00:00");
-/// assert_eq!(s.reminder.to_rfc3339(), "2026-12-20T19:00:00+00:00");
+/// let at: Vec<_> = s.iter().map(|(kind, due)| (*kind, due.to_rfc3339())).collect();
+/// assert_eq!(at, [
+///     (MessageKind::CheckInInstructions, "2026-12-18T15:00:00+00:00".to_owned()),
+///     (MessageKind::CheckOutReminder, "2026-12-20T19:00:00+00:00".to_owned()),
+/// ]);
 /// ```
-pub fn schedule(property: &Property, check_in: NaiveDate, check_out: NaiveDate, now: DateTime<Utc>) -> Schedule {
+pub fn schedule(
+    property: &Property,
+    check_in: NaiveDate,
+    check_out: NaiveDate,
+    now: DateTime<Utc>,
+) -> Vec<(MessageKind, DateTime<Utc>)> {
     let tz = property.timezone;
     let opens = window_opens(property, check_in, check_out);
     // Never before the stay page may show the code (`accessRevealHours`, docs/API.md section 24).
     let reveal = crate::stays::access_gate::reveal_at(property, opens);
-    let instructions = before_on_wall_clock(tz, opens, property.messages.check_in_lead).max(reveal).max(now);
-    let reminder = before_on_wall_clock(tz, departure(property, check_out), property.messages.check_out_lead);
-    Schedule { instructions, reminder: reminder.max(instructions + TimeDelta::seconds(1)) }
+    let leave = departure(property, check_out);
+    let timed =
+        MessageKind::ALL.into_iter().filter_map(|kind| Some((kind, kind.timing()?.to, property.messages.lead(kind)?)));
+    let arrivals: Vec<_> = timed.clone().filter(|(_, to, _)| *to == TimedTo::Arrival).collect();
+    let last_arrival =
+        arrivals.iter().map(|(_, _, lead)| before_on_wall_clock(tz, opens, *lead).max(reveal).max(now)).max();
+    let departures_from = last_arrival.map_or(now, |at| at + TimeDelta::seconds(1));
+    timed
+        .map(|(kind, to, lead)| {
+            let due = match to {
+                TimedTo::Arrival => before_on_wall_clock(tz, opens, lead).max(reveal).max(now),
+                TimedTo::Departure => before_on_wall_clock(tz, leave, lead).max(departures_from),
+            };
+            (kind, due)
+        })
+        .collect()
 }
 
 /// Why a message of `kind` about `booking` no longer makes sense at `now`
-/// (after downtime, say), or `None` when it may go out: no instructions once
-/// the stay's window has closed, no reminder once the departure time has
-/// passed or the guest checked out.
+/// (after downtime, say), or `None` when it may go out: no arrival message
+/// once the stay's window has closed, no departure message once the
+/// departure time has passed or the guest checked out.
 pub fn too_late(kind: MessageKind, booking: &Booking, property: &Property, now: DateTime<Utc>) -> Option<&'static str> {
-    match kind {
-        MessageKind::CheckInInstructions => {
+    match kind.timing()?.to {
+        TimedTo::Arrival => {
             let (_, until) =
                 access::window(property, booking.check_in(), booking.check_out(), booking.visit.checked_out_at);
             (now >= until).then_some(reasons::STAY_ENDED)
         }
-        MessageKind::CheckOutReminder if booking.visit.checked_out_at.is_some() => Some(reasons::CHECKED_OUT),
-        MessageKind::CheckOutReminder => (now >= departure(property, booking.check_out())).then_some(reasons::DEPARTED),
-        _ => None,
+        TimedTo::Departure if booking.visit.checked_out_at.is_some() => Some(reasons::CHECKED_OUT),
+        TimedTo::Departure => (now >= departure(property, booking.check_out())).then_some(reasons::DEPARTED),
     }
 }
 
@@ -101,6 +115,19 @@ mod tests {
 
     fn d(s: &str) -> NaiveDate {
         s.parse().unwrap()
+    }
+
+    /// The built-in timed messages' due times, by name.
+    #[derive(Debug)]
+    struct Due {
+        instructions: DateTime<Utc>,
+        reminder: DateTime<Utc>,
+    }
+
+    fn schedule(p: &Property, check_in: NaiveDate, check_out: NaiveDate, now: DateTime<Utc>) -> Due {
+        let s = super::schedule(p, check_in, check_out, now);
+        let of = |kind| s.iter().find(|(k, _)| *k == kind).map(|(_, at)| *at).expect("scheduled");
+        Due { instructions: of(MessageKind::CheckInInstructions), reminder: of(MessageKind::CheckOutReminder) }
     }
 
     #[test]

@@ -14,10 +14,11 @@ use crate::bookings::booking::Booking;
 use crate::bookings::calendar::Block;
 use crate::bookings::event::Event;
 use crate::outbox::message::plan::{PlanInput, fresh, plan as message_plan};
-use crate::outbox::message::{Message, MessageKind, MessageStatus, booking_prefix, reasons, skip};
+use crate::outbox::message::stored::{self, Recorded};
+use crate::outbox::message::{Message, MessageKind, MessageStatus, reasons, skip};
 use crate::properties::property::Property;
 use crate::service::{access_sync, promo_uses};
-use crate::store::{ReadRecords, ReadTx, StoreResult};
+use crate::store::{ReadTx, StoreResult};
 
 /// What writing one booking causes, worked out from the store before the write.
 #[derive(Debug)]
@@ -30,7 +31,7 @@ pub(in crate::service) struct BookingEffects {
     /// The promo-code counters the change moves.
     pub promo_moves: Vec<promo_uses::Move>,
     /// The guest messages to record: new ones, and earlier ones re-timed or cancelled.
-    pub messages: Vec<Message>,
+    pub messages: Vec<Recorded>,
 }
 
 /// What a transaction's writes leave for its commit, which [`Rental::write`](crate::service::Rental::write) applies.
@@ -102,7 +103,7 @@ pub(in crate::service) fn messages(
     known: Option<&Property>,
     one: Option<MessageKind>,
     engine: &Engine,
-) -> StoreResult<Vec<Message>> {
+) -> StoreResult<Vec<Recorded>> {
     if after.guest_email.is_empty() {
         return Ok(Vec::new());
     }
@@ -117,12 +118,8 @@ pub(in crate::service) fn messages(
             None => return Ok(Vec::new()),
         },
     };
-    let existing = if existed {
-        let prefix = booking_prefix(after.property.as_str(), after.code.as_str());
-        tx.list::<Message>(&prefix, "", 1_000)?
-    } else {
-        Vec::new()
-    };
+    let existing =
+        if existed { stored::of_booking(tx, after.property.as_str(), after.code.as_str(), 1_000)? } else { Vec::new() };
     let now = engine.now;
     let input = PlanInput {
         property,
@@ -137,5 +134,9 @@ pub(in crate::service) fn messages(
         None => message_plan(before, after, input, &mut new_id),
     };
     let unsendable = |m: &Message| m.status == MessageStatus::Scheduled && m.due_at <= now && !engine.mail_server;
-    Ok(planned.into_iter().map(|m| if unsendable(&m) { skip(&m, reasons::NO_MAIL_SERVER) } else { m }).collect())
+    let recorded = |m: Message| Recorded {
+        new: !existing.iter().any(|e| e.id == m.id),
+        message: if unsendable(&m) { skip(&m, reasons::NO_MAIL_SERVER) } else { m },
+    };
+    Ok(planned.into_iter().map(recorded).collect())
 }

@@ -16,8 +16,8 @@ use crate::bookings::booking::Booking;
 use crate::bookings::calendar::Block;
 use crate::bookings::event::Event;
 use crate::outbox::delivery::{ClaimLimits, Delivery, DeliveryClaim};
-use crate::outbox::message::finished;
-use crate::outbox::message::{Message, MessageKind};
+use crate::outbox::message::MessageKind;
+use crate::outbox::message::stored::{self, Recorded};
 use crate::properties::property::Property;
 use crate::service::promo_uses;
 use crate::store::{IdempotencyRecord, KEYS_TOPIC, Record, Store, StoreResult, WriteRecords, WriteTx};
@@ -81,7 +81,7 @@ impl<T: WriteTx> UseCaseTx<T> {
     fn apply(&mut self, effects: BookingEffects) -> StoreResult<()> {
         let BookingEffects { stored, access_event, promo_moves, messages } = effects;
         promo_uses::apply(&mut self.tx, &stored.property, &promo_moves)?;
-        self.record(&messages)?;
+        self.record(messages)?;
         self.at_commit.events.extend(access_event);
         self.cache().bookings.push(stored);
         Ok(())
@@ -91,17 +91,14 @@ impl<T: WriteTx> UseCaseTx<T> {
     /// change that is not the booking's own tells the guest (a refused payment).
     pub(in crate::service) fn record_message(&mut self, kind: MessageKind, booking: &Booking) -> StoreResult<()> {
         let messages = effects::messages(&self.tx, None, true, booking, None, Some(kind), &self.engine)?;
-        self.record(&messages)
+        self.record(messages)
     }
 
-    /// Writes planned guest messages, each with its finished record if it ends as it is planned (skipped).
-    fn record(&mut self, messages: &[Message]) -> StoreResult<()> {
+    /// Writes planned guest messages (`message::stored`: a new one skipped as it is planned is one record).
+    fn record(&mut self, messages: Vec<Recorded>) -> StoreResult<()> {
         let now = self.now();
-        for message in messages {
-            self.tx.put(message)?;
-            if let Some(done) = finished::of(message, now) {
-                self.tx.put(&done)?;
-            }
+        for recorded in messages {
+            stored::put(&mut self.tx, recorded, now)?;
         }
         Ok(())
     }
