@@ -87,6 +87,27 @@ pub(super) static WORDS: Words = Words {
     optional: "(optional)",
     leave_empty: "Leave this empty",
     nothing_charged: "Nothing is charged now. The host confirms your request by e-mail.",
+    book_errors: [
+        ("Page not found", "There is no booking page here. Check the link you followed."),
+        ("Too many requests", "Too many requests came from your address. Please wait a few minutes and try again."),
+        ("Bad request", "The request could not be read. Go back and try again."),
+        ("Request not sent", "Your request could not be sent. Go back, leave the hidden field empty, and try again."),
+        ("Not allowed", "Use the page's links and buttons."),
+        ("Please try again", "Bookings cannot be taken at this moment. Please try again in a minute."),
+        ("Something went wrong", "Something went wrong on our side."),
+    ],
+    limited: ["Too many requests", "Your request", "Send the request again", "Back to the calendar and the price"],
+    limited_alert: |minutes| {
+        let wait = if minutes == 1 { "a minute".to_owned() } else { format!("{minutes} minutes") };
+        format!(
+            "Too many requests came from your address, so this one was not sent. Please wait {wait}, then send it \
+             again: what you typed is kept below."
+        )
+    },
+    limited_stay: |check_in, check_out, guests| {
+        let plural = if guests == "1" { "guest" } else { "guests" };
+        format!("Check-in {check_in}, check-out {check_out}, {guests} {plural}")
+    },
     form_refusals: [
         "Please pick a check-in day.",
         "Please pick a check-out day.",
