@@ -56,6 +56,11 @@ pub(super) static WORDS: Words = Words {
     show_the_price: "Preis anzeigen",
 
     cannot_be_booked: "Diese Daten können nicht gebucht werden",
+    unreadable: [
+        "Der Anreisetag ist kein Datum.",
+        "Der Abreisetag ist kein Datum.",
+        "Die Zahl der Gäste ist keine Zahl ab 1.",
+    ],
     nights_taken: |d| format!("Einige dieser Nächte sind schon belegt: {d}."),
     nights_just_taken: |d| format!("Einige dieser Nächte wurden gerade gebucht: {d}. Wählen Sie andere Daten."),
     min_nights: |d, n| format!("Aufenthalte ab {d} dauern mindestens {}.", count(n, "Nacht", "Nächte")),

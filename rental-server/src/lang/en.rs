@@ -56,6 +56,11 @@ pub(super) static WORDS: Words = Words {
     show_the_price: "Show the price",
 
     cannot_be_booked: "These dates cannot be booked",
+    unreadable: [
+        "The check-in day is not a date.",
+        "The check-out day is not a date.",
+        "The number of guests is not a number from 1.",
+    ],
     nights_taken: |d| format!("Some of these nights are already taken: {d}."),
     nights_just_taken: |d| format!("Some of these nights were just taken: {d}. Pick other dates."),
     min_nights: |d, n| format!("Stays starting on {d} are at least {n} nights."),

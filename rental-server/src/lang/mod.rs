@@ -100,6 +100,8 @@ pub struct Words {
     // The quote and its refusals.
     /// The heading of a refusal.
     pub cannot_be_booked: &'static str,
+    /// A stay that cannot be read: check-in not a date, check-out not a date, guests not a number.
+    pub unreadable: [&'static str; 3],
     /// Nights taken, with their dates.
     pub nights_taken: fn(&str) -> String,
     /// Nights taken between quote and request, with their dates.
