@@ -150,3 +150,54 @@ async fn the_booking_pages_buttons_capture_and_refund_through_the_provider() {
     let refunds = stripe.get(&format!("/v1/refunds?payment_intent={intent}")).await;
     assert_eq!(refunds["data"][0]["amount"], 2_500);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_admin_page_or_backup_holds_the_stripe_secret_key_or_webhook_secret() {
+    use std::sync::Arc;
+
+    use rental_server::payments::Stripe;
+    use rental_tests::localstripe::{LocalStripe, SECRET_KEY, WEBHOOK_SECRET, cards};
+    use serde_json::json;
+
+    let Some(stripe) = LocalStripe::start() else { return };
+    let provider = Arc::new(Stripe::new(stripe.config()).unwrap());
+    let config = rental_server::ServerConfig {
+        payments: Some(provider),
+        ..crate::client::config(rental_server::admin::AdminConfig::default())
+    };
+    let s = rental_tests::http::TestServer::with_config(&config).await;
+    s.rental.admin().set_admin_password(crate::client::PASSWORD).unwrap();
+    // A booking with a hold, a refused card and a captured payment: the ledger has every kind of row.
+    let code = s.book("sea-view", "2026-12-20", "2026-12-23", 2).await["code"].as_str().unwrap().to_owned();
+    let started = s.post(&format!("/api/v1/bookings/{code}/checkout"), &s.key, &json!({})).await;
+    stripe.save_card(started.body["setupClientSecret"].as_str().unwrap(), cards::OK).await.expect(200);
+    s.post(&format!("/api/v1/bookings/{code}/checkout/complete"), &s.key, &json!({})).await.expect(200);
+    s.act(&code, &json!({"action": "confirm"})).await.expect(200);
+
+    let client = crate::client::Client::logged_in(&s.http).await;
+    let mut seen = Vec::new();
+    for path in [
+        "/admin".to_owned(),
+        "/admin/bookings".to_owned(),
+        format!("/admin/bookings/{code}"),
+        "/admin/calendar".to_owned(),
+        "/admin/properties".to_owned(),
+        "/admin/properties/sea-view/edit".to_owned(),
+        "/admin/webhooks".to_owned(),
+        "/admin/api-keys".to_owned(),
+    ] {
+        let page = client.get(&path).await;
+        page.expect(200);
+        seen.push((path, page.text()));
+    }
+    assert!(seen[2].1.contains("succeeded"), "the ledger is on the booking's page: {}", seen[2].1);
+    let backups = s.rental.admin().create_key("backups", &[rental_core::Scope::Backup]).unwrap().secret;
+    let backup = s.get("/api/v1/backup", &backups).await;
+    backup.expect(200);
+    let bytes = String::from_utf8_lossy(&backup.bytes).into_owned();
+    assert!(bytes.contains(&code), "the backup holds the booking");
+    seen.push(("the backup".to_owned(), bytes));
+    for (what, text) in seen {
+        assert!(!text.contains(SECRET_KEY) && !text.contains(WEBHOOK_SECRET), "a Stripe secret in {what}");
+    }
+}

@@ -212,6 +212,11 @@ pub fn post_once(addr: SocketAddr, path: &str, key: &str, idempotency_key: &str,
     exchange(addr, "POST", path, key, &format!("Idempotency-Key: {idempotency_key}\r\n"), &body.to_string())
 }
 
+/// `PATCH path` with a JSON body and a bearer key over a fresh connection; the status and the body.
+pub fn patch(addr: SocketAddr, path: &str, key: &str, body: &Value) -> (u16, Value) {
+    exchange(addr, "PATCH", path, key, "", &body.to_string())
+}
+
 /// `GET path` with a bearer key over a fresh connection; the status and the body.
 pub fn get(addr: SocketAddr, path: &str, key: &str) -> (u16, Value) {
     exchange(addr, "GET", path, key, "", "")

@@ -13,13 +13,13 @@ use crate::admin::keys;
 use crate::basics::lease;
 use crate::bookings::booking::{Booking, Status};
 use crate::error::{Error, NotFound, Result};
+use crate::outbox::message::finished;
 use crate::outbox::message::plan::{PlanInput, fresh};
 use crate::outbox::message::template::{Facts, MessageTemplate, Rendered, context, render};
 use crate::outbox::message::timing::too_late;
 use crate::outbox::message::{
     Message, MessageKind, MessageStatus, Outcome, booking_prefix, cancel, reasons, record, skip,
 };
-use crate::outbox::message::{finished, stored};
 use crate::properties::property::Property;
 use crate::stays::access_gate;
 use crate::stays::occupancy::today_in;
@@ -56,7 +56,7 @@ impl<S: Store> Rental<S> {
     pub fn messages(&self, code: &str) -> Result<Vec<Message>> {
         let tx = self.store.read()?;
         let booking = tx.booking(code)?.ok_or_else(|| Error::NotFound(NotFound::Booking(code.to_owned())))?;
-        Ok(stored::of_booking(&tx, booking.property.as_str(), code, MAX_PER_BOOKING)?)
+        Ok(super::write::message_records::of_booking(&tx, booking.property.as_str(), code, MAX_PER_BOOKING)?)
     }
 
     /// Records a new message of `kind` for booking `code`, due now: a resend
@@ -82,7 +82,8 @@ impl<S: Store> Rental<S> {
             if kind.is_for_host() && host_email.is_empty() {
                 return Err(Error::CannotSend { kind, reason: "hostEmail is not set" });
             }
-            let existing = stored::of_booking(&**tx, booking.property.as_str(), code, MAX_PER_BOOKING)?;
+            let existing =
+                super::write::message_records::of_booking(&**tx, booking.property.as_str(), code, MAX_PER_BOOKING)?;
             let recent = existing.iter().filter(|m| m.resent && now - m.created_at < RESEND_WINDOW).count();
             if recent >= MAX_RESENDS {
                 return Err(Error::CannotSend { kind, reason: "the booking was sent 5 messages again today already" });

@@ -222,16 +222,16 @@ pub(super) static WORDS: Words = Words {
     booking_at: |code, name| format!("Buchung {code} in {name}."),
     card_back: ("Karte", "Zurück zu Ihrem Aufenthalt"),
     pay_for_stay_at: |name| format!("Ihren Aufenthalt in {name} bezahlen"),
+    bank_confirms: (
+        "Zahlung bestätigen",
+        "Ihre Bank bittet Sie, diese Zahlung zu bestätigen: Folgen Sie ihrem Fenster.",
+    ),
     payment_not_made: |why| {
         format!(
             "Die Zahlung wurde nicht ausgeführt: {why}. Gehen Sie zurück zu Ihrer Aufenthaltsseite, um es erneut zu versuchen."
         )
     },
     bank_refused: "Ihre Bank hat sie nicht bestätigt",
-    bank_confirm: (
-        "Zahlung bestätigen",
-        "Ihre Bank bittet Sie, diese Zahlung zu bestätigen: Folgen Sie ihrem Fenster.",
-    ),
     cancelling: "Stornieren",
     withdraw_request: "Dies ist noch eine Anfrage: Wenn Sie sie zurückziehen, werden ihre Nächte frei, und es wird \
                        nichts weiter berechnet.",

@@ -198,9 +198,9 @@ pub(super) static WORDS: Words = Words {
     booking_at: |code, name| format!("Booking {code} at {name}."),
     card_back: ("Card", "Back to your stay"),
     pay_for_stay_at: |name| format!("Pay for your stay at {name}"),
+    bank_confirms: ("Confirm your payment", "Your bank asks you to confirm this payment: follow its window."),
     payment_not_made: |why| format!("The payment was not made: {why}. Go back to your stay page to try again."),
     bank_refused: "your bank did not confirm it",
-    bank_confirm: ("Confirm your payment", "Your bank asks you to confirm this payment: follow its window."),
     cancelling: "Cancelling",
     withdraw_request: "This is still a request: withdrawing it frees its nights, and nothing more is charged.",
     refund_now: |refund, paid, percent| {

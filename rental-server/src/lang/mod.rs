@@ -253,12 +253,12 @@ pub struct Words {
     pub card_back: (&'static str, &'static str),
     /// The card page's title.
     pub pay_for_stay_at: fn(&str) -> String,
+    /// The bank asks the guest (3-D Secure): the page's heading and what it says.
+    pub bank_confirms: (&'static str, &'static str),
     /// A payment refused: the provider's reason.
     pub payment_not_made: fn(&str) -> String,
     /// The reason given when the provider gave none.
     pub bank_refused: &'static str,
-    /// 3-D Secure: the heading, and the request to follow the bank's window.
-    pub bank_confirm: (&'static str, &'static str),
     /// The cancel section's heading.
     pub cancelling: &'static str,
     /// Withdrawing a request.

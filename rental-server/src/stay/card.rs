@@ -70,15 +70,15 @@ pub async fn start<S: Store + 'static>(state: &Arc<AppState<S>>, b: Booking, lin
     };
     let (key, secret) =
         (started["publishableKey"].as_str().unwrap_or(""), started["setupClientSecret"].as_str().unwrap_or(""));
-    let amount = b.locale.money(started["amountDueNow"].as_i64().unwrap_or(0), &b.currency);
     let w = crate::lang::words(b.locale);
+    let amount = (w.pay_amount)(&b.locale.money(started["amountDueNow"].as_i64().unwrap_or(0), &b.currency));
     let form = html! {
         label for="card" { (w.card_back.0) }
         div #card {}
         p #card-error.err role="alert" {}
-        button #pay type="button" { ((w.pay_amount)(&amount)) }
+        button #pay type="button" { (amount) }
     };
-    card_page(state, &b, link, &(w.pay_amount)(&amount), &form, &save_script(key, secret))
+    card_page(state, &b, link, &amount, &form, &save_script(key, secret))
 }
 
 /// `POST .../pay/complete`: the amount held or charged with the card just saved, then back to
@@ -95,7 +95,7 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, b: Booking, 
         Ok(done) if done["status"] == "requires_action" && state.payments().is_some() => {
             let key = state.payments().map(|p| p.client_config().publishable_key).unwrap_or_default();
             let secret = done["clientSecret"].as_str().unwrap_or("");
-            let (heading, ask) = crate::lang::words(b.locale).bank_confirm;
+            let (heading, ask) = crate::lang::words(b.locale).bank_confirms;
             let text = html! {
                 p #pay-confirm { (ask) }
                 p #card-error.err role="alert" {}
@@ -123,10 +123,10 @@ fn card_page<S: Store + 'static>(
     script: &str,
 ) -> Page {
     let js_url = state.payments().map(|p| p.client_config().js_url).unwrap_or_default();
-    let w = crate::lang::words(b.locale);
     let now = state.rental().now();
     let token = state.stay.forms.form_token(&scope(b.code.as_str()), now, &super::nonce());
     let nonce = crate::book::page::random_hex();
+    let w = crate::lang::words(b.locale);
     let body = html! {
         main.page #stay {
             h1 { (heading) }

@@ -9,12 +9,13 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
+use super::message_records;
 use crate::basics::clock::Entropy;
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::Block;
 use crate::bookings::event::Event;
 use crate::outbox::message::plan::{PlanInput, fresh, plan as message_plan};
-use crate::outbox::message::stored::{self, Recorded};
+use crate::outbox::message::stored::Recorded;
 use crate::outbox::message::{Message, MessageKind, MessageStatus, reasons, skip};
 use crate::properties::property::Property;
 use crate::service::{access_sync, promo_uses};
@@ -118,8 +119,11 @@ pub(in crate::service) fn messages(
             None => return Ok(Vec::new()),
         },
     };
-    let existing =
-        if existed { stored::of_booking(tx, after.property.as_str(), after.code.as_str(), 1_000)? } else { Vec::new() };
+    let existing = if existed {
+        message_records::of_booking(tx, after.property.as_str(), after.code.as_str(), 1_000)?
+    } else {
+        Vec::new()
+    };
     let now = engine.now;
     let input = PlanInput {
         property,

@@ -10,6 +10,7 @@ use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 mod effects;
+pub(super) mod message_records;
 mod use_case_tx;
 
 pub(super) use self::effects::CacheChanges;

@@ -12,12 +12,13 @@ use std::ops::Deref;
 use chrono::{DateTime, Utc};
 
 use super::effects::{self, AtCommit, BookingEffects, Engine};
+use super::message_records;
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::Block;
 use crate::bookings::event::Event;
 use crate::outbox::delivery::{ClaimLimits, Delivery, DeliveryClaim};
 use crate::outbox::message::MessageKind;
-use crate::outbox::message::stored::{self, Recorded};
+use crate::outbox::message::stored::Recorded;
 use crate::properties::property::Property;
 use crate::service::promo_uses;
 use crate::store::{IdempotencyRecord, KEYS_TOPIC, Record, Store, StoreResult, WriteRecords, WriteTx};
@@ -98,7 +99,7 @@ impl<T: WriteTx> UseCaseTx<T> {
     fn record(&mut self, messages: Vec<Recorded>) -> StoreResult<()> {
         let now = self.now();
         for recorded in messages {
-            stored::put(&mut self.tx, recorded, now)?;
+            message_records::put(&mut self.tx, recorded, now)?;
         }
         Ok(())
     }
