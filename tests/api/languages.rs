@@ -158,6 +158,13 @@ async fn the_booking_page_without_a_booking_follows_accept_language_else_the_pro
     assert!(german.contains("Dezember 2026") || german.contains("November 2026"), "months in German");
     let refused = get_in(&s, "/book/sea-view", "de;q=0, en").await.text();
     assert!(refused.contains("<html lang=\"en\">"), "q=0 is never");
+    let unreadable = get_in(&s, "/book/sea-view?checkIn=morgen&checkOut=2026-12-20", GERMAN).await;
+    assert_eq!(unreadable.status, 400);
+    assert!(unreadable.text().contains("Der Anreisetag ist kein Datum."), "the refusal in German");
+    let missing = get_in(&s, "/book/nowhere", GERMAN).await;
+    assert_eq!(missing.status, 404);
+    let missing = missing.text();
+    assert!(missing.contains("<html lang=\"de\">") && missing.contains("Seite nicht gefunden"), "{missing}");
 
     s.rental.edit_property("sea-view", |p| p.messages.language = Locale::De).unwrap();
     let fallback = get_in(&s, "/book/sea-view", "fr, it").await.text();

@@ -47,37 +47,18 @@ impl From<Problem> for BookError {
 }
 
 impl BookError {
-    /// The HTML page of the error.
+    /// The HTML page of the error, in the frame's language.
     pub fn page(self, frame: Frame<'_>) -> Page {
-        let (status, title, text) = match self {
-            BookError::NotFound => {
-                (StatusCode::NOT_FOUND, "Page not found", "There is no booking page here. Check the link you followed.")
-            }
-            BookError::RateLimited { .. } => (
-                StatusCode::TOO_MANY_REQUESTS,
-                "Too many requests",
-                "Too many requests came from your address. Please wait a few minutes and try again.",
-            ),
-            BookError::BadRequest => {
-                (StatusCode::BAD_REQUEST, "Bad request", "The request could not be read. Go back and try again.")
-            }
-            BookError::Refused => (
-                StatusCode::BAD_REQUEST,
-                "Request not sent",
-                "Your request could not be sent. Go back, leave the hidden field empty, and try again.",
-            ),
-            BookError::MethodNotAllowed => {
-                (StatusCode::METHOD_NOT_ALLOWED, "Not allowed", "Use the page's links and buttons.")
-            }
-            BookError::Unavailable => (
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Please try again",
-                "Bookings cannot be taken at this moment. Please try again in a minute.",
-            ),
-            BookError::Internal => {
-                (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Something went wrong on our side.")
-            }
+        let (status, words) = match self {
+            BookError::NotFound => (StatusCode::NOT_FOUND, 0),
+            BookError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, 1),
+            BookError::BadRequest => (StatusCode::BAD_REQUEST, 2),
+            BookError::Refused => (StatusCode::BAD_REQUEST, 3),
+            BookError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, 4),
+            BookError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, 5),
+            BookError::Internal => (StatusCode::INTERNAL_SERVER_ERROR, 6),
         };
+        let (title, text) = crate::lang::words(frame.lang).book_errors[words];
         let mut page = message(status, title, text, frame);
         let retry = match self {
             BookError::RateLimited { retry_after } => Some(retry_after.to_string()),

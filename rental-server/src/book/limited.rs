@@ -11,47 +11,38 @@ use super::view::encode;
 /// The 429 page for `entered`, posted to `slug`'s page; `retry_after` seconds to wait.
 /// The form's token is the guest's own: it was not spent, and stays good for its lifetime.
 pub fn page(slug: &str, entered: &Entered, frame: Frame<'_>, retry_after: u64) -> Page {
-    let minutes = retry_after.div_ceil(60).max(1);
-    let wait = if minutes == 1 { "a minute".to_owned() } else { format!("{minutes} minutes") };
+    let w = crate::lang::words(frame.lang);
+    let [title, heading, again, back_words] = w.limited;
+    let stay = (w.limited_stay)(entered.check_in.trim(), entered.check_out.trim(), entered.guests.trim());
     let body = html! {
         main.page #limited {
-            h1 { "Too many requests" }
-            div.alert role="alert" {
-                "Too many requests came from your address, so this one was not sent. "
-                "Please wait " (wait) ", then send it again: what you typed is kept below."
-            }
+            h1 { (title) }
+            div.alert role="alert" { ((w.limited_alert)(retry_after.div_ceil(60).max(1))) }
             form #request.box method="post" action=(format!("/book/{slug}")) aria-labelledby="request-title" {
-                h2 #request-title { "Your request" }
-                p.muted { (stay(entered)) }
+                h2 #request-title { (heading) }
+                p.muted { (stay) }
                 input type="hidden" name="checkIn" value=(entered.check_in);
                 input type="hidden" name="checkOut" value=(entered.check_out);
                 input type="hidden" name="guests" value=(entered.guests);
                 input type="hidden" name="token" value=(entered.token);
                 @if let Some(embed) = frame.embed { input type="hidden" name="embed" value=(embed); }
-                label for="guestName" { "Your name" }
+                label for="guestName" { (w.your_name) }
                 input #guestName type="text" name="guestName" value=(entered.guest_name) autocomplete="name" required maxlength="200";
-                label for="guestEmail" { "Your e-mail" }
+                label for="guestEmail" { (w.your_email) }
                 input #guestEmail type="email" name="guestEmail" value=(entered.guest_email) autocomplete="email" required maxlength="254";
-                label for="notes" { "A note for the host " span.muted { "(optional)" } }
+                label for="notes" { (w.note_for_host) span.muted { (w.optional) } }
                 textarea #notes name="notes" rows="3" maxlength="2000" { (entered.notes) }
-                div.hp { label for=(HONEYPOT) { "Leave this empty" } input id=(HONEYPOT) type="text" name=(HONEYPOT) tabindex="-1" autocomplete="off"; }
-                button type="submit" { "Send the request again" }
+                div.hp { label for=(HONEYPOT) { (w.leave_empty) } input id=(HONEYPOT) type="text" name=(HONEYPOT) tabindex="-1" autocomplete="off"; }
+                button type="submit" { (again) }
             }
-            p { a #back href=(back(slug, entered, frame.embed)) { "Back to the calendar and the price" } }
+            p { a #back href=(back(slug, entered, frame.embed)) { (back_words) } }
         }
     };
-    let mut page = shell(StatusCode::TOO_MANY_REQUESTS, "Too many requests", frame, &body);
+    let mut page = shell(StatusCode::TOO_MANY_REQUESTS, title, frame, &body);
     if let Ok(value) = HeaderValue::from_str(&retry_after.to_string()) {
         page.headers_mut().insert(header::RETRY_AFTER, value);
     }
     page
-}
-
-/// The stay as posted, in words (as typed when it is not readable).
-fn stay(e: &Entered) -> String {
-    let guests = e.guests.trim();
-    let plural = if guests == "1" { "guest" } else { "guests" };
-    format!("Check-in {}, check-out {}, {guests} {plural}", e.check_in.trim(), e.check_out.trim())
 }
 
 /// The page of the stay the guest asked about, framed as it was.

@@ -66,15 +66,16 @@ pub(super) fn quote<S: Store>(
         return Ok(None);
     }
     let mut unreadable = Vec::new();
+    let [check_in, check_out, guests_words] = crate::lang::words(lang).unreadable;
     if asked.check_in_date.is_none() {
-        unreadable.push("The check-in day is not a date.".to_owned());
+        unreadable.push(check_in.to_owned());
     }
     if asked.check_out_date.is_none() {
-        unreadable.push("The check-out day is not a date.".to_owned());
+        unreadable.push(check_out.to_owned());
     }
     let guests = asked.guests.trim().parse::<u32>().ok().filter(|g| *g >= 1);
     if !asked.guests.is_empty() && guests.is_none() {
-        unreadable.push("The number of guests is not a number from 1.".to_owned());
+        unreadable.push(guests_words.to_owned());
     }
     let (Some(check_in), Some(check_out)) = (asked.check_in_date, asked.check_out_date) else {
         return Ok(Some(Quoted::Unreadable(unreadable)));

@@ -135,7 +135,7 @@ pub async fn handle<S: Store + 'static>(state: &Arc<AppState<S>>, client: IpAddr
         Err(e) => {
             let slug = segments.first().filter(|s| **s != "embed.js").map(|s| (*s).to_owned());
             let framing = read(state.rental(), move |r| framing(r, slug.as_deref())).await.unwrap_or_default();
-            e.page(Frame { settings: Some(&framing), ..Frame::default() })
+            e.page(Frame { settings: Some(&framing), lang: accept.unwrap_or_default(), ..Frame::default() })
         }
     }
 }

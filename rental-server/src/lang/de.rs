@@ -56,6 +56,11 @@ pub(super) static WORDS: Words = Words {
     show_the_price: "Preis anzeigen",
 
     cannot_be_booked: "Diese Daten können nicht gebucht werden",
+    unreadable: [
+        "Der Anreisetag ist kein Datum.",
+        "Der Abreisetag ist kein Datum.",
+        "Die Zahl der Gäste ist keine Zahl ab 1.",
+    ],
     nights_taken: |d| format!("Einige dieser Nächte sind schon belegt: {d}."),
     nights_just_taken: |d| format!("Einige dieser Nächte wurden gerade gebucht: {d}. Wählen Sie andere Daten."),
     min_nights: |d, n| format!("Aufenthalte ab {d} dauern mindestens {}.", count(n, "Nacht", "Nächte")),
@@ -87,6 +92,37 @@ pub(super) static WORDS: Words = Words {
     optional: "(optional)",
     leave_empty: "Dieses Feld leer lassen",
     nothing_charged: "Jetzt wird nichts berechnet. Der Gastgeber bestätigt Ihre Anfrage per E-Mail.",
+    book_errors: [
+        ("Seite nicht gefunden", "Hier gibt es keine Buchungsseite. Prüfen Sie den Link, dem Sie gefolgt sind."),
+        (
+            "Zu viele Anfragen",
+            "Von Ihrer Adresse kamen zu viele Anfragen. Bitte warten Sie ein paar Minuten und versuchen Sie es erneut.",
+        ),
+        ("Ungültige Anfrage", "Die Anfrage konnte nicht gelesen werden. Gehen Sie zurück und versuchen Sie es erneut."),
+        (
+            "Anfrage nicht gesendet",
+            "Ihre Anfrage konnte nicht gesendet werden. Gehen Sie zurück, lassen Sie das versteckte Feld leer und \
+             versuchen Sie es erneut.",
+        ),
+        ("Nicht erlaubt", "Bitte verwenden Sie die Links und Schaltflächen der Seite."),
+        (
+            "Bitte versuchen Sie es erneut",
+            "Buchungen sind gerade nicht möglich. Bitte versuchen Sie es in einer Minute erneut.",
+        ),
+        ("Etwas ist schiefgegangen", "Bei uns ist etwas schiefgegangen."),
+    ],
+    limited: ["Zu viele Anfragen", "Ihre Anfrage", "Anfrage erneut senden", "Zurück zum Kalender und zum Preis"],
+    limited_alert: |minutes| {
+        let wait = if minutes == 1 { "eine Minute".to_owned() } else { format!("{minutes} Minuten") };
+        format!(
+            "Von Ihrer Adresse kamen zu viele Anfragen, deshalb wurde diese nicht gesendet. Bitte warten Sie {wait} \
+             und senden Sie sie dann erneut: Ihre Eingaben stehen unten."
+        )
+    },
+    limited_stay: |check_in, check_out, guests| {
+        let plural = if guests == "1" { "Gast" } else { "Gäste" };
+        format!("Anreise {check_in}, Abreise {check_out}, {guests} {plural}")
+    },
     form_refusals: [
         "Bitte wählen Sie einen Anreisetag.",
         "Bitte wählen Sie einen Abreisetag.",

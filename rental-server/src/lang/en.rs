@@ -56,6 +56,11 @@ pub(super) static WORDS: Words = Words {
     show_the_price: "Show the price",
 
     cannot_be_booked: "These dates cannot be booked",
+    unreadable: [
+        "The check-in day is not a date.",
+        "The check-out day is not a date.",
+        "The number of guests is not a number from 1.",
+    ],
     nights_taken: |d| format!("Some of these nights are already taken: {d}."),
     nights_just_taken: |d| format!("Some of these nights were just taken: {d}. Pick other dates."),
     min_nights: |d, n| format!("Stays starting on {d} are at least {n} nights."),
@@ -87,6 +92,27 @@ pub(super) static WORDS: Words = Words {
     optional: "(optional)",
     leave_empty: "Leave this empty",
     nothing_charged: "Nothing is charged now. The host confirms your request by e-mail.",
+    book_errors: [
+        ("Page not found", "There is no booking page here. Check the link you followed."),
+        ("Too many requests", "Too many requests came from your address. Please wait a few minutes and try again."),
+        ("Bad request", "The request could not be read. Go back and try again."),
+        ("Request not sent", "Your request could not be sent. Go back, leave the hidden field empty, and try again."),
+        ("Not allowed", "Use the page's links and buttons."),
+        ("Please try again", "Bookings cannot be taken at this moment. Please try again in a minute."),
+        ("Something went wrong", "Something went wrong on our side."),
+    ],
+    limited: ["Too many requests", "Your request", "Send the request again", "Back to the calendar and the price"],
+    limited_alert: |minutes| {
+        let wait = if minutes == 1 { "a minute".to_owned() } else { format!("{minutes} minutes") };
+        format!(
+            "Too many requests came from your address, so this one was not sent. Please wait {wait}, then send it \
+             again: what you typed is kept below."
+        )
+    },
+    limited_stay: |check_in, check_out, guests| {
+        let plural = if guests == "1" { "guest" } else { "guests" };
+        format!("Check-in {check_in}, check-out {check_out}, {guests} {plural}")
+    },
     form_refusals: [
         "Please pick a check-in day.",
         "Please pick a check-out day.",

@@ -100,6 +100,8 @@ pub struct Words {
     // The quote and its refusals.
     /// The heading of a refusal.
     pub cannot_be_booked: &'static str,
+    /// A stay that cannot be read: check-in not a date, check-out not a date, guests not a number.
+    pub unreadable: [&'static str; 3],
     /// Nights taken, with their dates.
     pub nights_taken: fn(&str) -> String,
     /// Nights taken between quote and request, with their dates.
@@ -156,6 +158,16 @@ pub struct Words {
     pub leave_empty: &'static str,
     /// Under the request button.
     pub nothing_charged: &'static str,
+    /// The booking page's error pages, title and text: not found, too many
+    /// requests, bad request, not sent, not allowed, unavailable, internal.
+    pub book_errors: [(&'static str, &'static str); 7],
+    /// The page of a request over the address's limit: its title, the form's
+    /// heading, its button, the way back.
+    pub limited: [&'static str; 4],
+    /// Why it was not sent, and when to send it again: minutes to wait.
+    pub limited_alert: fn(u64) -> String,
+    /// The stay as typed: (check-in, check-out, guests).
+    pub limited_stay: fn(&str, &str, &str) -> String,
     /// The form's refusals: pick check-in, pick check-out, check-out after
     /// check-in, choose guests, a name, a shorter name, an e-mail, a real e-mail.
     pub form_refusals: [&'static str; 8],
