@@ -386,7 +386,8 @@ async fn a_write_that_always_conflicts_is_retried_then_503_and_writes_nothing() 
     let wait: u64 = reply.header("retry-after").expect("Retry-After").parse().expect("Retry-After is seconds");
     assert!(wait >= 1);
     leaks_nothing(&reply);
-    assert_eq!(s.rental.store().refused(), rental_core::WRITE_ATTEMPTS, "tried again before giving up");
+    // At least: the server's background passes may write (and be refused) in the same window.
+    assert!(s.rental.store().refused() >= rental_core::WRITE_ATTEMPTS, "tried again before giving up");
     s.rental.store().fail_with(Failure::None);
     assert_eq!(snapshot(&s).await, before);
 }
