@@ -5,7 +5,7 @@
 use rental_core::message::MessageKind;
 use rental_tests::http::booking_body;
 
-use crate::client::{Client, server};
+use crate::client::{Client, SEA_VIEW_FORM, server};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bookings_messages_are_listed_and_one_is_sent_again_from_its_page() {
@@ -92,6 +92,47 @@ async fn the_editor_saves_wording_refuses_an_unknown_variable_on_its_field_and_p
         .expect(303);
     let after = client.get("/admin/properties/sea-view/edit").await.text();
     assert!(after.contains("no mail server is set"), "the flash explains");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_editor_saves_a_kinds_german_wording_refuses_a_fault_on_its_field_and_a_form_without_it_keeps_it() {
+    let s = server().await;
+    let client = Client::logged_in(&s.http).await;
+    let edit = client.get("/admin/properties/sea-view/edit").await.text();
+    assert!(edit.contains("name=\"m-confirmed-de-subject\""), "each kind has a German wording to fill in");
+    let mut fields: Vec<(String, String)> =
+        SEA_VIEW_FORM.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+    for (k, v) in [("messagesForm", "yes"), ("checkInMessage", "48h"), ("checkOutMessage", "16h")] {
+        fields.push((k.to_owned(), v.to_owned()));
+    }
+    for kind in MessageKind::ALL {
+        fields.push((format!("m-{kind}-enabled"), "yes".to_owned()));
+        fields.push((format!("m-{kind}-de-form"), "yes".to_owned()));
+    }
+    let with = |subject: &str| {
+        let mut f = fields.clone();
+        f.push(("m-confirmed-de-subject".to_owned(), subject.to_owned()));
+        f
+    };
+    let refused = client.post("/admin/properties/sea-view/edit", &as_refs(&with("Hallo {{ gast }}"))).await;
+    refused.expect(422);
+    assert!(refused.text().contains("data-field=\"messages.confirmed.locales.de.subject\""), "named on its field");
+    assert!(s.rental.property("sea-view").unwrap().messages.templates.is_empty(), "nothing saved");
+    let german = "Willkommen {{ guest_name }}";
+    client.post("/admin/properties/sea-view/edit", &as_refs(&with(german))).await.expect(303);
+    let wording = |p: &rental_core::Property| {
+        p.messages.templates.get(&MessageKind::Confirmed).and_then(|t| t.locales.get(&rental_core::Locale::De)).cloned()
+    };
+    let saved = wording(&s.rental.property("sea-view").unwrap()).expect("the German wording is saved");
+    assert_eq!(saved.subject.as_deref(), Some(german));
+    assert!(client.get("/admin/properties/sea-view/edit").await.text().contains(german), "shown again");
+    // A form without the German fields (posted by hand) keeps the German wording.
+    let by_hand: Vec<(String, String)> = fields.iter().filter(|(k, _)| !k.ends_with("-de-form")).cloned().collect();
+    client.post("/admin/properties/sea-view/edit", &as_refs(&by_hand)).await.expect(303);
+    assert_eq!(wording(&s.rental.property("sea-view").unwrap()), Some(saved), "kept");
+    // Emptied on the form: the built-in German wording again.
+    client.post("/admin/properties/sea-view/edit", &as_refs(&fields)).await.expect(303);
+    assert_eq!(wording(&s.rental.property("sea-view").unwrap()), None);
 }
 
 fn as_refs(f: &[(String, String)]) -> Vec<(&str, &str)> {

@@ -5,10 +5,11 @@
 use std::sync::Arc;
 
 use maud::{Markup, html};
+use rental_core::message::template::Wording;
 use rental_core::message::template::{self, MessageTemplate, Part};
 use rental_core::message::test_message::{PER_HOUR, TestMessage, TestStatus};
 use rental_core::message::{Lead, MessageKind};
-use rental_core::{FieldError, Property, Rental, Store};
+use rental_core::{FieldError, Locale, Property, Rental, Store};
 
 use super::Act;
 use super::form::Form;
@@ -74,7 +75,53 @@ fn kind_fields(p: &Property, kind: MessageKind, error: &dyn Fn(&str) -> Markup) 
             textarea id=(id("html")) name=(id("html")) rows="5" cols="60" placeholder=(template::builtin(kind, Part::Html)) { (value(Part::Html)) }
             (error(&field(Part::Html)))
             p.muted { "Variables: " @for (i, v) in variables.iter().enumerate() { @if i > 0 { ", " } code { (v) } } }
+            @for locale in other_languages(p) {
+                (locale_fields(custom, kind, locale, error))
+            }
         }
+    }
+}
+
+/// The languages built in other than the property's: each kind's wording for bookings in them.
+fn other_languages(p: &Property) -> impl Iterator<Item = Locale> + '_ {
+    Locale::ALL.into_iter().filter(move |l| *l != p.messages.language)
+}
+
+/// One kind's wording in `locale` (`messages.{kind}.locales.{tag}`): empty keeps that language's built-in one.
+fn locale_fields(
+    custom: Option<&MessageTemplate>,
+    kind: MessageKind,
+    locale: Locale,
+    error: &dyn Fn(&str) -> Markup,
+) -> Markup {
+    let tag = locale.as_str();
+    let own = custom.and_then(|c| c.locales.get(&locale));
+    let value = |part: Part| own.and_then(|w| wording_part(w, part)).unwrap_or_default().to_owned();
+    let id = |part: &str| format!("m-{kind}-{tag}-{part}");
+    let field = |part: Part| format!("messages.{kind}.locales.{tag}.{}", part.as_str());
+    let open = own.is_some() || Part::ALL.iter().any(|part| !error(&field(*part)).into_string().is_empty());
+    html! {
+        details.message-locale open[open] data-locale=(tag) {
+            summary { "For guests who read " code { (tag) } }
+            input type="hidden" name=(id("form")) value="yes";
+            label for=(id("subject")) { "Subject " span.muted { "(built in: " (template::builtin_in(locale, kind, Part::Subject)) ")" } }
+            input id=(id("subject")) type="text" name=(id("subject")) value=(value(Part::Subject));
+            (error(&field(Part::Subject)))
+            label for=(id("text")) { "Plain text" }
+            textarea id=(id("text")) name=(id("text")) rows="5" cols="60" placeholder=(template::builtin_in(locale, kind, Part::Text)) { (value(Part::Text)) }
+            (error(&field(Part::Text)))
+            label for=(id("html")) { "HTML " span.muted { "(values are escaped)" } }
+            textarea id=(id("html")) name=(id("html")) rows="5" cols="60" placeholder=(template::builtin_in(locale, kind, Part::Html)) { (value(Part::Html)) }
+            (error(&field(Part::Html)))
+        }
+    }
+}
+
+fn wording_part(w: &Wording, part: Part) -> Option<&str> {
+    match part {
+        Part::Subject => w.subject.as_deref(),
+        Part::Text => w.text.as_deref(),
+        Part::Html => w.html.as_deref(),
     }
 }
 
@@ -102,19 +149,35 @@ pub fn read(form: &Form, p: &mut Property, errors: &mut Vec<FieldError>) {
             None => errors.push(FieldError::new(field, "invalid", "must be a time like 48h, 90m or 2d (at most 30d)")),
         }
     }
-    // The form edits the property's language; the other languages' wording (set through the API) is kept.
+    // Each language's wording is read when the form holds its fields; a form
+    // posted without them (by hand) keeps what was saved.
     let mut before = std::mem::take(&mut p.messages.templates);
+    let others: Vec<Locale> = other_languages(p).collect();
     for kind in MessageKind::ALL {
         let get = |part: &str| {
             let v = form.get(&format!("m-{kind}-{part}")).replace("\r\n", "\n");
             (!v.trim().is_empty()).then_some(v)
         };
+        let mut locales = before.remove(&kind).map(|t| t.locales).unwrap_or_default();
+        for locale in others.iter().filter(|l| get(&format!("{}-form", l.as_str())).is_some()) {
+            let tag = locale.as_str();
+            let w = Wording {
+                subject: get(&format!("{tag}-subject")).map(|s| s.trim().to_owned()),
+                text: get(&format!("{tag}-text")),
+                html: get(&format!("{tag}-html")),
+            };
+            if w == Wording::default() {
+                locales.remove(locale);
+            } else {
+                locales.insert(*locale, w);
+            }
+        }
         let t = MessageTemplate {
             subject: get("subject").map(|s| s.trim().to_owned()),
             text: get("text"),
             html: get("html"),
             enabled: form.get(&format!("m-{kind}-enabled")) == "yes",
-            locales: before.remove(&kind).map(|t| t.locales).unwrap_or_default(),
+            locales,
         };
         if t.subject.is_some() || t.text.is_some() || t.html.is_some() || !t.enabled || !t.locales.is_empty() {
             p.messages.templates.insert(kind, t);
