@@ -5,7 +5,7 @@
 use rental_tests::http::TestServer;
 use serde_json::json;
 
-use crate::client::{Client, server};
+use crate::client::{Client, SEA_VIEW_FORM, server};
 
 async fn booked(s: &TestServer<rental_core::MemoryStore>, name: &str) -> String {
     let mut body = rental_tests::http::booking_body("sea-view", "2026-12-20", "2026-12-23", 2);
@@ -226,22 +226,7 @@ async fn a_back_value_that_is_not_a_dashboard_path_goes_back_to_the_calendar() {
 async fn a_property_name_with_a_line_break_or_a_bidi_override_is_refused_by_the_editor() {
     let s = server().await;
     let client = Client::logged_in(&s.http).await;
-    let form = [
-        ("nightlyRate", "150"),
-        ("weekendRate", "180"),
-        ("cleaningFee", "60"),
-        ("extraGuestFee", "20"),
-        ("baseGuests", "2"),
-        ("maxGuests", "4"),
-        ("taxRate", "12"),
-        ("weeklyDiscount", "10"),
-        ("monthlyDiscount", "20"),
-        ("minNights", "2"),
-        ("maxNights", "28"),
-        ("checkInTime", "15:00"),
-        ("checkOutTime", "11:00"),
-        ("active", "yes"),
-    ];
+    let form: Vec<(&str, &str)> = SEA_VIEW_FORM.into_iter().filter(|(k, _)| *k != "name").collect();
     for name in ["Evil\r\nBEGIN:VEVENT\r\nSUMMARY:Injected", "Sea \u{202e}weiV", "Sea\u{9b}View"] {
         let mut fields = vec![("name", name)];
         fields.extend_from_slice(&form);
