@@ -6,15 +6,16 @@
 # call is measured apart at the same 16 connections, and the server's CPU per request (which
 # holds none of the stand-in's) from /proc. Release builds; wrk from Debian.
 # Usage: benches/payments.sh [seconds per repeated run, default 10] [bookings, default 6000]
+# PAYMENTS_RENTAL=path: that release `rental` binary instead of this tree's (paired runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-10}
 BOOKINGS=${2:-6000}
 export LOAD_DIR=$PWD/benches/load
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
-cargo build --release -q -p rental-cli
+[ -n "${PAYMENTS_RENTAL:-}" ] || cargo build --release -q -p rental-cli
 cargo build --release -q -p rental-server --example stripe_stand_in
-RENTAL=$PWD/target/release/rental
+RENTAL=${PAYMENTS_RENTAL:-$PWD/target/release/rental}
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]:-}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }

@@ -176,6 +176,43 @@ async fn reconciliation_finds_a_payment_whose_answer_was_lost_by_its_key() {
 }
 
 #[tokio::test]
+async fn reconciliation_finds_a_first_payment_made_under_the_key_its_checkout_began_with() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, provider) = server(&stripe).await;
+    let code = with_card(&server, &stripe, cards::OK).await;
+    // `complete`'s first attempt writes nothing before it asks the provider: the checkout
+    // began it. The hold is made under its key, and its answer never reaches the store.
+    let checkout = checkout_of(&server, &code);
+    let setup = provider.card_setup(&checkout.setup).await.unwrap();
+    let total = server.rental.booking(&code).unwrap().total;
+    let mut request = ChargeRequest::new(total, "USD", &checkout.customer, setup.card.unwrap(), checkout.payment_key());
+    request.hold = true;
+    let made = provider.charge(request).await.unwrap();
+
+    reconcile::once(&server.rental, provider.as_ref()).await;
+    assert_eq!(payment_status(&server, &code).await, "authorized");
+    let ledger = server.rental.payments(&code).unwrap();
+    assert_eq!(ledger[0].provider_ref.as_deref(), Some(made.id.as_str()), "{ledger:?}");
+    assert_eq!(complete(&server, &code).await["status"], "authorized");
+    assert_eq!(stripe.get("/v1/payment_intents?limit=100").await["data"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn a_checkout_left_unpaid_on_a_cancelled_booking_is_closed_by_reconciliation() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, provider) = server(&stripe).await;
+    let code = with_card(&server, &stripe, cards::OK).await;
+    reconcile::once(&server.rental, provider.as_ref()).await;
+    assert!(!checkout_of(&server, &code).settled, "a pending booking's guest may still pay");
+
+    server.act(&code, &json!({"action": "cancel"})).await.expect(200);
+    reconcile::once(&server.rental, provider.as_ref()).await;
+    assert!(checkout_of(&server, &code).settled);
+    assert_eq!(server.rental.open_checkouts("", 10).unwrap(), Vec::new(), "not looked at again");
+    assert_eq!(stripe.get("/v1/payment_intents?limit=100").await["data"].as_array().unwrap().len(), 0);
+}
+
+#[tokio::test]
 async fn reconciliation_releases_a_hold_left_on_a_cancelled_booking() {
     let Some(stripe) = LocalStripe::start() else { return };
     let (server, provider) = server(&stripe).await;

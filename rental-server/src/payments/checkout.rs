@@ -99,16 +99,21 @@ pub async fn start<S: Store + 'static>(state: &Arc<AppState<S>>, code: String, b
     let provider = provider(state)?;
     check_body(body)?;
     let rental = state.rental();
-    let (booking, records) = blocking(rental, {
+    let (booking, records, instant) = blocking(rental, {
         let code = code.clone();
-        move |r| Ok((r.booking(&code)?, r.payments(&code)?))
+        move |r| {
+            let booking = r.booking(&code)?;
+            let instant = r.property(booking.property.as_str())?.payments.instant_booking;
+            Ok((booking, r.payments(&code)?, instant))
+        }
     })
     .await?;
-    let amount = due_now(&booking, &records, rental.now()).ok_or_else(|| nothing_due(&booking))?.amount;
+    let due = due_now(&booking, &records, rental.now()).ok_or_else(|| nothing_due(&booking))?;
+    let amount = due.amount;
     let existing = blocking(rental, move |r| r.checkout_of(&code)).await?;
     let checkout = match existing {
         Some(checkout) if unused(provider.as_ref(), &checkout).await? => checkout,
-        _ => new_setup(rental, provider.as_ref(), &booking).await?,
+        _ => new_setup(rental, provider.as_ref(), &booking, Plan::of(&booking, due, instant)).await?,
     };
     let client = provider.client_config();
     Ok(json(
@@ -132,10 +137,13 @@ async fn unused(provider: &dyn PaymentProvider, checkout: &Checkout) -> Result<b
 }
 
 /// A new card-saving intent for the booking's guest (a new customer the first time), saved.
+/// A new checkout is saved with its first attempt begun for `plan`, so that `complete` can
+/// ask the provider at once (see [`begun`]).
 async fn new_setup<S: Store + 'static>(
     rental: &Arc<Rental<S>>,
     provider: &dyn PaymentProvider,
     booking: &Booking,
+    plan: Plan,
 ) -> Result<Checkout, Problem> {
     let existing = {
         let code = booking.code.to_string();
@@ -146,15 +154,17 @@ async fn new_setup<S: Store + 'static>(
     request.metadata = metadata(booking);
     let setup: CardSetup = within(deadline(), provider.start_card_setup(request)).await.map_err(|e| failed(&e))?;
     let now = rental.now();
-    let checkout = match existing {
-        // Only the card-saving intent is new: the card saved before still serves the later
-        // installments until another is saved, and the last attempt stays as it was.
-        Some(mut previous) => {
-            (previous.setup, previous.setup_client_secret) = (setup.id, setup.client_secret);
-            previous.updated_at = now;
-            previous
-        }
-        None => Checkout::new(booking.code.clone(), provider.name(), &setup, now),
+    // Only the card-saving intent is new for an existing checkout: the card saved before
+    // still serves the later installments until another is saved, and the last attempt stays
+    // as it was.
+    let checkout = if let Some(mut previous) = existing {
+        (previous.setup, previous.setup_client_secret) = (setup.id, setup.client_secret);
+        previous.updated_at = now;
+        previous
+    } else {
+        let mut checkout = Checkout::new(booking.code.clone(), provider.name(), &setup, now);
+        begin(&mut checkout, plan);
+        checkout
     };
     let saved = checkout.clone();
     blocking(rental, move |r| r.save_checkout(&saved)).await?;
@@ -197,25 +207,25 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
             return Ok(answer(&payment));
         }
     }
-    let DueNow { amount, covers, movement_key } = due.ok_or_else(|| nothing_due(&booking))?;
+    let due = due.ok_or_else(|| nothing_due(&booking))?;
+    let amount = due.amount;
+    let plan = Plan::of(&booking, due, instant);
     let setup = within(deadline, provider.card_setup(&checkout.setup)).await.map_err(|e| failed(&e))?;
     let Some(card) = setup.card.filter(|_| setup.state == SetupState::Saved) else {
         let body = json!({"status": "failed", "error": "no card is saved yet: confirm the card form first"});
         return Ok(json(StatusCode::OK, &body));
     };
     // The attempt's key is stored before the provider is asked: if the answer is lost (a
-    // crash), reconciliation finds the payment by it.
+    // crash), reconciliation finds the payment by it. An attempt begun and not answered (the
+    // one `checkout` began, or one whose answer was lost) is asked again under its own key,
+    // without a write of its own: the provider gives the payment it made, if any.
+    if !begun(&checkout, &plan, &card) {
+        begin(&mut checkout, plan);
+        checkout.card = Some(card.clone());
+        let saved = checkout.clone();
+        blocking(rental, move |r| r.save_checkout(&saved)).await?;
+    }
     checkout.card = Some(card.clone());
-    checkout.attempts += 1;
-    checkout.payment = None;
-    checkout.settled = false;
-    checkout.covers = covers;
-    checkout.movement_key = movement_key;
-    // A request's first payment is a hold, captured when the host confirms; an instant
-    // booking's, and a confirmed booking's later installment, a charge.
-    checkout.hold = !instant && booking.status == Status::Pending;
-    let saved = checkout.clone();
-    blocking(rental, move |r| r.save_checkout(&saved)).await?;
     let mut request = ChargeRequest::new(amount, &booking.currency, &checkout.customer, card, checkout.payment_key());
     request.hold = checkout.hold;
     request.session = Session::On;
@@ -224,6 +234,40 @@ pub async fn complete<S: Store + 'static>(state: &Arc<AppState<S>>, code: String
     checkout.payment = Some(payment.id.clone());
     record(rental, &checkout, &payment).await?;
     Ok(answer(&payment))
+}
+
+/// How the payment due now is made: what it pays and with which key, hold or charge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Plan {
+    covers: Vec<String>,
+    movement_key: Option<String>,
+    hold: bool,
+}
+
+impl Plan {
+    /// The plan for `due`: a request's first payment is a hold, captured when the host
+    /// confirms; an instant booking's, and a confirmed booking's later installment, a charge.
+    fn of(booking: &Booking, due: DueNow, instant: bool) -> Plan {
+        Plan { covers: due.covers, movement_key: due.movement_key, hold: !instant && booking.status == Status::Pending }
+    }
+}
+
+/// Begins the checkout's next attempt for `plan`: a new key, nothing paid yet.
+fn begin(checkout: &mut Checkout, plan: Plan) {
+    checkout.attempts += 1;
+    checkout.payment = None;
+    checkout.settled = false;
+    (checkout.covers, checkout.movement_key, checkout.hold) = (plan.covers, plan.movement_key, plan.hold);
+}
+
+/// Whether the checkout's current attempt is begun (stored) for this plan and card and has
+/// no payment recorded: asking the provider again under its key cannot pay twice.
+fn begun(checkout: &Checkout, plan: &Plan, card: &str) -> bool {
+    checkout.attempts > 0
+        && checkout.payment.is_none()
+        && !checkout.settled
+        && checkout.card.as_deref().is_none_or(|saved| saved == card)
+        && (&checkout.covers, &checkout.movement_key, checkout.hold) == (&plan.covers, &plan.movement_key, plan.hold)
 }
 
 /// What `payment`'s state means for the booking, recorded with the checkout.

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rental_core::payment_provider::{Checkout, PaymentProvider, PaymentState, ProviderError};
+use rental_core::payment_provider::{Checkout, CheckoutOutcome, PaymentProvider, PaymentState, ProviderError};
 use rental_core::{Rental, Status, Store};
 use tokio::sync::watch;
 
@@ -46,7 +46,9 @@ pub(crate) async fn reconcile<S: Store + 'static>(
     } else {
         let key = checkout.payment_key();
         let found = within(deadline, provider.find_payment(&checkout.customer, &key)).await;
-        let Some(payment) = found.map_err(Unreconciled::Provider)? else { return Ok(()) };
+        let Some(payment) = found.map_err(Unreconciled::Provider)? else {
+            return close_if_cancelled(rental, checkout).await.map_err(Unreconciled::Store);
+        };
         payment
     };
     checkout.payment = Some(payment.id.clone());
@@ -56,6 +58,23 @@ pub(crate) async fn reconcile<S: Store + 'static>(
         release(rental, provider, checkout).await;
     }
     Ok(())
+}
+
+/// Settles a checkout whose attempt the provider has no payment for once its booking is
+/// cancelled: nothing can be paid with it any more, and a checkout begun and left (a request
+/// that lapsed before the guest paid) would otherwise be looked at on every run.
+async fn close_if_cancelled<S: Store + 'static>(
+    rental: &Arc<Rental<S>>,
+    mut checkout: Checkout,
+) -> Result<(), Problem> {
+    let code = checkout.booking.to_string();
+    if blocking(rental, move |r| r.booking(&code)).await?.status != Status::Cancelled {
+        return Ok(());
+    }
+    checkout.settled = true;
+    // It paid nothing: no installment is moved.
+    checkout.covers.clear();
+    blocking(rental, move |r| r.record_checkout(&checkout, &CheckoutOutcome::Pending)).await.map(drop)
 }
 
 /// Reconciles every open checkout now, then every [`RECONCILE_INTERVAL`], and charges the
