@@ -3,6 +3,7 @@
 //! hold, for each test card; and the refusals (an amount from a client, no provider).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rental_core::MemoryStore;
 use rental_core::payments::PaymentKind;
@@ -10,6 +11,7 @@ use rental_server::ServerConfig;
 use rental_server::payments::Stripe;
 use rental_tests::http::TestServer;
 use rental_tests::localstripe::{LocalStripe, PUBLISHABLE_KEY, SECRET_KEY, WEBHOOK_SECRET, cards};
+use rental_tests::receiver::Receiver;
 use serde_json::{Value, json};
 
 async fn server(stripe: &LocalStripe) -> TestServer<MemoryStore> {
@@ -190,6 +192,11 @@ async fn a_failed_3_d_secure_is_answered_failed_and_not_charged_again_at_once() 
     assert_eq!(booking(&server, &code).await["paymentStatus"], "unpaid");
     let intents = stripe.get("/v1/payment_intents?limit=100").await;
     assert_eq!(intents["data"].as_array().unwrap().len(), 1, "no second attempt on its own: {intents}");
+    // The refusal is news, once.
+    let events = server.rental.admin().events_after(0, 1_000).unwrap();
+    let failed: Vec<_> = events.iter().filter(|e| e.event.event.as_str() == "booking.payment_failed").collect();
+    assert_eq!(failed.len(), 1, "{events:?}");
+    assert_eq!(failed[0].event.data["code"], code.as_str());
 }
 
 #[tokio::test]
@@ -250,4 +257,49 @@ async fn an_instant_booking_is_charged_at_checkout_and_confirmed() {
     assert_eq!((paid["status"].as_str(), paid["paymentStatus"].as_str()), (Some("confirmed"), Some("paid")));
     let intent = the_intent(&stripe).await;
     assert_eq!((intent["status"].as_str(), intent["capture_method"].as_str()), (Some("succeeded"), Some("automatic")));
+}
+
+#[tokio::test]
+async fn a_declined_first_payment_is_sent_as_payment_failed_once_and_a_retry_that_pays_as_payment_succeeded() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let provider = Stripe::new(stripe.config()).expect("a Stripe client");
+    let config = ServerConfig { payments: Some(Arc::new(provider)), ..crate::webhooks::config() };
+    let server = TestServer::with_config(&config).await;
+    let receiver = Receiver::ok().await;
+    let events = rental_core::webhook::Subscription::parse("booking.payment_failed,booking.payment_succeeded").unwrap();
+    server.rental.admin().add_webhook(&receiver.url(), events, None).unwrap();
+    let mut property = server.rental.property("sea-view").unwrap();
+    property.payments.instant_booking = true;
+    server.rental.import_properties(&[property]).unwrap();
+    let code = request(&server).await;
+
+    let secret = checkout(&server, &code).await["setupClientSecret"].as_str().unwrap().to_owned();
+    stripe.save_card(&secret, cards::CHARGE_DECLINED).await.expect(200);
+    assert_eq!(complete(&server, &code).await["status"], "failed");
+    let sent = receiver.wait_for(1, Duration::from_secs(5)).await;
+    let failed = sent[0].json();
+    assert_eq!(
+        (failed["event"].as_str(), failed["data"]["code"].as_str()),
+        (Some("booking.payment_failed"), Some(code.as_str()))
+    );
+    assert_eq!(
+        (failed["data"]["status"].as_str(), failed["data"]["paymentStatus"].as_str()),
+        (Some("pending"), Some("unpaid"))
+    );
+    let payment = &failed["data"]["payment"];
+    assert_eq!((payment["number"].as_u64(), payment["status"].as_str()), (Some(1), Some("failed")));
+    assert!(payment["error"].as_str().unwrap().contains("declined"), "{failed}");
+
+    let secret = checkout(&server, &code).await["setupClientSecret"].as_str().unwrap().to_owned();
+    stripe.save_card(&secret, cards::OK).await.expect(200);
+    assert_eq!(complete(&server, &code).await["status"], "succeeded");
+    let sent = receiver.wait_for(2, Duration::from_secs(5)).await;
+    let succeeded = sent[1].json();
+    assert_eq!(succeeded["event"], "booking.payment_succeeded", "{succeeded}");
+    assert_eq!(
+        (succeeded["data"]["code"].as_str(), succeeded["data"]["payment"]["status"].as_str()),
+        (Some(code.as_str()), Some("succeeded"))
+    );
+    assert_eq!(succeeded["data"]["amountPaid"], booking(&server, &code).await["total"]);
+    receiver.assert_no_more_than(2, Duration::from_millis(500)).await;
 }

@@ -77,15 +77,14 @@ impl<S: Store> Rental<S> {
                 crate::payments::follow_ledger(&mut booking, &records);
                 tx.put_booking(&booking)?;
             }
+            // A payment that succeeded or was refused is news whatever the booking's step: a
+            // declined first payment (the guest may try again) as much as a later installment's.
+            if booking.status != Status::Cancelled {
+                tx.append_events(&payment_events(&booking, &moved_records, now))?;
+            }
             let action = match (outcome, booking.status, booking.payment_status) {
                 (CheckoutOutcome::Held, Status::Pending, PaymentStatus::Unpaid) => Action::Authorize,
                 (CheckoutOutcome::Paid | CheckoutOutcome::Captured, Status::Pending, _) => Action::Confirm,
-                (_, Status::Confirmed, _) => {
-                    // A confirmed booking's later installment paid (or refused again) on the stay
-                    // page: no step of its lifecycle, but the same events as the worker's charge.
-                    tx.append_events(&later_events(&booking, &moved_records, now))?;
-                    return Ok(booking);
-                }
                 _ => return Ok(booking),
             };
             match lifecycle::apply(&booking, &action, now, now.date_naive())? {
@@ -102,8 +101,10 @@ impl<S: Store> Rental<S> {
     }
 }
 
-/// The events of installments a confirmed booking's checkout moved: paid or refused.
-fn later_events(booking: &Booking, moved: &[PaymentRecord], now: chrono::DateTime<chrono::Utc>) -> Vec<Event> {
+/// The events of installments a checkout's payment moved: `booking.payment_succeeded` or
+/// `booking.payment_failed`, one per installment (a hold taken is the lifecycle's
+/// `booking.payment_authorized`).
+fn payment_events(booking: &Booking, moved: &[PaymentRecord], now: chrono::DateTime<chrono::Utc>) -> Vec<Event> {
     let event = |r: &PaymentRecord| match r.status {
         PaymentState::Succeeded => Some(EventName::PaymentSucceeded),
         PaymentState::Failed => Some(EventName::PaymentFailed),
