@@ -355,3 +355,36 @@ async fn a_guest_pays_a_refused_installment_on_the_stay_page_and_its_grace_then_
     let made = intents["data"].as_array().unwrap().iter().filter(|i| i["status"] == "succeeded").count();
     assert_eq!(made, 2, "the first installment and the stay page's payment: {intents}");
 }
+
+#[tokio::test]
+async fn an_installment_refused_on_the_stay_page_before_any_off_session_charge_cancels_past_its_grace() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, provider, code) = confirmed_half_paid(&stripe, cards::OK).await;
+    // Its instant (2026-12-13 15:00 in Lisbon) has come; the guest pays on the stay page
+    // before the server charges it, with a card the bank refuses.
+    server.set_now("2026-12-14T10:00:00Z");
+    let url = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["stayUrl"].clone();
+    let link = url.as_str().map(|u| u[u.find("/stay/").unwrap()..].to_owned()).unwrap();
+    let page = server.get(&link, "").await.text();
+    let pay_page = post_form(&server, &format!("{link}/pay"), &page, "id=\"pay-start\"").await.expect(200).text();
+    let secret = pay_page.split("confirmCardSetup(\"").nth(1).unwrap().split('"').next().unwrap();
+    stripe.save_card(secret, cards::CHARGE_DECLINED).await.expect(200);
+    let done = post_form(&server, &format!("{link}/pay/complete"), &pay_page, "id=\"pay-done\"").await;
+    assert_eq!(done.status, 422, "{}", done.text());
+    let refused = installment(&server, &code, 2);
+    assert_eq!((refused.status, refused.attempts), (PaymentState::Failed, 1), "{refused:?}");
+
+    // The grace is 48 hours after the installment's instant, however it was refused.
+    server.set_now("2026-12-15T14:59:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    assert_eq!(server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["status"], "confirmed");
+    server.set_now("2026-12-15T15:01:00Z");
+    charge_due(&server.rental, provider.as_ref()).await;
+    let cancelled = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body;
+    assert_eq!(
+        (cancelled["status"].as_str(), cancelled["cancelledBy"].as_str(), cancelled["cancelReason"].as_str()),
+        (Some("cancelled"), Some("system"), Some("payment_overdue"))
+    );
+    assert_eq!(cancelled["amountRefunded"], installment(&server, &code, 1).amount, "the policy's refund: {cancelled}");
+    assert_eq!(installment(&server, &code, 2).status, PaymentState::Canceled);
+}

@@ -168,6 +168,14 @@ impl PaymentRecord {
         self.idempotency_key = format!("rental-{}-{}", self.id, self.attempts);
     }
 
+    /// A refused installment's end of grace: `grace_hours` after its instant (`dueAt`), however
+    /// it was refused (charged off-session, or paid and refused on the stay page); `None` for
+    /// a record that is not an installment or has no instant.
+    pub fn end_of_grace(&self, grace_hours: u32) -> Option<DateTime<Utc>> {
+        let instant = self.due_at.filter(|_| self.kind == PaymentKind::Installment)?;
+        Some(instant + chrono::TimeDelta::hours(grace_hours.into()))
+    }
+
     /// The instant its next step falls due, if it has one: a scheduled or
     /// due movement's `dueAt` (a refund to issue: at once), a held
     /// deposit's release; while it is leased, not before the lease lapses.

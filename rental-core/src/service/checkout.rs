@@ -3,7 +3,7 @@
 //! with the booking change it causes, in one transaction. The calls to the provider are the
 //! server's: this crate never waits on the network.
 
-use super::payments::records_of;
+use super::payments::{plan_of, records_of};
 use crate::bookings::booking::{Booking, PaymentStatus, Status};
 use crate::bookings::event::{Event, EventName};
 use crate::bookings::lifecycle::{self, Action, Outcome};
@@ -65,8 +65,15 @@ impl<S: Store> Rental<S> {
             let mut booking = booking_in::<S>(tx, checkout)?;
             tx.put(checkout)?;
             let mut moved_records = Vec::new();
+            // A confirmed booking's installment refused here has the same end of grace as one
+            // refused off-session; a request's first payment lapses with its checkout instead.
+            let grace = match booking.status {
+                Status::Confirmed => Some(plan_of(&**tx, booking.property.as_str(), checkout.booking.as_str())?),
+                _ => None,
+            }
+            .map(|plan| plan.unwrap_or_default().terms.grace_hours);
             for record in covered::<S>(tx, &booking, checkout)? {
-                if let Some(record) = moved(record, checkout, outcome, now) {
+                if let Some(record) = moved(record, checkout, outcome, grace, now) {
                     tx.put(&record)?;
                     moved_records.push(record);
                 }
@@ -120,11 +127,13 @@ fn covered<S: Store>(tx: &Tx<'_, S>, booking: &Booking, checkout: &Checkout) -> 
 }
 
 /// `record` after what the provider said of the payment that pays it; `None` when unchanged
-/// (a repeat of the same news).
+/// (a repeat of the same news). A refusal with a `grace` (in hours) gives the installment
+/// its end of grace, if it has none yet: the worker cancels the booking then, still unpaid.
 fn moved(
     mut record: PaymentRecord,
     checkout: &Checkout,
     outcome: &CheckoutOutcome,
+    grace: Option<u32>,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Option<PaymentRecord> {
     let before = record.clone();
@@ -138,6 +147,9 @@ fn moved(
             if !(record.status == PaymentState::Failed && record.provider_ref == reference) {
                 record.retry(error.clone(), now);
                 record.provider_ref = reference;
+            }
+            if record.overdue_at.is_none() {
+                record.overdue_at = grace.and_then(|hours| record.end_of_grace(hours));
             }
             return (record != before).then_some(record);
         }

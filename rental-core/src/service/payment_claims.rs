@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use super::payments::records_of;
+use super::payments::{plan_of, records_of};
 use crate::basics::lease;
-use crate::bookings::booking::Booking;
+use crate::bookings::booking::{Booking, Status};
 use crate::bookings::lifecycle::{self, Outcome};
 use crate::error::Result;
 use crate::payments::ledger::{PaymentKind, PaymentRecord, PaymentState};
@@ -84,19 +84,24 @@ impl<S: Store> super::Worker<'_, S> {
         })
     }
 
-    /// Cancels booking `code` for its installment `payment` refused and left unpaid past its
-    /// grace (`cancelledBy` `system`, `cancelReason` `payment_overdue`), recording in the same
-    /// write the refund its frozen policy gives as for a guest's cancellation; the booking
-    /// after, or `None` when nothing is overdue any more (paid meanwhile, or already cancelled).
+    /// Cancels confirmed booking `code` for its installment `payment` refused and left unpaid
+    /// past its grace, the frozen `graceHours` after its instant (`cancelledBy` `system`,
+    /// `cancelReason` `payment_overdue`), recording in the same write the refund its frozen
+    /// policy gives as for a guest's cancellation; the booking after, or `None` when nothing
+    /// is overdue (paid meanwhile, already cancelled, or a request, which lapses instead).
     pub fn cancel_overdue(&self, code: &str, payment: &str) -> Result<Option<Booking>> {
         let now = self.now();
         self.write(|tx| {
             let Some(booking) = tx.booking(code)? else { return Ok(None) };
-            let records = records_of(&**tx, booking.property.as_str(), code)?;
+            let (slug, code) = (booking.property.as_str(), booking.code.as_str());
+            let records = records_of(&**tx, slug, code)?;
+            let grace = plan_of(&**tx, slug, code)?.unwrap_or_default().terms.grace_hours;
             let overdue = records.iter().any(|r| {
-                r.id == payment && r.status == PaymentState::Failed && r.overdue_at.is_some_and(|at| at <= now)
+                r.id == payment
+                    && r.status == PaymentState::Failed
+                    && r.end_of_grace(grace).or(r.overdue_at).is_some_and(|at| at <= now)
             });
-            if !overdue {
+            if !overdue || booking.status != Status::Confirmed {
                 return Ok(None);
             }
             let Some(Outcome::Changed { mut booking, events }) = lifecycle::overdue(&booking, now) else {

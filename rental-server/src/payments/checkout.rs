@@ -57,8 +57,9 @@ pub(crate) struct DueNow {
 
 /// What the guest can pay now: a pending, unpaid booking's first payment (the installments
 /// due, the first and any whose instant has come; for a booking made before payments, no
-/// ledger, its total), or a confirmed booking's installments that are due or were refused
-/// (the stay page's way to pay a refused off-session charge before its grace ends). `None`
+/// ledger, its total), or a confirmed booking's installments whose instant has come, not yet
+/// charged or refused (the stay page's way to pay a refused off-session charge before its
+/// grace ends). `None`
 /// when nothing is: the checkout is then 409 `invalid_transition`.
 pub(crate) fn due_now(booking: &Booking, records: &[PaymentRecord], now: DateTime<Utc>) -> Option<DueNow> {
     let first = booking.status == Status::Pending && booking.payment_status == PaymentStatus::Unpaid;
@@ -73,7 +74,9 @@ pub(crate) fn due_now(booking: &Booking, records: &[PaymentRecord], now: DateTim
     }
     let due: Vec<&PaymentRecord> = records
         .iter()
-        .filter(|r| r.kind == PaymentKind::Installment && matches!(r.status, LedgerState::Due | LedgerState::Failed))
+        .filter(|r| r.kind == PaymentKind::Installment)
+        // Unpaid and its instant come: a scheduled one the server has not charged yet is due too.
+        .filter(|r| matches!(r.status, LedgerState::Due | LedgerState::Failed | LedgerState::Scheduled))
         .filter(|r| r.due_at.is_none_or(|at| at <= now))
         .collect();
     let head = due.first()?;

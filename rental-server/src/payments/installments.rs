@@ -108,8 +108,8 @@ async fn record_outcome<S: Store + 'static>(
                 (PaymentKind::Deposit, LedgerState::Released) => EventName::DepositReleased,
                 (kind, LedgerState::Failed) => {
                     if kind == PaymentKind::Installment {
-                        let instant = stored.due_at.unwrap_or(now);
-                        stored.overdue_at = Some(instant + chrono::TimeDelta::hours(grace.into()));
+                        let without_instant = now + chrono::TimeDelta::hours(grace.into());
+                        stored.overdue_at = Some(stored.end_of_grace(grace).unwrap_or(without_instant));
                     }
                     change.messages.push(MessageKind::PaymentFailed);
                     EventName::PaymentFailed
