@@ -213,6 +213,22 @@ async fn a_checkout_left_unpaid_on_a_cancelled_booking_is_closed_by_reconciliati
 }
 
 #[tokio::test]
+async fn a_checkout_left_unpaid_on_a_stay_confirmed_as_paid_outside_is_closed_once_the_stay_is_over() {
+    let Some(stripe) = LocalStripe::start() else { return };
+    let (server, provider) = server(&stripe).await;
+    let code = with_card(&server, &stripe, cards::OK).await;
+    server.act(&code, &json!({"action": "confirm"})).await.expect(200);
+    server.set_now("2026-12-27T10:00:00Z");
+    reconcile::once(&server.rental, provider.as_ref()).await;
+    assert!(!checkout_of(&server, &code).settled, "on its last day the guest may still pay");
+
+    server.set_now("2026-12-29T10:00:00Z");
+    reconcile::once(&server.rental, provider.as_ref()).await;
+    assert!(checkout_of(&server, &code).settled);
+    assert_eq!(server.rental.open_checkouts("", 10).unwrap(), Vec::new(), "not looked at again");
+}
+
+#[tokio::test]
 async fn reconciliation_releases_a_hold_left_on_a_cancelled_booking() {
     let Some(stripe) = LocalStripe::start() else { return };
     let (server, provider) = server(&stripe).await;

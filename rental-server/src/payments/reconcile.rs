@@ -47,7 +47,7 @@ pub(crate) async fn reconcile<S: Store + 'static>(
         let key = checkout.payment_key();
         let found = within(deadline, provider.find_payment(&checkout.customer, &key)).await;
         let Some(payment) = found.map_err(Unreconciled::Provider)? else {
-            return close_if_cancelled(rental, checkout).await.map_err(Unreconciled::Store);
+            return close_if_over(rental, checkout).await.map_err(Unreconciled::Store);
         };
         payment
     };
@@ -61,14 +61,15 @@ pub(crate) async fn reconcile<S: Store + 'static>(
 }
 
 /// Settles a checkout whose attempt the provider has no payment for once its booking is
-/// cancelled: nothing can be paid with it any more, and a checkout begun and left (a request
-/// that lapsed before the guest paid) would otherwise be looked at on every run.
-async fn close_if_cancelled<S: Store + 'static>(
-    rental: &Arc<Rental<S>>,
-    mut checkout: Checkout,
-) -> Result<(), Problem> {
+/// cancelled or its stay is over: nothing can be paid with it any more, and a checkout begun
+/// and left (a request that lapsed before the guest paid, a stay the host confirmed as paid
+/// outside) would otherwise be looked at on every run.
+async fn close_if_over<S: Store + 'static>(rental: &Arc<Rental<S>>, mut checkout: Checkout) -> Result<(), Problem> {
     let code = checkout.booking.to_string();
-    if blocking(rental, move |r| r.booking(&code)).await?.status != Status::Cancelled {
+    let booking = blocking(rental, move |r| r.booking(&code)).await?;
+    // A day's slack for the property's time zone: the guest's last day can still pay.
+    let over = booking.check_out() < rental.now().date_naive() - chrono::Days::new(1);
+    if booking.status != Status::Cancelled && !over {
         return Ok(());
     }
     checkout.settled = true;
