@@ -670,7 +670,7 @@ fn a_new_data_directory_and_its_store_files_are_the_owner_s_alone() {
 #[test]
 fn a_write_transaction_reads_each_property_as_last_written() {
     let dir = tempfile::tempdir().unwrap();
-    let store = RedbStore::open(&dir.path().join(FILE_NAME)).unwrap();
+    let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
     let mut sea_view = demo::sea_view();
     let mut tx = store.write().unwrap();
     tx.put_property(&sea_view).unwrap();
