@@ -184,6 +184,14 @@ impl<S: Store> Rental<S> {
                     result => results.push(result),
                 }
             }
+            // The group's `booking.created` events in its order, appended at once (one look at the outbox's end).
+            let created: Vec<Event> = results
+                .iter()
+                .filter_map(|r| r.as_ref().ok().filter(|c| !c.replayed).map(|c| Event::created(&c.booking, now)))
+                .collect();
+            if !created.is_empty() {
+                tx.append_events(&created)?;
+            }
             Ok(results)
         });
         match written {
@@ -208,7 +216,8 @@ impl<S: Store> Rental<S> {
     }
 
     /// One creation inside the group's transaction: replay, or check and
-    /// insert under `code` (or another, if a booking has it).
+    /// insert under `code` (or another, if a booking has it); the group
+    /// appends its `booking.created` event.
     fn create_in(
         &self,
         tx: &mut Tx<'_, S>,
@@ -289,7 +298,6 @@ impl<S: Store> Rental<S> {
         schedule.iter().try_for_each(|record| tx.put(record))?;
         booking.money = crate::payments::PaymentSummary::of(&schedule, true);
         tx.insert_booking(&booking, &property)?;
-        tx.append_events(&[Event::created(&booking, now)])?;
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint) {
             // A record still here is older than the window (a fresh one replayed above): it gives way.
             if tx.idempotency(key)?.is_some() {

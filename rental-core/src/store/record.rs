@@ -135,7 +135,7 @@ pub(crate) fn row_of<R: Record>(record: &R) -> StoreResult<RecordRow> {
     Ok(RecordRow { key: record.key(), at: record.at().map(|at| at.timestamp_millis()), doc })
 }
 
-fn decode<R: Record>(row: &RecordRow) -> StoreResult<R> {
+pub(crate) fn decode<R: Record>(row: &RecordRow) -> StoreResult<R> {
     serde_json::from_slice(&row.doc)
         .map_err(|e| StoreError::Corrupt(format!("{} record {:?}: {e}", R::KIND.name, row.key)))
 }

@@ -5,6 +5,7 @@ mod changes;
 mod disk;
 mod errors;
 mod flusher;
+mod memo;
 mod migrate;
 mod peek;
 #[cfg(test)]
@@ -60,6 +61,8 @@ pub struct RedbStore {
     db: Database,
     log: Mutex<RedoLog>,
     flusher: Flusher,
+    /// Properties as last decoded by a write transaction.
+    properties: memo::PropertyMemo,
 }
 
 impl RedbStore {
@@ -134,7 +137,7 @@ impl RedbStore {
         #[cfg(test)]
         let sync = flusher_without_latch_if_removed(disk, sync);
         let flusher = Flusher::start(sync, log.sync_failed())?;
-        let store = RedbStore { db, log: Mutex::new(log), flusher };
+        let store = RedbStore { db, log: Mutex::new(log), flusher, properties: memo::PropertyMemo::default() };
         store.replay(&records)?;
         store.create_tables()?;
         Ok(store)

@@ -18,6 +18,7 @@ use crate::bookings::booking::{Booking, BookingQuery};
 use crate::bookings::calendar::{Block, CalendarEntry, EntryKind};
 use crate::bookings::event::{Event, OutboxEvent};
 use crate::outbox::delivery::{Delivery, DeliveryClaim};
+use crate::properties::property::Property;
 use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult};
 
 /// Opening a table to read, the same way for both kinds of transaction.
@@ -31,6 +32,10 @@ pub trait Tables {
         &self,
         def: TableDefinition<K, V>,
     ) -> StoreResult<Self::Table<'_, K, V>>;
+    /// The property stored as `row`, decoded.
+    fn decode_property(&self, row: RecordRow) -> StoreResult<Property> {
+        crate::store::record::decode(&row)
+    }
 }
 
 impl Tables for ReadTransaction {
@@ -64,6 +69,10 @@ impl Tables for RedbWrite<'_> {
         def: TableDefinition<K, V>,
     ) -> StoreResult<Self::Table<'_, K, V>> {
         self.tx.open(def)
+    }
+    /// Through the store's memo: a creation reads its property in each group.
+    fn decode_property(&self, row: RecordRow) -> StoreResult<Property> {
+        self.store.properties.decode(row)
     }
 }
 
@@ -115,6 +124,11 @@ impl<T: Tables> RedbTx<T> {
 }
 
 impl<T: Tables> ReadTx for RedbTx<T> {
+    fn property(&self, slug: &str) -> StoreResult<Option<Property>> {
+        let row = self.record(&<Property as crate::store::Record>::KIND, slug)?;
+        row.map(|row| self.0.decode_property(row)).transpose()
+    }
+
     fn booking(&self, code: &str) -> StoreResult<Option<Booking>> {
         Ok(self.numbered_booking(code)?.map(|(_, booking)| booking))
     }

@@ -664,3 +664,27 @@ fn a_new_data_directory_and_its_store_files_are_the_owner_s_alone() {
     drop(RedbStore::open_dir(&dir).unwrap());
     assert_eq!(mode(&dir.join(FILE_NAME)), 0o600);
 }
+
+/// A write transaction reads a property through the store's memo of decoded
+/// properties: a property changed since (by any transaction) reads as changed.
+#[test]
+fn a_write_transaction_reads_each_property_as_last_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
+    let mut sea_view = demo::sea_view();
+    let mut tx = store.write().unwrap();
+    tx.put_property(&sea_view).unwrap();
+    tx.commit().unwrap();
+    for name in ["Sea View", "Sea View, renamed", "Sea View, renamed again"] {
+        sea_view.name = name.into();
+        let mut tx = store.write().unwrap();
+        tx.put_property(&sea_view).unwrap();
+        assert_eq!(tx.property("sea-view").unwrap().unwrap().name, name, "read in the writing transaction");
+        tx.commit().unwrap();
+        let tx = store.write().unwrap();
+        assert_eq!(tx.property("sea-view").unwrap().unwrap(), sea_view, "read in the next write transaction");
+        drop(tx);
+        assert_eq!(store.read().unwrap().property("sea-view").unwrap().unwrap(), sea_view);
+    }
+    assert!(store.write().unwrap().property("nowhere").unwrap().is_none());
+}

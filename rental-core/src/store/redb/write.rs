@@ -78,8 +78,14 @@ impl RedbTx<RedbWrite<'_>> {
 
     /// A booking's row under its number and its index rows (the old ones removed by the caller).
     fn write_booking(&self, seq: u64, booking: &Booking) -> StoreResult<()> {
-        let (slug, code) = (booking.property.as_str(), booking.code.as_str());
         self.table(BOOKINGS)?.insert(seq, encode(booking)?.as_slice())?;
+        self.index_booking(booking)
+    }
+
+    /// A booking's index rows: its place in the listing order, among the
+    /// lapsing holds, and in its property's calendar.
+    fn index_booking(&self, booking: &Booking) -> StoreResult<()> {
+        let (slug, code) = (booking.property.as_str(), booking.code.as_str());
         self.table(BOOKING_ORDER)?.insert((day(booking.check_in()), code), ())?;
         if lifecycle::may_lapse(booking) {
             let mut holds = self.table(LAPSING_HOLDS)?;
@@ -113,11 +119,17 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
     /// One look for the code, not the two of a read and then [`WriteTx::put_booking`]'s own.
     fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
         let code = booking.code.as_str();
-        if self.table(BOOKING_SEQS)?.get(code).map_err(backend)?.is_some() {
+        let mut seqs = self.table(BOOKING_SEQS)?;
+        if seqs.get(code).map_err(backend)?.is_some() {
             return Err(StoreError::Conflict(format!("booking code {code} is taken")));
         }
-        let seq = self.number_booking(code)?;
-        self.write_booking(seq, booking)
+        // Each table opened once: opening one is a good part of a row's cost in redb.
+        let mut rows = self.table(BOOKINGS)?;
+        let seq = rows.last().map_err(backend)?.map_or(1, |(k, _)| k.value() + 1);
+        seqs.insert(code, seq)?;
+        rows.insert(seq, encode(booking)?.as_slice())?;
+        drop((seqs, rows));
+        self.index_booking(booking)
     }
 
     fn put_block(&mut self, block: &Block) -> StoreResult<()> {
