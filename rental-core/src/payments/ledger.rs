@@ -123,6 +123,11 @@ pub struct PaymentRecord {
     #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::basics::timestamp::option")]
     #[cfg_attr(feature = "schemars", schemars(skip))]
     pub overdue_at: Option<DateTime<Utc>>,
+    /// On a booking's first installment: the payment settings it was made
+    /// under (the booking's frozen plan, one record fewer a creation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    pub(crate) plan: Option<FrozenSettings>,
 }
 
 impl PaymentRecord {
@@ -154,6 +159,7 @@ impl PaymentRecord {
             source_ref: None,
             lease: None,
             overdue_at: None,
+            plan: None,
         }
     }
 
@@ -215,7 +221,9 @@ pub fn booking_prefix(slug: &str, code: &str) -> String {
 }
 
 /// The payment settings a booking was made under, frozen on it: later
-/// edits of the property do not change them. Stored under `{slug}/{code}`.
+/// edits of the property do not change them. Stored on the booking's first
+/// installment; under `{slug}/{code}` for a booking without one, or made
+/// before they moved there.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]

@@ -294,7 +294,7 @@ impl<S: Store> Rental<S> {
         // The payment plan is frozen and the schedule written with the booking (docs/API.md, Payments).
         let clock = crate::payments::schedule::StayClock::of(&property, stay);
         let (plan, schedule) = super::payments::schedule(&booking, &property.payments, &clock, now);
-        tx.put(&plan)?;
+        plan.iter().try_for_each(|plan| tx.put(plan))?;
         schedule.iter().try_for_each(|record| tx.put(record))?;
         booking.money = crate::payments::PaymentSummary::of(&schedule, true);
         tx.insert_booking(&booking, &property)?;

@@ -84,24 +84,29 @@ impl<S: Store> Rental<S> {
     }
 }
 
-/// The frozen plan of a booking just made and its schedule, for the caller
+/// The schedule of a booking just made, with its frozen plan, for the caller
 /// to write in the booking's own transaction: the installments of its total
-/// (the first `due`, later ones `scheduled`), and the deposit's hold, if the
-/// settings take one. The booking's [`PaymentSummary`] is the records'
+/// (the first `due`, later ones `scheduled`, the first holding the plan), and
+/// the deposit's hold, if the settings take one; the plan apart only when
+/// there is no installment to hold it. The booking's [`PaymentSummary`] is the records'
 /// (`PaymentSummary::of(&records, true)`), for the caller to set on it.
 pub(crate) fn schedule(
     booking: &Booking,
     settings: &PaymentSettings,
     clock: &StayClock,
     now: DateTime<Utc>,
-) -> (PaymentPlan, Vec<PaymentRecord>) {
-    let plan =
-        PaymentPlan { property: booking.property.clone(), booking: booking.code.clone(), settings: settings.into() };
+) -> (Option<PaymentPlan>, Vec<PaymentRecord>) {
+    let mut plan = Some(PaymentPlan {
+        property: booking.property.clone(),
+        booking: booking.code.clone(),
+        settings: settings.into(),
+    });
     let mut written = Vec::new();
     for PlannedInstallment { number, amount, due_at } in installments(booking.total, &settings.terms, clock, now) {
         let status = if due_at <= now { PaymentState::Due } else { PaymentState::Scheduled };
         let mut record = PaymentRecord::new(booking, PaymentKind::Installment, number, amount, status);
         record.due_at = Some(due_at);
+        record.plan = plan.take().map(|plan| plan.settings);
         written.push(record);
     }
     if let Some(deposit) = &settings.security_deposit {
@@ -125,6 +130,10 @@ pub(crate) fn records_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str
 /// The frozen payment settings of a booking; `None` for one made before
 /// payments, or imported from a channel.
 pub(crate) fn plan_of<T: ReadRecords + ?Sized>(tx: &T, slug: &str, code: &str) -> StoreResult<Option<PaymentSettings>> {
+    let first = format!("{}pay_{code}_i1", booking_prefix(slug, code));
+    if let Some(plan) = tx.get::<PaymentRecord>(&first)?.and_then(|first| first.plan) {
+        return Ok(Some(plan.into()));
+    }
     Ok(tx.get::<PaymentPlan>(&format!("{slug}/{code}"))?.map(|p| p.settings.into()))
 }
 
@@ -213,5 +222,51 @@ impl<S: Store> super::Worker<'_, S> {
         let tz = property.map_or(chrono_tz::UTC, |p| p.timezone);
         let records = records_of(&tx, slug, code)?;
         Ok(crate::payments::refund::preview(&booking, &records, &policy, self.now(), tz))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo;
+    use crate::payments::ledger::FrozenSettings;
+    use crate::properties::payment_settings::{PaymentTerms, SecurityDeposit};
+    use crate::store::{MemoryStore, WriteRecords};
+
+    /// A booking's plan is read from its first installment, and from its own
+    /// record for a booking written before the plan moved there.
+    #[test]
+    fn a_plan_is_read_from_the_first_installment_or_from_its_own_older_record() {
+        let store = MemoryStore::new();
+        let settings = PaymentSettings::default()
+            .terms(PaymentTerms::split(&[(5_000, None), (5_000, Some(30))], 48))
+            .deposit(SecurityDeposit::new(30_000));
+        let now = "2027-01-10T10:00:00Z".parse().unwrap();
+        let (new, old) = (
+            demo::booking("BK-PLAN01", "2027-04-01", "2027-04-08"),
+            demo::booking("BK-PLAN02", "2027-04-10", "2027-04-12"),
+        );
+        let mut tx = store.write().unwrap();
+        for booking in [&new, &old] {
+            let clock = StayClock::of(&demo::sea_view(), booking.stay);
+            let (plan, mut written) = schedule(booking, &settings, &clock, now);
+            assert!(plan.is_none() && written[0].plan.is_some() && written[1..].iter().all(|r| r.plan.is_none()));
+            if booking.code == old.code {
+                let frozen = written[0].plan.take().map(|settings| PaymentPlan {
+                    property: booking.property.clone(),
+                    booking: booking.code.clone(),
+                    settings,
+                });
+                tx.put(&frozen.unwrap()).unwrap();
+            }
+            written.iter().try_for_each(|record| tx.put(record)).unwrap();
+        }
+        tx.commit().unwrap();
+        let read = store.read().unwrap();
+        for booking in [&new, &old] {
+            let plan = plan_of(&read, "sea-view", booking.code.as_str()).unwrap().expect("a plan");
+            assert_eq!(FrozenSettings::from(&plan), FrozenSettings::from(&settings), "{}", booking.code);
+        }
+        assert!(plan_of(&read, "sea-view", "BK-NONE01").unwrap().is_none());
     }
 }
