@@ -53,6 +53,23 @@ fn installment(server: &TestServer<MemoryStore>, code: &str, number: u32) -> Pay
     records.into_iter().find(|r| r.kind == PaymentKind::Installment && r.number == number).expect("the installment")
 }
 
+/// The booking `code`, whose second installment (due 2026-12-13 15:00 in Lisbon,
+/// 48 hours' grace) is refused and unpaid: still confirmed a minute before its
+/// grace ends, cancelled as overdue by the first charging pass after it.
+async fn cancelled_past_grace(server: &TestServer<MemoryStore>, provider: &Stripe, code: &str) -> Value {
+    server.set_now("2026-12-15T14:59:00Z");
+    charge_due(&server.rental, provider).await;
+    assert_eq!(server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["status"], "confirmed");
+    server.set_now("2026-12-15T15:01:00Z");
+    charge_due(&server.rental, provider).await;
+    let cancelled = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body;
+    assert_eq!(
+        (cancelled["status"].as_str(), cancelled["cancelledBy"].as_str(), cancelled["cancelReason"].as_str()),
+        (Some("cancelled"), Some("system"), Some("payment_overdue"))
+    );
+    cancelled
+}
+
 #[tokio::test]
 async fn the_second_installment_is_charged_off_session_at_its_instant_once() {
     let Some(stripe) = LocalStripe::start() else { return };
@@ -177,16 +194,7 @@ async fn a_refused_installment_tells_the_guest_and_past_its_grace_cancels_the_bo
     assert_eq!(booking["status"], "confirmed", "within its grace the booking stands");
 
     // The grace is 48 hours after the installment's instant (2026-12-13 15:00 in Lisbon).
-    server.set_now("2026-12-15T14:59:00Z");
-    charge_due(&server.rental, provider.as_ref()).await;
-    assert_eq!(server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["status"], "confirmed");
-    server.set_now("2026-12-15T15:01:00Z");
-    charge_due(&server.rental, provider.as_ref()).await;
-    let cancelled = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body;
-    assert_eq!(
-        (cancelled["status"].as_str(), cancelled["cancelledBy"].as_str(), cancelled["cancelReason"].as_str()),
-        (Some("cancelled"), Some("system"), Some("payment_overdue"))
-    );
+    let cancelled = cancelled_past_grace(&server, provider.as_ref(), &code).await;
     // The default policy refunds everything a cancellation 5 days ahead: the first installment.
     assert_eq!(cancelled["amountRefunded"], first.amount, "{cancelled}");
     let refunds = stripe.get(&format!("/v1/refunds?payment_intent={}", first.provider_ref.unwrap())).await;
@@ -375,16 +383,7 @@ async fn an_installment_refused_on_the_stay_page_before_any_off_session_charge_c
     assert_eq!((refused.status, refused.attempts), (PaymentState::Failed, 1), "{refused:?}");
 
     // The grace is 48 hours after the installment's instant, however it was refused.
-    server.set_now("2026-12-15T14:59:00Z");
-    charge_due(&server.rental, provider.as_ref()).await;
-    assert_eq!(server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body["status"], "confirmed");
-    server.set_now("2026-12-15T15:01:00Z");
-    charge_due(&server.rental, provider.as_ref()).await;
-    let cancelled = server.get(&format!("/api/v1/bookings/{code}"), &server.key).await.body;
-    assert_eq!(
-        (cancelled["status"].as_str(), cancelled["cancelledBy"].as_str(), cancelled["cancelReason"].as_str()),
-        (Some("cancelled"), Some("system"), Some("payment_overdue"))
-    );
+    let cancelled = cancelled_past_grace(&server, provider.as_ref(), &code).await;
     assert_eq!(cancelled["amountRefunded"], installment(&server, &code, 1).amount, "the policy's refund: {cancelled}");
     assert_eq!(installment(&server, &code, 2).status, PaymentState::Canceled);
 }
