@@ -8,6 +8,7 @@ use std::ops::Deref;
 use redb::{Key, TableDefinition, TableHandle, Value, WriteTransaction};
 
 use super::backend;
+use super::kept::Open;
 use crate::store::{StoreError, StoreResult};
 
 const INSERT: u8 = 1;
@@ -42,19 +43,15 @@ impl Changes {
 
 /// A table of a write transaction whose changes are noted for the log. It
 /// reads as the table it wraps.
-pub(super) struct Logged<'t, K: Key + 'static, V: Value + 'static> {
-    table: redb::Table<'t, K, V>,
-    changes: &'t Changes,
+pub(super) struct Logged<'s, 'q, K: Key + 'static, V: Value + 'static> {
+    table: Open<'s, 'q, K, V>,
+    changes: &'s Changes,
 }
 
-impl<'t, K: Key + 'static, V: Value + 'static> Logged<'t, K, V> {
-    /// Opens `def` in `tx`, noting its changes in `changes`.
-    pub(super) fn open(
-        tx: &'t WriteTransaction,
-        def: TableDefinition<K, V>,
-        changes: &'t Changes,
-    ) -> StoreResult<Self> {
-        Ok(Logged { table: tx.open_table(def).map_err(backend)?, changes })
+impl<'s, 'q, K: Key + 'static, V: Value + 'static> Logged<'s, 'q, K, V> {
+    /// `table`, its changes noted in `changes`.
+    pub(super) fn new(table: Open<'s, 'q, K, V>, changes: &'s Changes) -> Self {
+        Logged { table, changes }
     }
 
     /// Inserts or replaces a row.
@@ -95,8 +92,8 @@ impl<'t, K: Key + 'static, V: Value + 'static> Logged<'t, K, V> {
     }
 }
 
-impl<'t, K: Key + 'static, V: Value + 'static> Deref for Logged<'t, K, V> {
-    type Target = redb::Table<'t, K, V>;
+impl<'q, K: Key + 'static, V: Value + 'static> Deref for Logged<'_, 'q, K, V> {
+    type Target = redb::Table<'q, K, V>;
     fn deref(&self) -> &Self::Target {
         &self.table
     }

@@ -5,6 +5,7 @@ mod changes;
 mod disk;
 mod errors;
 mod flusher;
+mod kept;
 mod memo;
 mod migrate;
 mod peek;
@@ -17,6 +18,7 @@ mod sim;
 mod tables;
 #[cfg(test)]
 mod tests;
+mod view;
 mod write;
 
 pub use errors::RedoError;
@@ -24,7 +26,7 @@ pub use errors::RedoError;
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use redb::{Database, ReadTransaction, ReadableDatabase, ReadableTable, WriteTransaction};
+use redb::{Database, ReadTransaction, ReadableDatabase, ReadableTable};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -32,7 +34,6 @@ use super::{Store, StoreError, StoreResult};
 use changes::Changes;
 use disk::{Disk, OsDisk};
 use flusher::Flusher;
-pub use read::Tables;
 #[cfg(test)]
 use redo::redo_path;
 use redo::{Header, RedoLog, checkpoint};
@@ -239,7 +240,7 @@ pub struct RedbTx<T>(T);
 
 /// redb's write transaction, with the rows it changed for the redo log.
 pub struct RedbWrite<'a> {
-    tx: WriteTransaction,
+    tx: kept::KeptTx,
     changes: Changes,
     store: &'a RedbStore,
 }
@@ -273,7 +274,7 @@ impl Store for RedbStore {
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
         let tx = self.db.begin_write().map_err(backend)?;
-        Ok(RedbTx(RedbWrite { tx, changes: Changes::default(), store: self }))
+        Ok(RedbTx(RedbWrite { tx: kept::KeptTx::begin(tx), changes: Changes::default(), store: self }))
     }
 
     /// The one writer, as [`Store::write`]: redb has no other kind.

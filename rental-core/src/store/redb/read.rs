@@ -1,16 +1,20 @@
 //! Reading the redb store: the [`Tables`] that both kinds of transaction
 //! open, and [`ReadTx`] on them.
 
+use std::ops::Deref;
+
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use redb::{Key, ReadTransaction, ReadableTable, TableDefinition, Value, WriteTransaction};
 use serde::de::DeserializeOwned;
 
+use super::kept::{self, Keep, Open};
 use super::tables::{
     BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CalendarKey, CalendarValue, DELIVERIES,
     DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS,
     UNFANNED,
 };
-use super::{RedbTx, RedbWrite, backend, decode};
+use super::view::View;
+use super::{RedbTx, backend, decode};
 use crate::basics::ids::BookingCode;
 use crate::basics::lease::Lease;
 use crate::basics::stay::{MAX_NIGHTS, Stay};
@@ -24,51 +28,51 @@ use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult};
 /// Opening a table to read, the same way for both kinds of transaction.
 pub trait Tables {
     /// The table handle.
-    type Table<'t, K: Key + 'static, V: Value + 'static>: ReadableTable<K, V>
+    type Table<'t, K: Key + 'static, V: Value + 'static>: Deref<Target: ReadableTable<K, V> + Sized>
     where
         Self: 't;
     /// Opens a table.
-    fn open<K: Key + 'static, V: Value + 'static>(
-        &self,
-        def: TableDefinition<K, V>,
-    ) -> StoreResult<Self::Table<'_, K, V>>;
+    fn open<K: Keep<V>, V: Value + 'static>(&self, def: TableDefinition<K, V>) -> StoreResult<Self::Table<'_, K, V>>;
     /// The property stored as `row`, decoded.
     fn decode_property(&self, row: RecordRow) -> StoreResult<Property> {
         crate::store::record::decode(&row)
     }
 }
 
+/// A table of a read snapshot.
+#[derive(Debug)]
+pub struct Snapshot<K: Key + 'static, V: Value + 'static>(redb::ReadOnlyTable<K, V>);
+
+impl<K: Key + 'static, V: Value + 'static> Deref for Snapshot<K, V> {
+    type Target = redb::ReadOnlyTable<K, V>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
 impl Tables for ReadTransaction {
-    type Table<'t, K: Key + 'static, V: Value + 'static> = redb::ReadOnlyTable<K, V>;
-    fn open<K: Key + 'static, V: Value + 'static>(
-        &self,
-        def: TableDefinition<K, V>,
-    ) -> StoreResult<Self::Table<'_, K, V>> {
-        self.open_table(def).map_err(backend)
+    type Table<'t, K: Key + 'static, V: Value + 'static> = Snapshot<K, V>;
+    fn open<K: Keep<V>, V: Value + 'static>(&self, def: TableDefinition<K, V>) -> StoreResult<Self::Table<'_, K, V>> {
+        self.open_table(def).map(Snapshot).map_err(backend)
     }
 }
 
+/// A bare write transaction (a migration's) opens each table on its own.
 impl Tables for WriteTransaction {
-    type Table<'t, K: Key + 'static, V: Value + 'static> = redb::Table<'t, K, V>;
-    fn open<K: Key + 'static, V: Value + 'static>(
-        &self,
-        def: TableDefinition<K, V>,
-    ) -> StoreResult<Self::Table<'_, K, V>> {
-        self.open_table(def).map_err(backend)
+    type Table<'t, K: Key + 'static, V: Value + 'static> = Open<'t, 't, K, V>;
+    fn open<K: Keep<V>, V: Value + 'static>(&self, def: TableDefinition<K, V>) -> StoreResult<Self::Table<'_, K, V>> {
+        self.open_table(def).map(Open::Own).map_err(backend)
     }
 }
 
-/// A write transaction reads through the redb transaction it wraps.
-impl Tables for RedbWrite<'_> {
+/// A write transaction reads through the tables it keeps open.
+impl<'s, 'q> Tables for View<'s, 'q> {
     type Table<'t, K: Key + 'static, V: Value + 'static>
-        = redb::Table<'t, K, V>
+        = Open<'s, 'q, K, V>
     where
         Self: 't;
-    fn open<K: Key + 'static, V: Value + 'static>(
-        &self,
-        def: TableDefinition<K, V>,
-    ) -> StoreResult<Self::Table<'_, K, V>> {
-        self.tx.open(def)
+    fn open<K: Keep<V>, V: Value + 'static>(&self, def: TableDefinition<K, V>) -> StoreResult<Self::Table<'_, K, V>> {
+        kept::open(self.tx, self.kept, def)
     }
     /// Through the store's memo: a creation reads its property in each group.
     fn decode_property(&self, row: RecordRow) -> StoreResult<Property> {
@@ -82,10 +86,7 @@ impl<T: Tables> Tables for &T {
         = T::Table<'t, K, V>
     where
         Self: 't;
-    fn open<K: Key + 'static, V: Value + 'static>(
-        &self,
-        def: TableDefinition<K, V>,
-    ) -> StoreResult<Self::Table<'_, K, V>> {
+    fn open<K: Keep<V>, V: Value + 'static>(&self, def: TableDefinition<K, V>) -> StoreResult<Self::Table<'_, K, V>> {
         (**self).open(def)
     }
 }
@@ -172,7 +173,7 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn pending_codes(&self) -> StoreResult<Vec<BookingCode>> {
-        held_codes(&self.0.open(CALENDAR)?, ..)
+        held_codes(&*self.0.open(CALENDAR)?, ..)
     }
 
     fn lapsing_holds(&self, created_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<BookingCode>> {
@@ -200,7 +201,7 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn pending_count(&self, slug: &str) -> StoreResult<usize> {
-        count_held(&self.0.open(CALENDAR)?, slug)
+        count_held(&*self.0.open(CALENDAR)?, slug)
     }
 
     fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
@@ -247,25 +248,25 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn pending_codes_of(&self, slug: &str) -> StoreResult<Vec<BookingCode>> {
-        held_codes(&self.0.open(CALENDAR)?, of_property(slug))
+        held_codes(&*self.0.open(CALENDAR)?, of_property(slug))
     }
 
     fn calendar(&self, slug: &str, from: NaiveDate, to: NaiveDate) -> StoreResult<Vec<CalendarEntry>> {
-        let reach = reach_of(&self.0.open(CALENDAR_REACH)?, slug)?;
-        entries_from(&self.0.open(CALENDAR)?, slug, reach, from, to)
+        let reach = reach_of(&*self.0.open(CALENDAR_REACH)?, slug)?;
+        entries_from(&*self.0.open(CALENDAR)?, slug, reach, from, to)
     }
 
     fn calendars_from(&self, starts: &[(&str, NaiveDate)]) -> StoreResult<Vec<Vec<CalendarEntry>>> {
         let (table, reaches) = (self.0.open(CALENDAR)?, self.0.open(CALENDAR_REACH)?);
         starts
             .iter()
-            .map(|(slug, from)| entries_from(&table, slug, reach_of(&reaches, slug)?, *from, NaiveDate::MAX))
+            .map(|(slug, from)| entries_from(&*table, slug, reach_of(&*reaches, slug)?, *from, NaiveDate::MAX))
             .collect()
     }
 
     fn pending_counts(&self, slugs: &[&str]) -> StoreResult<Vec<usize>> {
         let table = self.0.open(CALENDAR)?;
-        slugs.iter().map(|slug| count_held(&table, slug)).collect()
+        slugs.iter().map(|slug| count_held(&*table, slug)).collect()
     }
 
     fn block(&self, id: &str) -> StoreResult<Option<Block>> {

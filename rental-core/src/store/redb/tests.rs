@@ -2,7 +2,7 @@
 //! redo log across crashes, restored files and foreign logs.
 
 use chrono::NaiveDate;
-use redb::TableHandle;
+use redb::{TableHandle, WriteTransaction};
 
 use super::tables::{
     BOOKING_SEQS, BOOKINGS, CALENDAR_REACH, CODE_KEYED_BOOKINGS, DELIVERY_EVENTS, DELIVERY_FINISHED, FANNED_OUT,
@@ -284,7 +284,9 @@ fn an_upgrade_after_a_crash_replays_the_old_log_before_numbering() {
     // What schema 5 logged for a creation: its row in `bookings`, by code.
     store.log().checkpoint_every(std::time::Duration::MAX);
     let tx = store.write().unwrap();
-    tx.table(CODE_KEYED_BOOKINGS).unwrap().insert("BK-22222A", encode(&logged).unwrap().as_slice()).unwrap();
+    tx.0.view(|v| {
+        v.table(CODE_KEYED_BOOKINGS).unwrap().insert("BK-22222A", encode(&logged).unwrap().as_slice()).unwrap()
+    });
     tx.commit().unwrap();
 
     let reopened = crash_copy(&path, &dir.path().join("copy.redb"));
@@ -541,13 +543,17 @@ fn opening_a_schema_7_store_moves_its_properties_into_records_the_logged_one_too
     let store = RedbStore::open(&path).unwrap();
     store.log().checkpoint_every(std::time::Duration::ZERO);
     let tx = store.write().unwrap();
-    tx.table(PROPERTIES).unwrap().insert(durable.slug.as_str(), encode(&durable).unwrap().as_slice()).unwrap();
-    tx.table(META).unwrap().insert("schema_version", "7").unwrap();
+    tx.0.view(|v| {
+        v.table(PROPERTIES).unwrap().insert(durable.slug.as_str(), encode(&durable).unwrap().as_slice()).unwrap()
+    });
+    tx.0.view(|v| v.table(META).unwrap().insert("schema_version", "7").unwrap());
     tx.commit().unwrap();
     // What schema 7 logged for a property's change: its row in `properties`.
     store.log().checkpoint_every(std::time::Duration::MAX);
     let tx = store.write().unwrap();
-    tx.table(PROPERTIES).unwrap().insert(logged.slug.as_str(), encode(&logged).unwrap().as_slice()).unwrap();
+    tx.0.view(|v| {
+        v.table(PROPERTIES).unwrap().insert(logged.slug.as_str(), encode(&logged).unwrap().as_slice()).unwrap()
+    });
     tx.commit().unwrap();
 
     let reopened = crash_copy(&path, &dir.path().join("copy.redb"));

@@ -1,32 +1,34 @@
-//! Writing the redb store: [`WriteTx`] on the write transaction, every change
-//! noted for the redo log, and the commit that appends and syncs it.
+//! Writing the redb store: the write methods on a transaction's [`View`], every
+//! change noted for the redo log, and the commit that appends and syncs it.
 
 use chrono::NaiveDate;
-use redb::{Durability, Key, ReadableTable, TableDefinition, Value};
+use redb::{Durability, ReadableTable, TableDefinition, Value};
 use serde::Serialize;
 
 use super::changes::Logged;
+use super::kept::{self, Keep};
 use super::read::{day, kind_code, millis, reach_of};
 use super::redo::checkpoint;
 use super::tables::{
     BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS,
     DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS, UNFANNED,
 };
+use super::view::View;
 use super::{RedbTx, RedbWrite, backend, encode};
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::{Block, CalendarEntry};
 use crate::bookings::event::Event;
 use crate::bookings::lifecycle;
 use crate::outbox::delivery::{Delivery, DeliveryClaim};
-use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult, WriteTx, due_key, finished_key};
+use crate::store::{ReadTx, RecordKind, RecordRow, StoreError, StoreResult, due_key, finished_key};
 
-impl RedbTx<RedbWrite<'_>> {
+impl<'s, 'q> RedbTx<View<'s, 'q>> {
     /// Opens a table to change; its changes go to the redo log.
-    pub(super) fn table<K: Key + 'static, V: Value + 'static>(
+    pub(super) fn table<K: Keep<V>, V: Value + 'static>(
         &self,
         def: TableDefinition<K, V>,
-    ) -> StoreResult<Logged<'_, K, V>> {
-        Logged::open(&self.0.tx, def, &self.0.changes)
+    ) -> StoreResult<Logged<'s, 'q, K, V>> {
+        Ok(Logged::new(kept::open(self.0.tx, self.0.kept, def)?, self.0.changes))
     }
 
     fn put_json(&self, def: TableDefinition<&str, &[u8]>, key: &str, value: &impl Serialize) -> StoreResult<()> {
@@ -103,10 +105,8 @@ impl RedbTx<RedbWrite<'_>> {
         self.table(LAPSING_HOLDS)?.remove((millis(old.created_at), code))?;
         self.remove_entry(slug, old.check_in(), code)
     }
-}
 
-impl WriteTx for RedbTx<RedbWrite<'_>> {
-    fn put_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+    pub(super) fn put_booking(&self, booking: &Booking) -> StoreResult<()> {
         let seq = if let Some((seq, old)) = self.numbered_booking(booking.code.as_str())? {
             self.unindex_booking(&old)?;
             seq
@@ -117,7 +117,7 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
     }
 
     /// One look for the code, not the two of a read and then [`WriteTx::put_booking`]'s own.
-    fn insert_booking(&mut self, booking: &Booking) -> StoreResult<()> {
+    pub(super) fn insert_booking(&self, booking: &Booking) -> StoreResult<()> {
         let code = booking.code.as_str();
         let mut seqs = self.table(BOOKING_SEQS)?;
         if seqs.get(code).map_err(backend)?.is_some() {
@@ -132,13 +132,13 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         self.index_booking(booking)
     }
 
-    fn put_block(&mut self, block: &Block) -> StoreResult<()> {
+    pub(super) fn put_block(&self, block: &Block) -> StoreResult<()> {
         self.remove_block(&block.id)?;
         self.put_json(BLOCKS, &block.id, block)?;
         self.put_entry(block.property.as_str(), &CalendarEntry::of_block(block))
     }
 
-    fn remove_block(&mut self, id: &str) -> StoreResult<bool> {
+    pub(super) fn remove_block(&self, id: &str) -> StoreResult<bool> {
         let Some(old) = self.block(id)? else {
             return Ok(false);
         };
@@ -146,7 +146,7 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         self.remove(BLOCKS, id)
     }
 
-    fn append_events(&mut self, events: &[Event]) -> StoreResult<()> {
+    pub(super) fn append_events(&self, events: &[Event]) -> StoreResult<()> {
         let mut table = self.table(OUTBOX)?;
         let mut seq = table.last().map_err(backend)?.map_or(0, |(k, _)| k.value());
         let mut unfanned = self.table(UNFANNED)?;
@@ -158,13 +158,13 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         Ok(())
     }
 
-    fn append_event(&mut self, event: &Event) -> StoreResult<u64> {
+    pub(super) fn append_event(&self, event: &Event) -> StoreResult<u64> {
         self.append_events(std::slice::from_ref(event))?;
         let table = self.table(OUTBOX)?;
         Ok(table.last().map_err(backend)?.map_or(0, |(k, _)| k.value()))
     }
 
-    fn append_event_at(&mut self, seq: u64, event: &Event) -> StoreResult<()> {
+    pub(super) fn append_event_at(&self, seq: u64, event: &Event) -> StoreResult<()> {
         let mut table = self.table(OUTBOX)?;
         if table.last().map_err(backend)?.is_some_and(|(k, _)| k.value() >= seq) {
             return Err(StoreError::Conflict(format!("the outbox is already numbered past {seq}")));
@@ -174,7 +174,7 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         Ok(())
     }
 
-    fn mark_fanned_out(&mut self, seqs: &[u64]) -> StoreResult<()> {
+    pub(super) fn mark_fanned_out(&self, seqs: &[u64]) -> StoreResult<()> {
         let mut unfanned = self.table(UNFANNED)?;
         for &seq in seqs {
             unfanned.remove(seq)?;
@@ -182,7 +182,7 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         Ok(())
     }
 
-    fn put_delivery(&mut self, delivery: &Delivery) -> StoreResult<()> {
+    pub(super) fn put_delivery(&self, delivery: &Delivery) -> StoreResult<()> {
         self.remove_delivery(&delivery.id)?;
         self.index_delivery(delivery)?;
         if due_key(delivery).is_none() {
@@ -192,16 +192,16 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
     }
 
     /// One row in the lease table: no read first, one tree (see `tables::DELIVERY_LEASES`).
-    fn put_lease(&mut self, claim: &DeliveryClaim) -> StoreResult<()> {
+    pub(super) fn put_lease(&self, claim: &DeliveryClaim) -> StoreResult<()> {
         let value = (claim.webhook_id.as_str(), claim.lease.owner.as_str(), millis(claim.lease.until));
         self.table(DELIVERY_LEASES)?.insert(claim.delivery_id.as_str(), value)
     }
 
-    fn remove_lease(&mut self, delivery_id: &str) -> StoreResult<()> {
+    pub(super) fn remove_lease(&self, delivery_id: &str) -> StoreResult<()> {
         self.table(DELIVERY_LEASES)?.remove(delivery_id).map(drop)
     }
 
-    fn remove_delivery(&mut self, id: &str) -> StoreResult<()> {
+    pub(super) fn remove_delivery(&self, id: &str) -> StoreResult<()> {
         let Some(old) = self.delivery(id)? else { return Ok(()) };
         if let Some((at, seq)) = due_key(&old) {
             self.table(DELIVERY_DUE)?.remove((at, seq, id))?;
@@ -213,7 +213,7 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         self.remove(DELIVERIES, id).map(drop)
     }
 
-    fn remove_event(&mut self, seq: u64) -> StoreResult<()> {
+    pub(super) fn remove_event(&self, seq: u64) -> StoreResult<()> {
         self.table(OUTBOX)?.remove(seq)?;
         self.table(UNFANNED)?.remove(seq)?;
         Ok(())
@@ -221,7 +221,7 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
 
     /// The row goes in first and says what it replaced, so a new record (most
     /// of them: a booking's messages and payments) costs no read of its own.
-    fn put_record(&mut self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
+    pub(super) fn put_record(&self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
         let key = row.key.as_str();
         let old_at = self.table(RECORDS)?.replace((kind.name, key), (row.at, row.doc.as_slice()), |(at, _)| at)?;
         if old_at == Some(row.at) {
@@ -237,24 +237,22 @@ impl WriteTx for RedbTx<RedbWrite<'_>> {
         Ok(())
     }
 
-    fn remove_record(&mut self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
+    pub(super) fn remove_record(&self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
         let Some(old) = self.record(kind, key)? else { return Ok(false) };
         if let Some(at) = old.at {
             self.table(RECORD_TIMES)?.remove((kind.name, at, key))?;
         }
         self.table(RECORDS)?.remove((kind.name, key))
     }
+}
 
-    /// Nothing to tell: the file lock makes this process the only writer.
-    fn touch(&mut self, _topic: &str) -> StoreResult<()> {
-        Ok(())
-    }
-
+impl RedbWrite<'_> {
     /// Appends the changes to the redo log and commits redb without a sync
     /// of its own; about once a second, a durable redb commit instead (a
     /// checkpoint). A commit that changed nothing writes nothing.
-    fn commit(self) -> StoreResult<()> {
-        let RedbWrite { mut tx, changes, store } = self.0;
+    pub(super) fn commit(self) -> StoreResult<()> {
+        let RedbWrite { tx, changes, store } = self;
+        let mut tx = tx.close();
         if changes.is_empty() {
             // Nothing to make durable, so nothing a refusing log could lose.
             tx.set_durability(Durability::None).map_err(backend)?;
