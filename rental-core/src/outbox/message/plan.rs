@@ -20,7 +20,7 @@ use crate::bookings::booking::{Booking, Status};
 use crate::bookings::verification::is_verified;
 use crate::properties::property::Property;
 
-use super::template::{Facts, context, subject};
+use super::template::{Facts, context_with, subject_with};
 use super::timing::schedule;
 use super::{Message, MessageKind, MessageStatus, TimedTo, cancel, reasons, skip};
 
@@ -200,7 +200,7 @@ pub fn fresh(kind: MessageKind, booking: &Booking, input: PlanInput<'_>, due: Da
     let locale = super::template::locale_of(kind, booking, input.property);
     let custom = input.property.messages.custom(kind, locale);
     let facts = Facts { booking, property: input.property, base_url: None, stay_url: None };
-    let subject = subject(locale, kind, custom, &context(kind, facts)).unwrap_or_default();
+    let subject = subject_with(locale, kind, custom, |wanted| context_with(kind, facts, wanted)).unwrap_or_default();
     let to = if kind.is_for_host() { input.host_email } else { booking.guest_email.as_str() };
     let message = Message {
         id,

@@ -47,55 +47,64 @@ pub fn render_for(kind: MessageKind, facts: Facts<'_>) -> Result<Rendered, Templ
 /// dates, times and money written in the message's language ([`locale_of`]).
 /// The door code is given to `check_in_instructions` alone.
 pub fn context(kind: MessageKind, facts: Facts<'_>) -> BTreeMap<&'static str, serde_json::Value> {
+    context_with(kind, facts, &|_| true)
+}
+
+/// The variables of [`context`] that `wanted` names, the others not even written.
+pub(crate) fn context_with(
+    kind: MessageKind,
+    facts: Facts<'_>,
+    wanted: &dyn Fn(&str) -> bool,
+) -> BTreeMap<&'static str, serde_json::Value> {
     let Facts { booking: b, property: p, base_url, stay_url } = facts;
     let l = locale_of(kind, b, p);
-    let page = match base_url {
-        Some(base) if p.booking_page.enabled => format!("{base}/book/{}", p.slug.as_str()),
-        _ => String::new(),
+    let mut c = BTreeMap::new();
+    let mut put = |name: &'static str, value: &dyn Fn() -> serde_json::Value| {
+        if wanted(name) {
+            c.insert(name, value());
+        }
     };
-    let mut c = BTreeMap::from([
-        ("guest_name", json!(b.guest_name)),
-        ("guest_email", json!(b.guest_email)),
-        ("booking_code", json!(b.code.as_str())),
-        ("property_name", json!(p.name)),
-        ("check_in", json!(l.long_date(b.check_in()))),
-        ("check_out", json!(l.long_date(b.check_out()))),
-        ("check_in_time", json!(l.time(p.stay_rules.check_in_time, p.timezone))),
-        ("check_out_time", json!(l.time(p.stay_rules.check_out_time, p.timezone))),
-        ("nights", json!(b.nights)),
-        ("guests", json!(b.guests)),
-        ("total", json!(l.money(b.total, &b.currency))),
-        ("contact_email", json!(p.messages.contact_email)),
-        ("booking_page_url", json!(page)),
-        ("status", json!(b.status.to_string())),
-        ("stay_url", json!(stay_url.unwrap_or_default())),
-    ]);
+    put("guest_name", &|| json!(b.guest_name));
+    put("guest_email", &|| json!(b.guest_email));
+    put("booking_code", &|| json!(b.code.as_str()));
+    put("property_name", &|| json!(p.name));
+    put("check_in", &|| json!(l.long_date(b.check_in())));
+    put("check_out", &|| json!(l.long_date(b.check_out())));
+    put("check_in_time", &|| json!(l.time(p.stay_rules.check_in_time, p.timezone)));
+    put("check_out_time", &|| json!(l.time(p.stay_rules.check_out_time, p.timezone)));
+    put("nights", &|| json!(b.nights));
+    put("guests", &|| json!(b.guests));
+    put("total", &|| json!(l.money(b.total, &b.currency)));
+    put("contact_email", &|| json!(p.messages.contact_email));
+    put("booking_page_url", &|| match base_url {
+        Some(base) if p.booking_page.enabled => json!(format!("{base}/book/{}", p.slug.as_str())),
+        _ => json!(""),
+    });
+    put("status", &|| json!(b.status.to_string()));
+    put("stay_url", &|| json!(stay_url.unwrap_or_default()));
     match kind {
         MessageKind::HostRequest => {
-            let notes: Vec<&str> = b.notes.iter().map(|n| n.text.as_str()).collect();
-            c.insert("notes", json!(notes.join("; ")));
-            c.insert("source", json!(b.source.as_str()));
+            put("notes", &|| json!(b.notes.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join("; ")));
+            put("source", &|| json!(b.source.as_str()));
         }
-        MessageKind::HostRequestExpiring => {
-            c.insert("source", json!(b.source.as_str()));
-        }
-        MessageKind::PaymentFailed => {
-            c.insert("balance_due", json!(l.money(b.money.balance_due, &b.currency)));
-        }
+        MessageKind::HostRequestExpiring => put("source", &|| json!(b.source.as_str())),
+        MessageKind::PaymentFailed => put("balance_due", &|| json!(l.money(b.money.balance_due, &b.currency))),
         MessageKind::Cancelled => {
-            c.insert("cancel_reason", json!(b.cancel_reason.clone().unwrap_or_default()));
+            put("cancel_reason", &|| json!(b.cancel_reason.clone().unwrap_or_default()));
             // A lapsed request, not the system's other cancellations (an overdue payment).
-            let lapsed = b.cancelled_by == Some(CancelledBy::System) && b.payment_status == PaymentStatus::Expired;
-            c.insert("expired", json!(lapsed));
+            put("expired", &|| {
+                json!(b.cancelled_by == Some(CancelledBy::System) && b.payment_status == PaymentStatus::Expired)
+            });
         }
         MessageKind::CheckInInstructions => {
-            let (from, until) = crate::stays::access::window(p, b.check_in(), b.check_out(), b.visit.checked_out_at);
-            let code = b.visit.access.as_ref().map_or(p.access.door_code.as_str(), |a| a.code.as_str());
-            c.insert("door_code", json!(code));
-            c.insert("access_from", json!(local_moment(l, p, from)));
-            c.insert("access_until", json!(local_moment(l, p, until)));
-            c.insert("wifi_name", json!(p.access.wifi_ssid));
-            c.insert("arrival_notes", json!(p.access.arrival_notes));
+            let window = || crate::stays::access::window(p, b.check_in(), b.check_out(), b.visit.checked_out_at);
+            put("door_code", &|| {
+                json!(b.visit.access.as_ref().map_or(p.access.door_code.as_str(), |a| a.code.as_str()))
+            });
+            put("access_from", &|| json!(local_moment(l, p, window().0)));
+            put("access_until", &|| json!(local_moment(l, p, window().1)));
+            put("wifi_name", &|| json!(p.access.wifi_ssid));
+            put("arrival_notes", &|| json!(p.access.arrival_notes));
         }
         _ => {}
     }
@@ -138,6 +147,28 @@ mod tests {
         let c =
             context(kind, Facts { booking, property, base_url: None, stay_url: Some("https://r.example/stay/X.1") });
         render(booking.locale, kind, property.messages.custom(kind, booking.locale), &c).unwrap()
+    }
+
+    #[test]
+    fn a_subject_from_the_variables_it_reads_is_the_subject_from_all_of_them() {
+        let p = demo::sea_view();
+        let mut b = demo::sample_booking(&p, "2026-12-20".parse().unwrap());
+        b.cancel_reason = Some("Plans changed".into());
+        let sources = [
+            None,
+            Some("{{ guest_name }}{% if expired is defined and expired %} lapsed{% endif %}, {{ check_in }}"),
+            Some("{% set n = nights %}{{ n }} nights at {{ property_name | upper }}"),
+            Some("{{ no_such_variable }}"),
+        ];
+        for kind in MessageKind::ALL {
+            for source in sources {
+                let custom = source.map(|s| Parts { subject: Some(s), text: None, html: None });
+                let facts = Facts { booking: &b, property: &p, base_url: Some("https://r.example"), stay_url: None };
+                let all = subject(b.locale, kind, custom, &context(kind, facts));
+                let read = subject_with(b.locale, kind, custom, |wanted| context_with(kind, facts, wanted));
+                assert_eq!(format!("{read:?}"), format!("{all:?}"), "{kind} {source:?}");
+            }
+        }
     }
 
     #[test]

@@ -285,7 +285,7 @@ fn an_upgrade_after_a_crash_replays_the_old_log_before_numbering() {
     store.log().checkpoint_every(std::time::Duration::MAX);
     let tx = store.write().unwrap();
     tx.0.view(|v| {
-        v.table(CODE_KEYED_BOOKINGS).unwrap().insert("BK-22222A", encode(&logged).unwrap().as_slice()).unwrap()
+        v.table(CODE_KEYED_BOOKINGS).unwrap().insert("BK-22222A", encode(&logged).unwrap().as_slice()).unwrap();
     });
     tx.commit().unwrap();
 
@@ -544,7 +544,7 @@ fn opening_a_schema_7_store_moves_its_properties_into_records_the_logged_one_too
     store.log().checkpoint_every(std::time::Duration::ZERO);
     let tx = store.write().unwrap();
     tx.0.view(|v| {
-        v.table(PROPERTIES).unwrap().insert(durable.slug.as_str(), encode(&durable).unwrap().as_slice()).unwrap()
+        v.table(PROPERTIES).unwrap().insert(durable.slug.as_str(), encode(&durable).unwrap().as_slice()).unwrap();
     });
     tx.0.view(|v| v.table(META).unwrap().insert("schema_version", "7").unwrap());
     tx.commit().unwrap();
@@ -552,7 +552,7 @@ fn opening_a_schema_7_store_moves_its_properties_into_records_the_logged_one_too
     store.log().checkpoint_every(std::time::Duration::MAX);
     let tx = store.write().unwrap();
     tx.0.view(|v| {
-        v.table(PROPERTIES).unwrap().insert(logged.slug.as_str(), encode(&logged).unwrap().as_slice()).unwrap()
+        v.table(PROPERTIES).unwrap().insert(logged.slug.as_str(), encode(&logged).unwrap().as_slice()).unwrap();
     });
     tx.commit().unwrap();
 
