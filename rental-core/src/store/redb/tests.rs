@@ -694,3 +694,27 @@ fn a_write_transaction_reads_each_property_as_last_written() {
     }
     assert!(store.write().unwrap().property("nowhere").unwrap().is_none());
 }
+
+/// A write transaction lends each kept table once at a time, as redb opens a
+/// table once at a time; the rows written through it across calls commit.
+#[test]
+fn a_kept_table_is_lent_once_at_a_time_and_its_rows_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
+    let mut tx = store.write().unwrap();
+    tx.0.view(|v| {
+        let first = v.table(BOOKING_SEQS).unwrap();
+        assert!(v.table(BOOKING_SEQS).is_err(), "a second loan while the first is out");
+        assert!(v.table(CALENDAR_REACH).is_ok(), "another table of the same key type");
+        drop(first);
+        v.table(BOOKING_SEQS).unwrap().insert("BK-AAAAAA", 7).unwrap();
+    });
+    tx.0.view(|v| v.table(BOOKING_SEQS).unwrap().insert("BK-BBBBBB", 8).unwrap());
+    tx.put_booking(&demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27")).unwrap();
+    tx.commit().unwrap();
+    let read = store.read().unwrap();
+    let seqs = read.0.open_table(BOOKING_SEQS).unwrap();
+    assert_eq!(seqs.get("BK-BBBBBB").unwrap().map(|v| v.value()), Some(8));
+    assert_eq!(seqs.get("BK-AAAAAA").unwrap().map(|v| v.value()), Some(7));
+    assert!(read.booking("BK-7Q4M2X").unwrap().is_some());
+}
