@@ -353,7 +353,7 @@ pub fn subject(
 
 /// [`subject`] from only the variables its template reads: `context` is
 /// asked for each by name (a message records its subject in the booking's
-/// write, where building every variable was a fifth of the message's cost).
+/// write, where building and converting every variable was most of its cost).
 /// Should that fail, the subject is rendered again with every variable, so
 /// the outcome is [`subject`]'s.
 pub(crate) fn subject_with(

@@ -28,7 +28,7 @@ pub struct View<'s, 'q> {
 
 impl std::fmt::Debug for View<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("View").field("kept", self.kept).finish_non_exhaustive()
+        f.debug_struct("View").finish_non_exhaustive()
     }
 }
 
