@@ -3,10 +3,9 @@
 //! largest first. For a store grown by `benches/growth.sh` (`GROWTH_KEEP=1`),
 //! with the server stopped (redb locks the file).
 //!
-//! Usage: `store-sizes FILE [ROWS]`, FILE being a data directory's
-//! `rental.redb`; with ROWS (the bookings it holds), also bytes per booking.
-//! `STORE_SAMPLE=records` also prints the first rows of that table (which must
-//! have `(&str, &str)` keys and `(Option<i64>, &[u8])` values, as `records` does).
+//! Usage: `store-sizes FILE [BOOKINGS]`, FILE being a data directory's
+//! `rental.redb`; with BOOKINGS (how many it holds), also page bytes a booking.
+//! With `STORE_SAMPLE=1`, also the first row of each record kind in `records`.
 
 use std::process::ExitCode;
 
@@ -33,8 +32,8 @@ fn main() -> ExitCode {
                 let share = per.map_or_else(|| "-".to_owned(), |n| (t.pages * PAGE + n / 2).div_euclid(n).to_string());
                 println!("{:<22} {:>10} {:>12} {:>9} {:>7} {:>12}", t.name, t.rows, t.stored, t.pages, t.height, share);
             }
-            if let Ok(name) = std::env::var("STORE_SAMPLE")
-                && let Err(e) = sample(&file, &name)
+            if std::env::var_os("STORE_SAMPLE").is_some()
+                && let Err(e) = sample(&file)
             {
                 eprintln!("store-sizes: {e}");
                 return ExitCode::FAILURE;
@@ -75,11 +74,12 @@ fn sizes(file: &str) -> Result<Vec<Table>, Box<dyn std::error::Error>> {
     Ok(out)
 }
 
-/// Prints a few rows of `name`, one of each key prefix (the record kind).
-fn sample(file: &str, name: &str) -> Result<(), Box<dyn std::error::Error>> {
+/// Prints the first row of each record kind in `records` (keyed `(kind, key)`,
+/// valued `(time, JSON)`).
+fn sample(file: &str) -> Result<(), Box<dyn std::error::Error>> {
     let db = ReadOnlyDatabase::open(file)?;
     let tx = db.begin_read()?;
-    let table = tx.open_table(TableDefinition::<(&str, &str), (Option<i64>, &[u8])>::new(name))?;
+    let table = tx.open_table(TableDefinition::<(&str, &str), (Option<i64>, &[u8])>::new("records"))?;
     let mut seen = std::collections::HashSet::new();
     for row in table.iter()? {
         let (key, value) = row?;
