@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # HTTP load harness (the API issue): requests/s and p99 latency of GET
 # availability (30 nights), POST quote, GET summary and POST bookings
-# (durable), beside a minimal hyper server answering a fixed 200-byte JSON
-# (the ceiling), in one run, at 64 connections. Release builds; wrk from
+# (durable), each read beside a minimal hyper server answering the same bytes
+# (the ceiling, rental-server/examples/ceiling.rs), in one run, at 64 connections. Release builds; wrk from
 # Debian's packages. Usage: [LOAD_ONLY=writes|reads] [LOAD_RENTAL=path] benches/load.sh [seconds per endpoint, default 10]
 # (LOAD_RENTAL measures another build of rental, such as one from before a change, with the same harness).
 set -euo pipefail
@@ -76,21 +76,39 @@ start_server "$WORK/reads" 0
 BASE="http://127.0.0.1:$PORT"
 READ_KEY=$RENTAL_KEY
 
-# Each read runs right after a ceiling run, so both see the same machine; the
-# ratio is against that ceiling run. The machine's speed drifts by tens of
-# per cent from minute to minute, so pairs are fairer than one ceiling figure.
-ceiling_rps() { RENTAL_KEY=none wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" -s "$LOAD_DIR/auth.lua" "$CEILING_URL" | sed -n 's/^RESULT rps=\([0-9]*\).*/\1/p'; }
-paired() { # name url script
-  local ceiling out rps
-  ceiling=$(ceiling_rps)
+# The bytes a read answers (url [JSON to POST]), in a file for its ceiling.
+body_of() {
+  local file post=()
+  file=$(mktemp "$WORK/body.XXXXXX")
+  [ -n "${2:-}" ] && post=(-H 'Content-Type: application/json' -d "$2")
+  curl -sf -o "$file" -H "Authorization: Bearer $READ_KEY" "${post[@]}" "$1"
+  echo "$file"
+}
+# Each read runs right after a ceiling answering the same bytes, so both see the
+# same machine; the ratio is against that ceiling run. The machine's speed drifts
+# by tens of per cent from minute to minute, so pairs are fairer than one figure.
+paired() { # name url script [JSON to POST]
+  local body cport cpid ceiling ceiling_p99 out rps
+  body=$(body_of "$2" "${4:-}")
+  cport=$(free_port)
+  "$CEILING" "127.0.0.1:$cport" "$body" 2>/dev/null &
+  cpid=$!
+  wait_port "$cport"
+  ceiling=$(RENTAL_KEY=none wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "$LOAD_DIR/auth.lua" \
+    "http://127.0.0.1:$cport/" | grep '^RESULT')
+  kill "$cpid"
+  ceiling_p99=$(echo "$ceiling" | sed -n 's/.* p99_ms=\([0-9.]*\).*/\1/p')
+  ceiling=$(echo "$ceiling" | sed -n 's/^RESULT rps=\([0-9]*\).*/\1/p')
   out=$(RENTAL_KEY=$READ_KEY wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "$LOAD_DIR/$3" "$2" | grep '^RESULT')
   rps=$(echo "$out" | sed -n 's/^RESULT rps=\([0-9]*\).*/\1/p')
-  printf '%-28s %s ceiling_rps=%s ratio=%s%%\n' "$1" "${out#RESULT }" "$ceiling" "$(( 100 * rps / ceiling ))"
+  printf '%-28s %s ceiling_rps=%s ceiling_p99_ms=%s ratio=%s%% (%s bytes a body)\n' \
+    "$1" "${out#RESULT }" "$ceiling" "$ceiling_p99" "$(( 100 * rps / ceiling ))" "$(wc -c < "$body")"
 }
 
 run "ceiling (fixed 200 B JSON)" "$CEILING_URL" auth.lua
 paired "GET availability (30 nights)" "$BASE/api/v1/properties/sea-view/availability?from=$FROM&to=$TO" auth.lua
-paired "POST quote (7 nights)" "$BASE/api/v1/quotes" quote.lua
+paired "POST quote (7 nights)" "$BASE/api/v1/quotes" quote.lua \
+  "{\"property\":\"sea-view\",\"checkIn\":\"$QUOTE_IN\",\"checkOut\":\"$QUOTE_OUT\",\"guests\":3}"
 paired "GET summary (3 properties)" "$BASE/api/v1/ha/summary" auth.lua
 fi
 [ "${LOAD_ONLY:-}" = reads ] && exit 0

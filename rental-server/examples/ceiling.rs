@@ -1,8 +1,10 @@
 //! The ceiling of the HTTP load harness: a minimal hyper server, built the
-//! same way as `rental-server`, answering every request with a fixed 200-byte
-//! JSON body. `benches/load.sh` measures the real server beside it.
+//! same way as `rental-server`, answering every request with one JSON body:
+//! the bytes of a file given, or a fixed 200-byte one. `benches/load.sh`
+//! measures each read of the real server beside a ceiling answering the
+//! same bytes (and an `x-request-id` header shaped like ours).
 //!
-//! `cargo run --release -p rental-server --example ceiling -- 127.0.0.1:18081`
+//! `cargo run --release -p rental-server --example ceiling -- 127.0.0.1:18081 [BODY_FILE]`
 
 use std::convert::Infallible;
 
@@ -18,16 +20,27 @@ const BODY: &[u8; 200] = br#"{"property":"sea-view","from":"2026-12-01","to":"20
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:18081".to_owned());
+    let mut args = std::env::args().skip(1);
+    let addr = args.next().unwrap_or_else(|| "127.0.0.1:18081".to_owned());
+    let body = match args.next() {
+        Some(file) => Bytes::from(std::fs::read(file)?),
+        None => Bytes::from_static(BODY),
+    };
     let listener = tokio::net::TcpListener::bind(&addr).await?;
-    eprintln!("ceiling server on http://{}", listener.local_addr()?);
+    eprintln!("ceiling server on http://{} ({} bytes a body)", listener.local_addr()?, body.len());
     loop {
         let (stream, _) = listener.accept().await?;
+        let body = body.clone();
         tokio::spawn(async move {
-            let service = service_fn(|_req| async {
-                let mut response = Response::new(Full::new(Bytes::from_static(BODY)));
-                response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-                Ok::<_, Infallible>(response)
+            let service = service_fn(move |_req| {
+                let body = body.clone();
+                async move {
+                    let mut response = Response::new(Full::new(body));
+                    let headers = response.headers_mut();
+                    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                    headers.insert("x-request-id", HeaderValue::from_static("req_0000_000000"));
+                    Ok::<_, Infallible>(response)
+                }
             });
             let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
         });
