@@ -294,10 +294,11 @@ impl<S: Store> Rental<S> {
         // The payment plan is frozen and the schedule written with the booking (docs/API.md, Payments).
         let clock = crate::payments::schedule::StayClock::of(&property, stay);
         let (plan, schedule) = super::payments::schedule(&booking, &property.payments, &clock, now);
+        booking.money = crate::payments::PaymentSummary::of(&schedule, true);
+        // The booking first: its records then go under its sequence (a redb store keeps them in booking order).
+        tx.insert_booking(&booking, &property)?;
         plan.iter().try_for_each(|plan| tx.put(plan))?;
         schedule.iter().try_for_each(|record| tx.put(record))?;
-        booking.money = crate::payments::PaymentSummary::of(&schedule, true);
-        tx.insert_booking(&booking, &property)?;
         if let (Some(key), Some(fingerprint)) = (&job.key, &job.fingerprint) {
             // A record still here is older than the window (a fresh one replayed above): it gives way.
             if tx.idempotency(key)?.is_some() {

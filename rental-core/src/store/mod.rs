@@ -222,6 +222,13 @@ pub trait ReadTx {
     fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>>;
     /// Up to `limit` records of `kind` whose keys start with `prefix` and are
     /// greater than `after` (`""`: from the start), in bytewise key order.
+    ///
+    /// A store may keep the kinds the engine keeps per booking (`payment`,
+    /// `payment_plan`, `message`, `message_skipped`, `check_in`; keys
+    /// `{slug}/{code}...`) in another order across bookings, as the redb store
+    /// does (booking order): a prefix naming one booking (`{slug}/{code}/`)
+    /// still lists in key order, and a wider one lists each record once, page
+    /// after page, with `after` the last key of the page before.
     fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>>;
     /// Up to `limit` records of `kind` whose `at` is at or before `until`
     /// (milliseconds since 1970), ordered by `at` then key, read from an index.

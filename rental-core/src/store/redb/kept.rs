@@ -13,9 +13,9 @@ use std::ops::{Deref, DerefMut};
 use redb::{Key, Table, TableDefinition, TableHandle, Value, WriteTransaction};
 
 use super::tables::{
-    BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CalendarKey, CalendarValue, DELIVERIES,
-    DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS,
-    RecordValue, UNFANNED,
+    BLOCKS, BOOKING_ORDER, BOOKING_RECORDS, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CalendarKey,
+    CalendarValue, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS,
+    OUTBOX, RECORD_TIMES, RECORDS, RecordValue, UNFANNED,
 };
 use crate::store::{StoreError, StoreResult};
 
@@ -39,6 +39,7 @@ pub struct Kept<'q> {
     delivery_events: Slot<'q, (u64, &'static str), ()>,
     delivery_leases: Slot<'q, &'static str, (&'static str, &'static str, u64)>,
     records: Slot<'q, (&'static str, &'static str), RecordValue<'static>>,
+    booking_records: Slot<'q, (u64, &'static str, &'static str), RecordValue<'static>>,
     record_times: Slot<'q, (&'static str, i64, &'static str), ()>,
 }
 
@@ -122,6 +123,7 @@ one_table!((u64, u64, &'static str), (), DELIVERY_DUE, delivery_due);
 one_table!(&'static str, (&'static str, &'static str, u64), DELIVERY_LEASES, delivery_leases);
 one_table!((&'static str, &'static str), RecordValue<'static>, RECORDS, records);
 one_table!((&'static str, i64, &'static str), (), RECORD_TIMES, record_times);
+one_table!((u64, &'static str, &'static str), RecordValue<'static>, BOOKING_RECORDS, booking_records);
 
 // Tables of older schemas and `meta`, never kept.
 impl Keep<&'static str> for &'static str {}

@@ -5,10 +5,10 @@ use redb::{ReadableTable, WriteTransaction};
 
 use super::read::{millis, reach_of};
 use super::tables::{
-    ADMIN_PASSWORD, ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH,
-    CODE_KEYED_BOOKINGS, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, FANNED_OUT,
-    FEEDS, IDEMPOTENCY, IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX, PENDING,
-    PROPERTIES, RECORD_TIMES, RECORDS, SCHEMA_VERSION, UNFANNED, WEBHOOKS,
+    ADMIN_PASSWORD, ADMIN_SESSIONS, BLOCKS, BOOKING_ORDER, BOOKING_RECORDS, BOOKING_SEQS, BOOKINGS, CALENDAR,
+    CALENDAR_REACH, CODE_KEYED_BOOKINGS, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES,
+    FANNED_OUT, FEEDS, IDEMPOTENCY, IDEMPOTENCY_CREATED, KEY_HASHES, KEYS, LAPSING_HOLDS, LOGIN_FAILURES, META, OUTBOX,
+    PENDING, PROPERTIES, RECORD_TIMES, RECORDS, SCHEMA_VERSION, UNFANNED, WEBHOOKS,
 };
 use super::{RedbStore, RedbTx, backend, decode};
 use crate::admin::keys::ApiKey;
@@ -31,7 +31,8 @@ impl RedbStore {
             let mut meta = tx.open_table(META).map_err(backend)?;
             let version = meta.get("schema_version").map_err(backend)?.map(|v| v.value().to_owned());
             match version.as_deref() {
-                None => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
+                // A new store; or schema 9, to which 10 adds `booking_records` (its records stay where they are).
+                None | Some("9") => drop(meta.insert("schema_version", SCHEMA_VERSION).map_err(backend)?),
                 Some(SCHEMA_VERSION) => {}
                 Some(old @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8")) => {
                     let before_6 = !matches!(old, "6" | "7" | "8");
@@ -80,6 +81,7 @@ impl RedbStore {
         tx.open_table(DELIVERY_EVENTS).map_err(backend)?;
         tx.open_table(DELIVERY_LEASES).map_err(backend)?;
         tx.open_table(RECORDS).map_err(backend)?;
+        tx.open_table(BOOKING_RECORDS).map_err(backend)?;
         tx.open_table(RECORD_TIMES).map_err(backend)?;
         tx.commit().map_err(backend)
     }

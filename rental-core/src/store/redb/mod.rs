@@ -1,6 +1,7 @@
 //! The durable store on redb: one file, one writer at a time, every commit
 //! persisted (in its redo log) before it returns. Table layout: docs/DESIGN.md, "Storage".
 
+mod booking_records;
 mod changes;
 mod disk;
 mod errors;

@@ -7,6 +7,7 @@ use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use redb::{Key, ReadTransaction, ReadableTable, TableDefinition, Value, WriteTransaction};
 use serde::de::DeserializeOwned;
 
+use super::booking_records::by_booking;
 use super::kept::{self, Keep, Open};
 use super::tables::{
     BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, CalendarKey, CalendarValue, DELIVERIES,
@@ -205,6 +206,11 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn record(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<RecordRow>> {
+        if let Some(seq) = self.booking_seq(kind, key)?
+            && let Some(row) = self.booking_record(seq, kind, key)?
+        {
+            return Ok(Some(row));
+        }
         let table = self.0.open(RECORDS)?;
         let row = table.get((kind.name, key)).map_err(backend)?;
         Ok(row.map(|v| {
@@ -214,23 +220,14 @@ impl<T: Tables> ReadTx for RedbTx<T> {
     }
 
     fn records(&self, kind: &RecordKind, prefix: &str, after: &str, limit: usize) -> StoreResult<Vec<RecordRow>> {
-        let table = self.0.open(RECORDS)?;
-        let mut out = Vec::new();
-        for row in table.range((kind.name, std::cmp::max(prefix, after))..).map_err(backend)? {
-            let (k, v) = row.map_err(backend)?;
-            let ((of, key), (at, doc)) = (k.value(), v.value());
-            if out.len() == limit || of != kind.name || !key.starts_with(prefix) {
-                break;
-            }
-            if key > after {
-                out.push(RecordRow { key: key.to_owned(), at, doc: doc.to_vec() });
-            }
+        if by_booking(kind) {
+            return self.by_booking_records(kind, prefix, after, limit);
         }
-        Ok(out)
+        self.keyed_records(kind, prefix, after, limit)
     }
 
     fn records_due(&self, kind: &RecordKind, until: i64, limit: usize) -> StoreResult<Vec<RecordRow>> {
-        let (times, table) = (self.0.open(RECORD_TIMES)?, self.0.open(RECORDS)?);
+        let times = self.0.open(RECORD_TIMES)?;
         let mut out = Vec::new();
         for row in times.range((kind.name, i64::MIN, "")..).map_err(backend)? {
             let row = row.map_err(backend)?.0;
@@ -238,11 +235,10 @@ impl<T: Tables> ReadTx for RedbTx<T> {
             if out.len() == limit || of != kind.name || at > until {
                 break;
             }
-            let raw = table.get((kind.name, key)).map_err(backend)?;
-            let raw =
-                raw.ok_or_else(|| StoreError::Corrupt(format!("{} record {key:?} is indexed but gone", kind.name)))?;
-            let (at, doc) = raw.value();
-            out.push(RecordRow { key: key.to_owned(), at, doc: doc.to_vec() });
+            let row = self.record(kind, key)?;
+            out.push(
+                row.ok_or_else(|| StoreError::Corrupt(format!("{} record {key:?} is indexed but gone", kind.name)))?,
+            );
         }
         Ok(out)
     }

@@ -16,7 +16,7 @@ use crate::store::StoreResult;
 /// into `records` and dropped `delivery_leases`; 8 took the delivery leases
 /// back out of `records` into `delivery_leases`; 9 moved the properties into
 /// `records`.
-pub(super) const SCHEMA_VERSION: &str = "9";
+pub(super) const SCHEMA_VERSION: &str = "10";
 
 pub(super) const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
 /// The `meta` key of the last outbox event fanned out to webhooks, up to schema 2.
@@ -86,6 +86,11 @@ pub(super) const LOGIN_FAILURES: TableDefinition<&str, &[u8]> = TableDefinition:
 /// (kind, key) -> (time in ms since 1970, JSON document): the records
 /// (`store::record`; schema 7).
 pub(super) const RECORDS: TableDefinition<(&str, &str), RecordValue> = TableDefinition::new("records");
+/// (booking sequence, kind, key) -> as in `records`: the records of a booking's
+/// kinds ([`by_booking`](super::booking_records::by_booking)) in booking order,
+/// so that a creation's records append beside each other (schema 10).
+pub(super) const BOOKING_RECORDS: TableDefinition<(u64, &str, &str), RecordValue> =
+    TableDefinition::new("booking_records");
 /// A record's time (ms since 1970) and document.
 pub(super) type RecordValue<'a> = (Option<i64>, &'a [u8]);
 /// (kind, time in ms since 1970, key) of every record with a time.
@@ -133,6 +138,7 @@ pub(super) fn replayer(name: &str) -> Option<Replay> {
         "admin_sessions" => |tx, c| c.apply(tx, ADMIN_SESSIONS),
         "login_failures" => |tx, c| c.apply(tx, LOGIN_FAILURES),
         "records" => |tx, c| c.apply(tx, RECORDS),
+        "booking_records" => |tx, c| c.apply(tx, BOOKING_RECORDS),
         "record_times" => |tx, c| c.apply(tx, RECORD_TIMES),
         _ => return None,
     })

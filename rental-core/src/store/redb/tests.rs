@@ -718,3 +718,58 @@ fn a_kept_table_is_lent_once_at_a_time_and_its_rows_commit() {
     assert_eq!(seqs.get("BK-AAAAAA").unwrap().map(|v| v.value()), Some(7));
     assert!(read.booking("BK-7Q4M2X").unwrap().is_some());
 }
+
+/// A booking's records go under its sequence number (`booking_records`), one
+/// written before its booking (as before schema 10) stays in `records`, and
+/// both read back as one: a booking's list in key order, the kind's list
+/// across bookings each row once, page by page, the time index, the removal.
+#[test]
+fn a_booking_s_records_are_kept_in_booking_order_and_read_with_the_older_ones() {
+    use crate::store::{RecordKind, RecordRow};
+    let payment = RecordKind { name: "payment", per_property: true };
+    let row = |key: &str, at: i64| RecordRow { key: key.into(), at: Some(at), doc: br#"{"n":1}"#.to_vec() };
+    let dir = tempfile::tempdir().unwrap();
+    let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
+    let mut tx = store.write().unwrap();
+    tx.put_record(&payment, &row("sea-view/BK-7Q4M2A/pay_1", 30)).unwrap();
+    tx.put_booking(&demo::booking("BK-7Q4M2A", "2026-12-20", "2026-12-27")).unwrap();
+    tx.put_booking(&demo::booking("BK-7Q4M2B", "2027-01-20", "2027-01-27")).unwrap();
+    tx.put_record(&payment, &row("sea-view/BK-7Q4M2A/pay_2", 20)).unwrap();
+    tx.put_record(&payment, &row("sea-view/BK-7Q4M2B/pay_1", 10)).unwrap();
+    tx.put_record(&payment, &row("sea-view/BK-7Q4M2A/pay_1", 40)).unwrap();
+    tx.commit().unwrap();
+
+    let read = store.read().unwrap();
+    let older = redb::ReadableTableMetadata::len(&read.0.open_table(tables::RECORDS).unwrap()).unwrap();
+    let kept = redb::ReadableTableMetadata::len(&read.0.open_table(tables::BOOKING_RECORDS).unwrap()).unwrap();
+    assert_eq!((older, kept), (1, 2), "the older row stays where it was");
+    let keys = |rows: Vec<RecordRow>| rows.into_iter().map(|r| r.key).collect::<Vec<_>>();
+    assert_eq!(
+        keys(read.records(&payment, "sea-view/BK-7Q4M2A/", "", 10).unwrap()),
+        ["sea-view/BK-7Q4M2A/pay_1", "sea-view/BK-7Q4M2A/pay_2"]
+    );
+    assert_eq!(read.record(&payment, "sea-view/BK-7Q4M2A/pay_1").unwrap().unwrap().at, Some(40));
+    let mut paged = Vec::new();
+    let mut after = String::new();
+    while let [next] = read.records(&payment, "", &after, 1).unwrap().as_slice() {
+        after.clone_from(&next.key);
+        paged.push(next.key.clone());
+    }
+    assert_eq!(paged, ["sea-view/BK-7Q4M2A/pay_1", "sea-view/BK-7Q4M2A/pay_2", "sea-view/BK-7Q4M2B/pay_1"]);
+    assert_eq!(keys(read.records(&payment, "sea-view/", "", 10).unwrap()).len(), 3);
+    assert_eq!(
+        keys(read.records_due(&payment, 35, 10).unwrap()),
+        ["sea-view/BK-7Q4M2B/pay_1", "sea-view/BK-7Q4M2A/pay_2"]
+    );
+    drop(read);
+
+    let mut tx = store.write().unwrap();
+    for key in ["sea-view/BK-7Q4M2A/pay_1", "sea-view/BK-7Q4M2A/pay_2", "sea-view/BK-7Q4M2B/pay_1"] {
+        assert!(tx.remove_record(&payment, key).unwrap());
+    }
+    assert!(!tx.remove_record(&payment, "sea-view/BK-7Q4M2B/pay_1").unwrap());
+    tx.commit().unwrap();
+    let read = store.read().unwrap();
+    assert_eq!(read.records(&payment, "", "", 10).unwrap(), vec![]);
+    assert_eq!(read.records_due(&payment, i64::MAX, 10).unwrap(), vec![]);
+}

@@ -10,8 +10,8 @@ use super::kept::{self, Keep};
 use super::read::{day, kind_code, millis, reach_of};
 use super::redo::checkpoint;
 use super::tables::{
-    BLOCKS, BOOKING_ORDER, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, DELIVERIES, DELIVERY_DUE, DELIVERY_EVENTS,
-    DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS, UNFANNED,
+    BLOCKS, BOOKING_ORDER, BOOKING_RECORDS, BOOKING_SEQS, BOOKINGS, CALENDAR, CALENDAR_REACH, DELIVERIES, DELIVERY_DUE,
+    DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS, UNFANNED,
 };
 use super::view::View;
 use super::{RedbTx, RedbWrite, backend, encode};
@@ -220,10 +220,18 @@ impl<'s, 'q> RedbTx<View<'s, 'q>> {
     }
 
     /// The row goes in first and says what it replaced, so a new record (most
-    /// of them: a booking's messages and payments) costs no read of its own.
+    /// of them: a booking's messages and payments) costs no read of its own
+    /// beyond finding where it goes: under its booking's sequence for a kind
+    /// kept by booking (`booking_records.rs`), unless `records` already holds it.
     pub(super) fn put_record(&self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
         let key = row.key.as_str();
-        let old_at = self.table(RECORDS)?.replace((kind.name, key), (row.at, row.doc.as_slice()), |(at, _)| at)?;
+        let value = (row.at, row.doc.as_slice());
+        let old_at = match self.booking_seq(kind, key)? {
+            Some(seq) if !self.in_records(kind, key)? => {
+                self.table(BOOKING_RECORDS)?.replace((seq, kind.name, key), value, |(at, _)| at)?
+            }
+            _ => self.table(RECORDS)?.replace((kind.name, key), value, |(at, _)| at)?,
+        };
         if old_at == Some(row.at) {
             return Ok(());
         }
@@ -241,6 +249,11 @@ impl<'s, 'q> RedbTx<View<'s, 'q>> {
         let Some(old) = self.record(kind, key)? else { return Ok(false) };
         if let Some(at) = old.at {
             self.table(RECORD_TIMES)?.remove((kind.name, at, key))?;
+        }
+        if let Some(seq) = self.booking_seq(kind, key)?
+            && self.table(BOOKING_RECORDS)?.remove((seq, kind.name, key))?
+        {
+            return Ok(true);
         }
         self.table(RECORDS)?.remove((kind.name, key))
     }
