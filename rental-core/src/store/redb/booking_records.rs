@@ -13,10 +13,20 @@ use redb::ReadableTable;
 use super::read::Tables;
 use super::tables::{BOOKING_RECORDS, BOOKING_SEQS, RECORDS};
 use super::{RedbTx, backend};
-use crate::store::{RecordKind, RecordRow, StoreResult};
+use crate::outbox::message::Message;
+use crate::outbox::message::stored::SkippedMessage;
+use crate::payments::{PaymentPlan, PaymentRecord};
+use crate::stays::check_in::CheckIn;
+use crate::store::{Record, RecordKind, RecordRow, StoreResult};
 
 /// The kinds kept under their booking, keyed `{slug}/{code}` or `{slug}/{code}/...`.
-const KINDS: [&str; 5] = ["payment", "payment_plan", "message", "message_skipped", "check_in"];
+const KINDS: [&str; 5] = [
+    PaymentRecord::KIND.name,
+    PaymentPlan::KIND.name,
+    Message::KIND.name,
+    SkippedMessage::KIND.name,
+    CheckIn::KIND.name,
+];
 
 /// True for a kind kept under its booking.
 pub(super) fn by_booking(kind: &RecordKind) -> bool {
@@ -114,11 +124,8 @@ impl<T: Tables> RedbTx<T> {
         for row in table.range((kind.name, std::cmp::max(prefix, after))..).map_err(backend)? {
             let (k, v) = row.map_err(backend)?;
             let ((of, key), (at, doc)) = (k.value(), v.value());
-            if out.len() == limit || of != kind.name || !key.starts_with(prefix) {
+            if of != kind.name || !gather(&mut out, limit, prefix, after, (key, at, doc)) {
                 break;
-            }
-            if key > after {
-                out.push(RecordRow { key: key.to_owned(), at, doc: doc.to_vec() });
             }
         }
         Ok(out)
@@ -138,13 +145,23 @@ impl<T: Tables> RedbTx<T> {
         for row in table.range((seq, kind.name, std::cmp::max(prefix, after))..).map_err(backend)? {
             let (k, v) = row.map_err(backend)?;
             let ((at_seq, of, key), (at, doc)) = (k.value(), v.value());
-            if out.len() == limit || at_seq != seq || of != kind.name || !key.starts_with(prefix) {
+            if at_seq != seq || of != kind.name || !gather(&mut out, limit, prefix, after, (key, at, doc)) {
                 break;
-            }
-            if key > after {
-                out.push(RecordRow { key: key.to_owned(), at, doc: doc.to_vec() });
             }
         }
         Ok(out)
     }
+}
+
+/// Takes one row of a range read in key order into `out` if its key follows
+/// `after`; false once `out` is full or the keys have left `prefix`.
+fn gather(out: &mut Vec<RecordRow>, limit: usize, prefix: &str, after: &str, row: (&str, Option<i64>, &[u8])) -> bool {
+    let (key, at, doc) = row;
+    if out.len() == limit || !key.starts_with(prefix) {
+        return false;
+    }
+    if key > after {
+        out.push(RecordRow { key: key.to_owned(), at, doc: doc.to_vec() });
+    }
+    true
 }
