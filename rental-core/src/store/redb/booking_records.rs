@@ -1,7 +1,8 @@
-//! A booking's records in booking order: the record kinds kept per booking
-//! live in `booking_records` under the booking's sequence number, so that the
-//! records of a group's creations append beside each other instead of each
-//! dirtying a page of `records` at a random place (docs/PERFORMANCE.md).
+//! A booking's records in booking order: the kinds kept per booking live in
+//! `booking_records` under the booking's number, so a group's creations append.
+//!
+//! Each record in `records`, keyed by kind and key, dirtied a page at a random
+//! place (docs/PERFORMANCE.md, "The records are the regression").
 //!
 //! Rows written before schema 10, or for a booking the store does not hold,
 //! stay in `records`; every read looks in both. Across bookings such a kind
