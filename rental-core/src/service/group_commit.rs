@@ -46,6 +46,17 @@ struct Queue<J, R> {
     committer: bool,
     /// The owner is gone: the committer fails what is queued and ends.
     closed: bool,
+    /// Threads asleep on each condvar, by [`Sleep`]: a notify with nobody
+    /// asleep is skipped, as each one is a system call.
+    asleep: [usize; 3],
+}
+
+/// The condvar a thread sleeps on.
+#[derive(Debug, Clone, Copy)]
+enum Sleep {
+    Done,
+    Arrived,
+    Work,
 }
 
 /// Where a job's result goes.
@@ -102,6 +113,7 @@ impl<J, R> Default for GroupCommit<J, R> {
             gathering: Gathering::default(),
             committer: false,
             closed: false,
+            asleep: [0; 3],
         };
         GroupCommit { queue: Mutex::new(queue), done: Condvar::new(), arrived: Condvar::new(), work: Condvar::new() }
     }
@@ -123,7 +135,7 @@ impl<J, R> GroupCommit<J, R> {
                 return result;
             }
             if queue.leader {
-                queue = self.done.wait(queue).unwrap_or_else(PoisonError::into_inner);
+                queue = self.sleep(Sleep::Done, queue, None).0;
                 continue;
             }
             queue = self.lead(queue, max, &process, &failed);
@@ -139,7 +151,7 @@ impl<J, R> GroupCommit<J, R> {
         queue.waiting.push((Answer::Later(Arc::clone(&slot)), job));
         self.arrive(&mut queue);
         if queue.committer {
-            self.work.notify_one();
+            self.wake(Sleep::Work, &queue);
         } else {
             queue.committer = true;
             drop(queue);
@@ -171,13 +183,13 @@ impl<J, R> GroupCommit<J, R> {
                     }
                 }
                 queue.committer = false;
-                self.done.notify_all();
+                self.wake(Sleep::Done, &queue);
                 return;
             }
             if queue.leader || queue.waiting.is_empty() {
-                let (next, wait) = self.work.wait_timeout(queue, IDLE).unwrap_or_else(PoisonError::into_inner);
+                let (next, timed_out) = self.sleep(Sleep::Work, queue, Some(IDLE));
                 queue = next;
-                if wait.timed_out() && queue.waiting.is_empty() && !queue.leader {
+                if timed_out && queue.waiting.is_empty() && !queue.leader {
                     queue.committer = false;
                     return;
                 }
@@ -189,8 +201,9 @@ impl<J, R> GroupCommit<J, R> {
 
     /// The owner is gone: a committer thread fails what is queued and ends.
     pub(super) fn close(&self) {
-        self.lock().closed = true;
-        self.work.notify_all();
+        let mut queue = self.lock();
+        queue.closed = true;
+        self.wake(Sleep::Work, &queue);
     }
 
     /// Counts a job just queued and tells a gathering leader.
@@ -198,7 +211,7 @@ impl<J, R> GroupCommit<J, R> {
         queue.inside += 1;
         let inside = queue.inside;
         queue.gathering.arrived(inside);
-        self.arrived.notify_one();
+        self.wake(Sleep::Arrived, queue);
     }
 
     /// Leads one group: gathers, takes at most `max` jobs, processes them
@@ -238,9 +251,9 @@ impl<J, R> GroupCommit<J, R> {
             }
         }
         queue.leader = false;
-        self.done.notify_all();
+        self.wake(Sleep::Done, &queue);
         if queue.committer && !queue.waiting.is_empty() {
-            self.work.notify_one();
+            self.wake(Sleep::Work, &queue);
         }
         queue
     }
@@ -256,11 +269,52 @@ impl<J, R> GroupCommit<J, R> {
         let deadline = Instant::now() + wait;
         while queue.waiting.len() < target {
             let Some(left) = deadline.checked_duration_since(Instant::now()) else { break };
-            queue = self.arrived.wait_timeout(queue, left).unwrap_or_else(PoisonError::into_inner).0;
+            queue = self.sleep(Sleep::Arrived, queue, Some(left)).0;
         }
         let gained = queue.waiting.len() > before;
         queue.gathering.waited(gained);
         queue
+    }
+
+    /// Sleeps on the condvar `on`, counted asleep, until woken or `timeout`
+    /// passes; true when it timed out.
+    fn sleep<'q>(
+        &self,
+        on: Sleep,
+        mut queue: MutexGuard<'q, Queue<J, R>>,
+        timeout: Option<Duration>,
+    ) -> (MutexGuard<'q, Queue<J, R>>, bool) {
+        queue.asleep[on as usize] += 1;
+        let condvar = self.condvar(on);
+        let (mut queue, timed_out) = match timeout {
+            None => (condvar.wait(queue).unwrap_or_else(PoisonError::into_inner), false),
+            Some(timeout) => {
+                let (queue, wait) = condvar.wait_timeout(queue, timeout).unwrap_or_else(PoisonError::into_inner);
+                (queue, wait.timed_out())
+            }
+        };
+        queue.asleep[on as usize] -= 1;
+        (queue, timed_out)
+    }
+
+    /// Wakes whoever sleeps on `on`: every blocking caller on `done`, one
+    /// thread on the others; nothing when nobody does.
+    fn wake(&self, on: Sleep, queue: &Queue<J, R>) {
+        if queue.asleep[on as usize] == 0 {
+            return;
+        }
+        match on {
+            Sleep::Done => self.done.notify_all(),
+            Sleep::Arrived | Sleep::Work => self.condvar(on).notify_one(),
+        }
+    }
+
+    fn condvar(&self, on: Sleep) -> &Condvar {
+        match on {
+            Sleep::Done => &self.done,
+            Sleep::Arrived => &self.arrived,
+            Sleep::Work => &self.work,
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, Queue<J, R>> {
