@@ -5,7 +5,8 @@
 //!
 //! Usage: `store-sizes FILE [BOOKINGS]`, FILE being a data directory's
 //! `rental.redb`; with BOOKINGS (how many it holds), also page bytes a booking.
-//! With `STORE_SAMPLE=1`, also the first row of each record kind in `records`.
+//! With `STORE_SAMPLE=1`, also the first row of each record kind in `records`
+//! and `booking_records`.
 
 use std::process::ExitCode;
 
@@ -74,19 +75,29 @@ fn sizes(file: &str) -> Result<Vec<Table>, Box<dyn std::error::Error>> {
     Ok(out)
 }
 
-/// Prints the first row of each record kind in `records` (keyed `(kind, key)`,
-/// valued `(time, JSON)`).
+/// Prints the first row of each record kind in `records` (keyed `(kind, key)`)
+/// and `booking_records` (keyed `(booking, kind, key)`), both valued `(time, JSON)`.
 fn sample(file: &str) -> Result<(), Box<dyn std::error::Error>> {
     let db = ReadOnlyDatabase::open(file)?;
     let tx = db.begin_read()?;
-    let table = tx.open_table(TableDefinition::<(&str, &str), (Option<i64>, &[u8])>::new("records"))?;
     let mut seen = std::collections::HashSet::new();
-    for row in table.iter()? {
+    let mut show = |kind: &str, id: &str, doc: &[u8]| {
+        if seen.insert(kind.to_owned()) {
+            println!("{kind} {id} ({} bytes): {}", doc.len(), String::from_utf8_lossy(doc));
+        }
+    };
+    let records = tx.open_table(TableDefinition::<(&str, &str), (Option<i64>, &[u8])>::new("records"))?;
+    for row in records.iter()? {
         let (key, value) = row?;
         let (kind, id) = key.value();
-        if seen.insert(kind.to_owned()) {
-            let (_, doc) = value.value();
-            println!("{kind} {id} ({} bytes): {}", doc.len(), String::from_utf8_lossy(doc));
+        show(kind, id, value.value().1);
+    }
+    let by_booking = TableDefinition::<(u64, &str, &str), (Option<i64>, &[u8])>::new("booking_records");
+    if let Ok(table) = tx.open_table(by_booking) {
+        for row in table.iter()? {
+            let (key, value) = row?;
+            let (_, kind, id) = key.value();
+            show(kind, id, value.value().1);
         }
     }
     Ok(())

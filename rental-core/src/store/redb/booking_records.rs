@@ -35,7 +35,7 @@ pub(super) fn by_booking(kind: &RecordKind) -> bool {
 }
 
 /// The booking code a key of such a kind names.
-fn code_of(key: &str) -> Option<&str> {
+pub(super) fn code_of(key: &str) -> Option<&str> {
     let mut parts = key.splitn(3, '/');
     let (_slug, code) = (parts.next()?, parts.next()?);
     (!code.is_empty()).then_some(code)
@@ -67,6 +67,19 @@ impl<T: Tables> RedbTx<T> {
     /// True when `records` holds `key` of `kind` (a row from before schema 10, or of no booking held).
     pub(super) fn in_records(&self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
         Ok(self.0.open(RECORDS)?.get((kind.name, key)).map_err(backend)?.is_some())
+    }
+
+    /// True when `records` holds a row of any kind kept by booking.
+    pub(super) fn any_booking_kind_in_records(&self) -> StoreResult<bool> {
+        let table = self.0.open(RECORDS)?;
+        for kind in KINDS {
+            if let Some(row) = table.range((kind, "")..).map_err(backend)?.next()
+                && row.map_err(backend)?.0.value().0 == kind
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Rows of a kind kept under its booking: those of one booking in key

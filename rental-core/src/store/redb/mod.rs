@@ -65,6 +65,9 @@ pub struct RedbStore {
     flusher: Flusher,
     /// Properties as last decoded by a write transaction.
     properties: memo::PropertyMemo,
+    /// `records` may hold rows of the kinds kept by booking (written before
+    /// schema 10, or for a booking not held): a put of such a kind looks there first.
+    booking_kinds_in_records: std::sync::atomic::AtomicBool,
 }
 
 impl RedbStore {
@@ -139,9 +142,17 @@ impl RedbStore {
         #[cfg(test)]
         let sync = flusher_without_latch_if_removed(disk, sync);
         let flusher = Flusher::start(sync, log.sync_failed())?;
-        let store = RedbStore { db, log: Mutex::new(log), flusher, properties: memo::PropertyMemo::default() };
+        let store = RedbStore {
+            db,
+            log: Mutex::new(log),
+            flusher,
+            properties: memo::PropertyMemo::default(),
+            booking_kinds_in_records: true.into(),
+        };
         store.replay(&records)?;
         store.create_tables()?;
+        let in_records = RedbTx(store.db.begin_read().map_err(backend)?).any_booking_kind_in_records()?;
+        store.booking_kinds_in_records.store(in_records, std::sync::atomic::Ordering::SeqCst);
         Ok(store)
     }
 
@@ -244,6 +255,9 @@ pub struct RedbWrite<'a> {
     tx: kept::KeptTx,
     changes: Changes,
     store: &'a RedbStore,
+    /// The code and sequence number of the booking this transaction inserted
+    /// last: the records a creation writes next go under it without a look.
+    inserted: std::cell::RefCell<Option<(String, u64)>>,
 }
 
 impl std::fmt::Debug for RedbWrite<'_> {
@@ -275,7 +289,12 @@ impl Store for RedbStore {
 
     fn write(&self) -> StoreResult<Self::Write<'_>> {
         let tx = self.db.begin_write().map_err(backend)?;
-        Ok(RedbTx(RedbWrite { tx: kept::KeptTx::begin(tx), changes: Changes::default(), store: self }))
+        Ok(RedbTx(RedbWrite {
+            tx: kept::KeptTx::begin(tx),
+            changes: Changes::default(),
+            store: self,
+            inserted: std::cell::RefCell::default(),
+        }))
     }
 
     /// The one writer, as [`Store::write`]: redb has no other kind.

@@ -772,4 +772,56 @@ fn a_booking_s_records_are_kept_in_booking_order_and_read_with_the_older_ones() 
     let read = store.read().unwrap();
     assert_eq!(read.records(&payment, "", "", 10).unwrap(), vec![]);
     assert_eq!(read.records_due(&payment, i64::MAX, 10).unwrap(), vec![]);
+    drop((read, store));
+
+    // Reopened, a store still finds an older row in `records` and updates it there.
+    let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
+    let mut tx = store.write().unwrap();
+    tx.put_record(&payment, &row("sea-view/BK-7Q4M2C/pay_1", 10)).unwrap();
+    tx.commit().unwrap();
+    drop(store);
+    let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
+    let mut tx = store.write().unwrap();
+    tx.insert_booking(&demo::booking("BK-7Q4M2C", "2027-02-20", "2027-02-27")).unwrap();
+    tx.put_record(&payment, &row("sea-view/BK-7Q4M2C/pay_1", 50)).unwrap();
+    tx.commit().unwrap();
+    let read = store.read().unwrap();
+    let older = redb::ReadableTableMetadata::len(&read.0.open_table(tables::RECORDS).unwrap()).unwrap();
+    let kept = redb::ReadableTableMetadata::len(&read.0.open_table(tables::BOOKING_RECORDS).unwrap()).unwrap();
+    assert_eq!((older, kept), (1, 0), "the row is updated where it is");
+    assert_eq!(read.record(&payment, "sea-view/BK-7Q4M2C/pay_1").unwrap().unwrap().at, Some(50));
+}
+
+#[test]
+fn a_new_store_puts_the_records_of_a_booking_it_just_inserted_under_that_booking() {
+    use crate::store::{RecordKind, RecordRow};
+    let payment = RecordKind { name: "payment", per_property: true };
+    let row = |key: &str, at: i64| RecordRow { key: key.into(), at: Some(at), doc: br#"{"n":1}"#.to_vec() };
+    let dir = tempfile::tempdir().unwrap();
+    let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
+    let mut tx = store.write().unwrap();
+    tx.insert_booking(&demo::booking("BK-7Q4M2A", "2026-12-20", "2026-12-27")).unwrap();
+    tx.insert_booking(&demo::booking("BK-7Q4M2B", "2027-01-20", "2027-01-27")).unwrap();
+    tx.put_record(&payment, &row("sea-view/BK-7Q4M2B/pay_1", 10)).unwrap();
+    tx.put_record(&payment, &row("sea-view/BK-7Q4M2A/pay_1", 20)).unwrap();
+    tx.commit().unwrap();
+    let mut tx = store.write().unwrap();
+    tx.put_record(&payment, &row("sea-view/BK-7Q4M2A/pay_1", 30)).unwrap();
+    tx.commit().unwrap();
+    let read = store.read().unwrap();
+    let kept: Vec<(u64, String)> = read
+        .0
+        .open_table(tables::BOOKING_RECORDS)
+        .unwrap()
+        .iter()
+        .unwrap()
+        .map(|row| {
+            let (key, _) = row.unwrap();
+            let (seq, _, key) = key.value();
+            (seq, key.to_owned())
+        })
+        .collect();
+    assert_eq!(kept, [(1, "sea-view/BK-7Q4M2A/pay_1".to_owned()), (2, "sea-view/BK-7Q4M2B/pay_1".to_owned())]);
+    assert_eq!(read.record(&payment, "sea-view/BK-7Q4M2A/pay_1").unwrap().unwrap().at, Some(30));
+    assert_eq!(read.records(&payment, "", "", 10).unwrap().len(), 2);
 }

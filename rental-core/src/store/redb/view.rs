@@ -24,6 +24,7 @@ pub struct View<'s, 'q> {
     pub(super) kept: &'s Kept<'q>,
     pub(super) changes: &'s Changes,
     pub(super) store: &'s RedbStore,
+    pub(super) inserted: &'s std::cell::RefCell<Option<(String, u64)>>,
 }
 
 impl std::fmt::Debug for View<'_, '_> {
@@ -35,7 +36,9 @@ impl std::fmt::Debug for View<'_, '_> {
 impl RedbWrite<'_> {
     /// Runs `f` on a view of this transaction.
     pub(super) fn view<R>(&self, f: impl FnOnce(&RedbTx<View<'_, '_>>) -> R) -> R {
-        self.tx.with_dependent(|tx, kept| f(&RedbTx(View { tx, kept, changes: &self.changes, store: self.store })))
+        self.tx.with_dependent(|tx, kept| {
+            f(&RedbTx(View { tx, kept, changes: &self.changes, store: self.store, inserted: &self.inserted }))
+        })
     }
 }
 

@@ -1,6 +1,8 @@
 //! Writing the redb store: the write methods on a transaction's [`View`], every
 //! change noted for the redo log, and the commit that appends and syncs it.
 
+use std::sync::atomic::Ordering;
+
 use chrono::NaiveDate;
 use redb::{Durability, ReadableTable, TableDefinition, Value};
 use serde::Serialize;
@@ -14,7 +16,7 @@ use super::tables::{
     DELIVERY_EVENTS, DELIVERY_FINISHED, DELIVERY_LEASES, LAPSING_HOLDS, OUTBOX, RECORD_TIMES, RECORDS, UNFANNED,
 };
 use super::view::View;
-use super::{RedbTx, RedbWrite, backend, encode};
+use super::{RedbTx, RedbWrite, backend, booking_records, encode};
 use crate::bookings::booking::Booking;
 use crate::bookings::calendar::{Block, CalendarEntry};
 use crate::bookings::event::Event;
@@ -127,6 +129,7 @@ impl<'s, 'q> RedbTx<View<'s, 'q>> {
         let mut rows = self.table(BOOKINGS)?;
         let seq = rows.last().map_err(backend)?.map_or(1, |(k, _)| k.value() + 1);
         seqs.insert(code, seq)?;
+        *self.0.inserted.borrow_mut() = Some((code.to_owned(), seq));
         rows.insert(seq, encode(booking)?.as_slice())?;
         drop((seqs, rows));
         self.index_booking(booking)
@@ -226,11 +229,17 @@ impl<'s, 'q> RedbTx<View<'s, 'q>> {
     pub(super) fn put_record(&self, kind: &RecordKind, row: &RecordRow) -> StoreResult<()> {
         let key = row.key.as_str();
         let value = (row.at, row.doc.as_slice());
-        let old_at = match self.booking_seq(kind, key)? {
-            Some(seq) if !self.in_records(kind, key)? => {
+        let may_be_in_records = self.0.store.booking_kinds_in_records.load(Ordering::SeqCst);
+        let old_at = match self.put_seq(kind, key)? {
+            Some(seq) if !(may_be_in_records && self.in_records(kind, key)?) => {
                 self.table(BOOKING_RECORDS)?.replace((seq, kind.name, key), value, |(at, _)| at)?
             }
-            _ => self.table(RECORDS)?.replace((kind.name, key), value, |(at, _)| at)?,
+            seq => {
+                if seq.is_none() && booking_records::by_booking(kind) {
+                    self.0.store.booking_kinds_in_records.store(true, Ordering::SeqCst);
+                }
+                self.table(RECORDS)?.replace((kind.name, key), value, |(at, _)| at)?
+            }
         };
         if old_at == Some(row.at) {
             return Ok(());
@@ -243,6 +252,18 @@ impl<'s, 'q> RedbTx<View<'s, 'q>> {
             times.insert((kind.name, at, key), ())?;
         }
         Ok(())
+    }
+
+    /// [`RedbTx::booking_seq`] for a put: the booking this transaction
+    /// inserted last needs no look (a creation's records follow it).
+    fn put_seq(&self, kind: &RecordKind, key: &str) -> StoreResult<Option<u64>> {
+        if let Some((code, seq)) = &*self.0.inserted.borrow()
+            && booking_records::by_booking(kind)
+            && booking_records::code_of(key) == Some(code.as_str())
+        {
+            return Ok(Some(*seq));
+        }
+        self.booking_seq(kind, key)
     }
 
     pub(super) fn remove_record(&self, kind: &RecordKind, key: &str) -> StoreResult<bool> {
@@ -264,7 +285,7 @@ impl RedbWrite<'_> {
     /// of its own; about once a second, a durable redb commit instead (a
     /// checkpoint). A commit that changed nothing writes nothing.
     pub(super) fn commit(self) -> StoreResult<()> {
-        let RedbWrite { tx, changes, store } = self;
+        let RedbWrite { tx, changes, store, .. } = self;
         let mut tx = tx.close();
         if changes.is_empty() {
             // Nothing to make durable, so nothing a refusing log could lose.
