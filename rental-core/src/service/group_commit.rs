@@ -49,6 +49,9 @@ struct Queue<J, R> {
     /// Threads asleep on each condvar, by [`Sleep`]: a notify with nobody
     /// asleep is skipped, as each one is a system call.
     asleep: [usize; 3],
+    /// How many queued jobs the gathering leader waits for: it is woken once
+    /// they are queued, not at each arrival.
+    gathering_for: usize,
 }
 
 /// The condvar a thread sleeps on.
@@ -114,6 +117,7 @@ impl<J, R> Default for GroupCommit<J, R> {
             committer: false,
             closed: false,
             asleep: [0; 3],
+            gathering_for: 0,
         };
         GroupCommit { queue: Mutex::new(queue), done: Condvar::new(), arrived: Condvar::new(), work: Condvar::new() }
     }
@@ -211,7 +215,9 @@ impl<J, R> GroupCommit<J, R> {
         queue.inside += 1;
         let inside = queue.inside;
         queue.gathering.arrived(inside);
-        self.wake(Sleep::Arrived, queue);
+        if queue.waiting.len() >= queue.gathering_for {
+            self.wake(Sleep::Arrived, queue);
+        }
     }
 
     /// Leads one group: gathers, takes at most `max` jobs, processes them
@@ -267,10 +273,12 @@ impl<J, R> GroupCommit<J, R> {
             return queue;
         };
         let deadline = Instant::now() + wait;
+        queue.gathering_for = target;
         while queue.waiting.len() < target {
             let Some(left) = deadline.checked_duration_since(Instant::now()) else { break };
             queue = self.sleep(Sleep::Arrived, queue, Some(left)).0;
         }
+        queue.gathering_for = 0;
         let gained = queue.waiting.len() > before;
         queue.gathering.waited(gained);
         queue
