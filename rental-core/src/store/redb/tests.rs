@@ -11,7 +11,9 @@ use super::tables::{
 use super::*;
 use crate::bookings::booking::{Booking, BookingQuery};
 use crate::demo;
-use crate::store::{AdminPassword, IdempotencyRecord, ReadRecords, ReadTx, WriteRecords, WriteTx};
+use crate::store::{
+    AdminPassword, IdempotencyRecord, ReadRecords, ReadTx, RecordKind, RecordRow, WriteRecords, WriteTx,
+};
 
 /// Lays the bookings out as schema 5 and before did: keyed by code, unnumbered.
 pub(super) fn unnumber_bookings(tx: &WriteTransaction) {
@@ -719,15 +721,30 @@ fn a_kept_table_is_lent_once_at_a_time_and_its_rows_commit() {
     assert!(read.booking("BK-7Q4M2X").unwrap().is_some());
 }
 
+/// A payment record kind, as the records tests below write it.
+const PAYMENT: RecordKind = RecordKind { name: "payment", per_property: true };
+
+/// A payment record under `key`, found at `at`.
+fn payment_row(key: &str, at: i64) -> RecordRow {
+    RecordRow { key: key.into(), at: Some(at), doc: br#"{"n":1}"#.to_vec() }
+}
+
+/// How many rows `records` and `booking_records` hold.
+fn record_rows(read: &RedbTx<ReadTransaction>) -> (u64, u64) {
+    use redb::ReadableTableMetadata;
+    (
+        read.0.open_table(tables::RECORDS).unwrap().len().unwrap(),
+        read.0.open_table(tables::BOOKING_RECORDS).unwrap().len().unwrap(),
+    )
+}
+
 /// A booking's records go under its sequence number (`booking_records`), one
 /// written before its booking (as before schema 10) stays in `records`, and
 /// both read back as one: a booking's list in key order, the kind's list
 /// across bookings each row once, page by page, the time index, the removal.
 #[test]
 fn a_booking_s_records_are_kept_in_booking_order_and_read_with_the_older_ones() {
-    use crate::store::{RecordKind, RecordRow};
-    let payment = RecordKind { name: "payment", per_property: true };
-    let row = |key: &str, at: i64| RecordRow { key: key.into(), at: Some(at), doc: br#"{"n":1}"#.to_vec() };
+    let (payment, row) = (PAYMENT, payment_row);
     let dir = tempfile::tempdir().unwrap();
     let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
     let mut tx = store.write().unwrap();
@@ -740,9 +757,7 @@ fn a_booking_s_records_are_kept_in_booking_order_and_read_with_the_older_ones() 
     tx.commit().unwrap();
 
     let read = store.read().unwrap();
-    let older = redb::ReadableTableMetadata::len(&read.0.open_table(tables::RECORDS).unwrap()).unwrap();
-    let kept = redb::ReadableTableMetadata::len(&read.0.open_table(tables::BOOKING_RECORDS).unwrap()).unwrap();
-    assert_eq!((older, kept), (1, 2), "the older row stays where it was");
+    assert_eq!(record_rows(&read), (1, 2), "the older row stays where it was");
     let keys = |rows: Vec<RecordRow>| rows.into_iter().map(|r| r.key).collect::<Vec<_>>();
     assert_eq!(
         keys(read.records(&payment, "sea-view/BK-7Q4M2A/", "", 10).unwrap()),
@@ -786,17 +801,13 @@ fn a_booking_s_records_are_kept_in_booking_order_and_read_with_the_older_ones() 
     tx.put_record(&payment, &row("sea-view/BK-7Q4M2C/pay_1", 50)).unwrap();
     tx.commit().unwrap();
     let read = store.read().unwrap();
-    let older = redb::ReadableTableMetadata::len(&read.0.open_table(tables::RECORDS).unwrap()).unwrap();
-    let kept = redb::ReadableTableMetadata::len(&read.0.open_table(tables::BOOKING_RECORDS).unwrap()).unwrap();
-    assert_eq!((older, kept), (1, 0), "the row is updated where it is");
+    assert_eq!(record_rows(&read), (1, 0), "the row is updated where it is");
     assert_eq!(read.record(&payment, "sea-view/BK-7Q4M2C/pay_1").unwrap().unwrap().at, Some(50));
 }
 
 #[test]
 fn a_new_store_puts_the_records_of_a_booking_it_just_inserted_under_that_booking() {
-    use crate::store::{RecordKind, RecordRow};
-    let payment = RecordKind { name: "payment", per_property: true };
-    let row = |key: &str, at: i64| RecordRow { key: key.into(), at: Some(at), doc: br#"{"n":1}"#.to_vec() };
+    let (payment, row) = (PAYMENT, payment_row);
     let dir = tempfile::tempdir().unwrap();
     let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
     let mut tx = store.write().unwrap();
