@@ -2,14 +2,18 @@
 //! the callers of the last group to come back. One policy for every queue
 //! that gathers creations, whether its callers block or await.
 //!
-//! Under steady load the callers would split into two cohorts that take turns
-//! (one committing while the other queues), each group half of them. So a
-//! leader that finds fewer jobs queued than were waiting at once during the
-//! last group waits for the rest to come back, at most as long as the last
-//! group took ([`MAX_GATHER`] at most). A wait that ends with nobody new
-//! makes the next leaders skip waiting for a while (doubling up to
-//! [`MAX_SKIP`] groups), so callers that cannot come back in time cost
-//! almost nothing. A lone caller never waits.
+//! Under steady load the callers split into two cohorts that take turns (one
+//! committing while the other queues), each group half of them. That costs
+//! each cohort a commit's sync, while the committer works on one cohort as
+//! the other comes back; waiting for everyone costs the committer's idle
+//! time instead. So a leader that finds fewer jobs queued than were waiting
+//! at once during the last group waits for the rest no longer than the
+//! store's last sync took ([`Gathering::sync_took`]), nor than the last group
+//! took ([`MAX_GATHER`] at most): the wait pays where syncs are slow beside
+//! the callers' way back. A wait that ends before all are back makes the
+//! next leaders skip waiting for a while (doubling up to [`MAX_SKIP`]
+//! groups), so callers that cannot come back in time cost almost nothing. A
+//! lone caller never waits.
 
 use std::time::Duration;
 
@@ -25,6 +29,8 @@ pub struct Gathering {
     peak: usize,
     /// How long the last group took to process.
     last_group: Duration,
+    /// How long the store's last commit waited for its sync.
+    sync: Duration,
     /// Groups still to start without waiting, after a wait that did not pay.
     skip: u32,
     /// How many groups the next wait that does not pay makes skip.
@@ -33,7 +39,7 @@ pub struct Gathering {
 
 impl Default for Gathering {
     fn default() -> Self {
-        Gathering { peak: 0, last_group: Duration::ZERO, skip: 0, backoff: 1 }
+        Gathering { peak: 0, last_group: Duration::ZERO, sync: Duration::ZERO, skip: 0, backoff: 1 }
     }
 }
 
@@ -55,12 +61,18 @@ impl Gathering {
             self.skip -= 1;
             return None;
         }
-        Some(self.last_group.min(MAX_GATHER))
+        Some(self.last_group.min(self.sync).min(MAX_GATHER)).filter(|wait| !wait.is_zero())
     }
 
-    /// After a wait: `gained` when at least one job arrived during it.
-    pub fn waited(&mut self, gained: bool) {
-        if gained {
+    /// The store's last commit waited `took` for its sync: what a commit of
+    /// their own costs the callers a leader would wait for, and so the longest it waits.
+    pub fn sync_took(&mut self, took: Duration) {
+        self.sync = took;
+    }
+
+    /// After a wait: `paid` when every job it waited for arrived during it.
+    pub fn waited(&mut self, paid: bool) {
+        if paid {
             self.backoff = 1;
         } else {
             self.skip = self.backoff;
@@ -92,18 +104,29 @@ mod tests {
         let mut gathering = Gathering::default();
         gathering.started(16);
         gathering.finished(Duration::from_secs(3600));
+        gathering.sync_took(Duration::from_secs(3600));
         gathering
     }
 
     #[test]
-    fn a_lone_caller_never_waits_and_a_wait_that_brought_nobody_is_skipped_next() {
+    fn a_lone_caller_never_waits_and_a_wait_that_did_not_pay_is_skipped_next() {
         let mut gathering = Gathering::default();
         assert_eq!(gathering.wait(1, 64), None, "a lone caller never waits");
         gathering.started(16);
         gathering.finished(Duration::from_millis(3));
+        gathering.sync_took(Duration::from_millis(5));
         assert_eq!(gathering.wait(4, 64), Some(Duration::from_millis(2)), "12 callers are still to come back");
         gathering.waited(false);
-        assert_eq!(gathering.wait(4, 64), None, "nobody came: the next group starts at once");
+        assert_eq!(gathering.wait(4, 64), None, "not all came: the next group starts at once");
+    }
+
+    #[test]
+    fn a_leader_waits_no_longer_than_a_sync_takes() {
+        let mut gathering = after_a_crowd();
+        gathering.sync_took(Duration::from_micros(300));
+        assert_eq!(gathering.wait(8, 64), Some(Duration::from_micros(300)), "half the crowd is back");
+        gathering.sync_took(Duration::ZERO);
+        assert_eq!(gathering.wait(8, 64), None, "a sync that costs nothing is not worth waiting for");
     }
 
     #[test]
@@ -115,7 +138,7 @@ mod tests {
     }
 
     #[test]
-    fn a_wait_that_brings_nobody_makes_the_next_groups_start_at_once_doubling() {
+    fn a_wait_that_does_not_pay_makes_the_next_groups_start_at_once_doubling() {
         let mut gathering = after_a_crowd();
         gathering.wait(1, 64).unwrap();
         gathering.waited(false);

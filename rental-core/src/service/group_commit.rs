@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
@@ -31,6 +32,8 @@ pub(super) struct GroupCommit<J, R> {
     arrived: Condvar,
     /// The committer thread waits here for jobs to lead.
     work: Condvar,
+    /// How long the store's last commit waited for its sync, in nanoseconds ([`GroupCommit::sync_took`]).
+    sync_nanos: AtomicU64,
 }
 
 #[derive(Debug)]
@@ -119,7 +122,13 @@ impl<J, R> Default for GroupCommit<J, R> {
             asleep: [0; 3],
             gathering_for: 0,
         };
-        GroupCommit { queue: Mutex::new(queue), done: Condvar::new(), arrived: Condvar::new(), work: Condvar::new() }
+        GroupCommit {
+            queue: Mutex::new(queue),
+            done: Condvar::new(),
+            arrived: Condvar::new(),
+            work: Condvar::new(),
+            sync_nanos: AtomicU64::new(0),
+        }
     }
 }
 
@@ -203,6 +212,13 @@ impl<J, R> GroupCommit<J, R> {
         }
     }
 
+    /// A commit of the store waited `took` for its sync (any write's: they
+    /// wait alike): a gathering leader waits no longer than that ([`Gathering::sync_took`]).
+    pub(super) fn sync_took(&self, took: Duration) {
+        let nanos = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        self.sync_nanos.store(nanos, Ordering::Relaxed);
+    }
+
     /// The owner is gone: a committer thread fails what is queued and ends.
     pub(super) fn close(&self) {
         let mut queue = self.lock();
@@ -269,6 +285,7 @@ impl<J, R> GroupCommit<J, R> {
     fn gather<'q>(&self, mut queue: MutexGuard<'q, Queue<J, R>>, max: usize) -> MutexGuard<'q, Queue<J, R>> {
         let target = queue.gathering.target(max);
         let before = queue.waiting.len();
+        queue.gathering.sync_took(Duration::from_nanos(self.sync_nanos.load(Ordering::Relaxed)));
         let Some(wait) = queue.gathering.wait(before, max) else {
             return queue;
         };
@@ -279,8 +296,8 @@ impl<J, R> GroupCommit<J, R> {
             queue = self.sleep(Sleep::Arrived, queue, Some(left)).0;
         }
         queue.gathering_for = 0;
-        let gained = queue.waiting.len() > before;
-        queue.gathering.waited(gained);
+        let paid = queue.waiting.len() >= target;
+        queue.gathering.waited(paid);
         queue
     }
 

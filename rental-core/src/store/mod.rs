@@ -73,6 +73,15 @@ pub trait Store: Send + Sync {
     /// it would not. No default: a store that wraps another must pass its
     /// answer on, or it silently loses group commit.
     fn group_commit(&self) -> usize;
+    /// How long the store's last commit waited for its sync (the disk, or
+    /// the database's flush): what a commit costs whatever it holds. The
+    /// leader of a group commit waits for more creations no longer than that.
+    /// `None` (the default, for a store that does not know): a commit's whole
+    /// time stands in, so leaders wait as long as a commit takes. A store that
+    /// wraps another should pass it on.
+    fn sync_latency(&self) -> Option<std::time::Duration> {
+        None
+    }
     /// What other processes changed, for a store that several share: a
     /// version per topic ([`property_topic`], [`KEYS_TOPIC`]) kept up to date
     /// in memory, so looking costs no transaction. `None`: this process is

@@ -79,7 +79,10 @@ impl<S: Store> Rental<S> {
         // Committed whether or not it wrote: a store makes a commit of nothing cheap.
         let started = std::time::Instant::now();
         tx.commit()?;
-        crate::metrics::commit(started.elapsed());
+        let took = started.elapsed();
+        crate::metrics::commit(took);
+        // A creation leader waits for more no longer than a commit of their own would cost.
+        self.creations.sync_took(self.store.sync_latency().unwrap_or(took));
         if at_commit.cache.any
             && let Some(cache) = &self.cache
         {

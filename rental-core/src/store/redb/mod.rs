@@ -68,6 +68,8 @@ pub struct RedbStore {
     /// `records` may hold rows of the kinds kept by booking (written before
     /// schema 10, or for a booking not held): a put of such a kind looks there first.
     booking_kinds_in_records: std::sync::atomic::AtomicBool,
+    /// How long the redo log's last sync took, in nanoseconds ([`Store::sync_latency`]).
+    sync_latency: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl RedbStore {
@@ -142,12 +144,14 @@ impl RedbStore {
         #[cfg(test)]
         let sync = flusher_without_latch_if_removed(disk, sync);
         let flusher = Flusher::start(sync, log.sync_failed())?;
+        let sync_latency = log.sync_latency();
         let store = RedbStore {
             db,
             log: Mutex::new(log),
             flusher,
             properties: memo::PropertyMemo::default(),
             booking_kinds_in_records: true.into(),
+            sync_latency,
         };
         store.replay(&records)?;
         store.create_tables()?;
@@ -306,6 +310,12 @@ impl Store for RedbStore {
     /// whole group shares (docs/PERFORMANCE.md measures it).
     fn group_commit(&self) -> usize {
         GROUP_COMMIT
+    }
+
+    /// The redo log's last `fdatasync` (zero before the first).
+    fn sync_latency(&self) -> Option<std::time::Duration> {
+        let nanos = self.sync_latency.load(std::sync::atomic::Ordering::Relaxed);
+        Some(std::time::Duration::from_nanos(nanos))
     }
 
     /// None: the file lock makes this process its only writer.

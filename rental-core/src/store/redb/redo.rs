@@ -19,7 +19,7 @@
 #[cfg(test)]
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use redb::WriteTransaction;
@@ -128,6 +128,8 @@ pub(super) struct RedoLog {
     /// wrote may be lost, and only the log still holds those commits, so no
     /// checkpoint may start the log again (see [`RedoLog::refuse`]).
     sync_failed: Arc<AtomicBool>,
+    /// How long the last record's sync took, in nanoseconds ([`RedoLog::sync_latency`]).
+    synced_in: Arc<AtomicU64>,
     last_checkpoint: Instant,
     every: Duration,
 }
@@ -151,6 +153,7 @@ impl RedoLog {
             next_seq: records.last().map_or(0, |r| r.seq + 1),
             broken: false,
             sync_failed: Arc::new(AtomicBool::new(false)),
+            synced_in: Arc::new(AtomicU64::new(0)),
             last_checkpoint: Instant::now(),
             every: CHECKPOINT_EVERY,
         };
@@ -165,6 +168,12 @@ impl RedoLog {
     /// The latch the flusher sets when a sync of redb's file fails.
     pub(super) fn sync_failed(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.sync_failed)
+    }
+
+    /// How long the last record's sync took, in nanoseconds: kept up to date
+    /// for the store to read without the log's lock.
+    pub(super) fn sync_latency(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.synced_in)
     }
 
     /// Fails once the log is broken or a sync of redb's file failed: no
@@ -230,10 +239,13 @@ impl RedoLog {
         record.extend_from_slice(&body);
         let start = self.end;
         let written = self.grow_for(record.len() as u64).and_then(|()| self.file.write_at(start, &record));
+        let syncing = Instant::now();
         if let Err(e) = written.and_then(|()| self.sync(SyncPoint::Record)) {
             self.end_at(start);
             return Err(backend(e));
         }
+        let synced_in = u64::try_from(syncing.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.synced_in.store(synced_in, Ordering::Relaxed);
         self.last_start = start;
         self.end = start + record.len() as u64;
         self.next_seq += 1;

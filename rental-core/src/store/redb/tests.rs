@@ -836,3 +836,14 @@ fn a_new_store_puts_the_records_of_a_booking_it_just_inserted_under_that_booking
     assert_eq!(read.record(&payment, "sea-view/BK-7Q4M2A/pay_1").unwrap().unwrap().at, Some(30));
     assert_eq!(read.records(&payment, "", "", 10).unwrap().len(), 2);
 }
+
+#[test]
+fn a_commit_that_changed_something_tells_how_long_its_sync_took() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = RedbStore::open(dir.path().join(FILE_NAME)).unwrap();
+    assert_eq!(store.sync_latency(), Some(std::time::Duration::ZERO), "nothing synced yet");
+    let mut tx = store.write().unwrap();
+    tx.put_booking(&demo::booking("BK-7Q4M2X", "2026-12-20", "2026-12-27")).unwrap();
+    tx.commit().unwrap();
+    assert!(store.sync_latency().is_some_and(|took| took > std::time::Duration::ZERO));
+}
