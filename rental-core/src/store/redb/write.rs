@@ -75,9 +75,19 @@ impl<'s, 'q> RedbTx<View<'s, 'q>> {
 
     /// The next booking number, given to `code`.
     fn number_booking(&self, code: &str) -> StoreResult<u64> {
-        let seq = self.table(BOOKINGS)?.last().map_err(backend)?.map_or(1, |(k, _)| k.value() + 1);
+        let seq = self.next_booking_seq()?;
         self.table(BOOKING_SEQS)?.insert(code, seq)?;
+        *self.0.inserted.borrow_mut() = Some((code.to_owned(), seq));
         Ok(seq)
+    }
+
+    /// The number a new booking takes: the one after the booking this
+    /// transaction numbered last, or after the last in `booking_rows`.
+    fn next_booking_seq(&self) -> StoreResult<u64> {
+        if let Some((_, seq)) = &*self.0.inserted.borrow() {
+            return Ok(seq + 1);
+        }
+        Ok(self.table(BOOKINGS)?.last().map_err(backend)?.map_or(1, |(k, _)| k.value() + 1))
     }
 
     /// A booking's row under its number and its index rows (the old ones removed by the caller).
@@ -118,17 +128,18 @@ impl<'s, 'q> RedbTx<View<'s, 'q>> {
         self.write_booking(seq, booking)
     }
 
-    /// One look for the code, not the two of a read and then [`WriteTx::put_booking`]'s own.
+    /// A new booking: the insert of its code's number is also the look for a
+    /// booking with that code (a conflict), with no read before it.
     pub(super) fn insert_booking(&self, booking: &Booking) -> StoreResult<()> {
         let code = booking.code.as_str();
+        let seq = self.next_booking_seq()?;
+        // Each table opened once: opening one is a good part of a row's cost in redb.
         let mut seqs = self.table(BOOKING_SEQS)?;
-        if seqs.get(code).map_err(backend)?.is_some() {
+        if let Some(taken) = seqs.replace(code, seq, |old| old)? {
+            seqs.insert(code, taken)?;
             return Err(StoreError::Conflict(format!("booking code {code} is taken")));
         }
-        // Each table opened once: opening one is a good part of a row's cost in redb.
         let mut rows = self.table(BOOKINGS)?;
-        let seq = rows.last().map_err(backend)?.map_or(1, |(k, _)| k.value() + 1);
-        seqs.insert(code, seq)?;
         *self.0.inserted.borrow_mut() = Some((code.to_owned(), seq));
         rows.insert(seq, encode(booking)?.as_slice())?;
         drop((seqs, rows));
