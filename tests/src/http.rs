@@ -477,6 +477,10 @@ impl Store for FailingStore {
         self.inner.group_commit()
     }
 
+    fn sync_latency(&self) -> Option<std::time::Duration> {
+        self.inner.sync_latency()
+    }
+
     fn change_marks(&self) -> Option<std::sync::Arc<rental_core::store::ChangeMarks>> {
         self.inner.change_marks()
     }
