@@ -20,6 +20,8 @@ use chrono::{Days, Utc};
 use rental_core::webhook::{StandardHeaders, verify, verify_standard};
 use serde_json::{Value, json};
 
+mod common;
+
 const SECRET: &str = "whsec_cmVzdGFydCB0ZXN0IHNlY3JldA=="; // "restart test secret"
 
 /// Ten retries a second apart: a delivery keeps being tried while the test runs.
@@ -57,26 +59,24 @@ struct Server {
 }
 
 impl Server {
-    /// Starts `rental serve` in `dir` on a free port, with loopback webhooks, quick retries
-    /// and the `more` `RENTAL_*` variables, and waits (up to 15 s) until it accepts connections.
+    /// Starts `rental serve` in `dir` on a port the system picks (learnt from its banner), with
+    /// loopback webhooks, quick retries and the `more` `RENTAL_*` variables.
     fn start(dir: &Path, run: u32, more: &[(&str, &str)]) -> Self {
-        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().expect("an address");
         let log = dir.join(format!("serve-{run}.log"));
         let mut env = vec![("RENTAL_ALLOW_PRIVATE_TARGETS", "true"), ("RENTAL_WEBHOOK_RETRIES", RETRIES)];
         env.extend_from_slice(more);
-        let child = rental(dir, &["serve", "--listen", &addr.to_string()], &env)
+        let mut child = rental(dir, &["serve", "--listen", "127.0.0.1:0"], &env)
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).expect("a log file"))
             .spawn()
             .expect("rental serve starts");
-        let mut server = Server { child, addr, log };
-        let deadline = Instant::now() + Duration::from_secs(15);
-        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+        let banner = common::first_line(child.stdout.take().expect("its stdout"));
+        let addr = banner.recv_timeout(Duration::from_secs(15)).ok().as_deref().and_then(common::listening_on);
+        let mut server = Server { child, addr: addr.unwrap_or(SocketAddr::from(([127, 0, 0, 1], 0))), log };
+        if addr.is_none() {
             let exited = server.child.try_wait().expect("the child can be polled");
-            assert!(exited.is_none(), "rental serve exited with {exited:?}: {}", server.log());
-            assert!(Instant::now() < deadline, "rental serve does not listen on {addr}: {}", server.log());
-            thread::sleep(Duration::from_millis(50));
+            panic!("rental serve did not say where it listens (exited: {exited:?}): {}", server.log());
         }
         server
     }

@@ -67,7 +67,7 @@ fn serve<S: Store + 'static>(args: &ServeArgs, config: &Config, engine: Rental<S
             .await
             .map_err(|e| CliError::Serve(format!("cannot listen on {}: {e}", config.listen)))?;
         let addr = listener.local_addr().map_err(|e| CliError::Serve(e.to_string()))?;
-        println!("{}", banner(&base_url(config, addr), demo.as_ref()));
+        println!("{}", banner(addr, &base_url(config, addr), demo.as_ref()));
         let mut server_config = server_config(config);
         server_config.book.secret = crate::page_secret::load_or_make(&config.data_dir)?;
         server_config.admin.base_url = Some(base_url(config, addr));
@@ -190,8 +190,12 @@ fn base_url(config: &Config, addr: SocketAddr) -> String {
     }
 }
 
-fn banner(base_url: &str, demo: Option<&Demo>) -> String {
-    let listening = format!("rental is listening on {base_url}  (API description: {base_url}/api/openapi.json)");
+/// What `serve` prints once it listens. Its first line names the address it listens on (the
+/// port the system chose for `--listen 127.0.0.1:0`), and the public base URL when one is set.
+fn banner(addr: SocketAddr, base_url: &str, demo: Option<&Demo>) -> String {
+    let local = format!("http://{addr}");
+    let public = if base_url == local { String::new() } else { format!(", public address {base_url}") };
+    let listening = format!("rental is listening on {local}{public}  (API description: {base_url}/api/openapi.json)");
     let demo = demo.map(|Demo { key, password }| {
         format!(
             "\n\nDemo API key (read+write), shown once:\n  {key}\n\n\
@@ -202,4 +206,23 @@ fn banner(base_url: &str, demo: Option<&Demo>) -> String {
         )
     });
     format!("{listening}{}\n\nStop with Ctrl-C.", demo.unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_banner_names_the_address_it_listens_on_and_the_public_one_when_they_differ() {
+        let addr: SocketAddr = "127.0.0.1:41234".parse().unwrap();
+        let local = banner(addr, "http://127.0.0.1:41234", None);
+        assert!(local.starts_with("rental is listening on http://127.0.0.1:41234  (API description:"), "{local}");
+        let behind = banner(addr, "https://stays.example", None);
+        let first = behind.lines().next().unwrap();
+        assert_eq!(
+            first,
+            "rental is listening on http://127.0.0.1:41234, public address https://stays.example  \
+             (API description: https://stays.example/api/openapi.json)"
+        );
+    }
 }

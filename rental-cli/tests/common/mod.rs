@@ -4,12 +4,14 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
-use std::io::Write;
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, ChildStdout, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chrono::{Days, NaiveDate, Utc};
 use rental_core::keys::Scope;
@@ -138,6 +140,29 @@ pub fn stay(from_now: u64, nights: u64) -> NewBooking {
     }
 }
 
+/// Numbers the servers' log files within a test binary.
+static SERVERS: AtomicUsize = AtomicUsize::new(0);
+
+/// The first line `stdout` gives, sent once it comes; the rest is read and dropped, so the
+/// server never blocks on a full pipe. Nothing is sent if the stream ends first.
+pub fn first_line(stdout: ChildStdout) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let mut lines = BufReader::new(stdout).lines();
+        if let Some(Ok(first)) = lines.next() {
+            let _ = tx.send(first);
+        }
+        lines.for_each(drop);
+    });
+    rx
+}
+
+/// The address in the banner's first line, `rental is listening on http://ADDR...`.
+pub fn listening_on(banner: &str) -> Option<SocketAddr> {
+    let rest = banner.split_once("listening on http://")?.1;
+    rest.split([',', ' ']).next()?.parse().ok()
+}
+
 pub fn finished(out: Output) -> Run {
     Run {
         code: out.status.code().unwrap_or(-1),
@@ -158,25 +183,25 @@ impl Server {
         Self::start_with(sandbox, sandbox.command(&[], env))
     }
 
+    /// Starts `serve` on `127.0.0.1:0` and learns the port from its banner: a port picked
+    /// here and passed on could be taken by a concurrent test's server before this one binds it.
     fn start_with(sandbox: &Sandbox, mut command: Command) -> Self {
-        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap().port();
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        let log = sandbox.dir.path().join(format!("serve-{port}.log"));
-        let child = command
-            .args(["serve", "--listen", &addr.to_string()])
+        let log = sandbox.dir.path().join(format!("serve-{}.log", SERVERS.fetch_add(1, Ordering::Relaxed)));
+        let mut child = command
+            .args(["serve", "--listen", "127.0.0.1:0"])
             .current_dir(sandbox.dir.path())
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .expect("rental serve starts");
-        let mut server = Server { child, addr, log };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_err() {
+        let banner = first_line(child.stdout.take().unwrap());
+        let addr = banner.recv_timeout(Duration::from_secs(20)).ok().as_deref().and_then(listening_on);
+        let unknown = SocketAddr::from(([127, 0, 0, 1], 0));
+        let mut server = Server { child, addr: addr.unwrap_or(unknown), log };
+        if addr.is_none() {
             let exited = server.child.try_wait().unwrap();
-            assert!(exited.is_none(), "rental serve exited with {exited:?}: {}", server.log());
-            assert!(Instant::now() < deadline, "rental serve does not listen on {addr}: {}", server.log());
-            thread::sleep(Duration::from_millis(50));
+            panic!("rental serve did not say where it listens (exited: {exited:?}): {}", server.log());
         }
         server
     }
