@@ -59,7 +59,8 @@ impl Server {
             lines.push(std::mem::take(&mut line));
         }
         let first = lines.first().map_or("", String::as_str);
-        let addr = first.split_once("listening on http://").and_then(|(_, rest)| rest.split(' ').next()?.parse().ok());
+        let addr =
+            first.split_once("listening on http://").and_then(|(_, rest)| rest.split([',', ' ']).next()?.parse().ok());
         let addr: SocketAddr = addr.unwrap_or_else(|| panic!("rental serve did not say where it listens: {lines:?}"));
         (Server { child, addr }, lines)
     }

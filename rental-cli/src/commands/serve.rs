@@ -39,7 +39,7 @@ pub struct ServeArgs {
     /// On an empty store, load three sample properties and a few bookings; then print a new read+write key and set and print a new admin password
     #[arg(long)]
     pub demo: bool,
-    /// Listen on ADDR (default: 127.0.0.1:8080)
+    /// Listen on ADDR (default: 127.0.0.1:8080); port 0 takes a free port, which the first line printed names
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<String>,
     /// Reverse proxies whose X-Forwarded-For names the client: addresses or networks, comma-separated (127.0.0.1,10.0.0.0/8)
@@ -67,7 +67,6 @@ fn serve<S: Store + 'static>(args: &ServeArgs, config: &Config, engine: Rental<S
             .await
             .map_err(|e| CliError::Serve(format!("cannot listen on {}: {e}", config.listen)))?;
         let addr = listener.local_addr().map_err(|e| CliError::Serve(e.to_string()))?;
-        println!("{}", banner(addr, &base_url(config, addr), demo.as_ref()));
         let mut server_config = server_config(config);
         server_config.book.secret = crate::page_secret::load_or_make(&config.data_dir)?;
         server_config.admin.base_url = Some(base_url(config, addr));
@@ -84,6 +83,8 @@ fn serve<S: Store + 'static>(args: &ServeArgs, config: &Config, engine: Rental<S
         if !config.trusted_proxies.is_empty() {
             tracing::info!(proxies = %config.trusted_proxies, "X-Forwarded-For names the client behind these proxies");
         }
+        // Printed once the server can answer: a script or test may read the port from it.
+        println!("{}", banner(addr, &base_url(config, addr), demo.as_ref()));
         rental_server::serve(listener, state, rental_server::jobs::shutdown_signal())
             .await
             .map_err(|e| CliError::Serve(e.to_string()))?;
@@ -190,7 +191,7 @@ fn base_url(config: &Config, addr: SocketAddr) -> String {
     }
 }
 
-/// What `serve` prints once it listens. Its first line names the address it listens on (the
+/// What `serve` prints once it can answer. Its first line names the address it listens on (the
 /// port the system chose for `--listen 127.0.0.1:0`), and the public base URL when one is set.
 fn banner(addr: SocketAddr, base_url: &str, demo: Option<&Demo>) -> String {
     let local = format!("http://{addr}");
