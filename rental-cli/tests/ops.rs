@@ -6,7 +6,6 @@
 
 mod common;
 
-use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -14,6 +13,7 @@ use std::time::{Duration, Instant};
 use common::{Sandbox, day, get, post, request, round_trip};
 use rental_core::keys::Scope;
 use rental_core::webhook::Subscription;
+use rental_tests::ports::free_port;
 use rental_tests::tools;
 use serde_json::{Value, json};
 
@@ -28,10 +28,6 @@ fn stay(property: &str, from: u64) -> Value {
 /// The body of an HTTP response given as text.
 fn body(response: &str) -> &str {
     response.split_once("\r\n\r\n").map_or("", |(_, body)| body)
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).unwrap().port()
 }
 
 /// A Prometheus server, killed when dropped.

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{Days, Utc};
 use rental_core::webhook::{StandardHeaders, verify, verify_standard};
+use rental_tests::ports::free_port;
 use serde_json::{Value, json};
 
 mod common;
@@ -44,11 +45,6 @@ fn run_ok(dir: &Path, args: &[&str]) -> String {
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "rental {args:?} failed: {stdout}{stderr}");
     stdout.into_owned()
-}
-
-/// A loopback port that was free a moment ago.
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a loopback port").port()
 }
 
 /// A running `rental serve`, killed (SIGKILL on Unix) and reaped when dropped.

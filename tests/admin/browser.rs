@@ -5,7 +5,6 @@
 //! Each page is saved at desktop (1280) and phone (390) widths under
 //! `target/screenshots/`.
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -38,7 +37,7 @@ impl Driver {
         if !rental_tests::tools::chromium() {
             return None;
         }
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = rental_tests::ports::free_port();
         let child = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())

@@ -66,10 +66,6 @@ impl Drop for HomeAssistant {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
 /// Sea View with per-stay codes and an Airbnb feed never pulled (so stale),
 /// and a confirmed guest arriving today; the guest's code.
 async fn a_stay_arriving_today(s: &TestServer<rental_core::MemoryStore>) -> String {
@@ -106,7 +102,7 @@ async fn home_assistant_runs_the_example_and_shows_stay_code_turnover_and_stale_
          recorder:\n  db_url: sqlite:///{}\n  commit_interval: 1\n\
          http:\n  server_host: 127.0.0.1\n  server_port: {}\n",
         db.display(),
-        free_port()
+        rental_tests::ports::free_port()
     );
     std::fs::write(config.path().join("configuration.yaml"), format!("{EXAMPLE}{test_only}")).unwrap();
     let secrets = format!(

@@ -9,6 +9,7 @@
 //! `#[test]` per store, so the same suite checks `MemoryStore` and `RedbStore`.
 //!
 //! [`http`] serves such an engine through the real HTTP server, for the API tests.
+//! [`ports`] hands out loopback ports for the programs the tests start.
 //! [`tools`] says what a test does when a program it needs (PostgreSQL,
 //! chromium, Python packages) is missing: fail under `./scripts/test`, skip otherwise.
 
@@ -18,6 +19,7 @@
 pub mod feeds;
 pub mod http;
 pub mod localstripe;
+pub mod ports;
 pub mod postgres;
 pub mod receiver;
 pub mod smtp;

@@ -5,7 +5,7 @@
 //! does in a guest's browser (confirm a `SetupIntent` with a card, answer 3-D Secure), so the
 //! API tests need no browser; [`LocalStripe::register_webhook`] points its events at a server.
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -56,7 +56,7 @@ impl LocalStripe {
         if !crate::tools::python_modules("localstripe") {
             return None;
         }
-        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+        let port = crate::ports::free_port();
         let child = Command::new("python3")
             .args(["-c", START, "--port", &port.to_string(), "--from-scratch"])
             .stdin(Stdio::null())

@@ -5,7 +5,6 @@
 //!
 //! No PostgreSQL is a failure with a message saying how to install it, never a skip.
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
@@ -83,7 +82,7 @@ impl PgCluster {
             set_mode(dir.path(), 0o755);
             run(Command::new("chown").arg("postgres").arg(dir.path()), "chown the cluster directory");
         }
-        let port = free_port();
+        let port = crate::ports::free_port();
         let mut cluster = PgCluster {
             dir,
             bin,
@@ -241,8 +240,4 @@ fn is_root() -> bool {
 fn set_mode(path: &Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod the cluster directory");
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
 }
