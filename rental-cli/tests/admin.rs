@@ -11,6 +11,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+mod common;
+
 /// `rental ARGS` in `dir`, with no `RENTAL_*` variables.
 fn rental(dir: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_rental"));
@@ -58,10 +60,8 @@ impl Server {
         while stdout.read_line(&mut line).unwrap_or(0) > 0 && !line.contains("Stop with Ctrl-C") {
             lines.push(std::mem::take(&mut line));
         }
-        let first = lines.first().map_or("", String::as_str);
-        let addr =
-            first.split_once("listening on http://").and_then(|(_, rest)| rest.split([',', ' ']).next()?.parse().ok());
-        let addr: SocketAddr = addr.unwrap_or_else(|| panic!("rental serve did not say where it listens: {lines:?}"));
+        let addr = lines.first().and_then(|first| common::listening_on(first));
+        let addr = addr.unwrap_or_else(|| panic!("rental serve did not say where it listens: {lines:?}"));
         (Server { child, addr }, lines)
     }
 

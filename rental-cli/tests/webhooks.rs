@@ -67,14 +67,10 @@ impl Server {
             .stderr(std::fs::File::create(&log).expect("a log file"))
             .spawn()
             .expect("rental serve starts");
-        let banner = common::first_line(child.stdout.take().expect("its stdout"));
-        let addr = banner.recv_timeout(Duration::from_secs(15)).ok().as_deref().and_then(common::listening_on);
-        let mut server = Server { child, addr: addr.unwrap_or(SocketAddr::from(([127, 0, 0, 1], 0))), log };
-        if addr.is_none() {
-            let exited = server.child.try_wait().expect("the child can be polled");
-            panic!("rental serve did not say where it listens (exited: {exited:?}): {}", server.log());
-        }
-        server
+        let Some(addr) = common::listening_address(&mut child, Duration::from_secs(15)) else {
+            common::never_listened(&mut child, &std::fs::read_to_string(&log).unwrap_or_default())
+        };
+        Server { child, addr, log }
     }
 
     fn log(&self) -> String {

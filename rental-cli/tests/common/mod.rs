@@ -7,9 +7,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdout, Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
@@ -143,9 +143,11 @@ pub fn stay(from_now: u64, nights: u64) -> NewBooking {
 /// Numbers the servers' log files within a test binary.
 static SERVERS: AtomicUsize = AtomicUsize::new(0);
 
-/// The first line `stdout` gives, sent once it comes; the rest is read and dropped, so the
-/// server never blocks on a full pipe. Nothing is sent if the stream ends first.
-pub fn first_line(stdout: ChildStdout) -> Receiver<String> {
+/// The address a `rental serve` started with its stdout piped says it listens on, in the
+/// banner's first line; `None` if that line does not come `within` (or the server ends first).
+/// The rest of its stdout is read and dropped, so the server never blocks on a full pipe.
+pub fn listening_address(child: &mut Child, within: Duration) -> Option<SocketAddr> {
+    let stdout = child.stdout.take()?;
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
         let mut lines = BufReader::new(stdout).lines();
@@ -154,7 +156,15 @@ pub fn first_line(stdout: ChildStdout) -> Receiver<String> {
         }
         lines.for_each(drop);
     });
-    rx
+    listening_on(&rx.recv_timeout(within).ok()?)
+}
+
+/// Ends a server that did not say where it listens, with what it logged.
+pub fn never_listened(child: &mut Child, log: &str) -> ! {
+    let exited = child.try_wait().unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("rental serve did not say where it listens (exited: {exited:?}): {log}")
 }
 
 /// The address in the banner's first line, `rental is listening on http://ADDR...`.
@@ -195,15 +205,10 @@ impl Server {
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .expect("rental serve starts");
-        let banner = first_line(child.stdout.take().unwrap());
-        let addr = banner.recv_timeout(Duration::from_secs(20)).ok().as_deref().and_then(listening_on);
-        let unknown = SocketAddr::from(([127, 0, 0, 1], 0));
-        let mut server = Server { child, addr: addr.unwrap_or(unknown), log };
-        if addr.is_none() {
-            let exited = server.child.try_wait().unwrap();
-            panic!("rental serve did not say where it listens (exited: {exited:?}): {}", server.log());
-        }
-        server
+        let Some(addr) = listening_address(&mut child, Duration::from_secs(20)) else {
+            never_listened(&mut child, &std::fs::read_to_string(&log).unwrap_or_default())
+        };
+        Server { child, addr, log }
     }
 
     pub fn url(&self) -> String {
